@@ -1,0 +1,301 @@
+package contract
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Object is a JSON object whose members are written in the order given. Reports and
+// results use it so that key order is part of the output contract, not an accident of
+// a map.
+type Object []Member
+
+// Member is one key and value of an Object.
+type Member struct {
+	Key   string
+	Value any
+}
+
+// Raw is JSON text written verbatim. It must already be valid JSON.
+type Raw []byte
+
+// Style says how JSON is laid out. The zero value is compact JSON ("," and ":").
+type Style struct {
+	Indent string // one level of indentation; empty writes everything on one line
+	Sep    string // between members and items on one line
+	Colon  string // between a key and its value
+}
+
+// The layouts fbeval writes. PythonLine is Python's json.dumps default (", ", ": "),
+// PythonIndent is json.dumps(indent=2); both keep non-ASCII characters as they are.
+var (
+	Compact      = Style{Sep: ",", Colon: ":"}
+	PythonLine   = Style{Sep: ", ", Colon: ": "}
+	PythonIndent = Style{Indent: "  ", Sep: ",", Colon: ": "}
+)
+
+// JSONAppender is implemented by types that write themselves as JSON.
+type JSONAppender interface {
+	AppendJSON(dst []byte, s Style, depth int) ([]byte, error)
+}
+
+// Marshal returns v as JSON in style s. Values may be nil, bool, string, the integer
+// types, float64 (written as Python's repr writes floats), json.Number, *big.Int, Raw,
+// Object, map[string]any (keys sorted), []any, []string, []Object, or a JSONAppender.
+func Marshal(v any, s Style) ([]byte, error) {
+	return AppendJSON(nil, v, s, 0)
+}
+
+// AppendJSON appends v as JSON in style s at nesting depth depth.
+func AppendJSON(dst []byte, v any, s Style, depth int) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return append(dst, "null"...), nil
+	case bool:
+		return strconv.AppendBool(dst, x), nil
+	case string:
+		return AppendString(dst, x), nil
+	case int:
+		return strconv.AppendInt(dst, int64(x), 10), nil
+	case int64:
+		return strconv.AppendInt(dst, x, 10), nil
+	case int32:
+		return strconv.AppendInt(dst, int64(x), 10), nil
+	case uint64:
+		return strconv.AppendUint(dst, x, 10), nil
+	case float64:
+		return AppendPyFloat(dst, x), nil
+	case json.Number:
+		return append(dst, x...), nil
+	case *big.Int:
+		return x.Append(dst, 10), nil
+	case Raw:
+		return append(dst, x...), nil
+	case *int:
+		if x == nil {
+			return append(dst, "null"...), nil
+		}
+		return strconv.AppendInt(dst, int64(*x), 10), nil
+	case *float64:
+		if x == nil {
+			return append(dst, "null"...), nil
+		}
+		return AppendPyFloat(dst, *x), nil
+	case *string:
+		if x == nil {
+			return append(dst, "null"...), nil
+		}
+		return AppendString(dst, *x), nil
+	case Object:
+		return appendObject(dst, x, s, depth)
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		obj := make(Object, len(keys))
+		for i, k := range keys {
+			obj[i] = Member{k, x[k]}
+		}
+		return appendObject(dst, obj, s, depth)
+	case map[string]int:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		obj := make(Object, len(keys))
+		for i, k := range keys {
+			obj[i] = Member{k, x[k]}
+		}
+		return appendObject(dst, obj, s, depth)
+	case []any:
+		return appendList(dst, len(x), func(dst []byte, i int) ([]byte, error) { return AppendJSON(dst, x[i], s, depth+1) }, s, depth)
+	case []string:
+		return appendList(dst, len(x), func(dst []byte, i int) ([]byte, error) { return AppendString(dst, x[i]), nil }, s, depth)
+	case []Object:
+		return appendList(dst, len(x), func(dst []byte, i int) ([]byte, error) { return appendObject(dst, x[i], s, depth+1) }, s, depth)
+	case JSONAppender:
+		return x.AppendJSON(dst, s, depth)
+	}
+	return dst, fmt.Errorf("contract: cannot write %T as JSON", v)
+}
+
+func appendObject(dst []byte, obj Object, s Style, depth int) ([]byte, error) {
+	if len(obj) == 0 {
+		return append(dst, "{}"...), nil
+	}
+	dst = append(dst, '{')
+	var err error
+	for i, m := range obj {
+		if i > 0 {
+			dst = append(dst, s.Sep...)
+		}
+		dst = newline(dst, s, depth+1)
+		dst = AppendString(dst, m.Key)
+		dst = append(dst, s.Colon...)
+		if dst, err = AppendJSON(dst, m.Value, s, depth+1); err != nil {
+			return dst, err
+		}
+	}
+	dst = newline(dst, s, depth)
+	return append(dst, '}'), nil
+}
+
+func appendList(dst []byte, n int, item func([]byte, int) ([]byte, error), s Style, depth int) ([]byte, error) {
+	if n == 0 {
+		return append(dst, "[]"...), nil
+	}
+	dst = append(dst, '[')
+	var err error
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			dst = append(dst, s.Sep...)
+		}
+		dst = newline(dst, s, depth+1)
+		if dst, err = item(dst, i); err != nil {
+			return dst, err
+		}
+	}
+	dst = newline(dst, s, depth)
+	return append(dst, ']'), nil
+}
+
+func newline(dst []byte, s Style, depth int) []byte {
+	if s.Indent == "" {
+		return dst
+	}
+	dst = append(dst, '\n')
+	for i := 0; i < depth; i++ {
+		dst = append(dst, s.Indent...)
+	}
+	return dst
+}
+
+// AppendString appends s as a JSON string the way Python's json.dumps does with
+// ensure_ascii=False: quotes, backslashes and control characters escaped, everything
+// else (including non-ASCII) kept. Invalid UTF-8 bytes become U+FFFD.
+func AppendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"':
+				dst = append(dst, `\"`...)
+			case '\\':
+				dst = append(dst, `\\`...)
+			case '\n':
+				dst = append(dst, `\n`...)
+			case '\r':
+				dst = append(dst, `\r`...)
+			case '\t':
+				dst = append(dst, `\t`...)
+			case '\b':
+				dst = append(dst, `\b`...)
+			case '\f':
+				dst = append(dst, `\f`...)
+			default:
+				dst = append(dst, `\u00`...)
+				dst = append(dst, "0123456789abcdef"[c>>4], "0123456789abcdef"[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, "\ufffd"...)
+			i++
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// AppendPyFloat appends f as Python's repr(float) writes it: the shortest digits that
+// round-trip, positional notation for exponents from -4 to 15 with at least one
+// fractional digit ("1.0"), scientific notation otherwise with a signed exponent of at
+// least two digits ("1e+16", "1e-05"). NaN and infinities are written as Python's json
+// module writes them.
+func AppendPyFloat(dst []byte, f float64) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(dst, "NaN"...)
+	case math.IsInf(f, 1):
+		return append(dst, "Infinity"...)
+	case math.IsInf(f, -1):
+		return append(dst, "-Infinity"...)
+	}
+	var buf [32]byte
+	e := strconv.AppendFloat(buf[:0], f, 'e', -1, 64) // like -1.2345e+06
+	neg := e[0] == '-'
+	if neg {
+		e = e[1:]
+		dst = append(dst, '-')
+	}
+	epos := 0
+	for epos < len(e) && e[epos] != 'e' {
+		epos++
+	}
+	mant := e[:epos]
+	exp, _ := strconv.Atoi(string(e[epos+1:]))
+	digits := make([]byte, 0, 20)
+	for _, c := range mant {
+		if c != '.' {
+			digits = append(digits, c)
+		}
+	}
+	if exp < -4 || exp >= 16 {
+		dst = append(dst, digits[0])
+		if len(digits) > 1 {
+			dst = append(dst, '.')
+			dst = append(dst, digits[1:]...)
+		}
+		dst = append(dst, 'e')
+		if exp < 0 {
+			dst = append(dst, '-')
+			exp = -exp
+		} else {
+			dst = append(dst, '+')
+		}
+		if exp < 10 {
+			dst = append(dst, '0')
+		}
+		return strconv.AppendInt(dst, int64(exp), 10)
+	}
+	if exp < 0 {
+		dst = append(dst, "0."...)
+		for i := 0; i < -exp-1; i++ {
+			dst = append(dst, '0')
+		}
+		return append(dst, digits...)
+	}
+	intLen := exp + 1
+	if len(digits) <= intLen {
+		dst = append(dst, digits...)
+		for i := len(digits); i < intLen; i++ {
+			dst = append(dst, '0')
+		}
+		return append(dst, ".0"...)
+	}
+	dst = append(dst, digits[:intLen]...)
+	dst = append(dst, '.')
+	return append(dst, digits[intLen:]...)
+}

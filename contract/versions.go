@@ -1,0 +1,35 @@
+// Package contract holds fbeval's file contract: the record types and version strings
+// of every file the toolkit reads or writes, the reader that loads response and
+// request files (JSONL, a JSON list or a JSON batch object) with every bad line
+// reported by file:line:col, and the deterministic JSON writer used for all output.
+//
+// Runner authors: docs/contract.md describes the same contract in prose.
+package contract
+
+// Version strings of the fbeval v1 contract.
+const (
+	StudyV1         = "fbeval-study/v1"
+	RequestV1       = "fbeval-request/v1"
+	RequestBatchV1  = "fbeval-request-batch/v1"
+	ResponseV1      = "fbeval-response/v1"
+	ResponseBatchV1 = "fbeval-response-batch/v1"
+	CaseResultV1    = "fbeval-case-result/v1"
+	ReportV1        = "fbeval-report/v1"
+	ContractV1      = "fbeval-contract/v1"
+)
+
+// Version strings of the CogLang generation-eval v0.1 contract, spoken exactly.
+const (
+	CogLangFixture       = "coglang-generation-eval-fixture/v0.1"
+	CogLangResult        = "coglang-generation-eval-result/v0.1"
+	CogLangRequestBatch  = "coglang-generation-eval-request-batch/v0.1"
+	CogLangRequest       = "coglang-generation-eval-request/v0.1"
+	CogLangResponseBatch = "coglang-generation-eval-response-batch/v0.1"
+	CogLangResponse      = "coglang-generation-eval-response/v0.1"
+)
+
+// Suite names.
+const (
+	SuiteCogLang  = "coglang"
+	SuiteToolcall = "toolcall"
+)
