@@ -1,0 +1,115 @@
+package contract
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func readAll(t *testing.T, input string, opts ReadOptions) (shape Shape, got []string, err error) {
+	t.Helper()
+	r := NewReader("in.jsonl", strings.NewReader(input), opts)
+	for r.Scan() {
+		rec := r.Record()
+		if rec.Err != nil {
+			got = append(got, "ERR "+rec.Err.Error())
+			continue
+		}
+		got = append(got, fmt.Sprintf("%d:%d %s", rec.Line, rec.Col, rec.Raw))
+	}
+	return r.Shape(), got, r.Err()
+}
+
+var batchOpts = ReadOptions{
+	ListKeys: []string{"responses", "answers"},
+	SingleRecord: func(names []string) bool {
+		return slices.Contains(names, "case_id") && slices.Contains(names, "output")
+	},
+}
+
+func TestReaderShapes(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    string
+		shape Shape
+		want  []string
+		err   string
+	}{
+		{"empty", "", ShapeJSONL, nil, ""},
+		{"blank", "  \n\n \t\n", ShapeJSONL, nil, ""},
+		{"jsonl", "{\"a\":1}\n\n  {\"b\":2}\n", ShapeJSONL, []string{`1:1 {"a":1}`, `3:3 {"b":2}`}, ""},
+		{"jsonl crlf", "{\"a\":1}\r\n{\"b\":2}\r\n", ShapeJSONL, []string{`1:1 {"a":1}`, `2:1 {"b":2}`}, ""},
+		{"jsonl no final newline", "{\"a\":1}\n{\"b\":2}", ShapeJSONL, []string{`1:1 {"a":1}`, `2:1 {"b":2}`}, ""},
+		{"jsonl bad first line", "{\"a\":1]\n{\"b\":2}\n", ShapeJSONL, []string{`1:1 {"a":1]`, `2:1 {"b":2}`}, ""},
+		{"list", "[\n {\"a\":1},\n {\"b\":2}\n]\n", ShapeList, []string{`2:2 {"a":1}`, `3:2 {"b":2}`}, ""},
+		{"list trailing data", "[{\"a\":1}] x", ShapeList, []string{`1:2 {"a":1}`}, "in.jsonl:1:11: invalid JSON"},
+		{"list truncated", "[{\"a\":1},\n{\"b\":", ShapeList, []string{`1:2 {"a":1}`}, "truncated"},
+		{"single record", "{\"case_id\": \"x\", \"output\": \"y\"}\n", ShapeObject, []string{`1:1 {"case_id": "x", "output": "y"}`}, ""},
+		{"batch", "{\n  \"schema_version\": \"v\",\n  \"responses\": [\n    {\"a\": 1}\n  ]\n}\n", ShapeObject, []string{`4:5 {"a": 1}`}, ""},
+		{"batch one line", `{"answers": [{"a": 1}, {"b": 2}]}`, ShapeObject, []string{`1:14 {"a": 1}`, `1:24 {"b": 2}`}, ""},
+		{"batch prefers responses", `{"answers": [{"a": 1}], "responses": [{"b": 2}]}`, ShapeObject, []string{`1:39 {"b": 2}`}, ""},
+		{"batch without list", `{"x": 1}` + "\n", ShapeObject, nil, `in.jsonl:1:1: a JSON object must be one record or hold the records in "responses" or "answers"`},
+		{"batch list not a list", `{"responses": 3}`, ShapeObject, nil, `"responses" must be a JSON list`},
+		{"bom", "\ufeff{\"a\":1}\n{}\n", ShapeJSONL, []string{`1:1 {"a":1}`, `2:1 {}`}, ""},
+		{"scalar", "42\n", ShapeJSONL, []string{`1:1 42`}, ""},
+		{"pretty object truncated", "{\n \"responses\": [\n", ShapeObject, nil, "truncated"},
+		{"duplicate batch key", "{\"responses\": [], \"responses\": []}", ShapeJSONL, []string{`1:1 {"responses": [], "responses": []}`}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			shape, got, err := readAll(t, tt.in, batchOpts)
+			if shape != tt.shape {
+				t.Errorf("shape = %v, want %v", shape, tt.shape)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("records:\n got %q\nwant %q", got, tt.want)
+			}
+			switch {
+			case tt.err == "" && err != nil:
+				t.Errorf("unexpected error %v", err)
+			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+				t.Errorf("error = %v, want it to contain %q", err, tt.err)
+			}
+		})
+	}
+}
+
+func TestReaderLongLine(t *testing.T) {
+	in := "{\"a\":1}\n{\"b\":\"" + strings.Repeat("x", 100) + "\"}\n{\"c\":3}\n"
+	_, got, err := readAll(t, in, ReadOptions{MaxLineBytes: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`1:1 {"a":1}`, "ERR in.jsonl:2:1: line is longer than 50 bytes (raise the limit with --max-line-bytes)", `3:1 {"c":3}`}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+func TestRecordErrorf(t *testing.T) {
+	r := Record{File: "f", Line: 3, Col: 5, Raw: []byte("{\n  \"a\": x}")}
+	if got := r.Errorf(9, "bad").Error(); got != "f:4:8: bad" {
+		t.Errorf("multi-line: %s", got)
+	}
+	r = Record{File: "f", Line: 3, Col: 2, Raw: []byte(`{"a": x}`), inline: true}
+	if got := r.Errorf(6, "bad").Error(); got != "f:3:8: bad" {
+		t.Errorf("inline: %s", got)
+	}
+}
+
+func FuzzReader(f *testing.F) {
+	for _, s := range []string{"", "{}\n", "[{}]", `{"responses":[{}]}`, "{\n", "[1,", "\ufeff{}", "{\"case_id\":1,\"output\":2}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		r := NewReader("fuzz", strings.NewReader(in), batchOpts)
+		n := 0
+		for r.Scan() {
+			n++
+			if n > len(in)+1 {
+				t.Fatalf("more records than bytes")
+			}
+		}
+	})
+}
