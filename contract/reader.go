@@ -108,7 +108,7 @@ type Reader struct {
 	pendingLine int
 	pendingCol  int
 	colSkip     int // blanks already consumed on the next line while detecting the shape
-	lineBuf []byte
+	lineBuf     []byte
 
 	// whole-file state
 	dec  *jsontext.Decoder
