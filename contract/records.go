@@ -1,0 +1,329 @@
+package contract
+
+import (
+	"errors"
+	"io"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Message is one chat turn of a request.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// ResponseFormat asks a runner for provider-side structured output (native_schema
+// decoding): {"type": "json_schema", "json_schema": {"name", "schema", "strict"}}.
+type ResponseFormat struct {
+	Type       string     `json:"type"`
+	JSONSchema JSONSchema `json:"json_schema"`
+}
+
+// JSONSchema is the schema part of a ResponseFormat.
+type JSONSchema struct {
+	Name   string         `json:"name"`
+	Schema jsontext.Value `json:"schema"`
+	Strict bool           `json:"strict"`
+}
+
+// Request is one fbeval-request/v1 record: everything a runner needs to ask a model
+// once. Messages is authoritative (it holds repair turns); Instructions and Prompt
+// repeat the first system and user texts for runners that want them apart.
+type Request struct {
+	SchemaVersion   string          `json:"schema_version"`
+	RequestID       string          `json:"request_id"`
+	CaseID          string          `json:"case_id"`
+	Suite           string          `json:"suite"`
+	Arm             string          `json:"arm,omitempty"`
+	Repeat          int             `json:"repeat"`
+	Attempt         int             `json:"attempt"`
+	Seed            int64           `json:"seed"`
+	Instructions    string          `json:"instructions"`
+	Prompt          string          `json:"prompt"`
+	Messages        []Message       `json:"messages"`
+	ResponseFormat  *ResponseFormat `json:"response_format,omitempty"`
+	ReferenceOutput *string         `json:"reference_output,omitempty"`
+}
+
+// Object returns the request in its published key order.
+func (r *Request) Object() Object {
+	msgs := make([]Object, len(r.Messages))
+	for i, m := range r.Messages {
+		msgs[i] = Object{{"role", m.Role}, {"content", m.Content}}
+	}
+	o := Object{
+		{"schema_version", r.SchemaVersion},
+		{"request_id", r.RequestID},
+		{"case_id", r.CaseID},
+		{"suite", r.Suite},
+	}
+	if r.Arm != "" {
+		o = append(o, Member{"arm", r.Arm})
+	}
+	o = append(o,
+		Member{"repeat", r.Repeat},
+		Member{"attempt", r.Attempt},
+		Member{"seed", r.Seed},
+		Member{"instructions", r.Instructions},
+		Member{"prompt", r.Prompt},
+		Member{"messages", msgs},
+	)
+	if rf := r.ResponseFormat; rf != nil {
+		o = append(o, Member{"response_format", Object{
+			{"type", rf.Type},
+			{"json_schema", Object{{"name", rf.JSONSchema.Name}, {"schema", Raw(rf.JSONSchema.Schema)}, {"strict", rf.JSONSchema.Strict}}},
+		}})
+	}
+	if r.ReferenceOutput != nil {
+		o = append(o, Member{"reference_output", *r.ReferenceOutput})
+	}
+	return o
+}
+
+// ProviderError is a runner's report that the provider did not answer. It is counted
+// apart from wrong answers.
+type ProviderError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Response is one accepted response record, normalised: the id it answers, the
+// output text, and what the runner said about the call.
+type Response struct {
+	RequestID     string // empty when the record named only a case
+	CaseID        string
+	Output        string
+	HasOutput     bool
+	Provider      string
+	Model         string
+	LatencyMS     *float64
+	RawResponseID string
+	InputTokens   *int64
+	OutputTokens  *int64
+	FinishReason  string
+	Error         *ProviderError
+}
+
+// ID is the request id, or the case id where the record names only a case.
+func (r *Response) ID() string {
+	if r.RequestID != "" {
+		return r.RequestID
+	}
+	return r.CaseID
+}
+
+type wireResponse struct {
+	SchemaVersion jsontext.Value `json:"schema_version"`
+	RequestID     jsontext.Value `json:"request_id"`
+	CaseID        jsontext.Value `json:"case_id"`
+	Output        jsontext.Value `json:"output"`
+	Text          jsontext.Value `json:"text"`
+	Completion    jsontext.Value `json:"completion"`
+	Provider      *string        `json:"provider"`
+	Model         *string        `json:"model"`
+	LatencyMS     *float64       `json:"latency_ms"`
+	RawResponseID *string        `json:"raw_response_id"`
+	InputTokens   *int64         `json:"input_token_count"`
+	OutputTokens  *int64         `json:"output_token_count"`
+	FinishReason  *string        `json:"finish_reason"`
+	Error         *ProviderError `json:"error"`
+}
+
+// DecodeResponse parses one fbeval-response/v1 record strictly (one pass; duplicate
+// names and invalid UTF-8 rejected) and returns it normalised. The output is the
+// first of output, text, completion that is not null: a string as is, any other
+// JSON value as its JSON text. A record must carry request_id or case_id, and an
+// output unless it carries an error.
+func DecodeResponse(rec *Record) (Response, error) {
+	var w wireResponse
+	if len(rec.Raw) == 0 || rec.Raw[0] != '{' {
+		return Response{}, rec.Errorf(0, "a response record must be a JSON object")
+	}
+	if err := json.Unmarshal(rec.Raw, &w); err != nil {
+		return Response{}, jsonError(rec, err)
+	}
+	var out Response
+	if v := w.SchemaVersion; len(v) > 0 && v.Kind() != 'n' {
+		if s, ok := stringValue(v); !ok || s != ResponseV1 {
+			return out, rec.Errorf(0, "schema_version must be %q or absent, got %s", ResponseV1, v)
+		}
+	}
+	var err error
+	if out.RequestID, err = idValue(rec, "request_id", w.RequestID); err != nil {
+		return out, err
+	}
+	if out.CaseID, err = idValue(rec, "case_id", w.CaseID); err != nil {
+		return out, err
+	}
+	if out.RequestID == "" && out.CaseID == "" {
+		return out, rec.Errorf(0, "a response record needs request_id (or case_id)")
+	}
+	for _, v := range []jsontext.Value{w.Output, w.Text, w.Completion} {
+		if len(v) == 0 || v.Kind() == 'n' {
+			continue
+		}
+		if s, ok := stringValue(v); ok {
+			out.Output = s
+		} else {
+			out.Output = string(v)
+		}
+		out.HasOutput = true
+		break
+	}
+	out.Error = w.Error
+	if !out.HasOutput && out.Error == nil {
+		return out, rec.Errorf(0, "a response record needs one of output, text, completion (or an error)")
+	}
+	out.Provider = deref(w.Provider)
+	out.Model = deref(w.Model)
+	out.LatencyMS = w.LatencyMS
+	out.RawResponseID = deref(w.RawResponseID)
+	out.InputTokens, out.OutputTokens = w.InputTokens, w.OutputTokens
+	out.FinishReason = deref(w.FinishReason)
+	return out, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func stringValue(v jsontext.Value) (string, bool) {
+	if v.Kind() != '"' {
+		return "", false
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+func idValue(rec *Record, name string, v jsontext.Value) (string, error) {
+	if len(v) == 0 || v.Kind() == 'n' {
+		return "", nil
+	}
+	s, ok := stringValue(v)
+	if !ok || s == "" {
+		return "", rec.Errorf(0, "%s must be a non-empty string, got %s", name, v)
+	}
+	return s, nil
+}
+
+// jsonError turns a JSON decoding error into an *InputError at its position.
+func jsonError(rec *Record, err error) error {
+	var se *jsontext.SyntacticError
+	if errors.As(err, &se) {
+		return rec.Errorf(se.ByteOffset, "invalid JSON: %s", cleanJSONMessage(se.Err))
+	}
+	var me *json.SemanticError
+	if errors.As(err, &me) {
+		where := ""
+		if me.JSONPointer != "" {
+			where = " at " + string(me.JSONPointer)
+		}
+		msg := "wrong type"
+		if me.JSONKind != 0 && me.GoType != nil {
+			msg = "cannot use JSON " + me.JSONKind.String() + " as " + me.GoType.String()
+		} else if me.Err != nil {
+			msg = cleanJSONMessage(me.Err)
+		}
+		return rec.Errorf(me.ByteOffset, "%s%s", msg, where)
+	}
+	return rec.Errorf(0, "invalid JSON: %v", err)
+}
+
+func cleanJSONMessage(err error) string {
+	s := err.Error()
+	s = strings.TrimPrefix(s, "jsontext: ")
+	s = strings.TrimPrefix(s, "json: ")
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return "the record ends inside a JSON value"
+	}
+	return s
+}
+
+// ParseID turns a numeric JSON id into text the way Python's str() prints the parsed
+// number (7 -> "7", 7.0 -> "7.0"); used where a suite accepts numeric ids.
+func ParseID(v jsontext.Value) (string, bool) {
+	if v.Kind() != '0' {
+		return "", false
+	}
+	text := string(v)
+	if !strings.ContainsAny(text, ".eE") {
+		n, ok := new(big.Int).SetString(text, 10)
+		if !ok {
+			return "", false
+		}
+		return n.String(), true
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		return "", false
+	}
+	return string(AppendPyFloat(nil, f)), true
+}
+
+type wireRequest struct {
+	SchemaVersion   string          `json:"schema_version"`
+	RequestID       string          `json:"request_id"`
+	CaseID          string          `json:"case_id"`
+	Suite           string          `json:"suite"`
+	Arm             string          `json:"arm"`
+	Repeat          int             `json:"repeat"`
+	Attempt         int             `json:"attempt"`
+	Seed            int64           `json:"seed"`
+	Instructions    string          `json:"instructions"`
+	Prompt          string          `json:"prompt"`
+	Messages        []Message       `json:"messages"`
+	ResponseFormat  *ResponseFormat `json:"response_format"`
+	ReferenceOutput *string         `json:"reference_output"`
+	ReferenceExpr   *string         `json:"reference_expr"`
+}
+
+// DecodeRequest parses one request record of either family: fbeval-request/v1, or a
+// CogLang generation-eval request (which has no request id or messages: the case id
+// is the request id, and the messages are its instructions and prompt).
+func DecodeRequest(rec *Record) (Request, error) {
+	var w wireRequest
+	if len(rec.Raw) == 0 || rec.Raw[0] != '{' {
+		return Request{}, rec.Errorf(0, "a request record must be a JSON object")
+	}
+	if err := json.Unmarshal(rec.Raw, &w); err != nil {
+		return Request{}, jsonError(rec, err)
+	}
+	r := Request{
+		SchemaVersion: w.SchemaVersion, RequestID: w.RequestID, CaseID: w.CaseID, Suite: w.Suite,
+		Arm: w.Arm, Repeat: w.Repeat, Attempt: w.Attempt, Seed: w.Seed,
+		Instructions: w.Instructions, Prompt: w.Prompt, Messages: w.Messages,
+		ResponseFormat: w.ResponseFormat, ReferenceOutput: w.ReferenceOutput,
+	}
+	switch w.SchemaVersion {
+	case RequestV1:
+		if r.RequestID == "" {
+			return r, rec.Errorf(0, "request_id must be a non-empty string")
+		}
+		if len(r.Messages) == 0 {
+			return r, rec.Errorf(0, "messages must hold at least one message")
+		}
+	case CogLangRequest:
+		if r.CaseID == "" {
+			return r, rec.Errorf(0, "case_id must be a non-empty string")
+		}
+		r.RequestID = r.CaseID
+		r.Suite = SuiteCogLang
+		r.Attempt = 1
+		r.ReferenceOutput = w.ReferenceExpr
+		r.Messages = []Message{{Role: "system", Content: r.Instructions}, {Role: "user", Content: r.Prompt}}
+	default:
+		return r, rec.Errorf(0, "schema_version must be %q or %q, got %q", RequestV1, CogLangRequest, w.SchemaVersion)
+	}
+	return r, nil
+}
