@@ -1,0 +1,25 @@
+// Package toolcall scores one generated tool call exactly, the way the toolcall suite
+// defines it (HESchema's judge, run offline): strict JSON, the envelope, the fixed
+// reference schema of the tool's arguments, the candidate schema under test, the
+// confirmed state, the ground truth and the tool's policies, with a code for every
+// failure and the public part of them for repair turns. It also runs the model-free
+// mutation probes of a candidate schema.
+//
+// A judge is built once per (tool, candidate schema) and a case once per dataset case;
+// both are then used for every output:
+//
+//	j, err := toolcall.NewJudge(tool, nil) // nil: the candidate is the reference
+//	if err != nil { ... }
+//	c, err := toolcall.PrepareCase(datasetCase)
+//	if err != nil { ... }
+//	r := j.Score(`{"action":"refuse","tool":null,"arguments":{},"missingFields":[],"reason":"no"}`, c)
+//	if !r.Success {
+//		repair := toolcall.FeedbackText(r.PublicFeedback(c))
+//		...
+//	}
+//
+// Numbers are read as Python's json module reads them (an integer literal is an exact
+// integer of any size, anything else a float64) and compared with typed equality:
+// 1 != 1.0, true != 1, 1.50 == 1.5, -0.0 != 0.0. Schemas never reach outside their
+// own document.
+package toolcall

@@ -1,0 +1,68 @@
+package toolcall
+
+import (
+	"strings"
+)
+
+// PublicFeedback returns the errors of r that may be shown to a model in a repair
+// turn (spec section 8): JSON_INVALID, envelope and schema errors (SCHEMA_INVALID,
+// CANDIDATE_SCHEMA_INVALID, which only restate public schemas against the output),
+// and STATE_MISMATCH when c has a confirmed state (the state is in the prompt's
+// context). Everything that would reveal the hidden answer is left out:
+// GROUND_TRUTH_MISMATCH, WRONG_ACTION, WRONG_TOOL, CONTROL_MISMATCH (it names the
+// expected missing fields), UNEXPECTED_MISSING_FIELDS and, without confirmed state,
+// STATE_MISMATCH (its bindings are then the expected arguments). POLICY_* errors are
+// left out too: the spec's list of public feedback does not name them, and keeping to
+// it means a run repairs exactly when HESchema would.
+func (r Result) PublicFeedback(c *Case) []Error {
+	var out []Error
+	for _, e := range r.Errors {
+		switch e.Code {
+		case CodeJSONInvalid, CodeSchemaInvalid, CodeCandidateSchemaInvalid:
+			out = append(out, e)
+		case CodeStateMismatch:
+			if c != nil && c.hasState {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// FeedbackText renders errors as a stable message for a model or a person: one line
+// per error ("- CODE at PATH (keyword): message"), a candidate schema error followed
+// by its details, indented. It returns "" for no errors.
+func FeedbackText(errs []Error) string {
+	if len(errs) == 0 {
+		return ""
+	}
+	var sb strings.Builder
+	sb.WriteString("The previous output was rejected:\n")
+	for _, e := range errs {
+		writeFeedbackLine(&sb, "- ", e)
+		for _, d := range e.Details {
+			writeFeedbackLine(&sb, "  - ", d)
+		}
+	}
+	return sb.String()
+}
+
+func writeFeedbackLine(sb *strings.Builder, bullet string, e Error) {
+	sb.WriteString(bullet)
+	sb.WriteString(e.Code)
+	if e.Path != "" {
+		sb.WriteString(" at ")
+		sb.WriteString(e.Path)
+	} else if e.Code != CodeJSONInvalid {
+		sb.WriteString(" at the top level")
+	}
+	if e.Keyword != "" {
+		sb.WriteString(" (")
+		sb.WriteString(e.Keyword)
+		sb.WriteString(")")
+	}
+	sb.WriteString(": ")
+	// Messages are one line already; make sure a stray newline cannot break the list.
+	sb.WriteString(strings.Join(strings.Fields(e.Message), " "))
+	sb.WriteByte('\n')
+}

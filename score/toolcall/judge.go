@@ -1,0 +1,392 @@
+package toolcall
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/fbeval/fbeval/contract"
+)
+
+// Error codes, one per kind of failure (spec section 4).
+const (
+	CodeJSONInvalid             = "JSON_INVALID"
+	CodeSchemaInvalid           = "SCHEMA_INVALID"
+	CodeCandidateSchemaInvalid  = "CANDIDATE_SCHEMA_INVALID"
+	CodeStateMismatch           = "STATE_MISMATCH"
+	CodeGroundTruthMismatch     = "GROUND_TRUTH_MISMATCH"
+	CodeWrongTool               = "WRONG_TOOL"
+	CodeUnexpectedMissingFields = "UNEXPECTED_MISSING_FIELDS"
+	CodePolicyLimit             = "POLICY_LIMIT"
+	CodePolicyOrder             = "POLICY_ORDER"
+	CodeControlMismatch         = "CONTROL_MISMATCH"
+	CodeWrongAction             = "WRONG_ACTION"
+)
+
+// Error is one reason an output failed a check. Path is an RFC 6901 JSON Pointer
+// into the output ("" is the whole output). Expected and Actual are nil or JSONText
+// holding canonical JSON; Actual is nil when the output lacks the value. Details holds
+// the schema errors a CANDIDATE_SCHEMA_INVALID summarises.
+type Error struct {
+	Code     string
+	Path     string
+	Keyword  string
+	Message  string
+	Expected any
+	Actual   any
+	Details  []Error
+}
+
+// Result is the verdict on one output. Action is the action the output chose (its
+// "action" member when the output is a JSON object with a string there, even if the
+// envelope is otherwise invalid), "" when there is none.
+type Result struct {
+	Success           bool
+	ReferenceValid    bool
+	CandidateValid    bool
+	SemanticallyRight bool
+	PolicyValid       bool
+	Action            string
+	Errors            []Error
+}
+
+// Judge scores outputs for one tool against its fixed reference schema and one
+// candidate schema. It is safe for concurrent use.
+type Judge struct {
+	tool      contract.Tool
+	reference *Schema
+	candidate *Schema // == reference when no candidate was given
+	maxRules  []maxRule
+	ordered   [][2]string
+}
+
+type maxRule struct {
+	field   string
+	ceiling Value
+}
+
+// NewJudge compiles tool's reference schema and the candidate schema (nil: the
+// reference) once, for every output scored with the judge.
+func NewJudge(tool contract.Tool, candidateSchema []byte) (*Judge, error) {
+	if len(tool.ReferenceSchema) == 0 {
+		return nil, fmt.Errorf("tool %q: no reference schema", tool.Name)
+	}
+	ref, err := CompileSchema(tool.ReferenceSchema)
+	if err != nil {
+		return nil, fmt.Errorf("tool %q: reference %w", tool.Name, err)
+	}
+	j := &Judge{tool: tool, reference: ref, candidate: ref}
+	if candidateSchema != nil {
+		if j.candidate, err = CompileSchema(candidateSchema); err != nil {
+			return nil, fmt.Errorf("tool %q: candidate %w", tool.Name, err)
+		}
+	}
+	fields := make([]string, 0, len(tool.Policy.Max))
+	for f := range tool.Policy.Max {
+		fields = append(fields, f)
+	}
+	slices.Sort(fields)
+	for _, f := range fields {
+		c, err := Parse(string(tool.Policy.Max[f]))
+		if err != nil || !c.IsNumber() {
+			return nil, fmt.Errorf("tool %q: policy max %q: ceiling %q is not a number", tool.Name, f, tool.Policy.Max[f])
+		}
+		j.maxRules = append(j.maxRules, maxRule{field: f, ceiling: c})
+	}
+	j.ordered = slices.Clone(tool.Policy.Ordered)
+	return j, nil
+}
+
+// Tool returns the judge's tool contract.
+func (j *Judge) Tool() contract.Tool { return j.tool }
+
+// Reference returns the compiled reference schema.
+func (j *Judge) Reference() *Schema { return j.reference }
+
+// Candidate returns the compiled candidate schema (the reference when none was given).
+func (j *Judge) Candidate() *Schema { return j.candidate }
+
+// Case is a dataset case prepared for scoring: its expected envelope and context
+// parsed once, with exact numbers.
+type Case struct {
+	ID       string
+	Cluster  string
+	Domain   string
+	Category string
+
+	action   string
+	tool     Value // string or null
+	args     Value // object
+	missing  []string
+	state    Value // object when hasState
+	hasState bool
+	version  Value // stateVersion, null when absent
+}
+
+// ExpectedAction returns the action the case expects.
+func (c *Case) ExpectedAction() string { return c.action }
+
+// ExpectedArguments returns the arguments the case expects ({} unless a call).
+func (c *Case) ExpectedArguments() Value { return c.args }
+
+// HasState reports whether the case's context holds a confirmed state.
+func (c *Case) HasState() bool { return c.hasState }
+
+// State returns the confirmed state (null when there is none).
+func (c *Case) State() Value { return c.state }
+
+// StateVersion returns the context's stateVersion (null when absent).
+func (c *Case) StateVersion() Value { return c.version }
+
+// PrepareCase parses a case's expected envelope and context.
+func PrepareCase(c contract.Case) (*Case, error) {
+	pc := &Case{ID: c.ID, Cluster: c.Cluster, Domain: c.Domain, Category: c.Category}
+	exp, err := Parse(string(c.Expected))
+	if err != nil {
+		return nil, fmt.Errorf("case %q: expected: %w", c.ID, err)
+	}
+	if errs := ValidateEnvelope(exp); len(errs) > 0 {
+		return nil, fmt.Errorf("case %q: expected is not an envelope: at %q: %s", c.ID, errs[0].Path, errs[0].Message)
+	}
+	e := splitEnvelope(exp)
+	pc.action, pc.tool, pc.args = e.action, e.tool, e.arguments
+	for _, m := range e.missing.kids {
+		pc.missing = append(pc.missing, m.Value.s)
+	}
+	pc.version = NullValue()
+	pc.state = NullValue()
+	if ctx := strings.TrimSpace(string(c.Context)); ctx != "" && ctx != "null" {
+		cv, err := Parse(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("case %q: context: %w", c.ID, err)
+		}
+		if cv.kind != Object {
+			return nil, fmt.Errorf("case %q: context must be an object, got %s", c.ID, cv.kind)
+		}
+		if st, ok := cv.Get("confirmedState"); ok {
+			if st.kind != Object {
+				return nil, fmt.Errorf("case %q: context confirmedState must be an object, got %s", c.ID, st.kind)
+			}
+			pc.state, pc.hasState = st, true
+		}
+		if ver, ok := cv.Get("stateVersion"); ok {
+			pc.version = ver
+		}
+	}
+	return pc, nil
+}
+
+// Score judges one output for case c.
+//
+// Where the spec is silent: reference-schema errors do not stop the semantic and
+// policy checks of a call (every code is reported, as HESchema does); non-empty
+// missingFields in a call breaks semantic rightness; a policy field that is absent is
+// not checked (its absence is a schema error); errors come in check order: schema,
+// candidate, state (by field), ground truth, tool, missing fields, policies (limits by
+// field, then orders in policy order), control, action.
+func (j *Judge) Score(output string, c *Case) Result {
+	var r Result
+	v, err := Parse(output)
+	if err != nil {
+		r.Errors = []Error{{Code: CodeJSONInvalid, Message: err.Error()}}
+		return r
+	}
+	if a, ok := v.Get("action"); ok && a.kind == String {
+		r.Action = a.s
+	}
+	if envErrs := ValidateEnvelope(v); envErrs != nil {
+		r.Errors = make([]Error, len(envErrs))
+		for i, se := range envErrs {
+			r.Errors[i] = Error{Code: CodeSchemaInvalid, Path: se.Path, Keyword: se.Keyword, Message: se.Message}
+		}
+		return r
+	}
+	e := splitEnvelope(v)
+	semantic := e.action == c.action
+	if e.action == contract.ActionCallTool {
+		r.Errors, semantic, r.ReferenceValid, r.CandidateValid, r.PolicyValid = j.scoreCall(e, c, semantic)
+	} else {
+		ok := j.scoreControl(e, c, &r.Errors)
+		r.ReferenceValid, r.CandidateValid, r.PolicyValid = ok, ok, ok
+		semantic = semantic && ok
+	}
+	if e.action != c.action {
+		r.Errors = append(r.Errors, Error{
+			Code: CodeWrongAction, Path: "/action",
+			Message:  fmt.Sprintf("action %q, expected %q", e.action, c.action),
+			Expected: canonicalText(StringValue(c.action)), Actual: canonicalText(StringValue(e.action)),
+		})
+	}
+	r.SemanticallyRight = semantic
+	r.Success = r.ReferenceValid && r.SemanticallyRight && r.PolicyValid
+	return r
+}
+
+func (j *Judge) scoreCall(e envelopeParts, c *Case, semantic bool) (errs []Error, sem, refValid, candValid, polValid bool) {
+	refErrs := j.reference.validate(e.arguments, "/arguments")
+	for _, se := range refErrs {
+		errs = append(errs, Error{Code: CodeSchemaInvalid, Path: se.Path, Keyword: se.Keyword, Message: se.Message})
+	}
+	refValid = len(refErrs) == 0
+	candErrs := refErrs
+	if j.candidate != j.reference {
+		candErrs = j.candidate.validate(e.arguments, "/arguments")
+	}
+	candValid = len(candErrs) == 0
+	if !candValid {
+		details := make([]Error, len(candErrs))
+		for i, se := range candErrs {
+			details[i] = Error{Code: CodeSchemaInvalid, Path: se.Path, Keyword: se.Keyword, Message: se.Message}
+		}
+		errs = append(errs, Error{
+			Code: CodeCandidateSchemaInvalid, Path: "/arguments",
+			Message: fmt.Sprintf("arguments fail the candidate schema (%d error%s; first at %q: %s)",
+				len(candErrs), plural(len(candErrs)), candErrs[0].Path, candErrs[0].Message),
+			Details: details,
+		})
+	}
+
+	// Bindings: confirmed state beats the expected arguments.
+	bindings := c.args
+	if c.hasState {
+		bindings = c.state
+	}
+	for _, b := range sortedMembers(bindings) {
+		got, ok := e.arguments.Get(b.Key)
+		if ok && Equal(got, b.Value) {
+			continue
+		}
+		semantic = false
+		me := Error{Code: CodeStateMismatch, Path: "/arguments/" + escapePointer(b.Key), Expected: canonicalText(b.Value)}
+		if ok {
+			me.Actual = canonicalText(got)
+			me.Message = fmt.Sprintf("%s is %s, expected %s", b.Key, me.Actual, me.Expected)
+		} else {
+			me.Message = fmt.Sprintf("%s is missing, expected %s", b.Key, me.Expected)
+		}
+		errs = append(errs, me)
+	}
+	if !Equal(e.arguments, c.args) {
+		semantic = false
+		errs = append(errs, Error{
+			Code: CodeGroundTruthMismatch, Path: "/arguments", Message: "arguments differ from the expected arguments",
+			Expected: canonicalText(c.args), Actual: canonicalText(e.arguments),
+		})
+	}
+	if !Equal(e.tool, c.tool) {
+		semantic = false
+		errs = append(errs, Error{
+			Code: CodeWrongTool, Path: "/tool",
+			Message:  fmt.Sprintf("tool %s, expected %s", Canonical(e.tool), Canonical(c.tool)),
+			Expected: canonicalText(c.tool), Actual: canonicalText(e.tool),
+		})
+	}
+	if len(e.missing.kids) > 0 {
+		semantic = false
+		errs = append(errs, Error{
+			Code: CodeUnexpectedMissingFields, Path: "/missingFields",
+			Message:  "a tool call must not list missing fields",
+			Expected: JSONText("[]"), Actual: canonicalText(e.missing),
+		})
+	}
+	n := len(errs)
+	errs = j.checkPolicies(e.arguments, errs)
+	return errs, semantic, refValid, candValid, len(errs) == n
+}
+
+// checkPolicies appends POLICY_LIMIT and POLICY_ORDER errors for args.
+func (j *Judge) checkPolicies(args Value, errs []Error) []Error {
+	for _, rule := range j.maxRules {
+		got, ok := args.Get(rule.field)
+		if !ok {
+			continue
+		}
+		if got.IsNumber() && compareNumbers(got, rule.ceiling) <= 0 {
+			continue
+		}
+		msg := fmt.Sprintf("%s must be a number at most %s", rule.field, Canonical(rule.ceiling))
+		errs = append(errs, Error{
+			Code: CodePolicyLimit, Path: "/arguments/" + escapePointer(rule.field), Keyword: "max", Message: msg,
+			Expected: canonicalText(rule.ceiling), Actual: canonicalText(got),
+		})
+	}
+	for _, pair := range j.ordered {
+		first, ok1 := args.Get(pair[0])
+		second, ok2 := args.Get(pair[1])
+		if !ok1 || !ok2 {
+			continue
+		}
+		if first.kind == String && second.kind == String && first.s < second.s {
+			continue
+		}
+		errs = append(errs, Error{
+			Code: CodePolicyOrder, Path: "/arguments/" + escapePointer(pair[1]), Keyword: "ordered",
+			Message: fmt.Sprintf("%s must be a string after %s (%s, %s)", pair[1], pair[0], Canonical(first), Canonical(second)),
+			Actual:  canonicalText(ObjectValue(Member{pair[0], first}, Member{pair[1], second})),
+		})
+	}
+	return errs
+}
+
+// scoreControl checks a clarification or refusal: no tool, no arguments, and the
+// expected missing fields (order free) or none for a refusal.
+func (j *Judge) scoreControl(e envelopeParts, c *Case, errs *[]Error) bool {
+	ok := true
+	if e.tool.kind != Null {
+		ok = false
+		*errs = append(*errs, Error{Code: CodeControlMismatch, Path: "/tool",
+			Message:  e.action + " must have tool null",
+			Expected: JSONText("null"), Actual: canonicalText(e.tool)})
+	}
+	if len(e.arguments.kids) != 0 {
+		ok = false
+		*errs = append(*errs, Error{Code: CodeControlMismatch, Path: "/arguments",
+			Message:  e.action + " must have empty arguments",
+			Expected: JSONText("{}"), Actual: canonicalText(e.arguments)})
+	}
+	var want []string
+	if e.action == contract.ActionAsk {
+		want = c.missing
+	}
+	if !sameStringSet(e.missing, want) {
+		ok = false
+		wantV := make([]Value, len(want))
+		for i, w := range want {
+			wantV[i] = StringValue(w)
+		}
+		msg := "missingFields differ from the expected fields"
+		if e.action == contract.ActionRefuse {
+			msg = "a refusal must not list missing fields"
+		}
+		*errs = append(*errs, Error{Code: CodeControlMismatch, Path: "/missingFields", Message: msg,
+			Expected: canonicalText(ArrayValue(wantV...)), Actual: canonicalText(e.missing)})
+	}
+	return ok
+}
+
+// sameStringSet compares an array of unique strings with a set, order free.
+func sameStringSet(arr Value, want []string) bool {
+	if len(arr.kids) != len(want) {
+		return false
+	}
+	for _, m := range arr.kids {
+		if !slices.Contains(want, m.Value.s) {
+			return false
+		}
+	}
+	return true
+}
+
+// sortedMembers returns an object's members sorted by key.
+func sortedMembers(v Value) []Member {
+	ms := slices.Clone(v.Members())
+	slices.SortFunc(ms, func(a, b Member) int { return strings.Compare(a.Key, b.Key) })
+	return ms
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

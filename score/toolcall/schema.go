@@ -1,0 +1,157 @@
+package toolcall
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// schemaURL is where a compiled schema document lives. It is not fetchable: the
+// loader refuses every URL that is not already in the compiler.
+const schemaURL = "mem:///fbeval/schema.json"
+
+var printer = message.NewPrinter(language.English)
+
+// Schema is a compiled JSON Schema (Draft 2020-12 unless it says otherwise) with
+// format assertions on and no way to reach files or networks.
+type Schema struct {
+	compiled *jsonschema.Schema
+	doc      Value // the schema document, for probes
+}
+
+// SchemaError is one leaf failure of a validation: where in the instance (RFC 6901
+// pointer), which keyword (the last segment of its keyword location) and why.
+type SchemaError struct {
+	Path    string
+	Keyword string
+	Message string
+}
+
+// refusingLoader is the compiler's only loader: schemas must be self-contained.
+type refusingLoader struct{}
+
+func (refusingLoader) Load(string) (any, error) {
+	return nil, errors.New("refused: schemas must be self-contained (no remote or file references)")
+}
+
+// CompileSchema compiles a JSON Schema document. The text is read strictly (see
+// Parse); any $ref to something outside the document is an error naming it.
+func CompileSchema(data []byte) (*Schema, error) {
+	doc, err := Parse(string(data))
+	if err != nil {
+		return nil, fmt.Errorf("schema: %w", err)
+	}
+	return compileValue(doc)
+}
+
+func compileValue(doc Value) (*Schema, error) {
+	if doc.kind != Object && doc.kind != Bool {
+		return nil, fmt.Errorf("schema: must be an object or a boolean, got %s", doc.kind)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	c.UseLoader(refusingLoader{})
+	if err := c.AddResource(schemaURL, toSchemaDoc(doc)); err != nil {
+		return nil, fmt.Errorf("schema: %s", oneLine(err))
+	}
+	sch, err := c.Compile(schemaURL)
+	if err != nil {
+		return nil, fmt.Errorf("schema: %s", oneLine(err))
+	}
+	return &Schema{compiled: sch, doc: doc}, nil
+}
+
+// oneLine flattens a multi-line library error into one line.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+// Validate validates v and returns its leaf errors, sorted by path, keyword and
+// message; nil when v is valid.
+func (s *Schema) Validate(v Value) []SchemaError {
+	return s.validate(v, "")
+}
+
+// validate is Validate with every path prefixed by prefix (a JSON Pointer).
+func (s *Schema) validate(v Value, prefix string) []SchemaError {
+	err := s.compiled.Validate(toInstance(v))
+	if err == nil {
+		return nil
+	}
+	var verr *jsonschema.ValidationError
+	if !errors.As(err, &verr) {
+		return []SchemaError{{Path: prefix, Keyword: "", Message: oneLine(err)}}
+	}
+	return flatten(verr, prefix)
+}
+
+// flatten turns jsonschema/v6's error tree into its leaves, walking with an explicit
+// stack. A required error naming several properties becomes one error per property,
+// as Python's jsonschema reports them.
+func flatten(root *jsonschema.ValidationError, prefix string) []SchemaError {
+	var out []SchemaError
+	stack := []*jsonschema.ValidationError{root}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if len(e.Causes) > 0 {
+			stack = append(stack, e.Causes...)
+			continue
+		}
+		path := prefix + pointer(e.InstanceLocation)
+		kw := ""
+		if kp := e.ErrorKind.KeywordPath(); len(kp) > 0 {
+			kw = kp[len(kp)-1]
+		}
+		if req, ok := e.ErrorKind.(*kind.Required); ok && len(req.Missing) > 1 {
+			for _, m := range req.Missing {
+				one := &kind.Required{Missing: []string{m}}
+				out = append(out, SchemaError{Path: path, Keyword: kw, Message: one.LocalizedString(printer)})
+			}
+			continue
+		}
+		out = append(out, SchemaError{Path: path, Keyword: kw, Message: e.ErrorKind.LocalizedString(printer)})
+	}
+	sortSchemaErrors(out)
+	return out
+}
+
+func sortSchemaErrors(errs []SchemaError) {
+	slices.SortFunc(errs, func(a, b SchemaError) int {
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Keyword, b.Keyword); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Message, b.Message)
+	})
+}
+
+// pointer writes tokens as an RFC 6901 JSON Pointer.
+func pointer(tokens []string) string {
+	if len(tokens) == 0 {
+		return ""
+	}
+	var sb strings.Builder
+	for _, t := range tokens {
+		sb.WriteByte('/')
+		sb.WriteString(escapePointer(t))
+	}
+	return sb.String()
+}
+
+// escapePointer escapes one RFC 6901 reference token.
+func escapePointer(tok string) string {
+	if !strings.ContainsAny(tok, "~/") {
+		return tok
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(tok)
+}

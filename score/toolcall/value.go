@@ -1,0 +1,218 @@
+package toolcall
+
+import (
+	"encoding/json"
+	"math"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fbeval/fbeval/contract"
+)
+
+// Equal reports whether a and b are the same JSON value under the toolcall suite's
+// typed equality: object key order does not matter, types must match (1 != 1.0,
+// true != 1), integers compare exactly and floats compare as Python's repr of them
+// (so -0.0 != 0.0, 1.50 == 1.5, 1e2 == 100.0).
+func Equal(a, b Value) bool {
+	if a.kind != b.kind {
+		return false
+	}
+	switch a.kind {
+	case Null:
+		return true
+	case Bool, Int, Float:
+		// Floats from the parser are finite, so equal bits is equal repr.
+		return a.n == b.n
+	case String, BigInt:
+		return a.s == b.s
+	case Array:
+		if len(a.kids) != len(b.kids) {
+			return false
+		}
+		for i := range a.kids {
+			if !Equal(a.kids[i].Value, b.kids[i].Value) {
+				return false
+			}
+		}
+		return true
+	case Object:
+		if len(a.kids) != len(b.kids) {
+			return false
+		}
+		// Keys are unique in both, so each key of a found equal in b is enough.
+		for i := range a.kids {
+			bv, ok := b.Get(a.kids[i].Key)
+			if !ok || !Equal(a.kids[i].Value, bv) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// AppendCanonical appends v as canonical JSON: compact, object keys sorted by code
+// point, strings as Python's json.dumps writes them with ensure_ascii=False, floats as
+// Python's repr. Parsing the result gives a value Equal to v.
+func AppendCanonical(dst []byte, v Value) []byte {
+	switch v.kind {
+	case Null:
+		return append(dst, "null"...)
+	case Bool:
+		if v.n == 1 {
+			return append(dst, "true"...)
+		}
+		return append(dst, "false"...)
+	case String:
+		return contract.AppendString(dst, v.s)
+	case Int:
+		return strconv.AppendInt(dst, int64(v.n), 10)
+	case BigInt:
+		return append(dst, v.s...)
+	case Float:
+		return contract.AppendPyFloat(dst, math.Float64frombits(v.n))
+	case Array:
+		dst = append(dst, '[')
+		for i := range v.kids {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendCanonical(dst, v.kids[i].Value)
+		}
+		return append(dst, ']')
+	case Object:
+		order := make([]int, len(v.kids))
+		for i := range order {
+			order[i] = i
+		}
+		// Byte order of UTF-8 is code point order, which is what Python sorts by.
+		slices.SortFunc(order, func(x, y int) int { return strings.Compare(v.kids[x].Key, v.kids[y].Key) })
+		dst = append(dst, '{')
+		for i, k := range order {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = contract.AppendString(dst, v.kids[k].Key)
+			dst = append(dst, ':')
+			dst = AppendCanonical(dst, v.kids[k].Value)
+		}
+		return append(dst, '}')
+	}
+	return dst
+}
+
+// Canonical returns v as canonical JSON text (see AppendCanonical).
+func Canonical(v Value) string {
+	return string(AppendCanonical(nil, v))
+}
+
+// JSONText is canonical JSON text carried in an Error's Expected or Actual field. It
+// is written as the JSON value it holds, both by encoding/json and by contract.Marshal.
+type JSONText string
+
+// MarshalJSON returns the text itself.
+func (t JSONText) MarshalJSON() ([]byte, error) { return []byte(t), nil }
+
+// AppendJSON appends the text itself (contract.JSONAppender).
+func (t JSONText) AppendJSON(dst []byte, _ contract.Style, _ int) ([]byte, error) {
+	return append(dst, t...), nil
+}
+
+// String returns the text.
+func (t JSONText) String() string { return string(t) }
+
+func canonicalText(v Value) JSONText { return JSONText(Canonical(v)) }
+
+// toInstance converts v to the Go values jsonschema/v6 validates: int64 and float64
+// for numbers that fit them and json.Number for larger integers, so every number keeps
+// the value Python's json would give it. (jsonschema/v6 reads numbers through their
+// decimal text, so 1.0 counts as an integer, as in Python's jsonschema.)
+func toInstance(v Value) any {
+	switch v.kind {
+	case Null:
+		return nil
+	case Bool:
+		return v.n == 1
+	case String:
+		return v.s
+	case Int:
+		return int64(v.n)
+	case BigInt:
+		return json.Number(v.s)
+	case Float:
+		return math.Float64frombits(v.n)
+	case Array:
+		out := make([]any, len(v.kids))
+		for i := range v.kids {
+			out[i] = toInstance(v.kids[i].Value)
+		}
+		return out
+	case Object:
+		out := make(map[string]any, len(v.kids))
+		for i := range v.kids {
+			out[v.kids[i].Key] = toInstance(v.kids[i].Value)
+		}
+		return out
+	}
+	return nil
+}
+
+// toSchemaDoc converts a parsed schema document to the form jsonschema/v6's compiler
+// reads, with every number as json.Number.
+func toSchemaDoc(v Value) any {
+	switch v.kind {
+	case Int, Float:
+		return json.Number(Canonical(v))
+	case Array:
+		out := make([]any, len(v.kids))
+		for i := range v.kids {
+			out[i] = toSchemaDoc(v.kids[i].Value)
+		}
+		return out
+	case Object:
+		out := make(map[string]any, len(v.kids))
+		for i := range v.kids {
+			out[v.kids[i].Key] = toSchemaDoc(v.kids[i].Value)
+		}
+		return out
+	}
+	return toInstance(v)
+}
+
+// rat returns a number as an exact rational.
+func rat(v Value) (*big.Rat, bool) {
+	switch v.kind {
+	case Int:
+		return new(big.Rat).SetInt64(int64(v.n)), true
+	case BigInt:
+		return new(big.Rat).SetString(v.s)
+	case Float:
+		return new(big.Rat).SetFloat64(math.Float64frombits(v.n)), true
+	}
+	return nil, false
+}
+
+// compareNumbers compares two numbers exactly, as Python compares int and float.
+func compareNumbers(a, b Value) int {
+	if a.kind == Int && b.kind == Int {
+		return cmpInt(int64(a.n), int64(b.n))
+	}
+	ra, _ := rat(a)
+	rb, _ := rat(b)
+	if ra == nil || rb == nil {
+		return 0
+	}
+	return ra.Cmp(rb)
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
