@@ -1,0 +1,352 @@
+package coglang
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/fbeval/fbeval/contract"
+)
+
+// Mode selects which cases the JSON result carries.
+type Mode int
+
+// JSON result modes.
+const (
+	ModeFull         Mode = iota
+	ModeSummaryOnly       // --summary-only: no cases
+	ModeFailuresOnly      // --failures-only: only failing cases
+)
+
+// Tool is the tool name written in results.
+const Tool = "fbeval"
+
+// Scoring profile names written as scoring_profile.
+const (
+	ProfileReference = "reference"
+	ProfileStrict    = "strict"
+)
+
+// Profile returns the scoring profile name.
+func (r *Result) Profile() string {
+	if r.Strict {
+		return ProfileStrict
+	}
+	return ProfileReference
+}
+
+func rate(count, total int) float64 {
+	if total == 0 {
+		return 0.0
+	}
+	return float64(count) / float64(total)
+}
+
+func (c Counts) members() contract.Object {
+	return contract.Object{
+		{Key: "case_count", Value: c.CaseCount},
+		{Key: "missing_output_count", Value: c.Missing},
+		{Key: "parse_ok_count", Value: c.ParseOK},
+		{Key: "parse_ok_rate", Value: rate(c.ParseOK, c.CaseCount)},
+		{Key: "canonicalize_ok_count", Value: c.ParseOK},
+		{Key: "canonicalize_ok_rate", Value: rate(c.ParseOK, c.CaseCount)},
+		{Key: "validate_ok_count", Value: c.ValidateOK},
+		{Key: "validate_ok_rate", Value: rate(c.ValidateOK, c.CaseCount)},
+		{Key: "expected_top_level_head_ok_count", Value: c.HeadOK},
+		{Key: "expected_top_level_head_ok_rate", Value: rate(c.HeadOK, c.CaseCount)},
+		{Key: "hallucinated_operator_count", Value: c.Hallucinated},
+		{Key: "ok", Value: c.OK()},
+	}
+}
+
+// failureCounts returns the non-zero category counts with sorted keys.
+func (r *Result) failureCounts() contract.Object {
+	obj := contract.Object{}
+	for _, i := range []int{4, 0, 1, 3, 2} { // the category names in sorted order
+		if n := r.FailureCounts[i]; n > 0 {
+			obj = append(obj, contract.Member{Key: failureNames[i], Value: n})
+		}
+	}
+	return obj
+}
+
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func strs(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
+}
+
+func (r *Result) maturityObject() contract.Object {
+	m := &r.Maturity
+	scope := "evaluated_fixture_levels_only"
+	if m.EvaluationComplete {
+		scope = "defined_levels_complete"
+	}
+	return contract.Object{
+		{Key: "defined_levels", Value: strs(m.DefinedLevels)},
+		{Key: "evaluated_levels", Value: strs(m.EvaluatedLevels)},
+		{Key: "unevaluated_levels", Value: strs(m.UnevaluatedLevels)},
+		{Key: "passed_levels", Value: strs(m.PassedLevels)},
+		{Key: "contiguous_passed_levels", Value: strs(m.ContiguousPassedLevels)},
+		{Key: "highest_contiguous_level", Value: m.HighestContiguousLevel},
+		{Key: "highest_contiguous_evaluated_level", Value: m.HighestContiguousLevel},
+		{Key: "next_unevaluated_level", Value: nullable(m.NextUnevaluatedLevel)},
+		{Key: "blocked_level", Value: nullable(m.BlockedLevel)},
+		{Key: "evaluation_complete", Value: m.EvaluationComplete},
+		{Key: "maturity_claim_scope", Value: scope},
+	}
+}
+
+func (c *CaseResult) object() contract.Object {
+	var output, canonical, parseErr, decision any
+	if c.HasOutput {
+		output = c.Output
+	}
+	if c.ParseOK {
+		canonical = c.Canonical
+	} else {
+		parseErr = c.ParseError
+	}
+	if c.Decision != DecisionNone {
+		decision = c.Decision.String()
+	}
+	return contract.Object{
+		{Key: "case_id", Value: c.CaseID},
+		{Key: "level", Value: c.Level},
+		{Key: "prompt", Value: c.Prompt},
+		{Key: "output", Value: output},
+		{Key: "parse_ok", Value: c.ParseOK},
+		{Key: "canonicalize_ok", Value: c.ParseOK},
+		{Key: "validate_ok", Value: c.ValidateOK},
+		{Key: "expected_top_level_head_ok", Value: c.HeadOK},
+		{Key: "hallucinated_heads", Value: strs(c.Hallucinated)},
+		{Key: "failure_categories", Value: c.Failures.Categories()},
+		{Key: "preflight_decision", Value: decision},
+		{Key: "canonical", Value: canonical},
+		{Key: "parse_error", Value: parseErr},
+	}
+}
+
+// PreflightSummary returns the preflight_summary block: the number of cases with
+// each decision, the five decisions in sorted order, then "none" for the cases
+// that have no decision (missing outputs, whose preflight_decision is null).
+func (r *Result) PreflightSummary() contract.Object {
+	obj := make(contract.Object, 0, len(Decisions)+1)
+	for _, d := range Decisions {
+		obj = append(obj, contract.Member{Key: d.String(), Value: r.Preflight[d]})
+	}
+	return append(obj, contract.Member{Key: "none", Value: r.Preflight[DecisionNone]})
+}
+
+// Object returns the result document: the reference's keys in its order, then
+// fbeval's additions (scoring_profile, preflight_summary, response_file when set).
+func (r *Result) Object(mode Mode) contract.Object {
+	summary := append(r.Summary.members(), contract.Member{Key: "failure_category_counts", Value: r.failureCounts()})
+	levels := make(contract.Object, len(r.Levels))
+	for i, l := range r.Levels {
+		levels[i] = contract.Member{Key: l.Level, Value: l.members()}
+	}
+	failures := make([]contract.Object, 0, r.FailureCaseCount)
+	for i := range r.Cases {
+		c := &r.Cases[i]
+		if c.Failures == 0 {
+			continue
+		}
+		var parseErr any
+		if !c.ParseOK {
+			parseErr = c.ParseError
+		}
+		failures = append(failures, contract.Object{
+			{Key: "case_id", Value: c.CaseID},
+			{Key: "level", Value: c.Level},
+			{Key: "failure_categories", Value: c.Failures.Categories()},
+			{Key: "hallucinated_heads", Value: strs(c.Hallucinated)},
+			{Key: "parse_error", Value: parseErr},
+		})
+	}
+	obj := contract.Object{
+		{Key: "schema_version", Value: contract.CogLangResult},
+		{Key: "tool", Value: Tool},
+		{Key: "fixture_schema_version", Value: contract.CogLangFixture},
+		{Key: "answer_source", Value: r.AnswerSource},
+		{Key: "ok", Value: r.OK()},
+		{Key: "case_count", Value: r.Summary.CaseCount},
+		{Key: "summary", Value: summary},
+		{Key: "level_summary", Value: levels},
+		{Key: "maturity", Value: r.maturityObject()},
+		{Key: "failure_case_count", Value: r.FailureCaseCount},
+		{Key: "failure_cases", Value: failures},
+	}
+	if mode != ModeSummaryOnly {
+		failed := map[string]bool{}
+		if mode == ModeFailuresOnly {
+			for i := range r.Cases {
+				if r.Cases[i].Failures != 0 {
+					failed[r.Cases[i].CaseID] = true
+				}
+			}
+		}
+		cases := make([]contract.Object, 0, len(r.Cases))
+		for i := range r.Cases {
+			// As in the reference, failures-only keeps every case whose id failed.
+			if mode == ModeFailuresOnly && !failed[r.Cases[i].CaseID] {
+				continue
+			}
+			cases = append(cases, r.Cases[i].object())
+		}
+		obj = append(obj, contract.Member{Key: "cases", Value: cases})
+	}
+	obj = append(obj,
+		contract.Member{Key: "fixture_path", Value: r.FixturePath},
+		contract.Member{Key: "scoring_profile", Value: r.Profile()},
+		contract.Member{Key: "preflight_summary", Value: r.PreflightSummary()},
+	)
+	if r.ResponseFile != nil {
+		obj = append(obj, contract.Member{Key: "response_file", Value: r.ResponseFile})
+	}
+	return obj
+}
+
+// WriteJSON writes the result document as Python's json.dumps(indent=2) would,
+// with a trailing newline.
+func (r *Result) WriteJSON(w io.Writer, mode Mode) error {
+	data, err := contract.Marshal(r.Object(mode), contract.PythonIndent)
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	_, err = w.Write(data)
+	return err
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// WriteText writes the reference's text format: one "key: value" line each, the
+// failing cases, then one line per level.
+func (r *Result) WriteText(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	m := &r.Maturity
+	n := r.Summary.CaseCount
+	scope := "evaluated_fixture_levels_only"
+	if m.EvaluationComplete {
+		scope = "defined_levels_complete"
+	}
+	unevaluated := "none"
+	if len(m.UnevaluatedLevels) > 0 {
+		unevaluated = strings.Join(m.UnevaluatedLevels, ", ")
+	}
+	fmt.Fprintf(bw, "schema_version: %s\n", contract.CogLangResult)
+	fmt.Fprintf(bw, "tool: %s\n", Tool)
+	fmt.Fprintf(bw, "ok: %t\n", r.OK())
+	fmt.Fprintf(bw, "answer_source: %s\n", r.AnswerSource)
+	fmt.Fprintf(bw, "case_count: %d\n", n)
+	fmt.Fprintf(bw, "failure_case_count: %d\n", r.FailureCaseCount)
+	fmt.Fprintf(bw, "maturity.highest_contiguous_level: %s\n", m.HighestContiguousLevel)
+	fmt.Fprintf(bw, "maturity.highest_contiguous_evaluated_level: %s\n", m.HighestContiguousLevel)
+	fmt.Fprintf(bw, "maturity.unevaluated_levels: %s\n", unevaluated)
+	fmt.Fprintf(bw, "maturity.next_unevaluated_level: %s\n", orNone(m.NextUnevaluatedLevel))
+	fmt.Fprintf(bw, "maturity.claim_scope: %s\n", scope)
+	fmt.Fprintf(bw, "maturity.blocked_level: %s\n", orNone(m.BlockedLevel))
+	fmt.Fprintf(bw, "missing_output_count: %d\n", r.Summary.Missing)
+	fmt.Fprintf(bw, "parse_ok: %d/%d\n", r.Summary.ParseOK, n)
+	fmt.Fprintf(bw, "canonicalize_ok: %d/%d\n", r.Summary.ParseOK, n)
+	fmt.Fprintf(bw, "validate_ok: %d/%d\n", r.Summary.ValidateOK, n)
+	fmt.Fprintf(bw, "expected_top_level_head_ok: %d/%d\n", r.Summary.HeadOK, n)
+	fmt.Fprintf(bw, "hallucinated_operator_count: %d\n", r.Summary.Hallucinated)
+	counts := r.failureCounts()
+	items := make([]string, len(counts))
+	for i, c := range counts {
+		items[i] = c.Key + "=" + strconv.Itoa(c.Value.(int))
+	}
+	fmt.Fprintf(bw, "failure_category_counts: %s\n", orNone(strings.Join(items, ", ")))
+	for i := range r.Cases {
+		c := &r.Cases[i]
+		if c.Failures != 0 {
+			fmt.Fprintf(bw, "failure %s level=%s categories=%s\n", c.CaseID, c.Level, strings.Join(c.Failures.Categories(), ", "))
+		}
+	}
+	for _, l := range r.Levels {
+		fmt.Fprintf(bw, "%s: validate_ok %d/%d, head_ok %d/%d, hallucinated %d\n",
+			l.Level, l.ValidateOK, l.CaseCount, l.HeadOK, l.CaseCount, l.Hallucinated)
+	}
+	return bw.Flush()
+}
+
+// WriteTable writes a table for people: one row per level and a total, then the
+// failing cases with their categories and detail.
+func (r *Result) WriteTable(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "CogLang generation eval: %s, profile %s, %d cases, ok %t\n",
+		r.AnswerSource, r.Profile(), r.Summary.CaseCount, r.OK())
+	t := tablewriter.NewTable(bw, tablewriter.WithHeaderAutoFormat(tw.Off))
+	t.Header("level", "cases", "missing", "parse", "validate", "head ok", "hallucinated", "ok")
+	row := func(name string, c Counts) error {
+		return t.Append(name, strconv.Itoa(c.CaseCount), strconv.Itoa(c.Missing),
+			strconv.Itoa(c.ParseOK), strconv.Itoa(c.ValidateOK), strconv.Itoa(c.HeadOK),
+			strconv.Itoa(c.Hallucinated), strconv.FormatBool(c.OK()))
+	}
+	for _, l := range r.Levels {
+		if err := row(l.Level, l.Counts); err != nil {
+			return err
+		}
+	}
+	if err := row("all", r.Summary); err != nil {
+		return err
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	if r.FailureCaseCount > 0 {
+		fmt.Fprintf(bw, "\n%d failing cases\n", r.FailureCaseCount)
+		ft := tablewriter.NewTable(bw, tablewriter.WithHeaderAutoFormat(tw.Off))
+		ft.Header("case", "level", "categories", "detail")
+		for i := range r.Cases {
+			c := &r.Cases[i]
+			if c.Failures == 0 {
+				continue
+			}
+			detail := c.ParseError
+			if c.ParseOK {
+				detail = c.Canonical
+				if len(c.Hallucinated) > 0 {
+					detail = "unknown heads: " + strings.Join(c.Hallucinated, ", ")
+				}
+			}
+			if err := ft.Append(c.CaseID, c.Level, strings.Join(c.Failures.Categories(), ", "), shorten(detail, 60)); err != nil {
+				return err
+			}
+		}
+		if err := ft.Render(); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// shorten cuts s to at most n runes, marking the cut.
+func shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	runes := []rune(s)
+	if len(runes) <= n {
+		return s
+	}
+	return string(runes[:n-1]) + "…"
+}

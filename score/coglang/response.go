@@ -1,0 +1,243 @@
+package coglang
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/fbeval/fbeval/contract"
+)
+
+// maxValueDepth bounds the nesting of a non-string output value.
+const maxValueDepth = 1000
+
+// outputFields are the accepted output fields, in the order they are tried.
+var outputFields = [...]string{"output", "text", "completion"}
+
+// DecodeResponse interprets one response record (the raw JSON object of one record,
+// as the contract reader hands it over) the way the reference does:
+//
+//   - case_id is required; a string is used as is, a number as Python's str() of
+//     the parsed number prints it (7 -> "7", 7.0 -> "7.0", 1e400 -> "inf");
+//   - schema_version may be absent or null; otherwise it must be the CogLang
+//     response-record version (or fbeval's own response version);
+//   - the output is the first of output, text, completion whose value is not null:
+//     a string as is, anything else as Python's str() of the parsed value
+//     (42 -> "42", true -> "True", [1, null] -> "[1, None]").
+//
+// A member name given twice keeps its last value, as Python's json module does.
+// File and Line of the returned Response are left for the caller to set.
+func DecodeResponse(raw []byte) (Response, error) {
+	dec := jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true))
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return Response{}, jsonErr(err)
+	}
+	if tok.Kind() != '{' {
+		return Response{}, errors.New("a response record must be a JSON object")
+	}
+	var caseID, version jsontext.Value
+	var outputs [len(outputFields)]jsontext.Value
+	for dec.PeekKind() != '}' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return Response{}, jsonErr(err)
+		}
+		key := name.String()
+		val, err := dec.ReadValue()
+		if err != nil {
+			return Response{}, jsonErr(err)
+		}
+		switch key {
+		case "case_id":
+			caseID = bytes.Clone(val)
+		case "schema_version":
+			version = bytes.Clone(val)
+		default:
+			for i, f := range outputFields {
+				if key == f {
+					outputs[i] = bytes.Clone(val)
+				}
+			}
+		}
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return Response{}, jsonErr(err)
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return Response{}, errors.New("invalid JSON: text after the record")
+	}
+
+	var r Response
+	switch {
+	case len(caseID) == 0:
+		return r, errors.New("a response record needs case_id")
+	case caseID.Kind() == '"':
+		r.CaseID = unquoteJSON(caseID)
+	case caseID.Kind() == '0':
+		r.CaseID = string(appendPyNumber(nil, string(caseID)))
+	default:
+		return r, fmt.Errorf("case_id must be a string or a number, got %s", shortJSON(caseID))
+	}
+	if len(version) > 0 && version.Kind() != 'n' {
+		v := ""
+		if version.Kind() == '"' {
+			v = unquoteJSON(version)
+		}
+		if v != contract.CogLangResponse && v != contract.ResponseV1 {
+			return r, fmt.Errorf("unsupported schema_version %s: want %q (or none)", shortJSON(version), contract.CogLangResponse)
+		}
+	}
+	for _, v := range outputs {
+		if len(v) == 0 || v.Kind() == 'n' {
+			continue
+		}
+		var s string
+		if v.Kind() == '"' {
+			s = unquoteJSON(v)
+		} else {
+			b, err := appendPyStr(nil, v)
+			if err != nil {
+				return r, err
+			}
+			s = string(b)
+		}
+		r.Output = &s
+		return r, nil
+	}
+	return r, errors.New("a response record needs one of output, text, completion (not null)")
+}
+
+func jsonErr(err error) error {
+	var se *jsontext.SyntacticError
+	if errors.As(err, &se) {
+		msg := strings.TrimPrefix(se.Err.Error(), "jsontext: ")
+		if errors.Is(se.Err, io.ErrUnexpectedEOF) {
+			msg = "the record ends inside a JSON value"
+		}
+		return fmt.Errorf("invalid JSON at byte %d: %s", se.ByteOffset, msg)
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return errors.New("invalid JSON: the record ends inside a JSON value")
+	}
+	return fmt.Errorf("invalid JSON: %v", err)
+}
+
+func unquoteJSON(v jsontext.Value) string {
+	s, err := jsontext.AppendUnquote(nil, v)
+	if err != nil {
+		return string(v)
+	}
+	return string(s)
+}
+
+func shortJSON(v jsontext.Value) string {
+	s := string(v)
+	if len(s) > 40 {
+		s = s[:40] + "..."
+	}
+	return s
+}
+
+// appendPyNumber writes Python's str() of a JSON number: integers exactly, other
+// numbers as Python's float repr (with "inf" for overflow).
+func appendPyNumber(dst []byte, text string) []byte {
+	if !strings.ContainsAny(text, ".eE") {
+		return append(dst, normalizeInt(text)...)
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil && !math.IsInf(f, 0) {
+		return append(dst, text...)
+	}
+	return appendPyFloatRepr(dst, f)
+}
+
+// appendPyStr writes Python's str() of a parsed JSON value that is not a string:
+// numbers and literals as str() prints them, lists and objects as repr() does.
+func appendPyStr(dst []byte, v jsontext.Value) ([]byte, error) {
+	dec := jsontext.NewDecoder(bytes.NewReader(v), jsontext.AllowDuplicateNames(true))
+	return appendPyValue(dst, dec, 0)
+}
+
+// appendPyValue writes the next value of dec as Python's repr(). The depth bound
+// keeps the recursion shallow on hostile input.
+func appendPyValue(dst []byte, dec *jsontext.Decoder, depth int) ([]byte, error) {
+	if depth > maxValueDepth {
+		return dst, errors.New("output value nested too deeply")
+	}
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return dst, jsonErr(err)
+	}
+	switch tok.Kind() {
+	case 'n':
+		return append(dst, "None"...), nil
+	case 't':
+		return append(dst, "True"...), nil
+	case 'f':
+		return append(dst, "False"...), nil
+	case '"':
+		return appendPyRepr(dst, tok.String()), nil
+	case '0':
+		return appendPyNumber(dst, tok.String()), nil
+	case '[':
+		dst = append(dst, '[')
+		for i := 0; dec.PeekKind() != ']'; i++ {
+			if i > 0 {
+				dst = append(dst, ", "...)
+			}
+			if dst, err = appendPyValue(dst, dec, depth+1); err != nil {
+				return dst, err
+			}
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			return dst, jsonErr(err)
+		}
+		return append(dst, ']'), nil
+	case '{':
+		// Python keeps a repeated key at its first position with its last value.
+		type entry struct {
+			key string
+			val []byte
+		}
+		var entries []entry
+		index := map[string]int{}
+		for dec.PeekKind() != '}' {
+			name, err := dec.ReadToken()
+			if err != nil {
+				return dst, jsonErr(err)
+			}
+			key := name.String()
+			val, err := appendPyValue(nil, dec, depth+1)
+			if err != nil {
+				return dst, err
+			}
+			if i, ok := index[key]; ok {
+				entries[i].val = val
+			} else {
+				index[key] = len(entries)
+				entries = append(entries, entry{key, val})
+			}
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			return dst, jsonErr(err)
+		}
+		dst = append(dst, '{')
+		for i, e := range entries {
+			if i > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = appendPyRepr(dst, e.key)
+			dst = append(dst, ": "...)
+			dst = append(dst, e.val...)
+		}
+		return append(dst, '}'), nil
+	}
+	return dst, fmt.Errorf("unexpected JSON token %s", tok.Kind())
+}

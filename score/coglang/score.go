@@ -1,0 +1,417 @@
+package coglang
+
+import (
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/fixtures"
+)
+
+// Response is one accepted response record: the case it answers and its output
+// text. File and Line say where it came from, for reports.
+type Response struct {
+	CaseID string
+	Output *string // always set for a record DecodeResponse accepted
+	File   string
+	Line   int
+}
+
+// Options configure Score.
+type Options struct {
+	// Strict scores with fbeval's strict profile (spec section 11); the default is
+	// the reference profile.
+	Strict bool
+	// AnswerSource is written as answer_source; Score uses "fixture_reference"
+	// when responses is nil and this is empty.
+	AnswerSource string
+	// FixturePath is written as fixture_path.
+	FixturePath string
+	// MaxDepth and MaxBytes bound each output's parse (see ParseOptions).
+	MaxDepth int
+	MaxBytes int
+}
+
+// Failure is a set of failure categories of one case.
+type Failure uint8
+
+// Failure categories, in the order a case lists them.
+const (
+	FailMissingOutput Failure = 1 << iota
+	FailParseError
+	FailValidation
+	FailHeadMismatch
+	FailHallucinated
+)
+
+var failureNames = [...]string{"missing_output", "parse_error", "validation_error", "top_level_head_mismatch", "hallucinated_operator"}
+
+// failureLists holds the category list of every set, so cases share them.
+var failureLists = func() [32][]string {
+	var out [32][]string
+	for m := 0; m < 32; m++ {
+		list := []string{}
+		for i, name := range failureNames {
+			if m&(1<<i) != 0 {
+				list = append(list, name)
+			}
+		}
+		out[m] = list
+	}
+	return out
+}()
+
+// Categories returns the category names in the reference's order.
+func (f Failure) Categories() []string { return failureLists[f&31] }
+
+// CaseResult is the score of one case.
+type CaseResult struct {
+	CaseID, Level, Prompt string
+	Output                string
+	HasOutput             bool
+	ParseOK               bool // also canonicalize_ok: both hold or fail together
+	ValidateOK            bool
+	HeadOK                bool
+	Hallucinated          []string
+	Failures              Failure
+	Decision              Decision
+	Canonical             string // set when ParseOK
+	ParseError            string // "missing output" or the ParseError text; empty when ParseOK
+}
+
+// Counts are the counters of a summary.
+type Counts struct {
+	CaseCount, Missing, ParseOK, ValidateOK, HeadOK, Hallucinated int
+}
+
+// OK is the reference's ok: nothing missing, every count full, no hallucination.
+func (c Counts) OK() bool {
+	return c.Missing == 0 && c.ParseOK == c.CaseCount && c.ValidateOK == c.CaseCount &&
+		c.HeadOK == c.CaseCount && c.Hallucinated == 0
+}
+
+func (c *Counts) add(r *CaseResult) {
+	c.CaseCount++
+	if !r.HasOutput {
+		c.Missing++
+	}
+	if r.ParseOK {
+		c.ParseOK++
+	}
+	if r.ValidateOK {
+		c.ValidateOK++
+	}
+	if r.HeadOK {
+		c.HeadOK++
+	}
+	if len(r.Hallucinated) > 0 {
+		c.Hallucinated++
+	}
+}
+
+// LevelSummary is the summary of one level.
+type LevelSummary struct {
+	Level string
+	Counts
+}
+
+// Maturity is the maturity block of the result.
+type Maturity struct {
+	DefinedLevels, EvaluatedLevels, UnevaluatedLevels []string
+	PassedLevels, ContiguousPassedLevels              []string
+	HighestContiguousLevel                            string
+	NextUnevaluatedLevel, BlockedLevel                string // "" is null
+	EvaluationComplete                                bool
+}
+
+// Result is a scored fixture.
+type Result struct {
+	AnswerSource string
+	FixturePath  string
+	Strict       bool
+
+	Cases            []CaseResult
+	Summary          Counts
+	FailureCounts    [len(failureNames)]int // indexed like failureNames
+	Levels           []LevelSummary         // in the reference's order (sorted strings)
+	Maturity         Maturity
+	FailureCaseCount int
+	Preflight        [Rejected + 1]int // indexed by Decision; DecisionNone counts missing outputs
+
+	// What Score saw of the responses: records given, case ids given more than
+	// once (the last record wins) and case ids the fixture does not have.
+	RecordsRead      int
+	DuplicateCaseIDs []string
+	UnknownCaseIDs   []string
+
+	// ResponseFile, when set by the caller, is written as the response_file block.
+	ResponseFile contract.Object
+}
+
+// OK reports whether the result is ok (exit code 0).
+func (r *Result) OK() bool { return r.Summary.OK() }
+
+// parallelMin is the case count from which scoring is spread over the CPUs.
+const parallelMin = 8192
+
+// Score scores the fixture's cases against responses. A nil responses slice scores
+// the fixture's own reference expressions (answer_source "fixture_reference"); an
+// empty one leaves every case missing. A later record for the same case id wins;
+// records for unknown case ids are ignored (and counted).
+func Score(fx *fixtures.CogLangFixture, responses []Response, opts Options) *Result {
+	res := &Result{AnswerSource: opts.AnswerSource, FixturePath: opts.FixturePath, Strict: opts.Strict}
+	outputs := make([]*string, len(fx.Cases))
+	if responses == nil {
+		if res.AnswerSource == "" {
+			res.AnswerSource = "fixture_reference"
+		}
+		for i := range fx.Cases {
+			outputs[i] = &fx.Cases[i].ReferenceExpr
+		}
+	} else {
+		res.RecordsRead = len(responses)
+		byID := make(map[string][]int, len(fx.Cases))
+		for i := range fx.Cases {
+			id := fx.Cases[i].CaseID
+			byID[id] = append(byID[id], i)
+		}
+		seen := make(map[string]bool, len(responses))
+		dupSet := map[string]bool{}
+		unknownSet := map[string]bool{}
+		for i := range responses {
+			r := &responses[i]
+			if seen[r.CaseID] {
+				dupSet[r.CaseID] = true
+			}
+			seen[r.CaseID] = true
+			idx, ok := byID[r.CaseID]
+			if !ok {
+				unknownSet[r.CaseID] = true
+				continue
+			}
+			for _, j := range idx {
+				outputs[j] = r.Output
+			}
+		}
+		res.DuplicateCaseIDs = sortedKeys(dupSet)
+		res.UnknownCaseIDs = sortedKeys(unknownSet)
+	}
+
+	res.Cases = make([]CaseResult, len(fx.Cases))
+	popts := ParseOptions{Strict: opts.Strict, MaxDepth: opts.MaxDepth, MaxBytes: opts.MaxBytes}
+	scoreRange := func(lo, hi int) {
+		s := newCaseScorer(popts)
+		for i := lo; i < hi; i++ {
+			s.score(&res.Cases[i], &fx.Cases[i], outputs[i])
+		}
+	}
+	if n := len(fx.Cases); n < parallelMin || runtime.GOMAXPROCS(0) == 1 {
+		scoreRange(0, n)
+	} else {
+		workers := runtime.GOMAXPROCS(0)
+		chunk := (n + workers - 1) / workers
+		var wg sync.WaitGroup
+		for lo := 0; lo < n; lo += chunk {
+			hi := min(lo+chunk, n)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				scoreRange(lo, hi)
+			}()
+		}
+		wg.Wait()
+	}
+	res.summarize(fx.DefinedLevels)
+	return res
+}
+
+func sortedKeys(m map[string]bool) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// caseScorer holds the reusable buffers of one scoring goroutine.
+type caseScorer struct {
+	parser  Parser
+	checker Checker
+	buf     []byte
+}
+
+func newCaseScorer(opts ParseOptions) *caseScorer {
+	return &caseScorer{parser: Parser{Options: opts}, checker: Checker{Strict: opts.Strict}}
+}
+
+func (s *caseScorer) score(r *CaseResult, c *fixtures.CogLangCase, output *string) {
+	r.CaseID, r.Level, r.Prompt = c.CaseID, c.Level, c.Prompt
+	if output == nil {
+		r.Failures = FailMissingOutput
+		r.ParseError = "missing output"
+		return
+	}
+	r.Output, r.HasOutput = *output, true
+	e := s.parser.Parse(*output)
+	s.buf = e.AppendCanonical(s.buf[:0])
+	// A top-level ParseError head counts as a parse failure, as in the reference.
+	if e.Err != nil || e.Head() == "ParseError" {
+		r.Failures = FailParseError
+		r.Decision = Rejected
+		r.ParseError = string(s.buf)
+		return
+	}
+	r.ParseOK = true
+	r.Canonical = string(s.buf)
+	a := s.checker.Check(e)
+	r.ValidateOK = a.Valid
+	r.Hallucinated = a.Hallucinated
+	r.Decision = a.Decision
+	head := e.Head()
+	for _, h := range c.ExpectedTopLevelHeads {
+		if h == head {
+			r.HeadOK = true
+			break
+		}
+	}
+	if !r.ValidateOK {
+		r.Failures |= FailValidation
+	}
+	if !r.HeadOK {
+		r.Failures |= FailHeadMismatch
+	}
+	if len(r.Hallucinated) > 0 {
+		r.Failures |= FailHallucinated
+	}
+}
+
+func (res *Result) summarize(definedLevels []string) {
+	byLevel := map[string]*Counts{}
+	for i := range res.Cases {
+		r := &res.Cases[i]
+		res.Summary.add(r)
+		lc := byLevel[r.Level]
+		if lc == nil {
+			lc = &Counts{}
+			byLevel[r.Level] = lc
+		}
+		lc.add(r)
+		for j := range failureNames {
+			if r.Failures&(1<<j) != 0 {
+				res.FailureCounts[j]++
+			}
+		}
+		if r.Failures != 0 {
+			res.FailureCaseCount++
+		}
+		res.Preflight[r.Decision]++
+	}
+	names := make([]string, 0, len(byLevel))
+	for l := range byLevel {
+		names = append(names, l)
+	}
+	sort.Strings(names)
+	res.Levels = make([]LevelSummary, len(names))
+	for i, l := range names {
+		res.Levels[i] = LevelSummary{Level: l, Counts: *byLevel[l]}
+	}
+	res.Maturity = maturity(res.Levels, definedLevels)
+}
+
+func maturity(levels []LevelSummary, definedLevels []string) Maturity {
+	var m Maturity
+	ok := map[string]bool{}
+	for _, l := range levels {
+		m.EvaluatedLevels = append(m.EvaluatedLevels, l.Level)
+		ok[l.Level] = l.OK()
+	}
+	sortLevels(m.EvaluatedLevels)
+	set := map[string]bool{}
+	base := definedLevels
+	if len(base) == 0 {
+		base = m.EvaluatedLevels
+	}
+	for _, l := range base {
+		set[l] = true
+	}
+	for _, l := range m.EvaluatedLevels {
+		set[l] = true
+	}
+	for l := range set {
+		m.DefinedLevels = append(m.DefinedLevels, l)
+	}
+	sortLevels(m.DefinedLevels)
+	for _, l := range m.DefinedLevels {
+		if _, evaluated := ok[l]; !evaluated {
+			m.UnevaluatedLevels = append(m.UnevaluatedLevels, l)
+		}
+	}
+	for _, l := range m.EvaluatedLevels {
+		if ok[l] {
+			m.PassedLevels = append(m.PassedLevels, l)
+		}
+	}
+	for _, l := range m.EvaluatedLevels {
+		if !ok[l] {
+			m.BlockedLevel = l
+			break
+		}
+		m.ContiguousPassedLevels = append(m.ContiguousPassedLevels, l)
+	}
+	m.HighestContiguousLevel = "L0"
+	if n := len(m.ContiguousPassedLevels); n > 0 {
+		m.HighestContiguousLevel = m.ContiguousPassedLevels[n-1]
+	}
+	if len(m.UnevaluatedLevels) > 0 {
+		m.NextUnevaluatedLevel = m.UnevaluatedLevels[0]
+	}
+	m.EvaluationComplete = len(m.UnevaluatedLevels) == 0
+	return m
+}
+
+// sortLevels sorts levels by the reference's key: "L" followed by decimal digits
+// sorts by that number, anything else after every numbered level; ties by text.
+func sortLevels(levels []string) {
+	sort.Slice(levels, func(i, j int) bool {
+		a, b := levelNumber(levels[i]), levelNumber(levels[j])
+		if len(a) != len(b) {
+			return len(a) < len(b)
+		}
+		if a != b {
+			return a < b
+		}
+		return levels[i] < levels[j]
+	})
+}
+
+// levelNumber returns the level's number in plain ASCII decimal without leading
+// zeros, so that comparing (length, text) compares numbers of any size.
+func levelNumber(level string) string {
+	if len(level) < 2 || level[0] != 'L' {
+		return "10000"
+	}
+	var b strings.Builder
+	for _, r := range level[1:] {
+		switch {
+		case r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r >= utf8.RuneSelf && unicode.Is(unicode.Nd, r):
+			b.WriteByte(byte('0' + digitValue(r)))
+		default:
+			return "10000"
+		}
+	}
+	s := strings.TrimLeft(b.String(), "0")
+	if s == "" {
+		s = "0"
+	}
+	return s
+}
