@@ -145,7 +145,7 @@ func DecodeResponse(rec *Record) (Response, error) {
 		return Response{}, rec.Errorf(0, "a response record must be a JSON object")
 	}
 	if err := json.Unmarshal(rec.Raw, &w); err != nil {
-		return Response{}, jsonError(rec, err)
+		return Response{}, DecodeError(rec, err)
 	}
 	var out Response
 	if v := w.SchemaVersion; len(v) > 0 && v.Kind() != 'n' {
@@ -217,8 +217,9 @@ func idValue(rec *Record, name string, v jsontext.Value) (string, error) {
 	return s, nil
 }
 
-// jsonError turns a JSON decoding error into an *InputError at its position.
-func jsonError(rec *Record, err error) error {
+// DecodeError turns an error of the json v2 package (syntactic or semantic) into an
+// *InputError at its position within the record.
+func DecodeError(rec *Record, err error) error {
 	var se *jsontext.SyntacticError
 	if errors.As(err, &se) {
 		return rec.Errorf(se.ByteOffset, "invalid JSON: %s", cleanJSONMessage(se.Err))
@@ -297,7 +298,7 @@ func DecodeRequest(rec *Record) (Request, error) {
 		return Request{}, rec.Errorf(0, "a request record must be a JSON object")
 	}
 	if err := json.Unmarshal(rec.Raw, &w); err != nil {
-		return Request{}, jsonError(rec, err)
+		return Request{}, DecodeError(rec, err)
 	}
 	r := Request{
 		SchemaVersion: w.SchemaVersion, RequestID: w.RequestID, CaseID: w.CaseID, Suite: w.Suite,

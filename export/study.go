@@ -1,0 +1,241 @@
+package export
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/fixtures"
+	"github.com/go-json-experiment/json"
+)
+
+// Overrides are command-line flags that take precedence over study fields. Nil or
+// empty fields leave the study as it is.
+type Overrides struct {
+	Dataset        string
+	Domains        []string
+	Categories     []string
+	Limit          *int
+	Arms           []string
+	Repeats        *int
+	Seed           *int64
+	Repairs        *int
+	Schema         string // the input_schema arm: a variant name or a file
+	MinimalSchema  string // the minimal_schema arm: a variant name or a file
+	Decoding       string
+	InputPrice     *float64
+	OutputPrice    *float64
+	Gates          []string
+	PromptTemplate string
+	Strict         bool
+}
+
+// LoadStudy returns a built-in study by name, or reads a study file.
+func LoadStudy(arg string) (contract.Study, error) {
+	if s, ok := fixtures.BuiltinStudy(arg); ok {
+		return s, nil
+	}
+	data, err := os.ReadFile(arg)
+	if err != nil {
+		if os.IsNotExist(err) && !strings.ContainsAny(arg, "/.\\") {
+			return contract.Study{}, &contract.InputError{Msg: fmt.Sprintf("unknown study %q: use %s, or a study file", arg, strings.Join(fixtures.StudyNames(), ", "))}
+		}
+		return contract.Study{}, &contract.InputError{File: arg, Msg: "cannot read study: " + pathErr(err)}
+	}
+	return ParseStudy(arg, data)
+}
+
+func pathErr(err error) string {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// ParseStudy parses an fbeval-study/v1 file strictly: unknown fields, duplicate
+// keys and wrong types are errors at their line and column.
+func ParseStudy(name string, data []byte) (contract.Study, error) {
+	var s contract.Study
+	rec := &contract.Record{File: name, Line: 1, Col: 1, Raw: data}
+	if err := json.Unmarshal(data, &s, json.RejectUnknownMembers(true)); err != nil {
+		return s, contract.DecodeError(rec, err)
+	}
+	if s.SchemaVersion != contract.StudyV1 {
+		return s, rec.Errorf(0, "schema_version must be %q, got %q", contract.StudyV1, s.SchemaVersion)
+	}
+	return s, nil
+}
+
+// Resolve applies the overrides and the defaults to a study and checks it.
+func Resolve(s contract.Study, o Overrides) (contract.Study, error) {
+	s.Arms = slices.Clone(s.Arms)
+	if o.Dataset != "" {
+		s.Dataset = o.Dataset
+	}
+	if len(o.Domains) > 0 {
+		s.Filter.Domains = o.Domains
+	}
+	if len(o.Categories) > 0 {
+		s.Filter.Categories = o.Categories
+	}
+	if o.Limit != nil {
+		s.Filter.Limit = *o.Limit
+	}
+	if len(o.Arms) > 0 {
+		s.Arms = o.Arms
+	}
+	if o.Repeats != nil {
+		s.Repeats = *o.Repeats
+	}
+	if o.Seed != nil {
+		s.Seed = *o.Seed
+	}
+	if o.Repairs != nil {
+		s.Repairs = *o.Repairs
+	}
+	if o.Decoding != "" {
+		s.Decoding = o.Decoding
+	}
+	if o.InputPrice != nil || o.OutputPrice != nil {
+		p := contract.Prices{}
+		if s.Prices != nil {
+			p = *s.Prices
+		}
+		if o.InputPrice != nil {
+			p.InputPerMillionUSD = *o.InputPrice
+		}
+		if o.OutputPrice != nil {
+			p.OutputPerMillionUSD = *o.OutputPrice
+		}
+		s.Prices = &p
+	}
+	s.Gates = append(slices.Clone(s.Gates), o.Gates...)
+	if o.PromptTemplate != "" {
+		s.PromptTemplate = o.PromptTemplate
+	}
+	if o.Strict {
+		s.Strict = true
+	}
+	schemas := map[string]string{}
+	for k, v := range s.Schemas {
+		schemas[k] = v
+	}
+	if o.Schema != "" {
+		schemas[contract.ArmInputSchema] = o.Schema
+	}
+	if o.MinimalSchema != "" {
+		schemas[contract.ArmMinimalSchema] = o.MinimalSchema
+	}
+	s.Schemas = schemas
+	if s.SchemaVersion == "" {
+		s.SchemaVersion = contract.StudyV1
+	}
+	switch s.Suite {
+	case contract.SuiteCogLang:
+		if s.Dataset == "" {
+			s.Dataset = fixtures.CogLangDefaultPath
+		}
+		return s, nil
+	case contract.SuiteToolcall:
+	default:
+		return s, &contract.InputError{Msg: fmt.Sprintf("study suite must be %q or %q, got %q", contract.SuiteCogLang, contract.SuiteToolcall, s.Suite)}
+	}
+	if s.Dataset == "" {
+		s.Dataset = fixtures.ToolcallDatasetPath
+	}
+	if len(s.Arms) == 0 {
+		s.Arms = slices.Clone(contract.Arms)
+	}
+	seen := map[string]bool{}
+	for _, a := range s.Arms {
+		if !slices.Contains(contract.Arms, a) {
+			return s, studyErr("unknown arm %q: arms are %s", a, strings.Join(contract.Arms, ", "))
+		}
+		if seen[a] {
+			return s, studyErr("arm %q is listed twice", a)
+		}
+		seen[a] = true
+	}
+	// report order is the canonical arm order, whatever order the file lists
+	slices.SortFunc(s.Arms, func(a, b string) int { return slices.Index(contract.Arms, a) - slices.Index(contract.Arms, b) })
+	if _, ok := s.Schemas[contract.ArmMinimalSchema]; !ok {
+		s.Schemas[contract.ArmMinimalSchema] = "minimal"
+	}
+	if _, ok := s.Schemas[contract.ArmInputSchema]; !ok {
+		s.Schemas[contract.ArmInputSchema] = "reference"
+	}
+	for arm := range s.Schemas {
+		if arm != contract.ArmMinimalSchema && arm != contract.ArmInputSchema {
+			return s, studyErr("schemas: %q takes no schema (only %s and %s do)", arm, contract.ArmMinimalSchema, contract.ArmInputSchema)
+		}
+	}
+	if s.Repeats == 0 {
+		s.Repeats = 1
+	}
+	if s.Repeats < 1 || s.Repeats > 100 {
+		return s, studyErr("repeats must be from 1 to 100, got %d", s.Repeats)
+	}
+	if s.Repairs < 0 || s.Repairs > 5 {
+		return s, studyErr("repairs must be from 0 to 5, got %d", s.Repairs)
+	}
+	if s.Filter.Limit < 0 {
+		return s, studyErr("filter limit must not be negative, got %d", s.Filter.Limit)
+	}
+	if s.Seed < 0 {
+		return s, studyErr("seed must not be negative, got %d", s.Seed)
+	}
+	switch s.Decoding {
+	case "":
+		s.Decoding = contract.DecodingPromptOnly
+	case contract.DecodingPromptOnly, contract.DecodingNativeSchema:
+	default:
+		return s, studyErr("decoding must be %s or %s, got %q", contract.DecodingPromptOnly, contract.DecodingNativeSchema, s.Decoding)
+	}
+	for _, c := range s.Filter.Categories {
+		if !slices.Contains(fixtures.ToolcallCategories(), c) {
+			return s, studyErr("unknown category %q: categories are %s", c, strings.Join(fixtures.ToolcallCategories(), ", "))
+		}
+	}
+	if s.Prices != nil && (s.Prices.InputPerMillionUSD < 0 || s.Prices.OutputPerMillionUSD < 0) {
+		return s, studyErr("prices must not be negative")
+	}
+	return s, nil
+}
+
+func studyErr(format string, args ...any) error {
+	return &contract.InputError{Msg: "study: " + fmt.Sprintf(format, args...)}
+}
+
+// Input is one file a study reads, with its sha256, for reports.
+type Input struct {
+	Role   string // dataset, schema, template, fixture, responses
+	Path   string
+	SHA256 string
+}
+
+func sha(data []byte) string {
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:])
+}
+
+// RequestID is the id of the request for one case, arm, repeat and attempt, like
+// "hotels-004.input_schema.r1.a2". It is stable across runs and opaque to runners.
+func RequestID(caseID, arm string, repeat, attempt int) string {
+	if arm == "" {
+		return caseID
+	}
+	return caseID + "." + arm + ".r" + strconv.Itoa(repeat) + ".a" + strconv.Itoa(attempt)
+}
+
+// Seed derives the seed of one (case, repeat) from the study seed; every arm of a
+// case and repeat gets the same seed. It is the first 31 bits of
+// sha256("fbeval-seed/v1" NUL study seed NUL case id NUL repeat).
+func Seed(studySeed int64, caseID string, repeat int) int64 {
+	h := sha256.Sum256([]byte("fbeval-seed/v1\x00" + strconv.FormatInt(studySeed, 10) + "\x00" + caseID + "\x00" + strconv.Itoa(repeat)))
+	return int64(uint32(h[0])<<24|uint32(h[1])<<16|uint32(h[2])<<8|uint32(h[3])) & 0x7fffffff
+}
