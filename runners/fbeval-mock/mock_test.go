@@ -1,0 +1,336 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/runners/internal/runner"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+func runMock(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// responses decodes the response records of out with the contract reader.
+func responses(t *testing.T, out string) []contract.Response {
+	t.Helper()
+	rd := contract.NewReader("out", strings.NewReader(out), contract.ReadOptions{})
+	var got []contract.Response
+	for rd.Scan() {
+		rec := rd.Record()
+		if rec.Err != nil {
+			t.Fatalf("bad response line: %v", rec.Err)
+		}
+		// CogLang records carry their own version; check the rest with the v1 decoder.
+		raw := bytes.Replace(rec.Raw, []byte(`"schema_version":"`+contract.CogLangResponse+`",`), nil, 1)
+		r, err := contract.DecodeResponse(&contract.Record{File: rec.File, Line: rec.Line, Raw: raw})
+		if err != nil {
+			t.Fatalf("bad response record: %v", err)
+		}
+		got = append(got, r)
+	}
+	if rd.Err() != nil {
+		t.Fatal(rd.Err())
+	}
+	return got
+}
+
+func readItems(t *testing.T, path string) []runner.Item {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	items, err := runner.ReadRequests(path, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return items
+}
+
+func TestModes(t *testing.T) {
+	for _, file := range []string{"testdata/toolcall_requests.jsonl", "testdata/coglang_requests.jsonl"} {
+		items := readItems(t, file)
+		cog := items[0].Req.Suite == contract.SuiteCogLang
+		for _, mode := range []string{"reference", "refuse"} {
+			t.Run(filepath.Base(file)+"/"+mode, func(t *testing.T) {
+				code, out, errs := runMock(t, "", "--mode", mode, file)
+				if code != 0 || errs != "" {
+					t.Fatalf("exit %d, stderr %q", code, errs)
+				}
+				got := responses(t, out)
+				if len(got) != len(items) {
+					t.Fatalf("%d responses for %d requests", len(got), len(items))
+				}
+				for i, r := range got {
+					want := *items[i].Req.ReferenceOutput
+					if mode == "refuse" {
+						want = toolcallRefusal
+						if cog {
+							want = coglangRefusal
+						}
+					}
+					if r.Output != want || r.ID() != items[i].Req.RequestID {
+						t.Errorf("record %d: id %q output %q, want id %q output %q", i, r.ID(), r.Output, items[i].Req.RequestID, want)
+					}
+				}
+				if cog && !strings.HasPrefix(out, `{"schema_version":"coglang-generation-eval-response/v0.1","case_id":"T-L1-01","output":`) {
+					t.Errorf("CogLang record not in its family: %s", out[:80])
+				}
+				if !cog && !strings.HasPrefix(out, `{"schema_version":"fbeval-response/v1","request_id":"flights-000.input_schema.r0.a1","case_id":"flights-000","output":`) {
+					t.Errorf("toolcall record keys out of order: %s", out[:100])
+				}
+			})
+		}
+	}
+}
+
+func TestGolden(t *testing.T) {
+	for _, tt := range []struct{ in, golden string }{
+		{"testdata/toolcall_requests.jsonl", "testdata/toolcall_garble_seed2.golden"},
+		{"testdata/coglang_requests.jsonl", "testdata/coglang_garble_seed2.golden"},
+	} {
+		code, out, errs := runMock(t, "", "--mode", "garble", "--seed", "2", tt.in)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		if *update {
+			if err := os.WriteFile(tt.golden, []byte(out), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(tt.golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out != string(want) {
+			t.Errorf("%s differs from %s (run with -update if the change is intended):\n%s", tt.in, tt.golden, out)
+		}
+	}
+}
+
+func TestGarbleIndependentOfOrder(t *testing.T) {
+	data, err := os.ReadFile("testdata/toolcall_requests.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+	reversed := make([]string, len(lines))
+	for i, l := range lines {
+		reversed[len(lines)-1-i] = strings.TrimSuffix(l, "\n") + "\n"
+	}
+	_, a, _ := runMock(t, string(data), "--mode", "garble", "--seed", "3")
+	_, a2, _ := runMock(t, string(data), "--mode", "garble", "--seed", "3")
+	_, b, _ := runMock(t, strings.Join(reversed, ""), "--mode", "garble", "--seed", "3")
+	if a != a2 {
+		t.Fatal("two runs with the same seed differ")
+	}
+	outA := strings.SplitAfter(strings.TrimSuffix(a, "\n"), "\n")
+	outB := strings.SplitAfter(strings.TrimSuffix(b, "\n"), "\n")
+	for i := range outA {
+		if strings.TrimSuffix(outA[i], "\n") != strings.TrimSuffix(outB[len(outB)-1-i], "\n") {
+			t.Errorf("answer %d depends on request order:\n%s\n%s", i, outA[i], outB[len(outB)-1-i])
+		}
+	}
+	_, c, _ := runMock(t, string(data), "--mode", "garble", "--seed", "4")
+	if c == a {
+		t.Error("a different seed gave the same answers")
+	}
+}
+
+func TestGarbleRecoversOnRepair(t *testing.T) {
+	ref := `{"action":"call_tool","tool":"search_web","arguments":{"query":"q","maxResults":3,"topic":"news"},"missingFields":[],"reason":""}`
+	const n = 2000
+	for _, tt := range []struct {
+		attempt int
+		lo, hi  float64
+	}{{1, 0.50, 0.60}, {2, 0.76, 0.84}, {3, 0.93, 0.97}, {5, 0.93, 0.97}} {
+		right := 0
+		kinds := map[string]int{}
+		for i := range n {
+			req := contract.Request{RequestID: fmt.Sprintf("c%d.a%d", i, tt.attempt), Suite: contract.SuiteToolcall, Attempt: tt.attempt, ReferenceOutput: &ref}
+			out, kind := garble(1, &req)
+			kinds[kind]++
+			if kind == "right" {
+				right++
+				if out != ref {
+					t.Fatalf("a right answer differs from the reference: %s", out)
+				}
+			} else if out == ref {
+				t.Fatalf("a %s answer equals the reference", kind)
+			}
+		}
+		rate := float64(right) / n
+		if rate < tt.lo || rate > tt.hi {
+			t.Errorf("attempt %d: right %.3f, want in [%.2f, %.2f]", tt.attempt, rate, tt.lo, tt.hi)
+		}
+		if tt.attempt == 1 && len(kinds) != 1+len(textMistakes)+len(envelopeMistakes)+len(argumentMistakes)+len(numberMistakes) {
+			t.Errorf("not every mistake kind was drawn: %v", kinds)
+		}
+	}
+}
+
+func TestGarbleMistakes(t *testing.T) {
+	ref := `{"action":"call_tool","tool":"search_web","arguments":{"query":"q","maxResults":3,"topic":"news"},"missingFields":[],"reason":""}`
+	seen := map[string]bool{}
+	for i := 0; len(seen) < 11 && i < 5000; i++ {
+		req := contract.Request{RequestID: fmt.Sprint(i), Attempt: 1, ReferenceOutput: &ref}
+		out, kind := garble(9, &req)
+		if seen[kind] {
+			continue
+		}
+		seen[kind] = true
+		ok := true
+		switch kind {
+		case "markdown_fence":
+			ok = strings.HasPrefix(out, "```json\n")
+		case "prose_prefix":
+			ok = strings.HasPrefix(out, "Here is")
+		case "truncated_json":
+			ok = strings.HasPrefix(ref, out) && len(out) < len(ref)
+		case "duplicate_key":
+			ok = strings.Count(out, `"action"`) == 2
+		case "wrong_action":
+			ok = strings.Contains(out, `"action":"ask_clarification"`) && strings.Contains(out, `"tool":null`)
+		case "extra_argument":
+			ok = strings.Contains(out, `"notes":`)
+		case "missing_argument":
+			ok = strings.Count(out, `:`) == strings.Count(ref, `:`)-1
+		case "wrong_value":
+			ok = strings.Contains(out, "(approx.)") || strings.Contains(out, `"maxResults":4`)
+		case "out_of_range":
+			ok = strings.Contains(out, `"maxResults":1000000`)
+		case "number_as_string":
+			ok = strings.Contains(out, `"maxResults":"3"`)
+		}
+		if !ok {
+			t.Errorf("%s: unexpected output %s", kind, out)
+		}
+	}
+	if len(seen) != 11 {
+		t.Errorf("kinds seen: %v", seen)
+	}
+}
+
+func TestCogLangMistakes(t *testing.T) {
+	ref := `Compare[{"k": 1}, {"k": 3}]`
+	seen := map[string]bool{}
+	for i := 0; len(seen) < 5 && i < 5000; i++ {
+		req := contract.Request{RequestID: fmt.Sprint(i), Suite: contract.SuiteCogLang, Attempt: 1, ReferenceOutput: &ref}
+		out, kind := garble(2, &req)
+		seen[kind] = true
+		var ok bool
+		switch kind {
+		case "right":
+			ok = out == ref
+		case "unclosed_bracket":
+			ok = out == `Compare[{"k": 1}, {"k": 3}`
+		case "hallucinated_head":
+			head, _ := splitHead(out)
+			ok = head != "" && head != "Compare" && !strings.Contains(strings.Join(swapHeads, " "), head)
+		case "wrong_top_head":
+			head, rest := splitHead(out)
+			ok = head != "Compare" && rest == `[{"k": 1}, {"k": 3}]`
+		case "prose":
+			ok = strings.HasPrefix(out, "Sure!") && strings.HasSuffix(out, ref)
+		}
+		if !ok {
+			t.Errorf("%s: unexpected output %s", kind, out)
+		}
+	}
+	if len(seen) != 5 {
+		t.Errorf("kinds seen: %v", seen)
+	}
+}
+
+func TestMissingReference(t *testing.T) {
+	dir := t.TempDir()
+	outFile := filepath.Join(dir, "out.jsonl")
+	in := `{"schema_version":"fbeval-request/v1","request_id":"a","case_id":"a","suite":"toolcall","attempt":1,"messages":[{"role":"user","content":"x"}],"reference_output":"{}"}` + "\n" +
+		`{"schema_version":"fbeval-request/v1","request_id":"b","case_id":"b","suite":"toolcall","attempt":1,"messages":[{"role":"user","content":"x"}]}` + "\n"
+	for _, mode := range []string{"reference", "garble"} {
+		code, out, errs := runMock(t, in, "--mode", mode, "-o", outFile)
+		want := "fbeval-mock: <stdin>:2: request b has no reference output; export with --include-reference\n"
+		if code != 2 || out != "" || errs != want {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and %q", mode, code, out, errs, want)
+		}
+		if _, err := os.Stat(outFile); !os.IsNotExist(err) {
+			t.Errorf("%s: the output file was written", mode)
+		}
+	}
+	if code, out, _ := runMock(t, in, "--mode", "refuse"); code != 0 || strings.Count(out, "\n") != 2 {
+		t.Errorf("refuse needs no reference: exit %d, %q", code, out)
+	}
+}
+
+func TestUsageAndInputErrors(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		err   string
+	}{
+		{"bad mode", "", []string{"--mode", "wild"}, 2, "--mode must be one of"},
+		{"unknown flag", "", []string{"--nope"}, 2, "unknown flag --nope"},
+		{"missing file", "", []string{"testdata/none.jsonl"}, 2, "cannot read requests"},
+		{"bad json", "{\"a\":\n", nil, 2, "<stdin>:2:1: invalid JSON"},
+		{"duplicate id", strings.Repeat(`{"schema_version":"fbeval-request/v1","request_id":"a","messages":[{"role":"user","content":"x"}],"reference_output":"x"}`+"\n", 2), nil, 2, "<stdin>:2:1: request id \"a\" repeats"},
+		{"help", "", []string{"--help"}, 0, ""},
+		{"empty input", "", nil, 0, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, errs := runMock(t, tt.stdin, tt.args...)
+			if code != tt.code || !strings.Contains(errs, tt.err) || strings.Count(errs, "\n") > 1 {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q on one line", code, errs, tt.code, tt.err)
+			}
+		})
+	}
+}
+
+func FuzzGarble(f *testing.F) {
+	f.Add(int64(1), "r1", 1, `{"action":"call_tool","tool":"t","arguments":{"a":1,"b":"x"},"missingFields":[],"reason":""}`, false)
+	f.Add(int64(2), "r2", 2, `{"action":"refuse","tool":null,"arguments":{},"missingFields":[],"reason":"no"}`, false)
+	f.Add(int64(3), "c", 1, `Equal[1, 1]`, true)
+	f.Add(int64(4), "c", 1, `[`, true)
+	f.Add(int64(5), "é", 1, `{"arguments":{"x":1e999}}`, false)
+	f.Fuzz(func(t *testing.T, seed int64, id string, attempt int, ref string, cog bool) {
+		req := contract.Request{RequestID: id, Attempt: attempt, ReferenceOutput: &ref, Suite: contract.SuiteToolcall}
+		if cog {
+			req.Suite = contract.SuiteCogLang
+		}
+		out, kind := garble(seed, &req)
+		out2, kind2 := garble(seed, &req)
+		if out != out2 || kind != kind2 {
+			t.Fatal("garble is not deterministic")
+		}
+		if kind == "right" && out != ref {
+			t.Fatal("a right answer differs from the reference")
+		}
+		if utf8.ValidString(ref) && !utf8.ValidString(out) {
+			t.Fatalf("garble broke UTF-8: %q", out)
+		}
+	})
+}
+
+func BenchmarkGarble(b *testing.B) {
+	ref := `{"action":"call_tool","tool":"search_web","arguments":{"query":"q","maxResults":3,"topic":"news"},"missingFields":[],"reason":""}`
+	for i := 0; b.Loop(); i++ {
+		req := contract.Request{RequestID: fmt.Sprint(i), Attempt: 1, ReferenceOutput: &ref}
+		garble(1, &req)
+	}
+}

@@ -1,0 +1,84 @@
+package runner
+
+import (
+	"github.com/fbeval/fbeval/contract"
+)
+
+// Result is what a runner learned from one provider call: the output text, or a
+// provider error, and what the provider said about the call. Nil and empty fields
+// are left out of the record.
+type Result struct {
+	Output        *string
+	Provider      string
+	Model         string
+	LatencyMS     *float64
+	RawResponseID string
+	InputTokens   *int64
+	OutputTokens  *int64
+	FinishReason  string
+	Error         *contract.ProviderError
+	Metadata      contract.Object
+}
+
+// OK reports whether the result is an answer rather than a provider error.
+func (r *Result) OK() bool { return r.Error == nil && r.Output != nil }
+
+// ResponseRecord returns the response record answering req, in the family of req:
+// fbeval-response/v1 (schema_version, request_id, case_id, output, then the optional
+// fields) or, for a CogLang request, coglang-generation-eval-response/v0.1
+// (schema_version, case_id, output, then the optional fields).
+func ResponseRecord(req *contract.Request, res *Result) contract.Object {
+	var o contract.Object
+	if IsCogLang(req) {
+		o = contract.Object{Field("schema_version", contract.CogLangResponse), Field("case_id", req.CaseID)}
+	} else {
+		o = contract.Object{Field("schema_version", contract.ResponseV1), Field("request_id", req.RequestID), Field("case_id", req.CaseID)}
+	}
+	if res.Error == nil && res.Output != nil {
+		o = append(o, Field("output", *res.Output))
+	}
+	add := func(k, v string) {
+		if v != "" {
+			o = append(o, Field(k, v))
+		}
+	}
+	add("provider", res.Provider)
+	add("model", res.Model)
+	if res.LatencyMS != nil {
+		o = append(o, Field("latency_ms", *res.LatencyMS))
+	}
+	add("raw_response_id", res.RawResponseID)
+	if res.InputTokens != nil {
+		o = append(o, Field("input_token_count", *res.InputTokens))
+	}
+	if res.OutputTokens != nil {
+		o = append(o, Field("output_token_count", *res.OutputTokens))
+	}
+	add("finish_reason", res.FinishReason)
+	if e := res.Error; e != nil {
+		o = append(o, Field("error", contract.Object{Field("code", e.Code), Field("message", e.Message)}))
+	}
+	if len(res.Metadata) > 0 {
+		o = append(o, Field("metadata", res.Metadata))
+	}
+	return o
+}
+
+// AppendRecord appends the response record answering req as compact JSON and a
+// newline.
+func AppendRecord(dst []byte, req *contract.Request, res *Result) ([]byte, error) {
+	dst, err := contract.AppendJSON(dst, ResponseRecord(req, res), contract.Compact, 0)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, '\n'), nil
+}
+
+// Int64 returns a pointer to n, for the token counts of a Result.
+func Int64(n int64) *int64 { return &n }
+
+// String returns a pointer to s, for the output of a Result.
+func String(s string) *string { return &s }
+
+// Field is one member of a contract.Object.
+func Field(key string, value any) contract.Member { return contract.Member{Key: key, Value: value} }

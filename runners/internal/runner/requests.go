@@ -1,0 +1,57 @@
+package runner
+
+import (
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/fbeval/fbeval/contract"
+)
+
+// Item is one request read from a request file, with where it came from.
+type Item struct {
+	Req  contract.Request
+	File string
+	Line int
+}
+
+// Where is the request's position for messages: FILE:LINE.
+func (it *Item) Where() string { return fmt.Sprintf("%s:%d", it.File, it.Line) }
+
+// IsCogLang reports whether the request is a CogLang generation-eval record, whose
+// answer is a CogLang response record.
+func IsCogLang(req *contract.Request) bool { return req.SchemaVersion == contract.CogLangRequest }
+
+// ReadRequests reads every request of a request file fbeval writes (JSONL, a JSON
+// list, or a batch object holding "requests"), of either family. The first bad record
+// or a repeated request id is returned as an error located at FILE:LINE:COL.
+func ReadRequests(name string, r io.Reader) ([]Item, error) {
+	rd := contract.NewReader(name, r, contract.ReadOptions{ListKeys: []string{"requests"}, SingleRecord: isRequestRecord})
+	var items []Item
+	seen := make(map[string]int)
+	for rd.Scan() {
+		rec := rd.Record()
+		if rec.Err != nil {
+			return nil, rec.Err
+		}
+		req, err := contract.DecodeRequest(rec)
+		if err != nil {
+			return nil, err
+		}
+		if first, dup := seen[req.RequestID]; dup {
+			return nil, rec.Errorf(0, "request id %q repeats the request at line %d; request ids must be unique", req.RequestID, first)
+		}
+		seen[req.RequestID] = rec.Line
+		items = append(items, Item{Req: req, File: name, Line: rec.Line})
+	}
+	if err := rd.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+// isRequestRecord tells a one-record file from a batch object: a record names its
+// request or case, a batch holds "requests".
+func isRequestRecord(names []string) bool {
+	return !slices.Contains(names, "requests") && (slices.Contains(names, "request_id") || slices.Contains(names, "case_id"))
+}
