@@ -1,0 +1,56 @@
+package relations
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+)
+
+// Context is a context file: the facts an output's bound values must equal, their
+// version, and whether a person approved them.
+type Context struct {
+	Version  int
+	Approved bool
+	Facts    map[string]any // numbers as json.Number
+}
+
+// LoadContext reads a context file: {"version": N, "approved": bool, "facts": {...}}.
+func LoadContext(path string) (*Context, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read context: %v", err)
+	}
+	return ParseContext(path, data)
+}
+
+// ParseContext parses context file data; name labels errors.
+func ParseContext(name string, data []byte) (*Context, error) {
+	doc, err := decodeJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: a context must be a JSON object", name)
+	}
+	for k := range obj {
+		if k != "version" && k != "approved" && k != "facts" && k != "description" {
+			return nil, fmt.Errorf("%s: unknown field %q", name, k)
+		}
+	}
+	c := &Context{}
+	vs, _ := obj["version"].(interface{ String() string })
+	if vs == nil {
+		return nil, fmt.Errorf("%s: version must be an integer", name)
+	}
+	if c.Version, err = strconv.Atoi(vs.String()); err != nil || c.Version < 0 {
+		return nil, fmt.Errorf("%s: version must be a non-negative integer", name)
+	}
+	if c.Approved, ok = obj["approved"].(bool); !ok {
+		return nil, fmt.Errorf("%s: approved must be true or false", name)
+	}
+	if c.Facts, ok = obj["facts"].(map[string]any); !ok {
+		return nil, fmt.Errorf("%s: facts must be an object", name)
+	}
+	return c, nil
+}

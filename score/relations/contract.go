@@ -1,0 +1,233 @@
+package relations
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// Contract is a parsed fbeval contract: a schema with relation keywords and optional
+// bindings of output values to context facts.
+type Contract struct {
+	Name        string            // file name or label given to ParseContract
+	ID          string            // the contract's id
+	Version     string            // the contract's version
+	Description string            // free text
+	Bindings    map[string]string // output pointer -> fact pointer
+	Hash        string            // sha256 (hex) of the canonical JSON: the identity
+	Schema      any               // the schema as decoded, numbers as json.Number
+
+	bindings []binding // sorted by output pointer
+	sch      *jsonschema.Schema
+	st       *runState
+	mu       sync.Mutex // one check at a time: st holds the document being checked
+}
+
+type binding struct{ out, fact pointer }
+
+// contractURL is where a contract's schema lives inside its own compiler.
+const contractURL = "urn:fbeval:contract"
+
+// LoadContract reads and parses a contract file.
+func LoadContract(path string) (*Contract, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read contract: %v", err)
+	}
+	return ParseContract(path, data)
+}
+
+// decodeJSON decodes one strict JSON value: valid UTF-8, no duplicate member names,
+// nothing after the value, numbers kept exact as json.Number.
+func decodeJSON(data []byte) (any, error) {
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	for {
+		if _, err := dec.ReadToken(); err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			return nil, fmt.Errorf("invalid JSON: %s", oneLine(err.Error()))
+		}
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("invalid JSON: %s", oneLine(err.Error()))
+	}
+	return v, nil
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// ParseContract parses a contract; name labels errors. Every keyword is checked as
+// it compiles: a bad pointer, an unknown op or a bad expression is one error naming
+// the keyword and its location in the schema.
+func ParseContract(name string, data []byte) (*Contract, error) {
+	doc, err := decodeJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: a contract must be a JSON object", name)
+	}
+	c := &Contract{Name: name, Bindings: map[string]string{}}
+	allowed := map[string]bool{"schema_version": true, "id": true, "version": true, "description": true, "schema": true, "bindings": true}
+	var unknown []string
+	for k := range obj {
+		if !allowed[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return nil, fmt.Errorf("%s: unknown field %q", name, unknown[0])
+	}
+	if sv, _ := obj["schema_version"].(string); sv != contract.ContractV1 {
+		return nil, fmt.Errorf("%s: schema_version must be %q", name, contract.ContractV1)
+	}
+	for _, f := range []struct {
+		key string
+		dst *string
+		req bool
+	}{{"id", &c.ID, true}, {"version", &c.Version, true}, {"description", &c.Description, false}} {
+		raw, present := obj[f.key]
+		s, ok := raw.(string)
+		if (present && !ok) || (f.req && s == "") {
+			return nil, fmt.Errorf("%s: %s must be a non-empty string", name, f.key)
+		}
+		*f.dst = s
+	}
+	c.Schema, ok = obj["schema"]
+	if _, isObj := c.Schema.(map[string]any); !ok || !isObj {
+		if _, isBool := c.Schema.(bool); !isBool {
+			return nil, fmt.Errorf("%s: schema must be a JSON Schema object", name)
+		}
+	}
+	if raw, ok := obj["bindings"]; ok {
+		m, ok := raw.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("%s: bindings must be an object of pointers", name)
+		}
+		for out, fact := range m {
+			fs, ok := fact.(string)
+			if !ok {
+				return nil, fmt.Errorf("%s: bindings %q must map to a pointer string", name, out)
+			}
+			op, err := parsePointer(out, false)
+			if err != nil {
+				return nil, fmt.Errorf("%s: bindings: %v", name, err)
+			}
+			fp, err := parsePointer(fs, false)
+			if err != nil {
+				return nil, fmt.Errorf("%s: bindings %q: %v", name, out, err)
+			}
+			c.Bindings[out] = fs
+			c.bindings = append(c.bindings, binding{op, fp})
+		}
+		sort.Slice(c.bindings, func(i, j int) bool { return c.bindings[i].out.text < c.bindings[j].out.text })
+	}
+	canon, err := contract.Marshal(doc, contract.Compact)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	sum := sha256.Sum256(canon)
+	c.Hash = hex.EncodeToString(sum[:])
+
+	c.st = &runState{}
+	comp, err := newCompiler(c.st, true)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if err := comp.AddResource(contractURL, c.Schema); err != nil {
+		return nil, fmt.Errorf("%s: schema: %v", name, err)
+	}
+	c.sch, err = comp.Compile(contractURL)
+	if err != nil {
+		return nil, fmt.Errorf("%s: schema: %s", name, compileMessage(err))
+	}
+	return c, nil
+}
+
+// compileMessage turns a compile error into one line that names the keyword and its
+// location in the schema.
+func compileMessage(err error) string {
+	var ce *compileError
+	if errors.As(err, &ce) {
+		return ce.Error()
+	}
+	var sve *jsonschema.SchemaValidationError
+	if errors.As(err, &sve) {
+		var ve *jsonschema.ValidationError
+		if errors.As(sve.Err, &ve) {
+			leaves := flatten(ve, nil)
+			if len(leaves) > 0 {
+				sort.Slice(leaves, func(i, j int) bool { return leaves[i].loc < leaves[j].loc })
+				l := leaves[0]
+				return fmt.Sprintf("%s at #%s: %s", l.keyword, l.loc, l.msg)
+			}
+		}
+	}
+	return oneLine(strings.ReplaceAll(err.Error(), contractURL, ""))
+}
+
+type leaf struct {
+	loc, keyword, msg string
+	kind              jsonschema.ErrorKind
+	ptrs              []string
+}
+
+var printer = message.NewPrinter(language.English)
+
+// flatten collects the failures under e, one per failing keyword. anyOf and oneOf
+// stay whole: their branches' failures are not each a reason.
+func flatten(e *jsonschema.ValidationError, out []leaf) []leaf {
+	stack := []*jsonschema.ValidationError{e}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		kw := strings.Join(n.ErrorKind.KeywordPath(), "/")
+		descend := len(n.Causes) > 0
+		switch n.ErrorKind.(type) {
+		case *relKind:
+			descend = false
+		default:
+			if kw == "anyOf" || kw == "oneOf" || kw == "contains" {
+				descend = false
+			}
+		}
+		if descend {
+			for i := len(n.Causes) - 1; i >= 0; i-- {
+				stack = append(stack, n.Causes[i])
+			}
+			continue
+		}
+		out = append(out, leaf{
+			loc:     locationPointer(n.InstanceLocation),
+			keyword: kw,
+			msg:     oneLine(n.ErrorKind.LocalizedString(printer)),
+			kind:    n.ErrorKind,
+		})
+	}
+	return out
+}
+
+func asValidationError(err error) (*jsonschema.ValidationError, bool) {
+	var ve *jsonschema.ValidationError
+	ok := errors.As(err, &ve)
+	return ve, ok
+}

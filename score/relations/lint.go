@@ -1,0 +1,208 @@
+package relations
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// LintFinding is one problem Lint found in a contract.
+type LintFinding struct {
+	Severity string // "error" or "warning"
+	Code     string // e.g. UNRESOLVED_POINTER
+	Location string // schema location, "#/properties/lines"
+	Message  string
+}
+
+// maxLintDepth bounds the schema walk; deeper schemas are reported, not walked.
+const maxLintDepth = 64
+
+// Lint checks a contract statically: relation pointers that cannot resolve through
+// the schema's properties and items, x-compare between incompatible declared types,
+// computed targets that the schema also requires, unknown x- keywords and bindings
+// that point nowhere. Findings are sorted by location, then code.
+func Lint(c *Contract) []LintFinding {
+	var out []LintFinding
+	add := func(sev, code, loc, format string, args ...any) {
+		out = append(out, LintFinding{sev, code, loc, fmt.Sprintf(format, args...)})
+	}
+	root, _ := c.Schema.(map[string]any)
+	type frame struct {
+		obj   map[string]any
+		loc   string
+		depth int
+	}
+	stack := []frame{}
+	if root != nil {
+		stack = append(stack, frame{root, "#", 0})
+	}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if f.depth > maxLintDepth {
+			add("warning", "TOO_DEEP", f.loc, "schema nested deeper than %d: not linted below", maxLintDepth)
+			continue
+		}
+		lintObject(f.obj, f.loc, add)
+		for _, key := range []string{"properties", "$defs", "patternProperties", "dependentSchemas"} {
+			if m, ok := f.obj[key].(map[string]any); ok {
+				for _, k := range sortedKeys(m) {
+					if sub, ok := m[k].(map[string]any); ok {
+						stack = append(stack, frame{sub, f.loc + "/" + key + "/" + escapeToken(k), f.depth + 1})
+					}
+				}
+			}
+		}
+		for _, key := range []string{"items", "additionalProperties", "not", "if", "then", "else", "contains"} {
+			if sub, ok := f.obj[key].(map[string]any); ok {
+				stack = append(stack, frame{sub, f.loc + "/" + key, f.depth + 1})
+			}
+		}
+		for _, key := range []string{"allOf", "anyOf", "oneOf", "prefixItems"} {
+			if l, ok := f.obj[key].([]any); ok {
+				for i, s := range l {
+					if sub, ok := s.(map[string]any); ok {
+						stack = append(stack, frame{sub, f.loc + "/" + key + "/" + strconv.Itoa(i), f.depth + 1})
+					}
+				}
+			}
+		}
+	}
+	for _, b := range c.bindings {
+		if root != nil && subschemaAt(root, b.out.tokens) == nil {
+			add("warning", "UNRESOLVED_POINTER", "#/bindings", "binding %s does not resolve through the schema's properties", b.out.text)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Location != out[j].Location {
+			return out[i].Location < out[j].Location
+		}
+		if out[i].Code != out[j].Code {
+			return out[i].Code < out[j].Code
+		}
+		return out[i].Message < out[j].Message
+	})
+	return out
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// lintObject checks the relation keywords of one schema object.
+func lintObject(obj map[string]any, loc string, add func(sev, code, loc, format string, args ...any)) {
+	for _, k := range sortedKeys(obj) {
+		if strings.HasPrefix(k, "x-") && !slices.Contains(Keywords, k) {
+			add("error", "UNKNOWN_KEYWORD", loc+"/"+escapeToken(k), "unknown keyword %s: it is ignored by validators", k)
+		}
+	}
+	items, _ := obj["items"].(map[string]any)
+	resolves := func(base map[string]any, kwLoc, s string) {
+		p, err := parsePointer(s, true)
+		if err != nil || base == nil {
+			return // compile already refused bad pointers
+		}
+		if len(p.tokens) > 0 && subschemaAt(base, p.tokens) == nil {
+			add("warning", "UNRESOLVED_POINTER", kwLoc, "pointer %s does not resolve through the schema's properties and items", s)
+		}
+	}
+	for _, kw := range Keywords {
+		raw, ok := obj[kw]
+		if !ok {
+			continue
+		}
+		list := asList(raw)
+		_, isList := raw.([]any)
+		for i, entry := range list {
+			kwLoc := loc + "/" + kw
+			if isList {
+				kwLoc += "/" + strconv.Itoa(i)
+			}
+			m, _ := entry.(map[string]any)
+			switch kw {
+			case "x-uniqueKeys":
+				keys, _ := entry.([]any)
+				for _, k := range keys {
+					if s, ok := k.(string); ok {
+						resolves(items, kwLoc, s)
+					}
+				}
+			case "x-ordered", "x-nonOverlapping":
+				for _, f := range []string{"by", "start", "end"} {
+					if s, ok := m[f].(string); ok {
+						resolves(items, kwLoc, s)
+					}
+				}
+			case "x-compare":
+				var types [2]string
+				for j, side := range []string{"left", "right"} {
+					if s, ok := m[side].(string); ok {
+						resolves(obj, kwLoc, s)
+						if p, err := parsePointer(s, false); err == nil {
+							types[j] = declaredKind(subschemaAt(obj, p.tokens))
+						}
+					}
+				}
+				if types[0] != "" && types[1] != "" && types[0] != types[1] {
+					add("error", "INCOMPATIBLE_COMPARE", kwLoc, "x-compare %v with %v: declared %s vs %s always fails",
+						m["left"], m["right"], types[0], types[1])
+				}
+			case "x-count", "x-sum", "x-product", "x-references", "x-decimal":
+				for _, f := range []string{"target", "of", "from", "to"} {
+					if s, ok := m[f].(string); ok {
+						resolves(obj, kwLoc, s)
+					}
+				}
+				if fs, ok := m["factors"].([]any); ok {
+					for _, f := range fs {
+						if s, ok := f.(string); ok {
+							resolves(obj, kwLoc, s)
+						}
+					}
+				}
+				if s, ok := m["expr"].(string); ok {
+					if e, err := parseExpr(s); err == nil {
+						for _, p := range e.pointers(nil) {
+							resolves(obj, kwLoc, p.text)
+						}
+					}
+				}
+				if m["compute"] == "application" {
+					if s, ok := m["target"].(string); ok {
+						if p, err := parsePointer(s, false); err == nil && len(p.tokens) > 0 {
+							parent := subschemaAt(obj, p.tokens[:len(p.tokens)-1])
+							if req, ok := parent["required"].([]any); ok && slices.Contains(req, any(p.tokens[len(p.tokens)-1])) {
+								add("error", "COMPUTED_REQUIRED", kwLoc, "target %s is computed by the application but the schema requires it: raw outputs that omit it fail", s)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// declaredKind is the comparison kind a schema declares: number, string, date-time
+// (for date and date-time), boolean, or "" when it does not say.
+func declaredKind(s map[string]any) string {
+	if s == nil {
+		return ""
+	}
+	if f, _ := s["format"].(string); f == "date" || f == "date-time" {
+		return "date-time"
+	}
+	switch t, _ := s["type"].(string); t {
+	case "integer", "number":
+		return "number"
+	case "string", "boolean", "null", "array", "object":
+		return t
+	}
+	return ""
+}

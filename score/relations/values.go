@@ -1,0 +1,170 @@
+package relations
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// maxDigits bounds the coefficient of any exact result. Exact decimal arithmetic has
+// no rounding, so hostile exponents (1e99999 + 1e-99999) would otherwise build huge
+// numbers; past this bound a relation fails with a clear message instead.
+const maxDigits = 10000
+
+// exact is the context for exact arithmetic: precision 0 means no rounding.
+var exact = apd.BaseContext
+
+// decimalOf returns the exact decimal value of a JSON number.
+func decimalOf(v any) (*apd.Decimal, error) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return nil, fmt.Errorf("%s is not a number", describe(v))
+	}
+	d, _, err := apd.NewFromString(string(n))
+	if err != nil {
+		return nil, fmt.Errorf("number %s is out of range", n)
+	}
+	return d, nil
+}
+
+// checkDigits refuses results that grew beyond maxDigits.
+func checkDigits(d *apd.Decimal) error {
+	if d.NumDigits() > maxDigits {
+		return fmt.Errorf("exact result needs more than %d digits", maxDigits)
+	}
+	return nil
+}
+
+// jsonType names the JSON type of a decoded value.
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case json.Number:
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return "unknown"
+}
+
+// describe renders a value briefly for messages.
+func describe(v any) string {
+	switch x := v.(type) {
+	case json.Number:
+		return string(x)
+	case string:
+		return fmt.Sprintf("%q", x)
+	case nil:
+		return "null"
+	case bool:
+		return fmt.Sprint(x)
+	}
+	return jsonType(v)
+}
+
+// equalJSON reports whether a and b are the same JSON value; numbers are equal when
+// their exact values are (1.0 equals 1), as in JSON Schema's const.
+func equalJSON(a, b any) bool {
+	switch x := a.(type) {
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		dx, err1 := decimalOf(x)
+		dy, err2 := decimalOf(y)
+		if err1 != nil || err2 != nil {
+			return x == y
+		}
+		return dx.Cmp(dy) == 0
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !equalJSON(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !equalJSON(xv, yv) {
+				return false
+			}
+		}
+		return true
+	default:
+		return a == b
+	}
+}
+
+// parseInstant reads an RFC 3339 date-time or a full date (taken as midnight UTC).
+func parseInstant(s string) (time.Time, bool) {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, true
+	}
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, true
+	}
+	return time.Time{}, false
+}
+
+// compareValues orders a and b: numbers exactly, strings by code point, and strings
+// read as instants when as is "date" or "date-time". Values of different types, or
+// of types without an order, are an error.
+func compareValues(a, b any, as string) (int, error) {
+	ta, tb := jsonType(a), jsonType(b)
+	if ta != tb {
+		return 0, fmt.Errorf("cannot compare %s with %s", ta, tb)
+	}
+	switch ta {
+	case "number":
+		da, err := decimalOf(a)
+		if err != nil {
+			return 0, err
+		}
+		db, err := decimalOf(b)
+		if err != nil {
+			return 0, err
+		}
+		return da.Cmp(db), nil
+	case "string":
+		sa, sb := a.(string), b.(string)
+		if as == "date" || as == "date-time" {
+			ia, ok := parseInstant(sa)
+			if !ok {
+				return 0, fmt.Errorf("%q is not a %s", sa, as)
+			}
+			ib, ok := parseInstant(sb)
+			if !ok {
+				return 0, fmt.Errorf("%q is not a %s", sb, as)
+			}
+			return ia.Compare(ib), nil
+		}
+		// Go compares strings bytewise; UTF-8 byte order is code point order.
+		switch {
+		case sa < sb:
+			return -1, nil
+		case sa > sb:
+			return 1, nil
+		}
+		return 0, nil
+	}
+	return 0, fmt.Errorf("cannot order %s values", ta)
+}

@@ -1,0 +1,138 @@
+package relations
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/message"
+)
+
+// VocabularyURL identifies the relations vocabulary in a meta-schema's $vocabulary.
+const VocabularyURL = "https://fbeval.dev/vocab/relations/v1"
+
+// MetaSchemaURL is a meta-schema (Draft 2020-12 plus this vocabulary) that schemas
+// name in $schema to switch the relation keywords on. NewCompiler holds it in
+// memory; it is never fetched.
+const MetaSchemaURL = "https://fbeval.dev/meta/relations/v1"
+
+// keywordsURL is the schema for the syntax of the keywords themselves.
+const keywordsURL = "https://fbeval.dev/vocab/relations/v1/keywords"
+
+var (
+	//go:embed meta/keywords.schema.json
+	keywordsSchemaJSON []byte
+	//go:embed meta/relations.meta.json
+	metaSchemaJSON []byte
+)
+
+// Keywords lists the keywords of the vocabulary, sorted.
+var Keywords = []string{
+	"x-compare", "x-count", "x-decimal", "x-nonOverlapping", "x-ordered",
+	"x-product", "x-references", "x-sum", "x-tensor", "x-uniqueKeys",
+}
+
+var keywordsSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(keywordsSchemaJSON))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.UseLoader(refusingLoader{})
+	if err := c.AddResource(keywordsURL, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(keywordsURL)
+})
+
+// refusingLoader loads nothing: every schema fbeval uses is in memory, and a
+// reference to anything else (http, https, file or another document) is an error.
+type refusingLoader struct{}
+
+func (refusingLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("reference to %s refused: schemas are never fetched", url)
+}
+
+// runState carries what one contract check needs beyond the value at hand: the
+// document root (for x-tensor dims) and, while assembling, the computed values.
+type runState struct {
+	root       any
+	assembling bool
+	inserts    []Insertion
+}
+
+// NewCompiler returns a jsonschema compiler that knows the relations vocabulary,
+// asserts formats and refuses every reference outside the document. The keywords
+// apply to schemas whose $schema is MetaSchemaURL (or another meta-schema that
+// declares VocabularyURL). x-tensor dims bindings need the whole document and are
+// refused by this compiler; contracts support them.
+func NewCompiler() *jsonschema.Compiler {
+	c, err := newCompiler(nil, false)
+	if err != nil {
+		// The embedded schemas are fixed and tested; failure here is a build defect.
+		panic("relations: embedded schemas do not compile: " + err.Error())
+	}
+	return c
+}
+
+// newCompiler builds a compiler bound to st (nil outside a contract). assert turns
+// the keywords on for every schema, as contracts want.
+func newCompiler(st *runState, assert bool) (*jsonschema.Compiler, error) {
+	ksch, err := keywordsSchema()
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.UseLoader(refusingLoader{})
+	c.AssertFormat()
+	c.DefaultDraft(jsonschema.Draft2020)
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(keywordsSchemaJSON))
+	if err != nil {
+		return nil, err
+	}
+	if err := c.AddResource(keywordsURL, doc); err != nil {
+		return nil, err
+	}
+	meta, err := jsonschema.UnmarshalJSON(bytes.NewReader(metaSchemaJSON))
+	if err != nil {
+		return nil, err
+	}
+	if err := c.AddResource(MetaSchemaURL, meta); err != nil {
+		return nil, err
+	}
+	v := &vocab{st: st}
+	c.RegisterVocabulary(&jsonschema.Vocabulary{
+		URL:    VocabularyURL,
+		Schema: ksch,
+		Subschemas: []jsonschema.SchemaPath{
+			{jsonschema.Prop("x-count"), jsonschema.Prop("where")},
+			{jsonschema.Prop("x-count"), jsonschema.AllItem{}, jsonschema.Prop("where")},
+		},
+		Compile: v.compile,
+	})
+	if assert {
+		c.AssertVocabs()
+	}
+	return c, nil
+}
+
+// relKind is the jsonschema error kind of a relation failure; it carries the Error
+// that Check reports.
+type relKind struct {
+	kw string
+	e  Error
+}
+
+func (k *relKind) KeywordPath() []string                   { return []string{k.kw} }
+func (k *relKind) LocalizedString(*message.Printer) string { return k.e.Message }
+
+// schemaLocation shortens a compiled schema location to its fragment.
+func schemaLocation(loc string) string {
+	if i := strings.IndexByte(loc, '#'); i >= 0 {
+		return loc[i:]
+	}
+	return loc
+}
