@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -273,13 +274,12 @@ func (p *parser) value() (Value, bool) {
 		return Value{}, p.literal("null")
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		return p.number()
-	case 'N':
-		return Value{}, p.fail(p.pos, "NaN is not allowed")
-	case 'I':
-		return Value{}, p.fail(p.pos, "Infinity is not allowed")
 	case '`':
 		return Value{}, p.fail(p.pos, "unexpected character '`': Markdown code fences are not allowed, output bare JSON")
 	default:
+		if strings.HasPrefix(p.data[p.pos:], "NaN") || strings.HasPrefix(p.data[p.pos:], "Infinity") {
+			return Value{}, p.fail(p.pos, "NaN and Infinity are not allowed")
+		}
 		return Value{}, p.fail(p.pos, "unexpected "+describe(p.data, p.pos)+", expected a JSON value")
 	}
 }
@@ -543,7 +543,7 @@ func (p *parser) number() (Value, bool) {
 	i := start
 	if p.data[i] == '-' {
 		i++
-		if i < len(p.data) && p.data[i] == 'I' {
+		if strings.HasPrefix(p.data[i:], "Infinity") {
 			return Value{}, p.fail(start, "-Infinity is not allowed")
 		}
 	}
