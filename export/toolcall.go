@@ -1,0 +1,338 @@
+package export
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"text/template"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/fixtures"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// ToolcallPlan is a resolved toolcall study: the selected cases, each domain's tool
+// contract, the schema each arm shows per domain, the candidate schema under test,
+// and the prompt template. It rebuilds the same requests every time.
+type ToolcallPlan struct {
+	Study contract.Study
+	Cases []contract.Case
+	Tools map[string]contract.Tool // by domain
+	// ArmSchemas[arm][domain] is the schema the arm shows (none for no_schema).
+	ArmSchemas map[string]map[string][]byte
+	// Candidate[domain] is the schema under test: the input_schema arm's schema.
+	Candidate map[string][]byte
+	Inputs    []Input
+	tmpl      *template.Template
+}
+
+// PlanToolcall loads what a resolved toolcall study names.
+func PlanToolcall(s contract.Study) (*ToolcallPlan, error) {
+	p := &ToolcallPlan{Study: s, Tools: map[string]contract.Tool{}, ArmSchemas: map[string]map[string][]byte{}, Candidate: map[string][]byte{}}
+	cases, input, err := loadDataset(s.Dataset)
+	if err != nil {
+		return nil, err
+	}
+	p.Inputs = append(p.Inputs, input)
+	p.Cases = filterCases(cases, s.Filter)
+	if len(p.Cases) == 0 {
+		return nil, studyErr("the filter selects no case of %s", s.Dataset)
+	}
+	var domains []string
+	for i := range p.Cases {
+		c := &p.Cases[i]
+		if _, ok := p.Tools[c.Domain]; ok {
+			continue
+		}
+		tool, err := fixtures.ToolForCase(c)
+		if err != nil {
+			return nil, &contract.InputError{File: s.Dataset, Msg: err.Error()}
+		}
+		p.Tools[c.Domain] = tool
+		domains = append(domains, c.Domain)
+	}
+	for _, arm := range []string{contract.ArmMinimalSchema, contract.ArmInputSchema} {
+		name := s.Schemas[arm]
+		perDomain := map[string][]byte{}
+		var file []byte
+		if isSchemaFile(name) {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				return nil, &contract.InputError{File: name, Msg: "cannot read schema: " + pathErr(err)}
+			}
+			if !jsontext.Value(data).IsValid() {
+				return nil, &contract.InputError{File: name, Msg: "the schema is not valid JSON (or has duplicate keys)"}
+			}
+			if len(domains) > 1 {
+				return nil, studyErr("the %s schema file %s applies to one domain, but the study selects %d (%s): add --domain", arm, name, len(domains), strings.Join(domains, ", "))
+			}
+			file = data
+			p.Inputs = append(p.Inputs, Input{Role: "schema", Path: name, SHA256: sha(data)})
+		}
+		for _, d := range domains {
+			switch {
+			case file != nil:
+				perDomain[d] = file
+			default:
+				b, err := variantFor(p.Tools[d], name)
+				if err != nil {
+					return nil, err
+				}
+				perDomain[d] = b
+			}
+		}
+		p.ArmSchemas[arm] = perDomain
+	}
+	p.Candidate = p.ArmSchemas[contract.ArmInputSchema]
+	tmplText := defaultPromptTemplate
+	if s.PromptTemplate != "" {
+		data, err := os.ReadFile(s.PromptTemplate)
+		if err != nil {
+			return nil, &contract.InputError{File: s.PromptTemplate, Msg: "cannot read prompt template: " + pathErr(err)}
+		}
+		tmplText = string(data)
+		p.Inputs = append(p.Inputs, Input{Role: "template", Path: s.PromptTemplate, SHA256: sha(data)})
+	}
+	name := s.PromptTemplate
+	if name == "" {
+		name = "builtin"
+	}
+	t, err := template.New(name).Option("missingkey=error").Parse(tmplText)
+	if err != nil {
+		return nil, &contract.InputError{File: name, Msg: "prompt template: " + err.Error()}
+	}
+	for _, part := range []string{"system", "user"} {
+		if t.Lookup(part) == nil {
+			return nil, &contract.InputError{File: name, Msg: fmt.Sprintf(`prompt template: no {{define %q}} block`, part)}
+		}
+	}
+	p.tmpl = t
+	return p, nil
+}
+
+// isSchemaFile tells a schema file from a variant name.
+func isSchemaFile(name string) bool {
+	return strings.ContainsAny(name, "/\\") || strings.HasSuffix(name, ".json")
+}
+
+func variantFor(tool contract.Tool, variant string) ([]byte, error) {
+	if _, builtin := fixtures.ToolcallTool(tool.Domain); builtin {
+		b, err := fixtures.ToolcallVariant(tool.Domain, variant)
+		if err != nil {
+			return nil, studyErr("%v", err)
+		}
+		return b, nil
+	}
+	if variant == "reference" {
+		return tool.ReferenceSchema, nil
+	}
+	return nil, studyErr("domain %q is not built in: only the variant \"reference\" or a schema file can be used with it", tool.Domain)
+}
+
+func loadDataset(path string) ([]contract.Case, Input, error) {
+	if path == fixtures.ToolcallDatasetPath {
+		data, _ := fixtures.ToolcallFixtureFile("cases.jsonl")
+		return fixtures.ToolcallDataset(), Input{Role: "dataset", Path: path, SHA256: sha(data)}, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, Input{}, &contract.InputError{File: path, Msg: "cannot read dataset: " + pathErr(err)}
+	}
+	cases, err := fixtures.LoadToolcallCases(path, bytes.NewReader(data))
+	if err != nil {
+		return nil, Input{}, err
+	}
+	return cases, Input{Role: "dataset", Path: path, SHA256: sha(data)}, nil
+}
+
+// filterCases keeps the cases of the selected domains and categories, and at most
+// Limit cases per (domain, category), in dataset order.
+func filterCases(cases []contract.Case, f contract.Filter) []contract.Case {
+	var out []contract.Case
+	seen := map[[2]string]int{}
+	for _, c := range cases {
+		if len(f.Domains) > 0 && !slices.Contains(f.Domains, c.Domain) {
+			continue
+		}
+		if len(f.Categories) > 0 && !slices.Contains(f.Categories, c.Category) {
+			continue
+		}
+		k := [2]string{c.Domain, c.Category}
+		if f.Limit > 0 && seen[k] >= f.Limit {
+			continue
+		}
+		seen[k]++
+		out = append(out, c)
+	}
+	return out
+}
+
+// Requests returns the first-attempt requests of the study: for every case, every
+// repeat, every arm, in that order.
+func (p *ToolcallPlan) Requests(includeRef bool) ([]contract.Request, error) {
+	out := make([]contract.Request, 0, len(p.Cases)*p.Study.Repeats*len(p.Study.Arms))
+	for i := range p.Cases {
+		for r := 1; r <= p.Study.Repeats; r++ {
+			for _, arm := range p.Study.Arms {
+				req, err := p.Request(&p.Cases[i], arm, r, includeRef)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, req)
+			}
+		}
+	}
+	return out, nil
+}
+
+// PromptData is what a prompt template sees.
+type PromptData struct {
+	Tool        string
+	Description string
+	Arguments   []string // argument names in schema order
+	Policies    []string // one sentence each
+	Arm         string
+	Schema      string // the arm's schema as compact canonical JSON; empty for no_schema
+	Prompt      string // the case prompt
+	Context     string // the application context as compact canonical JSON; empty when {}
+}
+
+// Request builds the first-attempt request of one case, arm and repeat.
+func (p *ToolcallPlan) Request(c *contract.Case, arm string, repeat int, includeRef bool) (contract.Request, error) {
+	tool := p.Tools[c.Domain]
+	data := PromptData{
+		Tool:        tool.Name,
+		Description: tool.Description,
+		Arguments:   argumentNames(tool.ReferenceSchema),
+		Policies:    policySentences(tool.Policy),
+		Arm:         arm,
+		Prompt:      c.Prompt,
+	}
+	var armSchema []byte
+	if arm != contract.ArmNoSchema {
+		armSchema = p.ArmSchemas[arm][c.Domain]
+		data.Schema = canonical(armSchema)
+	}
+	if ctx := canonical(c.Context); ctx != "" && ctx != "{}" {
+		data.Context = ctx
+	}
+	system, err := p.execute("system", data)
+	if err != nil {
+		return contract.Request{}, err
+	}
+	user, err := p.execute("user", data)
+	if err != nil {
+		return contract.Request{}, err
+	}
+	req := contract.Request{
+		SchemaVersion: contract.RequestV1,
+		RequestID:     RequestID(c.ID, arm, repeat, 1),
+		CaseID:        c.ID,
+		Suite:         contract.SuiteToolcall,
+		Arm:           arm,
+		Repeat:        repeat,
+		Attempt:       1,
+		Seed:          Seed(p.Study.Seed, c.ID, repeat),
+		Instructions:  system,
+		Prompt:        user,
+		Messages:      []contract.Message{{Role: "system", Content: system}, {Role: "user", Content: user}},
+	}
+	if p.Study.Decoding == contract.DecodingNativeSchema {
+		req.ResponseFormat = envelopeFormat(tool.Name, armSchema)
+	}
+	if includeRef {
+		v := jsontext.Value(slices.Clone([]byte(c.Expected)))
+		if err := v.Compact(); err != nil {
+			return contract.Request{}, err
+		}
+		s := string(v)
+		req.ReferenceOutput = &s
+	}
+	return req, nil
+}
+
+func (p *ToolcallPlan) execute(name string, data PromptData) (string, error) {
+	var b strings.Builder
+	if err := p.tmpl.ExecuteTemplate(&b, name, data); err != nil {
+		return "", &contract.InputError{Msg: "prompt template: " + err.Error()}
+	}
+	return strings.TrimSpace(b.String()), nil
+}
+
+// canonical returns JSON text in RFC 8785 canonical form (sorted keys, no spaces).
+func canonical(raw []byte) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	v := jsontext.Value(slices.Clone(raw))
+	if err := v.Canonicalize(); err != nil {
+		return strings.TrimSpace(string(raw))
+	}
+	return string(v)
+}
+
+// argumentNames lists the properties of a schema in the order written.
+func argumentNames(schema []byte) []string {
+	d := jsontext.NewDecoder(bytes.NewReader(schema))
+	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil
+	}
+	var names []string
+	for d.PeekKind() == '"' {
+		tok, err := d.ReadToken()
+		if err != nil {
+			return names
+		}
+		if tok.String() != "properties" || d.PeekKind() != '{' {
+			if d.SkipValue() != nil {
+				return names
+			}
+			continue
+		}
+		d.ReadToken()
+		for d.PeekKind() == '"' {
+			name, _ := d.ReadToken()
+			names = append(names, name.String())
+			if d.SkipValue() != nil {
+				return names
+			}
+		}
+		return names
+	}
+	return names
+}
+
+func policySentences(p contract.Policy) []string {
+	var out []string
+	fields := make([]string, 0, len(p.Max))
+	for f := range p.Max {
+		fields = append(fields, f)
+	}
+	slices.Sort(fields)
+	for _, f := range fields {
+		out = append(out, fmt.Sprintf("%s must be a number no greater than %s.", f, p.Max[f]))
+	}
+	for _, pair := range p.Ordered {
+		out = append(out, fmt.Sprintf("%s must come before %s.", pair[0], pair[1]))
+	}
+	return out
+}
+
+// envelopeFormat is the response_format for native_schema decoding: the whole
+// envelope, its arguments either the arm's schema or empty (a clarification or a
+// refusal carries {}).
+func envelopeFormat(tool string, argSchema []byte) *contract.ResponseFormat {
+	args := `{"type":"object"}`
+	if len(argSchema) > 0 {
+		args = `{"anyOf":[` + canonical(argSchema) + `,{"type":"object","maxProperties":0}]}`
+	}
+	schema := `{"type":"object","additionalProperties":false,"required":["action","tool","arguments","missingFields","reason"],"properties":{` +
+		`"action":{"enum":["call_tool","ask_clarification","refuse"]},` +
+		`"tool":{"type":["string","null"]},` +
+		`"arguments":` + args + `,` +
+		`"missingFields":{"type":"array","items":{"type":"string"},"uniqueItems":true},` +
+		`"reason":{"type":"string"}}}`
+	return &contract.ResponseFormat{Type: "json_schema", JSONSchema: contract.JSONSchema{Name: "tool_call_envelope", Schema: jsontext.Value(schema), Strict: false}}
+}

@@ -1,0 +1,132 @@
+package export
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/fixtures"
+)
+
+func quickPlan(t *testing.T, o Overrides) *ToolcallPlan {
+	t.Helper()
+	s, err := LoadStudy("toolcall-quick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err = Resolve(s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := PlanToolcall(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestToolcallRequests(t *testing.T) {
+	p := quickPlan(t, Overrides{})
+	reqs, err := p.Requests(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 6 * 7 * 2 * 3; len(reqs) != want {
+		t.Fatalf("%d requests, want %d", len(reqs), want)
+	}
+	ids := map[string]bool{}
+	seeds := map[string]int64{}
+	for _, r := range reqs {
+		if ids[r.RequestID] {
+			t.Fatalf("duplicate request id %s", r.RequestID)
+		}
+		ids[r.RequestID] = true
+		if s, ok := seeds[r.CaseID]; ok && s != r.Seed {
+			t.Errorf("%s: arms of one case and repeat have different seeds", r.RequestID)
+		}
+		seeds[r.CaseID] = r.Seed
+		hasSchema := strings.Contains(r.Instructions, "JSON Schema of the arguments")
+		if hasSchema != (r.Arm != contract.ArmNoSchema) {
+			t.Errorf("%s: schema shown = %v", r.RequestID, hasSchema)
+		}
+		if r.ReferenceOutput == nil || !strings.HasPrefix(*r.ReferenceOutput, `{"action":`) {
+			t.Errorf("%s: reference output %v", r.RequestID, r.ReferenceOutput)
+		}
+		if r.ResponseFormat != nil {
+			t.Errorf("%s: prompt-only decoding carries a response format", r.RequestID)
+		}
+	}
+}
+
+// Hidden answers never reach the prompt: the expected envelope is not in any
+// message, and a conflict case's context is.
+func TestToolcallPromptsCarryContextNotAnswers(t *testing.T) {
+	p := quickPlan(t, Overrides{Categories: []string{"conflict"}})
+	for i := range p.Cases {
+		c := &p.Cases[i]
+		req, err := p.Request(c, contract.ArmInputSchema, 1, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(req.Prompt, "Application context:") || !strings.Contains(req.Prompt, "confirmedState") {
+			t.Errorf("%s: context missing from the prompt:\n%s", c.ID, req.Prompt)
+		}
+		if strings.Contains(req.Prompt+req.Instructions, canonical(c.Expected)) {
+			t.Errorf("%s: the expected envelope leaks into the prompt", c.ID)
+		}
+	}
+}
+
+func TestToolcallNativeSchema(t *testing.T) {
+	p := quickPlan(t, Overrides{Decoding: contract.DecodingNativeSchema, Domains: []string{"hotels"}})
+	reqs, err := p.Requests(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range reqs {
+		if r.ResponseFormat == nil || r.ResponseFormat.Type != "json_schema" {
+			t.Fatalf("%s: no response format", r.RequestID)
+		}
+		if r.Arm == contract.ArmInputSchema && !strings.Contains(string(r.ResponseFormat.JSONSchema.Schema), `"maxNightlyPrice"`) {
+			t.Errorf("%s: the arm's schema is not in the response format", r.RequestID)
+		}
+	}
+}
+
+func TestToolcallRequestsDeterministic(t *testing.T) {
+	a, _ := quickPlan(t, Overrides{}).Requests(false)
+	b, _ := quickPlan(t, Overrides{}).Requests(false)
+	for i := range a {
+		ja, _ := contract.Marshal(a[i].Object(), contract.Compact)
+		jb, _ := contract.Marshal(b[i].Object(), contract.Compact)
+		if string(ja) != string(jb) {
+			t.Fatalf("request %d differs between two builds", i)
+		}
+	}
+}
+
+func TestSeed(t *testing.T) {
+	if Seed(42, "hotels-001", 1) == Seed(42, "hotels-001", 2) || Seed(42, "hotels-001", 1) == Seed(43, "hotels-001", 1) {
+		t.Error("seeds do not depend on repeat and study seed")
+	}
+	if s := Seed(42, "hotels-001", 1); s < 0 || s > 1<<31-1 {
+		t.Errorf("seed %d out of range", s)
+	}
+}
+
+func TestResolveRejects(t *testing.T) {
+	base, _ := fixtures.BuiltinStudy("toolcall")
+	neg := -1
+	six := 6
+	for name, o := range map[string]Overrides{
+		"arm":      {Arms: []string{"bogus"}},
+		"repairs":  {Repairs: &six},
+		"limit":    {Limit: &neg},
+		"decoding": {Decoding: "json"},
+		"category": {Categories: []string{"nope"}},
+	} {
+		if _, err := Resolve(base, o); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
