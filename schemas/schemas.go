@@ -1,0 +1,158 @@
+// Package schemas publishes the JSON Schemas (Draft 2020-12) of every record and file
+// fbeval reads or writes, embedded in the binary, and checks contract files against
+// them: the engine behind `fbeval validate` and `fbeval schema`.
+//
+// Each schema is named after its version string without the version
+// ("fbeval-request" for fbeval-request/v1) and has the $id BaseURL+NAME+".schema.json".
+// Schemas refer to each other by $id only; nothing is ever fetched.
+//
+// Validating a file, each record against the schema its schema_version names:
+//
+//	v, err := schemas.NewValidator()
+//	if err != nil {
+//		return err
+//	}
+//	for _, p := range v.ValidateFile("responses.jsonl", data, schemas.Options{}) {
+//		fmt.Fprintln(os.Stderr, p) // responses.jsonl:3:42: /latency_ms: got string, want number, null
+//	}
+//
+// Records without a schema_version (a toolcall case, a bare response) need the
+// schema named in Options.Schema.
+package schemas
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+//go:embed *.schema.json
+var files embed.FS
+
+// BaseURL is the common prefix of every schema's $id. It is an identifier, not a
+// location: schemas are served from the binary only.
+const BaseURL = "https://fbeval.dev/schemas/"
+
+const suffix = ".schema.json"
+
+// Names returns the names of the embedded schemas, sorted.
+func Names() []string {
+	entries, _ := fs.Glob(files, "*"+suffix)
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		names = append(names, strings.TrimSuffix(e, suffix))
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Get returns the text of the schema called name.
+func Get(name string) ([]byte, bool) {
+	if name == "" || strings.ContainsAny(name, "/\\") {
+		return nil, false
+	}
+	data, err := files.ReadFile(name + suffix)
+	if err != nil {
+		return nil, false
+	}
+	return data, true
+}
+
+// URL returns the $id of the schema called name.
+func URL(name string) string { return BaseURL + name + suffix }
+
+// nameForURL returns the schema name whose $id is url.
+func nameForURL(url string) (string, bool) {
+	rest, ok := strings.CutPrefix(url, BaseURL)
+	if !ok {
+		return "", false
+	}
+	name, ok := strings.CutSuffix(rest, suffix)
+	if !ok {
+		return "", false
+	}
+	if _, found := Get(name); !found {
+		return "", false
+	}
+	return name, true
+}
+
+// versions maps each schema_version string to the schema that describes it. It is
+// read from the schemas themselves (the const or enum of their schema_version
+// property), so a schema added later is found without a table to keep in step.
+var versions = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	for _, name := range Names() {
+		data, _ := Get(name)
+		var doc struct {
+			Properties struct {
+				SchemaVersion struct {
+					Const any   `json:"const"`
+					Enum  []any `json:"enum"`
+				} `json:"schema_version"`
+			} `json:"properties"`
+		}
+		if json.Unmarshal(data, &doc) != nil {
+			continue
+		}
+		sv := doc.Properties.SchemaVersion
+		for _, v := range append([]any{sv.Const}, sv.Enum...) {
+			if s, ok := v.(string); ok {
+				m[s] = name
+			}
+		}
+	}
+	return m
+})
+
+// ForVersion returns the name of the schema for records whose schema_version is
+// version (for example "fbeval-response-batch/v1" -> "fbeval-response-batch").
+func ForVersion(version string) (name string, ok bool) {
+	name, ok = versions()[version]
+	return name, ok
+}
+
+// loader serves the embedded schemas by $id and refuses every other URL, so that
+// compiling never reads a file or the network.
+type loader struct{}
+
+func (loader) Load(url string) (any, error) {
+	name, ok := nameForURL(url)
+	if !ok {
+		return nil, fmt.Errorf("%s is not an embedded fbeval schema; remote and file references are refused", url)
+	}
+	data, _ := Get(name)
+	return jsonschema.UnmarshalJSON(bytes.NewReader(data))
+}
+
+// Compiler returns a new Draft 2020-12 compiler that asserts formats and resolves
+// only the embedded schemas (by their $id). Compile a schema with
+// c.Compile(schemas.URL(name)).
+func Compiler() *jsonschema.Compiler {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	c.UseLoader(loader{})
+	return c
+}
+
+// compiled holds every embedded schema, compiled once.
+var compiled = sync.OnceValues(func() (map[string]*jsonschema.Schema, error) {
+	c := Compiler()
+	m := map[string]*jsonschema.Schema{}
+	for _, name := range Names() {
+		s, err := c.Compile(URL(name))
+		if err != nil {
+			return nil, fmt.Errorf("schema %s does not compile: %v", name, err)
+		}
+		m[name] = s
+	}
+	return m, nil
+})

@@ -1,0 +1,362 @@
+package schemas
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/fbeval/fbeval/contract"
+)
+
+// Problem is one reason a file does not match its schema, located at the value it
+// is about.
+type Problem struct {
+	File    string
+	Line    int    // 1-based; 0 when unknown
+	Col     int    // 1-based byte column; 0 when unknown
+	Pointer string // RFC 6901 pointer into the record ("" is the record itself)
+	Message string
+	// Read is true when the record could not be read at all (bad JSON, a line too
+	// long); Pointer is then meaningless.
+	Read bool
+}
+
+// String formats the problem as file:line:col: pointer: message, the root pointer
+// written as "(root)" and a read problem without a pointer.
+func (p Problem) String() string {
+	e := contract.InputError{File: p.File, Line: p.Line, Col: p.Col, Msg: p.Message}
+	if !p.Read {
+		ptr := p.Pointer
+		if ptr == "" {
+			ptr = "(root)"
+		}
+		e.Msg = ptr + ": " + p.Message
+	}
+	return e.Error()
+}
+
+// sortProblems orders problems by position, then pointer and message: the
+// validator finds them in no fixed order.
+func sortProblems(ps []Problem) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, b := ps[i], ps[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		if a.Pointer != b.Pointer {
+			return a.Pointer < b.Pointer
+		}
+		return a.Message < b.Message
+	})
+}
+
+// Options configures a validation.
+type Options struct {
+	// Schema, when set, is the schema every record is checked against, whatever
+	// its schema_version says (a wrong version is then reported by the schema).
+	// When empty, each record's schema_version chooses its schema, and a record
+	// without one is a problem.
+	Schema string
+	// MaxLineBytes bounds one JSONL line (0: contract.DefaultMaxLineBytes).
+	MaxLineBytes int
+}
+
+// Stats counts what a validation saw.
+type Stats struct {
+	Records int // records read, including unreadable lines
+	Invalid int // records with at least one problem
+}
+
+// Validator checks contract files against the embedded schemas. It is safe for
+// concurrent use.
+type Validator struct {
+	schemas map[string]*jsonschema.Schema
+	printer *message.Printer
+}
+
+// NewValidator returns a Validator. The schemas are compiled once per process.
+func NewValidator() (*Validator, error) {
+	m, err := compiled()
+	if err != nil {
+		return nil, errors.New(strings.Join(strings.Fields(err.Error()), " "))
+	}
+	return &Validator{schemas: m, printer: message.NewPrinter(language.English)}, nil
+}
+
+// ValidateFile validates data, the contents of the file called file, and returns its
+// problems sorted. See Validate.
+func ValidateFile(file string, data []byte, opts Options) []Problem {
+	v, err := NewValidator()
+	if err != nil {
+		return []Problem{{File: file, Message: err.Error(), Read: true}}
+	}
+	return v.ValidateFile(file, data, opts)
+}
+
+// ValidateFile validates data, the contents of the file called file, and returns its
+// problems sorted. See Validate.
+func (v *Validator) ValidateFile(file string, data []byte, opts Options) []Problem {
+	var out []Problem
+	v.Validate(file, bytes.NewReader(data), opts, func(p Problem) { out = append(out, p) })
+	return out
+}
+
+// Validate reads the records of r (JSONL, a JSON list of records, or one JSON
+// document), checks each against its schema and calls emit for every problem, in
+// order of position: records are checked one at a time as they are read, so a long
+// JSONL file needs no more memory than its longest line.
+func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(Problem)) Stats {
+	var st Stats
+	if opts.Schema != "" {
+		if _, ok := v.schemas[opts.Schema]; !ok {
+			emit(Problem{File: file, Message: fmt.Sprintf("unknown schema %q (known: %s)", opts.Schema, strings.Join(Names(), ", ")), Read: true})
+			return st
+		}
+	}
+	rd := contract.NewReader(file, r, contract.ReadOptions{
+		// A whole-file object is one document; batches are described by their own
+		// schemas rather than split into records.
+		SingleRecord: func([]string) bool { return true },
+		MaxLineBytes: opts.MaxLineBytes,
+	})
+	var ps []Problem
+	for rd.Scan() {
+		rec := rd.Record()
+		st.Records++
+		ps = v.record(rec, opts, ps[:0])
+		if len(ps) > 0 {
+			st.Invalid++
+		}
+		sortProblems(ps)
+		for _, p := range ps {
+			emit(p)
+		}
+	}
+	if err := rd.Err(); err != nil {
+		emit(readProblem(file, err))
+		st.Invalid++
+	}
+	return st
+}
+
+func readProblem(file string, err error) Problem {
+	var ie *contract.InputError
+	if errors.As(err, &ie) {
+		return Problem{File: ie.File, Line: ie.Line, Col: ie.Col, Message: ie.Msg, Read: true}
+	}
+	return Problem{File: file, Message: err.Error(), Read: true}
+}
+
+// record appends the problems of one record to ps.
+func (v *Validator) record(rec *contract.Record, opts Options, ps []Problem) []Problem {
+	if rec.Err != nil {
+		return append(ps, readProblem(rec.File, rec.Err))
+	}
+	// jsontext first: it rejects duplicate names and invalid UTF-8, which the
+	// decoder below would let through, and says where.
+	d := jsontext.NewDecoder(bytes.NewReader(rec.Raw))
+	if err := d.SkipValue(); err != nil {
+		var off int64
+		msg := err.Error()
+		var se *jsontext.SyntacticError
+		if errors.As(err, &se) {
+			off = se.ByteOffset
+			msg = se.Err.Error()
+			if se.JSONPointer != "" {
+				msg += " at " + string(se.JSONPointer)
+			}
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			msg = "the record ends inside a JSON value"
+		}
+		at := rec.Errorf(off, "")
+		return append(ps, Problem{File: rec.File, Line: at.Line, Col: at.Col, Message: "invalid JSON: " + strings.TrimPrefix(msg, "jsontext: "), Read: true})
+	}
+	if _, err := d.ReadToken(); err != io.EOF {
+		at := rec.Errorf(d.InputOffset(), "")
+		return append(ps, Problem{File: rec.File, Line: at.Line, Col: at.Col, Message: "invalid JSON: unexpected data after the value", Read: true})
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(rec.Raw))
+	if err != nil {
+		at := rec.Errorf(0, "")
+		return append(ps, Problem{File: rec.File, Line: at.Line, Col: at.Col, Message: "invalid JSON: " + err.Error(), Read: true})
+	}
+	name, p := chooseSchema(doc, opts)
+	if name == "" {
+		p.File = rec.File
+		p.Line, p.Col = position(rec, p.Pointer)
+		return append(ps, p)
+	}
+	err = v.schemas[name].Validate(doc)
+	var ve *jsonschema.ValidationError
+	if err == nil || !errors.As(err, &ve) {
+		return ps
+	}
+	for _, leaf := range leaves(ve) {
+		ptr := pointer(leaf.InstanceLocation)
+		line, col := position(rec, ptr)
+		ps = append(ps, Problem{File: rec.File, Line: line, Col: col, Pointer: ptr, Message: leaf.ErrorKind.LocalizedString(v.printer)})
+	}
+	return dedupe(ps)
+}
+
+// chooseSchema returns the schema for doc, or a problem saying why there is none.
+func chooseSchema(doc any, opts Options) (string, Problem) {
+	if opts.Schema != "" {
+		return opts.Schema, Problem{}
+	}
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return "", Problem{Message: "a record must be a JSON object with a schema_version (or choose a schema explicitly)"}
+	}
+	sv, ok := obj["schema_version"]
+	if !ok || sv == nil {
+		return "", Problem{Message: "no schema_version: choose a schema explicitly (one of " + strings.Join(Names(), ", ") + ")"}
+	}
+	s, isString := sv.(string)
+	if !isString {
+		return "", Problem{Pointer: "/schema_version", Message: "schema_version must be a string"}
+	}
+	name, ok := ForVersion(s)
+	if !ok {
+		return "", Problem{Pointer: "/schema_version", Message: fmt.Sprintf("unknown schema_version %q", s)}
+	}
+	return name, Problem{}
+}
+
+// leaves flattens a validation error tree to the errors without causes, walking it
+// with an explicit stack.
+func leaves(root *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	var out []*jsonschema.ValidationError
+	stack := []*jsonschema.ValidationError{root}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if len(e.Causes) == 0 {
+			if _, wrapper := e.ErrorKind.(*kind.Schema); !wrapper {
+				out = append(out, e)
+			}
+			continue
+		}
+		stack = append(stack, e.Causes...)
+	}
+	return out
+}
+
+// dedupe drops repeated problems from sorted-or-not ps (the same leaf can be reached
+// through two branches).
+func dedupe(ps []Problem) []Problem {
+	sortProblems(ps)
+	out := ps[:0]
+	for i, p := range ps {
+		if i > 0 && p == ps[i-1] {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// pointer writes reference tokens as an RFC 6901 JSON Pointer.
+func pointer(tokens []string) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteByte('/')
+		t = strings.ReplaceAll(t, "~", "~0")
+		b.WriteString(strings.ReplaceAll(t, "/", "~1"))
+	}
+	return b.String()
+}
+
+// position returns the line and column of the value ptr points at within the record,
+// or of the record itself when the value cannot be found.
+func position(rec *contract.Record, ptr string) (line, col int) {
+	at := rec.Errorf(locate(rec.Raw, ptr), "")
+	return at.Line, at.Col
+}
+
+// locate returns the byte offset of the value ptr points at in raw (valid JSON), or of
+// the deepest value on the way that exists. It walks the text with a token decoder, one
+// pointer segment at a time, without recursion.
+func locate(raw []byte, ptr string) int64 {
+	if ptr == "" {
+		return 0
+	}
+	d := jsontext.NewDecoder(bytes.NewReader(raw))
+	var found int64
+	segs := strings.Split(ptr[1:], "/")
+	for _, seg := range segs {
+		seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
+		switch d.PeekKind() {
+		case '{':
+			if _, err := d.ReadToken(); err != nil {
+				return found
+			}
+			for {
+				if d.PeekKind() == '}' {
+					return found
+				}
+				tok, err := d.ReadToken()
+				if err != nil {
+					return found
+				}
+				if tok.String() == seg {
+					break
+				}
+				if d.SkipValue() != nil {
+					return found
+				}
+			}
+		case '[':
+			n, err := strconv.Atoi(seg)
+			if err != nil || n < 0 {
+				return found
+			}
+			if _, err := d.ReadToken(); err != nil {
+				return found
+			}
+			for i := 0; i < n; i++ {
+				if d.PeekKind() == ']' || d.SkipValue() != nil {
+					return found
+				}
+			}
+			if d.PeekKind() == ']' {
+				return found
+			}
+		default:
+			return found
+		}
+		found = valueStart(raw, d.InputOffset())
+	}
+	return found
+}
+
+// valueStart skips the white space and separators before the value that follows
+// offset off.
+func valueStart(raw []byte, off int64) int64 {
+	for off < int64(len(raw)) {
+		switch raw[off] {
+		case ' ', '\t', '\r', '\n', ',', ':':
+			off++
+		default:
+			return off
+		}
+	}
+	return off
+}
