@@ -39,7 +39,7 @@ type Contract struct {
 type binding struct{ out, fact pointer }
 
 // contractURL is where a contract's schema lives inside its own compiler.
-const contractURL = "urn:fbeval:contract"
+const contractURL = "mem://fbeval/contract.json"
 
 // LoadContract reads and parses a contract file.
 func LoadContract(path string) (*Contract, error) {

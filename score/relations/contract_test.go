@@ -1,0 +1,260 @@
+package relations
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+func TestParseContractErrors(t *testing.T) {
+	wrap := func(schema string) string {
+		return `{"schema_version":"fbeval-contract/v1","id":"t","version":"1","schema":` + schema + `}`
+	}
+	cases := []struct{ name, data, want string }{
+		{"not json", `{`, "invalid JSON"},
+		{"duplicate key", `{"id":"a","id":"b"}`, "invalid JSON"},
+		{"wrong version", `{"schema_version":"x","id":"t","version":"1","schema":{}}`, "schema_version"},
+		{"unknown field", `{"schema_version":"fbeval-contract/v1","id":"t","version":"1","schema":{},"extra":1}`, `unknown field "extra"`},
+		{"no id", `{"schema_version":"fbeval-contract/v1","version":"1","schema":{}}`, "id must be"},
+		{"bad binding", `{"schema_version":"fbeval-contract/v1","id":"t","version":"1","schema":{},"bindings":{"a":"/b"}}`, "must be empty or start with /"},
+		{"unknown op", wrap(`{"properties":{"p":{"x-compare":[{"left":"/a","op":"lt2","right":"/b"}]}}}`), "x-compare"},
+		{"bad pointer", wrap(`{"x-sum":{"target":"total","of":"/l","field":"/a"}}`), "x-sum"},
+		{"bad escape", wrap(`{"x-count":{"target":"/a~2","of":"/l"}}`), "x-count at #/x-count: target: pointer \"/a~2\" has a bad ~ escape"},
+		{"bad expr", wrap(`{"x-decimal":{"target":"/t","expr":"{/a} * (2"}}`), "x-decimal at #/x-decimal: bad expr"},
+		{"wildcard not allowed", wrap(`{"x-sum":{"target":"/t","of":"/l/*","field":"/a"}}`), "wildcard"},
+		{"unknown rounding", wrap(`{"x-decimal":{"target":"/t","expr":"1","rounding":"bankers"}}`), "x-decimal"},
+		{"tensor dims unknown name", wrap(`{"x-tensor":{"shape":["n"],"dims":{"m":"/m"}}}`), "x-tensor at #/x-tensor: dims names \"m\""},
+		{"remote ref refused", wrap(`{"$ref":"https://example.com/s.json"}`), "refused"},
+		{"file ref refused", wrap(`{"$ref":"file:///etc/passwd"}`), "refused"},
+		{"other document refused", wrap(`{"$ref":"other.json"}`), "refused"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseContract("c.json", []byte(tc.data))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, tc.want) || strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "c.json: ") {
+				t.Fatalf("error %q, want one line starting with the file and containing %q", msg, tc.want)
+			}
+		})
+	}
+}
+
+func TestContractHashCanonical(t *testing.T) {
+	a, err := ParseContract("a", []byte(`{"schema_version":"fbeval-contract/v1","id":"t","version":"1","schema":{"type":"object","title":"x"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ParseContract("b", []byte("{\n \"version\": \"1\", \"id\": \"t\",\n \"schema\": {\"title\": \"x\", \"type\": \"object\"}, \"schema_version\": \"fbeval-contract/v1\"}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Hash != b.Hash || len(a.Hash) != 64 {
+		t.Fatalf("hashes %s %s", a.Hash, b.Hash)
+	}
+	c, _ := ParseContract("c", []byte(`{"schema_version":"fbeval-contract/v1","id":"t","version":"1","schema":{"type":"object","title":"y"}}`))
+	if c.Hash == a.Hash {
+		t.Fatal("different contracts share a hash")
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, title string) {
+		data := `{"schema_version":"fbeval-contract/v1","id":"t","version":"1","schema":{"title":"` + title + `"}}`
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.json", "x")
+	write("b.json", "x") // identical copy is fine
+	r, err := LoadRegistry(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Get("t", "1") == nil || len(r.Contracts()) != 1 {
+		t.Fatal("contract not registered once")
+	}
+	write("c.json", "y")
+	_, err = LoadRegistry(dir)
+	if err == nil || !strings.Contains(err.Error(), "already defined differently in") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestNewCompilerDeclaredVocabulary(t *testing.T) {
+	compile := func(schema string) *jsonschema.Schema {
+		t.Helper()
+		c := NewCompiler()
+		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(schema))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.AddResource("urn:test", doc); err != nil {
+			t.Fatal(err)
+		}
+		s, err := c.Compile("urn:test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	inst, _ := jsonschema.UnmarshalJSON(strings.NewReader(`{"a":2,"b":1}`))
+	declared := compile(`{"$schema":"` + MetaSchemaURL + `","x-compare":[{"left":"/a","op":"lt","right":"/b"}]}`)
+	err := declared.Validate(inst)
+	if err == nil || !strings.Contains(err.Error(), "does not hold") {
+		t.Fatalf("declared vocabulary not enforced: %v", err)
+	}
+	plain := compile(`{"$schema":"https://json-schema.org/draft/2020-12/schema","x-compare":[{"left":"/a","op":"lt","right":"/b"}]}`)
+	if err := plain.Validate(inst); err != nil {
+		t.Fatalf("undeclared vocabulary enforced: %v", err)
+	}
+	// Formats are asserted.
+	f := compile(`{"format":"date"}`)
+	if f.Validate("not a date") == nil {
+		t.Fatal("format not asserted")
+	}
+	// dims need a contract.
+	c := NewCompiler()
+	doc, _ := jsonschema.UnmarshalJSON(strings.NewReader(`{"$schema":"` + MetaSchemaURL + `","x-tensor":{"shape":["n"],"dims":{"n":"/n"}}}`))
+	_ = c.AddResource("urn:t", doc)
+	if _, err := c.Compile("urn:t"); err == nil || !strings.Contains(err.Error(), "contract") {
+		t.Fatalf("dims accepted outside a contract: %v", err)
+	}
+}
+
+func TestContextAndBindings(t *testing.T) {
+	c, err := ParseContract("c", []byte(`{"schema_version":"fbeval-contract/v1","id":"t","version":"1",
+		"schema":{"type":"object"},"bindings":{"/customer":"/customer/id","/currency":"/currency"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := func(version int, approved bool) *Context {
+		return &Context{Version: version, Approved: approved, Facts: map[string]any{
+			"customer": map[string]any{"id": "C-1"}, "currency": "EUR"}}
+	}
+	three := 3
+	two := 2
+	cases := []struct {
+		name     string
+		out      string
+		ctx      *Context
+		opts     CheckOptions
+		verdict  string
+		semantic string
+		codes    []string
+	}{
+		{"match", `{"customer":"C-1","currency":"EUR"}`, ctx(3, true), CheckOptions{ContextVersion: &three}, Pass, Pass, nil},
+		{"mismatch", `{"customer":"C-2","currency":"EUR"}`, ctx(3, true), CheckOptions{}, Fail, Fail, []string{"STATE_MISMATCH /customer"}},
+		{"missing output", `{"currency":"EUR"}`, ctx(3, true), CheckOptions{}, Fail, Fail, []string{"STATE_MISMATCH /customer"}},
+		{"unapproved never passes", `{"customer":"C-1","currency":"EUR"}`, ctx(3, false), CheckOptions{}, NotChecked, NotChecked, nil},
+		{"no context", `{"customer":"C-1","currency":"EUR"}`, nil, CheckOptions{}, NotChecked, NotChecked, nil},
+		{"stale", `{"customer":"C-1","currency":"EUR"}`, ctx(3, true), CheckOptions{ContextVersion: &two}, Fail, NotChecked, []string{"STALE_CONTEXT "}},
+		{"schema failure beats unapproved", `[]`, ctx(3, false), CheckOptions{}, Fail, NotChecked, []string{"SCHEMA_VIOLATION "}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := c.Check([]byte(tc.out), tc.ctx, tc.opts)
+			got := codes(r)
+			if r.Verdict != tc.verdict || r.Semantic != tc.semantic || strings.Join(got, ";") != strings.Join(tc.codes, ";") {
+				t.Fatalf("got %s/%s %q, want %s/%s %q", r.Verdict, r.Semantic, got, tc.verdict, tc.semantic, tc.codes)
+			}
+		})
+	}
+}
+
+func TestParseContext(t *testing.T) {
+	good := `{"version":4,"approved":true,"facts":{"a":1.50}}`
+	c, err := ParseContext("x", []byte(good))
+	if err != nil || c.Version != 4 || !c.Approved {
+		t.Fatalf("%v %+v", err, c)
+	}
+	for _, bad := range []string{`{"version":1.5,"approved":true,"facts":{}}`, `{"version":1,"facts":{}}`,
+		`{"version":1,"approved":true}`, `{"version":1,"approved":true,"facts":{},"x":1}`, `[]`} {
+		if _, err := ParseContext("x", []byte(bad)); err == nil {
+			t.Errorf("accepted %s", bad)
+		}
+	}
+}
+
+func TestAssemble(t *testing.T) {
+	c := mustContract(t, `{"type":"object","properties":{"lines":{"type":"array"},"total":{"type":"number"}},
+		"x-sum":{"target":"/total","of":"/lines","field":"/amount","compute":"application"},
+		"x-count":{"target":"/n","of":"/lines","compute":"application"},
+		"x-product":{"target":"/grand","factors":["/total","/n"],"compute":"application"}}`)
+	out, r, err := c.Assemble([]byte(`{"lines":[{"amount":0.1},{"amount":0.2}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != `{"grand":0.6,"lines":[{"amount":0.1},{"amount":0.2}],"n":2,"total":0.3}` {
+		t.Fatalf("assembled %s", out)
+	}
+	if r.Verdict != Pass || r.Stage != "assembled" || r.Raw == nil || r.Raw.Stage != "raw" || len(r.Inserted) != 3 {
+		t.Fatalf("result %+v", r)
+	}
+	// A wrong value the model gave is kept and fails; the raw result says so too.
+	_, r, _ = c.Assemble([]byte(`{"lines":[{"amount":0.1},{"amount":0.2}],"total":0.30000000000000004}`))
+	if r.Verdict != Fail || r.Raw.Verdict != Fail || codes(r)[0] != "SUM_MISMATCH /total,/lines" {
+		t.Fatalf("got %q", codes(r))
+	}
+	// Check alone leaves omitted computed targets alone.
+	if r := c.Check([]byte(`{"lines":[]}`), nil, CheckOptions{}); r.Verdict != Pass {
+		t.Fatalf("check of raw output: %q", codes(r))
+	}
+	_, r, err = c.Assemble([]byte(`{`))
+	if err == nil || r.Verdict != Fail {
+		t.Fatal("invalid JSON assembled")
+	}
+}
+
+func TestLint(t *testing.T) {
+	c := mustContract(t, `{"type":"object","required":["total"],
+		"properties":{"total":{"type":"number"},"name":{"type":"string"},"lines":{"type":"array","items":{"properties":{"id":{}}},"x-uniqueKeys":[["/sku"]]}},
+		"x-compare":[{"left":"/total","op":"lt","right":"/name"}],
+		"x-sum":{"target":"/total","of":"/lines","field":"/amount","compute":"application"},
+		"x-frobnicate":1}`)
+	var got []string
+	for _, f := range Lint(c) {
+		got = append(got, f.Severity+" "+f.Code+" "+f.Location)
+	}
+	want := []string{
+		"warning UNRESOLVED_POINTER #/properties/lines/x-uniqueKeys/0",
+		"error INCOMPATIBLE_COMPARE #/x-compare/0",
+		"error UNKNOWN_KEYWORD #/x-frobnicate",
+		"error COMPUTED_REQUIRED #/x-sum",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestResultOutput(t *testing.T) {
+	c := mustContract(t, `{"x-compare":[{"left":"/a","op":"lt","right":"/b"}]}`)
+	r := c.Check([]byte(`{"a":2,"b":1}`), nil, CheckOptions{})
+	var text, js strings.Builder
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if text.String() != "FAIL\nCOMPARE_FAILED /a, /b: /a < /b does not hold: 2 vs 1\n" {
+		t.Fatalf("text %q", text.String())
+	}
+	if err := r.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"verdict": "FAIL"`, `"expected": "/a < /b"`, `"actual": [`, `"scope": "the implemented checks passed`} {
+		if !strings.Contains(js.String(), want) {
+			t.Errorf("JSON lacks %s:\n%s", want, js.String())
+		}
+	}
+	r = c.Check([]byte(`{"a":1,"b":2}`), nil, CheckOptions{})
+	text.Reset()
+	r.WriteText(&text)
+	if !strings.HasPrefix(text.String(), "PASS: the implemented checks passed") {
+		t.Fatalf("text %q", text.String())
+	}
+}
