@@ -1,0 +1,59 @@
+// Command fbeval-anthropic answers fbeval request files with the Anthropic Messages
+// API and writes one response record per request.
+//
+//	export ANTHROPIC_API_KEY=...
+//	fbeval export toolcall-quick | fbeval-anthropic --model claude-sonnet-4-5 -o responses.jsonl
+//	fbeval score toolcall-quick --responses responses.jsonl
+//
+// The request's system messages become the system text; max_tokens defaults to
+// 1024 (the API requires one). With -o the output file is append-only and
+// resumable. The key is read from the environment variable named by --api-key-env
+// and is never written anywhere.
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/fbeval/fbeval/runners/internal/anthropic"
+	"github.com/fbeval/fbeval/runners/internal/runner"
+)
+
+const name = "fbeval-anthropic"
+
+type cli struct {
+	runner.NetFlags
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run is the whole command; ctx ends the run early (SIGINT, SIGTERM).
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var c cli
+	vars := kong.Vars{"base_url": "https://api.anthropic.com/v1", "api_key_env": "ANTHROPIC_API_KEY"}
+	if code, done := runner.ParseArgs(&c, name, "Answer fbeval request files with the Anthropic Messages API.", args, stdout, stderr, vars); done {
+		return code
+	}
+	opts := anthropic.Options{Model: c.Model, MaxTokens: c.MaxTokens, Temperature: c.Temperature, Provider: c.Provider}
+	return runner.Execute(ctx, &c.NetFlags, runner.Setup{
+		Name: name,
+		Auth: func(key string) http.Header {
+			return http.Header{"X-Api-Key": {key}}
+		},
+		New: func(h *runner.HTTP) runner.Provider {
+			h.Header.Set("Anthropic-Version", anthropic.Version)
+			return &anthropic.Client{HTTP: h, Opts: opts}
+		},
+	}, stdin, stdout, stderr)
+}

@@ -1,0 +1,62 @@
+// Command fbeval-openai answers fbeval request files with any OpenAI-compatible API:
+// OpenAI, Groq, Mistral, OpenRouter, the Hugging Face router, Ollama, vLLM and
+// llama.cpp servers. It speaks Chat Completions (default) or the Responses API
+// (--api responses), and writes one response record per request.
+//
+//	export OPENAI_API_KEY=...
+//	fbeval export toolcall-quick | fbeval-openai --model gpt-4o-mini -o responses.jsonl
+//	fbeval score toolcall-quick --responses responses.jsonl
+//
+// With -o the output file is append-only and resumable: run the same command again
+// after an interruption and only the requests without an answer are asked.
+// The key is read from the environment variable named by --api-key-env and is never
+// written anywhere.
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/fbeval/fbeval/runners/internal/openai"
+	"github.com/fbeval/fbeval/runners/internal/runner"
+)
+
+const name = "fbeval-openai"
+
+type cli struct {
+	runner.NetFlags
+	API          string `enum:"chat,responses" default:"chat" help:"Which API: ${enum}."`
+	NativeSchema bool   `help:"Pass a request's response_format on (provider-side structured output)."`
+	NoSeed       bool   `help:"Do not send the request's seed (for servers that reject it)."`
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run is the whole command; ctx ends the run early (SIGINT, SIGTERM).
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var c cli
+	vars := kong.Vars{"base_url": "https://api.openai.com/v1", "api_key_env": "OPENAI_API_KEY"}
+	if code, done := runner.ParseArgs(&c, name, "Answer fbeval request files with an OpenAI-compatible API.", args, stdout, stderr, vars); done {
+		return code
+	}
+	opts := openai.Options{
+		Model: c.Model, API: c.API, MaxTokens: c.MaxTokens, Temperature: c.Temperature,
+		NativeSchema: c.NativeSchema, NoSeed: c.NoSeed, Provider: c.Provider,
+	}
+	return runner.Execute(ctx, &c.NetFlags, runner.Setup{
+		Name: name,
+		Auth: func(key string) http.Header { return http.Header{"Authorization": {"Bearer " + key}} },
+		New:  func(h *runner.HTTP) runner.Provider { return &openai.Client{HTTP: h, Opts: opts} },
+	}, stdin, stdout, stderr)
+}

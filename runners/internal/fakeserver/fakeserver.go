@@ -1,0 +1,187 @@
+// Package fakeserver is a local stand-in for the provider APIs the fbeval runners
+// speak (OpenAI Chat Completions and Responses, Anthropic Messages), with faults
+// injected on demand: 429 with Retry-After, 500, slow answers, truncated and non-JSON
+// bodies, reset connections, and error bodies that echo the request's key headers.
+// Tests use it through httptest; the fbeval-fakeserver command serves it on a local
+// port for trying a runner end to end:
+//
+//	go run ./runners/internal/fakeserver/fbeval-fakeserver --addr 127.0.0.1:8089
+//	fbeval export toolcall-quick | fbeval-openai --base-url http://127.0.0.1:8089/v1 --model fake
+package fakeserver
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Fault is what the server does instead of (or before) answering.
+type Fault struct {
+	Status     int           // answer with this HTTP status and an API error body
+	RetryAfter string        // Retry-After header sent with Status
+	Delay      time.Duration // wait before answering
+	Truncate   bool          // cut the answer body in half
+	NonJSON    bool          // answer 200 with an HTML page
+	Reset      bool          // close the connection without an answer
+	EchoKey    bool          // with Status: the error body echoes the request's headers
+}
+
+// Options configure a Server.
+type Options struct {
+	// Reply returns the model's answer to a request, given its last user message.
+	// Nil: a fixed refusal envelope.
+	Reply func(user string) string
+	// Fault returns the fault for the n-th call (1-based) carrying this last user
+	// message. Nil: none.
+	Fault func(user string, n int) Fault
+}
+
+// DefaultReply is the answer when Options.Reply is nil: a toolcall refusal envelope.
+const DefaultReply = `{"action":"refuse","tool":null,"arguments":{},"missingFields":[],"reason":"fake server"}`
+
+// Server is an http.Handler speaking the three APIs under any prefix
+// (…/chat/completions, …/responses, …/messages).
+type Server struct {
+	opts  Options
+	mu    sync.Mutex
+	calls map[string]int
+	total int
+}
+
+// New returns a Server.
+func New(opts Options) *Server { return &Server{opts: opts, calls: map[string]int{}} }
+
+// Calls returns how many calls carried the user message, and all calls.
+func (s *Server) Calls(user string) (int, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.calls[user], s.total
+}
+
+type wireRequest struct {
+	Model    string `json:"model"`
+	Messages []struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	} `json:"messages"`
+	Input []struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	} `json:"input"`
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil || r.Method != http.MethodPost {
+		http.Error(w, `{"error":{"type":"invalid_request_error","message":"bad request"}}`, http.StatusBadRequest)
+		return
+	}
+	var req wireRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		http.Error(w, `{"error":{"type":"invalid_request_error","message":"body is not JSON"}}`, http.StatusBadRequest)
+		return
+	}
+	turns := req.Messages
+	if strings.HasSuffix(r.URL.Path, "/responses") {
+		turns = req.Input
+	}
+	user := ""
+	for _, m := range turns {
+		if m.Role == "user" {
+			user = m.Content
+		}
+	}
+	s.mu.Lock()
+	s.calls[user]++
+	s.total++
+	n := s.calls[user]
+	s.mu.Unlock()
+
+	var f Fault
+	if s.opts.Fault != nil {
+		f = s.opts.Fault(user, n)
+	}
+	if f.Delay > 0 {
+		select {
+		case <-time.After(f.Delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	switch {
+	case f.Reset:
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				conn.Close()
+				return
+			}
+		}
+		panic(http.ErrAbortHandler)
+	case f.NonJSON:
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<html><body>502 Bad Gateway</body></html>")
+		return
+	case f.Status != 0:
+		if f.RetryAfter != "" {
+			w.Header().Set("Retry-After", f.RetryAfter)
+		}
+		msg := "fake failure"
+		if f.EchoKey {
+			msg = fmt.Sprintf("Incorrect API key provided: %s %s", r.Header.Get("Authorization"), r.Header.Get("X-Api-Key"))
+		}
+		kind := "server_error"
+		if f.Status == 429 {
+			kind = "rate_limit_exceeded"
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(f.Status)
+		b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": msg, "type": kind, "code": kind}})
+		w.Write(b)
+		return
+	}
+	reply := DefaultReply
+	if s.opts.Reply != nil {
+		reply = s.opts.Reply(user)
+	}
+	sum := sha256.Sum256([]byte(user))
+	id := hex.EncodeToString(sum[:6])
+	var answer any
+	switch {
+	case strings.HasSuffix(r.URL.Path, "/chat/completions"):
+		answer = map[string]any{
+			"id": "chatcmpl-" + id, "object": "chat.completion", "model": req.Model,
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
+				"message": map[string]any{"role": "assistant", "content": reply}}},
+			"usage": map[string]any{"prompt_tokens": len(user) / 4, "completion_tokens": len(reply) / 4, "total_tokens": (len(user) + len(reply)) / 4},
+		}
+	case strings.HasSuffix(r.URL.Path, "/responses"):
+		answer = map[string]any{
+			"id": "resp_" + id, "object": "response", "model": req.Model, "status": "completed",
+			"output": []any{map[string]any{"type": "message", "role": "assistant",
+				"content": []any{map[string]any{"type": "output_text", "text": reply}}}},
+			"usage": map[string]any{"input_tokens": len(user) / 4, "output_tokens": len(reply) / 4},
+		}
+	case strings.HasSuffix(r.URL.Path, "/messages"):
+		answer = map[string]any{
+			"id": "msg_" + id, "type": "message", "role": "assistant", "model": req.Model,
+			"content":     []any{map[string]any{"type": "text", "text": reply}},
+			"stop_reason": "end_turn",
+			"usage":       map[string]any{"input_tokens": len(user) / 4, "output_tokens": len(reply) / 4, "cache_read_input_tokens": 2},
+		}
+	default:
+		http.Error(w, `{"error":{"type":"not_found_error","message":"no such endpoint"}}`, http.StatusNotFound)
+		return
+	}
+	b, _ := json.Marshal(answer)
+	if f.Truncate {
+		b = b[:len(b)/2]
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(b)
+}

@@ -1,0 +1,332 @@
+// Package openai speaks the OpenAI-compatible wire formats for the fbeval runners:
+// request bodies of the Chat Completions and Responses APIs built from an fbeval
+// request, and their answers read back into a runner.Result. fbeval-openai sends
+// them; fbeval-batch writes and reads them in Batch API files.
+//
+//	body, _ := openai.ChatBody(&req, openai.Options{Model: "gpt-4o-mini"})
+//	// POST body to /chat/completions, then:
+//	res, err := openai.ParseChat(answer)
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/runners/internal/runner"
+)
+
+// Options shape the request bodies.
+type Options struct {
+	Model        string
+	API          string // "chat" (default) or "responses"
+	MaxTokens    int    // 0: left to the provider
+	Temperature  *float64
+	NativeSchema bool   // pass the request's response_format on
+	NoSeed       bool   // leave the request's seed out (Chat Completions only)
+	Provider     string // written to records; "" is "openai-compatible"
+}
+
+// Path is the endpoint of the API, relative to the base URL.
+func (o *Options) Path() string {
+	if o.API == "responses" {
+		return "/responses"
+	}
+	return "/chat/completions"
+}
+
+func (o *Options) provider() string {
+	if o.Provider != "" {
+		return o.Provider
+	}
+	return "openai-compatible"
+}
+
+func messages(msgs []contract.Message) []contract.Object {
+	out := make([]contract.Object, len(msgs))
+	for i, m := range msgs {
+		out[i] = contract.Object{runner.Field("role", m.Role), runner.Field("content", m.Content)}
+	}
+	return out
+}
+
+// ChatBody is the Chat Completions request body for req: model, messages, then
+// max_tokens, temperature, seed and response_format where given.
+func ChatBody(req *contract.Request, o Options) contract.Object {
+	body := contract.Object{runner.Field("model", o.Model), runner.Field("messages", messages(req.Messages))}
+	if o.MaxTokens > 0 {
+		body = append(body, runner.Field("max_tokens", o.MaxTokens))
+	}
+	if o.Temperature != nil {
+		body = append(body, runner.Field("temperature", *o.Temperature))
+	}
+	if !o.NoSeed && req.Seed != 0 {
+		body = append(body, runner.Field("seed", req.Seed))
+	}
+	if rf := req.ResponseFormat; rf != nil && o.NativeSchema {
+		body = append(body, runner.Field("response_format", contract.Object{
+			runner.Field("type", rf.Type),
+			runner.Field("json_schema", contract.Object{
+				runner.Field("name", rf.JSONSchema.Name),
+				runner.Field("schema", contract.Raw(rf.JSONSchema.Schema)),
+				runner.Field("strict", rf.JSONSchema.Strict),
+			}),
+		}))
+	}
+	return body
+}
+
+// ResponsesBody is the Responses API request body for req: the system messages
+// joined as instructions, the other turns as input, then max_output_tokens,
+// temperature and text.format where given.
+func ResponsesBody(req *contract.Request, o Options) contract.Object {
+	var system []string
+	var turns []contract.Message
+	for _, m := range req.Messages {
+		if m.Role == "system" || m.Role == "developer" {
+			system = append(system, m.Content)
+		} else {
+			turns = append(turns, m)
+		}
+	}
+	body := contract.Object{runner.Field("model", o.Model)}
+	if len(system) > 0 {
+		body = append(body, runner.Field("instructions", strings.Join(system, "\n\n")))
+	}
+	body = append(body, runner.Field("input", messages(turns)))
+	if o.MaxTokens > 0 {
+		body = append(body, runner.Field("max_output_tokens", o.MaxTokens))
+	}
+	if o.Temperature != nil {
+		body = append(body, runner.Field("temperature", *o.Temperature))
+	}
+	if rf := req.ResponseFormat; rf != nil && o.NativeSchema {
+		body = append(body, runner.Field("text", contract.Object{runner.Field("format", contract.Object{
+			runner.Field("type", rf.Type),
+			runner.Field("name", rf.JSONSchema.Name),
+			runner.Field("schema", contract.Raw(rf.JSONSchema.Schema)),
+			runner.Field("strict", rf.JSONSchema.Strict),
+		})}))
+	}
+	return body
+}
+
+// Body is the request body of the chosen API, as JSON.
+func Body(req *contract.Request, o Options) ([]byte, error) {
+	if o.API == "responses" {
+		return contract.Marshal(ResponsesBody(req, o), contract.Compact)
+	}
+	return contract.Marshal(ChatBody(req, o), contract.Compact)
+}
+
+type chatCompletion struct {
+	ID      string `json:"id"`
+	Model   string `json:"model"`
+	Choices []struct {
+		Message *struct {
+			Content   json.RawMessage `json:"content"`
+			Refusal   *string         `json:"refusal"`
+			ToolCalls []struct {
+				Function struct {
+					Arguments string `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"message"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *struct {
+		PromptTokens     *int64 `json:"prompt_tokens"`
+		CompletionTokens *int64 `json:"completion_tokens"`
+	} `json:"usage"`
+}
+
+// ParseChat reads a chat completion. The output is the first choice's text content
+// (a list of content parts is joined); when the message carries tool calls and no
+// text, the first call's function.arguments string is the output, since a tool
+// call's arguments are the answer a toolcall study scores. A refusal with no content
+// is the output too, with its finish reason.
+func ParseChat(body []byte) (runner.Result, error) {
+	var c chatCompletion
+	if err := json.Unmarshal(body, &c); err != nil {
+		return runner.Result{}, runner.BadResponse("the answer is not a chat completion: %s", shortJSONError(err))
+	}
+	if len(c.Choices) == 0 || c.Choices[0].Message == nil {
+		return runner.Result{}, runner.BadResponse("the chat completion has no choices")
+	}
+	ch := c.Choices[0]
+	res := runner.Result{Model: c.Model, RawResponseID: c.ID}
+	if ch.FinishReason != nil {
+		res.FinishReason = *ch.FinishReason
+	}
+	if u := c.Usage; u != nil {
+		res.InputTokens, res.OutputTokens = u.PromptTokens, u.CompletionTokens
+	}
+	text, hasText, err := contentText(ch.Message.Content)
+	if err != nil {
+		return runner.Result{}, err
+	}
+	switch {
+	case hasText:
+		res.Output = &text
+	case len(ch.Message.ToolCalls) > 0:
+		res.Output = runner.String(ch.Message.ToolCalls[0].Function.Arguments)
+	case ch.Message.Refusal != nil:
+		res.Output = runner.String(*ch.Message.Refusal)
+		if res.FinishReason == "" || res.FinishReason == "stop" {
+			res.FinishReason = "refusal"
+		}
+	default:
+		// An empty answer is still an answer (a length cut, say): scored as wrong.
+		res.Output = runner.String("")
+	}
+	return res, nil
+}
+
+// contentText reads message content: a string, null, or a list of parts with text.
+func contentText(raw json.RawMessage) (string, bool, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", false, nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s, true, nil
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return "", false, runner.BadResponse("message content is neither text nor a list of parts")
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString(p.Text)
+	}
+	return b.String(), true, nil
+}
+
+type responsesAnswer struct {
+	ID                string `json:"id"`
+	Model             string `json:"model"`
+	Status            string `json:"status"`
+	IncompleteDetails *struct {
+		Reason string `json:"reason"`
+	} `json:"incomplete_details"`
+	Error *struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+	Output []struct {
+		Type      string `json:"type"`
+		Arguments string `json:"arguments"`
+		Content   []struct {
+			Type    string `json:"type"`
+			Text    string `json:"text"`
+			Refusal string `json:"refusal"`
+		} `json:"content"`
+	} `json:"output"`
+	Usage *struct {
+		InputTokens  *int64 `json:"input_tokens"`
+		OutputTokens *int64 `json:"output_tokens"`
+	} `json:"usage"`
+}
+
+// ParseResponses reads a Responses API answer: the output_text parts of its message
+// items joined (refusal parts when there is no text; the first function_call's
+// arguments when there is neither). The finish reason is the status, or the reason
+// an incomplete answer stopped.
+func ParseResponses(body []byte) (runner.Result, error) {
+	var a responsesAnswer
+	if err := json.Unmarshal(body, &a); err != nil {
+		return runner.Result{}, runner.BadResponse("the answer is not a Responses API response: %s", shortJSONError(err))
+	}
+	if a.Status == "failed" {
+		code := "failed"
+		if a.Error != nil && a.Error.Code != "" {
+			code = a.Error.Code
+		}
+		return runner.Result{}, &runner.CallError{Code: "failed", Message: "the response failed (" + code + ")"}
+	}
+	res := runner.Result{Model: a.Model, RawResponseID: a.ID, FinishReason: a.Status}
+	if a.IncompleteDetails != nil && a.IncompleteDetails.Reason != "" {
+		res.FinishReason = a.IncompleteDetails.Reason
+	}
+	if u := a.Usage; u != nil {
+		res.InputTokens, res.OutputTokens = u.InputTokens, u.OutputTokens
+	}
+	var text, refusal strings.Builder
+	hasText, args := false, (*string)(nil)
+	for _, item := range a.Output {
+		switch item.Type {
+		case "message":
+			for _, c := range item.Content {
+				switch c.Type {
+				case "output_text":
+					text.WriteString(c.Text)
+					hasText = true
+				case "refusal":
+					refusal.WriteString(c.Refusal)
+				}
+			}
+		case "function_call":
+			if args == nil {
+				args = runner.String(item.Arguments)
+			}
+		}
+	}
+	switch {
+	case hasText:
+		res.Output = runner.String(text.String())
+	case refusal.Len() > 0:
+		res.Output = runner.String(refusal.String())
+		res.FinishReason = "refusal"
+	case args != nil:
+		res.Output = args
+	case a.Output == nil && a.Status == "":
+		return runner.Result{}, runner.BadResponse("the answer has no output")
+	default:
+		res.Output = runner.String("")
+	}
+	return res, nil
+}
+
+func shortJSONError(err error) string {
+	s := err.Error()
+	if len(s) > 120 {
+		s = s[:120]
+	}
+	return s
+}
+
+// Client asks an OpenAI-compatible server; it is a runner.Provider.
+type Client struct {
+	HTTP *runner.HTTP
+	Opts Options
+}
+
+// Do sends one request and reads its answer.
+func (c *Client) Do(ctx context.Context, req *contract.Request) (runner.Result, error) {
+	body, err := Body(req, c.Opts)
+	if err != nil {
+		return runner.Result{}, &runner.CallError{Code: "bad_request", Message: err.Error()}
+	}
+	data, err := c.HTTP.PostJSON(ctx, c.Opts.Path(), body)
+	if err != nil {
+		return runner.Result{}, err
+	}
+	var res runner.Result
+	if c.Opts.API == "responses" {
+		res, err = ParseResponses(data)
+	} else {
+		res, err = ParseChat(data)
+	}
+	if err != nil {
+		return res, err
+	}
+	res.Provider = c.Opts.provider()
+	if res.Model == "" {
+		res.Model = c.Opts.Model
+	}
+	return res, nil
+}

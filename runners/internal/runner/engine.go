@@ -1,0 +1,320 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/fbeval/fbeval/contract"
+)
+
+// Provider asks a model once for one request. A failure is a *CallError (any other
+// error is treated as a network error). ctx carries the per-call timeout.
+type Provider interface {
+	Do(ctx context.Context, req *contract.Request) (Result, error)
+}
+
+// Options are the limits of a run. Zero values mean: Concurrency 1, no rate limit,
+// no timeout, no budget, no stop on consecutive errors.
+type Options struct {
+	Concurrency          int
+	RPS                  float64       // calls per second, retries included
+	Retries              int           // further calls after the first, per request
+	Timeout              time.Duration // per call
+	MaxRequests          int           // calls in all, retries included
+	MaxConsecutiveErrors int           // stop after this many provider-error records in a row
+	BackoffBase          time.Duration // first retry wait (doubles each retry); 0: 1s
+	BackoffMax           time.Duration // longest wait, Retry-After included; 0: 2m
+	Seed                 uint64        // of the backoff jitter
+	Secrets              []string      // stripped from every message
+	// Progress, when set, is told of every request finished (answered or not).
+	Progress func()
+}
+
+// Summary counts what a run did.
+type Summary struct {
+	Requests int    // in the request file
+	Skipped  int    // already answered in the output file
+	Answered int    // answered in this run
+	Errors   int    // provider-error records written
+	Left     int    // requests with no record from this run (stopped early)
+	Retries  int    // calls after the first for a request
+	Calls    int    // provider calls made
+	Stopped  string // why the run stopped early: "budget", "consecutive errors", "signal"; "" if it did not
+}
+
+// String is the summary line printed at the end of a run.
+func (s Summary) String() string {
+	line := fmt.Sprintf("%d requests: %d answered, %d errors, %d skipped (already answered), %d left; %d calls, %d retries",
+		s.Requests, s.Answered, s.Errors, s.Skipped, s.Left, s.Calls, s.Retries)
+	if s.Stopped != "" {
+		line += "; stopped: " + s.Stopped
+	}
+	return line
+}
+
+// ExitCode is 0 when every request has an answer, 1 otherwise.
+func (s Summary) ExitCode() int {
+	if s.Errors > 0 || s.Left > 0 {
+		return 1
+	}
+	return 0
+}
+
+// Run asks p for every request of items that out does not already answer, and
+// appends their records to out in request order. Requests are started in request
+// order by up to Concurrency workers; a finished record waits until every earlier
+// request has its record (or is abandoned), so the output order is the request order.
+// When ctx is done (a signal), the budget runs out or too many errors come in a row,
+// no new call starts, calls in flight finish and are written, and requests waiting to
+// be retried are left for a later run. The error is a failure to write.
+func Run(ctx context.Context, items []Item, p Provider, out *Output, opts Options) (Summary, error) {
+	sum := Summary{Requests: len(items)}
+	var todo []int
+	for i := range items {
+		if out.Answered(items[i].Req.RequestID) {
+			sum.Skipped++
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	e := newEngine(ctx, p, opts)
+	defer e.cancel()
+
+	type done struct {
+		pos  int // in todo
+		line []byte
+		res  Result
+		ok   bool // false: abandoned, no record
+	}
+	jobs := make(chan int)
+	results := make(chan done)
+	workers := max(opts.Concurrency, 1)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for pos := range jobs {
+				it := &items[todo[pos]]
+				res, ok := e.ask(&it.Req)
+				d := done{pos: pos, res: res, ok: ok}
+				if ok {
+					line, err := AppendRecord(nil, &it.Req, &res)
+					if err != nil {
+						// Cannot happen with the types ResponseRecord uses; record it as a provider error rather than lose it.
+						res = Result{Error: &contract.ProviderError{Code: "bad_response", Message: err.Error()}}
+						line, _ = AppendRecord(nil, &it.Req, &res)
+						d.res = res
+					}
+					d.line = line
+				}
+				results <- d
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for pos := range todo {
+			select {
+			case <-e.stop.Done():
+				return
+			case jobs <- pos:
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	// Write in request order. Dispatch is in order, so when the run stops, every
+	// started request precedes every unstarted one and the buffer drains fully.
+	pending := make(map[int]done)
+	next := 0
+	var werr error
+	for d := range results {
+		pending[d.pos] = d
+		for {
+			d, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			switch {
+			case !d.ok:
+				sum.Left++
+				continue
+			case d.res.Error != nil:
+				sum.Errors++
+			default:
+				sum.Answered++
+			}
+			if werr == nil {
+				if werr = out.Write(d.line); werr != nil {
+					e.halt("write error")
+				}
+			}
+			if opts.Progress != nil {
+				opts.Progress()
+			}
+		}
+	}
+	sum.Left += len(todo) - next
+	sum.Calls, sum.Retries = e.calls, e.retries
+	sum.Stopped = e.reason
+	if sum.Stopped == "" && ctx.Err() != nil && sum.Left > 0 {
+		sum.Stopped = "signal"
+	}
+	return sum, werr
+}
+
+type engine struct {
+	p    Provider
+	opts Options
+	stop context.Context
+	halt func(reason string)
+	// cancel releases the stop context.
+	cancel context.CancelFunc
+
+	mu          sync.Mutex
+	reason      string
+	calls       int
+	retries     int
+	consecutive int
+	nextSlot    time.Time
+	rng         *rand.Rand
+}
+
+func newEngine(ctx context.Context, p Provider, opts Options) *engine {
+	if opts.BackoffBase <= 0 {
+		opts.BackoffBase = time.Second
+	}
+	if opts.BackoffMax <= 0 {
+		opts.BackoffMax = 2 * time.Minute
+	}
+	stop, cancel := context.WithCancel(ctx)
+	e := &engine{p: p, opts: opts, stop: stop, cancel: cancel, rng: rand.New(rand.NewPCG(opts.Seed, 0x9e3779b97f4a7c15))}
+	e.halt = func(reason string) {
+		e.mu.Lock()
+		if e.reason == "" {
+			e.reason = reason
+		}
+		e.mu.Unlock()
+		cancel()
+	}
+	return e
+}
+
+// ask calls the provider until it answers, gives a final error, or the run stops.
+// ok is false when the request was abandoned and gets no record.
+func (e *engine) ask(req *contract.Request) (Result, bool) {
+	for attempt := 0; ; attempt++ {
+		if !e.take(attempt) {
+			return Result{}, false
+		}
+		res, err := e.call(req)
+		if err == nil {
+			e.mu.Lock()
+			e.consecutive = 0
+			e.mu.Unlock()
+			return res, true
+		}
+		var ce *CallError
+		if !errors.As(err, &ce) {
+			ce = &CallError{Code: "network", Message: Redact(oneLine(err.Error()), e.opts.Secrets), Retry: true}
+		}
+		if ce.Retry && attempt < e.opts.Retries {
+			if !e.sleep(e.backoff(attempt, ce.RetryAfter)) {
+				return Result{}, false
+			}
+			continue
+		}
+		e.mu.Lock()
+		e.consecutive++
+		tooMany := e.opts.MaxConsecutiveErrors > 0 && e.consecutive >= e.opts.MaxConsecutiveErrors
+		e.mu.Unlock()
+		if tooMany {
+			e.halt("consecutive errors")
+		}
+		res.Output = nil
+		res.Error = &contract.ProviderError{Code: ce.Code, Message: Redact(ce.Message, e.opts.Secrets)}
+		return res, true
+	}
+}
+
+// take claims one call of the budget and waits for the rate limit. False: the run
+// is stopping.
+func (e *engine) take(attempt int) bool {
+	e.mu.Lock()
+	if e.stop.Err() != nil {
+		e.mu.Unlock()
+		return false
+	}
+	if e.opts.MaxRequests > 0 && e.calls >= e.opts.MaxRequests {
+		e.mu.Unlock()
+		e.halt("budget")
+		return false
+	}
+	e.calls++
+	if attempt > 0 {
+		e.retries++
+	}
+	var wait time.Duration
+	if e.opts.RPS > 0 {
+		now := time.Now()
+		if e.nextSlot.Before(now) {
+			e.nextSlot = now
+		}
+		wait = e.nextSlot.Sub(now)
+		e.nextSlot = e.nextSlot.Add(time.Duration(float64(time.Second) / e.opts.RPS))
+	}
+	e.mu.Unlock()
+	return wait == 0 || e.sleep(wait)
+}
+
+func (e *engine) call(req *contract.Request) (res Result, err error) {
+	// Calls in flight are not canceled by a stop: they finish and are written.
+	ctx := context.Background()
+	if e.opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, e.opts.Timeout)
+		defer cancel()
+	}
+	start := time.Now()
+	res, err = e.p.Do(ctx, req)
+	if err == nil && res.LatencyMS == nil {
+		ms := float64(time.Since(start).Microseconds()) / 1000
+		res.LatencyMS = &ms
+	}
+	return res, err
+}
+
+// backoff is the wait before retry attempt+1: the provider's Retry-After when it
+// gave one, else exponential with full jitter in [d/2, d]; at most BackoffMax.
+func (e *engine) backoff(attempt int, retryAfter time.Duration) time.Duration {
+	if retryAfter > 0 {
+		return min(retryAfter, e.opts.BackoffMax)
+	}
+	d := e.opts.BackoffBase << min(attempt, 30)
+	if d <= 0 || d > e.opts.BackoffMax {
+		d = e.opts.BackoffMax
+	}
+	e.mu.Lock()
+	j := e.rng.Int64N(int64(d/2) + 1)
+	e.mu.Unlock()
+	return d/2 + time.Duration(j)
+}
+
+// sleep waits d; false when the run stops first.
+func (e *engine) sleep(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-e.stop.Done():
+		return false
+	}
+}

@@ -1,0 +1,180 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// CallError is a failed provider call: Code is what the response record's error
+// carries ("http_429", "http_500", "timeout", "network", "bad_response", ...),
+// Message a one-line description with no response body and no secret, Retry whether
+// asking again may help, and RetryAfter the wait the provider asked for (0: none).
+type CallError struct {
+	Code       string
+	Message    string
+	Retry      bool
+	RetryAfter time.Duration
+}
+
+func (e *CallError) Error() string { return e.Code + ": " + e.Message }
+
+// BadResponse is the CallError of a response that could not be read as the API's
+// answer. Such answers are retried: a truncated body is usually a passing fault.
+func BadResponse(format string, args ...any) *CallError {
+	return &CallError{Code: "bad_response", Message: fmt.Sprintf(format, args...), Retry: true}
+}
+
+// MaxBodyBytes bounds a provider's response body.
+const MaxBodyBytes = 32 << 20
+
+// HTTP posts JSON to a provider. Header holds every header sent, the key among them;
+// Secrets lists the values to strip from any message (keys, header values).
+type HTTP struct {
+	Client  *http.Client
+	BaseURL string
+	Header  http.Header
+	Secrets []string
+}
+
+// PostJSON posts body to BaseURL+path and returns the response body of a 2xx answer.
+// Any failure is a *CallError whose message holds no secret.
+func (h *HTTP) PostJSON(ctx context.Context, path string, body []byte) ([]byte, error) {
+	u := strings.TrimSuffix(h.BaseURL, "/") + path
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
+	if err != nil {
+		return nil, &CallError{Code: "bad_request", Message: Redact("cannot build the request: "+err.Error(), h.Secrets)}
+	}
+	for k, vs := range h.Header {
+		hreq.Header[k] = vs
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	client := h.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(hreq)
+	if err != nil {
+		return nil, h.transportError(ctx, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxBodyBytes+1))
+	if err != nil {
+		return nil, h.transportError(ctx, err)
+	}
+	if len(data) > MaxBodyBytes {
+		return nil, &CallError{Code: "bad_response", Message: fmt.Sprintf("response body larger than %d bytes", MaxBodyBytes)}
+	}
+	if resp.StatusCode/100 == 2 {
+		return data, nil
+	}
+	e := &CallError{
+		Code:    "http_" + strconv.Itoa(resp.StatusCode),
+		Message: "HTTP " + resp.Status,
+		// 408 and 409 are passing conditions too; 429 asks to slow down; 5xx (and
+		// Anthropic's 529) are the server's trouble.
+		Retry: resp.StatusCode == 408 || resp.StatusCode == 409 || resp.StatusCode == 429 || resp.StatusCode >= 500,
+	}
+	if kind := errorKind(data); kind != "" {
+		e.Message += " (" + kind + ")"
+	}
+	e.Message = Redact(e.Message, h.Secrets)
+	e.RetryAfter = ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+	return nil, e
+}
+
+func (h *HTTP) transportError(ctx context.Context, err error) *CallError {
+	if errors.Is(err, context.DeadlineExceeded) || ctx.Err() == context.DeadlineExceeded {
+		return &CallError{Code: "timeout", Message: "no answer within the timeout", Retry: true}
+	}
+	if errors.Is(err, context.Canceled) {
+		return &CallError{Code: "canceled", Message: "the call was canceled"}
+	}
+	// A *url.Error names the URL, which may carry a key in its query: keep only the cause.
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return &CallError{Code: "timeout", Message: "no answer within the timeout", Retry: true}
+	}
+	return &CallError{Code: "network", Message: Redact(oneLine(err.Error()), h.Secrets), Retry: true}
+}
+
+var kindPattern = regexp.MustCompile(`^[A-Za-z0-9_.\-]{1,64}$`)
+
+// errorKind returns the machine-readable kind of an API error body ({"error": {"code"
+// or "type"}}), never its free text, which may echo the request.
+func errorKind(body []byte) string {
+	var w struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(body, &w) != nil || len(w.Error) == 0 {
+		return ""
+	}
+	var e struct {
+		Code any    `json:"code"`
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(w.Error, &e) != nil {
+		return ""
+	}
+	if s, ok := e.Code.(string); ok && kindPattern.MatchString(s) {
+		return s
+	}
+	if kindPattern.MatchString(e.Type) {
+		return e.Type
+	}
+	return ""
+}
+
+// ParseRetryAfter reads a Retry-After header: delay seconds or an HTTP date. Zero
+// when absent, unreadable or in the past.
+func ParseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil {
+		if secs <= 0 || secs > 1e6 {
+			return 0
+		}
+		return time.Duration(secs * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+// Redact replaces every secret in s with "[redacted]". Secrets shorter than four
+// bytes are left alone: they would match ordinary text.
+func Redact(s string, secrets []string) string {
+	for _, sec := range secrets {
+		if len(sec) >= 4 {
+			s = strings.ReplaceAll(s, sec, "[redacted]")
+		}
+	}
+	return s
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 300 {
+		s = s[:300] + "..."
+	}
+	return s
+}

@@ -1,0 +1,144 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+)
+
+// NetFlags are the flags every networked runner shares. Defaults that differ per
+// runner come from kong variables: ${base_url} and ${api_key_env}.
+type NetFlags struct {
+	Input                string        `arg:"" optional:"" default:"-" help:"Request file (JSONL, JSON list or batch object); - reads stdin."`
+	Output               string        `short:"o" default:"-" help:"Append responses to FILE (resumable); - writes stdout."`
+	Model                string        `required:"" help:"Model name sent to the provider."`
+	BaseURL              string        `default:"${base_url}" help:"API base URL."`
+	Header               []string      `sep:"none" help:"Extra HTTP header K:V (repeatable)."`
+	APIKeyEnv            string        `default:"${api_key_env}" help:"Environment variable holding the API key (unset: no key is sent)."`
+	Provider             string        `help:"Provider name written to each record."`
+	MaxTokens            int           `help:"Longest answer in tokens (0: the provider's default, where it has one)."`
+	Temperature          *float64      `help:"Sampling temperature (unset: the provider's default)."`
+	Concurrency          int           `default:"4" help:"Requests in flight at once."`
+	RPS                  float64       `default:"0" help:"Calls per second, retries included (0: no limit)."`
+	Retries              int           `default:"4" help:"Further calls per request after network errors, timeouts, 429 and 5xx."`
+	Backoff              time.Duration `default:"1s" help:"First retry wait; doubles each retry, with jitter."`
+	MaxBackoff           time.Duration `default:"2m" help:"Longest wait between calls, Retry-After included."`
+	Timeout              time.Duration `default:"120s" help:"Per-call timeout."`
+	MaxRequests          int           `help:"Stop after this many calls, retries included (0: no limit)."`
+	MaxConsecutiveErrors int           `default:"10" help:"Stop after this many provider errors in a row (0: never)."`
+}
+
+// Setup is what a networked runner adds to the shared flags: its name, and how the
+// key is sent.
+type Setup struct {
+	Name string
+	// Auth returns the headers that carry key.
+	Auth func(key string) http.Header
+	// New returns the provider that asks through h.
+	New func(h *HTTP) Provider
+}
+
+// Execute runs a networked runner with parsed flags: reads the requests, opens (and
+// repairs) the output, asks the provider for every request not yet answered, prints
+// a progress bar when stderr is a terminal and a summary line at the end. It returns
+// the exit code: 0 all answered, 1 provider errors or stopped early, 2 bad usage or
+// input.
+func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout, stderr io.Writer) int {
+	fail := func(code int, format string, args ...any) int {
+		fmt.Fprintf(stderr, "%s: %s\n", s.Name, fmt.Sprintf(format, args...))
+		return code
+	}
+	header := http.Header{}
+	var secrets []string
+	for _, h := range f.Header {
+		k, v, ok := strings.Cut(h, ":")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok || k == "" {
+			return fail(ExitUsage, "--header wants K:V, got %q", Redact(h, []string{v}))
+		}
+		header.Add(k, v)
+		secrets = append(secrets, v)
+	}
+	if key := os.Getenv(f.APIKeyEnv); key != "" {
+		for k, vs := range s.Auth(key) {
+			header[http.CanonicalHeaderKey(k)] = vs
+		}
+		secrets = append(secrets, key)
+	} else {
+		fmt.Fprintf(stderr, "%s: %s is not set; sending no API key\n", s.Name, f.APIKeyEnv)
+	}
+	// The longest secrets first, so a key inside a header value is fully replaced.
+	sortByLenDesc(secrets)
+
+	in, inName := stdin, "<stdin>"
+	if f.Input != "-" {
+		file, err := os.Open(f.Input)
+		if err != nil {
+			return fail(ExitUsage, "cannot read requests: %v", err)
+		}
+		defer file.Close()
+		in, inName = file, f.Input
+	}
+	items, err := ReadRequests(inName, in)
+	if err != nil {
+		return fail(ExitUsage, "%v", err)
+	}
+	out := NewOutput(stdout)
+	if f.Output != "-" {
+		if out, err = OpenOutput(f.Output); err != nil {
+			return fail(ExitUsage, "%v", err)
+		}
+		defer out.Close()
+		if out.Repaired > 0 {
+			fmt.Fprintf(stderr, "%s: %s: cut off a torn last line (%d bytes) left by an interrupted run\n", s.Name, f.Output, out.Repaired)
+		}
+	}
+	opts := Options{
+		Concurrency: f.Concurrency, RPS: f.RPS, Retries: f.Retries, Timeout: f.Timeout,
+		MaxRequests: f.MaxRequests, MaxConsecutiveErrors: f.MaxConsecutiveErrors,
+		BackoffBase: f.Backoff, BackoffMax: f.MaxBackoff, Seed: 1, Secrets: secrets,
+	}
+	if file, ok := stderr.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
+		bar := progressbar.NewOptions(len(items),
+			progressbar.OptionSetWriter(stderr),
+			progressbar.OptionSetDescription(s.Name),
+			progressbar.OptionShowCount(),
+			progressbar.OptionClearOnFinish(),
+		)
+		_ = bar.Add(countAnswered(items, out))
+		opts.Progress = func() { _ = bar.Add(1) }
+		defer bar.Finish()
+	}
+	h := &HTTP{Client: &http.Client{}, BaseURL: f.BaseURL, Header: header, Secrets: secrets}
+	sum, err := Run(ctx, items, s.New(h), out, opts)
+	fmt.Fprintf(stderr, "%s: %s\n", s.Name, Redact(sum.String(), secrets))
+	if err != nil {
+		return fail(1, "%s", Redact(err.Error(), secrets))
+	}
+	return sum.ExitCode()
+}
+
+func countAnswered(items []Item, out *Output) int {
+	n := 0
+	for i := range items {
+		if out.Answered(items[i].Req.RequestID) {
+			n++
+		}
+	}
+	return n
+}
+
+func sortByLenDesc(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && len(s[j]) > len(s[j-1]); j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}

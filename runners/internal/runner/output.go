@@ -1,0 +1,126 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Output is an append-only response file. Records are written one per line, each
+// with a single write as soon as it is ready, so a killed run loses at most the line
+// being written; OpenOutput repairs that torn line on resume.
+type Output struct {
+	w        io.Writer
+	f        *os.File
+	answered map[string]bool
+	Repaired int64 // bytes of a torn last line cut off when the file was opened
+}
+
+// NewOutput writes records to w (stdout, say); nothing is resumed.
+func NewOutput(w io.Writer) *Output { return &Output{w: w, answered: map[string]bool{}} }
+
+// OpenOutput opens (or creates) the response file path for appending. The ids it
+// already answers (records with an output and no error) are remembered, so a resumed
+// run skips them; provider-error records are asked again. A last line without its
+// newline, left by a killed run, is cut off.
+func OpenOutput(path string) (*Output, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open the output file: %v", err)
+	}
+	o := &Output{w: f, f: f, answered: map[string]bool{}}
+	keep, err := o.scan(path, f)
+	if err == nil {
+		var size int64
+		if size, err = f.Seek(0, io.SeekEnd); err == nil && size > keep {
+			o.Repaired = size - keep
+			err = f.Truncate(keep)
+		}
+	}
+	if err == nil {
+		_, err = f.Seek(0, io.SeekEnd)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return o, nil
+}
+
+// scan reads the existing records and returns the length of the complete lines.
+func (o *Output) scan(path string, r io.Reader) (int64, error) {
+	br := bufio.NewReaderSize(r, 1<<20)
+	var off int64
+	for line := 1; ; line++ {
+		text, err := br.ReadBytes('\n')
+		if err == io.EOF {
+			return off, nil // text, if any, is the torn last line
+		}
+		if err != nil {
+			return 0, fmt.Errorf("cannot read the output file: %v", err)
+		}
+		off += int64(len(text))
+		text = bytes.TrimSpace(text)
+		if len(text) == 0 {
+			continue
+		}
+		id, ok, perr := answeredID(text)
+		if perr != nil {
+			return 0, fmt.Errorf("%s:%d: not a response record (%v); fix the file or write to another one", path, line, perr)
+		}
+		if ok {
+			o.answered[id] = true
+		}
+	}
+}
+
+// answeredID returns the id a response record answers and whether it is an answer
+// (an output and no error).
+func answeredID(text []byte) (string, bool, error) {
+	var w struct {
+		RequestID  *string          `json:"request_id"`
+		CaseID     *string          `json:"case_id"`
+		Output     json.RawMessage  `json:"output"`
+		Text       json.RawMessage  `json:"text"`
+		Completion json.RawMessage  `json:"completion"`
+		Error      *json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(text, &w); err != nil {
+		return "", false, err
+	}
+	id := ""
+	switch {
+	case w.RequestID != nil && *w.RequestID != "":
+		id = *w.RequestID
+	case w.CaseID != nil:
+		id = *w.CaseID
+	}
+	if id == "" {
+		return "", false, fmt.Errorf("no request_id or case_id")
+	}
+	has := func(v json.RawMessage) bool { return len(v) > 0 && string(v) != "null" }
+	ok := (has(w.Output) || has(w.Text) || has(w.Completion)) && (w.Error == nil || string(*w.Error) == "null")
+	return id, ok, nil
+}
+
+// Answered reports whether the file already answers the request id.
+func (o *Output) Answered(id string) bool { return o.answered[id] }
+
+// Write appends one record (a whole line) with one write.
+func (o *Output) Write(line []byte) error {
+	if _, err := o.w.Write(line); err != nil {
+		return fmt.Errorf("cannot write a response: %v", err)
+	}
+	return nil
+}
+
+// Close closes the file opened by OpenOutput.
+func (o *Output) Close() error {
+	if o.f != nil {
+		return o.f.Close()
+	}
+	return nil
+}
