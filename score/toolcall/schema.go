@@ -110,6 +110,12 @@ func flatten(root *jsonschema.ValidationError, prefix string) []SchemaError {
 		if kp := e.ErrorKind.KeywordPath(); len(kp) > 0 {
 			kw = kp[len(kp)-1]
 		}
+		if ap, ok := e.ErrorKind.(*kind.AdditionalProperties); ok && len(ap.Properties) > 1 {
+			// The library lists them in map order.
+			sorted := &kind.AdditionalProperties{Properties: slices.Sorted(slices.Values(ap.Properties))}
+			out = append(out, SchemaError{Path: path, Keyword: kw, Message: sorted.LocalizedString(printer)})
+			continue
+		}
 		if req, ok := e.ErrorKind.(*kind.Required); ok && len(req.Missing) > 1 {
 			for _, m := range req.Missing {
 				one := &kind.Required{Missing: []string{m}}

@@ -121,9 +121,9 @@ func TestSchemaErrorsFlattenedAndSorted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, _ := Parse(`{"b": "x", "a": 5, "c~/": 1, "q": 1}`)
+	v, _ := Parse(`{"b": "x", "a": 5, "c~/": 1, "q": 1, "p": 2}`)
 	want := []SchemaError{
-		{"", "additionalProperties", "additional properties 'q' not allowed"},
+		{"", "additionalProperties", "additional properties 'p', 'q' not allowed"},
 		{"", "required", "missing property 'y'"},
 		{"", "required", "missing property 'z'"},
 		{"/a", "maximum", "maximum: got 5, want 1"},

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -171,9 +172,24 @@ func Parse(text string) (Value, error) {
 
 // ParseDepth is Parse with a nesting limit of maxDepth containers.
 func ParseDepth(text string, maxDepth int) (Value, error) {
-	p := parser{data: text, maxDepth: maxDepth}
-	return p.parse()
+	p := parserPool.Get().(*parser)
+	p.data, p.pos, p.depth, p.maxDepth = text, 0, 0, maxDepth
+	v, err := p.parse()
+	if err != nil {
+		// A failed parse leaves members behind; drop them for the GC.
+		clear(p.scratch[:cap(p.scratch)])
+		p.scratch = p.scratch[:0]
+	}
+	p.data = ""
+	if cap(p.scratch) <= 1<<12 && cap(p.buf) <= 1<<16 {
+		parserPool.Put(p)
+	}
+	return v, err
 }
+
+// parserPool keeps scratch space between parses: the hot path parses many small
+// outputs.
+var parserPool = sync.Pool{New: func() any { return new(parser) }}
 
 type parser struct {
 	data     string
