@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -335,4 +336,38 @@ func envelopeFormat(tool string, argSchema []byte) *contract.ResponseFormat {
 		`"missingFields":{"type":"array","items":{"type":"string"},"uniqueItems":true},` +
 		`"reason":{"type":"string"}}}`
 	return &contract.ResponseFormat{Type: "json_schema", JSONSchema: contract.JSONSchema{Name: "tool_call_envelope", Schema: jsontext.Value(schema), Strict: false}}
+}
+
+// WriteRequests writes toolcall requests as JSONL (one compact record per line) or as
+// one fbeval-request-batch/v1 object.
+func WriteRequests(w io.Writer, s *contract.Study, reqs []contract.Request, format string) error {
+	if format == "json" {
+		objs := make([]contract.Object, len(reqs))
+		for i := range reqs {
+			objs[i] = reqs[i].Object()
+		}
+		out, err := contract.Marshal(contract.Object{
+			{Key: "schema_version", Value: contract.RequestBatchV1},
+			{Key: "suite", Value: s.Suite},
+			{Key: "study", Value: s.Object()},
+			{Key: "request_count", Value: len(reqs)},
+			{Key: "requests", Value: objs},
+		}, contract.PythonIndent)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(append(out, '\n'))
+		return err
+	}
+	var buf []byte
+	for i := range reqs {
+		var err error
+		if buf, err = contract.AppendJSON(buf[:0], reqs[i].Object(), contract.Compact, 0); err != nil {
+			return err
+		}
+		if _, err := w.Write(append(buf, '\n')); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/alecthomas/kong"
+)
+
+// Env holds the command's streams; every command writes data to Stdout and messages
+// to Stderr, and reads "-" from Stdin.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// CLI is the whole command line: one field per command.
+type CLI struct {
+	Export   ExportCmd   `cmd:"" help:"Write the request file of a study (JSONL or a JSON batch object)."`
+	Score    ScoreCmd    `cmd:"" help:"Score response files against a study."`
+	Version  VersionCmd  `cmd:"" help:"Print the version and the contract versions."`
+}
+
+// exitError carries an exit code; a nil err means the message was already written.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) ExitCode() int { return e.code }
+
+// usageError is bad usage (exit 2) found after flag parsing.
+func usageError(format string, args ...any) error {
+	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
+}
+
+type kongExit struct{ code int }
+
+// Main runs fbeval with args and returns the exit code: 0 done (and every gate met),
+// 1 scored but not ok, 2 bad usage or unreadable input.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	var cli CLI
+	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	parser, err := kong.New(&cli,
+		kong.Name("fbeval"),
+		kong.Description("Offline, deterministic evaluation of LLM outputs: export requests, score responses."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(c int) { panic(kongExit{c}) }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: false}),
+		kong.Bind(env),
+	)
+	if err != nil {
+		fmt.Fprintf(stderr, "fbeval: internal error: %v\n", err)
+		return 2
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			ke, ok := r.(kongExit)
+			if !ok {
+				panic(r)
+			}
+			code = ke.code
+			if code != 0 {
+				code = 2
+			}
+		}
+	}()
+	ctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "fbeval: %s\n", oneLine(err.Error()))
+		var pe *kong.ParseError
+		if errors.As(err, &pe) && pe.Context != nil {
+			fmt.Fprintf(stderr, "run '%s --help' for usage\n", strings.TrimSpace("fbeval "+commandPath(pe.Context)))
+		}
+		return 2
+	}
+	if err := ctx.Run(env); err != nil {
+		var ee interface{ ExitCode() int }
+		code := 2
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		}
+		var xe *exitError
+		if !(errors.As(err, &xe) && xe.err == nil) {
+			fmt.Fprintf(stderr, "fbeval: %s\n", oneLine(err.Error()))
+		}
+		return code
+	}
+	return 0
+}
+
+func commandPath(ctx *kong.Context) string {
+	var parts []string
+	for _, p := range ctx.Path {
+		if p.Command != nil {
+			parts = append(parts, p.Command.Name)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func oneLine(s string) string {
+	return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ")
+}
+
+// openInput opens path for reading; "-" is stdin.
+func openInput(env *Env, path string) (io.Reader, func(), error) {
+	if path == "-" {
+		return env.Stdin, func() {}, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, &exitError{code: 2, err: cleanPathError(err)}
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, nil, &exitError{code: 2, err: fmt.Errorf("%s: is a directory, not a file", path)}
+	}
+	return f, func() { f.Close() }, nil
+}
+
+func cleanPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %v", pe.Path, pe.Err)
+	}
+	return err
+}
+
+// warnf writes one message line to stderr.
+func (e *Env) warnf(format string, args ...any) {
+	fmt.Fprintf(e.Stderr, "fbeval: "+format+"\n", args...)
+}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bufio"
+	"os"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/export"
+	"github.com/fbeval/fbeval/score"
+)
+
+// ExportCmd writes the requests of a study.
+type ExportCmd struct {
+	StudyFlags       `embed:""`
+	Format           string   `help:"jsonl (one request per line) or json (one batch object)." enum:"jsonl,json" default:"jsonl"`
+	IncludeReference bool     `help:"Include the reference answer in every request (for smoke tests with fbeval-mock)."`
+	RepairFrom       []string `help:"Response files of the previous rounds: write the next attempt's requests for rows that failed with public feedback." placeholder:"FILE" type:"existingfile"`
+	Output           string   `short:"o" help:"Write to FILE (atomically) instead of standard output." placeholder:"FILE"`
+}
+
+func (c *ExportCmd) Run(env *Env) error {
+	s, err := c.resolve()
+	if err != nil {
+		return err
+	}
+	return writeOutput(env, c.Output, func(w *bufio.Writer) error {
+		if s.Suite == contract.SuiteCogLang {
+			if len(c.RepairFrom) > 0 {
+				return usageError("--repair-from is for toolcall studies")
+			}
+			fx, path, err := export.LoadCogLangFixture(s.Dataset)
+			if err != nil {
+				return err
+			}
+			if c.Format == "json" {
+				return export.WriteCogLangBatch(w, fx, path, c.IncludeReference)
+			}
+			return export.WriteCogLangJSONL(w, fx, c.IncludeReference)
+		}
+		plan, err := export.PlanToolcall(s)
+		if err != nil {
+			return err
+		}
+		var reqs []contract.Request
+		if len(c.RepairFrom) > 0 {
+			run, err := score.NewToolcallRun(plan)
+			if err != nil {
+				return err
+			}
+			if err := readAll(env, run, c.RepairFrom, 0); err != nil {
+				return err
+			}
+			if reqs, err = run.Repair(c.IncludeReference); err != nil {
+				return err
+			}
+		} else if reqs, err = plan.Requests(c.IncludeReference); err != nil {
+			return err
+		}
+		return export.WriteRequests(w, &plan.Study, reqs, c.Format)
+	})
+}
+
+// readAll joins response files to a toolcall run, reporting rejected lines on
+// stderr.
+func readAll(env *Env, run *score.ToolcallRun, paths []string, maxLine int) error {
+	for _, p := range paths {
+		r, done, err := openInput(env, p)
+		if err != nil {
+			return err
+		}
+		st, err := run.Read(score.Source{Name: p, R: r}, score.Options{MaxLineBytes: maxLine})
+		done()
+		if err != nil {
+			return err
+		}
+		for _, rej := range st.Rejected {
+			env.warnf("%s (line rejected)", rej.Reason)
+		}
+	}
+	return nil
+}
+
+// writeOutput runs write against standard output, or against a temporary file
+// renamed over path once everything was written, so an interrupted run never
+// leaves half a file.
+func writeOutput(env *Env, path string, write func(*bufio.Writer) error) error {
+	if path == "" || path == "-" {
+		w := bufio.NewWriterSize(env.Stdout, 64<<10)
+		if err := write(w); err != nil {
+			w.Flush()
+			return err
+		}
+		return w.Flush()
+	}
+	return writeFileAtomic(path, write)
+}
+
+func writeFileAtomic(path string, write func(*bufio.Writer) error) error {
+	f, err := os.CreateTemp(dirOf(path), ".fbeval-*.tmp")
+	if err != nil {
+		return &exitError{code: 2, err: cleanPathError(err)}
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	w := bufio.NewWriterSize(f, 64<<10)
+	if err := write(w); err != nil {
+		f.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return &exitError{code: 2, err: err}
+	}
+	if err := f.Close(); err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return &exitError{code: 2, err: cleanPathError(err)}
+	}
+	return nil
+}
+
+func dirOf(path string) string {
+	for i := len(path) - 1; i >= 0; i-- {
+		if path[i] == '/' {
+			if i == 0 {
+				return "/"
+			}
+			return path[:i]
+		}
+	}
+	return "."
+}

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/export"
+)
+
+// StudyFlags select a study and override its fields; export and score share them
+// so that score rebuilds exactly the requests export wrote.
+type StudyFlags struct {
+	Study          string   `arg:"" optional:"" help:"Built-in study (coglang, toolcall, toolcall-quick) or a study file." default:"coglang"`
+	Fixture        string   `help:"CogLang fixture file (default: the embedded fixture)." placeholder:"FILE"`
+	Dataset        string   `help:"Toolcall dataset file in HESchema's case format (default: the embedded dataset)." placeholder:"FILE"`
+	Domain         []string `help:"Only these domains (repeat or comma-separate)." placeholder:"D"`
+	Category       []string `help:"Only these categories." placeholder:"C"`
+	Limit          *int     `help:"At most N cases per domain and category." placeholder:"N"`
+	Arms           []string `help:"Prompt arms: no_schema, minimal_schema, input_schema." placeholder:"ARM"`
+	Repeats        *int     `help:"Repeats per case and arm." placeholder:"N"`
+	Seed           *int64   `help:"Study seed." placeholder:"S"`
+	Repairs        *int     `help:"Repair rounds after a failed attempt (0-5)." placeholder:"N"`
+	Schema         string   `help:"Candidate schema under test: a variant name or a schema file." placeholder:"VARIANT|FILE"`
+	MinimalSchema  string   `help:"Schema of the minimal_schema arm: a variant name or a file." placeholder:"VARIANT|FILE"`
+	Decoding       string   `help:"prompt_only or native_schema." enum:",prompt_only,native_schema" default:""`
+	PromptTemplate string   `help:"Prompt template file (text/template with system and user blocks)." placeholder:"FILE"`
+	Strict         bool     `help:"CogLang: score with the strict profile."`
+}
+
+// resolve loads and resolves the study the flags name.
+func (f *StudyFlags) resolve() (contract.Study, error) {
+	s, err := export.LoadStudy(f.Study)
+	if err != nil {
+		return s, err
+	}
+	o := export.Overrides{
+		Domains: f.Domain, Categories: f.Category, Limit: f.Limit, Arms: f.Arms,
+		Repeats: f.Repeats, Seed: f.Seed, Repairs: f.Repairs, Schema: f.Schema,
+		MinimalSchema: f.MinimalSchema, Decoding: f.Decoding, PromptTemplate: f.PromptTemplate,
+		Strict: f.Strict,
+	}
+	switch {
+	case f.Fixture != "" && s.Suite == contract.SuiteToolcall:
+		return s, usageError("--fixture is for coglang studies; use --dataset for toolcall")
+	case f.Dataset != "" && s.Suite == contract.SuiteCogLang:
+		return s, usageError("--dataset is for toolcall studies; use --fixture for coglang")
+	case f.Fixture != "":
+		o.Dataset = f.Fixture
+	case f.Dataset != "":
+		o.Dataset = f.Dataset
+	}
+	return export.Resolve(s, o)
+}

@@ -1,0 +1,146 @@
+package score
+
+import (
+	"slices"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/fixtures"
+	"github.com/fbeval/fbeval/score/coglang"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// CogLangResponses holds the responses of one or more CogLang response files:
+// for every case id the last record given, plus what was seen on the way.
+type CogLangResponses struct {
+	Responses  []coglang.Response // one per case id, in first-seen order
+	Files      []InputStats
+	Read       int
+	Accepted   int
+	Duplicates map[string]bool
+	Unknown    map[string]bool
+	Warnings   []string
+	index      map[string]int
+}
+
+// ReadCogLang reads CogLang response files as the reference does (JSONL, a JSON list,
+// a single record, or a batch object holding "responses" or "answers"); later
+// records win. Unlike the reference, every problem is one *contract.InputError
+// with file:line:col, the batch-level schema_version is checked, and duplicates and
+// unknown case ids are counted. Only the last record per case id is kept, so memory
+// stays flat however long the files are.
+func ReadCogLang(fx *fixtures.CogLangFixture, sources []Source, opts Options) (*CogLangResponses, error) {
+	known := make(map[string]bool, len(fx.Cases))
+	for i := range fx.Cases {
+		known[fx.Cases[i].CaseID] = true
+	}
+	out := &CogLangResponses{Duplicates: map[string]bool{}, Unknown: map[string]bool{}, index: map[string]int{}}
+	seen := map[string]bool{}
+	for _, src := range sources {
+		hr := newHashingReader(src.R)
+		rd := contract.NewReader(src.Name, hr, contract.ReadOptions{
+			ListKeys:     []string{"responses", "answers"},
+			SingleRecord: isSingleCogLangRecord,
+			MaxLineBytes: opts.MaxLineBytes,
+		})
+		st := InputStats{Path: src.Name}
+		for rd.Scan() {
+			rec := rd.Record()
+			st.Records++
+			if rec.Err != nil {
+				return nil, rec.Err
+			}
+			resp, err := coglang.DecodeResponse(rec.Raw)
+			if err != nil {
+				return nil, rec.Errorf(0, "%v", err)
+			}
+			resp.File, resp.Line = src.Name, rec.Line
+			st.Accepted++
+			if seen[resp.CaseID] {
+				out.Duplicates[resp.CaseID] = true
+				st.Duplicates++
+			}
+			seen[resp.CaseID] = true
+			if !known[resp.CaseID] {
+				out.Unknown[resp.CaseID] = true
+				st.Unknown++
+				continue
+			}
+			if i, ok := out.index[resp.CaseID]; ok {
+				out.Responses[i] = resp
+			} else {
+				out.index[resp.CaseID] = len(out.Responses)
+				out.Responses = append(out.Responses, resp)
+			}
+		}
+		if err := rd.Err(); err != nil {
+			return nil, err
+		}
+		if v, ok := rd.Header()["schema_version"]; ok && v.Kind() != 'n' {
+			if s, isStr := stringOf(v); !isStr || s != contract.CogLangResponseBatch {
+				return nil, &contract.InputError{File: src.Name, Msg: "the batch schema_version must be \"" + contract.CogLangResponseBatch + "\", got " + string(v)}
+			}
+		}
+		st.Shape, st.Lines, st.Warnings = rd.Shape().String(), rd.Lines(), rd.Warnings()
+		st.SHA256 = hr.finish()
+		out.Read += st.Records
+		out.Accepted += st.Accepted
+		out.Warnings = append(out.Warnings, st.Warnings...)
+		out.Files = append(out.Files, st)
+	}
+	if out.Responses == nil {
+		out.Responses = []coglang.Response{}
+	}
+	return out, nil
+}
+
+func stringOf(v jsontext.Value) (string, bool) {
+	if v.Kind() != '"' {
+		return "", false
+	}
+	tok, err := jsontext.NewDecoder(bytesReader(v)).ReadToken()
+	if err != nil {
+		return "", false
+	}
+	return tok.String(), true
+}
+
+// isSingleCogLangRecord: an object with case_id and an output field is one record.
+func isSingleCogLangRecord(names []string) bool {
+	return slices.Contains(names, "case_id") &&
+		(slices.Contains(names, "output") || slices.Contains(names, "text") || slices.Contains(names, "completion"))
+}
+
+// Block returns the response_file block fbeval adds to a CogLang result.
+func (c *CogLangResponses) Block() contract.Object {
+	files := make([]contract.Object, len(c.Files))
+	for i, f := range c.Files {
+		files[i] = contract.Object{
+			{Key: "path", Value: f.Path},
+			{Key: "sha256", Value: f.SHA256},
+			{Key: "shape", Value: f.Shape},
+			{Key: "lines", Value: f.Lines},
+			{Key: "records", Value: f.Records},
+		}
+	}
+	warnings := c.Warnings
+	if warnings == nil {
+		warnings = []string{}
+	}
+	return contract.Object{
+		{Key: "files", Value: files},
+		{Key: "records_read", Value: c.Read},
+		{Key: "records_accepted", Value: c.Accepted},
+		{Key: "duplicate_case_ids", Value: sortedSet(c.Duplicates)},
+		{Key: "unknown_case_ids", Value: sortedSet(c.Unknown)},
+		{Key: "warnings", Value: warnings},
+	}
+}
+
+func sortedSet(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,83 @@
+package score
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"hash"
+	"io"
+
+	"github.com/fbeval/fbeval/contract"
+)
+
+// Source is one response file to read.
+type Source struct {
+	Name string // as given by the user ("-" is standard input)
+	R    io.Reader
+}
+
+// InputStats accounts for every line of one response file: read = accepted +
+// rejected, and how many accepted records repeated an earlier id or named none.
+type InputStats struct {
+	Path       string
+	SHA256     string
+	Shape      string
+	Lines      int
+	Records    int
+	Accepted   int
+	Duplicates int
+	Unknown    int
+	Rejected   []Rejection
+	Warnings   []string
+}
+
+// Rejection is one line that could not be used, and why.
+type Rejection struct {
+	Line   int
+	Reason string // the whole one-line error, with file:line:col
+}
+
+// Object returns the stats in report order.
+func (s *InputStats) Object() contract.Object {
+	rej := make([]contract.Object, len(s.Rejected))
+	for i, r := range s.Rejected {
+		rej[i] = contract.Object{{Key: "line", Value: r.Line}, {Key: "reason", Value: r.Reason}}
+	}
+	return contract.Object{
+		{Key: "role", Value: "responses"},
+		{Key: "path", Value: s.Path},
+		{Key: "sha256", Value: s.SHA256},
+		{Key: "shape", Value: s.Shape},
+		{Key: "lines", Value: s.Lines},
+		{Key: "records", Value: s.Records},
+		{Key: "accepted", Value: s.Accepted},
+		{Key: "duplicates", Value: s.Duplicates},
+		{Key: "unknown", Value: s.Unknown},
+		{Key: "rejected", Value: rej},
+	}
+}
+
+// hashingReader hashes everything read through it.
+type hashingReader struct {
+	r io.Reader
+	h hash.Hash
+}
+
+func newHashingReader(r io.Reader) *hashingReader {
+	return &hashingReader{r: r, h: sha256.New()}
+}
+
+func (h *hashingReader) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	h.h.Write(p[:n])
+	return n, err
+}
+
+// finish reads whatever the record reader left (trailing blank space) so the hash
+// covers the whole file, and returns the hex digest.
+func (h *hashingReader) finish() string {
+	io.Copy(io.Discard, h)
+	return hex.EncodeToString(h.h.Sum(nil))
+}
+
+func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }

@@ -1,0 +1,187 @@
+package score
+
+import (
+	"slices"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/score/stats"
+)
+
+// Metrics are the figures of one arm over a set of rows (spec section 5). Rates
+// are percentages; a rate whose denominator is zero, and a sum that is not known
+// for every attempt, is nil.
+type Metrics struct {
+	Runs               int
+	ProviderErrors     int // rows whose first attempt is a provider error
+	MissingResponses   int // rows whose first attempt has no response
+	FirstPassSuccess   *float64
+	FirstPassWilson    *[2]float64
+	FinalSuccess       *float64
+	SemanticAccuracy   *float64
+	CallSchemaValidity *float64
+	SemanticPrecision  *float64 // among valid calls
+	RetryRate          *float64
+	RecoveryRate       *float64
+	MeanRepairAttempts *float64
+	InputTokens        *int64
+	OutputTokens       *int64
+	TotalCostUSD       *float64
+	CostPerSuccessUSD  *float64
+	LatencyP50         *float64
+	LatencyP95         *float64
+	ErrorCounts        map[string]int
+	firstSuccesses     int
+	finalSuccesses     int
+	validCalls         int
+	semanticValidCalls int
+	expectedCalls      int
+}
+
+func pct(n, d int) *float64 {
+	if d == 0 {
+		return nil
+	}
+	v := 100 * float64(n) / float64(d)
+	return &v
+}
+
+// computeMetrics sums rows (all of one arm) into Metrics.
+func computeMetrics(rows []*Row, prices *contract.Prices) *Metrics {
+	m := &Metrics{Runs: len(rows), ErrorCounts: map[string]int{}}
+	var semantic, retried, firstFailed, recovered, repairs int
+	var inTok, outTok int64
+	tokensKnown := true
+	var cost float64
+	var latencies []float64
+	for _, r := range rows {
+		a := r.first()
+		switch {
+		case !a.present:
+			m.MissingResponses++
+			m.ErrorCounts["MISSING_RESPONSE"]++
+		case a.provider != nil:
+			m.ProviderErrors++
+			m.ErrorCounts["PROVIDER_ERROR"]++
+		default:
+			for _, e := range a.result.Errors {
+				m.ErrorCounts[e.Code]++
+			}
+			if a.latency != nil {
+				latencies = append(latencies, *a.latency)
+			}
+		}
+		first, final := r.firstSuccess(), r.finalSuccess()
+		if first {
+			m.firstSuccesses++
+		} else {
+			firstFailed++
+			if final {
+				recovered++
+			}
+		}
+		if final {
+			m.finalSuccesses++
+		}
+		ok := a.present && a.provider == nil
+		if ok && a.result.SemanticallyRight {
+			semantic++
+		}
+		if r.Prepared.ExpectedAction() == contract.ActionCallTool {
+			m.expectedCalls++
+			if ok && a.result.Action == contract.ActionCallTool && a.result.CandidateValid {
+				m.validCalls++
+				if a.result.SemanticallyRight {
+					m.semanticValidCalls++
+				}
+			}
+		}
+		if n := r.repairs(); n > 0 {
+			retried++
+			repairs += n
+		}
+		for i := range r.attempts {
+			at := &r.attempts[i]
+			if !at.present {
+				continue
+			}
+			if at.inTokens == nil || at.outTokens == nil {
+				tokensKnown = false
+				continue
+			}
+			inTok += *at.inTokens
+			outTok += *at.outTokens
+		}
+	}
+	m.FirstPassSuccess = pct(m.firstSuccesses, m.Runs)
+	if lo, hi, ok := stats.Wilson(m.firstSuccesses, m.Runs); ok {
+		m.FirstPassWilson = &[2]float64{lo, hi}
+	}
+	m.FinalSuccess = pct(m.finalSuccesses, m.Runs)
+	m.SemanticAccuracy = pct(semantic, m.Runs)
+	m.CallSchemaValidity = pct(m.validCalls, m.expectedCalls)
+	m.SemanticPrecision = pct(m.semanticValidCalls, m.validCalls)
+	m.RetryRate = pct(retried, m.Runs)
+	m.RecoveryRate = pct(recovered, firstFailed)
+	if m.Runs > 0 {
+		v := float64(repairs) / float64(m.Runs)
+		m.MeanRepairAttempts = &v
+	}
+	if tokensKnown && m.Runs > m.MissingResponses {
+		m.InputTokens, m.OutputTokens = &inTok, &outTok
+		if prices != nil {
+			cost = (float64(inTok)*prices.InputPerMillionUSD + float64(outTok)*prices.OutputPerMillionUSD) / 1e6
+			m.TotalCostUSD = &cost
+			if m.finalSuccesses > 0 {
+				per := cost / float64(m.finalSuccesses)
+				m.CostPerSuccessUSD = &per
+			}
+		}
+	}
+	m.LatencyP50, m.LatencyP95 = stats.LatencyPercentiles(latencies)
+	return m
+}
+
+// Object returns the metrics in report order.
+func (m *Metrics) Object() contract.Object {
+	var wilson any
+	if m.FirstPassWilson != nil {
+		wilson = []any{m.FirstPassWilson[0], m.FirstPassWilson[1]}
+	}
+	codes := make([]string, 0, len(m.ErrorCounts))
+	for c := range m.ErrorCounts {
+		codes = append(codes, c)
+	}
+	slices.Sort(codes)
+	counts := contract.Object{}
+	for _, c := range codes {
+		counts = append(counts, contract.Member{Key: c, Value: m.ErrorCounts[c]})
+	}
+	return contract.Object{
+		{Key: "runs", Value: m.Runs},
+		{Key: "provider_errors", Value: m.ProviderErrors},
+		{Key: "missing_responses", Value: m.MissingResponses},
+		{Key: "first_pass_success_percent", Value: m.FirstPassSuccess},
+		{Key: "first_pass_wilson95", Value: wilson},
+		{Key: "final_success_percent", Value: m.FinalSuccess},
+		{Key: "semantic_accuracy_percent", Value: m.SemanticAccuracy},
+		{Key: "call_schema_validity_percent", Value: m.CallSchemaValidity},
+		{Key: "semantic_precision_among_valid_calls_percent", Value: m.SemanticPrecision},
+		{Key: "retry_rate_percent", Value: m.RetryRate},
+		{Key: "recovery_rate_percent", Value: m.RecoveryRate},
+		{Key: "mean_repair_attempts", Value: m.MeanRepairAttempts},
+		{Key: "input_tokens", Value: int64Ptr(m.InputTokens)},
+		{Key: "output_tokens", Value: int64Ptr(m.OutputTokens)},
+		{Key: "total_cost_usd", Value: m.TotalCostUSD},
+		{Key: "cost_per_successful_task_usd", Value: m.CostPerSuccessUSD},
+		{Key: "latency_p50_ms", Value: m.LatencyP50},
+		{Key: "latency_p95_ms", Value: m.LatencyP95},
+		{Key: "error_counts", Value: counts},
+	}
+}
+
+func int64Ptr(p *int64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}

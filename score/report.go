@@ -1,0 +1,404 @@
+package score
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/export"
+	"github.com/fbeval/fbeval/fixtures"
+	tc "github.com/fbeval/fbeval/score/toolcall"
+	"github.com/fbeval/fbeval/score/stats"
+)
+
+// Comparisons are the paired effects a report carries: treatment vs baseline.
+var Comparisons = []struct{ Name, Treatment, Baseline string }{
+	{"input_schema_vs_no_schema", contract.ArmInputSchema, contract.ArmNoSchema},
+	{"input_schema_vs_minimal_schema", contract.ArmInputSchema, contract.ArmMinimalSchema},
+	{"minimal_schema_vs_no_schema", contract.ArmMinimalSchema, contract.ArmNoSchema},
+}
+
+// ToolcallReport is an fbeval-report/v1 of a toolcall study.
+type ToolcallReport struct {
+	Run            *ToolcallRun
+	Complete       bool
+	Arms           map[string]*Metrics
+	Domains        map[string]map[string]*Metrics
+	Categories     map[string]map[string]*Metrics
+	Effects        []namedEffect
+	Probes         *tc.ProbeStats
+	Classification []string
+	Gates          []GateResult
+	Warnings       []string
+	report         contract.Object // built once
+}
+
+type namedEffect struct {
+	Name   string
+	Effect stats.Effect
+}
+
+// Report sums a run's rows into a report and checks the study's gates.
+func (run *ToolcallRun) Report() (*ToolcallReport, error) {
+	s := run.Plan.Study
+	rep := &ToolcallReport{Run: run, Complete: true, Arms: map[string]*Metrics{},
+		Domains: map[string]map[string]*Metrics{}, Categories: map[string]map[string]*Metrics{}}
+	byArm := map[string][]*Row{}
+	byDomain := map[[2]string][]*Row{}
+	byCategory := map[[2]string][]*Row{}
+	missing := 0
+	for _, r := range run.Rows {
+		byArm[r.Arm] = append(byArm[r.Arm], r)
+		byDomain[[2]string{r.Case.Domain, r.Arm}] = append(byDomain[[2]string{r.Case.Domain, r.Arm}], r)
+		byCategory[[2]string{r.Case.Category, r.Arm}] = append(byCategory[[2]string{r.Case.Category, r.Arm}], r)
+		if !r.first().present {
+			missing++
+		}
+	}
+	if missing > 0 {
+		rep.Complete = false
+		rep.Warnings = append(rep.Warnings, plural(missing, "row has", "rows have")+" no first-attempt response and score as failures")
+	}
+	for _, arm := range s.Arms {
+		rep.Arms[arm] = computeMetrics(byArm[arm], s.Prices)
+	}
+	for k, rows := range byDomain {
+		if rep.Domains[k[0]] == nil {
+			rep.Domains[k[0]] = map[string]*Metrics{}
+		}
+		rep.Domains[k[0]][k[1]] = computeMetrics(rows, s.Prices)
+	}
+	for k, rows := range byCategory {
+		if rep.Categories[k[0]] == nil {
+			rep.Categories[k[0]] = map[string]*Metrics{}
+		}
+		rep.Categories[k[0]][k[1]] = computeMetrics(rows, s.Prices)
+	}
+	for _, cmp := range Comparisons {
+		if !slices.Contains(s.Arms, cmp.Treatment) || !slices.Contains(s.Arms, cmp.Baseline) {
+			continue
+		}
+		rep.Effects = append(rep.Effects, namedEffect{cmp.Name, stats.Paired(run.pairs(cmp.Baseline, cmp.Treatment),
+			stats.Options{Name: cmp.Name, Seed: uint64(s.Seed)})})
+	}
+	rep.Probes = run.probes()
+	if in, ok := rep.Arms[contract.ArmInputSchema]; ok {
+		ci := stats.ClassifyInput{CallValidity: in.CallSchemaValidity, SPV: in.SemanticPrecision,
+			FPS: in.FirstPassSuccess, Final: in.FinalSuccess, Retry: in.RetryRate}
+		if rep.Probes != nil {
+			ci.FR, ci.IRR = rep.Probes.FalseRejectionPercent, rep.Probes.InvalidRejectionPercent
+		}
+		rep.Classification = stats.Classify(ci)
+	}
+	for _, in := range run.Inputs {
+		if n := len(in.Rejected); n > 0 {
+			rep.Warnings = append(rep.Warnings, in.Path+": "+plural(n, "line was", "lines were")+" rejected")
+		}
+		if in.Duplicates > 0 {
+			rep.Warnings = append(rep.Warnings, in.Path+": "+plural(in.Duplicates, "record repeats", "records repeat")+" an earlier request id (the last one wins)")
+		}
+		if in.Unknown > 0 {
+			rep.Warnings = append(rep.Warnings, in.Path+": "+plural(in.Unknown, "record answers", "records answer")+" no request of this study")
+		}
+		rep.Warnings = append(rep.Warnings, in.Warnings...)
+	}
+	rep.report = rep.object(nil)
+	gates, err := ParseGates(s.Gates)
+	if err != nil {
+		return nil, err
+	}
+	rep.Gates = EvaluateGates(gates, rep.report)
+	rep.report = rep.object(rep.Gates)
+	return rep, nil
+}
+
+// pairs pairs the first-attempt outcomes of two arms on (case, repeat).
+func (run *ToolcallRun) pairs(baseline, treatment string) []stats.Pair {
+	type key struct {
+		id     string
+		repeat int
+	}
+	base := map[key]bool{}
+	for _, r := range run.Rows {
+		if r.Arm == baseline {
+			base[key{r.Case.ID, r.Repeat}] = r.firstSuccess()
+		}
+	}
+	var out []stats.Pair
+	for _, r := range run.Rows {
+		if r.Arm != treatment {
+			continue
+		}
+		b, ok := base[key{r.Case.ID, r.Repeat}]
+		if !ok {
+			continue
+		}
+		out = append(out, stats.Pair{Cluster: r.Case.Cluster, Baseline: b, Treatment: r.firstSuccess()})
+	}
+	return out
+}
+
+// probes runs the mutation probes of the candidate schema of every domain and adds
+// the counts up.
+func (run *ToolcallRun) probes() *tc.ProbeStats {
+	byDomain := map[string][]*tc.Case{}
+	seen := map[string]bool{}
+	for _, r := range run.Rows {
+		if !seen[r.Case.ID] {
+			seen[r.Case.ID] = true
+			byDomain[r.Case.Domain] = append(byDomain[r.Case.Domain], r.Prepared)
+		}
+	}
+	var total tc.ProbeStats
+	domains := make([]string, 0, len(byDomain))
+	for d := range byDomain {
+		domains = append(domains, d)
+	}
+	slices.Sort(domains)
+	for _, d := range domains {
+		p := tc.Probes(run.judges[d], byDomain[d])
+		total.ValidProbeCount += p.ValidProbeCount
+		total.FalseRejections += p.FalseRejections
+		total.InvalidProbeCount += p.InvalidProbeCount
+		total.InvalidRejected += p.InvalidRejected
+	}
+	total.InvalidRejectionPercent = pct(total.InvalidRejected, total.InvalidProbeCount)
+	total.FalseRejectionPercent = pct(total.FalseRejections, total.ValidProbeCount)
+	return &total
+}
+
+// OK reports whether the report is complete and every gate passed.
+func (rep *ToolcallReport) OK() bool {
+	if !rep.Complete {
+		return false
+	}
+	for _, g := range rep.Gates {
+		if !g.Passed {
+			return false
+		}
+	}
+	return true
+}
+
+// Object returns the report as an ordered JSON object (fbeval-report/v1).
+func (rep *ToolcallReport) Object() contract.Object { return rep.report }
+
+func (rep *ToolcallReport) object(gates []GateResult) contract.Object {
+	run := rep.Run
+	s := run.Plan.Study
+	inputs := []contract.Object{}
+	for _, in := range run.Plan.Inputs {
+		inputs = append(inputs, contract.Object{{Key: "role", Value: in.Role}, {Key: "path", Value: in.Path}, {Key: "sha256", Value: in.SHA256}})
+	}
+	for i := range run.Inputs {
+		inputs = append(inputs, run.Inputs[i].Object())
+	}
+	arms := contract.Object{}
+	for _, arm := range s.Arms {
+		arms = append(arms, contract.Member{Key: arm, Value: rep.Arms[arm].Object()})
+	}
+	effects := contract.Object{}
+	for _, e := range rep.Effects {
+		effects = append(effects, contract.Member{Key: e.Name, Value: e.Effect.Object()})
+	}
+	var probes any
+	if p := rep.Probes; p != nil {
+		probes = contract.Object{
+			{Key: "valid_probe_count", Value: p.ValidProbeCount},
+			{Key: "invalid_probe_count", Value: p.InvalidProbeCount},
+			{Key: "invalid_rejection_percent", Value: p.InvalidRejectionPercent},
+			{Key: "false_rejection_percent", Value: p.FalseRejectionPercent},
+		}
+	}
+	gateObjs := []contract.Object{}
+	for _, g := range gates {
+		gateObjs = append(gateObjs, g.Object())
+	}
+	classification := rep.Classification
+	if classification == nil {
+		classification = []string{}
+	}
+	warnings := rep.Warnings
+	if warnings == nil {
+		warnings = []string{}
+	}
+	return contract.Object{
+		{Key: "schema_version", Value: contract.ReportV1},
+		{Key: "suite", Value: contract.SuiteToolcall},
+		{Key: "study", Value: s.Object()},
+		{Key: "inputs", Value: inputs},
+		{Key: "complete", Value: rep.Complete},
+		{Key: "expected_rows", Value: len(run.Rows)},
+		{Key: "arms", Value: arms},
+		{Key: "subsets", Value: contract.Object{
+			{Key: "domain", Value: subsetObject(rep.Domains, domainOrder(run), s.Arms)},
+			{Key: "category", Value: subsetObject(rep.Categories, categoryOrder(run), s.Arms)},
+		}},
+		{Key: "effects", Value: effects},
+		{Key: "probes", Value: probes},
+		{Key: "classification", Value: classification},
+		{Key: "custom_fitness_percent", Value: nil},
+		{Key: "gates", Value: gateObjs},
+		{Key: "warnings", Value: warnings},
+		{Key: "rows", Value: run.rowObjects()},
+	}
+}
+
+func subsetObject(m map[string]map[string]*Metrics, order, arms []string) contract.Object {
+	out := contract.Object{}
+	for _, k := range order {
+		perArm := contract.Object{}
+		for _, arm := range arms {
+			if mm, ok := m[k][arm]; ok {
+				perArm = append(perArm, contract.Member{Key: arm, Value: mm.Object()})
+			}
+		}
+		out = append(out, contract.Member{Key: k, Value: perArm})
+	}
+	return out
+}
+
+// domainOrder is the built-in domain order, then other domains in dataset order.
+func domainOrder(run *ToolcallRun) []string {
+	return orderOf(run, fixtures.ToolcallDomains(), func(c *contract.Case) string { return c.Domain })
+}
+
+func categoryOrder(run *ToolcallRun) []string {
+	return orderOf(run, fixtures.ToolcallCategories(), func(c *contract.Case) string { return c.Category })
+}
+
+func orderOf(run *ToolcallRun, known []string, key func(*contract.Case) string) []string {
+	present := map[string]bool{}
+	var extra []string
+	for i := range run.Plan.Cases {
+		k := key(&run.Plan.Cases[i])
+		if !present[k] && !slices.Contains(known, k) {
+			extra = append(extra, k)
+		}
+		present[k] = true
+	}
+	var out []string
+	for _, k := range known {
+		if present[k] {
+			out = append(out, k)
+		}
+	}
+	return append(out, extra...)
+}
+
+func codesOf(a *attempt) []string {
+	switch {
+	case !a.present:
+		return []string{"MISSING_RESPONSE"}
+	case a.provider != nil:
+		return []string{"PROVIDER_ERROR"}
+	}
+	codes := []string{}
+	for _, e := range a.result.Errors {
+		codes = append(codes, e.Code)
+	}
+	return codes
+}
+
+func (run *ToolcallRun) rowObjects() []contract.Object {
+	out := make([]contract.Object, 0, len(run.Rows))
+	for _, r := range run.Rows {
+		last, n := r.latest()
+		finalCodes := []string{"MISSING_RESPONSE"}
+		if last != nil {
+			finalCodes = codesOf(last)
+		}
+		o := contract.Object{
+			{Key: "case_id", Value: r.Case.ID},
+			{Key: "domain", Value: r.Case.Domain},
+			{Key: "category", Value: r.Case.Category},
+			{Key: "cluster", Value: r.Case.Cluster},
+			{Key: "arm", Value: r.Arm},
+			{Key: "repeat", Value: r.Repeat},
+			{Key: "first_pass_success", Value: r.firstSuccess()},
+			{Key: "final_success", Value: r.finalSuccess()},
+			{Key: "attempts", Value: n},
+			{Key: "provider_error", Value: r.first().present && r.first().provider != nil},
+			{Key: "missing", Value: !r.first().present},
+			{Key: "codes", Value: codesOf(r.first())},
+			{Key: "final_codes", Value: finalCodes},
+		}
+		if !r.finalSuccess() && last != nil {
+			o = append(o, contract.Member{Key: "output", Value: last.output})
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// CaseResults returns one fbeval-case-result/v1 record per row, for --cases-out.
+func (run *ToolcallRun) CaseResults() []contract.Object {
+	out := make([]contract.Object, 0, len(run.Rows))
+	for _, r := range run.Rows {
+		ids := []string{}
+		attempts := []contract.Object{}
+		for i := range r.attempts {
+			a := &r.attempts[i]
+			if !a.present {
+				continue
+			}
+			ids = append(ids, export.RequestID(r.Case.ID, r.Arm, r.Repeat, i+1))
+			errs := []contract.Object{}
+			if a.provider != nil {
+				errs = append(errs, contract.Object{{Key: "code", Value: "PROVIDER_ERROR"}, {Key: "message", Value: a.provider.Code + ": " + a.provider.Message}})
+			}
+			for _, e := range a.result.Errors {
+				errs = append(errs, errorObject(e))
+			}
+			attempts = append(attempts, contract.Object{
+				{Key: "attempt", Value: i + 1},
+				{Key: "success", Value: a.provider == nil && a.result.Success},
+				{Key: "codes", Value: codesOf(a)},
+				{Key: "errors", Value: errs},
+			})
+		}
+		out = append(out, contract.Object{
+			{Key: "schema_version", Value: contract.CaseResultV1},
+			{Key: "case_id", Value: r.Case.ID},
+			{Key: "domain", Value: r.Case.Domain},
+			{Key: "category", Value: r.Case.Category},
+			{Key: "arm", Value: r.Arm},
+			{Key: "repeat", Value: r.Repeat},
+			{Key: "request_ids", Value: ids},
+			{Key: "first_pass_success", Value: r.firstSuccess()},
+			{Key: "final_success", Value: r.finalSuccess()},
+			{Key: "provider_error", Value: r.first().present && r.first().provider != nil},
+			{Key: "missing", Value: !r.first().present},
+			{Key: "attempts", Value: attempts},
+		})
+	}
+	return out
+}
+
+func errorObject(e tc.Error) contract.Object {
+	o := contract.Object{
+		{Key: "code", Value: e.Code},
+		{Key: "path", Value: e.Path},
+		{Key: "keyword", Value: e.Keyword},
+		{Key: "message", Value: e.Message},
+		{Key: "expected", Value: e.Expected},
+		{Key: "actual", Value: e.Actual},
+	}
+	if len(e.Details) > 0 {
+		d := make([]contract.Object, len(e.Details))
+		for i, x := range e.Details {
+			d[i] = errorObject(x)
+		}
+		o = append(o, contract.Member{Key: "details", Value: d})
+	}
+	return o
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return itoa(n) + " " + many
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
