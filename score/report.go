@@ -7,8 +7,8 @@ import (
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures"
-	tc "github.com/fbeval/fbeval/score/toolcall"
 	"github.com/fbeval/fbeval/score/stats"
+	tc "github.com/fbeval/fbeval/score/toolcall"
 )
 
 // Comparisons are the paired effects a report carries: treatment vs baseline.

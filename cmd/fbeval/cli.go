@@ -20,9 +20,9 @@ type Env struct {
 
 // CLI is the whole command line: one field per command.
 type CLI struct {
-	Export   ExportCmd   `cmd:"" help:"Write the request file of a study (JSONL or a JSON batch object)."`
-	Score    ScoreCmd    `cmd:"" help:"Score response files against a study."`
-	Version  VersionCmd  `cmd:"" help:"Print the version and the contract versions."`
+	Export  ExportCmd  `cmd:"" help:"Write the request file of a study (JSONL or a JSON batch object)."`
+	Score   ScoreCmd   `cmd:"" help:"Score response files against a study."`
+	Version VersionCmd `cmd:"" help:"Print the version and the contract versions."`
 }
 
 // exitError carries an exit code; a nil err means the message was already written.
