@@ -1,0 +1,384 @@
+package runner_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/runners/internal/fakeserver"
+	"github.com/fbeval/fbeval/runners/internal/openai"
+	"github.com/fbeval/fbeval/runners/internal/runner"
+)
+
+func makeItems(n int) []runner.Item {
+	items := make([]runner.Item, n)
+	for i := range items {
+		id := fmt.Sprintf("case-%02d.a1", i)
+		items[i] = runner.Item{File: "req.jsonl", Line: i + 1, Req: contract.Request{
+			SchemaVersion: contract.RequestV1, RequestID: id, CaseID: fmt.Sprintf("case-%02d", i),
+			Suite: contract.SuiteToolcall, Attempt: 1,
+			Messages: []contract.Message{{Role: "system", Content: "sys"}, {Role: "user", Content: fmt.Sprintf("prompt %d", i)}},
+		}}
+	}
+	return items
+}
+
+func promptIndex(user string) int {
+	var i int
+	fmt.Sscanf(user, "prompt %d", &i)
+	return i
+}
+
+func startServer(t *testing.T, opts fakeserver.Options) (*fakeserver.Server, *httptest.Server) {
+	t.Helper()
+	fs := fakeserver.New(opts)
+	ts := httptest.NewServer(fs)
+	t.Cleanup(ts.Close)
+	return fs, ts
+}
+
+func client(ts *httptest.Server) runner.Provider {
+	return &openai.Client{HTTP: &runner.HTTP{Client: ts.Client(), BaseURL: ts.URL + "/v1", Header: http.Header{}}, Opts: openai.Options{Model: "m"}}
+}
+
+var fast = runner.Options{Concurrency: 4, Retries: 3, Timeout: 2 * time.Second, BackoffBase: time.Millisecond, BackoffMax: 20 * time.Millisecond}
+
+type record struct {
+	RequestID string `json:"request_id"`
+	Output    *string
+	Error     *contract.ProviderError
+}
+
+func parseLines(t *testing.T, data []byte) []record {
+	t.Helper()
+	var recs []record
+	for i, line := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		var r record
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatalf("line %d is not a record: %v: %s", i+1, err, line)
+		}
+		recs = append(recs, r)
+	}
+	return recs
+}
+
+func TestRunSurvivesFaults(t *testing.T) {
+	faults := []fakeserver.Fault{
+		{},
+		{Status: 429, RetryAfter: "0"},
+		{Status: 500},
+		{Delay: 400 * time.Millisecond},
+		{Truncate: true},
+		{NonJSON: true},
+		{Reset: true},
+		{Status: 503},
+	}
+	_, ts := startServer(t, fakeserver.Options{
+		Reply: func(user string) string { return "answer to " + user },
+		Fault: func(user string, n int) fakeserver.Fault {
+			// Each kind of fault hits a request twice, then it is answered.
+			if n <= 2 {
+				return faults[promptIndex(user)%len(faults)]
+			}
+			return fakeserver.Fault{}
+		},
+	})
+	items := makeItems(24)
+	var buf bytes.Buffer
+	opts := fast
+	opts.Timeout = 150 * time.Millisecond
+	sum, err := runner.Run(context.Background(), items, client(ts), runner.NewOutput(&buf), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Answered != 24 || sum.Errors != 0 || sum.Left != 0 || sum.ExitCode() != 0 {
+		t.Fatalf("summary %v", sum)
+	}
+	// 7 of 8 kinds fault twice per request: 3 requests each.
+	if sum.Retries != 7*3*2 || sum.Calls != 24+sum.Retries {
+		t.Errorf("retries %d calls %d, want 42 and 66", sum.Retries, sum.Calls)
+	}
+	recs := parseLines(t, buf.Bytes())
+	if len(recs) != 24 {
+		t.Fatalf("%d records, want 24", len(recs))
+	}
+	for i, r := range recs {
+		if r.RequestID != items[i].Req.RequestID || r.Output == nil || *r.Output != fmt.Sprintf("answer to prompt %d", i) {
+			t.Errorf("record %d out of order or wrong: %+v", i, r)
+		}
+	}
+}
+
+func TestRetryAfterIsHonoured(t *testing.T) {
+	_, ts := startServer(t, fakeserver.Options{Fault: func(user string, n int) fakeserver.Fault {
+		if n == 1 {
+			return fakeserver.Fault{Status: 429, RetryAfter: "1"}
+		}
+		return fakeserver.Fault{}
+	}})
+	start := time.Now()
+	var buf bytes.Buffer
+	opts := fast
+	opts.BackoffMax = 5 * time.Second
+	sum, err := runner.Run(context.Background(), makeItems(1), client(ts), runner.NewOutput(&buf), opts)
+	if err != nil || sum.Answered != 1 {
+		t.Fatalf("%v %v", sum, err)
+	}
+	if d := time.Since(start); d < 950*time.Millisecond {
+		t.Errorf("retried after %v, before the Retry-After of 1s", d)
+	}
+}
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, tt := range []struct {
+		in   string
+		want time.Duration
+	}{
+		{"", 0},
+		{"3", 3 * time.Second},
+		{"0.5", 500 * time.Millisecond},
+		{"-1", 0},
+		{"soon", 0},
+		{now.Add(7 * time.Second).Format(http.TimeFormat), 7 * time.Second},
+		{now.Add(-time.Hour).Format(http.TimeFormat), 0},
+	} {
+		if got := runner.ParseRetryAfter(tt.in, now); got != tt.want {
+			t.Errorf("ParseRetryAfter(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestFinalErrors(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		fault     fakeserver.Fault
+		timeout   time.Duration
+		calls     int
+		code, msg string
+	}{
+		{"server error retried", fakeserver.Fault{Status: 500}, time.Second, 3, "http_500", "HTTP 500 Internal Server Error (server_error)"},
+		{"bad request not retried", fakeserver.Fault{Status: 400}, time.Second, 1, "http_400", "HTTP 400 Bad Request (server_error)"},
+		{"timeout", fakeserver.Fault{Delay: 300 * time.Millisecond}, 50 * time.Millisecond, 3, "timeout", "no answer within the timeout"},
+		{"non-JSON", fakeserver.Fault{NonJSON: true}, time.Second, 3, "bad_response", "the answer is not a chat completion"},
+		{"reset", fakeserver.Fault{Reset: true}, time.Second, 3, "network", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fs, ts := startServer(t, fakeserver.Options{Fault: func(string, int) fakeserver.Fault { return tt.fault }})
+			var buf bytes.Buffer
+			opts := fast
+			opts.Retries, opts.Timeout = 2, tt.timeout
+			sum, err := runner.Run(context.Background(), makeItems(1), client(ts), runner.NewOutput(&buf), opts)
+			if err != nil || sum.Errors != 1 || sum.ExitCode() != 1 {
+				t.Fatalf("%v %v", sum, err)
+			}
+			if n, _ := fs.Calls("prompt 0"); n != tt.calls {
+				t.Errorf("%d calls, want %d", n, tt.calls)
+			}
+			recs := parseLines(t, buf.Bytes())
+			if len(recs) != 1 || recs[0].Output != nil || recs[0].Error == nil || recs[0].Error.Code != tt.code || !strings.HasPrefix(recs[0].Error.Message, tt.msg) {
+				t.Errorf("record %s", buf.Bytes())
+			}
+		})
+	}
+}
+
+func TestBudgetStopsTheRun(t *testing.T) {
+	fs, ts := startServer(t, fakeserver.Options{Fault: func(user string, n int) fakeserver.Fault {
+		if promptIndex(user) == 1 && n == 1 {
+			return fakeserver.Fault{Status: 500}
+		}
+		return fakeserver.Fault{}
+	}})
+	var buf bytes.Buffer
+	opts := fast
+	opts.Concurrency, opts.MaxRequests = 1, 5
+	sum, err := runner.Run(context.Background(), makeItems(10), client(ts), runner.NewOutput(&buf), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Five calls: one of them a retry, so four answers.
+	if _, total := fs.Calls(""); total != 5 || sum.Calls != 5 || sum.Answered != 4 || sum.Left != 6 || sum.Stopped != "budget" || sum.ExitCode() != 1 {
+		t.Errorf("summary %v, server calls %d", sum, total)
+	}
+	if n := len(parseLines(t, buf.Bytes())); n != 4 {
+		t.Errorf("%d records, want 4", n)
+	}
+}
+
+func TestConsecutiveErrorsStopTheRun(t *testing.T) {
+	_, ts := startServer(t, fakeserver.Options{Fault: func(user string, n int) fakeserver.Fault {
+		if promptIndex(user) >= 2 {
+			return fakeserver.Fault{Status: 500}
+		}
+		return fakeserver.Fault{}
+	}})
+	var buf bytes.Buffer
+	opts := fast
+	opts.Concurrency, opts.Retries, opts.MaxConsecutiveErrors = 1, 1, 3
+	sum, _ := runner.Run(context.Background(), makeItems(20), client(ts), runner.NewOutput(&buf), opts)
+	if sum.Answered != 2 || sum.Errors != 3 || sum.Left != 15 || sum.Stopped != "consecutive errors" {
+		t.Errorf("summary %v", sum)
+	}
+}
+
+func TestCancelFinishesCallsInFlight(t *testing.T) {
+	_, ts := startServer(t, fakeserver.Options{Fault: func(string, int) fakeserver.Fault {
+		return fakeserver.Fault{Delay: 200 * time.Millisecond}
+	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	var buf bytes.Buffer
+	sum, err := runner.Run(ctx, makeItems(12), client(ts), runner.NewOutput(&buf), fast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The four calls in flight finish and are written; nothing else starts.
+	if sum.Answered != 4 || sum.Left != 8 || sum.Stopped != "signal" {
+		t.Errorf("summary %v", sum)
+	}
+	recs := parseLines(t, buf.Bytes())
+	for i, r := range recs {
+		if r.RequestID != fmt.Sprintf("case-%02d.a1", i) || r.Output == nil {
+			t.Errorf("record %d: %+v", i, r)
+		}
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	_, ts := startServer(t, fakeserver.Options{})
+	opts := fast
+	opts.RPS = 40
+	start := time.Now()
+	var buf bytes.Buffer
+	sum, _ := runner.Run(context.Background(), makeItems(9), client(ts), runner.NewOutput(&buf), opts)
+	// Nine calls at 40 per second: the last starts 200ms after the first.
+	if d := time.Since(start); sum.Answered != 9 || d < 190*time.Millisecond {
+		t.Errorf("9 calls took %v at 40 rps (%v)", d, sum)
+	}
+}
+
+func TestOpenOutputResumes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.jsonl")
+	content := `{"schema_version":"fbeval-response/v1","request_id":"case-00.a1","case_id":"case-00","output":"x"}` + "\n" +
+		`{"schema_version":"fbeval-response/v1","request_id":"case-01.a1","case_id":"case-01","error":{"code":"http_500","message":"m"}}` + "\n" +
+		`{"schema_version":"coglang-generation-eval-response/v0.1","case_id":"case-02.a1","output":"y"}` + "\n" +
+		`{"schema_version":"fbeval-response/v1","request_id":"case-03.a1","case_id":"cas`
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runner.OpenOutput(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if torn := int64(len(content) - strings.LastIndexByte(content, '\n') - 1); out.Repaired != torn {
+		t.Errorf("repaired %d bytes, want %d", out.Repaired, torn)
+	}
+	_, ts := startServer(t, fakeserver.Options{Reply: func(u string) string { return u }})
+	sum, err := runner.Run(context.Background(), makeItems(5), client(ts), out, fast)
+	out.Close()
+	if err != nil || sum.Skipped != 2 || sum.Answered != 3 {
+		t.Fatalf("summary %v %v", sum, err)
+	}
+	data, _ := os.ReadFile(path)
+	recs := parseLines(t, data)
+	var got []string
+	for _, r := range recs {
+		got = append(got, r.RequestID)
+	}
+	want := "case-00.a1 case-01.a1  case-01.a1 case-03.a1 case-04.a1"
+	if strings.Join(got, " ") != want {
+		t.Errorf("ids %q, want %q", strings.Join(got, " "), want)
+	}
+
+	if err := os.WriteFile(path, []byte("{\"request_id\":\"a\",\"output\":\"x\"}\nnot json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runner.OpenOutput(path); err == nil || !strings.Contains(err.Error(), "out.jsonl:2: not a response record") {
+		t.Errorf("a broken complete line: %v", err)
+	}
+}
+
+// TestKeyNeverWritten runs a whole command through Execute against a server whose
+// error bodies echo the Authorization header, and checks every byte written.
+func TestKeyNeverWritten(t *testing.T) {
+	const key = "sk-test-SECRET-0123456789"
+	const headerSecret = "hdr-SECRET-abcdef"
+	t.Setenv("FBEVAL_TEST_KEY", key)
+	var mu sync.Mutex
+	var seenAuth []string
+	fs := fakeserver.New(fakeserver.Options{Fault: func(user string, n int) fakeserver.Fault {
+		switch promptIndex(user) % 3 {
+		case 0:
+			return fakeserver.Fault{Status: 401, EchoKey: true}
+		case 1:
+			return fakeserver.Fault{Status: 500, EchoKey: true}
+		}
+		return fakeserver.Fault{}
+	}})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seenAuth = append(seenAuth, r.Header.Get("Authorization"))
+		mu.Unlock()
+		fs.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+
+	dir := t.TempDir()
+	reqPath, outPath := filepath.Join(dir, "req.jsonl"), filepath.Join(dir, "out.jsonl")
+	var reqs []byte
+	for _, it := range makeItems(6) {
+		b, _ := contract.Marshal(it.Req.Object(), contract.Compact)
+		reqs = append(append(reqs, b...), '\n')
+	}
+	os.WriteFile(reqPath, reqs, 0o644)
+	f := runner.NetFlags{Input: reqPath, Output: outPath, Model: "m", BaseURL: ts.URL + "/v1", APIKeyEnv: "FBEVAL_TEST_KEY",
+		Header: []string{"X-Extra: " + headerSecret}, Concurrency: 2, Retries: 1, Backoff: time.Millisecond, MaxBackoff: time.Millisecond, Timeout: time.Second}
+	var stdout, stderr bytes.Buffer
+	code := runner.Execute(context.Background(), &f, runner.Setup{
+		Name: "fbeval-openai",
+		Auth: func(k string) http.Header { return http.Header{"Authorization": {"Bearer " + k}} },
+		New:  func(h *runner.HTTP) runner.Provider { return &openai.Client{HTTP: h, Opts: openai.Options{Model: "m"}} },
+	}, nil, &stdout, &stderr)
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (provider errors)", code)
+	}
+	if len(seenAuth) == 0 || seenAuth[0] != "Bearer "+key {
+		t.Fatalf("the key was not sent: %q", seenAuth)
+	}
+	file, _ := os.ReadFile(outPath)
+	for name, b := range map[string][]byte{"stdout": stdout.Bytes(), "stderr": stderr.Bytes(), "output file": file} {
+		for _, secret := range []string{key, headerSecret, "SECRET"} {
+			if bytes.Contains(b, []byte(secret)) {
+				t.Errorf("%s holds a secret: %s", name, b)
+			}
+		}
+	}
+	recs := parseLines(t, file)
+	if len(recs) != 6 || recs[0].Error == nil || recs[0].Error.Code != "http_401" || recs[1].Error.Code != "http_500" || recs[2].Output == nil {
+		t.Errorf("records: %s", file)
+	}
+	if !strings.Contains(stderr.String(), "6 requests: 2 answered, 4 errors") {
+		t.Errorf("summary: %s", stderr.String())
+	}
+}
+
+func TestRedact(t *testing.T) {
+	got := runner.Redact("key sk-abcdef and Bearer sk-abcdef, x", []string{"sk-abcdef", "abc"})
+	if got != "key [redacted] and Bearer [redacted], x" {
+		t.Errorf("got %q", got)
+	}
+}
