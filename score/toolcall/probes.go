@@ -39,7 +39,7 @@ func Probes(j *Judge, cases []*Case) ProbeStats {
 		}
 		gold := c.args
 		st.ValidProbeCount++
-		if !j.candidate.valid(gold) {
+		if !j.candidate.Valid(gold) {
 			st.FalseRejections++
 		}
 		names := props
@@ -49,11 +49,11 @@ func Probes(j *Judge, cases []*Case) ProbeStats {
 			}
 		}
 		probe := func(v Value) {
-			if j.reference.valid(v) {
+			if j.reference.Valid(v) {
 				return
 			}
 			st.InvalidProbeCount++
-			if !j.candidate.valid(v) {
+			if !j.candidate.Valid(v) {
 				st.InvalidRejected++
 			}
 		}
@@ -114,10 +114,6 @@ func schemaShape(doc Value) (required, props []string, belowMin []Member) {
 func inUse(gold Value, props []string, name string) bool {
 	_, ok := gold.Get(name)
 	return ok || slices.Contains(props, name)
-}
-
-func (s *Schema) valid(v Value) bool {
-	return s.compiled.Validate(toInstance(v)) == nil
 }
 
 // without returns obj minus key.

@@ -22,7 +22,8 @@ var printer = message.NewPrinter(language.English)
 // format assertions on and no way to reach files or networks.
 type Schema struct {
 	compiled *jsonschema.Schema
-	doc      Value // the schema document, for probes
+	fast     *fastSchema // nil when the schema uses keywords the fast path lacks
+	doc      Value       // the schema document, for probes
 }
 
 // SchemaError is one leaf failure of a validation: where in the instance (RFC 6901
@@ -65,12 +66,21 @@ func compileValue(doc Value) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema: %s", oneLine(err))
 	}
-	return &Schema{compiled: sch, doc: doc}, nil
+	fast, _ := buildFast(sch, 0)
+	return &Schema{compiled: sch, fast: fast, doc: doc}, nil
 }
 
 // oneLine flattens a multi-line library error into one line.
 func oneLine(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+// Valid reports whether v satisfies the schema, without naming errors.
+func (s *Schema) Valid(v Value) bool {
+	if s.fast != nil {
+		return s.fast.valid(v)
+	}
+	return s.compiled.Validate(toInstance(v)) == nil
 }
 
 // Validate validates v and returns its leaf errors, sorted by path, keyword and
@@ -81,6 +91,9 @@ func (s *Schema) Validate(v Value) []SchemaError {
 
 // validate is Validate with every path prefixed by prefix (a JSON Pointer).
 func (s *Schema) validate(v Value, prefix string) []SchemaError {
+	if s.fast != nil && s.fast.valid(v) {
+		return nil
+	}
 	err := s.compiled.Validate(toInstance(v))
 	if err == nil {
 		return nil

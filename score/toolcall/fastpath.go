@@ -1,0 +1,338 @@
+package toolcall
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// fastSchema decides validity for the common subset of JSON Schema that tool
+// contracts use (type, enum of strings, format, properties, required,
+// additionalProperties, string lengths and patterns, numeric bounds, items and item
+// counts), working on Value directly with no allocation in the usual case. It is
+// built from the compiled schema, so it reads every keyword exactly as the library
+// does; a schema using anything else has no fast path. When it says "invalid", the
+// library runs to name the errors; a differential test holds the two in agreement.
+type fastSchema struct {
+	always     *bool // a boolean schema
+	types      uint8 // typeBits; 0 = any
+	enum       []string
+	hasEnum    bool
+	format     *jsonschema.Format
+	required   []string
+	props      map[string]*fastSchema
+	addl       *fastSchema // additionalProperties schema, nil = allowed
+	minLen     int         // -1 = none
+	maxLen     int
+	pattern    jsonschema.Regexp
+	minimum    *bound
+	maximum    *bound
+	exMinimum  *bound
+	exMaximum  *bound
+	multipleOf *big.Rat
+	items      *fastSchema
+	minItems   int // -1 = none
+	maxItems   int
+}
+
+// bound is a numeric limit, with an int64 copy when it is a small integer.
+type bound struct {
+	rat    *big.Rat
+	i      int64
+	isInt  bool
+	strict bool // exclusive
+}
+
+const (
+	tNull uint8 = 1 << iota
+	tBool
+	tNumber
+	tInteger
+	tString
+	tArray
+	tObject
+)
+
+var typeBits = map[string]uint8{
+	"null": tNull, "boolean": tBool, "number": tNumber, "integer": tInteger,
+	"string": tString, "array": tArray, "object": tObject,
+}
+
+// maxFastDepth bounds the walk over a compiled schema (which may be cyclic through
+// $ref; refs are not supported, so cycles cannot occur, but the limit is cheap).
+const maxFastDepth = 64
+
+var (
+	falseSchema = false
+	falseFast   = &fastSchema{always: &falseSchema, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
+)
+
+// buildFast returns the fast checker of s, or false when s uses a keyword it does not
+// handle.
+func buildFast(s *jsonschema.Schema, depth int) (*fastSchema, bool) {
+	if s == nil || depth > maxFastDepth {
+		return nil, false
+	}
+	f := &fastSchema{minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
+	if s.Bool != nil {
+		f.always = s.Bool
+		return f, true
+	}
+	if s.Ref != nil || s.RecursiveRef != nil || s.DynamicRef != nil || s.Const != nil || s.Not != nil ||
+		len(s.AllOf) > 0 || len(s.AnyOf) > 0 || len(s.OneOf) > 0 || s.If != nil || s.Then != nil || s.Else != nil ||
+		s.MaxProperties != nil || s.MinProperties != nil || s.PropertyNames != nil || len(s.PatternProperties) > 0 ||
+		len(s.Dependencies) > 0 || len(s.DependentRequired) > 0 || len(s.DependentSchemas) > 0 ||
+		s.UnevaluatedProperties != nil || s.UniqueItems || s.Contains != nil || s.MinContains != nil ||
+		s.MaxContains != nil || s.Items != nil || s.AdditionalItems != nil || len(s.PrefixItems) > 0 ||
+		s.UnevaluatedItems != nil || s.ContentEncoding != nil || s.ContentMediaType != nil || s.ContentSchema != nil ||
+		len(s.Extensions) > 0 {
+		return nil, false
+	}
+	if s.Types != nil {
+		for _, t := range s.Types.ToStrings() {
+			f.types |= typeBits[t]
+		}
+	}
+	if s.Enum != nil {
+		f.hasEnum = true
+		for _, v := range s.Enum.Values {
+			str, ok := v.(string)
+			if !ok {
+				return nil, false
+			}
+			f.enum = append(f.enum, str)
+		}
+	}
+	if s.Format != nil {
+		if s.Format.Name == "regex" { // validated through the regexp engine, not Validate
+			return nil, false
+		}
+		f.format = s.Format
+	}
+	f.required = s.Required
+	if len(s.Properties) > 0 {
+		f.props = make(map[string]*fastSchema, len(s.Properties))
+		for name, ps := range s.Properties {
+			pf, ok := buildFast(ps, depth+1)
+			if !ok {
+				return nil, false
+			}
+			f.props[name] = pf
+		}
+	}
+	switch a := s.AdditionalProperties.(type) {
+	case nil:
+	case bool:
+		if !a {
+			f.addl = falseFast
+		}
+	case *jsonschema.Schema:
+		af, ok := buildFast(a, depth+1)
+		if !ok {
+			return nil, false
+		}
+		f.addl = af
+	default:
+		return nil, false
+	}
+	if s.MinLength != nil {
+		f.minLen = *s.MinLength
+	}
+	if s.MaxLength != nil {
+		f.maxLen = *s.MaxLength
+	}
+	f.pattern = s.Pattern
+	f.minimum = newBound(s.Minimum, false)
+	f.maximum = newBound(s.Maximum, false)
+	f.exMinimum = newBound(s.ExclusiveMinimum, true)
+	f.exMaximum = newBound(s.ExclusiveMaximum, true)
+	f.multipleOf = s.MultipleOf
+	if s.Items2020 != nil {
+		it, ok := buildFast(s.Items2020, depth+1)
+		if !ok {
+			return nil, false
+		}
+		f.items = it
+	}
+	if s.MinItems != nil {
+		f.minItems = *s.MinItems
+	}
+	if s.MaxItems != nil {
+		f.maxItems = *s.MaxItems
+	}
+	return f, true
+}
+
+func newBound(r *big.Rat, strict bool) *bound {
+	if r == nil {
+		return nil
+	}
+	b := &bound{rat: r, strict: strict}
+	if r.IsInt() && r.Num().IsInt64() {
+		b.i, b.isInt = r.Num().Int64(), true
+	}
+	return b
+}
+
+// valid reports whether v satisfies the schema.
+func (f *fastSchema) valid(v Value) bool {
+	if f.always != nil {
+		return *f.always
+	}
+	if f.types != 0 && !f.typeOK(v) {
+		return false
+	}
+	if f.hasEnum {
+		if v.kind != String {
+			return false
+		}
+		found := false
+		for _, e := range f.enum {
+			if e == v.s {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	if f.format != nil {
+		var inst any = v.s
+		if v.kind != String {
+			inst = toInstance(v)
+		}
+		if f.format.Validate(inst) != nil {
+			return false
+		}
+	}
+	switch v.kind {
+	case Object:
+		return f.objectOK(v)
+	case Array:
+		return f.arrayOK(v)
+	case String:
+		return f.stringOK(v.s)
+	case Int, BigInt, Float:
+		return f.numberOK(v)
+	}
+	return true
+}
+
+func (f *fastSchema) typeOK(v Value) bool {
+	switch v.kind {
+	case Null:
+		return f.types&tNull != 0
+	case Bool:
+		return f.types&tBool != 0
+	case String:
+		return f.types&tString != 0
+	case Array:
+		return f.types&tArray != 0
+	case Object:
+		return f.types&tObject != 0
+	case Int, BigInt:
+		return f.types&(tNumber|tInteger) != 0
+	case Float:
+		if f.types&tNumber != 0 {
+			return true
+		}
+		x := math.Float64frombits(v.n)
+		return f.types&tInteger != 0 && x == math.Trunc(x)
+	}
+	return false
+}
+
+func (f *fastSchema) objectOK(v Value) bool {
+	for _, r := range f.required {
+		if _, ok := v.Get(r); !ok {
+			return false
+		}
+	}
+	for i := range v.kids {
+		m := &v.kids[i]
+		if ps, ok := f.props[m.Key]; ok {
+			if !ps.valid(m.Value) {
+				return false
+			}
+		} else if f.addl != nil && !f.addl.valid(m.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+func (f *fastSchema) arrayOK(v Value) bool {
+	if f.minItems >= 0 && len(v.kids) < f.minItems {
+		return false
+	}
+	if f.maxItems >= 0 && len(v.kids) > f.maxItems {
+		return false
+	}
+	if f.items != nil {
+		for i := range v.kids {
+			if !f.items.valid(v.kids[i].Value) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (f *fastSchema) stringOK(s string) bool {
+	if f.minLen >= 0 || f.maxLen >= 0 {
+		n := utf8.RuneCountInString(s)
+		if (f.minLen >= 0 && n < f.minLen) || (f.maxLen >= 0 && n > f.maxLen) {
+			return false
+		}
+	}
+	if f.pattern != nil && !f.pattern.MatchString(s) {
+		return false
+	}
+	return true
+}
+
+func (f *fastSchema) numberOK(v Value) bool {
+	if f.minimum == nil && f.maximum == nil && f.exMinimum == nil && f.exMaximum == nil && f.multipleOf == nil {
+		return true
+	}
+	var r *big.Rat // the library's reading of v: the exact value of its shortest decimal text
+	rat := func() *big.Rat {
+		if r == nil {
+			switch v.kind {
+			case Int:
+				r = new(big.Rat).SetInt64(int64(v.n))
+			case BigInt:
+				r, _ = new(big.Rat).SetString(v.s)
+			default:
+				r, _ = new(big.Rat).SetString(strconv.FormatFloat(math.Float64frombits(v.n), 'g', -1, 64))
+			}
+		}
+		return r
+	}
+	cmp := func(b *bound) int {
+		if b.isInt && v.kind == Int {
+			return cmpInt(int64(v.n), b.i)
+		}
+		return rat().Cmp(b.rat)
+	}
+	if b := f.minimum; b != nil && cmp(b) < 0 {
+		return false
+	}
+	if b := f.maximum; b != nil && cmp(b) > 0 {
+		return false
+	}
+	if b := f.exMinimum; b != nil && cmp(b) <= 0 {
+		return false
+	}
+	if b := f.exMaximum; b != nil && cmp(b) >= 0 {
+		return false
+	}
+	if f.multipleOf != nil && !new(big.Rat).Quo(rat(), f.multipleOf).IsInt() {
+		return false
+	}
+	return true
+}

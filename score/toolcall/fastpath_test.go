@@ -1,0 +1,134 @@
+package toolcall
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fastPathSchemas are schemas whose fast path must agree with the library: the
+// inline tool contracts, a few with other keywords, and, when present, HESchema's 36
+// variants.
+func fastPathSchemas(t testing.TB) map[string]*Schema {
+	t.Helper()
+	docs := map[string]string{
+		"hotels":   hotelsSchema,
+		"payments": paymentsSchema,
+		"calendar": `{"type":"object","properties":{"startTime":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$"},"title":{"type":"string","minLength":1,"maxLength":5}},"required":["startTime"]}`,
+		"numbers":  `{"type":"object","properties":{"a":{"type":"number","exclusiveMinimum":0.1,"exclusiveMaximum":9.5,"multipleOf":0.5},"b":{"type":["integer","null"],"maximum":12345678901234567890},"c":{"minimum":-1.5}},"additionalProperties":{"type":"string"}}`,
+		"arrays":   `{"type":"array","items":{"type":"string","enum":["x","y"]},"minItems":1,"maxItems":3}`,
+		"booleans": `{"properties":{"t":true,"f":false}}`,
+		"draft7":   `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"d":{"type":"string","format":"date"}}}`,
+	}
+	out := map[string]*Schema{}
+	for name, doc := range docs {
+		s, err := CompileSchema([]byte(doc))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out[name] = s
+	}
+	dir := filepath.Join("..", "..", "..", "shared", "interop", "heschema", "schemas")
+	if env := os.Getenv("FBEVAL_INTEROP"); env != "" {
+		dir = filepath.Join(env, "heschema", "schemas")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := CompileSchema(data)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		out[filepath.Base(f)] = s
+	}
+	return out
+}
+
+var fastPathInstances = []string{
+	hotelArgs,
+	`{"city":"Delhi","checkIn":"2027-01-11","checkOut":"2027-01-13","guests":3.0,"maxNightlyPrice":6000}`,
+	`{"city":"Delhi","checkIn":"2027-01-11","checkOut":"2027-01-13","guests":3.5,"maxNightlyPrice":6000}`,
+	`{"city":"","checkIn":"2027-02-30","checkOut":"27-01-13","guests":0,"maxNightlyPrice":20001}`,
+	`{"city":"é","checkIn":"2027-01-11","checkOut":"2027-01-13","guests":8,"maxNightlyPrice":1e4}`,
+	`{"city":"Delhi","checkIn":"2027-01-11","checkOut":"2027-01-13","guests":true,"maxNightlyPrice":null}`,
+	`{"city":"Delhi","checkIn":"2027-01-11","checkOut":"2027-01-13","guests":1,"maxNightlyPrice":1,"x":1}`,
+	`{"recipient":"A","reference":"r","amountMinor":100000,"currency":"INR"}`,
+	`{"recipient":"A","reference":"r","amountMinor":100000.0,"currency":"inr"}`,
+	`{"recipient":"A","reference":"r","amountMinor":123456789012345678901234567890,"currency":"USD"}`,
+	`{"recipient":"A","reference":"r","amountMinor":-0,"currency":"EUR"}`,
+	`{"startTime":"23:59","title":"abcde"}`, `{"startTime":"24:00","title":"abcdef"}`, `{"startTime":"12:30\n"}`,
+	`{"startTime":"x12:30"}`, `{"title":"ab"}`,
+	`{"a":0.5,"b":12345678901234567890,"c":-1.5,"z":"s"}`, `{"a":0.1,"b":12345678901234567891}`,
+	`{"a":9.5}`, `{"a":1.25}`, `{"a":2,"b":null,"c":-2}`, `{"a":9.0,"b":1.0,"c":-1.4999999999999999}`, `{"z":1}`,
+	`["x"]`, `[]`, `["x","y","x","y"]`, `["z"]`, `[1]`,
+	`{"t":1,"f":1}`, `{"t":1}`, `{"d":"2027-01-01"}`, `{"d":"2027-1-1"}`, `{"d":5}`,
+	`{"origin":"A","destination":"B","departureDate":"2027-01-01","travellers":9}`,
+	`{"origin":"A","destination":"B","departureDate":"2027-01-01","travellers":10}`,
+	`{"query":"q","maxResults":10,"topic":"news"}`, `{"query":"q","maxResults":0,"topic":"sports"}`,
+	`{"sku":"S","orderId":"O","warehouse":"DEL","quantity":50}`, `{"sku":"S","orderId":"O","warehouse":"XXX","quantity":51}`,
+	`{"title":"T","venue":"V","date":"2027-01-01","startTime":"09:00","durationMinutes":240}`,
+	`{"title":"T","venue":"V","date":"2027-01-01","startTime":"9:00","durationMinutes":4}`,
+	`null`, `1`, `"s"`, `[]`, `{}`,
+}
+
+func checkFastPath(t *testing.T, schemas map[string]*Schema, inst string) {
+	v, err := Parse(inst)
+	if err != nil {
+		return
+	}
+	for name, s := range schemas {
+		if s.fast == nil {
+			continue
+		}
+		fast := s.fast.valid(v)
+		slow := s.compiled.Validate(toInstance(v)) == nil
+		if fast != slow {
+			t.Fatalf("%s on %s: fast path says valid=%v, library %v", name, inst, fast, slow)
+		}
+	}
+}
+
+func TestFastPathAgreement(t *testing.T) {
+	schemas := fastPathSchemas(t)
+	withFast := 0
+	for name, s := range schemas {
+		if s.fast != nil {
+			withFast++
+		} else if !strings.Contains(name, "complex-equivalent") && !strings.Contains(name, "contradictory") {
+			t.Errorf("%s has no fast path", name)
+		}
+	}
+	if withFast < 7 {
+		t.Fatalf("only %d schemas have a fast path", withFast)
+	}
+	for _, inst := range fastPathInstances {
+		checkFastPath(t, schemas, inst)
+	}
+	// Every probe mutation of every instance object, too.
+	for _, inst := range fastPathInstances {
+		v, _ := Parse(inst)
+		if v.Kind() != Object {
+			continue
+		}
+		for _, m := range v.Members() {
+			for _, bad := range []Value{ArrayValue(), IntValue(7), IntValue(0), FloatValue(-1), NullValue(), StringValue("")} {
+				checkFastPath(t, schemas, Canonical(with(v, m.Key, bad)))
+			}
+			checkFastPath(t, schemas, Canonical(without(v, m.Key)))
+		}
+	}
+}
+
+func FuzzFastPath(f *testing.F) {
+	for _, s := range fastPathInstances {
+		f.Add(s)
+	}
+	schemas := fastPathSchemas(f)
+	f.Fuzz(func(t *testing.T, inst string) {
+		checkFastPath(t, schemas, inst)
+	})
+}
