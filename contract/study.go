@@ -4,6 +4,7 @@ package contract
 // repeats and repairs, the seed, prices and gates. Export and score read the same
 // study, so a study file and a response file reproduce a report byte for byte.
 type Study struct {
+	Comment        any               `json:"$comment,omitempty"` // ignored: notes for people
 	SchemaVersion  string            `json:"schema_version"`
 	Name           string            `json:"name,omitempty"`
 	Description    string            `json:"description,omitempty"`

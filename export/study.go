@@ -239,3 +239,41 @@ func Seed(studySeed int64, caseID string, repeat int) int64 {
 	h := sha256.Sum256([]byte("fbeval-seed/v1\x00" + strconv.FormatInt(studySeed, 10) + "\x00" + caseID + "\x00" + strconv.Itoa(repeat)))
 	return int64(uint32(h[0])<<24|uint32(h[1])<<16|uint32(h[2])<<8|uint32(h[3])) & 0x7fffffff
 }
+
+// CogLangInput names and hashes a CogLang fixture for reports.
+func CogLangInput(dataset string) (Input, error) {
+	if dataset == "" || dataset == fixtures.CogLangDefaultPath {
+		return Input{Role: "fixture", Path: fixtures.CogLangDefaultPath, SHA256: sha(fixtures.CogLangDefaultJSON())}, nil
+	}
+	data, err := os.ReadFile(dataset)
+	if err != nil {
+		return Input{}, &contract.InputError{File: dataset, Msg: "cannot read fixture: " + pathErr(err)}
+	}
+	return Input{Role: "fixture", Path: dataset, SHA256: sha(data)}, nil
+}
+
+// StudyTemplate writes a study as a file to edit, with a "$comment" member that
+// explains every field (study files accept and ignore "$comment").
+func StudyTemplate(s contract.Study) []byte {
+	comment := []string{
+		"An fbeval-study/v1 file. Export and score read the same study; flags override fields.",
+		"suite: toolcall or coglang. dataset: builtin:toolcall, builtin:coglang, or a file path.",
+		"arms: no_schema, minimal_schema, input_schema. schemas: per arm, a variant name (reference, minimal, rich, weak, contradictory, complex-equivalent) or a schema file.",
+		"filter: domains, categories, limit (cases per domain and category; 0 keeps all).",
+		"repeats: runs per case and arm. seed: derives every request seed and the bootstrap stream. repairs: 0-5 repair rounds.",
+		"decoding: prompt_only or native_schema (requests carry response_format).",
+		"prices: USD per million tokens, for cost figures. gates: thresholds on report fields that decide the exit code, e.g. input_schema.first_pass_success_percent>=90.",
+		"prompt_template: a text/template file with {{define \"system\"}} and {{define \"user\"}} blocks.",
+	}
+	o := contract.Object{{Key: "$comment", Value: comment}}
+	o = append(o, s.Object()...)
+	if s.Suite == contract.SuiteToolcall {
+		for i, m := range o {
+			if m.Key == "prices" && m.Value == nil {
+				o[i].Value = contract.Object{{Key: "input_per_million_usd", Value: 0.0}, {Key: "output_per_million_usd", Value: 0.0}}
+			}
+		}
+	}
+	out, _ := contract.Marshal(o, contract.PythonIndent)
+	return append(out, '\n')
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -20,9 +21,13 @@ type Env struct {
 
 // CLI is the whole command line: one field per command.
 type CLI struct {
-	Export  ExportCmd  `cmd:"" help:"Write the request file of a study (JSONL or a JSON batch object)."`
-	Score   ScoreCmd   `cmd:"" help:"Score response files against a study."`
-	Version VersionCmd `cmd:"" help:"Print the version and the contract versions."`
+	Export   ExportCmd   `cmd:"" help:"Write the request file of a study (JSONL or a JSON batch object)."`
+	Score    ScoreCmd    `cmd:"" help:"Score response files against a study."`
+	Study    StudyCmd    `cmd:"" help:"Show a resolved study, or print a study file to edit."`
+	Fixtures FixturesCmd `cmd:"" help:"Built-in datasets: list, rebuild, audit, probe schemas."`
+	Check    CheckCmd    `cmd:"" help:"Check one output against a tool contract or an fbeval contract: PASS or FAIL with every reason."`
+	Contract ContractCmd `cmd:"" help:"Static checks of fbeval contracts."`
+	Version  VersionCmd  `cmd:"" help:"Print the version and the contract versions."`
 }
 
 // exitError carries an exit code; a nil err means the message was already written.
@@ -142,3 +147,5 @@ func cleanPathError(err error) error {
 func (e *Env) warnf(format string, args ...any) {
 	fmt.Fprintf(e.Stderr, "fbeval: "+format+"\n", args...)
 }
+
+func sortStrings(s []string) { slices.Sort(s) }

@@ -1,0 +1,252 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/export"
+	"github.com/fbeval/fbeval/fixtures"
+	"github.com/fbeval/fbeval/score"
+	"github.com/fbeval/fbeval/score/relations"
+	tc "github.com/fbeval/fbeval/score/toolcall"
+)
+
+// CheckCmd checks one output: against a toolcall domain's tool contract (with an
+// optional confirmed state and candidate schema), or against an fbeval contract
+// (with an optional approved context).
+type CheckCmd struct {
+	File           string `arg:"" optional:"" help:"The output to check (a JSON file; - for standard input)." placeholder:"OUTPUT"`
+	Output         string `help:"The output to check (same as the argument)." placeholder:"FILE"`
+	Domain         string `help:"Toolcall domain whose tool contract applies (flights, hotels, calendar, payments, inventory, search)." placeholder:"D"`
+	State          string `help:"Toolcall: confirmed state, an object of confirmed values or a context with confirmedState." placeholder:"FILE"`
+	Schema         string `help:"Toolcall: candidate schema to check as well (a variant name or a file)." placeholder:"VARIANT|FILE"`
+	Contract       string `help:"An fbeval-contract/v1 file." placeholder:"FILE"`
+	Context        string `help:"Contract: the approved context file ({version, approved, facts})." placeholder:"FILE"`
+	ContextVersion *int   `help:"Contract: the context version the output was made with; another version is STALE_CONTEXT." placeholder:"N"`
+	Assemble       bool   `help:"Contract: compute the values marked compute: application, insert them, check again and print the completed document."`
+	Format         string `help:"text or json." enum:"text,json" default:"text"`
+}
+
+func (c *CheckCmd) Run(env *Env) error {
+	path := c.File
+	if c.Output != "" {
+		if path != "" && path != c.Output {
+			return usageError("give the output once: as the argument or with --output")
+		}
+		path = c.Output
+	}
+	if path == "" {
+		return usageError("name the output to check (a file, or - for standard input)")
+	}
+	if (c.Domain == "") == (c.Contract == "") {
+		return usageError("give either --domain (a tool contract) or --contract (an fbeval contract)")
+	}
+	r, done, err := openInput(env, path)
+	if err != nil {
+		return err
+	}
+	data, err := io.ReadAll(r)
+	done()
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if c.Contract != "" {
+		return c.runContract(env, data)
+	}
+	if c.Context != "" || c.ContextVersion != nil || c.Assemble {
+		return usageError("--context, --context-version and --assemble go with --contract")
+	}
+	return c.runTool(env, data)
+}
+
+func (c *CheckCmd) runTool(env *Env, output []byte) error {
+	tool, ok := fixtures.ToolcallTool(c.Domain)
+	if !ok {
+		return usageError("unknown domain %q: domains are %v", c.Domain, fixtures.ToolcallDomains())
+	}
+	var candidate, state []byte
+	if c.Schema != "" {
+		s, _ := fixtures.BuiltinStudy(fixtures.StudyToolcall)
+		s, err := export.Resolve(s, export.Overrides{Schema: c.Schema, Domains: []string{c.Domain}})
+		if err != nil {
+			return err
+		}
+		plan, err := export.PlanToolcall(s)
+		if err != nil {
+			return err
+		}
+		candidate = plan.Candidate[c.Domain]
+	}
+	if c.State != "" {
+		var err error
+		if state, err = os.ReadFile(c.State); err != nil {
+			return &exitError{code: 2, err: cleanPathError(err)}
+		}
+	}
+	res, err := score.CheckOne(tool, candidate, output, state)
+	if err != nil {
+		return err
+	}
+	verdict := "PASS"
+	if !res.Success {
+		verdict = "FAIL"
+	}
+	w := bufio.NewWriter(env.Stdout)
+	if c.Format == "json" {
+		errs := []contract.Object{}
+		for _, e := range res.Errors {
+			errs = append(errs, checkErrorObject(e))
+		}
+		out, _ := contract.Marshal(contract.Object{
+			{Key: "verdict", Value: verdict},
+			{Key: "domain", Value: c.Domain},
+			{Key: "tool", Value: tool.Name},
+			{Key: "reference_valid", Value: res.ReferenceValid},
+			{Key: "candidate_valid", Value: res.CandidateValid},
+			{Key: "policy_valid", Value: res.PolicyValid},
+			{Key: "errors", Value: errs},
+			{Key: "note", Value: passNote},
+		}, contract.PythonIndent)
+		w.Write(append(out, '\n'))
+	} else {
+		fmt.Fprintf(w, "%s %s (%s)\n", verdict, c.Domain, tool.Name)
+		for _, e := range res.Errors {
+			fmt.Fprintf(w, "  %s\n", describeError(e))
+			for _, d := range e.Details {
+				fmt.Fprintf(w, "    %s\n", describeError(d))
+			}
+		}
+		fmt.Fprintf(w, "note: %s\n", passNote)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if !res.Success {
+		return &exitError{code: 1}
+	}
+	return nil
+}
+
+const passNote = "PASS means the implemented checks passed (envelope, reference and candidate schemas, tool, confirmed state, policies); nothing more."
+
+func describeError(e tc.Error) string {
+	s := e.Code
+	if e.Path != "" {
+		s += " at " + e.Path
+	}
+	if e.Keyword != "" {
+		s += " (" + e.Keyword + ")"
+	}
+	if e.Message != "" {
+		s += ": " + e.Message
+	}
+	return s
+}
+
+func checkErrorObject(e tc.Error) contract.Object {
+	o := contract.Object{
+		{Key: "code", Value: e.Code},
+		{Key: "path", Value: e.Path},
+		{Key: "keyword", Value: e.Keyword},
+		{Key: "message", Value: e.Message},
+		{Key: "expected", Value: e.Expected},
+		{Key: "actual", Value: e.Actual},
+	}
+	if len(e.Details) > 0 {
+		d := make([]contract.Object, len(e.Details))
+		for i, x := range e.Details {
+			d[i] = checkErrorObject(x)
+		}
+		o = append(o, contract.Member{Key: "details", Value: d})
+	}
+	return o
+}
+
+func (c *CheckCmd) runContract(env *Env, output []byte) error {
+	if c.State != "" || c.Schema != "" {
+		return usageError("--state and --schema go with --domain")
+	}
+	ct, err := relations.LoadContract(c.Contract)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	var ctx *relations.Context
+	if c.Context != "" {
+		if ctx, err = relations.LoadContext(c.Context); err != nil {
+			return &exitError{code: 2, err: err}
+		}
+	}
+	opts := relations.CheckOptions{ContextVersion: c.ContextVersion}
+	var res *relations.Result
+	if c.Assemble {
+		assembled, r, err := ct.AssembleContext(output, ctx, opts)
+		if err != nil {
+			return &exitError{code: 2, err: err}
+		}
+		res = r
+		if res.Verdict == "PASS" || len(assembled) > 0 {
+			if _, err := env.Stdout.Write(append(assembled, '\n')); err != nil {
+				return err
+			}
+		}
+		// the verdict goes to stderr so stdout stays the completed document
+		if err := res.WriteText(env.Stderr); err != nil {
+			return err
+		}
+	} else {
+		res = ct.Check(output, ctx, opts)
+		w := bufio.NewWriter(env.Stdout)
+		if c.Format == "json" {
+			err = res.WriteJSON(w)
+		} else {
+			err = res.WriteText(w)
+		}
+		if err != nil {
+			return err
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+	}
+	if res.Verdict != "PASS" {
+		return &exitError{code: 1}
+	}
+	return nil
+}
+
+// ContractCmd groups contract tools.
+type ContractCmd struct {
+	Lint ContractLintCmd `cmd:"" help:"Static checks of a contract: pointers that cannot resolve, incompatible comparisons, unknown keywords."`
+}
+
+// ContractLintCmd lints contract files.
+type ContractLintCmd struct {
+	Files []string `arg:"" help:"fbeval-contract/v1 files."`
+}
+
+func (c *ContractLintCmd) Run(env *Env) error {
+	errorsFound := false
+	for _, f := range c.Files {
+		ct, err := relations.LoadContract(f)
+		if err != nil {
+			return &exitError{code: 2, err: err}
+		}
+		findings := relations.Lint(ct)
+		for _, fd := range findings {
+			fmt.Fprintf(env.Stdout, "%s: %s %s at %s: %s\n", f, fd.Severity, fd.Code, fd.Location, fd.Message)
+			if fd.Severity == "error" {
+				errorsFound = true
+			}
+		}
+		if len(findings) == 0 {
+			fmt.Fprintf(env.Stdout, "%s: ok (%s %s, sha256 %s)\n", f, ct.ID, ct.Version, ct.Hash)
+		}
+	}
+	if errorsFound {
+		return &exitError{code: 1}
+	}
+	return nil
+}

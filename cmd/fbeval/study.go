@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/export"
+)
+
+// StudyCmd shows a resolved study or writes a template to edit.
+type StudyCmd struct {
+	Show StudyShowCmd `cmd:"" help:"Print the resolved study with the sha256 of every input."`
+	Init StudyInitCmd `cmd:"" help:"Print a study file to edit (toolcall unless a built-in study is named)."`
+}
+
+// StudyShowCmd prints the resolved study.
+type StudyShowCmd struct {
+	StudyFlags `embed:""`
+}
+
+func (c *StudyShowCmd) Run(env *Env) error {
+	s, err := c.resolve()
+	if err != nil {
+		return err
+	}
+	inputs := []contract.Object{}
+	switch s.Suite {
+	case contract.SuiteCogLang:
+		in, err := export.CogLangInput(s.Dataset)
+		if err != nil {
+			return err
+		}
+		inputs = append(inputs, inputObject(in))
+	default:
+		plan, err := export.PlanToolcall(s)
+		if err != nil {
+			return err
+		}
+		for _, in := range plan.Inputs {
+			inputs = append(inputs, inputObject(in))
+		}
+		inputs = append(inputs, contract.Object{{Key: "role", Value: "cases"}, {Key: "path", Value: fmt.Sprintf("%d selected", len(plan.Cases))}})
+	}
+	out, err := contract.Marshal(contract.Object{{Key: "study", Value: s.Object()}, {Key: "inputs", Value: inputs}}, contract.PythonIndent)
+	if err != nil {
+		return err
+	}
+	_, err = env.Stdout.Write(append(out, '\n'))
+	return err
+}
+
+func inputObject(in export.Input) contract.Object {
+	return contract.Object{{Key: "role", Value: in.Role}, {Key: "path", Value: in.Path}, {Key: "sha256", Value: in.SHA256}}
+}
+
+// StudyInitCmd prints a study template.
+type StudyInitCmd struct {
+	Study string `arg:"" optional:"" help:"Built-in study to start from." default:"toolcall"`
+}
+
+func (c *StudyInitCmd) Run(env *Env) error {
+	s, err := export.LoadStudy(c.Study)
+	if err != nil {
+		return err
+	}
+	s, err = export.Resolve(s, export.Overrides{})
+	if err != nil {
+		return err
+	}
+	_, err = env.Stdout.Write(export.StudyTemplate(s))
+	return err
+}

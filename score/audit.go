@@ -1,0 +1,162 @@
+package score
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/fixtures"
+	tc "github.com/fbeval/fbeval/score/toolcall"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// OracleFailure is a dataset case whose own expected answer does not pass its
+// contract.
+type OracleFailure struct {
+	CaseID string
+	Reason string
+}
+
+// AuditOracle scores every case's expected envelope as if a model had answered it,
+// under the case's own reference contract: every gold answer must succeed.
+func AuditOracle(cases []contract.Case) []OracleFailure {
+	judges := map[string]*tc.Judge{}
+	var out []OracleFailure
+	for i := range cases {
+		c := &cases[i]
+		j, ok := judges[c.Domain]
+		if !ok {
+			tool, err := fixtures.ToolForCase(c)
+			if err == nil {
+				j, err = tc.NewJudge(tool, nil)
+			}
+			if err != nil {
+				out = append(out, OracleFailure{c.ID, err.Error()})
+				continue
+			}
+			judges[c.Domain] = j
+		}
+		pc, err := tc.PrepareCase(*c)
+		if err != nil {
+			out = append(out, OracleFailure{c.ID, err.Error()})
+			continue
+		}
+		gold := jsontext.Value(slices.Clone([]byte(c.Expected)))
+		gold.Compact()
+		res := j.Score(string(gold), pc)
+		if !res.Success {
+			codes := []string{}
+			for _, e := range res.Errors {
+				codes = append(codes, e.Code+" "+e.Path)
+			}
+			out = append(out, OracleFailure{c.ID, fmt.Sprintf("gold answer fails: %v", codes)})
+		}
+	}
+	return out
+}
+
+// ProbeReport runs the mutation probes of a candidate schema per domain.
+type ProbeReport struct {
+	Domain string
+	Stats  tc.ProbeStats
+}
+
+// RunProbes probes a candidate schema (per domain) against the expected calls of
+// the cases, domain by domain in the given order, plus a total.
+func RunProbes(cases []contract.Case, domains []string, candidate func(domain string) ([]byte, error)) ([]ProbeReport, error) {
+	var out []ProbeReport
+	var total tc.ProbeStats
+	for _, d := range domains {
+		var prepared []*tc.Case
+		var tool contract.Tool
+		found := false
+		for i := range cases {
+			if cases[i].Domain != d {
+				continue
+			}
+			if !found {
+				t, err := fixtures.ToolForCase(&cases[i])
+				if err != nil {
+					return nil, err
+				}
+				tool, found = t, true
+			}
+			pc, err := tc.PrepareCase(cases[i])
+			if err != nil {
+				return nil, err
+			}
+			prepared = append(prepared, pc)
+		}
+		if !found {
+			continue
+		}
+		schema, err := candidate(d)
+		if err != nil {
+			return nil, err
+		}
+		j, err := tc.NewJudge(tool, schema)
+		if err != nil {
+			return nil, &contract.InputError{Msg: fmt.Sprintf("domain %s: %v", d, err)}
+		}
+		p := tc.Probes(j, prepared)
+		out = append(out, ProbeReport{d, p})
+		total.ValidProbeCount += p.ValidProbeCount
+		total.FalseRejections += p.FalseRejections
+		total.InvalidProbeCount += p.InvalidProbeCount
+		total.InvalidRejected += p.InvalidRejected
+	}
+	total.InvalidRejectionPercent = pct(total.InvalidRejected, total.InvalidProbeCount)
+	total.FalseRejectionPercent = pct(total.FalseRejections, total.ValidProbeCount)
+	return append(out, ProbeReport{"total", total}), nil
+}
+
+// CheckOne judges one output for a tool without a dataset case (HESchema's
+// single-argument workflow): the output may be a whole envelope or just the
+// arguments. There is no hidden answer, so the checks are the envelope, the
+// reference and candidate schemas, the tool name, the confirmed state (when given:
+// an object of confirmed values, or a context {"confirmedState": {...}}) and the
+// tool's policies.
+func CheckOne(tool contract.Tool, candidate, output, state []byte) (tc.Result, error) {
+	v, err := tc.Parse(string(output))
+	if err != nil {
+		return tc.Result{Errors: []tc.Error{{Code: tc.CodeJSONInvalid, Message: err.Error()}}}, nil
+	}
+	text := string(output)
+	var args tc.Value
+	if a, ok := v.Get("action"); ok && a.Kind() == tc.String {
+		args, _ = v.Get("arguments")
+	} else {
+		args = v
+		text = `{"action":"call_tool","tool":` + tc.Canonical(tc.StringValue(tool.Name)) + `,"arguments":` + string(output) + `,"missingFields":[],"reason":""}`
+	}
+	expectedArgs := "{}"
+	if args.Kind() == tc.Object {
+		expectedArgs = tc.Canonical(args)
+	}
+	ctx := "{}"
+	if len(state) > 0 {
+		sv, err := tc.Parse(string(state))
+		if err != nil {
+			return tc.Result{}, &contract.InputError{Msg: "state: " + err.Error()}
+		}
+		if sv.Kind() != tc.Object {
+			return tc.Result{}, &contract.InputError{Msg: "state must be a JSON object"}
+		}
+		if _, ok := sv.Get("confirmedState"); ok {
+			ctx = string(state)
+		} else {
+			ctx = `{"confirmedState":` + string(state) + `}`
+		}
+	}
+	c := contract.Case{ID: "check", Domain: tool.Domain, Context: []byte(ctx),
+		Expected: []byte(`{"action":"call_tool","tool":` + tc.Canonical(tc.StringValue(tool.Name)) + `,"arguments":` + expectedArgs + `,"missingFields":[],"reason":""}`)}
+	pc, err := tc.PrepareCase(c)
+	if err != nil {
+		return tc.Result{}, err
+	}
+	j, err := tc.NewJudge(tool, candidate)
+	if err != nil {
+		return tc.Result{}, &contract.InputError{Msg: err.Error()}
+	}
+	return j.Score(text, pc), nil
+}
