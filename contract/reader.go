@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"sort"
 	"strconv"
 
@@ -184,7 +185,7 @@ func (r *Reader) detect() bool {
 		return false
 	}
 	if err != nil {
-		r.err = &InputError{File: r.name, Msg: err.Error()}
+		r.err = &InputError{File: r.name, Msg: readErrMsg(err)}
 		return false
 	}
 	switch first {
@@ -195,7 +196,7 @@ func (r *Reader) detect() bool {
 		r.pendingCol, r.colSkip = r.colSkip, 0
 		line, complete, err := r.readLine()
 		if err != nil && err != io.EOF {
-			return r.fail(0, 0, "%v", err)
+			return r.fail(0, 0, "%s", readErrMsg(err))
 		}
 		r.pendingLine = r.lines
 		trimmed := bytes.TrimSpace(line)
@@ -302,7 +303,7 @@ func (r *Reader) scanLine() bool {
 				return false
 			}
 			if err != nil && err != io.EOF {
-				return r.fail(r.lines, 0, "%v", err)
+				return r.fail(r.lines+1, 0, "%s", readErrMsg(err))
 			}
 			lineNo = r.lines
 		}
@@ -514,7 +515,18 @@ func (r *Reader) decodeFail(err error) bool {
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		return r.fail(r.nl.lineBase+r.nl.count()+1, 0, "the file ends inside a JSON value (truncated?)")
 	}
-	return r.fail(0, 0, "%v", err)
+	return r.fail(0, 0, "%s", readErrMsg(err))
+}
+
+// readErrMsg words an I/O error of the input without repeating the file name the
+// message already starts with ("read f: input/output error" becomes "cannot read:
+// input/output error").
+func readErrMsg(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return "cannot read: " + err.Error()
 }
 
 // newlineIndex records the offsets of the newlines read through it, so byte offsets

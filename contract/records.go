@@ -231,6 +231,10 @@ func DecodeError(rec *Record, err error) error {
 			where = " at " + string(me.JSONPointer)
 		}
 		msg := "wrong type"
+		if errors.Is(me.Err, json.ErrUnknownName) {
+			// the pointer names the member; say so rather than blame its value's type
+			return rec.Errorf(me.ByteOffset, "unknown field%s", where)
+		}
 		if me.JSONKind != 0 && me.GoType != nil {
 			msg = "cannot use JSON " + me.JSONKind.String() + " as " + me.GoType.String()
 		} else if me.Err != nil {
