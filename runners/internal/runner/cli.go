@@ -15,6 +15,13 @@ const ExitUsage = 2
 // done true with the exit code when the run ends here: after --help (0) or on a usage
 // error (2, the message on stderr).
 func ParseArgs(cli any, name, desc string, args []string, stdout, stderr io.Writer, vars kong.Vars) (code int, done bool) {
+	_, code, done = ParseCommand(cli, name, desc, args, stdout, stderr, vars)
+	return code, done
+}
+
+// ParseCommand is ParseArgs for a grammar with subcommands: it also returns the
+// kong context, whose Command() names the subcommand chosen.
+func ParseCommand(cli any, name, desc string, args []string, stdout, stderr io.Writer, vars kong.Vars) (ctx *kong.Context, code int, done bool) {
 	exited, exitCode := false, 0
 	parser, err := kong.New(cli,
 		kong.Name(name),
@@ -27,14 +34,14 @@ func ParseArgs(cli any, name, desc string, args []string, stdout, stderr io.Writ
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
-		return ExitUsage, true
+		return nil, ExitUsage, true
 	}
-	_, err = parser.Parse(args)
+	ctx, err = parser.Parse(args)
 	if exited {
 		if exitCode != 0 {
 			exitCode = ExitUsage
 		}
-		return exitCode, true
+		return nil, exitCode, true
 	}
 	if err != nil {
 		var pe *kong.ParseError
@@ -43,7 +50,7 @@ func ParseArgs(cli any, name, desc string, args []string, stdout, stderr io.Writ
 			msg = pe.Unwrap().Error()
 		}
 		fmt.Fprintf(stderr, "%s: %s (see %s --help)\n", name, msg, name)
-		return ExitUsage, true
+		return nil, ExitUsage, true
 	}
-	return 0, false
+	return ctx, 0, false
 }

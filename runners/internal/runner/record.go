@@ -32,7 +32,11 @@ func ResponseRecord(req *contract.Request, res *Result) contract.Object {
 	if IsCogLang(req) {
 		o = contract.Object{Field("schema_version", contract.CogLangResponse), Field("case_id", req.CaseID)}
 	} else {
-		o = contract.Object{Field("schema_version", contract.ResponseV1), Field("request_id", req.RequestID), Field("case_id", req.CaseID)}
+		o = contract.Object{Field("schema_version", contract.ResponseV1), Field("request_id", req.RequestID)}
+		// A batch result read without its request file knows no case id.
+		if req.CaseID != "" {
+			o = append(o, Field("case_id", req.CaseID))
+		}
 	}
 	if res.Error == nil && res.Output != nil {
 		o = append(o, Field("output", *res.Output))

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+func runBatch(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		os.WriteFile(path, []byte(got), 0o644)
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs (run with -update if intended):\n%s", name, got)
+	}
+}
+
+func TestToOpenAIAndAnthropic(t *testing.T) {
+	code, out, errs := runBatch(t, "", "to-openai", "--model", "m", "--max-tokens", "256", "testdata/requests.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	golden(t, "to_openai.golden", out)
+	code, out, errs = runBatch(t, "", "to-anthropic", "--model", "c", "testdata/requests.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	golden(t, "to_anthropic.golden", out)
+}
+
+func TestSplit(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errs := runBatch(t, "", "to-openai", "--model", "m", "--max-per-file", "2", "--out-dir", dir, "testdata/requests.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for i, want := range []int{2, 2, 1} {
+		data, err := os.ReadFile(filepath.Join(dir, "batch-000"+string(rune('1'+i))+".jsonl"))
+		if err != nil || bytes.Count(data, []byte("\n")) != want {
+			t.Errorf("file %d: %d lines, want %d (%v)", i+1, bytes.Count(data, []byte("\n")), want, err)
+		}
+	}
+	// A byte limit splits too; without --out-dir that is a usage error.
+	code, out, errs := runBatch(t, "", "to-anthropic", "--model", "c", "--max-bytes", "600", "testdata/requests.jsonl")
+	if code != 2 || out != "" || !strings.Contains(errs, "give --out-dir") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = runBatch(t, "", "to-anthropic", "--model", "c", "--max-bytes", "100", "testdata/requests.jsonl")
+	if code != 1 || !strings.Contains(errs, "over the 100-byte file limit") {
+		t.Errorf("one request over the limit: exit %d, %q", code, errs)
+	}
+}
+
+func TestFromOpenAI(t *testing.T) {
+	code, out, errs := runBatch(t, "", "from-openai", "--requests", "testdata/requests.jsonl", "testdata/openai_output.jsonl", "testdata/openai_errors.jsonl")
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (errors, unknown and missing ids)", code)
+	}
+	golden(t, "from_openai.golden", out)
+	for _, want := range []string{
+		`testdata/requests.jsonl:5: request search-011.input_schema.r0.a3 has no result`,
+		`testdata/openai_output.jsonl:4: custom id "unknown-id" is not in testdata/requests.jsonl`,
+		`5 results: 2 answered, 2 errors, 0 duplicates, 1 unknown, 1 missing`,
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	// Without the request file: every result, sorted by id, the older vLLM shape too.
+	code, out, _ = runBatch(t, "", "from-openai", "testdata/openai_output.jsonl")
+	if code != 1 || strings.Count(out, "\n") != 4 || !strings.Contains(out, `{"schema_version":"fbeval-response/v1","request_id":"unknown-id","output":"old vllm"`) {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}
+
+func TestAnthropicRoundTrip(t *testing.T) {
+	_, body, _ := runBatch(t, "", "to-anthropic", "--model", "c", "testdata/requests.jsonl")
+	// Answer every request as the Message Batches results file would, in reverse.
+	ids := strings.Split(body, `"custom_id":"`)[1:]
+	var results []string
+	types := []string{
+		`{"type":"succeeded","message":{"id":"msg_1","type":"message","model":"c-1","content":[{"type":"text","text":"hello"}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":1,"cache_read_input_tokens":4}}}`,
+		`{"type":"errored","error":{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}}`,
+		`{"type":"expired"}`,
+		`{"type":"canceled"}`,
+		`{"type":"succeeded","message":{"id":"msg_5","type":"message","model":"c-1","content":[],"stop_reason":"refusal","usage":{"input_tokens":3,"output_tokens":0}}}`,
+	}
+	for i := len(ids) - 1; i >= 0; i-- {
+		cid := ids[i][:strings.IndexByte(ids[i], '"')]
+		results = append(results, `{"custom_id":"`+cid+`","result":`+types[i]+`}`)
+	}
+	in := strings.Join(results, "\n") + "\n"
+	code, out, errs := runBatch(t, in, "from-anthropic", "-")
+	if code != 1 {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+	golden(t, "from_anthropic.golden", out)
+	// With the request file: request order and case ids, the same answers.
+	code, out2, _ := runBatch(t, in, "from-anthropic", "--requests", "testdata/requests.jsonl", "-")
+	if code != 1 || !strings.HasPrefix(out2, `{"schema_version":"fbeval-response/v1","request_id":"flights-000.input_schema.r0.a1","case_id":"flights-000","output":"hello","provider":"anthropic","model":"c-1","raw_response_id":"msg_1","input_token_count":7`) {
+		t.Errorf("with requests:\n%s", out2)
+	}
+}
+
+func TestAnthropicCustomIDs(t *testing.T) {
+	long := strings.Repeat("x.", 40)
+	for _, tt := range []struct{ id, want string }{
+		{"plain-id_1", "plain-id_5f1"},
+		{"flights-000.a1", "flights-000_2ea1"},
+		{"é", "_c3_a9"},
+		{long, "_h"},
+	} {
+		got := anthropicCustomID(tt.id)
+		if !anthropicID.MatchString(got) || !strings.HasPrefix(got, tt.want) {
+			t.Errorf("%q -> %q, want %q", tt.id, got, tt.want)
+		}
+		back, ok := decodeAnthropicID(got)
+		if tt.want != "_h" && (!ok || back != tt.id) {
+			t.Errorf("%q -> %q -> %q %v", tt.id, got, back, ok)
+		}
+	}
+	code, _, errs := runBatch(t, `{"custom_id":"_h0123","result":{"type":"expired"}}`+"\n", "from-anthropic", "-")
+	if code != 2 || !strings.Contains(errs, "give --requests") {
+		t.Errorf("a hashed id without requests: exit %d %q", code, errs)
+	}
+}
+
+func FuzzAnthropicCustomID(f *testing.F) {
+	f.Add("flights-000.input_schema.r0.a1")
+	f.Add("")
+	f.Add("_h")
+	f.Fuzz(func(t *testing.T, id string) {
+		cid := anthropicCustomID(id)
+		if !anthropicID.MatchString(cid) {
+			t.Fatalf("%q -> %q breaks the pattern", id, cid)
+		}
+		if back, ok := decodeAnthropicID(cid); ok && back != id {
+			t.Fatalf("%q -> %q -> %q", id, cid, back)
+		}
+		decodeAnthropicID(id)
+	})
+}
+
+func FuzzReadOpenAIResults(f *testing.F) {
+	data, _ := os.ReadFile("testdata/openai_output.jsonl")
+	f.Add(data)
+	f.Add([]byte(`{"custom_id":"a","response":{"status_code":500,"body":"x"}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		rs, err := readOpenAIResults("f", bytes.NewReader(b))
+		for _, r := range rs {
+			if err == nil && r.res.Error == nil && r.res.Output == nil {
+				t.Fatal("a result with neither output nor error")
+			}
+		}
+		readAnthropicResults("f", bytes.NewReader(b))
+	})
+}
