@@ -2,6 +2,7 @@ package schemas
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -208,10 +209,10 @@ func (v *Validator) record(rec *contract.Record, opts Options, ps []Problem) []P
 	if err == nil || !errors.As(err, &ve) {
 		return ps
 	}
-	for _, leaf := range leaves(ve) {
-		ptr := pointer(leaf.InstanceLocation)
+	for _, l := range v.leaves(ve) {
+		ptr := pointer(l.location)
 		line, col := position(rec, ptr)
-		ps = append(ps, Problem{File: rec.File, Line: line, Col: col, Pointer: ptr, Message: leaf.ErrorKind.LocalizedString(v.printer)})
+		ps = append(ps, Problem{File: rec.File, Line: line, Col: col, Pointer: ptr, Message: l.message})
 	}
 	return dedupe(ps)
 }
@@ -227,7 +228,7 @@ func chooseSchema(doc any, opts Options) (string, Problem) {
 	}
 	sv, ok := obj["schema_version"]
 	if !ok || sv == nil {
-		return "", Problem{Message: "no schema_version: choose a schema explicitly (one of " + strings.Join(Names(), ", ") + ")"}
+		return "", Problem{Message: "no schema_version: choose a schema explicitly"}
 	}
 	s, isString := sv.(string)
 	if !isString {
@@ -240,23 +241,89 @@ func chooseSchema(doc any, opts Options) (string, Problem) {
 	return name, Problem{}
 }
 
+// leaf is one flattened validation error.
+type leaf struct {
+	location []string
+	message  string
+}
+
 // leaves flattens a validation error tree to the errors without causes, walking it
-// with an explicit stack.
-func leaves(root *jsonschema.ValidationError) []*jsonschema.ValidationError {
-	var out []*jsonschema.ValidationError
-	stack := []*jsonschema.ValidationError{root}
+// with an explicit stack. A property-name error is located at the object and
+// carries its causes in the message: their locations are relative to the name.
+func (v *Validator) leaves(root *jsonschema.ValidationError) []leaf {
+	type node struct {
+		e      *jsonschema.ValidationError
+		parent []string // the parent's instance location
+	}
+	var out []leaf
+	stack := []node{{root, nil}}
 	for len(stack) > 0 {
-		e := stack[len(stack)-1]
+		n := stack[len(stack)-1]
+		e := n.e
 		stack = stack[:len(stack)-1]
+		if _, ok := e.ErrorKind.(*kind.PropertyNames); ok {
+			var why []string
+			inner := e.Causes
+			for len(inner) > 0 {
+				c := inner[len(inner)-1]
+				inner = inner[:len(inner)-1]
+				if len(c.Causes) == 0 {
+					why = append(why, v.message(c.ErrorKind))
+				}
+				inner = append(inner, c.Causes...)
+			}
+			sort.Strings(why)
+			msg := e.ErrorKind.LocalizedString(v.printer)
+			if len(why) > 0 {
+				msg += ": " + strings.Join(why, "; ")
+			}
+			// the library gives this error a location slice it goes on reusing;
+			// the parent's is the object whose member is misnamed
+			out = append(out, leaf{n.parent, msg})
+			continue
+		}
 		if len(e.Causes) == 0 {
 			if _, wrapper := e.ErrorKind.(*kind.Schema); !wrapper {
-				out = append(out, e)
+				out = append(out, leaf{e.InstanceLocation, v.message(e.ErrorKind)})
 			}
 			continue
 		}
-		stack = append(stack, e.Causes...)
+		for _, c := range e.Causes {
+			stack = append(stack, node{c, e.InstanceLocation})
+		}
 	}
 	return out
+}
+
+// message is the text of one error. Enum and const values are written as JSON
+// (the library writes null as <nil> and lists as "value"), with the value found.
+func (v *Validator) message(k jsonschema.ErrorKind) string {
+	switch k := k.(type) {
+	case *kind.Enum:
+		want := make([]string, len(k.Want))
+		for i, w := range k.Want {
+			want[i] = jsonText(w)
+		}
+		if len(want) == 1 {
+			return "value must be " + want[0] + ", got " + jsonText(k.Got)
+		}
+		return "value must be one of " + strings.Join(want, ", ") + "; got " + jsonText(k.Got)
+	case *kind.Const:
+		return "value must be " + jsonText(k.Want) + ", got " + jsonText(k.Got)
+	}
+	return k.LocalizedString(v.printer)
+}
+
+// jsonText writes v as compact JSON, cut short when long.
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if len(b) > 80 {
+		return string(b[:77]) + "..."
+	}
+	return string(b)
 }
 
 // dedupe drops repeated problems from sorted-or-not ps (the same leaf can be reached

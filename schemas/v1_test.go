@@ -1,0 +1,213 @@
+package schemas
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// deleted marks a member to remove in a mutation.
+var deleted = &struct{}{}
+
+// mutate returns doc (decoded JSON with json.Number) with the value at ptr set to
+// value, or removed when value is deleted.
+func mutate(t *testing.T, doc any, ptr string, value any) any {
+	t.Helper()
+	doc = clone(t, doc)
+	segs := strings.Split(ptr[1:], "/")
+	cur := doc
+	for i, seg := range segs {
+		last := i == len(segs)-1
+		switch c := cur.(type) {
+		case map[string]any:
+			if last {
+				if value == deleted {
+					delete(c, seg)
+				} else {
+					c[seg] = value
+				}
+				return doc
+			}
+			cur = c[seg]
+		case []any:
+			n, err := strconv.Atoi(seg)
+			if err != nil || n >= len(c) {
+				t.Fatalf("bad pointer %s", ptr)
+			}
+			if last {
+				c[n] = value
+				return doc
+			}
+			cur = c[n]
+		default:
+			t.Fatalf("bad pointer %s", ptr)
+		}
+	}
+	return doc
+}
+
+func clone(t *testing.T, doc any) any {
+	t.Helper()
+	data, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return decode(t, data)
+}
+
+func decode(t *testing.T, data []byte) any {
+	t.Helper()
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestV1Examples checks a handwritten valid example of each fbeval v1 schema
+// (testdata/v1/NAME.json), then one rule at a time by breaking it.
+func TestV1Examples(t *testing.T) {
+	v := mustValidator(t)
+	examples := map[string]any{}
+	files, _ := filepath.Glob(filepath.Join("testdata", "v1", "*.json"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		examples[name] = decode(t, data)
+		t.Run("valid/"+name, func(t *testing.T) {
+			opts := Options{}
+			if name == "fbeval-toolcall-case" {
+				opts.Schema = name
+			}
+			if ps := v.ValidateFile(f, data, opts); len(ps) > 0 {
+				t.Errorf("problems:\n%s", problemLines(ps))
+			}
+		})
+	}
+	for _, name := range published {
+		if strings.HasPrefix(name, "fbeval-") && examples[name] == nil {
+			t.Errorf("no valid example for %s", name)
+		}
+	}
+
+	tests := []struct {
+		schema string
+		ptr    string
+		value  any
+		want   string // "" when the mutation keeps the record valid
+	}{
+		// study
+		{"fbeval-study", "/schema_version", "fbeval-study/v2", "/schema_version: value must be \"fbeval-study/v1\""},
+		{"fbeval-study", "/suite", deleted, "(root): missing property 'suite'"},
+		{"fbeval-study", "/suite", "other", "/suite: value must be one of"},
+		{"fbeval-study", "/arms", []any{"no_schema", "no_schema"}, "/arms: items at 0 and 1 are equal"},
+		{"fbeval-study", "/arms", []any{"json_mode"}, "/arms/0: value must be one of"},
+		{"fbeval-study", "/schemas", map[string]any{"other_arm": "rich"}, "/schemas: additional properties 'other_arm' not allowed"},
+		{"fbeval-study", "/filter/limit", -1, "/filter/limit: minimum: got -1, want 0"},
+		{"fbeval-study", "/filter/typo", 1, "/filter: additional properties 'typo' not allowed"},
+		{"fbeval-study", "/repeats", 0, "/repeats: minimum: got 0, want 1"},
+		{"fbeval-study", "/seed", json.Number("1.5"), "/seed: got number, want integer"},
+		{"fbeval-study", "/seed", json.Number("9223372036854775808"), "/seed: maximum: got "},
+		{"fbeval-study", "/repairs", 6, "/repairs: maximum: got 6, want 5"},
+		{"fbeval-study", "/decoding", "json_mode", "/decoding: value must be one of \"prompt_only\", \"native_schema\""},
+		{"fbeval-study", "/prices", nil, ""},
+		{"fbeval-study", "/prices/input_per_million_usd", -1, "/prices/input_per_million_usd: minimum: got -1, want 0"},
+		{"fbeval-study", "/gates/0", "first_pass_success_percent at least 90", "/gates/0: 'first_pass_success_percent at least 90' does not match pattern"},
+		{"fbeval-study", "/max_tokens", 0, "/max_tokens: minimum: got 0, want 1"},
+		{"fbeval-study", "/temperature", nil, ""},
+		{"fbeval-study", "/arm", "input_schema", "(root): additional properties 'arm' not allowed"},
+		// request
+		{"fbeval-request", "/request_id", "", "/request_id: minLength: got 0, want 1"},
+		{"fbeval-request", "/messages", []any{}, "/messages: minItems: got 0, want 1"},
+		{"fbeval-request", "/messages/0/role", "tool", "/messages/0/role: value must be one of"},
+		{"fbeval-request", "/attempt", 0, "/attempt: minimum: got 0, want 1"},
+		{"fbeval-request", "/arm", deleted, ""},
+		{"fbeval-request", "/response_format/type", "json_object", "/response_format/type: value must be \"json_schema\""},
+		{"fbeval-request", "/response_format/json_schema/strict", deleted, "/response_format/json_schema: missing property 'strict'"},
+		{"fbeval-request", "/reference_output", nil, "/reference_output: got null, want string"},
+		{"fbeval-request", "/extra", 1, "(root): additional properties 'extra' not allowed"},
+		// request batch
+		{"fbeval-request-batch", "/request_count", -1, "/request_count: minimum: got -1, want 0"},
+		{"fbeval-request-batch", "/study/repairs", 9, "/study/repairs: maximum: got 9, want 5"},
+		{"fbeval-request-batch", "/requests/0/seed", "0", "/requests/0/seed: got string, want integer"},
+		// response
+		{"fbeval-response", "/schema_version", nil, ""},
+		{"fbeval-response", "/schema_version", "fbeval-response/v2", "/schema_version: value must be one of \"fbeval-response/v1\", null"},
+		{"fbeval-response", "/request_id", deleted, "(root): missing property 'case_id'"},
+		{"fbeval-response", "/output", nil, "/output: got null, want"},
+		{"fbeval-response", "/latency_ms", "fast", "/latency_ms: got string, want null or number"},
+		{"fbeval-response", "/input_token_count", json.Number("1.5"), "/input_token_count: got number, want null or integer"},
+		{"fbeval-response", "/error", map[string]any{"code": "timeout"}, "/error: missing property 'message'"},
+		{"fbeval-response", "/metadata", "note", "/metadata: got string, want null or object"},
+		// response batch
+		{"fbeval-response-batch", "/responses", deleted, "(root): missing property 'responses'"},
+		{"fbeval-response-batch", "/schema_version", "fbeval-response/v1", "/schema_version: value must be \"fbeval-response-batch/v1\""},
+		{"fbeval-response-batch", "/responses/1/case_id", "", "/responses/1/case_id: minLength: got 0, want 1"},
+		{"fbeval-response-batch", "/responses/2/error", nil, "/responses/2: missing property 'output'"},
+		// case result
+		{"fbeval-case-result", "/first_pass_success", deleted, "(root): missing property 'first_pass_success'"},
+		{"fbeval-case-result", "/attempts/0/codes/0", "schema_invalid", "/attempts/0/codes/0: 'schema_invalid' does not match pattern"},
+		{"fbeval-case-result", "/attempts/0/attempt", 0, "/attempts/0/attempt: minimum: got 0, want 1"},
+		{"fbeval-case-result", "/provider_error", map[string]any{"code": "timeout", "message": "slow"}, ""},
+		{"fbeval-case-result", "/score", 1, "(root): additional properties 'score' not allowed"},
+		// report
+		{"fbeval-report", "/gates", deleted, "(root): missing property 'gates'"},
+		{"fbeval-report", "/inputs/0/sha256", "abc", "/inputs/0/sha256: 'abc' does not match pattern"},
+		{"fbeval-report", "/inputs/0/rejected/0/line", deleted, "/inputs/0/rejected/0: missing property 'line'"},
+		{"fbeval-report", "/arms/no_schema/first_pass_success_percent", 101, "/arms/no_schema/first_pass_success_percent: maximum: got 101, want 100"},
+		{"fbeval-report", "/arms/no_schema/first_pass_wilson95", []any{1}, "/arms/no_schema/first_pass_wilson95: minItems: got 1, want 2"},
+		{"fbeval-report", "/arms/no_schema/first_pass_wilson95", nil, ""},
+		{"fbeval-report", "/arms/no_schema/latency_p95_ms", deleted, "/arms/no_schema: missing property 'latency_p95_ms'"},
+		{"fbeval-report", "/arms/no_schema/error_counts", map[string]any{"bad code": 1}, "/arms/no_schema/error_counts: additional properties 'bad code' not allowed"},
+		{"fbeval-report", "/subsets/domain/flights/no_schema/runs", nil, "/subsets/domain/flights/no_schema/runs: got null, want integer"},
+		{"fbeval-report", "/subsets/category", deleted, "/subsets: missing property 'category'"},
+		{"fbeval-report", "/effects/input_schema vs no_schema/effect", "better", "/effects/input_schema vs no_schema/effect: value must be one of"},
+		{"fbeval-report", "/effects/input_schema vs no_schema/bootstrap/seed", deleted, "/effects/input_schema vs no_schema/bootstrap: missing property 'seed'"},
+		{"fbeval-report", "/classification/0", "great", "/classification/0: value must be one of"},
+		{"fbeval-report", "/custom_fitness_percent", 88.5, ""},
+		{"fbeval-report", "/study/schema_version", deleted, "/study: missing property 'schema_version'"},
+		// toolcall case
+		{"fbeval-toolcall-case", "/category", "typo", "/category: value must be one of"},
+		{"fbeval-toolcall-case", "/toolName", deleted, "(root): missing property 'toolName'"},
+		{"fbeval-toolcall-case", "/domain", "flights", ""},
+		{"fbeval-toolcall-case", "/expected/tool", nil, "/expected/tool: got null, want string"},
+		{"fbeval-toolcall-case", "/expected/missingFields", []any{"city"}, "/expected/missingFields: maxItems: got 1, want 0"},
+		{"fbeval-toolcall-case", "/expected/action", "refuse", "/expected/arguments: maxProperties: got 2, want 0"},
+		{"fbeval-toolcall-case", "/expected/extra", 1, "/expected: additional properties 'extra' not allowed"},
+		{"fbeval-toolcall-case", "/policy/ordered/0", []any{"checkIn"}, "/policy/ordered/0: minItems: got 1, want 2"},
+		{"fbeval-toolcall-case", "/humanReviewed", "yes", "/humanReviewed: got string, want boolean"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.schema+tt.ptr, func(t *testing.T) {
+			base, ok := examples[tt.schema]
+			if !ok {
+				t.Fatalf("no example for %s", tt.schema)
+			}
+			doc := mutate(t, base, tt.ptr, tt.value)
+			data, err := json.Marshal(doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// named explicitly, so that a broken schema_version is reported by the schema
+			got := problemLines(v.ValidateFile("f", data, Options{Schema: tt.schema}))
+			if tt.want == "" {
+				if got != "" {
+					t.Errorf("want valid, got:\n%s", got)
+				}
+				return
+			}
+			if !strings.Contains(got, ": "+tt.want) {
+				t.Errorf("problems:\n%s\nwant one containing %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,363 @@
+package schemas
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fbeval/fbeval/contract"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+const interop = "../../shared/interop"
+
+func interopDir(t testing.TB, sub string) string {
+	t.Helper()
+	dir := filepath.Join(interop, sub)
+	if _, err := os.Stat(dir); err != nil {
+		// the interop vectors live beside the repository, not in it
+		dir = filepath.Join("/work/shared/interop", sub)
+		if _, err := os.Stat(dir); err != nil {
+			t.Skipf("interop data %s not available", sub)
+		}
+	}
+	return dir
+}
+
+func mustValidator(t testing.TB) *Validator {
+	t.Helper()
+	v, err := NewValidator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func problemLines(ps []Problem) string {
+	var b strings.Builder
+	for _, p := range ps {
+		b.WriteString(p.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func TestCogLangInterop(t *testing.T) {
+	dir := interopDir(t, "coglang")
+	v := mustValidator(t)
+	tests := []struct {
+		file   string
+		schema string // Options.Schema
+		want   string // problems, one per line
+	}{
+		{file: "generation_eval_minimal_v0_1.json"},
+		{file: "generation_eval_three_case_v0_1.json"},
+		{file: "exported_requests.jsonl"},
+		{file: "exported_requests_with_reference.jsonl"},
+		{file: "exported_request_batch.json"},
+		{file: "mock_responses.jsonl"},
+		// line 37 has no schema_version (the reference accepts that); it needs the schema named
+		{file: "mixed_responses.jsonl", schema: "coglang-generation-eval-response"},
+		{file: "mixed_responses.jsonl", want: "mixed_responses.jsonl:37:1: (root): no schema_version: choose a schema explicitly"},
+		{file: "reference_answers_result.json"},
+		{file: "mixed_responses_result_failures_only.json"},
+		{file: "reference_answers_result.json", schema: "coglang-generation-eval-fixture",
+			want: "reference_answers_result.json:2:21: /schema_version: value must be \"coglang-generation-eval-fixture/v0.1\", got \"coglang-generation-eval-result/v0.1\""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file+"/"+tt.schema, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(dir, tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := problemLines(v.ValidateFile(tt.file, data, Options{Schema: tt.schema}))
+			if tt.want == "" {
+				if got != "" {
+					t.Errorf("problems:\n%s", got)
+				}
+				return
+			}
+			if !strings.Contains(got, tt.want) {
+				t.Errorf("problems:\n%s\nwant a line starting %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestHESchemaCasesInterop(t *testing.T) {
+	dir := interopDir(t, "heschema")
+	data, err := os.ReadFile(filepath.Join(dir, "cases.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := mustValidator(t)
+	var ps []Problem
+	st := v.Validate("cases.jsonl", bytes.NewReader(data), Options{Schema: "fbeval-toolcall-case"}, func(p Problem) { ps = append(ps, p) })
+	if len(ps) > 0 {
+		t.Errorf("problems:\n%s", problemLines(ps))
+	}
+	if st.Records != 480 || st.Invalid != 0 {
+		t.Errorf("stats %+v, want 480 records, none invalid", st)
+	}
+}
+
+// TestContractRecords checks the records the contract package writes against their
+// schemas.
+func TestContractRecords(t *testing.T) {
+	ref := "Equal[1, 1]"
+	req := contract.Request{
+		SchemaVersion: contract.RequestV1, RequestID: "toolcall/flights-000/input_schema/r0/a1",
+		CaseID: "flights-000", Suite: contract.SuiteToolcall, Arm: contract.ArmInputSchema,
+		Repeat: 0, Attempt: 1, Seed: -42, Instructions: "sys", Prompt: "user",
+		Messages:        []contract.Message{{Role: "system", Content: "sys"}, {Role: "user", Content: "user"}},
+		ResponseFormat:  &contract.ResponseFormat{Type: "json_schema", JSONSchema: contract.JSONSchema{Name: "envelope", Schema: []byte(`{"type":"object"}`), Strict: true}},
+		ReferenceOutput: &ref,
+	}
+	maxTokens, temp := 512, 0.0
+	studies := []contract.Study{
+		{SchemaVersion: contract.StudyV1, Name: "t", Suite: contract.SuiteToolcall, Dataset: "builtin:toolcall",
+			Arms:    contract.Arms,
+			Schemas: map[string]string{contract.ArmMinimalSchema: "minimal", contract.ArmInputSchema: "reference"},
+			Filter:  contract.Filter{Domains: []string{"flights"}, Limit: 2}, Repeats: 1, Seed: 7, Repairs: 2,
+			Decoding: contract.DecodingPromptOnly, Prices: &contract.Prices{InputPerMillionUSD: 0.15, OutputPerMillionUSD: 0.6},
+			Gates: []string{"input_schema.first_pass_success_percent>=90"}, MaxTokens: &maxTokens, Temperature: &temp},
+		{SchemaVersion: contract.StudyV1, Suite: contract.SuiteToolcall, Dataset: "cases.jsonl", Repeats: 3,
+			Decoding: contract.DecodingNativeSchema},
+		{SchemaVersion: contract.StudyV1, Suite: contract.SuiteCogLang, Dataset: "builtin:coglang", Strict: true},
+	}
+	docs := []any{req.Object()}
+	for i := range studies {
+		docs = append(docs, studies[i].Object())
+	}
+	batch := contract.Object{
+		{Key: "schema_version", Value: contract.RequestBatchV1},
+		{Key: "suite", Value: contract.SuiteToolcall},
+		{Key: "study", Value: studies[0].Object()},
+		{Key: "request_count", Value: 1},
+		{Key: "requests", Value: []contract.Object{req.Object()}},
+	}
+	docs = append(docs, batch)
+	v := mustValidator(t)
+	for i, d := range docs {
+		data, err := contract.Marshal(d, contract.PythonIndent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ps := v.ValidateFile(fmt.Sprintf("doc%d.json", i), data, Options{}); len(ps) > 0 {
+			t.Errorf("%s\n%s", data, problemLines(ps))
+		}
+	}
+}
+
+func TestProblemsSortedAndDeterministic(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "invalid.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := mustValidator(t)
+	first := v.ValidateFile("invalid.jsonl", data, Options{})
+	if !slices.IsSortedFunc(first, func(a, b Problem) int {
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		return a.Col - b.Col
+	}) {
+		t.Errorf("problems not in position order:\n%s", problemLines(first))
+	}
+	for i := 0; i < 20; i++ {
+		again := v.ValidateFile("invalid.jsonl", data, Options{})
+		if !slices.Equal(first, again) {
+			t.Fatalf("run %d differs:\n%s\nvs\n%s", i, problemLines(first), problemLines(again))
+		}
+	}
+}
+
+// TestGolden validates each testdata/*.jsonl and *.json input and compares the
+// problems with its .golden file (-update rewrites them).
+func TestGolden(t *testing.T) {
+	inputs, _ := filepath.Glob(filepath.Join("testdata", "*.json*"))
+	if len(inputs) == 0 {
+		t.Fatal("no testdata inputs")
+	}
+	v := mustValidator(t)
+	for _, in := range inputs {
+		if strings.HasSuffix(in, ".golden") {
+			continue
+		}
+		t.Run(filepath.Base(in), func(t *testing.T) {
+			data, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := problemLines(v.ValidateFile(filepath.Base(in), data, Options{}))
+			golden := strings.TrimSuffix(in, filepath.Ext(in)) + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("problems differ from %s:\ngot:\n%s\nwant:\n%s", golden, got, want)
+			}
+		})
+	}
+}
+
+func TestPositions(t *testing.T) {
+	v := mustValidator(t)
+	tests := []struct {
+		name, data, schema string
+		want               []string
+	}{
+		{
+			name: "jsonl columns count from the line start, leading blanks included",
+			data: "{\"schema_version\": \"fbeval-response/v1\", \"request_id\": \"a\", \"output\": \"x\"}\n" +
+				"  {\"schema_version\": \"fbeval-response/v1\", \"request_id\": \"b\", \"output\": \"x\", \"latency_ms\": -1}\n",
+			want: []string{"f:2:92: /latency_ms: minimum: got -1, want 0"},
+		},
+		{
+			name: "a whole document counts lines",
+			data: "{\n  \"schema_version\": \"fbeval-response-batch/v1\",\n  \"responses\": [\n    {\"request_id\": \"a\"},\n    {\"request_id\": \"b\", \"text\": \"t\", \"model\": 3}\n  ]\n}\n",
+			want: []string{
+				"f:4:5: /responses/0: missing property 'completion'",
+				"f:4:5: /responses/0: missing property 'error'",
+				"f:4:5: /responses/0: missing property 'output'",
+				"f:4:5: /responses/0: missing property 'text'",
+				"f:5:47: /responses/1/model: got number, want null or string",
+			},
+		},
+		{
+			name: "a JSON list is one record per element",
+			data: "[\n {\"schema_version\": \"fbeval-study/v1\", \"suite\": \"toolcall\", \"repairs\": 6},\n {\"schema_version\": \"nope/v9\"}\n]",
+			want: []string{
+				"f:2:72: /repairs: maximum: got 6, want 5",
+				"f:3:21: /schema_version: unknown schema_version \"nope/v9\"",
+			},
+		},
+		{
+			name:   "escaped pointer tokens are found",
+			data:   `{"arms": {"a/b~c": {"runs": -1}}}`,
+			schema: "fbeval-report",
+			want: []string{
+				"f:1:1: (root): missing properties",
+				"f:1:20: /arms/a~1b~0c: missing properties",
+				"f:1:29: /arms/a~1b~0c/runs: minimum: got -1, want 0",
+			},
+		},
+		{
+			name: "bad JSON is a read problem at its position",
+			data: "{\"schema_version\": \"fbeval-response/v1\", \"request_id\": \"a\", \"output\": \"x\"}\n{\"request_id\": \"b\", \"request_id\": \"c\"}\n{\"output\": tru}\n",
+			want: []string{
+				"f:2:21: invalid JSON: duplicate object member name at /request_id",
+				"f:3:",
+			},
+		},
+		{
+			name:   "an explicit schema wins over schema_version",
+			data:   `{"schema_version": "fbeval-request/v1", "request_id": "a", "output": "x"}`,
+			schema: "fbeval-response",
+			want:   []string{"f:1:20: /schema_version: value must be one of \"fbeval-response/v1\", null"},
+		},
+		{
+			name:   "an unknown explicit schema",
+			data:   `{}`,
+			schema: "nope",
+			want:   []string{"f: unknown schema \"nope\""},
+		},
+		{
+			name: "a record that is not an object",
+			data: "[1]",
+			want: []string{"f:1:2: (root): a record must be a JSON object"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := problemLines(v.ValidateFile("f", []byte(tt.data), Options{Schema: tt.schema}))
+			lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+			if len(lines) != len(tt.want) {
+				t.Fatalf("got %d problems, want %d:\n%s", len(lines), len(tt.want), got)
+			}
+			for i, w := range tt.want {
+				if !strings.HasPrefix(lines[i], w) {
+					t.Errorf("problem %d:\n got %s\nwant %s...", i, lines[i], w)
+				}
+			}
+		})
+	}
+}
+
+func TestValidateStats(t *testing.T) {
+	v := mustValidator(t)
+	data := "{\"request_id\": \"a\", \"output\": 1}\n\n{\"request_id\": \"b\"}\n{oops}\n"
+	n := 0
+	st := v.Validate("f", strings.NewReader(data), Options{Schema: "fbeval-response"}, func(Problem) { n++ })
+	if st.Records != 3 || st.Invalid != 2 {
+		t.Errorf("stats %+v, want 3 records, 2 invalid", st)
+	}
+	if n < 2 {
+		t.Errorf("%d problems, want at least 2", n)
+	}
+	if st := v.Validate("empty", strings.NewReader(" \n"), Options{}, func(Problem) { t.Error("problem in an empty file") }); st.Records != 0 {
+		t.Errorf("empty file: %+v", st)
+	}
+}
+
+func FuzzValidateFile(f *testing.F) {
+	seeds := []string{
+		"", "{}", "[]", "[1, {}]", "{\"schema_version\": \"fbeval-response/v1\"}\n{\"a\":",
+		`{"schema_version": "fbeval-report/v1", "arms": {"x": {"runs": -1}}}`,
+		`{"schema_version": "coglang-generation-eval-response-batch/v0.1", "responses": [{"case_id": 1, "output": null}]}`,
+		"\xef\xbb\xbf{\"schema_version\": \"fbeval-study/v1\", \"suite\": \"toolcall\"}",
+		`{"schema_version": "fbeval-study/v1", "schemas": {"~0/~1": 1}}`,
+	}
+	if files, err := filepath.Glob(filepath.Join("testdata", "*.json*")); err == nil {
+		for _, file := range files {
+			if data, err := os.ReadFile(file); err == nil && !strings.HasSuffix(file, ".golden") {
+				seeds = append(seeds, string(data))
+			}
+		}
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s), "")
+	}
+	f.Add([]byte(`{"id": "x"}`), "fbeval-toolcall-case")
+	v := mustValidator(f)
+	f.Fuzz(func(t *testing.T, data []byte, schema string) {
+		ps := v.ValidateFile("fuzz", data, Options{Schema: schema})
+		for i, p := range ps {
+			if p.File != "fuzz" || strings.Contains(p.String(), "\n") {
+				t.Fatalf("bad problem %q", p.String())
+			}
+			if i > 0 && ps[i-1].Line > p.Line {
+				t.Fatalf("problems out of order:\n%s", problemLines(ps))
+			}
+		}
+	})
+}
+
+func BenchmarkValidateResponsesJSONL(b *testing.B) {
+	var buf bytes.Buffer
+	for i := 0; i < 1000; i++ {
+		fmt.Fprintf(&buf, `{"schema_version": "fbeval-response/v1", "request_id": "toolcall/case-%04d/input_schema/r0/a1", "output": "{\"action\": \"refuse\"}", "provider": "mock", "model": "m", "latency_ms": 12.5, "input_token_count": 100, "output_token_count": 20, "finish_reason": "stop"}`+"\n", i)
+	}
+	data := buf.Bytes()
+	v := mustValidator(b)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if ps := v.ValidateFile("r.jsonl", data, Options{}); len(ps) != 0 {
+			b.Fatal(problemLines(ps))
+		}
+	}
+}
