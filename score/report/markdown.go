@@ -1,0 +1,360 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// MarkdownFailureLimit caps the failing cases listed in Markdown, so a report fits
+// in a pull-request comment; the HTML report lists them all.
+const MarkdownFailureLimit = 50
+
+// WriteMarkdown writes doc as GitHub-flavoured Markdown: the headline tables first,
+// details collapsed in <details> blocks. It suits a pull-request comment or
+// $GITHUB_STEP_SUMMARY.
+func WriteMarkdown(w io.Writer, doc Doc) error {
+	var b bytes.Buffer
+	switch doc.Kind {
+	case KindToolcall:
+		markdownToolcall(&b, doc.Name, doc.Toolcall)
+	case KindCogLang:
+		markdownCogLang(&b, doc.Name, doc.CogLang)
+	default:
+		return errNoKind
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// mdCell makes text safe inside a Markdown table cell: HTML is escaped so GitHub
+// shows it as text, pipes are escaped and line breaks flattened.
+func mdCell(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '|':
+			b.WriteString("\\|")
+		case '`':
+			b.WriteString("&#96;")
+		case '\\':
+			b.WriteString("\\\\")
+		case '*', '[', ']':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n', '\r', '\t':
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// mdCode writes text as inline code inside a table cell; <code> is used rather than
+// backticks so pipes and backticks in the text cannot end it.
+func mdCode(s string) string {
+	if s == "" {
+		return ""
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '|':
+			b.WriteString("&#124;")
+		case '\n', '\r', '\t':
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return "<code>" + b.String() + "</code>"
+}
+
+func mdTable(b *bytes.Buffer, header []string, align string, rows [][]string) {
+	b.WriteString("| " + strings.Join(header, " | ") + " |\n|")
+	for i := range header {
+		if i < len(align) && align[i] == 'r' {
+			b.WriteString("---:|")
+		} else {
+			b.WriteString("---|")
+		}
+	}
+	b.WriteByte('\n')
+	for _, r := range rows {
+		b.WriteString("| " + strings.Join(r, " | ") + " |\n")
+	}
+	b.WriteByte('\n')
+}
+
+func detailsOpen(b *bytes.Buffer, summary string) {
+	fmt.Fprintf(b, "<details><summary>%s</summary>\n\n", mdCell(summary))
+}
+
+func detailsClose(b *bytes.Buffer) { b.WriteString("</details>\n\n") }
+
+func yesNo(v bool) string {
+	if v {
+		return "yes"
+	}
+	return "no"
+}
+
+func passFail(v bool) string {
+	if v {
+		return "pass"
+	}
+	return "**FAIL**"
+}
+
+func markdownToolcall(b *bytes.Buffer, name string, r *ToolcallReport) {
+	fmt.Fprintf(b, "## fbeval toolcall report: %s\n\n", mdCell(r.title(name)))
+	fmt.Fprintf(b, "**Gates: %d/%d passed** · complete: %s · expected rows: %d · dataset %s · seed %d · repeats %d · repairs %d · decoding %s\n\n",
+		r.gatesPassed(), len(r.Gates), yesNo(r.Complete), r.ExpectedRows, mdCode(r.Study.Dataset),
+		r.Study.Seed, r.Study.Repeats, r.Study.Repairs, mdCell(r.Study.Decoding))
+
+	var rows [][]string
+	for _, a := range r.Arms {
+		m := a.Value
+		rows = append(rows, []string{mdCell(a.Key), strconv.Itoa(m.Runs), pct(m.FirstPassSuccess), interval(m.FirstPassWilson95),
+			pct(m.FinalSuccess), pct(m.SemanticAccuracy), pct(m.CallSchemaValidity), pct(m.SemanticPrecision),
+			pct(m.RetryRate), strconv.Itoa(m.ProviderErrors + m.MissingResponses), usd(m.CostPerSuccessUSD), ms(m.LatencyP50Ms)})
+	}
+	mdTable(b, []string{"arm", "runs", "first pass", "Wilson 95%", "final", "semantic", "call validity", "SPV", "retry", "errors + missing", "cost / success", "p50"},
+		"lrrrrrrrrrrr", rows)
+
+	if len(r.Effects) > 0 {
+		b.WriteString("### Paired effects (first pass, clustered bootstrap 95%)\n\n")
+		rows = rows[:0]
+		for _, e := range r.Effects {
+			v := e.Value
+			rows = append(rows, []string{mdCell(e.Key), pct(v.BaselineSuccess), pct(v.TreatmentSuccess), points(v.AbsoluteUplift),
+				interval(v.CI95), pvalue(v.McNemarP), fmt.Sprintf("%d/%d", v.DiscordantWins, v.DiscordantLosses), mdCell(v.Label)})
+		}
+		mdTable(b, []string{"comparison", "baseline", "treatment", "uplift", "95% CI", "McNemar p", "wins/losses", "effect"}, "lrrrrrrl", rows)
+	}
+
+	if len(r.Gates) > 0 {
+		b.WriteString("### Gates\n\n")
+		rows = rows[:0]
+		for _, g := range r.Gates {
+			rows = append(rows, []string{mdCode(g.Gate), num(g.Actual, 1), passFail(g.Passed)})
+		}
+		mdTable(b, []string{"gate", "actual", "result"}, "lrl", rows)
+	}
+
+	fmt.Fprintf(b, "Classification: %s · custom fitness: %s\n\n", mdCell(list(r.Classification)), num(r.CustomFitness, 1))
+
+	if len(r.Warnings) > 0 {
+		b.WriteString("### Warnings\n\n")
+		for _, w := range r.Warnings {
+			b.WriteString("- " + mdCell(w) + "\n")
+		}
+		b.WriteByte('\n')
+	}
+
+	arms := r.Arms.Keys()
+	for _, sub := range []struct {
+		title string
+		set   Ordered[Ordered[Metrics]]
+	}{{"domain", r.Subsets.Domain}, {"category", r.Subsets.Category}} {
+		if len(sub.set) == 0 {
+			continue
+		}
+		detailsOpen(b, "First-pass success by "+sub.title)
+		rows = rows[:0]
+		for _, s := range sub.set {
+			row := []string{mdCell(s.Key)}
+			for _, arm := range arms {
+				m, _ := s.Value.Get(arm)
+				row = append(row, pct(m.FirstPassSuccess))
+			}
+			rows = append(rows, row)
+		}
+		mdTable(b, append([]string{sub.title}, mdCells(arms)...), "l"+strings.Repeat("r", len(arms)), rows)
+		detailsClose(b)
+	}
+
+	if codes := r.errorCodes(); len(codes) > 0 {
+		detailsOpen(b, "Error codes (first attempt)")
+		rows = rows[:0]
+		for _, c := range codes {
+			row := []string{mdCode(c)}
+			for _, a := range r.Arms {
+				n, _ := a.Value.ErrorCounts.Get(c)
+				row = append(row, strconv.Itoa(n))
+			}
+			rows = append(rows, row)
+		}
+		mdTable(b, append([]string{"code"}, mdCells(arms)...), "l"+strings.Repeat("r", len(arms)), rows)
+		detailsClose(b)
+	}
+
+	detailsOpen(b, "Probes, cost and latency")
+	if p := r.Probes; p != nil {
+		fmt.Fprintf(b, "Probes: %d valid, %d invalid · invalid rejected %s · valid falsely rejected %s\n\n",
+			p.ValidProbeCount, p.InvalidProbeCount, pct(p.InvalidRejectionPercent), pct(p.FalseRejectionPercent))
+	} else {
+		b.WriteString("Probes: not run\n\n")
+	}
+	rows = rows[:0]
+	for _, a := range r.Arms {
+		m := a.Value
+		rows = append(rows, []string{mdCell(a.Key), count(m.InputTokens), count(m.OutputTokens), usd(m.TotalCostUSD), usd(m.CostPerSuccessUSD),
+			ms(m.LatencyP50Ms), ms(m.LatencyP95Ms), pct(m.RecoveryRate), num(m.MeanRepairAttempts, 2)})
+	}
+	mdTable(b, []string{"arm", "input tokens", "output tokens", "cost", "cost / success", "p50", "p95", "recovery", "mean repairs"}, "lrrrrrrrr", rows)
+	detailsClose(b)
+
+	fails := r.failingRows()
+	if len(fails) > 0 {
+		detailsOpen(b, fmt.Sprintf("Failing cases (%d, by final success)", len(fails)))
+		rows = rows[:0]
+		for i, f := range fails {
+			if i == MarkdownFailureLimit {
+				break
+			}
+			rows = append(rows, []string{mdCell(caseName(f.CaseID, f.Repeat)), mdCell(f.Arm), rowStatus(f),
+				mdCell(strings.Join(f.Codes, ", ")), mdCell(strings.Join(f.FinalCodes, ", ")), mdCode(clip(strOr(f.Output, ""), 160))})
+		}
+		mdTable(b, []string{"case", "arm", "status", "first codes", "final codes", "output"}, "llllll", rows)
+		if len(fails) > MarkdownFailureLimit {
+			fmt.Fprintf(b, "… and %d more; the HTML report lists every one.\n\n", len(fails)-MarkdownFailureLimit)
+		}
+		detailsClose(b)
+	}
+
+	detailsOpen(b, "Inputs")
+	rows = rows[:0]
+	for _, in := range r.Inputs {
+		rows = append(rows, []string{mdCell(in.Role), mdCode(in.Path), mdCode(in.SHA256)})
+	}
+	mdTable(b, []string{"role", "path", "sha256"}, "lll", rows)
+	detailsClose(b)
+}
+
+// rowStatus says why a row failed.
+func rowStatus(r Row) string {
+	switch {
+	case r.Missing:
+		return "missing response"
+	case r.ProviderError:
+		return "provider error"
+	case r.FinalSuccess:
+		return "passed"
+	}
+	return "failed after " + strconv.Itoa(r.Attempts) + " attempt" + plural(r.Attempts)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func mdCells(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = mdCell(x)
+	}
+	return out
+}
+
+func markdownCogLang(b *bytes.Buffer, name string, c *CogLangResult) {
+	m := c.Maturity
+	fmt.Fprintf(b, "## CogLang generation-eval: %s\n\n", mdCell(c.title(name)))
+	fmt.Fprintf(b, "**ok: %s** · cases: %d · failing: %d · highest contiguous level: %s · blocked level: %s · next unevaluated: %s",
+		yesNo(c.OK), c.CaseCount, c.FailureCaseCount, mdCell(m.HighestContiguousLevel),
+		mdCell(strOr(m.BlockedLevel, "none")), mdCell(strOr(m.NextUnevaluatedLevel, "none")))
+	if c.ScoringProfile != "" {
+		fmt.Fprintf(b, " · profile: %s", mdCell(c.ScoringProfile))
+	}
+	b.WriteString("\n\n")
+
+	s := c.Summary
+	var rows [][]string
+	rows = append(rows, cogRow("all", "ok: "+yesNo(s.OK), s))
+	for _, l := range c.ladder() {
+		if l.Summary == nil {
+			rows = append(rows, []string{mdCell(l.Level), l.Status, "", "", "", "", "", "", ""})
+			continue
+		}
+		rows = append(rows, cogRow(l.Level, l.Status, l.Summary))
+	}
+	mdTable(b, []string{"level", "status", "cases", "missing", "parse ok", "canonical ok", "valid", "head ok", "hallucinated"}, "llrrrrrrr", rows)
+	fmt.Fprintf(b, "Maturity claim scope: %s · evaluation complete: %s\n\n", mdCell(m.MaturityClaimScope), yesNo(m.EvaluationComplete))
+
+	if len(s.FailureCategoryCounts) > 0 {
+		rows = rows[:0]
+		for _, e := range s.FailureCategoryCounts {
+			rows = append(rows, []string{mdCode(e.Key), strconv.Itoa(e.Value)})
+		}
+		mdTable(b, []string{"failure category", "cases"}, "lr", rows)
+	}
+
+	if len(c.PreflightSummary) > 0 {
+		detailsOpen(b, "Preflight decisions")
+		rows = rows[:0]
+		for _, e := range c.PreflightSummary {
+			rows = append(rows, []string{mdCode(e.Key), strconv.Itoa(e.Value)})
+		}
+		mdTable(b, []string{"decision", "cases"}, "lr", rows)
+		detailsClose(b)
+	}
+
+	if fails := c.failures(); len(fails) > 0 {
+		detailsOpen(b, fmt.Sprintf("Failing cases (%d)", len(fails)))
+		rows = rows[:0]
+		for i, f := range fails {
+			if i == MarkdownFailureLimit {
+				break
+			}
+			out := ""
+			if f.Case != nil {
+				out = mdCode(clip(strOr(f.Case.Output, ""), 160))
+			}
+			rows = append(rows, []string{mdCell(f.CaseID), mdCell(f.Level), mdCell(strings.Join(f.FailureCategories, ", ")),
+				mdCell(strings.Join(f.HallucinatedHeads, ", ")), mdCode(strOr(f.ParseError, "")), out})
+		}
+		mdTable(b, []string{"case", "level", "categories", "hallucinated heads", "parse error", "output"}, "llllll", rows)
+		if len(fails) > MarkdownFailureLimit {
+			fmt.Fprintf(b, "… and %d more; the HTML report lists every one.\n\n", len(fails)-MarkdownFailureLimit)
+		}
+		detailsClose(b)
+	}
+
+	if rf := c.ResponseFile; rf != nil {
+		detailsOpen(b, "Response file")
+		fmt.Fprintf(b, "%s (%s) · sha256 %s · records read %d, accepted %d · duplicate ids: %s · unknown ids: %s\n\n",
+			mdCode(rf.Path), mdCell(rf.Shape), mdCode(rf.SHA256), rf.RecordsRead, rf.RecordsAccepted,
+			mdCell(list(rf.DuplicateCaseIDs)), mdCell(list(rf.UnknownCaseIDs)))
+		for _, w := range rf.Warnings {
+			b.WriteString("- " + mdCell(w) + "\n")
+		}
+		if len(rf.Warnings) > 0 {
+			b.WriteByte('\n')
+		}
+		detailsClose(b)
+	}
+}
+
+func cogRow(level, status string, s *CogLangSummary) []string {
+	return []string{mdCell(level), status, strconv.Itoa(s.CaseCount), strconv.Itoa(s.MissingOutputCount),
+		ratio(s.ParseOKCount, s.CaseCount), ratio(s.CanonicalizeOKCount, s.CaseCount), ratio(s.ValidateOKCount, s.CaseCount),
+		ratio(s.ExpectedTopLevelHeadOKCount, s.CaseCount), strconv.Itoa(s.HallucinatedOperatorCount)}
+}

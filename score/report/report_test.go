@@ -1,0 +1,466 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+func load(t testing.TB, path string) Doc {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := Load(filepath.Base(path), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// golden compares got with testdata/name, or rewrites it under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file; run go test -update and review the diff\n--- got ---\n%s", name, got)
+	}
+}
+
+type writer func(io.Writer, Doc) error
+
+var writers = []struct {
+	ext   string
+	write writer
+}{
+	{"md", WriteMarkdown},
+	{"junit.xml", WriteJUnit},
+	{"table.txt", WriteTable},
+	{"html", WriteHTML},
+}
+
+var examples = []string{"toolcall_small", "coglang_failures"}
+
+func TestGolden(t *testing.T) {
+	for _, ex := range examples {
+		doc := load(t, filepath.Join("testdata", ex+".json"))
+		for _, w := range writers {
+			t.Run(ex+"."+w.ext, func(t *testing.T) {
+				var a, b bytes.Buffer
+				if err := w.write(&a, doc); err != nil {
+					t.Fatal(err)
+				}
+				if err := w.write(&b, doc); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(a.Bytes(), b.Bytes()) {
+					t.Fatal("two renderings of the same report differ")
+				}
+				golden(t, ex+"."+w.ext+".golden", a.Bytes())
+			})
+		}
+	}
+}
+
+// checkWellFormed parses the page as XML: the HTML is written XHTML-style so a
+// strict XML parser catches any unbalanced or unescaped markup.
+func checkWellFormed(t *testing.T, page []byte) {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(page))
+	dec.Strict = true
+	var stack []string
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("page is not well formed: %v", err)
+		}
+		switch el := tok.(type) {
+		case xml.StartElement:
+			stack = append(stack, el.Name.Local)
+		case xml.EndElement:
+			stack = stack[:len(stack)-1]
+		}
+	}
+	if len(stack) != 0 {
+		t.Fatalf("unclosed elements: %v", stack)
+	}
+}
+
+// checkOffline fails on anything a browser could fetch or run.
+func checkOffline(t *testing.T, page string) {
+	t.Helper()
+	lower := strings.ToLower(page)
+	for _, bad := range []string{"http://", "https://", "//", "<script", "<link", "<img", "<iframe", "@import", "url(", "javascript:", " on"} {
+		if bad == " on" {
+			// Event-handler attributes: " onclick=" and the like.
+			for _, attr := range []string{" onload=", " onclick=", " onerror=", " onmouseover="} {
+				if strings.Contains(lower, attr) {
+					t.Errorf("page has an event handler %q", attr)
+				}
+			}
+			continue
+		}
+		if strings.Contains(lower, bad) {
+			t.Errorf("page contains %q", bad)
+		}
+	}
+	for _, want := range []string{`<meta name="viewport"`, "@media print", "@media (max-width", "<svg"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
+
+func TestHTMLToolcall(t *testing.T) {
+	doc := load(t, "testdata/toolcall_small.json")
+	var b bytes.Buffer
+	if err := WriteHTML(&b, doc); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	checkWellFormed(t, b.Bytes())
+	checkOffline(t, page)
+	// html/template writes + as &#43;; figures are compared as a reader sees them.
+	text := strings.ReplaceAll(page, "&#43;", "+")
+	r := doc.Toolcall
+	var want []string
+	for _, a := range r.Arms {
+		m := a.Value
+		want = append(want, pct(m.FirstPassSuccess), interval(m.FirstPassWilson95), pct(m.FinalSuccess), usd(m.CostPerSuccessUSD), ms(m.LatencyP95Ms))
+	}
+	for _, e := range r.Effects {
+		want = append(want, points(e.Value.AbsoluteUplift), interval(e.Value.CI95), pvalue(e.Value.McNemarP))
+	}
+	for _, g := range r.Gates {
+		want = append(want, num(g.Actual, 1))
+	}
+	for _, in := range r.Inputs {
+		want = append(want, in.SHA256)
+	}
+	want = append(want, r.Warnings...)
+	want = append(want, r.Classification...)
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("page lacks headline figure %q", w)
+		}
+	}
+	// The failing output holds <script>, quotes and ampersands: they must arrive
+	// escaped, never as markup.
+	for _, w := range []string{"&lt;script&gt;alert(", "R&amp;D", "&#34;bonus"} {
+		if !strings.Contains(page, w) {
+			t.Errorf("page lacks escaped output %q", w)
+		}
+	}
+	if got := strings.Count(page, `<pre class="out">`); got != len(r.failingRows()) {
+		t.Errorf("page shows %d failing outputs, want %d", got, len(r.failingRows()))
+	}
+	if strings.Count(page, "<svg") != 2 {
+		t.Errorf("want two charts (arms and forest plot), got %d", strings.Count(page, "<svg"))
+	}
+	// The forest plot draws the zero line.
+	if !strings.Contains(page, `class="zero"`) {
+		t.Error("forest plot lacks the zero line")
+	}
+}
+
+func TestHTMLCogLang(t *testing.T) {
+	doc := load(t, "testdata/coglang_failures.json")
+	var b bytes.Buffer
+	if err := WriteHTML(&b, doc); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	checkWellFormed(t, b.Bytes())
+	checkOffline(t, page)
+	c := doc.CogLang
+	want := []string{"L1</strong> passed", "L2</strong> blocked", "L3</strong> failed", "L4</strong> unevaluated",
+		ratio(c.Summary.ValidateOKCount, c.CaseCount), ratio(c.Summary.ExpectedTopLevelHeadOKCount, c.CaseCount), "FetchAll[&lt;script&gt;"}
+	for _, f := range c.FailureCases {
+		want = append(want, f.CaseID)
+	}
+	for _, e := range c.PreflightSummary {
+		want = append(want, e.Key)
+	}
+	for _, w := range want {
+		if !strings.Contains(page, w) {
+			t.Errorf("page lacks %q", w)
+		}
+	}
+}
+
+func TestShade(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	for _, tc := range []struct {
+		in   *float64
+		want string
+	}{{nil, "sna"}, {f(0), "s0"}, {f(4.9), "s0"}, {f(5), "s1"}, {f(75), "s8"}, {f(100), "s10"}, {f(130), "s10"}, {f(-3), "s0"}} {
+		if got := shade(tc.in); got != tc.want {
+			t.Errorf("shade(%v) = %s, want %s", show(tc.in), got, tc.want)
+		}
+	}
+}
+
+func show(p *float64) string {
+	if p == nil {
+		return "nil"
+	}
+	return num(p, 2)
+}
+
+// junitBack renders doc as JUnit and parses it back.
+func junitBack(t *testing.T, doc Doc) JUnitSuites {
+	t.Helper()
+	var b bytes.Buffer
+	if err := WriteJUnit(&b, doc); err != nil {
+		t.Fatal(err)
+	}
+	var s JUnitSuites
+	if err := xml.Unmarshal(b.Bytes(), &s); err != nil {
+		t.Fatalf("junit does not parse back: %v", err)
+	}
+	return s
+}
+
+func checkTotals(t *testing.T, s JUnitSuites) {
+	t.Helper()
+	var tests, failures, errs int
+	for _, suite := range s.Suites {
+		var st, sf, se int
+		for _, c := range suite.Cases {
+			st++
+			if c.Failure != nil {
+				sf++
+			}
+			if c.Error != nil {
+				se++
+			}
+			if c.Failure != nil && c.Error != nil {
+				t.Errorf("%s: both a failure and an error", c.Name)
+			}
+		}
+		if st != suite.Tests || sf != suite.Failures || se != suite.Errors {
+			t.Errorf("suite %s says %d/%d/%d, holds %d/%d/%d", suite.Name, suite.Tests, suite.Failures, suite.Errors, st, sf, se)
+		}
+		tests, failures, errs = tests+st, failures+sf, errs+se
+	}
+	if tests != s.Tests || failures != s.Failures || errs != s.Errors {
+		t.Errorf("testsuites says %d/%d/%d, holds %d/%d/%d", s.Tests, s.Failures, s.Errors, tests, failures, errs)
+	}
+}
+
+func TestJUnitToolcallCounts(t *testing.T) {
+	doc := load(t, "testdata/toolcall_small.json")
+	r := doc.Toolcall
+	// A provider error and a missing response are errors, not failures.
+	r.Rows[0].ProviderError, r.Rows[0].FinalSuccess = true, false
+	r.Rows[5].Missing, r.Rows[5].FinalSuccess = true, false
+	r.Rows[6].Repeat = 2
+	s := junitBack(t, doc)
+	checkTotals(t, s)
+	var wantFail, wantErr int
+	for _, row := range r.Rows {
+		switch {
+		case row.Missing || row.ProviderError:
+			wantErr++
+		case !row.FinalSuccess:
+			wantFail++
+		}
+	}
+	if s.Tests != len(r.Rows) || s.Failures != wantFail || s.Errors != wantErr {
+		t.Errorf("junit %d tests, %d failures, %d errors; report has %d rows, %d failing, %d errors",
+			s.Tests, s.Failures, s.Errors, len(r.Rows), wantFail, wantErr)
+	}
+	if len(s.Suites) != len(r.Arms) {
+		t.Fatalf("%d suites for %d arms", len(s.Suites), len(r.Arms))
+	}
+	names := map[string]bool{}
+	for _, suite := range s.Suites {
+		for _, c := range suite.Cases {
+			if c.ClassName != suite.Name || !strings.HasPrefix(c.ClassName, "toolcall/") {
+				t.Errorf("testcase %s has classname %s in suite %s", c.Name, c.ClassName, suite.Name)
+			}
+			names[c.Name] = true
+		}
+	}
+	if !names[r.Rows[6].CaseID+"#r2"] {
+		t.Errorf("repeat 2 of %s is not named with #r2", r.Rows[6].CaseID)
+	}
+	for _, suite := range s.Suites {
+		for _, c := range suite.Cases {
+			if c.Failure != nil && (c.Failure.Type != JUnitWrongAnswer || c.Failure.Message == "") {
+				t.Errorf("%s: failure %+v", c.Name, *c.Failure)
+			}
+		}
+	}
+}
+
+func TestJUnitCogLangCounts(t *testing.T) {
+	doc := load(t, "testdata/coglang_failures.json")
+	s := junitBack(t, doc)
+	checkTotals(t, s)
+	if s.Failures != doc.CogLang.FailureCaseCount || s.Errors != 0 {
+		t.Errorf("junit %d failures, %d errors; result has %d failing cases", s.Failures, s.Errors, doc.CogLang.FailureCaseCount)
+	}
+	if len(s.Suites) != len(doc.CogLang.Maturity.EvaluatedLevels) {
+		t.Errorf("%d suites for %d evaluated levels", len(s.Suites), len(doc.CogLang.Maturity.EvaluatedLevels))
+	}
+}
+
+func interopDir(t testing.TB) string {
+	dir := os.Getenv("FBEVAL_INTEROP")
+	if dir == "" {
+		dir = "/work/shared/interop/coglang"
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("interop data not found at %s (set FBEVAL_INTEROP): %v", dir, err)
+	}
+	return dir
+}
+
+func TestInteropCogLang(t *testing.T) {
+	dir := interopDir(t)
+	for _, tc := range []struct {
+		file                string
+		tests, failures, ok int
+	}{
+		{"reference_answers_result.json", 50, 0, 1},
+		{"mixed_responses_result_failures_only.json", 5, 5, 0},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			doc := load(t, filepath.Join(dir, tc.file))
+			s := junitBack(t, doc)
+			checkTotals(t, s)
+			if s.Tests != tc.tests || s.Failures != tc.failures {
+				t.Errorf("junit %d tests, %d failures; want %d, %d", s.Tests, s.Failures, tc.tests, tc.failures)
+			}
+			for _, w := range writers {
+				var b bytes.Buffer
+				if err := w.write(&b, doc); err != nil {
+					t.Fatalf("%s: %v", w.ext, err)
+				}
+				if w.ext == "html" {
+					checkWellFormed(t, b.Bytes())
+					checkOffline(t, b.String())
+				}
+			}
+		})
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	base, err := os.ReadFile("testdata/toolcall_small.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(base)
+	for _, tc := range []struct {
+		name, data, want string
+	}{
+		{"not json", "{", "report.json:"},
+		{"no version", `{"suite": "toolcall"}`, "no schema_version"},
+		{"unknown version", `{"schema_version": "fbeval-report/v9"}`, `"fbeval-report/v9" is not a report`},
+		{"string for a count", strings.Replace(src, `"runs": 4`, `"runs": "4"`, 1), "runs"},
+		{"fraction for a count", strings.Replace(src, `"expected_rows": 12`, `"expected_rows": 12.5`, 1), "expected_rows"},
+		{"duplicate key", strings.Replace(src, `"complete": true,`, `"complete": true, "complete": false,`, 1), "duplicate"},
+		{"wrong suite", strings.Replace(src, `"suite": "toolcall",`, `"suite": "coglang",`, 1), `suite "coglang"`},
+		{"row of an unknown arm", strings.Replace(src, `"arm": "no_schema"`, `"arm": "rich_schema"`, 1), `arm "rich_schema"`},
+		{"arms not an object", strings.Replace(src, `"arms": {`, `"arms": [], "x": {`, 1), "want an object"},
+		{"coglang without summary", `{"schema_version": "coglang-generation-eval-result/v0.1"}`, "no summary"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Load("report.json", []byte(tc.data))
+			if err == nil {
+				t.Fatalf("no error, want one containing %q", tc.want)
+			}
+			if !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %q, want one line containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestLoadToleratesNewKeys(t *testing.T) {
+	base, err := os.ReadFile("testdata/toolcall_small.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := strings.Replace(string(base), `"complete": true,`, `"complete": true, "future_block": {"deep": [1, {"x": null}]},`, 1)
+	doc, err := Load("r.json", []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.Toolcall.Arms.Keys(); strings.Join(got, ",") != "no_schema,minimal_schema,input_schema" {
+		t.Errorf("arm order %v, want the document's", got)
+	}
+}
+
+func FuzzLoad(f *testing.F) {
+	for _, ex := range examples {
+		data, err := os.ReadFile(filepath.Join("testdata", ex+".json"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"schema_version": "fbeval-report/v1", "suite": "toolcall", "arms": {"a": {}}, "rows": [{"case_id": "x", "arm": "a", "repeat": -3}]}`))
+	f.Add([]byte(`{"schema_version": "coglang-generation-eval-result/v0.1", "summary": {}, "maturity": {"evaluated_levels": ["L1"]}, "level_summary": {"L1": {}}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		doc, err := Load("fuzz.json", data)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error spans lines: %q", err)
+			}
+			return
+		}
+		for _, w := range writers {
+			if err := w.write(io.Discard, doc); err != nil {
+				t.Errorf("%s: %v", w.ext, err)
+			}
+		}
+	})
+}
+
+func BenchmarkWriteHTML(b *testing.B) {
+	doc := load(b, "testdata/toolcall_small.json")
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := WriteHTML(io.Discard, doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkLoad(b *testing.B) {
+	data, err := os.ReadFile("testdata/toolcall_small.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Load("r.json", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

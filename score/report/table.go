@@ -1,0 +1,182 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// WriteTable writes doc as plain-text tables for a terminal or a CI log: ASCII
+// borders only, so any log viewer shows them, and headers exactly as written.
+func WriteTable(w io.Writer, doc Doc) error {
+	var b bytes.Buffer
+	var err error
+	switch doc.Kind {
+	case KindToolcall:
+		err = tableToolcall(&b, doc.Name, doc.Toolcall)
+	case KindCogLang:
+		err = tableCogLang(&b, doc.Name, doc.CogLang)
+	default:
+		return errNoKind
+	}
+	if err != nil {
+		return fmt.Errorf("table: %w", err)
+	}
+	_, err = w.Write(b.Bytes())
+	return err
+}
+
+// textTable renders one titled table into b.
+func textTable(b *bytes.Buffer, title string, header []string, rows [][]string) error {
+	if title != "" {
+		b.WriteString(title + "\n")
+	}
+	t := tablewriter.NewTable(b,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAlignment(tw.AlignLeft),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithTrimSpace(tw.Off),
+	)
+	t.Header(header)
+	if err := t.Bulk(rows); err != nil {
+		return err
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	b.WriteByte('\n')
+	return nil
+}
+
+// plain flattens text for one table cell.
+func plain(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\t' {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+func tableToolcall(b *bytes.Buffer, name string, r *ToolcallReport) error {
+	fmt.Fprintf(b, "toolcall report: %s\ncomplete: %s, expected rows: %d, dataset: %s, seed: %d, repeats: %d, repairs: %d, decoding: %s\ngates: %d/%d passed\n\n",
+		plain(r.title(name)), yesNo(r.Complete), r.ExpectedRows, plain(r.Study.Dataset), r.Study.Seed, r.Study.Repeats, r.Study.Repairs,
+		plain(r.Study.Decoding), r.gatesPassed(), len(r.Gates))
+	var rows [][]string
+	for _, a := range r.Arms {
+		m := a.Value
+		rows = append(rows, []string{plain(a.Key), strconv.Itoa(m.Runs), pct(m.FirstPassSuccess), interval(m.FirstPassWilson95),
+			pct(m.FinalSuccess), pct(m.SemanticAccuracy), pct(m.CallSchemaValidity), pct(m.SemanticPrecision), pct(m.RetryRate),
+			strconv.Itoa(m.ProviderErrors), strconv.Itoa(m.MissingResponses), usd(m.CostPerSuccessUSD), ms(m.LatencyP50Ms), ms(m.LatencyP95Ms)})
+	}
+	if err := textTable(b, "arms", []string{"arm", "runs", "first pass", "wilson 95%", "final", "semantic", "call validity", "SPV", "retry",
+		"provider errors", "missing", "cost/success", "p50", "p95"}, rows); err != nil {
+		return err
+	}
+	if len(r.Effects) > 0 {
+		rows = rows[:0]
+		for _, e := range r.Effects {
+			v := e.Value
+			rows = append(rows, []string{plain(e.Key), pct(v.BaselineSuccess), pct(v.TreatmentSuccess), points(v.AbsoluteUplift),
+				interval(v.CI95), pvalue(v.McNemarP), fmt.Sprintf("%d/%d", v.DiscordantWins, v.DiscordantLosses), plain(v.Label)})
+		}
+		if err := textTable(b, "paired effects (first pass, clustered bootstrap 95%)",
+			[]string{"comparison", "baseline", "treatment", "uplift", "95% CI", "McNemar p", "wins/losses", "effect"}, rows); err != nil {
+			return err
+		}
+	}
+	if len(r.Gates) > 0 {
+		rows = rows[:0]
+		for _, g := range r.Gates {
+			rows = append(rows, []string{plain(g.Gate), num(g.Actual, 1), strings.Trim(passFail(g.Passed), "*")})
+		}
+		if err := textTable(b, "gates", []string{"gate", "actual", "result"}, rows); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(b, "classification: %s\ncustom fitness: %s\n", plain(list(r.Classification)), num(r.CustomFitness, 1))
+	if p := r.Probes; p != nil {
+		fmt.Fprintf(b, "probes: %d valid, %d invalid, invalid rejected %s, valid falsely rejected %s\n",
+			p.ValidProbeCount, p.InvalidProbeCount, pct(p.InvalidRejectionPercent), pct(p.FalseRejectionPercent))
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(b, "warning: %s\n", plain(w))
+	}
+	b.WriteByte('\n')
+	if fails := r.failingRows(); len(fails) > 0 {
+		rows = rows[:0]
+		for _, f := range fails {
+			rows = append(rows, []string{plain(caseName(f.CaseID, f.Repeat)), plain(f.Arm), rowStatus(f),
+				plain(strings.Join(f.Codes, ", ")), plain(strings.Join(f.FinalCodes, ", "))})
+		}
+		if err := textTable(b, "failing cases (by final success)", []string{"case", "arm", "status", "first codes", "final codes"}, rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func tableCogLang(b *bytes.Buffer, name string, c *CogLangResult) error {
+	m := c.Maturity
+	fmt.Fprintf(b, "coglang result: %s\nok: %s, cases: %d, failing: %d\nhighest contiguous level: %s, blocked level: %s, next unevaluated level: %s, claim scope: %s\n",
+		plain(c.title(name)), yesNo(c.OK), c.CaseCount, c.FailureCaseCount, plain(m.HighestContiguousLevel),
+		plain(strOr(m.BlockedLevel, "none")), plain(strOr(m.NextUnevaluatedLevel, "none")), plain(m.MaturityClaimScope))
+	if c.ScoringProfile != "" {
+		fmt.Fprintf(b, "scoring profile: %s\n", plain(c.ScoringProfile))
+	}
+	b.WriteByte('\n')
+	s := c.Summary
+	rows := [][]string{tableCogRow("all", "ok: "+yesNo(s.OK), s)}
+	for _, l := range c.ladder() {
+		if l.Summary == nil {
+			rows = append(rows, []string{plain(l.Level), l.Status, "", "", "", "", "", "", ""})
+			continue
+		}
+		rows = append(rows, tableCogRow(l.Level, l.Status, l.Summary))
+	}
+	if err := textTable(b, "levels", []string{"level", "status", "cases", "missing", "parse ok", "canonical ok", "valid", "head ok", "hallucinated"}, rows); err != nil {
+		return err
+	}
+	if len(s.FailureCategoryCounts) > 0 {
+		rows = rows[:0]
+		for _, e := range s.FailureCategoryCounts {
+			rows = append(rows, []string{plain(e.Key), strconv.Itoa(e.Value)})
+		}
+		if err := textTable(b, "failure categories", []string{"category", "cases"}, rows); err != nil {
+			return err
+		}
+	}
+	if len(c.PreflightSummary) > 0 {
+		rows = rows[:0]
+		for _, e := range c.PreflightSummary {
+			rows = append(rows, []string{plain(e.Key), strconv.Itoa(e.Value)})
+		}
+		if err := textTable(b, "preflight decisions", []string{"decision", "cases"}, rows); err != nil {
+			return err
+		}
+	}
+	if fails := c.failures(); len(fails) > 0 {
+		rows = rows[:0]
+		for _, f := range fails {
+			rows = append(rows, []string{plain(f.CaseID), plain(f.Level), plain(strings.Join(f.FailureCategories, ", ")),
+				plain(strings.Join(f.HallucinatedHeads, ", ")), plain(strOr(f.ParseError, ""))})
+		}
+		if err := textTable(b, "failing cases", []string{"case", "level", "categories", "hallucinated heads", "parse error"}, rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func tableCogRow(level, status string, s *CogLangSummary) []string {
+	return []string{plain(level), status, strconv.Itoa(s.CaseCount), strconv.Itoa(s.MissingOutputCount),
+		ratio(s.ParseOKCount, s.CaseCount), ratio(s.CanonicalizeOKCount, s.CaseCount), ratio(s.ValidateOKCount, s.CaseCount),
+		ratio(s.ExpectedTopLevelHeadOKCount, s.CaseCount), strconv.Itoa(s.HallucinatedOperatorCount)}
+}

@@ -1,0 +1,126 @@
+package report
+
+import (
+	"slices"
+	"sort"
+)
+
+// failingRows returns the rows that did not finally succeed (provider errors and
+// missing responses included), arm by arm in report order, then in row order.
+func (r *ToolcallReport) failingRows() []Row {
+	var out []Row
+	for _, arm := range r.Arms.Keys() {
+		for _, row := range r.Rows {
+			if row.Arm == arm && !row.FinalSuccess {
+				out = append(out, row)
+			}
+		}
+	}
+	return out
+}
+
+// errorCodes returns every code counted in any arm, sorted.
+func (r *ToolcallReport) errorCodes() []string {
+	seen := map[string]bool{}
+	for _, a := range r.Arms {
+		for _, e := range a.Value.ErrorCounts {
+			seen[e.Key] = true
+		}
+	}
+	codes := make([]string, 0, len(seen))
+	for c := range seen {
+		codes = append(codes, c)
+	}
+	sort.Strings(codes)
+	return codes
+}
+
+// gatesPassed counts the gates that held.
+func (r *ToolcallReport) gatesPassed() int {
+	n := 0
+	for _, g := range r.Gates {
+		if g.Passed {
+			n++
+		}
+	}
+	return n
+}
+
+// title names the report for headings.
+func (r *ToolcallReport) title(name string) string {
+	if r.Study.Name != "" {
+		return r.Study.Name
+	}
+	return name
+}
+
+// levelRow is one rung of the CogLang maturity ladder.
+type levelRow struct {
+	Level   string
+	Status  string // passed, blocked, failed, unevaluated
+	Summary *CogLangSummary
+	Failing int
+}
+
+// ladder lists every defined or evaluated level in the result's order, with its
+// status: passed, blocked (the first failing level), failed (a later failing
+// level) or unevaluated.
+func (c *CogLangResult) ladder() []levelRow {
+	m := c.Maturity
+	levels := slices.Clone(m.DefinedLevels)
+	for _, l := range m.EvaluatedLevels {
+		if !slices.Contains(levels, l) {
+			levels = append(levels, l)
+		}
+	}
+	failing := map[string]int{}
+	for _, f := range c.FailureCases {
+		failing[f.Level]++
+	}
+	rows := make([]levelRow, 0, len(levels))
+	for _, l := range levels {
+		row := levelRow{Level: l, Failing: failing[l]}
+		if s, ok := c.LevelSummary.Get(l); ok {
+			row.Summary = &s
+		}
+		switch {
+		case !slices.Contains(m.EvaluatedLevels, l) && row.Summary == nil:
+			row.Status = "unevaluated"
+		case slices.Contains(m.PassedLevels, l):
+			row.Status = "passed"
+		case m.BlockedLevel != nil && *m.BlockedLevel == l:
+			row.Status = "blocked"
+		default:
+			row.Status = "failed"
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// failure joins a failure case with its scored case, when the result lists it.
+type failure struct {
+	FailureCase
+	Case *CogLangCase
+}
+
+// failures returns the failing cases in the result's order.
+func (c *CogLangResult) failures() []failure {
+	byID := map[string]*CogLangCase{}
+	for i := range c.Cases {
+		byID[c.Cases[i].CaseID] = &c.Cases[i]
+	}
+	out := make([]failure, len(c.FailureCases))
+	for i, f := range c.FailureCases {
+		out[i] = failure{FailureCase: f, Case: byID[f.CaseID]}
+	}
+	return out
+}
+
+// title names the result for headings.
+func (c *CogLangResult) title(name string) string {
+	if c.AnswerSource != "" {
+		return c.AnswerSource
+	}
+	return name
+}
