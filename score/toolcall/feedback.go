@@ -30,17 +30,40 @@ func (r Result) PublicFeedback(c *Case) []Error {
 }
 
 // FeedbackText renders errors as a stable message for a model or a person: one line
-// per error ("- CODE at PATH (keyword): message"), a candidate schema error followed
-// by its details, indented. It returns "" for no errors.
+// per error ("- CODE at PATH (keyword): message"); a candidate schema error is
+// followed by those of its details no SCHEMA_INVALID error already gave, indented,
+// and left out when there are none. It returns "" for no errors.
 func FeedbackText(errs []Error) string {
 	if len(errs) == 0 {
 		return ""
 	}
+	// A candidate schema error repeats what the reference already said when both
+	// schemas agree; list only what is new.
+	type key struct{ path, keyword, message string }
+	shown := map[key]bool{}
+	for _, e := range errs {
+		if e.Code == CodeSchemaInvalid {
+			shown[key{e.Path, e.Keyword, e.Message}] = true
+		}
+	}
 	var sb strings.Builder
 	sb.WriteString("The previous output was rejected:\n")
 	for _, e := range errs {
-		writeFeedbackLine(&sb, "- ", e)
+		if e.Code != CodeCandidateSchemaInvalid || len(e.Details) == 0 {
+			writeFeedbackLine(&sb, "- ", e)
+			continue
+		}
+		var fresh []Error
 		for _, d := range e.Details {
+			if !shown[key{d.Path, d.Keyword, d.Message}] {
+				fresh = append(fresh, d)
+			}
+		}
+		if len(fresh) == 0 {
+			continue
+		}
+		writeFeedbackLine(&sb, "- ", Error{Code: e.Code, Path: e.Path, Message: "the arguments also fail the schema under test:"})
+		for _, d := range fresh {
 			writeFeedbackLine(&sb, "  - ", d)
 		}
 	}

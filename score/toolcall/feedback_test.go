@@ -52,6 +52,10 @@ func TestPublicFeedback(t *testing.T) {
 				t.Errorf("%s: feedback shows %s:\n%s", tt.name, hidden, text)
 			}
 		}
+		if codesOf(got) != nil && strings.Contains(text, CodeCandidateSchemaInvalid) {
+			// The candidate is the reference here: its errors are all said already.
+			t.Errorf("%s: feedback repeats the reference errors as candidate errors:\n%s", tt.name, text)
+		}
 		if tt.context == `{}` && strings.Contains(text, "Delhi") {
 			t.Errorf("%s: feedback leaks the hidden answer:\n%s", tt.name, text)
 		}

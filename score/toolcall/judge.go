@@ -120,7 +120,8 @@ type Case struct {
 	missing  []string
 	state    Value // object when hasState
 	hasState bool
-	version  Value // stateVersion, null when absent
+	version  Value    // stateVersion, null when absent
+	bindings []Member // the state, else the expected arguments, sorted by key
 }
 
 // ExpectedAction returns the action the case expects.
@@ -172,6 +173,10 @@ func PrepareCase(c contract.Case) (*Case, error) {
 		if ver, ok := cv.Get("stateVersion"); ok {
 			pc.version = ver
 		}
+	}
+	pc.bindings = sortedMembers(pc.args)
+	if pc.hasState {
+		pc.bindings = sortedMembers(pc.state)
 	}
 	return pc, nil
 }
@@ -247,11 +252,7 @@ func (j *Judge) scoreCall(e envelopeParts, c *Case, semantic bool) (errs []Error
 	}
 
 	// Bindings: confirmed state beats the expected arguments.
-	bindings := c.args
-	if c.hasState {
-		bindings = c.state
-	}
-	for _, b := range sortedMembers(bindings) {
+	for _, b := range c.bindings {
 		got, ok := e.arguments.Get(b.Key)
 		if ok && Equal(got, b.Value) {
 			continue

@@ -136,7 +136,11 @@ func flatten(root *jsonschema.ValidationError, prefix string) []SchemaError {
 			}
 			continue
 		}
-		out = append(out, SchemaError{Path: path, Keyword: kw, Message: e.ErrorKind.LocalizedString(printer)})
+		msg := e.ErrorKind.LocalizedString(printer)
+		if strings.ContainsAny(msg, "\r\n") {
+			msg = strings.Join(strings.Fields(msg), " ")
+		}
+		out = append(out, SchemaError{Path: path, Keyword: kw, Message: msg})
 	}
 	sortSchemaErrors(out)
 	return out

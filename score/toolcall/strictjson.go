@@ -553,6 +553,10 @@ func (p *parser) hex4(at int) (rune, bool) {
 	return r, true
 }
 
+// maxIntDigits is Python's default limit on the digits of an integer it converts
+// from text (sys.int_info.default_max_str_digits); Python's json.loads fails beyond it.
+const maxIntDigits = 4300
+
 // number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)? as Python's json does.
 func (p *parser) number() (Value, bool) {
 	start := p.pos
@@ -622,6 +626,9 @@ func (p *parser) number() (Value, bool) {
 		}
 		if n, err := strconv.ParseInt(lit, 10, 64); err == nil {
 			return IntValue(n), true
+		}
+		if len(strings.TrimPrefix(lit, "-")) > maxIntDigits {
+			return Value{}, p.fail(start, "integer literal longer than "+strconv.Itoa(maxIntDigits)+" digits (Python's limit)")
 		}
 		return Value{kind: BigInt, s: lit}, true
 	}

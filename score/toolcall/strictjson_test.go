@@ -21,6 +21,7 @@ func TestParseAccepts(t *testing.T) {
 		{`-9223372036854775808`, Int, `-9223372036854775808`},
 		{`9223372036854775808`, BigInt, `9223372036854775808`},
 		{`-123456789012345678901234567890`, BigInt, `-123456789012345678901234567890`},
+		{"-" + strings.Repeat("9", 4300), BigInt, "-" + strings.Repeat("9", 4300)},
 		{`1.0`, Float, `1.0`},
 		{`1.50`, Float, `1.5`},
 		{`1e2`, Float, `100.0`},
@@ -109,6 +110,8 @@ func TestParseRejects(t *testing.T) {
 		{`nul`, "expected null", 1, 1},
 		{`None`, "expected a JSON value", 1, 1},
 		{"\v1", "expected a JSON value", 1, 1}, // not JSON whitespace
+		{strings.Repeat("9", 4301), "longer than 4300 digits", 1, 1},
+		{"[-" + strings.Repeat("9", 4301) + "]", "longer than 4300 digits", 1, 2},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.in)
