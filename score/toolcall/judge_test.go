@@ -339,3 +339,29 @@ func BenchmarkScoreFailing(b *testing.B) {
 		}
 	}
 }
+
+func TestScoreConcurrent(t *testing.T) {
+	j := mustJudge(t, hotelsTool(), strings.Replace(hotelsSchema, `"maximum": 8`, `"maximum": 2`, 1))
+	c := mustCase(t, "", call("search_hotels", hotelArgs), hotelState)
+	outs := []string{benchOutput, call("search_hotels", `{"city":"Goa","guests":9}`), askCity, "nope", `{"a":1,"a":2}`}
+	want := make([]Result, len(outs))
+	for i, o := range outs {
+		want[i] = j.Score(o, c)
+	}
+	done := make(chan bool)
+	for g := 0; g < 4; g++ {
+		go func() {
+			ok := true
+			for n := 0; n < 200; n++ {
+				i := n % len(outs)
+				ok = ok && reflect.DeepEqual(j.Score(outs[i], c), want[i])
+			}
+			done <- ok
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if !<-done {
+			t.Error("concurrent scores differ")
+		}
+	}
+}
