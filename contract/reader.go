@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"sort"
 	"strconv"
 
@@ -201,10 +200,15 @@ func (r *Reader) detect() bool {
 		r.pendingLine = r.lines
 		trimmed := bytes.TrimSpace(line)
 		if complete && jsontext.Value(trimmed).IsValid() {
-			more, perr := r.peekNonSpace()
-			if perr == io.EOF || more == 0 {
+			// Only the end of the input makes a lone object a whole-file document; any
+			// other byte (a NUL included) is the next JSONL line, read on its own.
+			_, perr := r.peekNonSpace()
+			if perr == io.EOF {
 				r.shape = ShapeObject
 				return r.startWholeFile(line)
+			}
+			if perr != nil {
+				return r.fail(0, 0, "%s", readErrMsg(perr))
 			}
 			r.shape = ShapeJSONL
 			r.pending = line
@@ -522,9 +526,10 @@ func (r *Reader) decodeFail(err error) bool {
 // message already starts with ("read f: input/output error" becomes "cannot read:
 // input/output error").
 func readErrMsg(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
+	// the innermost error is the operating system's word for it; the wrappers
+	// (a path, the JSON decoder's "read error") only repeat what the line says
+	for u := errors.Unwrap(err); u != nil; u = errors.Unwrap(u) {
+		err = u
 	}
 	return "cannot read: " + err.Error()
 }
