@@ -1,0 +1,79 @@
+package export
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/fbeval/fbeval/contract"
+)
+
+func FuzzParseStudy(f *testing.F) {
+	for _, s := range []string{
+		`{"schema_version":"fbeval-study/v1","suite":"toolcall","arms":["no_schema","input_schema"],"schemas":{"input_schema":"rich"},"filter":{"domains":["hotels"],"limit":2},"repeats":2,"seed":7,"repairs":1,"decoding":"native_schema","prices":{"input_per_million_usd":1.5,"output_per_million_usd":2},"gates":["input_schema.first_pass_success_percent>=90"]}`,
+		`{"schema_version":"fbeval-study/v1","suite":"coglang","strict":true}`,
+		"{\"schema_version\":\"fbeval-study/v1\",\n \"suite\":\"toolcall\",\n \"bogus\":1}",
+		`{"schema_version":"fbeval-study/v1","suite":"toolcall","suite":"coglang"}`,
+		`{"schema_version":"fbeval-study/v1","repeats":1e999}`,
+		`{"schema_version":"fbeval-study/v2"}`,
+		`[]`, ``, "\ufeff{}", `{"schema_version":"fbeval-study/v1","seed":-1,"arms":["x","x"]}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		s, err := ParseStudy("study.json", []byte(data))
+		if err != nil {
+			var ie *contract.InputError
+			if !errors.As(err, &ie) || ie.File != "study.json" || ie.Line < 1 || ie.Col < 1 {
+				t.Fatalf("error not located in the file: %v", err)
+			}
+			if lines := strings.Count(data, "\n") + 1; ie.Line > lines {
+				t.Fatalf("error line %d past the file's %d lines: %v", ie.Line, lines, err)
+			}
+			if strings.ContainsAny(err.Error(), "\n\r") {
+				t.Fatalf("error is not one line: %q", err)
+			}
+			return
+		}
+		if s.SchemaVersion != contract.StudyV1 {
+			t.Fatalf("accepted schema_version %q", s.SchemaVersion)
+		}
+		// resolving any parsed study is an answer or a clean error, never a crash
+		r, err := Resolve(s, Overrides{})
+		if err != nil {
+			var ie *contract.InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("resolve error %T is not an *InputError: %v", err, err)
+			}
+			return
+		}
+		if r.Suite == contract.SuiteToolcall && (r.Repeats < 1 || r.Repeats > 100 || len(r.Arms) == 0) {
+			t.Fatalf("resolved a study out of range: %+v", r)
+		}
+	})
+}
+
+// TestParseStudyErrors: every study problem is one line at its line and column.
+func TestParseStudyErrors(t *testing.T) {
+	tests := []struct{ name, data, err string }{
+		{"unknown field", "{\"schema_version\":\"fbeval-study/v1\",\n \"suite\":\"toolcall\",\n \"bogus\":1}", "s.json:3:2: unknown field at /bogus"},
+		{"unknown nested field", `{"schema_version":"fbeval-study/v1","filter":{"limt":1}}`, "s.json:1:47: unknown field at /filter/limt"},
+		{"duplicate key", "{\"schema_version\":\"fbeval-study/v1\",\n \"suite\":\"toolcall\", \"suite\":\"coglang\"}", "s.json:2:22: invalid JSON: duplicate object member name"},
+		{"wrong version", `{"schema_version":"fbeval-study/v2","suite":"toolcall"}`, `s.json:1:1: schema_version must be "fbeval-study/v1", got "fbeval-study/v2"`},
+		{"no version", `{"suite":"toolcall"}`, `s.json:1:1: schema_version must be "fbeval-study/v1", got ""`},
+		{"wrong type", `{"schema_version":"fbeval-study/v1","repeats":"2"}`, "s.json:1:47: cannot use JSON string as int at /repeats"},
+		{"huge number", `{"schema_version":"fbeval-study/v1","seed":1` + strings.Repeat("0", 10000) + `}`, "s.json:1:44: cannot use JSON number as int64 at /seed"},
+		{"truncated", "{\"schema_version\":\"fbeval-study/v1\",\n\"suite\":", "s.json:2:9: invalid JSON: the record ends inside a JSON value"},
+		{"scalar", `"coglang"`, "s.json:1:1: cannot use JSON string as contract.Study"},
+		{"bad utf-8", "{\"schema_version\":\"fbeval-study/v1\",\"name\":\"\xff\"}", "s.json:1:45: invalid JSON: invalid UTF-8"},
+		{"deep", `{"schema_version":"fbeval-study/v1","gates":` + strings.Repeat("[", 100000), "s.json:1:10044: invalid JSON: exceeded max depth"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseStudy("s.json", []byte(tt.data))
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("err = %v\nwant %s", err, tt.err)
+			}
+		})
+	}
+}
