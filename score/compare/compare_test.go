@@ -1,0 +1,228 @@
+package compare
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"flag"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fbeval/fbeval/score/report"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+func loadReport(t testing.TB, name string) *report.ToolcallReport {
+	t.Helper()
+	path := filepath.Join("..", "report", "testdata", name)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := report.Load(name, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc.Toolcall
+}
+
+func pair(t testing.TB) (*report.ToolcallReport, *report.ToolcallReport) {
+	return loadReport(t, "toolcall_small.json"), loadReport(t, "toolcall_large.json")
+}
+
+var opts = Options{PathA: "toolcall_small.json", PathB: "toolcall_large.json"}
+
+func near(p *float64, want float64) bool { return p != nil && math.Abs(*p-want) < 1e-9 }
+
+func TestCompareFigures(t *testing.T) {
+	a, b := pair(t)
+	res, err := Compare(a, b, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Arms) != 3 {
+		t.Fatalf("%d arms, want 3", len(res.Arms))
+	}
+	for _, tc := range []struct {
+		arm                     string
+		fpsA, fpsB, gap, ms, st float64
+		sensitive               bool
+		onlyA, onlyB            int
+	}{
+		// no_schema: small right on 1 of 4, large on 3 of 4, the same one right in both.
+		{"no_schema", 25, 75, 50, 50, 50, true, 0, 2},
+		{"minimal_schema", 75, 100, 25, 75, 75, true, 0, 1},
+		{"input_schema", 75, 100, 25, 75, 75, true, 0, 1},
+	} {
+		var arm *Arm
+		for i := range res.Arms {
+			if res.Arms[i].Arm == tc.arm {
+				arm = &res.Arms[i]
+			}
+		}
+		if arm == nil {
+			t.Fatalf("no arm %s", tc.arm)
+		}
+		if !near(arm.FPSA, tc.fpsA) || !near(arm.FPSB, tc.fpsB) || !near(arm.Gap, tc.gap) || !near(arm.MS, tc.ms) ||
+			!near(arm.Stability, tc.st) || arm.Sensitive != tc.sensitive || arm.OnlyA != tc.onlyA || arm.OnlyB != tc.onlyB {
+			t.Errorf("%s: got fps %s/%s gap %s ms %s stability %s sensitive %v only %d/%d", tc.arm, num(arm.FPSA), num(arm.FPSB),
+				num(arm.Gap), num(arm.MS), num(arm.Stability), arm.Sensitive, arm.OnlyA, arm.OnlyB)
+		}
+	}
+	// Custom fitness: 0.45 FPS + 0.20 SPV + 0.15 IRR + 0.10 (100 - retry) + 0.10 MS,
+	// with the input arm's MS of 75 on both sides.
+	if want := 0.45*75 + 0.20*100 + 0.15*100 + 0.10*100 + 0.10*75; !near(res.FitnessA, want) {
+		t.Errorf("fitness a %s, want %v", num(res.FitnessA), want)
+	}
+	if want := 0.45*100 + 0.20*100 + 0.15*100 + 0.10*100 + 0.10*75; !near(res.FitnessB, want) {
+		t.Errorf("fitness b %s, want %v", num(res.FitnessB), want)
+	}
+	if len(res.Flips) != 4 {
+		t.Errorf("%d flips, want 4", len(res.Flips))
+	}
+	for _, f := range res.Flips {
+		if f.A == f.B {
+			t.Errorf("flip %s/%s has the same outcome", f.Arm, f.CaseID)
+		}
+		if f.CaseID == "payments-injection-003" && f.Arm == "input_schema" && strings.Join(f.CodesA, ",") != "WRONG_ACTION,GROUND_TRUTH_MISMATCH,WRONG_TOOL" {
+			t.Errorf("flip codes %v", f.CodesA)
+		}
+	}
+}
+
+func TestCompareRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(a, b *report.ToolcallReport)
+		want   []string
+	}{
+		{"every study difference is listed", func(a, b *report.ToolcallReport) {
+			b.Study.Seed = 8
+			b.Study.Repeats = 2
+			b.Study.Dataset = "cases.jsonl"
+			b.Study.Schemas = map[string]string{"no_schema": "none", "minimal_schema": "minimal", "input_schema": "rich"}
+			b.Study.Decoding = "native_schema"
+			t := 0.7
+			b.Study.Temperature = &t
+			b.Study.MaxTokens = nil
+			b.Study.Repairs = 0
+		}, []string{"seed differs (7 vs 8)", "repeats differs (1 vs 2)", `dataset differs ("builtin:toolcall-quick" vs "cases.jsonl")`,
+			`schema of input_schema differs ("reference" vs "rich")`, "decoding differs", "temperature differs (0 vs 0.7)",
+			"max_tokens differs (1024 vs null)", "repairs differs (1 vs 0)"}},
+		{"incomplete", func(a, b *report.ToolcallReport) { a.Complete = false }, []string{"small: report is not complete"}},
+		{"provider errors", func(a, b *report.ToolcallReport) {
+			m := b.Arms[0].Value
+			m.ProviderErrors = 2
+			b.Arms[0].Value = m
+		}, []string{"large: 2 provider errors"}},
+		{"missing row flag", func(a, b *report.ToolcallReport) { a.Rows[3].Missing = true }, []string{"small: 1 missing response"}},
+		{"dataset contents", func(a, b *report.ToolcallReport) { b.Inputs[0].SHA256 = "00" }, []string{"dataset input sha256 differs"}},
+		{"rows differ", func(a, b *report.ToolcallReport) { b.Rows = b.Rows[1:] }, []string{"1 row only in small (first: no_schema/flights-complete-001#r1)"}},
+		{"duplicate row", func(a, b *report.ToolcallReport) { b.Rows[1] = b.Rows[0] }, []string{"large: row no_schema/flights-complete-001#r1 appears twice"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := pair(t)
+			tc.change(a, b)
+			_, err := Compare(a, b, opts)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error spans lines: %q", err)
+			}
+		})
+	}
+	if _, err := Compare(nil, nil, opts); err == nil {
+		t.Error("nil reports compared")
+	}
+}
+
+func TestGolden(t *testing.T) {
+	a, b := pair(t)
+	res, err := Compare(a, b, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []struct {
+		ext   string
+		write func(io.Writer, *Result) error
+	}{{"json", WriteJSON}, {"table.txt", WriteTable}, {"md", WriteMarkdown}, {"html", WriteHTML}} {
+		t.Run(w.ext, func(t *testing.T) {
+			var got bytes.Buffer
+			if err := w.write(&got, res); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", "small_vs_large."+w.ext+".golden")
+			if *update {
+				if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if !bytes.Equal(got.Bytes(), want) {
+				t.Errorf("%s differs from the golden file; run go test -update and review\n%s", path, got.Bytes())
+			}
+		})
+	}
+}
+
+func TestHTMLWellFormedAndOffline(t *testing.T) {
+	a, b := pair(t)
+	res, err := Compare(a, b, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page bytes.Buffer
+	if err := WriteHTML(&page, res); err != nil {
+		t.Fatal(err)
+	}
+	dec := xml.NewDecoder(bytes.NewReader(page.Bytes()))
+	for {
+		_, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("page is not well formed: %v", err)
+		}
+	}
+	s := strings.ToLower(page.String())
+	for _, bad := range []string{"http://", "https://", "//", "<script", "url("} {
+		if strings.Contains(s, bad) {
+			t.Errorf("page contains %q", bad)
+		}
+	}
+	for _, f := range res.Flips {
+		if !strings.Contains(page.String(), f.CaseID) {
+			t.Errorf("page lacks flip %s", f.CaseID)
+		}
+	}
+	for _, w := range []string{"75.0%", "100.0%", num(res.FitnessA), num(res.FitnessB)} {
+		if !strings.Contains(page.String(), w) {
+			t.Errorf("page lacks %q", w)
+		}
+	}
+}
+
+func BenchmarkCompare(b *testing.B) {
+	ra, rb := pair(b)
+	for b.Loop() {
+		if _, err := Compare(ra, rb, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
