@@ -122,6 +122,9 @@ func TestV1Examples(t *testing.T) {
 		{"fbeval-study", "/prices", nil, ""},
 		{"fbeval-study", "/prices/input_per_million_usd", -1, "/prices/input_per_million_usd: minimum: got -1, want 0"},
 		{"fbeval-study", "/gates/0", "first_pass_success_percent at least 90", "/gates/0: 'first_pass_success_percent at least 90' does not match pattern"},
+		{"fbeval-study", "/gates/0", "effects.input_schema_vs_no_schema.absolute_uplift_points >= -5", ""},
+		{"fbeval-study", "/gates/0", "final_success_percent>=1e1", ""},
+		{"fbeval-study", "/gates/0", "final success>=90", "/gates/0: 'final success>=90' does not match pattern"},
 		{"fbeval-study", "/max_tokens", 0, "/max_tokens: minimum: got 0, want 1"},
 		{"fbeval-study", "/temperature", nil, ""},
 		{"fbeval-study", "/arm", "input_schema", "(root): additional properties 'arm' not allowed"},
@@ -157,12 +160,19 @@ func TestV1Examples(t *testing.T) {
 		{"fbeval-case-result", "/first_pass_success", deleted, "(root): missing property 'first_pass_success'"},
 		{"fbeval-case-result", "/attempts/0/codes/0", "schema_invalid", "/attempts/0/codes/0: 'schema_invalid' does not match pattern"},
 		{"fbeval-case-result", "/attempts/0/attempt", 0, "/attempts/0/attempt: minimum: got 0, want 1"},
-		{"fbeval-case-result", "/provider_error", map[string]any{"code": "timeout", "message": "slow"}, ""},
+		{"fbeval-case-result", "/provider_error", true, ""},
+		{"fbeval-case-result", "/provider_error", nil, "/provider_error: got null, want boolean"},
 		{"fbeval-case-result", "/score", 1, "(root): additional properties 'score' not allowed"},
 		// report
 		{"fbeval-report", "/gates", deleted, "(root): missing property 'gates'"},
 		{"fbeval-report", "/inputs/0/sha256", "abc", "/inputs/0/sha256: 'abc' does not match pattern"},
-		{"fbeval-report", "/inputs/0/rejected/0/line", deleted, "/inputs/0/rejected/0: missing property 'line'"},
+		{"fbeval-report", "/inputs/0/lines", 3, ""},
+		{"fbeval-report", "/inputs/2/lines", deleted, "/inputs/2: missing property 'lines'"},
+		{"fbeval-report", "/inputs/2/shape", "csv", "/inputs/2/shape: value must be one of"},
+		{"fbeval-report", "/inputs/2/rejected/0/line", deleted, "/inputs/2/rejected/0: missing property 'line'"},
+		{"fbeval-report", "/gates/0/actual", nil, ""},
+		{"fbeval-report", "/gates/0/value", 1, "/gates/0: additional properties 'value' not allowed"},
+		{"fbeval-report", "/rows/0/final_success", "yes", "/rows/0/final_success: got string, want boolean"},
 		{"fbeval-report", "/arms/no_schema/first_pass_success_percent", 101, "/arms/no_schema/first_pass_success_percent: maximum: got 101, want 100"},
 		{"fbeval-report", "/arms/no_schema/first_pass_wilson95", []any{1}, "/arms/no_schema/first_pass_wilson95: minItems: got 1, want 2"},
 		{"fbeval-report", "/arms/no_schema/first_pass_wilson95", nil, ""},
@@ -170,8 +180,8 @@ func TestV1Examples(t *testing.T) {
 		{"fbeval-report", "/arms/no_schema/error_counts", map[string]any{"bad code": 1}, "/arms/no_schema/error_counts: additional properties 'bad code' not allowed"},
 		{"fbeval-report", "/subsets/domain/flights/no_schema/runs", nil, "/subsets/domain/flights/no_schema/runs: got null, want integer"},
 		{"fbeval-report", "/subsets/category", deleted, "/subsets: missing property 'category'"},
-		{"fbeval-report", "/effects/input_schema vs no_schema/effect", "better", "/effects/input_schema vs no_schema/effect: value must be one of"},
-		{"fbeval-report", "/effects/input_schema vs no_schema/bootstrap/seed", deleted, "/effects/input_schema vs no_schema/bootstrap: missing property 'seed'"},
+		{"fbeval-report", "/effects/input_schema_vs_no_schema/effect", "better", "/effects/input_schema_vs_no_schema/effect: value must be one of"},
+		{"fbeval-report", "/effects/input_schema_vs_no_schema/bootstrap/seed", deleted, "/effects/input_schema_vs_no_schema/bootstrap: missing property 'seed'"},
 		{"fbeval-report", "/classification/0", "great", "/classification/0: value must be one of"},
 		{"fbeval-report", "/custom_fitness_percent", 88.5, ""},
 		{"fbeval-report", "/study/schema_version", deleted, "/study: missing property 'schema_version'"},
@@ -199,6 +209,73 @@ func TestV1Examples(t *testing.T) {
 			}
 			// named explicitly, so that a broken schema_version is reported by the schema
 			got := problemLines(v.ValidateFile("f", data, Options{Schema: tt.schema}))
+			if tt.want == "" {
+				if got != "" {
+					t.Errorf("want valid, got:\n%s", got)
+				}
+				return
+			}
+			if !strings.Contains(got, ": "+tt.want) {
+				t.Errorf("problems:\n%s\nwant one containing %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestCogLangResultAdditions checks fbeval's optional additions to a CogLang result
+// on the reference scorer's own result file.
+func TestCogLangResultAdditions(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(interopDir(t, "coglang"), "mixed_responses_result_failures_only.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := decode(t, data)
+	block := map[string]any{
+		"files":              []any{map[string]any{"path": "r.jsonl", "sha256": strings.Repeat("ab", 32), "shape": "jsonl", "lines": 50, "records": 50}},
+		"records_read":       50,
+		"records_accepted":   49,
+		"duplicate_case_ids": []any{},
+		"unknown_case_ids":   []any{"X-1"},
+		"warnings":           []any{},
+	}
+	single := map[string]any{"path": "r.jsonl", "sha256": strings.Repeat("ab", 32), "shape": "list"}
+	for k, v := range block {
+		if k != "files" {
+			single[k] = v
+		}
+	}
+	v := mustValidator(t)
+	tests := []struct {
+		ptr   string
+		value any
+		want  string
+	}{
+		{"/scoring_profile", "strict", ""},
+		{"/scoring_profile", "lenient", "/scoring_profile: value must be one of"},
+		{"/preflight_summary", map[string]any{"accepted": 40, "rejected": 4}, ""},
+		{"/preflight_summary", map[string]any{"Accepted": 1}, "/preflight_summary: additional properties 'Accepted' not allowed"},
+		{"/response_file", block, ""},
+		{"/response_file", single, ""},
+		{"/response_file", nil, ""},
+		{"/response_file", map[string]any{"records_read": 1, "records_accepted": 1, "duplicate_case_ids": []any{}, "unknown_case_ids": []any{}, "warnings": []any{}},
+			"/response_file: missing property 'files'"},
+		{"/response_file/records_read", -1, "/response_file/records_read: minimum: got -1, want 0"},
+		{"/cases/0/preflight_decision", "maybe", "/cases/0/preflight_decision: value must be one of"},
+		{"/summary/failure_category_counts/typo", 1, "/summary/failure_category_counts: additional properties 'typo' not allowed"},
+		{"/level_summary/L1/failure_category_counts", map[string]any{}, "/level_summary/L1: additional properties 'failure_category_counts' not allowed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.ptr, func(t *testing.T) {
+			doc := base
+			if tt.ptr == "/response_file/records_read" {
+				doc = mutate(t, doc, "/response_file", block)
+			}
+			doc = mutate(t, doc, tt.ptr, tt.value)
+			out, err := json.Marshal(doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := problemLines(v.ValidateFile("f", out, Options{}))
 			if tt.want == "" {
 				if got != "" {
 					t.Errorf("want valid, got:\n%s", got)
