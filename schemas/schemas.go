@@ -13,7 +13,7 @@
 //		return err
 //	}
 //	for _, p := range v.ValidateFile("responses.jsonl", data, schemas.Options{}) {
-//		fmt.Fprintln(os.Stderr, p) // responses.jsonl:3:42: /latency_ms: got string, want number, null
+//		fmt.Fprintln(os.Stderr, p) // responses.jsonl:2:92: /latency_ms: got string, want null or number
 //	}
 //
 // Records without a schema_version (a toolcall case, a bare response) need the
