@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"math/big"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -236,13 +237,64 @@ func DecodeError(rec *Record, err error) error {
 			return rec.Errorf(me.ByteOffset, "unknown field%s", where)
 		}
 		if me.JSONKind != 0 && me.GoType != nil {
-			msg = "cannot use JSON " + me.JSONKind.String() + " as " + me.GoType.String()
+			want := wantedJSON(me.GoType)
+			switch {
+			case me.JSONKind == '0' && me.Err != nil && (errors.Is(me.Err, strconv.ErrRange) || strings.Contains(me.Err.Error(), "out of range")):
+				msg = "number out of range for " + want
+			case want != "":
+				msg = "want " + want + ", got " + kindName(me.JSONKind)
+			default:
+				msg = "cannot use " + kindName(me.JSONKind) + " here"
+			}
 		} else if me.Err != nil {
 			msg = cleanJSONMessage(me.Err)
 		}
 		return rec.Errorf(me.ByteOffset, "%s%s", msg, where)
 	}
 	return rec.Errorf(0, "invalid JSON: %v", err)
+}
+
+// wantedJSON names the JSON a Go type is decoded from, for messages that must not
+// speak of Go types.
+func wantedJSON(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "a JSON object"
+	case reflect.Slice, reflect.Array:
+		return "a JSON list"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return ""
+}
+
+// kindName names a JSON kind as the messages do.
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '{', '}':
+		return "a JSON object"
+	case '[', ']':
+		return "a JSON list"
+	case '"':
+		return "a JSON string"
+	case '0':
+		return "a JSON number"
+	case 't', 'f':
+		return "JSON " + k.String()
+	case 'n':
+		return "JSON null"
+	}
+	return "JSON " + k.String()
 }
 
 func cleanJSONMessage(err error) string {

@@ -61,10 +61,10 @@ func TestParseStudyErrors(t *testing.T) {
 		{"duplicate key", "{\"schema_version\":\"fbeval-study/v1\",\n \"suite\":\"toolcall\", \"suite\":\"coglang\"}", "s.json:2:22: invalid JSON: duplicate object member name"},
 		{"wrong version", `{"schema_version":"fbeval-study/v2","suite":"toolcall"}`, `s.json:1:1: schema_version must be "fbeval-study/v1", got "fbeval-study/v2"`},
 		{"no version", `{"suite":"toolcall"}`, `s.json:1:1: schema_version must be "fbeval-study/v1", got ""`},
-		{"wrong type", `{"schema_version":"fbeval-study/v1","repeats":"2"}`, "s.json:1:47: cannot use JSON string as int at /repeats"},
-		{"huge number", `{"schema_version":"fbeval-study/v1","seed":1` + strings.Repeat("0", 10000) + `}`, "s.json:1:44: cannot use JSON number as int64 at /seed"},
+		{"wrong type", `{"schema_version":"fbeval-study/v1","repeats":"2"}`, "s.json:1:47: want an integer, got a JSON string at /repeats"},
+		{"huge number", `{"schema_version":"fbeval-study/v1","seed":1` + strings.Repeat("0", 10000) + `}`, "s.json:1:44: number out of range for an integer at /seed"},
 		{"truncated", "{\"schema_version\":\"fbeval-study/v1\",\n\"suite\":", "s.json:2:9: invalid JSON: the record ends inside a JSON value"},
-		{"scalar", `"coglang"`, "s.json:1:1: cannot use JSON string as contract.Study"},
+		{"scalar", `"coglang"`, "s.json:1:1: want a JSON object, got a JSON string"},
 		{"bad utf-8", "{\"schema_version\":\"fbeval-study/v1\",\"name\":\"\xff\"}", "s.json:1:45: invalid JSON: invalid UTF-8"},
 		{"deep", `{"schema_version":"fbeval-study/v1","gates":` + strings.Repeat("[", 100000), "s.json:1:10044: invalid JSON: exceeded max depth"},
 	}
