@@ -23,6 +23,8 @@ type Env struct {
 type CLI struct {
 	Export   ExportCmd   `cmd:"" help:"Write the request file of a study (JSONL or a JSON batch object)."`
 	Score    ScoreCmd    `cmd:"" help:"Score response files against a study."`
+	Validate ValidateCmd `cmd:"" help:"Check contract files against their published JSON Schemas."`
+	Schema   SchemaCmd   `cmd:"" help:"Print the published JSON Schemas."`
 	Study    StudyCmd    `cmd:"" help:"Show a resolved study, or print a study file to edit."`
 	Fixtures FixturesCmd `cmd:"" help:"Built-in datasets: list, rebuild, audit, probe schemas."`
 	Check    CheckCmd    `cmd:"" help:"Check one output against a tool contract or an fbeval contract: PASS or FAIL with every reason."`

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fbeval/fbeval/schemas"
+)
+
+// ValidateCmd checks contract files against the published JSON Schemas.
+type ValidateCmd struct {
+	Files        []string `arg:"" help:"Files to check (JSONL, a JSON list or a JSON document; - for standard input)." placeholder:"FILE"`
+	Schema       string   `help:"Check every record against this schema (see 'fbeval schema'), whatever its schema_version says." placeholder:"NAME"`
+	MaxLineBytes int      `help:"Longest JSONL line read." default:"67108864"`
+}
+
+func (c *ValidateCmd) Run(env *Env) error {
+	if c.Schema != "" {
+		if _, ok := schemas.Get(c.Schema); !ok {
+			return usageError("unknown schema %q: schemas are %s", c.Schema, strings.Join(schemas.Names(), ", "))
+		}
+	}
+	v, err := schemas.NewValidator()
+	if err != nil {
+		return err
+	}
+	bad := 0
+	for _, f := range c.Files {
+		r, done, err := openInput(env, f)
+		if err != nil {
+			return err
+		}
+		st := v.Validate(f, r, schemas.Options{Schema: c.Schema, MaxLineBytes: c.MaxLineBytes}, func(p schemas.Problem) {
+			fmt.Fprintln(env.Stdout, p.String())
+		})
+		done()
+		bad += st.Invalid
+		fmt.Fprintf(env.Stderr, "fbeval: %s: %d records, %d invalid\n", f, st.Records, st.Invalid)
+	}
+	if bad > 0 {
+		return &exitError{code: 1}
+	}
+	return nil
+}
+
+// SchemaCmd prints the published JSON Schemas.
+type SchemaCmd struct {
+	Name string `arg:"" optional:"" help:"Schema to print; without it, the list of names." placeholder:"NAME"`
+}
+
+func (c *SchemaCmd) Run(env *Env) error {
+	if c.Name == "" {
+		for _, n := range schemas.Names() {
+			fmt.Fprintf(env.Stdout, "%s\t%s\n", n, schemas.URL(n))
+		}
+		return nil
+	}
+	data, ok := schemas.Get(strings.TrimSuffix(c.Name, ".schema.json"))
+	if !ok {
+		return usageError("unknown schema %q: schemas are %s", c.Name, strings.Join(schemas.Names(), ", "))
+	}
+	_, err := env.Stdout.Write(data)
+	return err
+}

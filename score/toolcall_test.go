@@ -1,0 +1,254 @@
+package score
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/export"
+	"github.com/fbeval/fbeval/fixtures"
+)
+
+func plan(t *testing.T, name string, o export.Overrides) *export.ToolcallPlan {
+	t.Helper()
+	s, err := export.LoadStudy(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err = export.Resolve(s, o); err != nil {
+		t.Fatal(err)
+	}
+	p, err := export.PlanToolcall(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// responses answers every request with answer(req) as JSONL.
+func responses(t *testing.T, p *export.ToolcallPlan, answer func(contract.Request) string) string {
+	t.Helper()
+	reqs, err := p.Requests(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, r := range reqs {
+		out := answer(r)
+		if out == "" {
+			continue
+		}
+		line, _ := contract.Marshal(contract.Object{{Key: "request_id", Value: r.RequestID}, {Key: "output", Value: out}}, contract.Compact)
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func scoreText(t *testing.T, p *export.ToolcallPlan, files ...string) (*ToolcallRun, *ToolcallReport) {
+	t.Helper()
+	run, err := NewToolcallRun(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range files {
+		if _, err := run.Read(Source{Name: fmt.Sprintf("r%d.jsonl", i+1), R: strings.NewReader(f)}, Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := run.Report()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run, rep
+}
+
+const refusal = `{"action":"refuse","tool":null,"arguments":{},"missingFields":[],"reason":"no"}`
+
+func TestToolcallGoldAndRefusals(t *testing.T) {
+	p := plan(t, "toolcall", export.Overrides{})
+	_, rep := scoreText(t, p, responses(t, p, func(r contract.Request) string { return *r.ReferenceOutput }))
+	for arm, m := range rep.Arms {
+		if *m.FirstPassSuccess != 100 || *m.SemanticAccuracy != 100 || *m.CallSchemaValidity != 100 {
+			t.Errorf("gold answers, %s: FPS %v", arm, *m.FirstPassSuccess)
+		}
+	}
+	if !rep.Complete || !rep.OK() {
+		t.Errorf("gold answers: complete %v ok %v", rep.Complete, rep.OK())
+	}
+	_, rep = scoreText(t, p, responses(t, p, func(contract.Request) string { return refusal }))
+	for arm, m := range rep.Arms {
+		if *m.FirstPassSuccess != 12.5 {
+			t.Errorf("refusals, %s: FPS %v, want 12.5", arm, *m.FirstPassSuccess)
+		}
+	}
+	if got := rep.Categories["injection"][contract.ArmInputSchema].FirstPassSuccess; *got != 100 {
+		t.Errorf("refusals score every injection case: %v", *got)
+	}
+}
+
+// Every input line is accounted for: rejected lines, duplicates (last wins) and
+// unknown ids are counted, and rows without a response are missing.
+func TestToolcallAccounting(t *testing.T) {
+	p := plan(t, "toolcall-quick", export.Overrides{Domains: []string{"hotels"}, Limit: ptr(1)})
+	reqs, _ := p.Requests(true)
+	first := reqs[0]
+	lines := []string{
+		`{"request_id":"` + first.RequestID + `","output":"garbage"}`,
+		`{"request_id":"` + first.RequestID + `","output":` + quote(*first.ReferenceOutput) + `}`, // duplicate: wins
+		`{"request_id":"nope","output":"x"}`,                                                      // unknown
+		`{"request_id":"` + reqs[1].RequestID + `","output":"a","output":"b"}`,                    // duplicate key: rejected
+		`not json`,
+		`{"request_id":"` + reqs[2].RequestID + `","error":{"code":"http_500","message":"boom"}}`,
+	}
+	run, rep := scoreText(t, p, strings.Join(lines, "\n")+"\n")
+	in := run.Inputs[0]
+	if in.Records != 6 || in.Accepted != 4 || len(in.Rejected) != 2 || in.Duplicates != 1 || in.Unknown != 1 {
+		t.Fatalf("accounting: %+v", in)
+	}
+	if in.Rejected[0].Line != 4 || !strings.Contains(in.Rejected[0].Reason, "r1.jsonl:4:") {
+		t.Errorf("rejection: %+v", in.Rejected[0])
+	}
+	if rep.Complete || rep.OK() {
+		t.Error("rows without responses must make the report incomplete")
+	}
+	var missing, provider int
+	for _, m := range rep.Arms {
+		missing += m.MissingResponses
+		provider += m.ProviderErrors
+	}
+	if missing != len(reqs)-2 || provider != 1 {
+		t.Errorf("missing %d provider %d", missing, provider)
+	}
+	if !run.Rows[0].firstSuccess() {
+		t.Error("the later duplicate should win")
+	}
+}
+
+func TestToolcallReportDeterministic(t *testing.T) {
+	p := plan(t, "toolcall-quick", export.Overrides{})
+	i := 0
+	resp := responses(t, p, func(r contract.Request) string {
+		i++
+		if i%3 == 0 {
+			return refusal
+		}
+		return *r.ReferenceOutput
+	})
+	render := func() []byte {
+		_, rep := scoreText(t, plan(t, "toolcall-quick", export.Overrides{}), resp)
+		out, err := contract.Marshal(rep.Object(), contract.PythonIndent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if a, b := render(), render(); !bytes.Equal(a, b) {
+		t.Error("the same study and responses gave different reports")
+	}
+}
+
+// A repair round: only rows with public feedback get a next attempt, and scoring
+// both rounds shows the recovery.
+func TestToolcallRepairRound(t *testing.T) {
+	p := plan(t, "toolcall-quick", export.Overrides{Repairs: ptr(1), Domains: []string{"payments"}})
+	round1 := responses(t, p, func(r contract.Request) string {
+		if r.Arm == contract.ArmInputSchema {
+			return "```json\n" + *r.ReferenceOutput + "\n```" // fenced: JSON_INVALID, public
+		}
+		if r.Arm == contract.ArmMinimalSchema {
+			return refusal // wrong action: no public feedback
+		}
+		return *r.ReferenceOutput
+	})
+	run, _ := scoreText(t, p, round1)
+	repairs, err := run.Repair(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(repairs) != len(p.Cases) {
+		t.Fatalf("%d repair requests, want one per input_schema row (%d)", len(repairs), len(p.Cases))
+	}
+	for _, r := range repairs {
+		if r.Attempt != 2 || r.Arm != contract.ArmInputSchema || len(r.Messages) != 4 || r.Messages[2].Role != "assistant" {
+			t.Fatalf("repair request %s: attempt %d arm %s messages %d", r.RequestID, r.Attempt, r.Arm, len(r.Messages))
+		}
+		if !strings.Contains(r.Messages[3].Content, "JSON_INVALID") {
+			t.Errorf("feedback: %q", r.Messages[3].Content)
+		}
+	}
+	var b strings.Builder
+	for _, r := range repairs {
+		line, _ := contract.Marshal(contract.Object{{Key: "request_id", Value: r.RequestID}, {Key: "output", Value: *r.ReferenceOutput}}, contract.Compact)
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	_, rep := scoreText(t, p, round1, b.String())
+	m := rep.Arms[contract.ArmInputSchema]
+	if *m.FirstPassSuccess != 0 || *m.FinalSuccess != 100 || *m.RetryRate != 100 || *m.RecoveryRate != 100 || *m.MeanRepairAttempts != 1 {
+		t.Errorf("input arm after repair: FPS %v final %v retry %v recovery %v mean %v",
+			*m.FirstPassSuccess, *m.FinalSuccess, *m.RetryRate, *m.RecoveryRate, *m.MeanRepairAttempts)
+	}
+}
+
+func TestGates(t *testing.T) {
+	report := contract.Object{
+		{Key: "arms", Value: contract.Object{{Key: "input_schema", Value: contract.Object{{Key: "first_pass_success_percent", Value: ptrF(91.5)}, {Key: "latency_p50_ms", Value: (*float64)(nil)}}}}},
+		{Key: "expected_rows", Value: 10},
+	}
+	tests := []struct {
+		gate   string
+		passed bool
+		known  bool
+	}{
+		{"input_schema.first_pass_success_percent>=90", true, true},
+		{"input_schema.first_pass_success_percent>91.5", false, true},
+		{"arms.input_schema.first_pass_success_percent == 91.5", true, true},
+		{"expected_rows<=10", true, true},
+		{"input_schema.latency_p50_ms<100", false, false},
+		{"no_such.field>=0", false, false},
+	}
+	for _, tt := range tests {
+		g, err := ParseGate(tt.gate)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := EvaluateGates([]Gate{g}, report)[0]
+		if r.Passed != tt.passed || (r.Actual != nil) != tt.known {
+			t.Errorf("%s: passed %v actual %v", tt.gate, r.Passed, r.Actual)
+		}
+	}
+	for _, bad := range []string{"x", ">=3", "a>=b", "a>=NaN"} {
+		if _, err := ParseGate(bad); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+}
+
+// HESchema's dataset is read as is and its gold answers score 100%.
+func TestHESchemaDatasetGold(t *testing.T) {
+	path := "../../shared/interop/heschema/cases.jsonl"
+	p := plan(t, "toolcall", export.Overrides{Dataset: path})
+	if len(p.Cases) != 480 {
+		t.Skip("interop dataset not present")
+	}
+	_, rep := scoreText(t, p, responses(t, p, func(r contract.Request) string { return *r.ReferenceOutput }))
+	if m := rep.Arms[contract.ArmInputSchema]; *m.FirstPassSuccess != 100 {
+		t.Errorf("HESchema gold answers: FPS %v", *m.FirstPassSuccess)
+	}
+	if fails := AuditOracle(p.Cases); len(fails) > 0 {
+		t.Errorf("oracle failures: %v", fails[:1])
+	}
+}
+
+func TestAuditOracleEmbedded(t *testing.T) {
+	if fails := AuditOracle(fixtures.ToolcallDataset()); len(fails) > 0 {
+		t.Errorf("oracle failures: %v", fails)
+	}
+}
+
+func ptr(n int) *int          { return &n }
+func ptrF(f float64) *float64 { return &f }
+func quote(s string) string   { b, _ := contract.Marshal(s, contract.Compact); return string(b) }
