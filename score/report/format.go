@@ -14,7 +14,16 @@ func num(p *float64, d int) string {
 	if p == nil || math.IsNaN(*p) || math.IsInf(*p, 0) {
 		return na
 	}
-	return strconv.FormatFloat(*p, 'f', d, 64)
+	v := *p
+	if v == 0 {
+		v = 0 // writes -0 as 0
+	}
+	s := strconv.FormatFloat(v, 'f', d, 64)
+	// A tiny negative value rounds to "-0.0": show it as zero.
+	if strings.Trim(s, "-0.") == "" {
+		s = strings.TrimPrefix(s, "-")
+	}
+	return s
 }
 
 // pct formats a percentage with one decimal and a % sign, or n/a.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -331,7 +332,8 @@ func TestJUnitCogLangCounts(t *testing.T) {
 func interopDir(t testing.TB) string {
 	dir := os.Getenv("FBEVAL_INTEROP")
 	if dir == "" {
-		dir = "/work/shared/interop/coglang"
+		// The shared interop folder sits next to the repository checkout.
+		dir = filepath.Join("..", "..", "..", "shared", "interop", "coglang")
 	}
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("interop data not found at %s (set FBEVAL_INTEROP): %v", dir, err)
@@ -461,6 +463,33 @@ func BenchmarkLoad(b *testing.B) {
 	for b.Loop() {
 		if _, err := Load("r.json", data); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+func TestNumberFormats(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	for _, tc := range []struct{ got, want string }{
+		{pct(nil), "n/a"},
+		{pct(f(75)), "75.0%"},
+		{pct(f(33.333333333333336)), "33.3%"},
+		{points(f(25)), "+25.0 pp"},
+		{points(f(-12.34)), "-12.3 pp"},
+		{points(f(math.Copysign(0, -1))), "0.0 pp"},
+		{num(f(-0.00001), 1), "0.0"},
+		{interval(&[2]float64{4.6, 69.93}), "[4.6, 69.9]"},
+		{interval(nil), "n/a"},
+		{usd(f(0.00028365)), "$0.000284"},
+		{ms(f(1182.5)), "1182 ms"},
+		{pvalue(f(0.625)), "0.625"},
+		{pvalue(f(1.23456e-7)), "1.23e-07"},
+		{rate(0.9444444444444444), "94.4%"},
+		{caseName("c1", 1), "c1"},
+		{caseName("c1", 3), "c1#r3"},
+		{clip("abcdef", 3), "abc…"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
 		}
 	}
 }
