@@ -34,84 +34,130 @@ var outputFields = [...]string{"output", "text", "completion"}
 // A member name given twice keeps its last value, as Python's json module does.
 // File and Line of the returned Response are left for the caller to set.
 func DecodeResponse(raw []byte) (Response, error) {
+	var f recordFields
+	if !scanRecord(raw, &f) {
+		if err := decodeFields(raw, &f); err != nil {
+			return Response{}, err
+		}
+	}
+	var r Response
+	var err error
+	if r.CaseID, err = f.caseIDText(); err != nil {
+		return r, err
+	}
+	if err := f.checkVersion(); err != nil {
+		return r, err
+	}
+	s, err := f.outputText()
+	if err != nil {
+		return r, err
+	}
+	r.Output = &s
+	return r, nil
+}
+
+// decodeFields is the full decoder: jsontext, with its error messages. It accepts
+// whatever scanRecord accepts, and more (\u escapes, any nesting).
+func decodeFields(raw []byte, f *recordFields) error {
+	*f = recordFields{}
 	dec := jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true))
 	tok, err := dec.ReadToken()
 	if err != nil {
-		return Response{}, jsonErr(err)
+		return jsonErr(err)
 	}
 	if tok.Kind() != '{' {
-		return Response{}, errors.New("a response record must be a JSON object")
+		return errors.New("a response record must be a JSON object")
 	}
-	var caseID, version jsontext.Value
-	var outputs [len(outputFields)]jsontext.Value
 	for dec.PeekKind() != '}' {
 		name, err := dec.ReadToken()
 		if err != nil {
-			return Response{}, jsonErr(err)
+			return jsonErr(err)
 		}
 		key := name.String()
 		val, err := dec.ReadValue()
 		if err != nil {
-			return Response{}, jsonErr(err)
+			return jsonErr(err)
 		}
 		switch key {
 		case "case_id":
-			caseID = bytes.Clone(val)
+			f.caseID = bytes.Clone(val)
 		case "schema_version":
-			version = bytes.Clone(val)
+			f.version = bytes.Clone(val)
 		default:
-			for i, f := range outputFields {
-				if key == f {
-					outputs[i] = bytes.Clone(val)
+			for i, name := range outputFields {
+				if key == name {
+					f.outputs[i] = bytes.Clone(val)
 				}
 			}
 		}
 	}
 	if _, err := dec.ReadToken(); err != nil {
-		return Response{}, jsonErr(err)
+		return jsonErr(err)
 	}
 	if _, err := dec.ReadToken(); err != io.EOF {
-		return Response{}, errors.New("invalid JSON: text after the record")
+		return errors.New("invalid JSON: text after the record")
 	}
+	return nil
+}
 
-	var r Response
-	switch {
-	case len(caseID) == 0:
-		return r, errors.New("a response record needs case_id")
-	case caseID.Kind() == '"':
-		r.CaseID = unquoteJSON(caseID)
-	case caseID.Kind() == '0':
-		r.CaseID = string(appendPyNumber(nil, string(caseID)))
+// caseIDText returns the case id: a string as is, a number as Python's str().
+func (f *recordFields) caseIDText() (string, error) {
+	switch v := f.caseID; {
+	case len(v) == 0:
+		return "", errors.New("a response record needs case_id")
+	case v.Kind() == '"':
+		return unquoteJSON(v), nil
+	case v.Kind() == '0':
+		return string(appendPyNumber(nil, string(v))), nil
 	default:
-		return r, fmt.Errorf("case_id must be a string or a number, got %s", shortJSON(caseID))
+		return "", fmt.Errorf("case_id must be a string or a number, got %s", shortJSON(v))
 	}
-	if len(version) > 0 && version.Kind() != 'n' {
-		v := ""
-		if version.Kind() == '"' {
-			v = unquoteJSON(version)
+}
+
+// plainCaseID returns the case id's bytes when it is a string without escapes, so
+// it can be looked up without building a string.
+func (f *recordFields) plainCaseID() ([]byte, bool) {
+	v := f.caseID
+	if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 {
+		return nil, false
+	}
+	return v[1 : len(v)-1], true
+}
+
+func (f *recordFields) checkVersion() error {
+	version := f.version
+	if len(version) == 0 || version.Kind() == 'n' {
+		return nil
+	}
+	if version.Kind() == '"' {
+		v := version[1 : len(version)-1]
+		if bytes.IndexByte(v, '\\') >= 0 {
+			v = []byte(unquoteJSON(version))
 		}
-		if v != contract.CogLangResponse && v != contract.ResponseV1 {
-			return r, fmt.Errorf("unsupported schema_version %s: want %q (or none)", shortJSON(version), contract.CogLangResponse)
+		if string(v) == contract.CogLangResponse || string(v) == contract.ResponseV1 {
+			return nil
 		}
 	}
-	for _, v := range outputs {
+	return fmt.Errorf("unsupported schema_version %s: want %q (or none)", shortJSON(version), contract.CogLangResponse)
+}
+
+// outputText returns the first output value that is not null: a string as is,
+// anything else as Python's str() of it.
+func (f *recordFields) outputText() (string, error) {
+	for _, v := range f.outputs {
 		if len(v) == 0 || v.Kind() == 'n' {
 			continue
 		}
-		var s string
 		if v.Kind() == '"' {
-			s = unquoteJSON(v)
-		} else {
-			b, err := appendPyStr(nil, v)
-			if err != nil {
-				return r, err
-			}
-			s = string(b)
+			return unquoteJSON(v), nil
 		}
-		r.Output = &s
-		return r, nil
+		b, err := appendPyStr(nil, v)
+		if err != nil {
+			return "", err
+		}
+		return string(b), nil
 	}
-	return r, errors.New("a response record needs one of output, text, completion (not null)")
+	return "", errors.New("a response record needs one of output, text, completion (not null)")
 }
 
 func jsonErr(err error) error {
@@ -130,6 +176,9 @@ func jsonErr(err error) error {
 }
 
 func unquoteJSON(v jsontext.Value) string {
+	if len(v) >= 2 && bytes.IndexByte(v[1:len(v)-1], '\\') < 0 {
+		return string(v[1 : len(v)-1])
+	}
 	s, err := jsontext.AppendUnquote(nil, v)
 	if err != nil {
 		return string(v)

@@ -1,0 +1,144 @@
+package score
+
+import (
+	"bytes"
+	"sync"
+	"testing"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/fixtures"
+	"github.com/fbeval/fbeval/fixtures/synth"
+	"github.com/fbeval/fbeval/score/coglang"
+)
+
+// The per-stage benchmarks all work on the same synthetic CogLang file: 100,000
+// records for the default fixture, seed 1 (package synth), about 70% right.
+const benchRecords = 100000
+
+var benchData = sync.OnceValues(func() ([]byte, [][]byte) {
+	var b bytes.Buffer
+	if err := synth.CogLangResponses(&b, fixtures.DefaultCogLangFixture(), benchRecords, 1); err != nil {
+		panic(err)
+	}
+	data := b.Bytes()
+	return data, bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
+})
+
+// benchOutputs returns the decoded output text of every record.
+func benchOutputs(b *testing.B) []string {
+	_, lines := benchData()
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		r, err := coglang.DecodeResponse(l)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out[i] = *r.Output
+	}
+	return out
+}
+
+func reportRate(b *testing.B, perOp int) {
+	b.ReportMetric(float64(perOp)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+}
+
+// BenchmarkStageRead: the contract reader alone (line splitting, no decoding).
+func BenchmarkStageRead(b *testing.B) {
+	data, _ := benchData()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		rd := contract.NewReader("bench", bytes.NewReader(data), contract.ReadOptions{})
+		n := 0
+		for rd.Scan() {
+			n++
+		}
+		if n != benchRecords {
+			b.Fatalf("%d records", n)
+		}
+	}
+	reportRate(b, benchRecords)
+}
+
+// BenchmarkStageDecode: one strict JSON parse of each record into a Response.
+func BenchmarkStageDecode(b *testing.B) {
+	data, lines := benchData()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range lines {
+			if _, err := coglang.DecodeResponse(l); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	reportRate(b, benchRecords)
+}
+
+// BenchmarkStageParse: M-expression parsing of each output.
+func BenchmarkStageParse(b *testing.B) {
+	outs := benchOutputs(b)
+	var p coglang.Parser
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, o := range outs {
+			p.Parse(o)
+		}
+	}
+	reportRate(b, benchRecords)
+}
+
+// BenchmarkStageCanonical: canonical text of each parsed output (parse excluded).
+func BenchmarkStageCanonical(b *testing.B) {
+	outs := benchOutputs(b)
+	exprs := make([]*coglang.Expr, len(outs))
+	for i, o := range outs {
+		exprs[i] = coglang.Parse(o)
+	}
+	var buf []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, e := range exprs {
+			buf = e.AppendCanonical(buf[:0])
+		}
+	}
+	reportRate(b, benchRecords)
+}
+
+// BenchmarkStageCheck: validation, hallucinated heads and the preflight decision,
+// which are one walk of the tree (parse excluded).
+func BenchmarkStageCheck(b *testing.B) {
+	outs := benchOutputs(b)
+	exprs := make([]*coglang.Expr, len(outs))
+	for i, o := range outs {
+		exprs[i] = coglang.Parse(o)
+	}
+	var c coglang.Checker
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, e := range exprs {
+			c.Check(e)
+		}
+	}
+	reportRate(b, benchRecords)
+}
+
+// BenchmarkScoreCogLang100k: the whole path of `fbeval score coglang` short of
+// writing the result: read, decode, keep the last record per case, score.
+func BenchmarkScoreCogLang100k(b *testing.B) {
+	data, _ := benchData()
+	fx := fixtures.DefaultCogLangFixture()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		got, err := ReadCogLang(fx, []Source{{Name: "bench", R: bytes.NewReader(data)}}, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		res := coglang.Score(fx, got.Responses, coglang.Options{AnswerSource: "bench"})
+		if res.RecordsRead != len(fx.Cases) {
+			b.Fatal(res.RecordsRead)
+		}
+	}
+	reportRate(b, benchRecords)
+}

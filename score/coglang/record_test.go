@@ -1,0 +1,84 @@
+package coglang
+
+import (
+	"bytes"
+	"testing"
+)
+
+var scanCases = []struct {
+	in     string
+	accept bool // scanRecord reads it without the full decoder
+}{
+	{`{"case_id": "a", "output": "Equal[1, 1]"}`, true},
+	{`{"schema_version":"coglang-generation-eval-response/v0.1","case_id":"FB-L1-001","output":"Equal[\"red\", \"blue\"]","provider":"p","model":"m"}`, true},
+	{` { "case_id" : 7 , "output" : null , "text" : "x" } `, true},
+	{`{"case_id": "a", "output": "x", "metadata": {"k": [1, 2.5e-3, true, false, null, {}, []]}}`, true},
+	{`{"case_id": "a", "output": "x", "output": "y"}`, true},
+	{`{"case_id": "a", "output": "é"}`, true},
+	{`{}`, true},
+	{`{"case_id": "a", "output": "\u0041"}`, false}, // \u escapes: the full decoder
+	{`{"case_id": "a", "output": "x"} {}`, false},
+	{`{"case_id": "a", "output": tru}`, false},
+	{`{"case_id": "a", "output": 01}`, false},
+	{`{"case_id": "a", "output": 1.}`, false},
+	{`{"case_id": "a", "output": "x",}`, false},
+	{`{"case_id": "a" "output": "x"}`, false},
+	{`{"case_id": "a", "output": ["x",]}`, false},
+	{`{"case_id": "a", "output": {"k" 1}}`, false},
+	{"{\"case_id\": \"a\", \"output\": \"\xff\"}", false},
+	{"{\"case_id\": \"a\", \"output\": \"\t\"}", false},
+	{`["a"]`, false},
+	{``, false},
+}
+
+func TestScanRecord(t *testing.T) {
+	for _, tc := range scanCases {
+		var fast, full recordFields
+		ok := scanRecord([]byte(tc.in), &fast)
+		if ok != tc.accept {
+			t.Errorf("%s: scanRecord %v, want %v", tc.in, ok, tc.accept)
+			continue
+		}
+		if ok {
+			if err := decodeFields([]byte(tc.in), &full); err != nil {
+				t.Errorf("%s: the full decoder rejects what scanRecord read: %v", tc.in, err)
+			} else if !sameFields(&fast, &full) {
+				t.Errorf("%s: scanRecord and the full decoder disagree", tc.in)
+			}
+		}
+	}
+}
+
+func sameFields(a, b *recordFields) bool {
+	if !bytes.Equal(a.caseID, b.caseID) || !bytes.Equal(a.version, b.version) {
+		return false
+	}
+	for i := range a.outputs {
+		if !bytes.Equal(a.outputs[i], b.outputs[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// FuzzScanRecord: whatever scanRecord reads, the full decoder reads the same way.
+func FuzzScanRecord(f *testing.F) {
+	for _, tc := range scanCases {
+		f.Add([]byte(tc.in))
+	}
+	for _, tc := range decodeCases {
+		f.Add([]byte(tc.in))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var fast, full recordFields
+		if !scanRecord(raw, &fast) {
+			return
+		}
+		if err := decodeFields(raw, &full); err != nil {
+			t.Fatalf("scanRecord read %q, the full decoder says %v", raw, err)
+		}
+		if !sameFields(&fast, &full) {
+			t.Fatalf("scanRecord and the full decoder disagree on %q", raw)
+		}
+	})
+}
