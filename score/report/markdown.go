@@ -123,8 +123,8 @@ func passFail(v bool) string {
 
 func markdownToolcall(b *bytes.Buffer, name string, r *ToolcallReport) {
 	fmt.Fprintf(b, "## fbeval toolcall report: %s\n\n", mdCell(r.title(name)))
-	fmt.Fprintf(b, "**Gates: %d/%d passed** · complete: %s · expected rows: %d · dataset %s · seed %d · repeats %d · repairs %d · decoding %s\n\n",
-		r.gatesPassed(), len(r.Gates), yesNo(r.Complete), r.ExpectedRows, mdCode(r.Study.Dataset),
+	fmt.Fprintf(b, "**%s** · complete: %s · expected rows: %d · dataset %s · seed %d · repeats %d · repairs %d · decoding %s\n\n",
+		r.gateLine(), yesNo(r.Complete), r.ExpectedRows, mdCode(r.Study.Dataset),
 		r.Study.Seed, r.Study.Repeats, r.Study.Repairs, mdCell(r.Study.Decoding))
 
 	var rows [][]string

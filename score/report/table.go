@@ -66,9 +66,9 @@ func plain(s string) string {
 }
 
 func tableToolcall(b *bytes.Buffer, name string, r *ToolcallReport) error {
-	fmt.Fprintf(b, "toolcall report: %s\ncomplete: %s, expected rows: %d, dataset: %s, seed: %d, repeats: %d, repairs: %d, decoding: %s\ngates: %d/%d passed\n\n",
+	fmt.Fprintf(b, "toolcall report: %s\ncomplete: %s, expected rows: %d, dataset: %s, seed: %d, repeats: %d, repairs: %d, decoding: %s\n%s\n\n",
 		plain(r.title(name)), yesNo(r.Complete), r.ExpectedRows, plain(r.Study.Dataset), r.Study.Seed, r.Study.Repeats, r.Study.Repairs,
-		plain(r.Study.Decoding), r.gatesPassed(), len(r.Gates))
+		plain(r.Study.Decoding), strings.ToLower(r.gateLine()))
 	var rows [][]string
 	for _, a := range r.Arms {
 		m := a.Value

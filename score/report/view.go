@@ -3,6 +3,7 @@ package report
 import (
 	"slices"
 	"sort"
+	"strconv"
 )
 
 // failingRows returns the rows that did not finally succeed (provider errors and
@@ -44,6 +45,14 @@ func (r *ToolcallReport) gatesPassed() int {
 		}
 	}
 	return n
+}
+
+// gateLine summarises the gates in one phrase.
+func (r *ToolcallReport) gateLine() string {
+	if len(r.Gates) == 0 {
+		return "Gates: none set"
+	}
+	return "Gates: " + strconv.Itoa(r.gatesPassed()) + "/" + strconv.Itoa(len(r.Gates)) + " passed"
 }
 
 // title names the report for headings.
