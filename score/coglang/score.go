@@ -253,31 +253,56 @@ func newCaseScorer(opts ParseOptions) *caseScorer {
 }
 
 func (s *caseScorer) score(r *CaseResult, c *fixtures.CogLangCase, output *string) {
-	r.CaseID, r.Level, r.Prompt = c.CaseID, c.Level, c.Prompt
 	if output == nil {
+		r.CaseID, r.Level, r.Prompt = c.CaseID, c.Level, c.Prompt
 		r.Failures = FailMissingOutput
 		r.ParseError = "missing output"
 		return
 	}
-	r.Output, r.HasOutput = *output, true
-	e := s.parser.Parse(*output)
+	o := s.judge(*output)
+	o.fill(r, c, *output)
+}
+
+// outcome is the score of one output short of the expected-head check, the only
+// part that depends on the case.
+type outcome struct {
+	parseOK  bool // also canonicalize_ok
+	valid    bool
+	decision Decision
+	text     string // canonical text, or that of the ParseError expression
+	head     string // top-level head when parseOK
+	halluc   []string
+}
+
+// judge parses output once and runs the checks on the tree.
+func (s *caseScorer) judge(output string) outcome {
+	e := s.parser.Parse(output)
 	s.buf = e.AppendCanonical(s.buf[:0])
 	// A top-level ParseError head counts as a parse failure, as in the reference.
 	if e.Err != nil || e.Head() == "ParseError" {
+		return outcome{decision: Rejected, text: string(s.buf)}
+	}
+	a := s.checker.Check(e)
+	return outcome{parseOK: true, valid: a.Valid, decision: a.Decision, text: string(s.buf), head: e.Head(), halluc: a.Hallucinated}
+}
+
+// fill writes the case result of output, judged as o, for case c.
+func (o *outcome) fill(r *CaseResult, c *fixtures.CogLangCase, output string) {
+	r.CaseID, r.Level, r.Prompt = c.CaseID, c.Level, c.Prompt
+	r.Output, r.HasOutput = output, true
+	if !o.parseOK {
 		r.Failures = FailParseError
 		r.Decision = Rejected
-		r.ParseError = string(s.buf)
+		r.ParseError = o.text
 		return
 	}
 	r.ParseOK = true
-	r.Canonical = string(s.buf)
-	a := s.checker.Check(e)
-	r.ValidateOK = a.Valid
-	r.Hallucinated = a.Hallucinated
-	r.Decision = a.Decision
-	head := e.Head()
+	r.Canonical = o.text
+	r.ValidateOK = o.valid
+	r.Hallucinated = o.halluc
+	r.Decision = o.decision
 	for _, h := range c.ExpectedTopLevelHeads {
-		if h == head {
+		if h == o.head {
 			r.HeadOK = true
 			break
 		}

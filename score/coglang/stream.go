@@ -1,0 +1,182 @@
+package coglang
+
+import (
+	"sort"
+
+	"github.com/fbeval/fbeval/fixtures"
+)
+
+// Index numbers the distinct case ids of a fixture, for scoring records as they
+// arrive. It is read-only once built, so goroutines may share it.
+//
+// Scoring a stream of raw records, one goroutine:
+//
+//	ix := coglang.NewIndex(fx)
+//	sc, t := ix.NewScorer(opts), ix.NewTally(opts)
+//	var s coglang.Scored
+//	for _, raw := range records {
+//		if err := sc.Score(raw, &s); err != nil {
+//			return err
+//		}
+//		t.Add(&s)
+//	}
+//	res := t.Result()
+//
+// Scorers may run on many goroutines as long as the Tally sees the records in
+// input order: the last record per case id wins.
+type Index struct {
+	fx    *fixtures.CogLangFixture
+	ids   map[string]int32
+	names []string  // by number
+	cases [][]int32 // by number: the cases with that id (a fixture may repeat one)
+}
+
+// NewIndex indexes the case ids of fx.
+func NewIndex(fx *fixtures.CogLangFixture) *Index {
+	ix := &Index{fx: fx, ids: make(map[string]int32, len(fx.Cases))}
+	for i := range fx.Cases {
+		id := fx.Cases[i].CaseID
+		n, ok := ix.ids[id]
+		if !ok {
+			n = int32(len(ix.names))
+			ix.ids[id] = n
+			ix.names = append(ix.names, id)
+			ix.cases = append(ix.cases, nil)
+		}
+		ix.cases[n] = append(ix.cases[n], int32(i))
+	}
+	return ix
+}
+
+// Scored is one response record decoded and scored, everything but the
+// expected-head check (which Tally.Result makes per case).
+type Scored struct {
+	ID     int32  // the case id's number in the Index; -1 when the fixture lacks it
+	CaseID string // the case id, set only when ID is -1
+	Output string
+	outcome
+}
+
+// RecordScorer decodes and scores raw response records, reusing its buffers. One
+// per goroutine.
+type RecordScorer struct {
+	ix     *Index
+	cs     *caseScorer
+	fields recordFields
+}
+
+// NewScorer returns a scorer of records for the indexed fixture.
+func (ix *Index) NewScorer(opts Options) *RecordScorer {
+	return &RecordScorer{ix: ix, cs: newCaseScorer(ParseOptions{Strict: opts.Strict, MaxDepth: opts.MaxDepth, MaxBytes: opts.MaxBytes})}
+}
+
+// Score decodes raw as DecodeResponse does and scores its output into dst. A
+// record for a case id the fixture lacks is decoded but not scored. The error
+// is DecodeResponse's.
+func (s *RecordScorer) Score(raw []byte, dst *Scored) error {
+	f := &s.fields
+	if !scanRecord(raw, f) {
+		if err := decodeFields(raw, f); err != nil {
+			return err
+		}
+	}
+	dst.ID, dst.CaseID = -1, ""
+	if id, ok := f.plainCaseID(); ok {
+		if n, known := s.ix.ids[string(id)]; known {
+			dst.ID = n
+		}
+	}
+	if dst.ID < 0 {
+		id, err := f.caseIDText()
+		if err != nil {
+			return err
+		}
+		if n, known := s.ix.ids[id]; known {
+			dst.ID = n
+		} else {
+			dst.CaseID = id
+		}
+	}
+	if err := f.checkVersion(); err != nil {
+		return err
+	}
+	out, err := f.outputText()
+	if err != nil {
+		return err
+	}
+	dst.Output = out
+	if dst.ID < 0 {
+		dst.outcome = outcome{}
+		return nil
+	}
+	dst.outcome = s.cs.judge(out)
+	return nil
+}
+
+// Tally gathers scored records in input order; the last record per case id wins.
+type Tally struct {
+	ix      *Index
+	opts    Options
+	last    []Scored // by id number
+	seen    []bool
+	dup     []bool
+	unknown map[string]int
+	read    int
+}
+
+// NewTally returns an empty tally for the indexed fixture.
+func (ix *Index) NewTally(opts Options) *Tally {
+	n := len(ix.names)
+	return &Tally{ix: ix, opts: opts, last: make([]Scored, n), seen: make([]bool, n), dup: make([]bool, n), unknown: map[string]int{}}
+}
+
+// Add counts the next record. It reports whether the record's case id came
+// before, and whether the fixture lacks it.
+func (t *Tally) Add(s *Scored) (duplicate, unknown bool) {
+	t.read++
+	if s.ID < 0 {
+		t.unknown[s.CaseID]++
+		return t.unknown[s.CaseID] > 1, true
+	}
+	duplicate = t.seen[s.ID]
+	t.seen[s.ID] = true
+	t.dup[s.ID] = t.dup[s.ID] || duplicate
+	t.last[s.ID] = *s
+	return duplicate, false
+}
+
+// Result builds the scored fixture from the last record of every case id, as
+// Score does for the same records.
+func (t *Tally) Result() *Result {
+	fx := t.ix.fx
+	res := &Result{AnswerSource: t.opts.AnswerSource, FixturePath: t.opts.FixturePath, Strict: t.opts.Strict, RecordsRead: t.read}
+	res.Cases = make([]CaseResult, len(fx.Cases))
+	for n, cases := range t.ix.cases {
+		for _, i := range cases {
+			r, c := &res.Cases[i], &fx.Cases[i]
+			if !t.seen[n] {
+				r.CaseID, r.Level, r.Prompt = c.CaseID, c.Level, c.Prompt
+				r.Failures = FailMissingOutput
+				r.ParseError = "missing output"
+				continue
+			}
+			s := &t.last[n]
+			s.outcome.fill(r, c, s.Output)
+		}
+	}
+	for n, d := range t.dup {
+		if d {
+			res.DuplicateCaseIDs = append(res.DuplicateCaseIDs, t.ix.names[n])
+		}
+	}
+	for id, k := range t.unknown {
+		res.UnknownCaseIDs = append(res.UnknownCaseIDs, id)
+		if k > 1 {
+			res.DuplicateCaseIDs = append(res.DuplicateCaseIDs, id)
+		}
+	}
+	sort.Strings(res.DuplicateCaseIDs)
+	sort.Strings(res.UnknownCaseIDs)
+	res.summarize(fx.DefinedLevels)
+	return res
+}
