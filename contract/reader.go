@@ -208,7 +208,7 @@ func (r *Reader) detect() bool {
 				return r.startWholeFile(line)
 			}
 			if perr != nil {
-				return r.fail(0, 0, "%s", readErrMsg(perr))
+				return r.fail(r.lines+1, 0, "%s", readErrMsg(perr))
 			}
 			r.shape = ShapeJSONL
 			r.pending = line

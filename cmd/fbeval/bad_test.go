@@ -1,0 +1,455 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// runMain runs the command in-process and returns its exit code and streams.
+func runMain(t testing.TB, stdin io.Reader, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
+	var out, errb bytes.Buffer
+	code = Main(args, stdin, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// smallToolcall is a seven-row toolcall study (one hotels case per category, one
+// arm); testdata/bad/toolcall files hold a reference answer for each row.
+var smallToolcall = []string{"score", "toolcall", "--domain", "hotels", "--limit", "1", "--arms", "input_schema"}
+
+// inputStats is the responses entry of a toolcall report's inputs.
+type inputStats struct {
+	Path     string `json:"path"`
+	Shape    string `json:"shape"`
+	Lines    int    `json:"lines"`
+	Records  int    `json:"records"`
+	Accepted int    `json:"accepted"`
+	Unknown  int    `json:"unknown"`
+	Rejected []struct {
+		Line   int    `json:"line"`
+		Reason string `json:"reason"`
+	} `json:"rejected"`
+}
+
+// toolcallInputs returns the responses entries of a toolcall JSON report.
+func toolcallInputs(t *testing.T, stdout string) []inputStats {
+	t.Helper()
+	var rep struct {
+		Inputs   []json.RawMessage `json:"inputs"`
+		Complete bool              `json:"complete"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("report is not JSON: %v", err)
+	}
+	var out []inputStats
+	for _, raw := range rep.Inputs {
+		var role struct {
+			Role string `json:"role"`
+		}
+		json.Unmarshal(raw, &role)
+		if role.Role != "responses" {
+			continue
+		}
+		var st inputStats
+		if err := json.Unmarshal(raw, &st); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// checkNothingLost asserts that every record read is accepted or rejected, that
+// every rejected line is named on stderr, and that the rejected lines are want.
+func checkNothingLost(t *testing.T, stdout, stderr string, wantRejected []int) {
+	t.Helper()
+	inputs := toolcallInputs(t, stdout)
+	if len(inputs) != 1 {
+		t.Fatalf("report has %d response inputs, want 1", len(inputs))
+	}
+	st := inputs[0]
+	if st.Records != st.Accepted+len(st.Rejected) {
+		t.Errorf("records %d != accepted %d + rejected %d", st.Records, st.Accepted, len(st.Rejected))
+	}
+	var lines []int
+	for _, r := range st.Rejected {
+		lines = append(lines, r.Line)
+		if !strings.Contains(stderr, "fbeval: "+r.Reason+" (line rejected)\n") {
+			t.Errorf("rejected line %d is not on stderr: %s", r.Line, r.Reason)
+		}
+		if !strings.HasPrefix(r.Reason, st.Path+":") {
+			t.Errorf("reason does not start with the file name: %s", r.Reason)
+		}
+	}
+	if !slices.Equal(lines, wantRejected) {
+		t.Errorf("rejected lines %v, want %v", lines, wantRejected)
+	}
+	if n := strings.Count(stderr, "(line rejected)\n"); n != len(st.Rejected) {
+		t.Errorf("stderr names %d rejected lines, the report %d", n, len(st.Rejected))
+	}
+}
+
+// stderrLines splits stderr into lines; none may be empty or hold a stack trace.
+func stderrLines(t *testing.T, stderr string) []string {
+	t.Helper()
+	if strings.Contains(stderr, "goroutine ") || strings.Contains(stderr, "panic") {
+		t.Fatalf("stderr holds a panic:\n%.2000s", stderr)
+	}
+	if stderr == "" {
+		return nil
+	}
+	if !strings.HasSuffix(stderr, "\n") {
+		t.Errorf("stderr does not end with a newline")
+	}
+	return strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+}
+
+// TestBadInputCogLang: the committed corpus of bad CogLang response files. Every
+// loader problem ends the run with exit 2 and one line at file:line:col; files that
+// can be read are scored and account for every record.
+func TestBadInputCogLang(t *testing.T) {
+	tests := []struct {
+		file   string
+		code   int
+		stderr []string // $F is the file's path
+		read   int      // records_read of a scored file
+	}{
+		{"truncated.json", 2, []string{"fbeval: $F:2:23: invalid JSON: the file ends inside a JSON value (truncated?)"}, 0},
+		{"torn.jsonl", 2, []string{"fbeval: $F:2:1: invalid JSON at byte 28: the record ends inside a JSON value"}, 0},
+		{"badutf8.jsonl", 2, []string{"fbeval: $F:2:1: invalid JSON at byte 33: invalid UTF-8"}, 0},
+		{"bom.jsonl", 1, []string{"fbeval: $F: a UTF-8 byte order mark was skipped"}, 1},
+		{"bom_middle.jsonl", 2, []string{`fbeval: $F:2:1: invalid JSON at byte 0: invalid character '\ufeff' at start of value`}, 0},
+		{"crlf.jsonl", 1, nil, 2},
+		{"nul.jsonl", 2, []string{`fbeval: $F:2:1: invalid JSON at byte 0: invalid character '\x00' at start of value`}, 0},
+		{"bignum.jsonl", 1, nil, 3},
+		{"dupkeys.jsonl", 1, nil, 1},
+		{"version_wrong.jsonl", 2, []string{`fbeval: $F:2:1: unsupported schema_version "coglang-generation-eval-response/v9": want "coglang-generation-eval-response/v0.1" (or none)`}, 0},
+		{"version_number.jsonl", 2, []string{`fbeval: $F:1:1: unsupported schema_version 1: want "coglang-generation-eval-response/v0.1" (or none)`}, 0},
+		{"version_missing.jsonl", 1, nil, 1},
+		{"batch_version.json", 2, []string{`fbeval: $F: the batch schema_version must be "coglang-generation-eval-response-batch/v0.1", got "coglang-generation-eval-response-batch/v9"`}, 0},
+		{"id_number.jsonl", 1, nil, 2},
+		{"id_true.jsonl", 2, []string{"fbeval: $F:2:1: case_id must be a string or a number, got true"}, 0},
+		{"id_null.jsonl", 2, []string{"fbeval: $F:1:1: case_id must be a string or a number, got null"}, 0},
+		{"id_list.jsonl", 2, []string{`fbeval: $F:1:1: case_id must be a string or a number, got ["FB-L1-001"]`}, 0},
+		{"id_object.jsonl", 2, []string{`fbeval: $F:1:1: case_id must be a string or a number, got {"id":"FB-L1-001"}`}, 0},
+		{"id_missing.jsonl", 2, []string{`fbeval: $F:1:1: a JSON object must be one record or hold the records in "responses" or "answers"`}, 0},
+		{"empty.jsonl", 1, nil, 0},
+		{"blank.jsonl", 1, nil, 0},
+		{"scalar.json", 2, []string{"fbeval: $F:1:1: a response record must be a JSON object"}, 0},
+		{"string.json", 2, []string{"fbeval: $F:1:1: a response record must be a JSON object"}, 0},
+		{"list_of_scalars.json", 2, []string{"fbeval: $F:1:2: a response record must be a JSON object"}, 0},
+		{"two_documents.json", 2, []string{"fbeval: $F:1:49: unexpected data after the JSON document"}, 0},
+		{"garbage.jsonl", 2, []string{"fbeval: $F:1:1: invalid JSON at byte 1: invalid character 'o' in literal null (expecting 'u')"}, 0},
+	}
+	seen := map[string]bool{}
+	for _, tt := range tests {
+		seen[tt.file] = true
+		t.Run(tt.file, func(t *testing.T) {
+			path := filepath.Join("testdata", "bad", "coglang", tt.file)
+			code, stdout, stderr := runMain(t, nil, "score", "coglang", "--responses", path)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tt.code, stderr)
+			}
+			var want []string
+			for _, l := range tt.stderr {
+				want = append(want, strings.ReplaceAll(l, "$F", path))
+			}
+			if got := stderrLines(t, stderr); !slices.Equal(got, want) {
+				t.Errorf("stderr:\n got %q\nwant %q", got, want)
+			}
+			if code == 2 {
+				if stdout != "" {
+					t.Errorf("a run that fails on its input wrote a report")
+				}
+				return
+			}
+			var res struct {
+				OK           bool `json:"ok"`
+				ResponseFile struct {
+					Read     int `json:"records_read"`
+					Accepted int `json:"records_accepted"`
+				} `json:"response_file"`
+			}
+			if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+				t.Fatalf("result is not JSON: %v", err)
+			}
+			if res.ResponseFile.Read != tt.read || res.ResponseFile.Accepted != tt.read {
+				t.Errorf("records read %d, accepted %d, want %d", res.ResponseFile.Read, res.ResponseFile.Accepted, tt.read)
+			}
+		})
+	}
+	checkCorpusCovered(t, "coglang", seen)
+}
+
+// TestBadInputToolcall: the committed corpus of bad toolcall response files. A bad
+// line is rejected, named on stderr and in the report, and the other lines are
+// scored: the seven good lines of each file still make a complete report.
+func TestBadInputToolcall(t *testing.T) {
+	tests := []struct {
+		file     string
+		code     int
+		stderr   []string
+		rejected []int
+	}{
+		{"torn_last.jsonl", 0, []string{
+			"fbeval: $F:8:51: invalid JSON: the record ends inside a JSON value (line rejected)",
+			"fbeval: $F: 1 line was rejected"}, []int{8}},
+		{"badutf8.jsonl", 0, []string{
+			"fbeval: $F:4:29: invalid JSON: invalid UTF-8 (line rejected)",
+			"fbeval: $F: 1 line was rejected"}, []int{4}},
+		{"nul.jsonl", 0, []string{
+			"fbeval: $F:4:1: a response record must be a JSON object (line rejected)",
+			`fbeval: $F:5:19: invalid JSON: invalid character '\x00' at start of value (line rejected)`,
+			"fbeval: $F: 2 lines were rejected"}, []int{4, 5}},
+		{"bom.jsonl", 0, []string{"fbeval: $F: a UTF-8 byte order mark was skipped"}, nil},
+		{"crlf.jsonl", 0, nil, nil},
+		{"dupkeys.jsonl", 0, []string{
+			"fbeval: $F:4:60: invalid JSON: duplicate object member name (line rejected)",
+			"fbeval: $F: 1 line was rejected"}, []int{4}},
+		{"bignum.jsonl", 0, []string{
+			"fbeval: $F:4:73: number out of range for a number at /latency_ms (line rejected)",
+			"fbeval: $F:5:80: number out of range for an integer at /input_token_count (line rejected)",
+			"fbeval: $F: 2 lines were rejected"}, []int{4, 5}},
+		{"versions.jsonl", 0, []string{
+			`fbeval: $F:4:1: schema_version must be "fbeval-response/v1" or absent, got "fbeval-response/v2" (line rejected)`,
+			`fbeval: $F:5:1: schema_version must be "fbeval-response/v1" or absent, got 1 (line rejected)`,
+			`fbeval: $F:6:1: schema_version must be "fbeval-response/v1" or absent, got "coglang-generation-eval-response/v0.1" (line rejected)`,
+			"fbeval: $F: 3 lines were rejected"}, []int{4, 5, 6}},
+		{"ids.jsonl", 0, []string{
+			"fbeval: $F:4:1: request_id must be a non-empty string, got 7 (line rejected)",
+			"fbeval: $F:5:1: request_id must be a non-empty string, got 7.5 (line rejected)",
+			"fbeval: $F:6:1: request_id must be a non-empty string, got true (line rejected)",
+			"fbeval: $F:7:1: request_id must be a non-empty string, got false (line rejected)",
+			"fbeval: $F:8:1: a response record needs request_id (or case_id) (line rejected)",
+			`fbeval: $F:9:1: request_id must be a non-empty string, got ["a"] (line rejected)`,
+			"fbeval: $F:10:1: request_id must be a non-empty string, got {} (line rejected)",
+			`fbeval: $F:11:1: request_id must be a non-empty string, got "" (line rejected)`,
+			"fbeval: $F:12:1: a response record needs request_id (or case_id) (line rejected)",
+			"fbeval: $F: 9 lines were rejected"}, []int{4, 5, 6, 7, 8, 9, 10, 11, 12}},
+		{"scalars.jsonl", 0, []string{
+			"fbeval: $F:4:1: a response record must be a JSON object (line rejected)",
+			"fbeval: $F:5:1: a response record must be a JSON object (line rejected)",
+			"fbeval: $F:6:1: a response record must be a JSON object (line rejected)",
+			"fbeval: $F:7:1: a response record must be a JSON object (line rejected)",
+			"fbeval: $F:8:1: a response record must be a JSON object (line rejected)",
+			"fbeval: $F: 5 lines were rejected"}, []int{4, 5, 6, 7, 8}},
+		{"garbage.jsonl", 0, []string{
+			"fbeval: $F:4:1: a response record must be a JSON object (line rejected)",
+			"fbeval: $F:5:1: a response record must be a JSON object (line rejected)",
+			`fbeval: $F:6:19: invalid JSON: invalid character '"' after object value (expecting ',' or '}') (line rejected)`,
+			"fbeval: $F: 3 lines were rejected"}, []int{4, 5, 6}},
+		{"unknown_ids.jsonl", 0, []string{"fbeval: $F: 2 records answer no request of this study"}, nil},
+		{"empty.jsonl", 1, []string{
+			"fbeval: 7 rows have no first-attempt response and score as failures",
+			"fbeval: the report is incomplete: some rows have no response"}, nil},
+		{"scalar.json", 1, []string{
+			"fbeval: $F:1:1: a response record must be a JSON object (line rejected)",
+			"fbeval: 7 rows have no first-attempt response and score as failures",
+			"fbeval: $F: 1 line was rejected",
+			"fbeval: the report is incomplete: some rows have no response"}, []int{1}},
+		// a broken whole-file document cannot be read record by record: exit 2
+		{"truncated.json", 2, []string{"fbeval: $F:4:15: invalid JSON: the file ends inside a JSON value (truncated?)"}, nil},
+	}
+	seen := map[string]bool{}
+	for _, tt := range tests {
+		seen[tt.file] = true
+		t.Run(tt.file, func(t *testing.T) {
+			path := filepath.Join("testdata", "bad", "toolcall", tt.file)
+			code, stdout, stderr := runMain(t, nil, append(smallToolcall, "--responses", path)...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tt.code, stderr)
+			}
+			var want []string
+			for _, l := range tt.stderr {
+				want = append(want, strings.ReplaceAll(l, "$F", path))
+			}
+			if got := stderrLines(t, stderr); !slices.Equal(got, want) {
+				t.Errorf("stderr:\n got %q\nwant %q", got, want)
+			}
+			if code == 2 {
+				return
+			}
+			checkNothingLost(t, stdout, stderr, tt.rejected)
+		})
+	}
+	checkCorpusCovered(t, "toolcall", seen)
+}
+
+// checkCorpusCovered fails when a file of the corpus has no table entry.
+func checkCorpusCovered(t *testing.T, suite string, seen map[string]bool) {
+	entries, err := os.ReadDir(filepath.Join("testdata", "bad", suite))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !seen[e.Name()] {
+			t.Errorf("testdata/bad/%s/%s has no table entry", suite, e.Name())
+		}
+	}
+}
+
+// goodToolcallLines are the seven reference answers of the small study.
+func goodToolcallLines(t *testing.T) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "bad", "toolcall", "crlf.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(string(data), "\r\n", "\n")), "\n")
+	if len(lines) != 7 {
+		t.Fatalf("want 7 good lines, got %d", len(lines))
+	}
+	return lines
+}
+
+// repeatReader yields n copies of b without holding them in memory.
+type repeatReader struct {
+	b byte
+	n int64
+}
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	if r.n <= 0 {
+		return 0, io.EOF
+	}
+	k := min(int64(len(p)), r.n)
+	for i := range p[:k] {
+		p[i] = r.b
+	}
+	r.n -= k
+	return int(k), nil
+}
+
+// longLine is a response line of about size bytes: an object whose output string
+// is size bytes of 'x'.
+func longLine(prefix string, size int64) io.Reader {
+	return io.MultiReader(strings.NewReader(prefix), &repeatReader{'x', size}, strings.NewReader("\"}\n"))
+}
+
+// TestGeneratedHostileInputs: inputs too large to commit, and file system faults.
+func TestGeneratedHostileInputs(t *testing.T) {
+	good := goodToolcallLines(t)
+	const hundredMB = 100 << 20
+	deep := 100000
+	dir := t.TempDir()
+	deepList := filepath.Join(dir, "deep.json")
+	if err := os.WriteFile(deepList, []byte(strings.Repeat("[", deep)+strings.Repeat("]", deep)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.jsonl")
+	cg := `{"case_id":"FB-L1-001","output":"Equal[2, 2]"}` + "\n"
+
+	tests := []struct {
+		name     string
+		args     []string
+		stdin    func() io.Reader
+		code     int
+		stderr   []string
+		rejected []int // toolcall: the rejected lines, checked against the report
+	}{
+		{"coglang 100 MB line", []string{"score", "coglang", "--responses", "-"},
+			func() io.Reader {
+				return io.MultiReader(strings.NewReader(cg), longLine(`{"case_id":"FB-L1-002","output":"`, hundredMB), strings.NewReader(cg))
+			}, 2,
+			[]string{"fbeval: -:2:1: line is longer than 67108864 bytes (raise the limit with --max-line-bytes)"}, nil},
+		{"coglang line over --max-line-bytes", []string{"score", "coglang", "--responses", "-", "--max-line-bytes", "1000"},
+			func() io.Reader {
+				return io.MultiReader(strings.NewReader(cg), longLine(`{"case_id":"FB-L1-002","output":"`, 2000))
+			}, 2,
+			[]string{"fbeval: -:2:1: line is longer than 1000 bytes (raise the limit with --max-line-bytes)"}, nil},
+		{"coglang raised --max-line-bytes", []string{"score", "coglang", "--responses", "-", "--max-line-bytes", "5000", "--summary-only"},
+			func() io.Reader {
+				return io.MultiReader(strings.NewReader(cg), longLine(`{"case_id":"FB-L1-002","output":"`, 2000))
+			}, 1, nil, nil},
+		{"toolcall 100 MB line", append(slices.Clone(smallToolcall), "--responses", "-"),
+			func() io.Reader {
+				return io.MultiReader(strings.NewReader(strings.Join(good[:3], "\n")+"\n"),
+					longLine(`{"request_id":"hotels-000.input_schema.r1.a1","output":"`, hundredMB),
+					strings.NewReader(strings.Join(good[3:], "\n")+"\n"))
+			}, 0,
+			[]string{"fbeval: -:4:1: line is longer than 67108864 bytes (raise the limit with --max-line-bytes) (line rejected)",
+				"fbeval: -: 1 line was rejected"}, []int{4}},
+		{"coglang 100000 deep line", []string{"score", "coglang", "--responses", "-"},
+			func() io.Reader {
+				return strings.NewReader(`{"case_id":"FB-L1-001","output":` + strings.Repeat("[", deep) + strings.Repeat("]", deep) + "}\n")
+			}, 2,
+			[]string{"fbeval: -:1:1: invalid JSON at byte 10031: exceeded max depth"}, nil},
+		{"coglang 100000 deep list file", []string{"score", "coglang", "--responses", deepList}, nil, 2,
+			[]string{"fbeval: " + deepList + ":1:10001: invalid JSON: exceeded max depth"}, nil},
+		{"toolcall 100000 deep list file", append(slices.Clone(smallToolcall), "--responses", deepList), nil, 2,
+			[]string{"fbeval: " + deepList + ":1:10001: invalid JSON: exceeded max depth"}, nil},
+		{"toolcall 100000 deep line", append(slices.Clone(smallToolcall), "--responses", "-"),
+			func() io.Reader {
+				return strings.NewReader(strings.Join(good, "\n") + "\n" +
+					`{"request_id":"hotels-000.input_schema.r1.a1","output":` + strings.Repeat("[", deep) + strings.Repeat("]", deep) + "}\n")
+			}, 0,
+			[]string{"fbeval: -:8:10055: invalid JSON: exceeded max depth (line rejected)", "fbeval: -: 1 line was rejected"}, []int{8}},
+		{"coglang directory", []string{"score", "coglang", "--responses", dir}, nil, 2,
+			[]string{"fbeval: " + dir + ": is a directory, not a file"}, nil},
+		{"toolcall directory", append(slices.Clone(smallToolcall), "--responses", dir), nil, 2,
+			[]string{"fbeval: " + dir + ": is a directory, not a file"}, nil},
+		{"coglang missing file", []string{"score", "coglang", "--responses", missing}, nil, 2,
+			[]string{"fbeval: " + missing + ": no such file or directory"}, nil},
+		{"toolcall missing file", append(slices.Clone(smallToolcall), "--responses", missing), nil, 2,
+			[]string{"fbeval: " + missing + ": no such file or directory"}, nil},
+		// A read error stands for every file that opens but cannot be read (a file
+		// on a failing disk, /proc/self/mem); a root user reads chmod 000 files.
+		{"coglang read error", []string{"score", "coglang", "--responses", "-"},
+			func() io.Reader {
+				return io.MultiReader(strings.NewReader(cg), iotest.ErrReader(errors.New("input/output error")))
+			}, 2,
+			[]string{"fbeval: -:2: cannot read: input/output error"}, nil},
+		{"toolcall read error", append(slices.Clone(smallToolcall), "--responses", "-"),
+			func() io.Reader {
+				return io.MultiReader(strings.NewReader(good[0]+"\n"), iotest.ErrReader(errors.New("input/output error")))
+			}, 2,
+			[]string{"fbeval: -:2: cannot read: input/output error"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdin io.Reader
+			if tt.stdin != nil {
+				stdin = tt.stdin()
+			}
+			code, stdout, stderr := runMain(t, stdin, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr:\n%.2000s", code, tt.code, stderr)
+			}
+			if got := stderrLines(t, stderr); !slices.Equal(got, tt.stderr) {
+				t.Errorf("stderr:\n got %.2000q\nwant %q", got, tt.stderr)
+			}
+			if tt.code != 2 && slices.Contains(tt.args, "toolcall") {
+				checkNothingLost(t, stdout, stderr, tt.rejected)
+			}
+		})
+	}
+}
+
+// TestUnreadableFile: a file the user may not read is exit 2 with one line. Root
+// reads any file, so the test needs another user.
+func TestUnreadableFile(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("running as root, which reads chmod 000 files; TestGeneratedHostileInputs covers read errors")
+	}
+	path := filepath.Join(t.TempDir(), "secret.jsonl")
+	if err := os.WriteFile(path, []byte("{}\n"), 0o000); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"score", "coglang"}, smallToolcall} {
+		code, _, stderr := runMain(t, nil, append(slices.Clone(args), "--responses", path)...)
+		if code != 2 || stderr != "fbeval: "+path+": permission denied\n" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+}
