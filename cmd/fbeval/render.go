@@ -1,12 +1,114 @@
 package main
 
 import (
+	"bufio"
 	"io"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/score/compare"
+	"github.com/fbeval/fbeval/score/report"
 )
 
-// renderReport renders a report object in a format for people or CI.
-func renderReport(w io.Writer, report contract.Object, format string) error {
-	return usageError("--format %s is not available for toolcall reports yet", format)
+// renderReport renders a report object (an fbeval-report/v1 or a CogLang result) in a
+// format for people or CI. It goes through the saved-JSON form, so `fbeval report`
+// renders a saved file exactly as `fbeval score` renders it live.
+func renderReport(w io.Writer, obj contract.Object, format string) error {
+	data, err := contract.Marshal(obj, contract.PythonIndent)
+	if err != nil {
+		return err
+	}
+	doc, err := report.Load("report", data)
+	if err != nil {
+		return err
+	}
+	return renderDoc(w, doc, format)
+}
+
+func renderDoc(w io.Writer, doc report.Doc, format string) error {
+	switch format {
+	case "html":
+		return report.WriteHTML(w, doc)
+	case "markdown":
+		return report.WriteMarkdown(w, doc)
+	case "junit":
+		return report.WriteJUnit(w, doc)
+	case "table":
+		return report.WriteTable(w, doc)
+	}
+	return usageError("unknown format %q", format)
+}
+
+// ReportCmd re-renders a saved report.
+type ReportCmd struct {
+	File   string `arg:"" help:"A saved fbeval-report/v1 or CogLang result JSON (- for standard input)." placeholder:"REPORT.json"`
+	Format string `help:"html, markdown, junit or table." enum:"html,markdown,junit,table" default:"table"`
+	Output string `short:"o" help:"Write to FILE (atomically) instead of standard output." placeholder:"FILE"`
+}
+
+func (c *ReportCmd) Run(env *Env) error {
+	data, err := readInputFile(env, c.File)
+	if err != nil {
+		return err
+	}
+	doc, err := report.Load(c.File, data)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	return writeOutput(env, c.Output, func(w *bufio.Writer) error { return renderDoc(w, doc, c.Format) })
+}
+
+// CompareCmd compares the reports of two models on the same study.
+type CompareCmd struct {
+	A      string `arg:"" help:"The first report (e.g. the smaller model)." placeholder:"A.json"`
+	B      string `arg:"" help:"The second report (e.g. the larger model)." placeholder:"B.json"`
+	Format string `help:"table, json, markdown or html." enum:"table,json,markdown,html" default:"table"`
+	LabelA string `help:"Name of the first report in outputs." default:"small"`
+	LabelB string `help:"Name of the second report in outputs." default:"large"`
+	Output string `short:"o" help:"Write to FILE (atomically) instead of standard output." placeholder:"FILE"`
+}
+
+func (c *CompareCmd) Run(env *Env) error {
+	var docs [2]*report.ToolcallReport
+	for i, p := range []string{c.A, c.B} {
+		data, err := readInputFile(env, p)
+		if err != nil {
+			return err
+		}
+		doc, err := report.Load(p, data)
+		if err != nil {
+			return &exitError{code: 2, err: err}
+		}
+		if doc.Toolcall == nil {
+			return usageError("%s: compare takes two toolcall reports (fbeval-report/v1)", p)
+		}
+		docs[i] = doc.Toolcall
+	}
+	res, err := compare.Compare(docs[0], docs[1], compare.Options{LabelA: c.LabelA, LabelB: c.LabelB, PathA: c.A, PathB: c.B})
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	return writeOutput(env, c.Output, func(w *bufio.Writer) error {
+		switch c.Format {
+		case "json":
+			return compare.WriteJSON(w, res)
+		case "markdown":
+			return compare.WriteMarkdown(w, res)
+		case "html":
+			return compare.WriteHTML(w, res)
+		}
+		return compare.WriteTable(w, res)
+	})
+}
+
+func readInputFile(env *Env, path string) ([]byte, error) {
+	r, done, err := openInput(env, path)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, &exitError{code: 2, err: cleanPathError(err)}
+	}
+	return data, nil
 }

@@ -16,7 +16,7 @@ import (
 type ScoreCmd struct {
 	StudyFlags   `embed:""`
 	Responses    []string `help:"Response file (JSONL, JSON list or batch object; - for standard input). Repeat for more files: later records win." placeholder:"FILE"`
-	Format       string   `help:"Output format: json, text, table, jsonl (toolcall case results)." enum:"json,text,table,jsonl" default:"json"`
+	Format       string   `help:"Output format: json, text, table, markdown, html, junit, or jsonl (toolcall case results)." enum:"json,text,table,markdown,html,junit,jsonl" default:"json"`
 	SummaryOnly  bool     `help:"CogLang: leave the per-case results out."`
 	FailuresOnly bool     `help:"CogLang: keep only failing cases in the per-case results."`
 	CasesOut     string   `help:"Toolcall: write one fbeval-case-result/v1 line per case, arm and repeat to FILE." placeholder:"FILE"`
@@ -113,6 +113,8 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 			return res.WriteText(w)
 		case "table":
 			return res.WriteTable(w)
+		case "markdown", "html", "junit":
+			return renderReport(w, res.Object(coglang.ModeFull), c.Format)
 		}
 		return res.WriteJSON(w, mode)
 	})
@@ -175,6 +177,8 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 			return writeJSONL(w, run.CaseResults())
 		case "text", "table":
 			return renderReport(w, rep.Object(), "table")
+		case "markdown", "html", "junit":
+			return renderReport(w, rep.Object(), c.Format)
 		}
 		out, err := contract.Marshal(rep.Object(), contract.PythonIndent)
 		if err != nil {
