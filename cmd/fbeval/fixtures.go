@@ -19,7 +19,7 @@ import (
 // FixturesCmd inspects and rebuilds the embedded datasets.
 type FixturesCmd struct {
 	List   FixturesListCmd   `cmd:"" help:"List built-in datasets, schema variants and studies."`
-	Build  FixturesBuildCmd  `cmd:"" help:"Regenerate the embedded toolcall dataset and schema variants, byte for byte."`
+	Build  FixturesBuildCmd  `cmd:"" help:"Regenerate the embedded toolcall dataset and schema variants byte for byte, and write the CogLang fixture."`
 	Audit  FixturesAuditCmd  `cmd:"" help:"Count a toolcall dataset and check that every gold answer passes its own contract."`
 	Probes FixturesProbesCmd `cmd:"" help:"Mutation probes of a candidate schema: invalid rejection and false rejection, no model needed."`
 }
@@ -47,7 +47,11 @@ func (FixturesListCmd) Run(env *Env) error {
 	return nil
 }
 
-// FixturesBuildCmd writes the toolcall fixture files.
+// cogLangFixtureFile is where fixtures build writes the embedded CogLang fixture.
+const cogLangFixtureFile = "coglang_default_v0_1.json"
+
+// FixturesBuildCmd writes the embedded fixture files: the toolcall dataset, its
+// manifest and schema variants, and the CogLang fixture.
 type FixturesBuildCmd struct {
 	Out   string `required:"" help:"Folder to write cases.jsonl, manifest.json and schemas/ into." placeholder:"DIR"`
 	Check bool   `help:"Also compare the written files with the embedded ones; exit 1 on any difference."`
@@ -60,11 +64,14 @@ func (c *FixturesBuildCmd) Run(env *Env) error {
 	if err := fixtures.WriteToolcallFixtures(c.Out); err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	fmt.Fprintf(env.Stderr, "fbeval: wrote the toolcall fixtures to %s\n", c.Out)
+	if err := os.WriteFile(c.Out+"/"+cogLangFixtureFile, fixtures.CogLangDefaultJSON(), 0o644); err != nil {
+		return &exitError{code: 2, err: cleanPathError(err)}
+	}
+	fmt.Fprintf(env.Stderr, "fbeval: wrote the fixtures to %s\n", c.Out)
 	if !c.Check {
 		return nil
 	}
-	files := []string{"cases.jsonl", "manifest.json"}
+	files := []string{"cases.jsonl", "manifest.json", cogLangFixtureFile}
 	for _, d := range fixtures.ToolcallDomains() {
 		for _, v := range fixtures.ToolcallVariantNames() {
 			files = append(files, "schemas/"+d+"."+v+".json")
@@ -74,6 +81,9 @@ func (c *FixturesBuildCmd) Run(env *Env) error {
 	for _, f := range files {
 		got, err := os.ReadFile(c.Out + "/" + f)
 		want, _ := fixtures.ToolcallFixtureFile(f)
+		if f == cogLangFixtureFile {
+			want = fixtures.CogLangDefaultJSON()
+		}
 		if err != nil || !bytes.Equal(got, want) {
 			diff++
 			env.warnf("%s differs from the embedded file", f)
