@@ -34,6 +34,9 @@ type Options struct {
 	// MaxDepth and MaxBytes bound each output's parse (see ParseOptions).
 	MaxDepth int
 	MaxBytes int
+	// Workers is the number of goroutines that decode and score records in
+	// score.ScoreCogLang (0: GOMAXPROCS). Results do not depend on it.
+	Workers int
 }
 
 // Failure is a set of failure categories of one case.

@@ -1,0 +1,294 @@
+package score
+
+import (
+	"runtime"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/fixtures"
+	"github.com/fbeval/fbeval/score/coglang"
+)
+
+// Batches of records travel between the reading, scoring and merging goroutines;
+// a batch is flushed at this many records or bytes, and at the end of each file.
+const (
+	batchRecords = 512
+	batchBytes   = 128 << 10
+)
+
+// cogBatch is a run of consecutive records of one file.
+type cogBatch struct {
+	file   int
+	raw    []byte  // the records' text, one after another
+	ends   []int   // end of each record in raw
+	lines  []int32 // line and column of each record, for errors
+	cols   []int32
+	scored []coglang.Scored
+	failAt int   // first record that failed to decode (len(ends) if none)
+	err    error // that record's error, or an error that ends the input after the batch
+	done   chan struct{}
+}
+
+func (b *cogBatch) reset(file int) {
+	b.file, b.raw, b.ends, b.lines, b.cols, b.err, b.failAt = file, b.raw[:0], b.ends[:0], b.lines[:0], b.cols[:0], nil, 0
+}
+
+func (b *cogBatch) add(rec *contract.Record) {
+	b.raw = append(b.raw, rec.Raw...)
+	b.ends = append(b.ends, len(b.raw))
+	b.lines = append(b.lines, int32(rec.Line))
+	b.cols = append(b.cols, int32(rec.Col))
+}
+
+// score decodes and scores the batch's records, stopping at the first that fails.
+func (b *cogBatch) score(sc *coglang.RecordScorer, name string) {
+	n := len(b.ends)
+	if cap(b.scored) < n {
+		b.scored = make([]coglang.Scored, n)
+	}
+	b.scored = b.scored[:n]
+	b.failAt = n
+	start := 0
+	for i, end := range b.ends {
+		if err := sc.Score(b.raw[start:end], &b.scored[i]); err != nil {
+			b.failAt = i
+			b.err = &contract.InputError{File: name, Line: int(b.lines[i]), Col: int(b.cols[i]), Msg: err.Error()}
+			return
+		}
+		start = end
+	}
+}
+
+// ScoreCogLang reads CogLang response files as ReadCogLang does and scores every
+// record as it arrives: each one is decoded strictly, parsed, written in
+// canonical form, validated and given its preflight decision, on copts.Workers
+// goroutines, and the results are merged in input order so that the last record
+// per case id wins. The result is the one ReadCogLang followed by coglang.Score
+// gives (RecordsRead and ResponseFile included), whatever the number of workers;
+// memory stays flat however many records the files hold. The first bad record
+// (in input order) ends the scoring with its *contract.InputError.
+func ScoreCogLang(fx *fixtures.CogLangFixture, sources []Source, opts Options, copts coglang.Options) (*coglang.Result, *CogLangResponses, error) {
+	ix := coglang.NewIndex(fx)
+	tally := ix.NewTally(copts)
+	out := &CogLangResponses{Duplicates: map[string]bool{}, Unknown: map[string]bool{}}
+	workers := copts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var err error
+	if workers == 1 {
+		err = scoreCogLangSerial(ix, tally, sources, opts, copts, out)
+	} else {
+		err = scoreCogLangParallel(ix, tally, sources, opts, copts, workers, out)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	res := tally.Result()
+	for _, id := range res.DuplicateCaseIDs {
+		out.Duplicates[id] = true
+	}
+	for _, id := range res.UnknownCaseIDs {
+		out.Unknown[id] = true
+	}
+	out.Responses = []coglang.Response{}
+	res.ResponseFile = out.Block()
+	return res, out, nil
+}
+
+// cogFile reads one source and reports each record (or the error that ends it).
+type cogFile struct {
+	src Source
+	hr  *hashingReader
+	rd  *contract.Reader
+	st  InputStats
+}
+
+func openCogFile(src Source, opts Options) *cogFile {
+	hr := newHashingReader(src.R)
+	return &cogFile{src: src, hr: hr, st: InputStats{Path: src.Name}, rd: contract.NewReader(src.Name, hr, contract.ReadOptions{
+		ListKeys:     []string{"responses", "answers"},
+		SingleRecord: isSingleCogLangRecord,
+		MaxLineBytes: opts.MaxLineBytes,
+	})}
+}
+
+// finish checks the batch header and fills in the file's stats once its records
+// are read.
+func (f *cogFile) finish() error {
+	if err := f.rd.Err(); err != nil {
+		return err
+	}
+	if v, ok := f.rd.Header()["schema_version"]; ok && v.Kind() != 'n' {
+		if s, isStr := stringOf(v); !isStr || s != contract.CogLangResponseBatch {
+			return &contract.InputError{File: f.src.Name, Msg: "the batch schema_version must be \"" + contract.CogLangResponseBatch + "\", got " + string(v)}
+		}
+	}
+	f.st.Shape, f.st.Lines, f.st.Warnings = f.rd.Shape().String(), f.rd.Lines(), f.rd.Warnings()
+	f.st.SHA256 = f.hr.finish()
+	return nil
+}
+
+func (out *CogLangResponses) addFile(st *InputStats) {
+	out.Read += st.Records
+	out.Accepted += st.Accepted
+	out.Warnings = append(out.Warnings, st.Warnings...)
+	out.Files = append(out.Files, *st)
+}
+
+func count(st *InputStats, dup, unknown bool) {
+	st.Records++
+	st.Accepted++
+	if dup {
+		st.Duplicates++
+	}
+	if unknown {
+		st.Unknown++
+	}
+}
+
+func scoreCogLangSerial(ix *coglang.Index, tally *coglang.Tally, sources []Source, opts Options, copts coglang.Options, out *CogLangResponses) error {
+	sc := ix.NewScorer(copts)
+	var s coglang.Scored
+	for _, src := range sources {
+		f := openCogFile(src, opts)
+		for f.rd.Scan() {
+			rec := f.rd.Record()
+			if rec.Err != nil {
+				return rec.Err
+			}
+			if err := sc.Score(rec.Raw, &s); err != nil {
+				return rec.Errorf(0, "%v", err)
+			}
+			dup, unknown := tally.Add(&s)
+			count(&f.st, dup, unknown)
+		}
+		if err := f.finish(); err != nil {
+			return err
+		}
+		out.addFile(&f.st)
+	}
+	return nil
+}
+
+// scoreCogLangParallel reads on the calling goroutine, scores batches on workers
+// goroutines and merges them in input order on one more. The order channel holds
+// the batches in input order; its capacity bounds the batches in flight.
+func scoreCogLangParallel(ix *coglang.Index, tally *coglang.Tally, sources []Source, opts Options, copts coglang.Options, workers int, out *CogLangResponses) error {
+	inFlight := 4 * workers
+	jobs := make(chan *cogBatch, inFlight)
+	order := make(chan *cogBatch, inFlight)
+	free := make(chan *cogBatch, inFlight+1)
+	stop := make(chan struct{})
+	names := make([]string, len(sources))
+	for i, s := range sources {
+		names[i] = s.Name
+	}
+	for range workers {
+		go func() {
+			sc := ix.NewScorer(copts)
+			for b := range jobs {
+				b.score(sc, names[b.file])
+				close(b.done)
+			}
+		}()
+	}
+	// The merger applies batches in input order; files[i] is sent once file i's
+	// records are all read, after its last batch.
+	files := make(chan *cogFile, len(sources))
+	merged := make(chan error, 1)
+	go func() {
+		var first error
+		fileStats := make([]InputStats, len(sources))
+		for b := range order {
+			<-b.done
+			if first == nil {
+				st := &fileStats[b.file]
+				for i := 0; i < b.failAt; i++ {
+					dup, unknown := tally.Add(&b.scored[i])
+					count(st, dup, unknown)
+				}
+				if b.err != nil {
+					first = b.err
+					close(stop)
+				}
+			}
+			select {
+			case free <- b:
+			default:
+			}
+		}
+		if first == nil {
+			i := 0
+			for f := range files {
+				counted := &fileStats[i]
+				f.st.Records, f.st.Accepted = counted.Records, counted.Accepted
+				f.st.Duplicates, f.st.Unknown = counted.Duplicates, counted.Unknown
+				out.addFile(&f.st)
+				i++
+			}
+		}
+		merged <- first
+	}()
+
+	get := func(file int) *cogBatch {
+		var b *cogBatch
+		select {
+		case b = <-free:
+		default:
+			b = &cogBatch{}
+		}
+		b.reset(file)
+		b.done = make(chan struct{})
+		return b
+	}
+	send := func(b *cogBatch) {
+		order <- b
+		jobs <- b
+	}
+	// fail sends an error that ends the input after everything read so far.
+	fail := func(file int, err error) {
+		b := get(file)
+		b.err = err
+		close(b.done)
+		order <- b
+	}
+	stopped := func() bool {
+		select {
+		case <-stop:
+			return true
+		default:
+			return false
+		}
+	}
+read:
+	for fi, src := range sources {
+		f := openCogFile(src, opts)
+		b := get(fi)
+		for f.rd.Scan() {
+			rec := f.rd.Record()
+			if rec.Err != nil {
+				send(b)
+				fail(fi, rec.Err)
+				break read
+			}
+			b.add(rec)
+			if len(b.ends) >= batchRecords || len(b.raw) >= batchBytes {
+				send(b)
+				if stopped() {
+					break read
+				}
+				b = get(fi)
+			}
+		}
+		send(b)
+		if err := f.finish(); err != nil {
+			fail(fi, err)
+			break
+		}
+		files <- f
+	}
+	close(jobs)
+	close(order)
+	close(files)
+	return <-merged
+}

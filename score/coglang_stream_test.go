@@ -1,0 +1,118 @@
+package score
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/fbeval/fbeval/fixtures"
+	"github.com/fbeval/fbeval/fixtures/synth"
+	"github.com/fbeval/fbeval/score/coglang"
+)
+
+func synthCogLang(t testing.TB, n int, seed uint64) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := synth.CogLangResponses(&b, fixtures.DefaultCogLangFixture(), n, seed); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// reference scores the files the way `fbeval score` did before ScoreCogLang:
+// ReadCogLang, then coglang.Score.
+func reference(t *testing.T, fx *fixtures.CogLangFixture, files [][]byte, copts coglang.Options) ([]byte, error) {
+	loaded, err := ReadCogLang(fx, sources(files), Options{})
+	if err != nil {
+		return nil, err
+	}
+	res := coglang.Score(fx, loaded.Responses, copts)
+	res.RecordsRead = loaded.Read
+	res.ResponseFile = loaded.Block()
+	return render(t, res), nil
+}
+
+func sources(files [][]byte) []Source {
+	var out []Source
+	for i, f := range files {
+		out = append(out, Source{Name: fmt.Sprintf("f%d.jsonl", i), R: bytes.NewReader(f)})
+	}
+	return out
+}
+
+func render(t *testing.T, res *coglang.Result) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := res.WriteJSON(&b, coglang.ModeFull); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestScoreCogLangWorkers: the same bytes at 1, 2 and 4 workers, and the same
+// bytes as reading first and scoring the last record per case.
+func TestScoreCogLangWorkers(t *testing.T) {
+	fx := fixtures.DefaultCogLangFixture()
+	fx.Cases = fx.Cases[:50] // some ids unknown
+	list := `[{"case_id": "FB-L1-001", "output": "Equal[1, 1]"}, {"case_id": "nope", "output": "X"}]`
+	files := [][]byte{synthCogLang(t, 5000, 1), []byte(list), synthCogLang(t, 1234, 2), {}}
+	for _, strict := range []bool{false, true} {
+		copts := coglang.Options{Strict: strict, AnswerSource: "t"}
+		want, err := reference(t, fx, files, copts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []int{1, 2, 4} {
+			copts.Workers = w
+			res, loaded, err := ScoreCogLang(fx, sources(files), Options{}, copts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if loaded.Read != 5000+2+1234 || res.RecordsRead != loaded.Read {
+				t.Errorf("workers %d: read %d, %d", w, loaded.Read, res.RecordsRead)
+			}
+			if got := render(t, res); !bytes.Equal(got, want) {
+				t.Errorf("strict=%v workers %d: the result differs from ReadCogLang + Score", strict, w)
+			}
+		}
+	}
+}
+
+// TestScoreCogLangErrors: the first bad record in input order is the error,
+// whichever batch or worker meets it, as ReadCogLang reports it.
+func TestScoreCogLangErrors(t *testing.T) {
+	fx := fixtures.DefaultCogLangFixture()
+	lines := strings.SplitAfter(string(synthCogLang(t, 3000, 3)), "\n")
+	with := func(at int, bad string) []byte {
+		l := append([]string(nil), lines...)
+		l[at] = bad + "\n"
+		return []byte(strings.Join(l, ""))
+	}
+	long := `{"case_id": "FB-L1-001", "output": "` + strings.Repeat("x", 2000) + `"}`
+	cases := []struct {
+		name  string
+		files [][]byte
+		opts  Options
+	}{
+		{"bad record late", [][]byte{with(2999, `{"case_id": 1`)}, Options{}},
+		{"bad record at a batch edge", [][]byte{with(512, `{"output": "x"}`)}, Options{}},
+		{"two bad records", [][]byte{with(700, `{"case_id": "a"}`), []byte("{\n")}, Options{}},
+		{"decode error before a reader error", [][]byte{with(10, `[1]`), []byte(long + "\n")}, Options{MaxLineBytes: 1000}},
+		{"reader error", [][]byte{with(1500, long)}, Options{MaxLineBytes: 1000}},
+		{"batch version", [][]byte{[]byte(`{"schema_version": "v9", "responses": [{"case_id": "FB-L1-001", "output": "Equal[1, 1]"}]}`)}, Options{}},
+		{"broken list", [][]byte{[]byte(`[{"case_id": "FB-L1-001", "output": "Equal[1, 1]"}, `)}, Options{}},
+	}
+	for _, tc := range cases {
+		_, want := ReadCogLang(fx, sources(tc.files), tc.opts)
+		if want == nil {
+			t.Fatalf("%s: ReadCogLang accepts the input", tc.name)
+		}
+		for _, w := range []int{1, 2, 4} {
+			_, _, got := ScoreCogLang(fx, sources(tc.files), tc.opts, coglang.Options{Workers: w})
+			if got == nil || got.Error() != want.Error() {
+				t.Errorf("%s, workers %d: got %v, want %v", tc.name, w, got, want)
+			}
+		}
+	}
+}
