@@ -142,3 +142,30 @@ func BenchmarkScoreCogLang100k(b *testing.B) {
 	}
 	reportRate(b, benchRecords)
 }
+
+// BenchmarkScoreCogLangStream100k: ScoreCogLang, which scores every record as it
+// arrives, at 1 worker and at GOMAXPROCS workers.
+func BenchmarkScoreCogLangStream100k(b *testing.B) {
+	data, _ := benchData()
+	fx := fixtures.DefaultCogLangFixture()
+	for _, w := range []int{1, 0} {
+		name := "workers=1"
+		if w == 0 {
+			name = "workers=max"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				res, _, err := ScoreCogLang(fx, []Source{{Name: "bench", R: bytes.NewReader(data)}}, Options{}, coglang.Options{AnswerSource: "bench", Workers: w})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res.RecordsRead != benchRecords {
+					b.Fatal(res.RecordsRead)
+				}
+			}
+			reportRate(b, benchRecords)
+		})
+	}
+}

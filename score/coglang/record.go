@@ -1,6 +1,7 @@
 package coglang
 
 import (
+	"bytes"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -100,6 +101,13 @@ func scanString(b []byte, i int) (int, bool) {
 	start := i + 1
 	ascii := true
 	for i = start; i < len(b); i++ {
+		// skip the plain bytes, which are most of them
+		for i < len(b) && !stringSpecial[b[i]] {
+			i++
+		}
+		if i >= len(b) {
+			break
+		}
 		c := b[i]
 		switch {
 		case c == '"':
@@ -119,11 +127,52 @@ func scanString(b []byte, i int) (int, bool) {
 			}
 		case c < 0x20:
 			return 0, false
-		case c >= utf8.RuneSelf:
+		default: // c >= utf8.RuneSelf
 			ascii = false
 		}
 	}
 	return 0, false
+}
+
+// stringSpecial marks the bytes scanString must look at: the quote, the
+// backslash, control characters and the bytes of non-ASCII characters.
+var stringSpecial = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf
+	}
+	return t
+}()
+
+// unescapeShort appends the text of the JSON string v (quotes included, already
+// validated) when it holds only the short escapes; false when it holds a \u one.
+func unescapeShort(dst, v []byte) ([]byte, bool) {
+	v = v[1 : len(v)-1]
+	for {
+		k := bytes.IndexByte(v, '\\')
+		if k < 0 {
+			return append(dst, v...), true
+		}
+		dst = append(dst, v[:k]...)
+		var c byte
+		switch v[k+1] {
+		case '"', '\\', '/':
+			c = v[k+1]
+		case 'b':
+			c = '\b'
+		case 'f':
+			c = '\f'
+		case 'n':
+			c = '\n'
+		case 'r':
+			c = '\r'
+		case 't':
+			c = '\t'
+		default:
+			return dst, false
+		}
+		dst = append(dst, c)
+		v = v[k+2:]
+	}
 }
 
 // scanNumber returns the end of the JSON number starting at b[i].

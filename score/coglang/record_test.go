@@ -3,6 +3,8 @@ package coglang
 import (
 	"bytes"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 var scanCases = []struct {
@@ -16,6 +18,7 @@ var scanCases = []struct {
 	{`{"case_id": "a", "output": "x", "output": "y"}`, true},
 	{`{"case_id": "a", "output": "é"}`, true},
 	{`{}`, true},
+	{`{"case_id": "a\\b\"c\/d\b\f\n\r\t", "output": "x"}`, true},
 	{`{"case_id": "a", "output": "\u0041"}`, false}, // \u escapes: the full decoder
 	{`{"case_id": "a", "output": "x"} {}`, false},
 	{`{"case_id": "a", "output": tru}`, false},
@@ -79,6 +82,18 @@ func FuzzScanRecord(f *testing.F) {
 		}
 		if !sameFields(&fast, &full) {
 			t.Fatalf("scanRecord and the full decoder disagree on %q", raw)
+		}
+		for _, v := range append([]jsontext.Value{fast.caseID, fast.version}, fast.outputs[:]...) {
+			if len(v) == 0 || v.Kind() != '"' {
+				continue
+			}
+			want, err := jsontext.AppendUnquote(nil, v)
+			if err != nil {
+				t.Fatalf("%s: %v", v, err)
+			}
+			if got := unquoteJSON(v); got != string(want) {
+				t.Fatalf("unquoteJSON(%s) = %q, want %q", v, got, want)
+			}
 		}
 	})
 }

@@ -179,6 +179,10 @@ func unquoteJSON(v jsontext.Value) string {
 	if len(v) >= 2 && bytes.IndexByte(v[1:len(v)-1], '\\') < 0 {
 		return string(v[1 : len(v)-1])
 	}
+	var buf [256]byte
+	if b, ok := unescapeShort(buf[:0], v); ok {
+		return string(b)
+	}
 	s, err := jsontext.AppendUnquote(nil, v)
 	if err != nil {
 		return string(v)
