@@ -154,6 +154,11 @@ func TestDecodeHostileRecords(t *testing.T) {
 		{"string", `"r1"`, "f:7:3: a response record must be a JSON object", ""},
 		{"list", `[{"request_id":"r1","output":"x"}]`, "f:7:3: a response record must be a JSON object", ""},
 		{"torn", `{"request_id":"r1","outp`, "f:7:27: invalid JSON: the record ends inside a JSON value", ""},
+		{"id spanning lines", "{\"request_id\": [\n  1,\n  2\n]}", "f:7:3: request_id must be a non-empty string, got [1,2]", ""},
+		{"long id value", `{"request_id":[` + strings.Repeat(`"abcdefgh",`, 20) + `1]}`,
+			`f:7:3: request_id must be a non-empty string, got ["abcdefgh","abcdefgh","abcdefgh","abcdefgh","abcdefgh","abcdefgh","abcdefgh","a...`, ""},
+		{"control characters in a version", `{"schema_version":"a\u0000\nb","request_id":"r","output":"x"}`,
+			`f:7:3: schema_version must be "fbeval-response/v1" or absent, got "a\u0000\nb"`, ""},
 		{"trailing data", `{"request_id":"r1","output":"x"} {}`, "f:7:36: invalid JSON: invalid character '{' after top-level value", ""},
 	}
 	for _, tt := range tests {

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -151,7 +153,7 @@ func DecodeResponse(rec *Record) (Response, error) {
 	var out Response
 	if v := w.SchemaVersion; len(v) > 0 && v.Kind() != 'n' {
 		if s, ok := stringValue(v); !ok || s != ResponseV1 {
-			return out, rec.Errorf(0, "schema_version must be %q or absent, got %s", ResponseV1, v)
+			return out, rec.Errorf(0, "schema_version must be %q or absent, got %s", ResponseV1, showValue(v))
 		}
 	}
 	var err error
@@ -213,7 +215,7 @@ func idValue(rec *Record, name string, v jsontext.Value) (string, error) {
 	}
 	s, ok := stringValue(v)
 	if !ok || s == "" {
-		return "", rec.Errorf(0, "%s must be a non-empty string, got %s", name, v)
+		return "", rec.Errorf(0, "%s must be a non-empty string, got %s", name, showValue(v))
 	}
 	return s, nil
 }
@@ -229,7 +231,7 @@ func DecodeError(rec *Record, err error) error {
 	if errors.As(err, &me) {
 		where := ""
 		if me.JSONPointer != "" {
-			where = " at " + string(me.JSONPointer)
+			where = " at " + showText(string(me.JSONPointer))
 		}
 		msg := "wrong type"
 		if errors.Is(me.Err, json.ErrUnknownName) {
@@ -252,6 +254,39 @@ func DecodeError(rec *Record, err error) error {
 		return rec.Errorf(me.ByteOffset, "%s%s", msg, where)
 	}
 	return rec.Errorf(0, "invalid JSON: %v", err)
+}
+
+// maxShown bounds the bytes of input quoted in one message.
+const maxShown = 80
+
+// showValue returns a JSON value for a one-line message: compacted (a value that
+// spans lines in a pretty file must not break the message), and cut short when long.
+func showValue(v jsontext.Value) string {
+	c := append(jsontext.Value(nil), v...)
+	if err := c.Compact(); err != nil {
+		c = append(c[:0], v...)
+	}
+	return showText(string(c))
+}
+
+// showText cuts text to maxShown bytes and quotes it if it holds control
+// characters or invalid UTF-8, so that it stays on one printable line.
+func showText(s string) string {
+	cut := false
+	if len(s) > maxShown {
+		n := maxShown
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s, cut = s[:n], true
+	}
+	if !utf8.ValidString(s) || strings.ContainsFunc(s, unicode.IsControl) {
+		s = strconv.Quote(s)
+	}
+	if cut {
+		s += "..."
+	}
+	return s
 }
 
 // wantedJSON names the JSON a Go type is decoded from, for messages that must not

@@ -63,6 +63,8 @@ func TestParseStudyErrors(t *testing.T) {
 		{"no version", `{"suite":"toolcall"}`, `s.json:1:1: schema_version must be "fbeval-study/v1", got ""`},
 		{"wrong type", `{"schema_version":"fbeval-study/v1","repeats":"2"}`, "s.json:1:47: want an integer, got a JSON string at /repeats"},
 		{"huge number", `{"schema_version":"fbeval-study/v1","seed":1` + strings.Repeat("0", 10000) + `}`, "s.json:1:44: number out of range for an integer at /seed"},
+		{"unknown field with a newline", "{\"a\\nb\":1}", `s.json:1:2: unknown field at "/a\nb"`},
+		{"unknown field, long", `{"` + strings.Repeat("x", 200) + `":1}`, "s.json:1:2: unknown field at /" + strings.Repeat("x", 79) + "..."},
 		{"truncated", "{\"schema_version\":\"fbeval-study/v1\",\n\"suite\":", "s.json:2:9: invalid JSON: the record ends inside a JSON value"},
 		{"scalar", `"coglang"`, "s.json:1:1: want a JSON object, got a JSON string"},
 		{"bad utf-8", "{\"schema_version\":\"fbeval-study/v1\",\"name\":\"\xff\"}", "s.json:1:45: invalid JSON: invalid UTF-8"},
