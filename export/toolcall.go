@@ -119,17 +119,11 @@ func isSchemaFile(name string) bool {
 }
 
 func variantFor(tool contract.Tool, variant string) ([]byte, error) {
-	if _, builtin := fixtures.ToolcallTool(tool.Domain); builtin {
-		b, err := fixtures.ToolcallVariant(tool.Domain, variant)
-		if err != nil {
-			return nil, studyErr("%v", err)
-		}
-		return b, nil
+	b, err := fixtures.ToolcallVariantOf(tool, variant)
+	if err != nil {
+		return nil, studyErr("%v", err)
 	}
-	if variant == "reference" {
-		return tool.ReferenceSchema, nil
-	}
-	return nil, studyErr("domain %q is not built in: only the variant \"reference\" or a schema file can be used with it", tool.Domain)
+	return b, nil
 }
 
 func loadDataset(path string) ([]contract.Case, Input, error) {

@@ -252,3 +252,28 @@ func TestAuditOracleEmbedded(t *testing.T) {
 func ptr(n int) *int          { return &n }
 func ptrF(f float64) *float64 { return &f }
 func quote(s string) string   { b, _ := contract.Marshal(s, contract.Compact); return string(b) }
+
+// A dataset whose reference schema uses fbeval's relation keywords: gold answers
+// pass; a total that is not the sum of its lines fails with SUM_MISMATCH, which is
+// public feedback for a repair round.
+func TestToolcallRelationKeywords(t *testing.T) {
+	p := plan(t, "toolcall", export.Overrides{Dataset: "../docs/examples/toolcall-invoices.jsonl", Repairs: ptr(1)})
+	_, rep := scoreText(t, p, responses(t, p, func(r contract.Request) string { return *r.ReferenceOutput }))
+	if m := rep.Arms[contract.ArmInputSchema]; *m.FirstPassSuccess != 100 {
+		t.Fatalf("gold answers: FPS %v, errors %v", *m.FirstPassSuccess, m.ErrorCounts)
+	}
+	wrong := responses(t, p, func(r contract.Request) string {
+		return strings.Replace(*r.ReferenceOutput, `"total":10.29`, `"total":10.3`, 1)
+	})
+	run, rep := scoreText(t, p, wrong)
+	if got := rep.Arms[contract.ArmInputSchema].ErrorCounts["SUM_MISMATCH"]; got != 1 {
+		t.Errorf("SUM_MISMATCH count %d, want 1 (errors %v)", got, rep.Arms[contract.ArmInputSchema].ErrorCounts)
+	}
+	reqs, err := run.Repair(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reqs) != 3 || !strings.Contains(reqs[0].Messages[3].Content, "SUM_MISMATCH") {
+		t.Errorf("repairs: %d requests", len(reqs))
+	}
+}

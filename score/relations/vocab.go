@@ -136,3 +136,39 @@ func schemaLocation(loc string) string {
 	}
 	return loc
 }
+
+// ErrorOf returns the relation failure a jsonschema error kind carries, so that a
+// validator built with NewCompiler can report COMPARE_FAILED, SUM_MISMATCH and the
+// rest under their own codes.
+func ErrorOf(k jsonschema.ErrorKind) (Error, bool) {
+	rk, ok := k.(*relKind)
+	if !ok {
+		return Error{}, false
+	}
+	return rk.e, true
+}
+
+// Declares reports whether a schema document (decoded JSON) names the relations
+// meta-schema in $schema, which switches the keywords on.
+func Declares(doc any) bool {
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return false
+	}
+	s, _ := m["$schema"].(string)
+	return strings.TrimSuffix(s, "#") == MetaSchemaURL
+}
+
+// keywordCodes maps each keyword to the code its failures carry.
+var keywordCodes = map[string]string{
+	"x-compare": CodeCompare, "x-uniqueKeys": CodeDuplicateKey, "x-count": CodeCount,
+	"x-sum": CodeSum, "x-product": CodeProduct, "x-references": CodeDangling,
+	"x-ordered": CodeOrder, "x-nonOverlapping": CodeOverlap, "x-decimal": CodeDecimal,
+	"x-tensor": CodeTensor,
+}
+
+// CodeFor returns the error code of a relation keyword ("x-sum" -> SUM_MISMATCH).
+func CodeFor(keyword string) (string, bool) {
+	c, ok := keywordCodes[keyword]
+	return c, ok
+}

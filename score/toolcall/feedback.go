@@ -24,6 +24,11 @@ func (r Result) PublicFeedback(c *Case) []Error {
 			if c != nil && c.hasState {
 				out = append(out, e)
 			}
+		default:
+			if _, rel := relationCodes[e.Code]; rel {
+				// a relation keyword of the public schema failed: a schema error
+				out = append(out, e)
+			}
 		}
 	}
 	return out

@@ -2,6 +2,7 @@ package toolcall
 
 import (
 	"fmt"
+	"github.com/fbeval/fbeval/score/relations"
 	"slices"
 	"strings"
 
@@ -230,7 +231,7 @@ func (j *Judge) Score(output string, c *Case) Result {
 func (j *Judge) scoreCall(e envelopeParts, c *Case, semantic bool) (errs []Error, sem, refValid, candValid, polValid bool) {
 	refErrs := j.reference.validate(e.arguments, "/arguments")
 	for _, se := range refErrs {
-		errs = append(errs, Error{Code: CodeSchemaInvalid, Path: se.Path, Keyword: se.Keyword, Message: se.Message})
+		errs = append(errs, Error{Code: schemaCode(se.Keyword), Path: se.Path, Keyword: se.Keyword, Message: se.Message})
 	}
 	refValid = len(refErrs) == 0
 	candErrs := refErrs
@@ -241,7 +242,7 @@ func (j *Judge) scoreCall(e envelopeParts, c *Case, semantic bool) (errs []Error
 	if !candValid {
 		details := make([]Error, len(candErrs))
 		for i, se := range candErrs {
-			details[i] = Error{Code: CodeSchemaInvalid, Path: se.Path, Keyword: se.Keyword, Message: se.Message}
+			details[i] = Error{Code: schemaCode(se.Keyword), Path: se.Path, Keyword: se.Keyword, Message: se.Message}
 		}
 		errs = append(errs, Error{
 			Code: CodeCandidateSchemaInvalid, Path: "/arguments",
@@ -391,3 +392,24 @@ func plural(n int) string {
 	}
 	return "s"
 }
+
+// schemaCode is the code of a schema error: SCHEMA_INVALID, or for fbeval's relation
+// keywords their own code (x-sum -> SUM_MISMATCH). Either way reference validity is
+// lost.
+func schemaCode(keyword string) string {
+	if c, ok := relations.CodeFor(keyword); ok {
+		return c
+	}
+	return CodeSchemaInvalid
+}
+
+// relationCodes are the codes of fbeval's relation keywords.
+var relationCodes = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range relations.Keywords {
+		if c, ok := relations.CodeFor(k); ok {
+			m[c] = true
+		}
+	}
+	return m
+}()

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fbeval/fbeval/score/relations"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -24,6 +25,17 @@ type Schema struct {
 	compiled *jsonschema.Schema
 	fast     *fastSchema // nil when the schema uses keywords the fast path lacks
 	doc      Value       // the schema document, for probes
+	// exact: the relation keywords do exact decimal arithmetic, so every number
+	// reaches them as its JSON text
+	exact bool
+}
+
+// instance converts v for the compiled validator.
+func (s *Schema) instance(v Value) any {
+	if s.exact {
+		return toExactInstance(v)
+	}
+	return toInstance(v)
 }
 
 // SchemaError is one leaf failure of a validation: where in the instance (RFC 6901
@@ -55,19 +67,31 @@ func compileValue(doc Value) (*Schema, error) {
 	if doc.kind != Object && doc.kind != Bool {
 		return nil, fmt.Errorf("schema: must be an object or a boolean, got %s", doc.kind)
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	c.UseLoader(refusingLoader{})
-	if err := c.AddResource(schemaURL, toSchemaDoc(doc)); err != nil {
+	sdoc := toSchemaDoc(doc)
+	var c *jsonschema.Compiler
+	exact := relations.Declares(sdoc)
+	if exact {
+		// fbeval's relation keywords (x-sum, x-compare, ...): the vocabulary's
+		// compiler, which refuses outside references just the same
+		c = relations.NewCompiler()
+	} else {
+		c = jsonschema.NewCompiler()
+		c.DefaultDraft(jsonschema.Draft2020)
+		c.AssertFormat()
+		c.UseLoader(refusingLoader{})
+	}
+	if err := c.AddResource(schemaURL, sdoc); err != nil {
 		return nil, fmt.Errorf("schema: %s", oneLine(err))
 	}
 	sch, err := c.Compile(schemaURL)
 	if err != nil {
 		return nil, fmt.Errorf("schema: %s", oneLine(err))
 	}
-	fast, _ := buildFast(sch, 0)
-	return &Schema{compiled: sch, fast: fast, doc: doc}, nil
+	var fast *fastSchema
+	if !exact {
+		fast, _ = buildFast(sch, 0)
+	}
+	return &Schema{compiled: sch, fast: fast, doc: doc, exact: exact}, nil
 }
 
 // oneLine flattens a multi-line library error into one line.
@@ -80,7 +104,7 @@ func (s *Schema) Valid(v Value) bool {
 	if s.fast != nil {
 		return s.fast.valid(v)
 	}
-	return s.compiled.Validate(toInstance(v)) == nil
+	return s.compiled.Validate(s.instance(v)) == nil
 }
 
 // Validate validates v and returns its leaf errors, sorted by path, keyword and
@@ -94,7 +118,7 @@ func (s *Schema) validate(v Value, prefix string) []SchemaError {
 	if s.fast != nil && s.fast.valid(v) {
 		return nil
 	}
-	err := s.compiled.Validate(toInstance(v))
+	err := s.compiled.Validate(s.instance(v))
 	if err == nil {
 		return nil
 	}

@@ -216,3 +216,25 @@ func cmpInt(a, b int64) int {
 	}
 	return 0
 }
+
+// toExactInstance is toInstance with every number as a json.Number holding its
+// canonical text, for validators that compute with exact decimals.
+func toExactInstance(v Value) any {
+	switch v.kind {
+	case Int, BigInt, Float:
+		return json.Number(Canonical(v))
+	case Array:
+		out := make([]any, len(v.kids))
+		for i := range v.kids {
+			out[i] = toExactInstance(v.kids[i].Value)
+		}
+		return out
+	case Object:
+		out := make(map[string]any, len(v.kids))
+		for i := range v.kids {
+			out[v.kids[i].Key] = toExactInstance(v.kids[i].Value)
+		}
+		return out
+	}
+	return toInstance(v)
+}
