@@ -197,6 +197,7 @@ func (r *Reader) detect() bool {
 		if err != nil && err != io.EOF {
 			return r.fail(0, 0, "%s", readErrMsg(err))
 		}
+		line = bytes.Clone(line) // it may sit in br's buffer, which peeking moves
 		r.pendingLine = r.lines
 		trimmed := bytes.TrimSpace(line)
 		if complete && jsontext.Value(trimmed).IsValid() {
@@ -258,10 +259,20 @@ func isIncomplete(text []byte) bool {
 
 // readLine reads one physical line (without its newline) up to MaxLineBytes.
 // complete is false when the line was cut at the limit; the rest is then skipped.
+// A line that fits in br's buffer is returned in place, without a copy: it is
+// valid until the next read.
 func (r *Reader) readLine() (line []byte, complete bool, err error) {
 	r.lineBuf = r.lineBuf[:0]
 	for {
 		chunk, e := r.br.ReadSlice('\n')
+		if e == nil && len(r.lineBuf) == 0 && len(chunk) <= r.opts.MaxLineBytes {
+			r.lines++
+			line = chunk[:len(chunk)-1]
+			if n := len(line); n > 0 && line[n-1] == '\r' {
+				line = line[:n-1]
+			}
+			return line, true, nil
+		}
 		if len(r.lineBuf)+len(chunk) > r.opts.MaxLineBytes {
 			// skip the rest of the line
 			for e == bufio.ErrBufferFull {
