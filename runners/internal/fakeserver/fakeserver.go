@@ -1,17 +1,24 @@
 // Package fakeserver is a local stand-in for the provider APIs the fbeval runners
-// speak (OpenAI Chat Completions and Responses, Anthropic Messages), with faults
-// injected on demand: 429 with Retry-After, 500, slow answers, truncated and non-JSON
-// bodies, reset connections, and error bodies that echo the request's key headers.
-// Tests use it through httptest; the fbeval-fakeserver command serves it on a local
-// port for trying a runner end to end:
+// speak (OpenAI Chat Completions and Responses, Anthropic Messages) and for their
+// batch services, with faults injected on demand: 429 with Retry-After, 500, slow
+// answers, truncated and non-JSON bodies, reset connections, and error bodies that
+// echo the request's key headers.
 //
-//	go run ./runners/internal/fakeserver/fbeval-fakeserver --addr 127.0.0.1:8089
-//	fbeval export toolcall-quick | fbeval-openai --base-url http://127.0.0.1:8089/v1 --model fake
+// It answers each call with a fixed text, with Options.Reply, or with canned Answers:
+// LoadAnswers reads a request file exported with --include-reference, and each
+// conversation then gets its reference output, whichever API it came through. The
+// same answers come out of RunOpenAIBatch and RunAnthropicBatch, which play the batch
+// services offline, so a live run and a batch round trip can be compared.
+//
+//	answers, err := fakeserver.LoadAnswers("answers.jsonl", f)
+//	srv := httptest.NewServer(fakeserver.New(fakeserver.Options{Answers: answers}))
+//	// fbeval-openai --base-url srv.URL+"/v1" ...
+//
+// The fbeval-fakeserver command serves it on a local port, and plays the batch
+// services on files.
 package fakeserver
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -37,6 +44,9 @@ type Options struct {
 	// Reply returns the model's answer to a request, given its last user message.
 	// Nil: a fixed refusal envelope.
 	Reply func(user string) string
+	// Answers, when set, answers each conversation with its canned answer (and
+	// Reply is not used); a conversation it lacks gets a 404 not_found_error.
+	Answers Answers
 	// Fault returns the fault for the n-th call (1-based) carrying this last user
 	// message. Nil: none.
 	Fault func(user string, n int) Fault
@@ -65,18 +75,38 @@ func (s *Server) Calls(user string) (int, int) {
 }
 
 type wireRequest struct {
-	Model    string `json:"model"`
-	Messages []struct {
-		Role    string `json:"role"`
-		Content string `json:"content"`
-	} `json:"messages"`
-	Input []struct {
-		Role    string `json:"role"`
-		Content string `json:"content"`
-	} `json:"input"`
+	Model        string `json:"model"`
+	Messages     []Turn `json:"messages"`
+	Input        []Turn `json:"input"`
+	System       string `json:"system"`       // Anthropic
+	Instructions string `json:"instructions"` // Responses API
 }
 
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// conversation reads the chat a request body carries, whichever API it is for.
+func (req *wireRequest) conversation(path string) Conversation {
+	if strings.HasSuffix(path, "/responses") {
+		return Conversation{System: req.Instructions, Turns: req.Input}
+	}
+	if strings.HasSuffix(path, "/messages") {
+		return Conversation{System: req.System, Turns: req.Messages}
+	}
+	var c Conversation
+	var system []string
+	for _, m := range req.Messages {
+		if m.Role == "system" || m.Role == "developer" {
+			system = append(system, m.Content)
+		} else {
+			c.Turns = append(c.Turns, m)
+		}
+	}
+	c.System = strings.Join(system, "\n\n")
+	return c
+}
+
+// ServeHTTP answers one call, with the fault Options.Fault chooses for it.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.serve(w, r, true) }
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, faults bool) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil || r.Method != http.MethodPost {
 		http.Error(w, `{"error":{"type":"invalid_request_error","message":"bad request"}}`, http.StatusBadRequest)
@@ -87,16 +117,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error":{"type":"invalid_request_error","message":"body is not JSON"}}`, http.StatusBadRequest)
 		return
 	}
-	turns := req.Messages
-	if strings.HasSuffix(r.URL.Path, "/responses") {
-		turns = req.Input
-	}
-	user := ""
-	for _, m := range turns {
-		if m.Role == "user" {
-			user = m.Content
-		}
-	}
+	conv := req.conversation(r.URL.Path)
+	user := conv.LastUser()
 	s.mu.Lock()
 	s.calls[user]++
 	s.total++
@@ -104,7 +126,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 
 	var f Fault
-	if s.opts.Fault != nil {
+	if s.opts.Fault != nil && faults {
 		f = s.opts.Fault(user, n)
 	}
 	if f.Delay > 0 {
@@ -139,18 +161,23 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if f.Status == 429 {
 			kind = "rate_limit_exceeded"
 		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(f.Status)
-		b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": msg, "type": kind, "code": kind}})
-		w.Write(b)
+		writeError(w, f.Status, kind, msg)
 		return
 	}
 	reply := DefaultReply
-	if s.opts.Reply != nil {
+	switch {
+	case s.opts.Answers != nil:
+		var ok bool
+		if reply, ok = s.opts.Answers[conv.Key()]; !ok {
+			writeError(w, http.StatusNotFound, "not_found_error", "the fake server has no answer for this conversation")
+			return
+		}
+	case s.opts.Reply != nil:
 		reply = s.opts.Reply(user)
 	}
-	sum := sha256.Sum256([]byte(user))
-	id := hex.EncodeToString(sum[:6])
+	// The answer's id names the conversation: the same request gets the same id,
+	// live or in a batch.
+	id := conv.Key()[:12]
 	var answer any
 	switch {
 	case strings.HasSuffix(r.URL.Path, "/chat/completions"):
@@ -175,7 +202,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"usage":       map[string]any{"input_tokens": len(user) / 4, "output_tokens": len(reply) / 4, "cache_read_input_tokens": 2},
 		}
 	default:
-		http.Error(w, `{"error":{"type":"not_found_error","message":"no such endpoint"}}`, http.StatusNotFound)
+		writeError(w, http.StatusNotFound, "not_found_error", "no such endpoint")
 		return
 	}
 	b, _ := json.Marshal(answer)
@@ -183,5 +210,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		b = b[:len(b)/2]
 	}
 	w.Header().Set("Content-Type", "application/json")
+	w.Write(b)
+}
+
+// writeError answers with an API error body, {"error": {"message", "type", "code"}}.
+func writeError(w http.ResponseWriter, status int, kind, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": msg, "type": kind, "code": kind}})
 	w.Write(b)
 }
