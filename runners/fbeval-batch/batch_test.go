@@ -174,3 +174,30 @@ func FuzzReadOpenAIResults(f *testing.F) {
 		readAnthropicResults("f", bytes.NewReader(b))
 	})
 }
+
+// TestReadVLLMResults reads the lines vLLM's run-batch writes: a success with the
+// chat completion in response.body, and failures whose error is a bare message or
+// an ErrorResponse object, beside a response holding only the status.
+func TestReadVLLMResults(t *testing.T) {
+	for _, tt := range []struct {
+		line, code, message, output string
+	}{
+		{`{"id":"vllm-1","custom_id":"a","response":{"status_code":200,"request_id":"vllm-batch-1","body":{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}},"error":null}`, "", "", "hi"},
+		{`{"id":"vllm-2","custom_id":"a","response":{"status_code":400,"request_id":"vllm-batch-2","body":null},"error":"Only POST method is supported"}`, "http_400", "Only POST method is supported", ""},
+		{`{"id":"vllm-3","custom_id":"a","response":{"status_code":400,"request_id":"vllm-batch-3"},"error":{"object":"error","message":"bad model","type":"BadRequestError","param":null,"code":400}}`, "BadRequestError", "bad model", ""},
+		{`{"id":"vllm-4","custom_id":"a","response":{"status_code":404,"request_id":"vllm-batch-4"},"error":{"error":{"message":"no such model","type":"NotFoundError","param":null,"code":404}}}`, "NotFoundError", "no such model", ""},
+		{`{"id":"batch_req_5","custom_id":"a","response":null,"error":{"code":"batch_expired","message":"expired"}}`, "batch_expired", "expired", ""},
+	} {
+		rs, err := readOpenAIResults("out.jsonl", strings.NewReader(tt.line))
+		if err != nil || len(rs) != 1 {
+			t.Fatalf("%s: %v", tt.line, err)
+		}
+		res := rs[0].res
+		switch {
+		case tt.code == "" && (res.Error != nil || res.Output == nil || *res.Output != tt.output):
+			t.Errorf("%s: %+v, want output %q", tt.line, res, tt.output)
+		case tt.code != "" && (res.Error == nil || res.Error.Code != tt.code || res.Error.Message != tt.message):
+			t.Errorf("%s: error %+v, want %s %q", tt.line, res.Error, tt.code, tt.message)
+		}
+	}
+}

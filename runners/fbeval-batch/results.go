@@ -32,8 +32,13 @@ func eachLine(name string, r io.Reader, f func(rec *contract.Record) (result, er
 	return out, rd.Err()
 }
 
-// apiError reads {"code", "message"} or {"type", "message"} into a provider error.
+// apiError reads {"code", "message"} or {"type", "message"} into a provider error;
+// a bare string (vLLM's run-batch writes its error message so) is the message.
 func apiError(raw json.RawMessage, fallback string) *contract.ProviderError {
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		return &contract.ProviderError{Code: fallback, Message: text}
+	}
 	var e struct {
 		Code    any    `json:"code"`
 		Type    string `json:"type"`
@@ -75,20 +80,28 @@ func readOpenAIResults(name string, r io.Reader) ([]result, error) {
 			return result{}, rec.Errorf(0, "a batch result line needs custom_id")
 		}
 		out := result{customID: *w.CustomID}
-		if len(w.Error) > 0 && string(w.Error) != "null" {
-			out.res.Error = apiError(w.Error, "batch_error")
-			return out, nil
-		}
-		if len(w.Response) == 0 || string(w.Response) == "null" {
-			return result{}, rec.Errorf(0, "a batch result line needs response or error")
-		}
+		hasResponse := len(w.Response) > 0 && string(w.Response) != "null"
 		var resp struct {
 			StatusCode *int            `json:"status_code"`
 			Body       json.RawMessage `json:"body"`
 			Choices    json.RawMessage `json:"choices"`
 		}
-		if err := json.Unmarshal(w.Response, &resp); err != nil {
-			return result{}, rec.Errorf(0, "response is not an object: %v", err)
+		if hasResponse {
+			if err := json.Unmarshal(w.Response, &resp); err != nil {
+				return result{}, rec.Errorf(0, "response is not an object: %v", err)
+			}
+		}
+		if len(w.Error) > 0 && string(w.Error) != "null" {
+			// vLLM gives a failed request a response with its status and no body.
+			fallback := "batch_error"
+			if resp.StatusCode != nil && *resp.StatusCode >= 400 {
+				fallback = fmt.Sprintf("http_%d", *resp.StatusCode)
+			}
+			out.res.Error = apiError(w.Error, fallback)
+			return out, nil
+		}
+		if !hasResponse {
+			return result{}, rec.Errorf(0, "a batch result line needs response or error")
 		}
 		body := resp.Body
 		if resp.StatusCode == nil && len(resp.Choices) > 0 {
