@@ -1,0 +1,229 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fbeval/fbeval/runners/internal/fakeserver"
+)
+
+// faultServer serves the reference answers of dir/answers.jsonl in process, with
+// the faults fault chooses.
+func faultServer(t *testing.T, dir string, fault func(user string, n int) fakeserver.Fault) string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "answers.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	answers, err := fakeserver.LoadAnswers("answers.jsonl", f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(fakeserver.New(fakeserver.Options{Answers: answers, Fault: fault}))
+	t.Cleanup(ts.Close)
+	return ts.URL + "/v1"
+}
+
+// tally counts the records of a response file per request id.
+type tally struct {
+	lines   int
+	answers map[string]int
+	errors  map[string]int
+}
+
+func countRecords(t *testing.T, path string) tally {
+	t.Helper()
+	c := tally{answers: map[string]int{}, errors: map[string]int{}}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
+		if len(l) == 0 {
+			continue
+		}
+		var r struct {
+			RequestID string          `json:"request_id"`
+			Output    *string         `json:"output"`
+			Error     json.RawMessage `json:"error"`
+		}
+		if err := json.Unmarshal(l, &r); err != nil {
+			t.Fatalf("%s:%d: %v", path, i+1, err)
+		}
+		c.lines++
+		switch {
+		case r.Output != nil && r.Error == nil:
+			c.answers[r.RequestID]++
+		case r.Output == nil && r.Error != nil:
+			c.errors[r.RequestID]++
+		default:
+			t.Fatalf("%s:%d: neither an answer nor an error: %s", path, i+1, l)
+		}
+	}
+	return c
+}
+
+func sum(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// checkOnceEach fails unless every request has exactly one answer.
+func checkOnceEach(t *testing.T, c tally, ids []string) {
+	t.Helper()
+	for _, id := range ids {
+		if c.answers[id] != 1 {
+			t.Errorf("%s answered %d times", id, c.answers[id])
+		}
+	}
+	if len(c.answers) != len(ids) {
+		t.Errorf("answers for %d ids, want %d", len(c.answers), len(ids))
+	}
+}
+
+// TestFaultsStopAndResume runs fbeval-openai three times on one output file: under
+// passing faults until its call budget runs out, against a server that is down
+// until it stops on consecutive errors, and again to finish. The scorer then finds
+// the study complete and perfect: nothing lost, and no request answered twice.
+func TestFaultsStopAndResume(t *testing.T) {
+	needBinaries(t)
+	dir := t.TempDir()
+	exportAnswers(t, dir)
+	ids := requestIDs(t, filepath.Join(dir, "requests.jsonl"))
+
+	passing := []fakeserver.Fault{
+		{Status: 429, RetryAfter: "0"}, {Status: 500}, {Truncate: true}, {NonJSON: true}, {Reset: true}, {Status: 503}, {},
+	}
+	var down atomic.Bool
+	url := faultServer(t, dir, func(user string, n int) fakeserver.Fault {
+		if down.Load() {
+			return fakeserver.Fault{Status: 503}
+		}
+		if n == 1 { // the first call with a prompt fails, its retry is answered
+			h := fnv.New32a()
+			h.Write([]byte(user))
+			return passing[h.Sum32()%uint32(len(passing))]
+		}
+		return fakeserver.Fault{}
+	})
+	runner := func(extra ...string) []string {
+		args := []string{"fbeval-openai", "--base-url", url, "--model", "m", "--timeout", "5s", "-o", "responses.jsonl"}
+		return append(append(append(args, fast...), extra...), "requests.jsonl")
+	}
+	out := filepath.Join(dir, "responses.jsonl")
+
+	// 1. Passing faults, a budget of 120 calls.
+	r := run(t, dir, 1, runner("--max-requests", "120")...)
+	if !strings.Contains(r.stderr, "120 calls") || !strings.HasSuffix(strings.TrimSpace(r.stderr), "stopped: budget") {
+		t.Fatalf("run 1 did not stop on its budget:\n%s", r.stderr)
+	}
+	first := countRecords(t, out)
+	if len(first.errors) != 0 || first.lines == 0 || first.lines >= 120 {
+		t.Fatalf("run 1: %d records, %d errors; want under 120 answers (retries spend the budget) and no error", first.lines, len(first.errors))
+	}
+
+	// 2. The server is down: the run stops after 5 errors in a row.
+	down.Store(true)
+	r = run(t, dir, 1, runner("--retries", "1", "--max-consecutive-errors", "5")...)
+	if !strings.HasSuffix(strings.TrimSpace(r.stderr), "stopped: consecutive errors") || !strings.Contains(r.stderr, fmt.Sprintf("%d skipped", first.lines)) {
+		t.Fatalf("run 2 did not stop on consecutive errors:\n%s", r.stderr)
+	}
+	second := countRecords(t, out)
+	errs := sum(second.errors)
+	// Calls in flight when it stops finish and are written: at most the concurrency more.
+	if errs < 5 || errs > 5+4 || sum(second.answers) != first.lines {
+		t.Fatalf("run 2 wrote %d errors and %d answers, want 5 to 9 errors and the %d answers of run 1", errs, sum(second.answers), first.lines)
+	}
+
+	// 3. The server is back (with its passing faults): the run finishes.
+	down.Store(false)
+	r = run(t, dir, 0, runner()...)
+	left := len(ids) - first.lines
+	if want := fmt.Sprintf("%d answered, 0 errors, %d skipped", left, first.lines); !strings.Contains(r.stderr, want) {
+		t.Fatalf("run 3: stderr lacks %q:\n%s", want, r.stderr)
+	}
+	final := countRecords(t, out)
+	checkOnceEach(t, final, ids)
+	if final.lines != len(ids)+errs {
+		t.Errorf("%d records, want %d answers and %d error records", final.lines, len(ids), errs)
+	}
+
+	// The scorer keeps the last record of each id: every error record was answered
+	// later, so each counts as a duplicate, and none remains a provider error.
+	rep := decodeReport(t, run(t, dir, 0, "fbeval", "score", "toolcall-quick", "--responses", "responses.jsonl", "--format", "json").out)
+	records, _, dups := checkPerfect(t, rep)
+	if records != final.lines || dups != errs {
+		t.Errorf("score read %d records with %d duplicates, want %d and %d", records, dups, final.lines, errs)
+	}
+}
+
+// TestKillAndResume kills fbeval-openai mid-run with SIGKILL, leaves a torn last
+// line as a kill during a write would, and resumes: every request is answered once,
+// and the scorer finds the study complete with no duplicate.
+func TestKillAndResume(t *testing.T) {
+	needBinaries(t)
+	dir := t.TempDir()
+	exportAnswers(t, dir)
+	ids := requestIDs(t, filepath.Join(dir, "requests.jsonl"))
+	url := faultServer(t, dir, func(string, int) fakeserver.Fault { return fakeserver.Fault{Delay: 10 * time.Millisecond} })
+	args := append([]string{"--base-url", url, "--model", "m", "--concurrency", "3", "-o", "responses.jsonl"}, fast...)
+	args = append(args, "requests.jsonl")
+	out := filepath.Join(dir, "responses.jsonl")
+
+	cmd := exec.Command(filepath.Join(binDir, "fbeval-openai"), args...)
+	cmd.Dir = dir
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		data, _ := os.ReadFile(out)
+		if bytes.Count(data, []byte("\n")) >= 10 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatal("the runner wrote nothing")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	before := countRecords(t, out)
+	if before.lines >= len(ids) {
+		t.Fatalf("the runner finished before it was killed (%d records)", before.lines)
+	}
+	f, err := os.OpenFile(out, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"schema_version":"fbeval-response/v1","request_id":"flights-0`)
+	f.Close()
+
+	r := run(t, dir, 0, append([]string{"fbeval-openai"}, args...)...)
+	if !strings.Contains(r.stderr, "cut off a torn last line") || !strings.Contains(r.stderr, fmt.Sprintf("%d skipped", before.lines)) {
+		t.Errorf("resume stderr: %s", r.stderr)
+	}
+	final := countRecords(t, out)
+	checkOnceEach(t, final, ids)
+	rep := decodeReport(t, run(t, dir, 0, "fbeval", "score", "toolcall-quick", "--responses", "responses.jsonl", "--format", "json").out)
+	if records, _, dups := checkPerfect(t, rep); records != len(ids) || dups != 0 {
+		t.Errorf("score read %d records with %d duplicates, want %d and none", records, dups, len(ids))
+	}
+}
