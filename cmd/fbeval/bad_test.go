@@ -418,6 +418,9 @@ func TestGeneratedHostileInputs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if testing.Short() && strings.Contains(tt.name, "100 MB") {
+				t.Skip("100 MB of input: skipped in -short mode")
+			}
 			var stdin io.Reader
 			if tt.stdin != nil {
 				stdin = tt.stdin()
