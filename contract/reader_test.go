@@ -1,10 +1,13 @@
 package contract
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 func readAll(t *testing.T, input string, opts ReadOptions) (shape Shape, got []string, err error) {
@@ -109,6 +112,22 @@ func FuzzReader(f *testing.F) {
 			n++
 			if n > len(in)+1 {
 				t.Fatalf("more records than bytes")
+			}
+			rec := r.Record()
+			if rec.Line < 1 || rec.Col < 1 {
+				t.Fatalf("record %d at %d:%d", rec.Index, rec.Line, rec.Col)
+			}
+			if rec.Err == nil && r.Shape() != ShapeJSONL && !jsontext.Value(rec.Raw).IsValid() {
+				t.Fatalf("whole-file record is not valid JSON: %q", rec.Raw)
+			}
+		}
+		if err := r.Err(); err != nil {
+			var ie *InputError
+			if !errors.As(err, &ie) || ie.File != "fuzz" {
+				t.Fatalf("scan error %T is not an *InputError of the file: %v", err, err)
+			}
+			if strings.ContainsAny(err.Error(), "\n\r") {
+				t.Fatalf("scan error is not one line: %q", err)
 			}
 		}
 	})
