@@ -128,7 +128,11 @@ func (s *Server) RunAnthropicBatch(name string, in io.Reader, out io.Writer) err
 // answer serves one call in process, without faults, and returns its status and
 // body.
 func (s *Server) answer(path string, body []byte) (int, []byte) {
-	req := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
+	req, err := http.NewRequest(http.MethodPost, "http://batch"+path, bytes.NewReader(body))
+	if err != nil || req.URL.Path != path {
+		b, _ := json.Marshal(map[string]any{"error": map[string]string{"type": "invalid_request_error", "message": "bad url"}})
+		return http.StatusBadRequest, b
+	}
 	rec := httptest.NewRecorder()
 	s.serve(rec, req, false)
 	b := bytes.TrimSpace(rec.Body.Bytes())
