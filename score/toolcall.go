@@ -2,6 +2,7 @@ package score
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -13,6 +14,9 @@ import (
 // Options tune scoring without changing results.
 type Options struct {
 	MaxLineBytes int // longest response line read (0: the contract default)
+	// Workers is how many goroutines decode and judge records (0:
+	// runtime.GOMAXPROCS). Results are the same for any number.
+	Workers int
 }
 
 // attempt is what one response said for one attempt of a row.
@@ -144,7 +148,13 @@ func (run *ToolcallRun) lookup(resp *contract.Response) (slot, bool) {
 // judged; a later record for the same request replaces an earlier one (and is
 // counted); records for unknown requests are counted; lines that cannot be read
 // are rejected with their reason. Only an I/O error or a broken whole-file
-// document stops the reading.
+// document stops the reading (what was read before it is kept).
+//
+// Records are decoded and judged in batches on opts.Workers goroutines and their
+// results applied in input order, so the rows and counts are the same whatever the
+// number of workers. Memory stays flat however many records the file holds: a
+// row keeps one result per attempt, and the output text only where it failed (or
+// where the study has repair rounds, which quote it).
 func (run *ToolcallRun) Read(src Source, opts Options) (*InputStats, error) {
 	hr := newHashingReader(src.R)
 	rd := contract.NewReader(src.Name, hr, contract.ReadOptions{
@@ -153,36 +163,14 @@ func (run *ToolcallRun) Read(src Source, opts Options) (*InputStats, error) {
 		MaxLineBytes: opts.MaxLineBytes,
 	})
 	st := &InputStats{Path: src.Name}
-	seen := make(map[slot]bool)
-	for rd.Scan() {
-		rec := rd.Record()
-		st.Records++
-		if rec.Err != nil {
-			st.Rejected = append(st.Rejected, Rejection{Line: rec.Line, Reason: rec.Err.Error()})
-			continue
-		}
-		resp, err := contract.DecodeResponse(rec)
-		if err != nil {
-			st.Rejected = append(st.Rejected, Rejection{Line: rec.Line, Reason: err.Error()})
-			continue
-		}
-		st.Accepted++
-		sl, ok := run.lookup(&resp)
-		if !ok {
-			st.Unknown++
-			continue
-		}
-		row := run.Rows[sl.row]
-		a := &row.attempts[sl.attempt-1]
-		if a.present {
-			st.Duplicates++
-		}
-		seen[sl] = true
-		*a = attempt{present: true, provider: resp.Error, output: resp.Output,
-			inTokens: resp.InputTokens, outTokens: resp.OutputTokens, latency: resp.LatencyMS}
-		if resp.Error == nil {
-			a.result = run.judges[row.Case.Domain].Score(resp.Output, row.Prepared)
-		}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if workers == 1 {
+		run.readSerial(rd, st)
+	} else {
+		run.readParallel(rd, st, workers)
 	}
 	if err := rd.Err(); err != nil {
 		return nil, err
@@ -193,6 +181,231 @@ func (run *ToolcallRun) Read(src Source, opts Options) (*InputStats, error) {
 	st.SHA256 = hr.finish()
 	run.Inputs = append(run.Inputs, *st)
 	return st, nil
+}
+
+// Outcomes of one record.
+const (
+	outRejected = iota
+	outUnknown
+	outScored
+)
+
+// tcOutcome is what one record did: rejected with a reason, unknown, or the
+// attempt it fills.
+type tcOutcome struct {
+	kind   uint8
+	line   int
+	reason string
+	slot   slot
+	att    attempt
+}
+
+// tcBatch is a run of consecutive records of one file and their outcomes.
+type tcBatch struct {
+	raw   []byte // the records' text, one after another
+	ends  []int  // end of each record in raw
+	lines []int32
+	cols  []int32
+	errs  []error // the reader's rejection of each record, or nil
+	out   []tcOutcome
+	done  chan struct{}
+}
+
+func (b *tcBatch) reset() {
+	b.raw, b.ends, b.lines, b.cols = b.raw[:0], b.ends[:0], b.lines[:0], b.cols[:0]
+	clear(b.errs)
+	b.errs = b.errs[:0]
+}
+
+func (b *tcBatch) add(rec *contract.Record) {
+	b.raw = append(b.raw, rec.Raw...)
+	b.ends = append(b.ends, len(b.raw))
+	b.lines = append(b.lines, int32(rec.Line))
+	b.cols = append(b.cols, int32(rec.Col))
+	b.errs = append(b.errs, rec.Err)
+}
+
+// tcWorker decodes and judges records; one per goroutine.
+type tcWorker struct {
+	run    *ToolcallRun
+	name   string
+	sc     tc.RecordScanner
+	fields tc.RecordFields
+}
+
+// judge fills b.out.
+func (w *tcWorker) judge(b *tcBatch) {
+	n := len(b.ends)
+	if cap(b.out) < n {
+		b.out = make([]tcOutcome, n)
+	}
+	b.out = b.out[:n]
+	start := 0
+	for i, end := range b.ends {
+		w.record(b.raw[start:end], int(b.lines[i]), int(b.cols[i]), b.errs[i], &b.out[i])
+		start = end
+	}
+}
+
+// record decodes and judges one record. Plain records take the scanner's path,
+// which copies nothing but a failed output; the rest go through
+// contract.DecodeResponse, which gives the verdict and the message.
+func (w *tcWorker) record(raw []byte, line, col int, rerr error, o *tcOutcome) {
+	*o = tcOutcome{line: line}
+	if rerr != nil {
+		o.kind, o.reason = outRejected, rerr.Error()
+		return
+	}
+	run := w.run
+	f := &w.fields
+	if w.sc.Scan(raw, f) {
+		var sl slot
+		var ok bool
+		if f.RequestID != nil {
+			sl, ok = run.byID[string(f.RequestID)]
+		} else if i, found := run.byCase[string(f.CaseID)]; found && run.Plan.Study.Repairs == 0 {
+			sl, ok = slot{i, 1}, true
+		}
+		if !ok {
+			o.kind = outUnknown
+			return
+		}
+		row := run.Rows[sl.row]
+		o.kind, o.slot = outScored, sl
+		a := &o.att
+		a.present = true
+		a.result = run.judges[row.Case.Domain].ScoreBytes(f.Output, row.Prepared)
+		if run.keepOutput(&a.result) {
+			a.output = string(f.Output)
+		}
+		if f.HasInput {
+			a.inTokens = &[]int64{f.InputTokens}[0]
+		}
+		if f.HasOutputTok {
+			a.outTokens = &[]int64{f.OutputTokens}[0]
+		}
+		if f.HasLatency {
+			a.latency = &[]float64{f.LatencyMS}[0]
+		}
+		return
+	}
+	rec := &contract.Record{File: w.name, Line: line, Col: col, Raw: raw}
+	resp, err := contract.DecodeResponse(rec)
+	if err != nil {
+		o.kind, o.reason = outRejected, err.Error()
+		return
+	}
+	sl, ok := run.lookup(&resp)
+	if !ok {
+		o.kind = outUnknown
+		return
+	}
+	row := run.Rows[sl.row]
+	o.kind, o.slot = outScored, sl
+	o.att = attempt{present: true, provider: resp.Error,
+		inTokens: resp.InputTokens, outTokens: resp.OutputTokens, latency: resp.LatencyMS}
+	if resp.Error == nil {
+		o.att.result = run.judges[row.Case.Domain].Score(resp.Output, row.Prepared)
+	}
+	if resp.Error != nil || run.keepOutput(&o.att.result) {
+		o.att.output = resp.Output
+	}
+}
+
+// keepOutput says whether an attempt's output text is kept: reports quote the
+// output of a failed row, and repair turns quote every earlier output.
+func (run *ToolcallRun) keepOutput(r *tc.Result) bool {
+	return !r.Success || run.Plan.Study.Repairs > 0
+}
+
+// apply adds one record's outcome to the rows and the file's counts.
+func (run *ToolcallRun) apply(o *tcOutcome, st *InputStats) {
+	st.Records++
+	switch o.kind {
+	case outRejected:
+		st.Rejected = append(st.Rejected, Rejection{Line: o.line, Reason: o.reason})
+		return
+	case outUnknown:
+		st.Accepted++
+		st.Unknown++
+		return
+	}
+	st.Accepted++
+	a := &run.Rows[o.slot.row].attempts[o.slot.attempt-1]
+	if a.present {
+		st.Duplicates++
+	}
+	*a = o.att
+}
+
+func (run *ToolcallRun) readSerial(rd *contract.Reader, st *InputStats) {
+	w := &tcWorker{run: run, name: st.Path}
+	var o tcOutcome
+	for rd.Scan() {
+		rec := rd.Record()
+		w.record(rec.Raw, rec.Line, rec.Col, rec.Err, &o)
+		run.apply(&o, st)
+	}
+}
+
+// readParallel reads on the calling goroutine, judges batches on workers
+// goroutines and applies them in input order on one more. The order channel holds
+// the batches in input order; its capacity bounds the batches in flight.
+func (run *ToolcallRun) readParallel(rd *contract.Reader, st *InputStats, workers int) {
+	inFlight := 4 * workers
+	jobs := make(chan *tcBatch, inFlight)
+	order := make(chan *tcBatch, inFlight)
+	free := make(chan *tcBatch, inFlight+1)
+	for range workers {
+		go func() {
+			w := &tcWorker{run: run, name: st.Path}
+			for b := range jobs {
+				w.judge(b)
+				close(b.done)
+			}
+		}()
+	}
+	merged := make(chan struct{})
+	go func() {
+		for b := range order {
+			<-b.done
+			for i := range b.out {
+				run.apply(&b.out[i], st)
+			}
+			select {
+			case free <- b:
+			default:
+			}
+		}
+		close(merged)
+	}()
+	get := func() *tcBatch {
+		var b *tcBatch
+		select {
+		case b = <-free:
+		default:
+			b = &tcBatch{}
+		}
+		b.reset()
+		b.done = make(chan struct{})
+		return b
+	}
+	send := func(b *tcBatch) {
+		order <- b
+		jobs <- b
+	}
+	b := get()
+	for rd.Scan() {
+		b.add(rd.Record())
+		if len(b.ends) >= batchRecords || len(b.raw) >= batchBytes {
+			send(b)
+			b = get()
+		}
+	}
+	send(b)
+	close(jobs)
+	close(order)
+	<-merged
 }
 
 // isSingleResponse tells a whole-file object that is one response record from a

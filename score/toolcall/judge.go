@@ -2,11 +2,12 @@ package toolcall
 
 import (
 	"fmt"
-	"github.com/fbeval/fbeval/score/relations"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/score/relations"
 )
 
 // Error codes, one per kind of failure (spec section 4).
@@ -225,6 +226,27 @@ func (j *Judge) Score(output string, c *Case) Result {
 	}
 	r.SemanticallyRight = semantic
 	r.Success = r.ReferenceValid && r.SemanticallyRight && r.PolicyValid
+	return r
+}
+
+// ScoreBytes is Score on output held in a buffer the caller reuses: the output is
+// not copied, and nothing in the Result refers to it.
+func (j *Judge) ScoreBytes(output []byte, c *Case) Result {
+	r := j.Score(unsafe.String(unsafe.SliceData(output), len(output)), c)
+	// Action is the one member of a Result taken from the output as is (the
+	// parser hands back unescaped strings as parts of its input); messages,
+	// paths and canonical texts are all built anew.
+	switch r.Action {
+	case "":
+	case contract.ActionCallTool:
+		r.Action = contract.ActionCallTool
+	case contract.ActionAsk:
+		r.Action = contract.ActionAsk
+	case contract.ActionRefuse:
+		r.Action = contract.ActionRefuse
+	default:
+		r.Action = strings.Clone(r.Action)
+	}
 	return r
 }
 

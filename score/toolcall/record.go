@@ -1,0 +1,462 @@
+package toolcall
+
+import (
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/fbeval/fbeval/contract"
+)
+
+// RecordFields are the members of one plain response record that scoring needs,
+// as ScanRecord found them. Byte slices point into the record's text, or into the
+// scanner's buffer for strings that held escapes: they are valid until the next
+// Scan.
+type RecordFields struct {
+	RequestID     []byte // nil when absent or null
+	CaseID        []byte
+	Output        []byte // the first of output, text, completion that is not null
+	HasOutput     bool
+	Provider      []byte
+	Model         []byte
+	RawResponseID []byte
+	FinishReason  []byte
+	LatencyMS     float64
+	HasLatency    bool
+	InputTokens   int64
+	HasInput      bool
+	OutputTokens  int64
+	HasOutputTok  bool
+}
+
+// Response returns the fields as contract.DecodeResponse returns them.
+func (f *RecordFields) Response() contract.Response {
+	r := contract.Response{
+		RequestID: string(f.RequestID), CaseID: string(f.CaseID),
+		Output: string(f.Output), HasOutput: f.HasOutput,
+		Provider: string(f.Provider), Model: string(f.Model),
+		RawResponseID: string(f.RawResponseID), FinishReason: string(f.FinishReason),
+	}
+	if f.HasLatency {
+		l := f.LatencyMS
+		r.LatencyMS = &l
+	}
+	if f.HasInput {
+		n := f.InputTokens
+		r.InputTokens = &n
+	}
+	if f.HasOutputTok {
+		n := f.OutputTokens
+		r.OutputTokens = &n
+	}
+	return r
+}
+
+// RecordScanner reads the response records that runners write (an object of
+// string, number and null members with known names) in one pass without
+// allocating. It is a fast path for contract.DecodeResponse: it accepts a record
+// only when that function would accept it with the same result, and declines
+// anything else (a provider error, metadata, an unknown member, a duplicate name,
+// a non-string output, any doubt about syntax), which is then left to
+// contract.DecodeResponse for its verdict and message. A differential test holds
+// the two in agreement.
+type RecordScanner struct {
+	buf   []byte // unescaped strings
+	spans [nFields]span
+	data  []byte
+	pos   int
+}
+
+// span locates one string value: in the record's text, or in buf.
+type span struct {
+	set   bool
+	null  bool
+	inBuf bool
+	a, b  int
+}
+
+const (
+	fSchemaVersion = iota
+	fRequestID
+	fCaseID
+	fOutput
+	fText
+	fCompletion
+	fProvider
+	fModel
+	fRawResponseID
+	fFinishReason
+	fLatency
+	fInputTokens
+	fOutputTokens
+	fError
+	nFields
+)
+
+// fieldOf returns the field a member name stands for, or -1.
+func fieldOf(name []byte) int {
+	switch string(name) {
+	case "schema_version":
+		return fSchemaVersion
+	case "request_id":
+		return fRequestID
+	case "case_id":
+		return fCaseID
+	case "output":
+		return fOutput
+	case "text":
+		return fText
+	case "completion":
+		return fCompletion
+	case "provider":
+		return fProvider
+	case "model":
+		return fModel
+	case "raw_response_id":
+		return fRawResponseID
+	case "finish_reason":
+		return fFinishReason
+	case "latency_ms":
+		return fLatency
+	case "input_token_count":
+		return fInputTokens
+	case "output_token_count":
+		return fOutputTokens
+	case "error":
+		return fError
+	}
+	return -1
+}
+
+// Scan reads raw into f. It returns false when the record is not one it reads
+// (f is then undefined): decode it with contract.DecodeResponse.
+func (s *RecordScanner) Scan(raw []byte, f *RecordFields) bool {
+	*f = RecordFields{}
+	s.buf = s.buf[:0]
+	s.spans = [nFields]span{}
+	s.data, s.pos = raw, 0
+	ok := s.object(f)
+	s.data = nil
+	if !ok {
+		return false
+	}
+	get := func(i int) []byte {
+		sp := &s.spans[i]
+		if !sp.set || sp.null {
+			return nil
+		}
+		if sp.inBuf {
+			return s.buf[sp.a:sp.b:sp.b]
+		}
+		return raw[sp.a:sp.b:sp.b]
+	}
+	if sp := &s.spans[fSchemaVersion]; sp.set && !sp.null && string(get(fSchemaVersion)) != contract.ResponseV1 {
+		return false
+	}
+	for _, i := range [...]int{fRequestID, fCaseID} {
+		if sp := &s.spans[i]; sp.set && !sp.null && sp.a == sp.b {
+			return false // an empty id is an error
+		}
+	}
+	f.RequestID, f.CaseID = get(fRequestID), get(fCaseID)
+	if f.RequestID == nil && f.CaseID == nil {
+		return false
+	}
+	for _, i := range [...]int{fOutput, fText, fCompletion} {
+		if sp := &s.spans[i]; sp.set && !sp.null {
+			f.Output, f.HasOutput = get(i), true
+			break
+		}
+	}
+	if !f.HasOutput {
+		return false // an error record, or a record with neither
+	}
+	f.Provider, f.Model = get(fProvider), get(fModel)
+	f.RawResponseID, f.FinishReason = get(fRawResponseID), get(fFinishReason)
+	return true
+}
+
+func (s *RecordScanner) skipSpace() {
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (s *RecordScanner) object(f *RecordFields) bool {
+	// the decoder wants the object's brace first; trailing space is fine
+	if len(s.data) == 0 || s.data[0] != '{' {
+		return false
+	}
+	s.pos++
+	s.skipSpace()
+	if s.pos < len(s.data) && s.data[s.pos] == '}' {
+		return false // no id: an error
+	}
+	for {
+		s.skipSpace()
+		if s.pos >= len(s.data) || s.data[s.pos] != '"' {
+			return false
+		}
+		// Member names are plain ASCII in the records read here; anything else
+		// (escapes, other names) declines.
+		start := s.pos + 1
+		end := start
+		for end < len(s.data) && s.data[end] != '"' {
+			c := s.data[end]
+			if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+				return false
+			}
+			end++
+		}
+		if end >= len(s.data) {
+			return false
+		}
+		field := fieldOf(s.data[start:end])
+		if field < 0 || s.spans[field].set {
+			return false
+		}
+		s.pos = end + 1
+		s.skipSpace()
+		if s.pos >= len(s.data) || s.data[s.pos] != ':' {
+			return false
+		}
+		s.pos++
+		s.skipSpace()
+		if !s.value(field, f) {
+			return false
+		}
+		s.skipSpace()
+		if s.pos >= len(s.data) {
+			return false
+		}
+		switch s.data[s.pos] {
+		case ',':
+			s.pos++
+			continue
+		case '}':
+			s.pos++
+			s.skipSpace()
+			return s.pos == len(s.data)
+		}
+		return false
+	}
+}
+
+func (s *RecordScanner) value(field int, f *RecordFields) bool {
+	sp := &s.spans[field]
+	sp.set = true
+	if s.pos+4 <= len(s.data) && string(s.data[s.pos:s.pos+4]) == "null" {
+		s.pos += 4
+		sp.null = true
+		return true
+	}
+	switch field {
+	case fLatency:
+		lit, ok := s.number()
+		if !ok {
+			return false
+		}
+		x, err := strconv.ParseFloat(string(lit), 64)
+		if err != nil {
+			return false
+		}
+		f.LatencyMS, f.HasLatency = x, true
+		return true
+	case fInputTokens, fOutputTokens:
+		lit, ok := s.number()
+		if !ok {
+			return false
+		}
+		n, ok := parseInt64(lit)
+		if !ok {
+			return false
+		}
+		if field == fInputTokens {
+			f.InputTokens, f.HasInput = n, true
+		} else {
+			f.OutputTokens, f.HasOutputTok = n, true
+		}
+		return true
+	case fError:
+		return false // a provider error: the full decoder reads it
+	}
+	if s.pos >= len(s.data) || s.data[s.pos] != '"' {
+		return false
+	}
+	return s.str(sp)
+}
+
+// number reads one JSON number literal.
+func (s *RecordScanner) number() ([]byte, bool) {
+	d := s.data
+	i := s.pos
+	if i < len(d) && d[i] == '-' {
+		i++
+	}
+	if i >= len(d) || d[i] < '0' || d[i] > '9' {
+		return nil, false
+	}
+	if d[i] == '0' {
+		i++
+	} else {
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		k := i
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+		if i == k {
+			return nil, false
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		k := i
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+		if i == k {
+			return nil, false
+		}
+	}
+	lit := d[s.pos:i]
+	s.pos = i
+	return lit, true
+}
+
+// parseInt64 reads an integer literal (no fraction, no exponent) that fits an int64.
+func parseInt64(lit []byte) (int64, bool) {
+	for _, c := range lit {
+		if c == '.' || c == 'e' || c == 'E' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(string(lit), 10, 64)
+	return n, err == nil
+}
+
+// str reads a string value at the opening quote into sp.
+func (s *RecordScanner) str(sp *span) bool {
+	d := s.data
+	start := s.pos + 1
+	i := start
+	for i < len(d) {
+		c := d[i]
+		switch {
+		case c == '"':
+			sp.a, sp.b = start, i
+			s.pos = i + 1
+			return true
+		case c == '\\':
+			return s.strEscaped(sp, start, i)
+		case c < 0x20:
+			return false
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRune(d[i:])
+			if r == utf8.RuneError && size == 1 {
+				return false
+			}
+			i += size
+		}
+	}
+	return false
+}
+
+func (s *RecordScanner) strEscaped(sp *span, start, i int) bool {
+	d := s.data
+	a := len(s.buf)
+	buf := append(s.buf, d[start:i]...)
+	for i < len(d) {
+		c := d[i]
+		switch {
+		case c == '"':
+			s.buf = buf
+			sp.inBuf, sp.a, sp.b = true, a, len(buf)
+			s.pos = i + 1
+			return true
+		case c == '\\':
+			if i+1 >= len(d) {
+				return false
+			}
+			switch e := d[i+1]; e {
+			case '"', '\\', '/':
+				buf = append(buf, e)
+			case 'b':
+				buf = append(buf, '\b')
+			case 'f':
+				buf = append(buf, '\f')
+			case 'n':
+				buf = append(buf, '\n')
+			case 'r':
+				buf = append(buf, '\r')
+			case 't':
+				buf = append(buf, '\t')
+			case 'u':
+				r, ok := hex4(d, i+2)
+				if !ok || utf16.IsSurrogate(r) {
+					return false // surrogates are the full decoder's business
+				}
+				buf = utf8.AppendRune(buf, r)
+				i += 6
+				continue
+			default:
+				return false
+			}
+			i += 2
+		case c < 0x20:
+			return false
+		case c < utf8.RuneSelf:
+			// copy the run of plain bytes at once
+			j := i + 1
+			for j < len(d) && d[j] >= 0x20 && d[j] < utf8.RuneSelf && d[j] != '"' && d[j] != '\\' {
+				j++
+			}
+			buf = append(buf, d[i:j]...)
+			i = j
+		default:
+			r, size := utf8.DecodeRune(d[i:])
+			if r == utf8.RuneError && size == 1 {
+				return false
+			}
+			buf = append(buf, d[i:i+size]...)
+			i += size
+		}
+	}
+	return false
+}
+
+func hex4(d []byte, at int) (rune, bool) {
+	if at+4 > len(d) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range d[at : at+4] {
+		var x byte
+		switch {
+		case c >= '0' && c <= '9':
+			x = c - '0'
+		case c >= 'a' && c <= 'f':
+			x = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			x = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(x)
+	}
+	return r, true
+}

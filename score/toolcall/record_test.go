@@ -1,0 +1,102 @@
+package toolcall
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/fbeval/fbeval/contract"
+)
+
+// recordCases are response records of every kind: plain ones the scanner reads,
+// and unusual or broken ones it must leave to contract.DecodeResponse.
+var recordCases = []struct {
+	raw     string
+	scanned bool // the fast path reads it
+}{
+	{`{"request_id":"r1","output":"x"}`, true},
+	{`{"request_id":"r1","output":"{\"a\":\"\\u00e9\\n\"}","model":"m","provider":"p"}`, true},
+	{`{ "case_id" : "c" , "text" : "é" } `, true},
+	{` {"case_id":"c","text":"é"}`, false},
+	{`{"schema_version":"fbeval-response/v1","request_id":"r","completion":"c","latency_ms":12.5,"input_token_count":3,"output_token_count":-0}`, true},
+	{`{"request_id":"r","output":null,"text":"t","raw_response_id":"x","finish_reason":"stop"}`, true},
+	{`{"request_id":"r","case_id":null,"output":"","latency_ms":1e2,"input_token_count":null}`, true},
+	{`{"request_id":"r","output":"\ud83d\ude00"}`, false},
+	{`{"request_id":"r","output":"\ud83d"}`, false},
+	{`{"request_id":"r","output":"x","metadata":{}}`, false},
+	{`{"request_id":"r","output":{"a":1}}`, false},
+	{`{"request_id":"r","output":"x","output":"y"}`, false},
+	{`{"request_id":"","output":"x"}`, false},
+	{`{"request_id":7,"output":"x"}`, false},
+	{`{"schema_version":"v2","request_id":"r","output":"x"}`, false},
+	{`{"request_id":"r","error":{"code":"c","message":"m"}}`, false},
+	{`{"request_id":"r","output":"x","error":null}`, true},
+	{`{"request_id":"r"}`, false},
+	{`{"output":"x"}`, false},
+	{`{"request_id":"r","output":"x","latency_ms":1e999}`, false},
+	{`{"request_id":"r","output":"x","input_token_count":1.0}`, false},
+	{`{"request_id":"r","output":"x","input_token_count":99999999999999999999}`, false},
+	{"{\"request_id\":\"r\",\"output\":\"\xff\"}", false},
+	{"{\"request_id\":\"r\",\"output\":\"a\tb\"}", false},
+	{`{"request_id":"r","output":"x"} x`, false},
+	{`{"request_id":"r","output":"x",}`, false},
+	{`{"Request_ID":"r","output":"x"}`, false},
+	{`{"request_id":"r","output":"\x"}`, false},
+	{`{"request_id":"r","output":"x"`, false},
+	{`[]`, false}, {``, false}, {`{}`, false}, {`{"request_id":"r","output":nul}`, false},
+	{`{"request_id":"r","output":"x","latency_ms":01}`, false},
+	{`{"request_id":"r","output":"x","latency_ms":-}`, false},
+	{`{"request_id":"r","output":"x","latency_ms":1.}`, false},
+	{`{"request_id":"r","output":"x","latency_ms":1e-400}`, true},
+}
+
+// checkRecord holds the scanner to contract.DecodeResponse on raw: where the
+// scanner reads a record, the decoder accepts it with the same Response.
+func checkRecord(t *testing.T, s *RecordScanner, raw string) bool {
+	t.Helper()
+	var f RecordFields
+	ok := s.Scan([]byte(raw), &f)
+	rec := &contract.Record{File: "f", Line: 1, Col: 1, Raw: []byte(raw)}
+	want, err := contract.DecodeResponse(rec)
+	if !ok {
+		return false
+	}
+	if err != nil {
+		t.Fatalf("%q: scanner reads it, decoder rejects it: %v", raw, err)
+	}
+	if got := f.Response(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("%q: scanner gives %+v, decoder %+v", raw, got, want)
+	}
+	return true
+}
+
+func TestRecordScannerAgreesWithDecoder(t *testing.T) {
+	var s RecordScanner
+	for _, c := range recordCases {
+		if got := checkRecord(t, &s, c.raw); got != c.scanned {
+			t.Errorf("%q: scanned %v, want %v", c.raw, got, c.scanned)
+		}
+	}
+}
+
+func FuzzRecordScanner(f *testing.F) {
+	for _, c := range recordCases {
+		f.Add(c.raw)
+	}
+	var s RecordScanner
+	f.Fuzz(func(t *testing.T, raw string) {
+		checkRecord(t, &s, raw)
+	})
+}
+
+func BenchmarkRecordScanner(b *testing.B) {
+	raw := []byte(`{"request_id":"flights-000.minimal_schema.r1.a1","output":"{\"action\":\"call_tool\",\"arguments\":{\"departureDate\":\"2027-07-14\",\"destination\":\"Auckland\",\"origin\":\"Osaka\",\"travellers\":4},\"missingFields\":[],\"reason\":\"\",\"tool\":\"search_flights\"}","model":"synth-mixed"}`)
+	var s RecordScanner
+	var f RecordFields
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if !s.Scan(raw, &f) {
+			b.Fatal("declined")
+		}
+	}
+}
