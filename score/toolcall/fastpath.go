@@ -1,6 +1,7 @@
 package toolcall
 
 import (
+	"encoding/json"
 	"math"
 	"math/big"
 	"strconv"
@@ -10,17 +11,23 @@ import (
 )
 
 // fastSchema decides validity for the common subset of JSON Schema that tool
-// contracts use (type, enum of strings, format, properties, required,
+// contracts use (type, enum, const, format, properties, required,
 // additionalProperties, string lengths and patterns, numeric bounds, items and item
-// counts), working on Value directly with no allocation in the usual case. It is
+// counts, allOf, anyOf, oneOf, not), working on Value directly with no allocation
+// in the usual case. It is
 // built from the compiled schema, so it reads every keyword exactly as the library
 // does; a schema using anything else has no fast path. When it says "invalid", the
 // library runs to name the errors; a differential test holds the two in agreement.
 type fastSchema struct {
 	always     *bool // a boolean schema
 	types      uint8 // typeBits; 0 = any
-	enum       []string
+	enum       []constVal
 	hasEnum    bool
+	constant   *constVal
+	allOf      []*fastSchema
+	anyOf      []*fastSchema
+	oneOf      []*fastSchema
+	not        *fastSchema
 	format     *jsonschema.Format
 	required   []string
 	props      map[string]*fastSchema
@@ -81,8 +88,7 @@ func buildFast(s *jsonschema.Schema, depth int) (*fastSchema, bool) {
 		f.always = s.Bool
 		return f, true
 	}
-	if s.Ref != nil || s.RecursiveRef != nil || s.DynamicRef != nil || s.Const != nil || s.Not != nil ||
-		len(s.AllOf) > 0 || len(s.AnyOf) > 0 || len(s.OneOf) > 0 || s.If != nil || s.Then != nil || s.Else != nil ||
+	if s.Ref != nil || s.RecursiveRef != nil || s.DynamicRef != nil || s.If != nil || s.Then != nil || s.Else != nil ||
 		s.MaxProperties != nil || s.MinProperties != nil || s.PropertyNames != nil || len(s.PatternProperties) > 0 ||
 		len(s.Dependencies) > 0 || len(s.DependentRequired) > 0 || len(s.DependentSchemas) > 0 ||
 		s.UnevaluatedProperties != nil || s.UniqueItems || s.Contains != nil || s.MinContains != nil ||
@@ -99,11 +105,33 @@ func buildFast(s *jsonschema.Schema, depth int) (*fastSchema, bool) {
 	if s.Enum != nil {
 		f.hasEnum = true
 		for _, v := range s.Enum.Values {
-			str, ok := v.(string)
+			c, ok := newConst(v, depth)
 			if !ok {
 				return nil, false
 			}
-			f.enum = append(f.enum, str)
+			f.enum = append(f.enum, c)
+		}
+	}
+	if s.Const != nil {
+		c, ok := newConst(*s.Const, depth)
+		if !ok {
+			return nil, false
+		}
+		f.constant = &c
+	}
+	var ok bool
+	if f.allOf, ok = buildFastList(s.AllOf, depth); !ok {
+		return nil, false
+	}
+	if f.anyOf, ok = buildFastList(s.AnyOf, depth); !ok {
+		return nil, false
+	}
+	if f.oneOf, ok = buildFastList(s.OneOf, depth); !ok {
+		return nil, false
+	}
+	if s.Not != nil {
+		if f.not, ok = buildFast(s.Not, depth+1); !ok {
+			return nil, false
 		}
 	}
 	if s.Format != nil {
@@ -166,6 +194,132 @@ func buildFast(s *jsonschema.Schema, depth int) (*fastSchema, bool) {
 	return f, true
 }
 
+func buildFastList(list []*jsonschema.Schema, depth int) ([]*fastSchema, bool) {
+	var out []*fastSchema
+	for _, sub := range list {
+		f, ok := buildFast(sub, depth+1)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, f)
+	}
+	return out, true
+}
+
+// constVal is an enum or const value of a compiled schema, ready to compare with
+// a Value the way the library compares: numbers by exact value (1 == 1.0, unlike
+// Equal), everything else by type and content.
+type constVal struct {
+	kind  Kind // Null, Bool, String, Float (any number), Array, Object
+	b     bool
+	s     string
+	num   *big.Rat
+	i     int64
+	isInt bool // num is an int64
+	items []constVal
+	props map[string]constVal
+}
+
+// newConst converts a value of the compiled schema (numbers are json.Number).
+func newConst(v any, depth int) (constVal, bool) {
+	if depth > maxFastDepth {
+		return constVal{}, false
+	}
+	switch v := v.(type) {
+	case nil:
+		return constVal{kind: Null}, true
+	case bool:
+		return constVal{kind: Bool, b: v}, true
+	case string:
+		return constVal{kind: String, s: v}, true
+	case json.Number:
+		r, ok := new(big.Rat).SetString(string(v))
+		if !ok {
+			return constVal{}, false
+		}
+		c := constVal{kind: Float, num: r}
+		if r.IsInt() && r.Num().IsInt64() {
+			c.i, c.isInt = r.Num().Int64(), true
+		}
+		return c, true
+	case []any:
+		c := constVal{kind: Array, items: make([]constVal, len(v))}
+		for i, x := range v {
+			var ok bool
+			if c.items[i], ok = newConst(x, depth+1); !ok {
+				return constVal{}, false
+			}
+		}
+		return c, true
+	case map[string]any:
+		c := constVal{kind: Object, props: make(map[string]constVal, len(v))}
+		for k, x := range v {
+			cv, ok := newConst(x, depth+1)
+			if !ok {
+				return constVal{}, false
+			}
+			c.props[k] = cv
+		}
+		return c, true
+	}
+	return constVal{}, false
+}
+
+// matches reports whether v equals c as the library's equality has it. The
+// recursion follows c, whose depth is bounded when it is built.
+func (c *constVal) matches(v Value) bool {
+	switch c.kind {
+	case Null:
+		return v.kind == Null
+	case Bool:
+		return v.kind == Bool && (v.n == 1) == c.b
+	case String:
+		return v.kind == String && v.s == c.s
+	case Float:
+		if v.kind == Int && c.isInt {
+			return int64(v.n) == c.i
+		}
+		return v.IsNumber() && libRat(v).Cmp(c.num) == 0
+	case Array:
+		if v.kind != Array || len(v.kids) != len(c.items) {
+			return false
+		}
+		for i := range c.items {
+			if !c.items[i].matches(v.kids[i].Value) {
+				return false
+			}
+		}
+		return true
+	case Object:
+		if v.kind != Object || len(v.kids) != len(c.props) {
+			return false
+		}
+		for i := range v.kids {
+			p, ok := c.props[v.kids[i].Key]
+			if !ok || !p.matches(v.kids[i].Value) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// libRat is the library's reading of a number: the exact value of its shortest
+// decimal text.
+func libRat(v Value) *big.Rat {
+	var r *big.Rat
+	switch v.kind {
+	case Int:
+		r = new(big.Rat).SetInt64(int64(v.n))
+	case BigInt:
+		r, _ = new(big.Rat).SetString(v.s)
+	default:
+		r, _ = new(big.Rat).SetString(strconv.FormatFloat(math.Float64frombits(v.n), 'g', -1, 64))
+	}
+	return r
+}
+
 func newBound(r *big.Rat, strict bool) *bound {
 	if r == nil {
 		return nil
@@ -186,12 +340,9 @@ func (f *fastSchema) valid(v Value) bool {
 		return false
 	}
 	if f.hasEnum {
-		if v.kind != String {
-			return false
-		}
 		found := false
-		for _, e := range f.enum {
-			if e == v.s {
+		for i := range f.enum {
+			if f.enum[i].matches(v) {
 				found = true
 				break
 			}
@@ -199,6 +350,40 @@ func (f *fastSchema) valid(v Value) bool {
 		if !found {
 			return false
 		}
+	}
+	if f.constant != nil && !f.constant.matches(v) {
+		return false
+	}
+	for _, sub := range f.allOf {
+		if !sub.valid(v) {
+			return false
+		}
+	}
+	if len(f.anyOf) > 0 {
+		matched := false
+		for _, sub := range f.anyOf {
+			if sub.valid(v) {
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			return false
+		}
+	}
+	if len(f.oneOf) > 0 {
+		n := 0
+		for _, sub := range f.oneOf {
+			if sub.valid(v) {
+				n++
+			}
+		}
+		if n != 1 {
+			return false
+		}
+	}
+	if f.not != nil && f.not.valid(v) {
+		return false
 	}
 	if f.format != nil {
 		var inst any = v.s
@@ -299,17 +484,10 @@ func (f *fastSchema) numberOK(v Value) bool {
 	if f.minimum == nil && f.maximum == nil && f.exMinimum == nil && f.exMaximum == nil && f.multipleOf == nil {
 		return true
 	}
-	var r *big.Rat // the library's reading of v: the exact value of its shortest decimal text
+	var r *big.Rat
 	rat := func() *big.Rat {
 		if r == nil {
-			switch v.kind {
-			case Int:
-				r = new(big.Rat).SetInt64(int64(v.n))
-			case BigInt:
-				r, _ = new(big.Rat).SetString(v.s)
-			default:
-				r, _ = new(big.Rat).SetString(strconv.FormatFloat(math.Float64frombits(v.n), 'g', -1, 64))
-			}
+			r = libRat(v)
 		}
 		return r
 	}

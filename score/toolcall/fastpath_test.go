@@ -20,6 +20,8 @@ func fastPathSchemas(t testing.TB) map[string]*Schema {
 		"arrays":   `{"type":"array","items":{"type":"string","enum":["x","y"]},"minItems":1,"maxItems":3}`,
 		"booleans": `{"properties":{"t":true,"f":false}}`,
 		"draft7":   `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"d":{"type":"string","format":"date"}}}`,
+		"const":    `{"properties":{"a":{"const":1},"b":{"const":{"x":[1,"y",null,true]}},"c":{"enum":[1.5,"s",null,false,[1],{"k":2}]},"d":{"const":12345678901234567890}}}`,
+		"logic":    `{"properties":{"a":{"allOf":[{"type":"integer"},{"minimum":2}]},"b":{"anyOf":[{"type":"string","maxLength":2},{"type":"null"}]},"c":{"oneOf":[{"type":"number"},{"type":"integer"}]},"d":{"not":{"enum":["x",1]}}}}`,
 	}
 	out := map[string]*Schema{}
 	for name, doc := range docs {
@@ -73,6 +75,11 @@ var fastPathInstances = []string{
 	`{"title":"T","venue":"V","date":"2027-01-01","startTime":"09:00","durationMinutes":240}`,
 	`{"title":"T","venue":"V","date":"2027-01-01","startTime":"9:00","durationMinutes":4}`,
 	`null`, `1`, `"s"`, `[]`, `{}`,
+	`{"a":1,"b":{"x":[1,"y",null,true]},"c":1.5,"d":12345678901234567890}`, `{"a":1.0,"b":{"x":[1.0,"y",null,true]},"c":"s"}`,
+	`{"a":2,"b":{"x":[1,"y",null]},"c":1.25}`, `{"b":{"x":[1,"y",null,1]},"c":[1],"d":12345678901234567891}`,
+	`{"b":{"x":[1,"y",null,true],"z":1},"c":{"k":2.0}}`, `{"c":{"k":2,"j":1}}`, `{"c":false}`, `{"c":0}`, `{"c":[true]}`,
+	`{"a":3,"b":"ab","c":1.5,"d":"y"}`, `{"a":3.0,"b":null,"c":2,"d":"x"}`, `{"a":1,"b":"abc"}`, `{"a":"3","b":1,"d":1.0}`,
+	`{"d":2}`, `{"d":null}`,
 }
 
 func checkFastPath(t *testing.T, schemas map[string]*Schema, inst string) {
@@ -102,7 +109,7 @@ func TestFastPathAgreement(t *testing.T) {
 			t.Errorf("%s has no fast path", name)
 		}
 	}
-	if withFast < 7 {
+	if withFast < 9 {
 		t.Fatalf("only %d schemas have a fast path", withFast)
 	}
 	for _, inst := range fastPathInstances {
