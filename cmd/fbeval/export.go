@@ -47,7 +47,7 @@ func (c *ExportCmd) Run(env *Env) error {
 			if err != nil {
 				return err
 			}
-			if err := readAll(env, run, c.RepairFrom, 0); err != nil {
+			if err := readAll(env, run, c.RepairFrom, score.Options{}); err != nil {
 				return err
 			}
 			if reqs, err = run.Repair(c.IncludeReference); err != nil {
@@ -62,13 +62,13 @@ func (c *ExportCmd) Run(env *Env) error {
 
 // readAll joins response files to a toolcall run, reporting rejected lines on
 // stderr.
-func readAll(env *Env, run *score.ToolcallRun, paths []string, maxLine int) error {
+func readAll(env *Env, run *score.ToolcallRun, paths []string, opts score.Options) error {
 	for _, p := range paths {
 		r, done, err := openInput(env, p)
 		if err != nil {
 			return err
 		}
-		st, err := run.Read(score.Source{Name: p, R: r}, score.Options{MaxLineBytes: maxLine})
+		st, err := run.Read(score.Source{Name: p, R: r}, opts)
 		done()
 		if err != nil {
 			return err

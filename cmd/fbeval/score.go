@@ -25,20 +25,36 @@ type ScoreCmd struct {
 	OutputPrice  *float64 `help:"Toolcall: USD per million output tokens." placeholder:"USD"`
 	Gate         []string `help:"Toolcall: a threshold on a report field, e.g. input_schema.first_pass_success_percent>=90; exit 1 when unmet." placeholder:"EXPR"`
 	MaxLineBytes int      `help:"Longest response line read." default:"67108864"`
+	Workers      int      `help:"Goroutines that decode and judge records (0: one per core); results are the same whatever the number." default:"0"`
+	Profile      string   `help:"Write a CPU profile of the scoring to FILE (for go tool pprof)." placeholder:"FILE"`
 }
 
 func (c *ScoreCmd) Run(env *Env) error {
 	if c.SummaryOnly && c.FailuresOnly {
 		return usageError("--summary-only and --failures-only exclude each other")
 	}
+	if c.Workers < 0 {
+		return usageError("--workers must not be negative")
+	}
 	s, err := c.resolve()
 	if err != nil {
 		return err
+	}
+	if c.Profile != "" {
+		stop, err := startProfile(c.Profile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	if s.Suite == contract.SuiteCogLang {
 		return c.runCogLang(env, s)
 	}
 	return c.runToolcall(env, s)
+}
+
+func (c *ScoreCmd) options() score.Options {
+	return score.Options{MaxLineBytes: c.MaxLineBytes, Workers: c.Workers}
 }
 
 func (c *ScoreCmd) sources(env *Env) ([]score.Source, func(), error) {
@@ -76,29 +92,25 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 	if err != nil {
 		return err
 	}
-	opts := coglang.Options{Strict: s.Strict, FixturePath: path}
-	var responses []coglang.Response
-	var loaded *score.CogLangResponses
+	opts := coglang.Options{Strict: s.Strict, FixturePath: path, Workers: c.Workers}
+	var res *coglang.Result
 	if len(c.Responses) > 0 {
 		srcs, done, err := c.sources(env)
 		if err != nil {
 			return err
 		}
 		defer done()
-		loaded, err = score.ReadCogLang(fx, srcs, score.Options{MaxLineBytes: c.MaxLineBytes})
+		opts.AnswerSource = strings.Join(c.Responses, ", ")
+		var loaded *score.CogLangResponses
+		res, loaded, err = score.ScoreCogLang(fx, srcs, c.options(), opts)
 		if err != nil {
 			return err
 		}
-		responses = loaded.Responses
-		opts.AnswerSource = strings.Join(c.Responses, ", ")
 		for _, w := range loaded.Warnings {
 			env.warnf("%s", w)
 		}
-	}
-	res := coglang.Score(fx, responses, opts)
-	if loaded != nil {
-		res.RecordsRead = loaded.Read
-		res.ResponseFile = loaded.Block()
+	} else {
+		res = coglang.Score(fx, nil, opts)
 	}
 	mode := coglang.ModeFull
 	switch {
@@ -159,7 +171,7 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	if err != nil {
 		return err
 	}
-	if err := readAll(env, run, c.Responses, c.MaxLineBytes); err != nil {
+	if err := readAll(env, run, c.Responses, c.options()); err != nil {
 		return err
 	}
 	rep, err := run.Report()
