@@ -2,8 +2,11 @@ package score
 
 import (
 	"bytes"
+	"io"
+	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
@@ -162,4 +165,154 @@ func BenchmarkToolcallReport(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// tcMixed returns synthetic records with every kind of outcome mixed in: lines the
+// reader rejects, records the decoder rejects, unknown ids, provider errors,
+// case-id records, and records only the full decoder reads.
+func tcMixed(tb testing.TB, n int) []byte {
+	data := tcSynth(tb, n)
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	extra := []string{
+		`not json`,
+		`{"request_id":"nope","output":"x"}`,
+		`{"request_id":"flights-000.no_schema.r1.a1","error":{"code":"rate_limit","message":"slow"},"output":"partial"}`,
+		`{"request_id":"flights-000.minimal_schema.r1.a1","output":"x","output":"y"}`,
+		`{"request_id":"hotels-000.input_schema.r1.a1","output":{"action":"refuse"},"metadata":{"k":1}}`,
+		`{"request_id":"payments-001.no_schema.r1.a1","output":"{\"action\":\"refuse\",\"tool\":null,\"arguments\":{},\"missingFields\":[],\"reason\":\"\ud83d\ude00\"}","latency_ms":12.5,"input_token_count":10,"output_token_count":3}`,
+		`{"request_id":""}`,
+	}
+	var b bytes.Buffer
+	for i, l := range lines {
+		b.Write(l)
+		if i%97 == 0 {
+			b.WriteString(extra[(i/97)%len(extra)])
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
+}
+
+// tcOutputs reads data with the given number of workers and returns the JSON
+// report and the case results.
+func tcOutputs(t *testing.T, data []byte, workers int) (string, string) {
+	t.Helper()
+	run := tcBenchRun(t)
+	if _, err := run.Read(Source{Name: "r.jsonl", R: bytes.NewReader(data)}, Options{Workers: workers}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := run.Report()
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := contract.Marshal(rep.Object(), contract.PythonIndent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases bytes.Buffer
+	for _, o := range run.CaseResults() {
+		line, err := contract.Marshal(o, contract.Compact)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases.Write(line)
+		cases.WriteByte('\n')
+	}
+	return string(js), cases.String()
+}
+
+func TestToolcallReadSameAtAnyWorkers(t *testing.T) {
+	data := tcMixed(t, 20000)
+	rep1, cases1 := tcOutputs(t, data, 1)
+	for _, want := range []string{`"duplicates": `, `"unknown": `, `"PROVIDER_ERROR"`, `"reason": "r.jsonl:`} {
+		if !bytes.Contains([]byte(rep1+cases1), []byte(want)) {
+			t.Errorf("the mixed file does not exercise %s", want)
+		}
+	}
+	for _, w := range []int{2, 4} {
+		rep, cases := tcOutputs(t, data, w)
+		if rep != rep1 {
+			t.Errorf("workers=%d: the report differs from workers=1", w)
+		}
+		if cases != cases1 {
+			t.Errorf("workers=%d: the case results differ from workers=1", w)
+		}
+	}
+}
+
+// TestToolcallReadMemoryFlat reads 100,000 and then 1,000,000 records (the same
+// 100,000 ten times over, streamed) and holds the peak heap in use to a small
+// factor of each other: nothing per record outlives its batch.
+func TestToolcallReadMemoryFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads a million records")
+	}
+	data := tcSynth(t, 100000)
+	peak := func(n int) uint64 {
+		run := tcBenchRun(t)
+		src := &chunkReader{data: data, times: n}
+		runtime.GC()
+		var max uint64
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			tick := time.NewTicker(20 * time.Millisecond)
+			defer tick.Stop()
+			var ms runtime.MemStats
+			for {
+				select {
+				case <-stop:
+					return
+				case <-tick.C:
+					runtime.ReadMemStats(&ms)
+					max = maxU(max, ms.HeapInuse)
+				}
+			}
+		}()
+		st, err := run.Read(Source{Name: "r.jsonl", R: src}, Options{})
+		close(stop)
+		<-done
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Records != 100000*n {
+			t.Fatalf("%d records", st.Records)
+		}
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return maxU(max, ms.HeapInuse)
+	}
+	small, large := peak(1), peak(10)
+	t.Logf("peak heap in use: %.1f MB at 100k records, %.1f MB at 1M", float64(small)/(1<<20), float64(large)/(1<<20))
+	if float64(large) > 1.5*float64(small)+8<<20 {
+		t.Errorf("heap grows with the records: %d bytes at 100k, %d at 1M", small, large)
+	}
+}
+
+func maxU(a, b uint64) uint64 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// chunkReader streams data times times without holding more than one copy.
+type chunkReader struct {
+	data  []byte
+	times int
+	off   int
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if c.times == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, c.data[c.off:])
+	c.off += n
+	if c.off == len(c.data) {
+		c.off = 0
+		c.times--
+	}
+	return n, nil
 }

@@ -268,6 +268,7 @@ func FuzzScore(f *testing.F) {
 		call("search_hotels", hotelArgs), askCity, askTwo, refuseOutput,
 		call("search_hotels", `{"city":"","checkIn":"2027-13-01","checkOut":"x","guests":1e400,"maxNightlyPrice":-1}`),
 		call("search_hotels", `{"checkIn":"2027-01-13","checkOut":"2027-01-11"}`), `{"action":"call_tool"}`, `nope`,
+		`{"action":"dance","tool":null,"arguments":{"a":1},"missingFields":["city"],"reason":"r"}`,
 	} {
 		f.Add(s)
 	}
@@ -281,6 +282,15 @@ func FuzzScore(f *testing.F) {
 	f.Fuzz(func(t *testing.T, out string) {
 		for _, c := range cases {
 			r := j.Score(out, c)
+			// ScoreBytes must give the same result, and keep nothing of its buffer
+			buf := []byte(out)
+			rb := j.ScoreBytes(buf, c)
+			for i := range buf {
+				buf[i] = '#'
+			}
+			if !reflect.DeepEqual(rb, r) {
+				t.Fatalf("ScoreBytes differs from Score for %q: %+v, %+v", out, rb, r)
+			}
 			if r.Success != (r.ReferenceValid && r.SemanticallyRight && r.PolicyValid) {
 				t.Fatalf("success %v disagrees with its parts: %+v", r.Success, r)
 			}
