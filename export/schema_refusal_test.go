@@ -13,7 +13,6 @@ import (
 // reference outside the document, a pattern that is not RE2) should stop export
 // too, so that no request file carries a schema that can never be scored.
 func TestPlanRefusesBadCandidateSchema(t *testing.T) {
-	t.Skip("needs: export.PlanToolcall (export/toolcall.go) to compile each candidate schema the way score does (score/toolcall.CompileSchema); today export writes requests with it and only score fails, with exit 2")
 	dir := t.TempDir()
 	for name, doc := range map[string]string{
 		"remote.json":    `{"type":"object","properties":{"city":{"$ref":"https://example.com/city.json"}}}`,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/fixtures"
+	tc "github.com/fbeval/fbeval/score/toolcall"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -63,8 +64,10 @@ func PlanToolcall(s contract.Study) (*ToolcallPlan, error) {
 			if err != nil {
 				return nil, &contract.InputError{File: name, Msg: "cannot read schema: " + pathErr(err)}
 			}
-			if !jsontext.Value(data).IsValid() {
-				return nil, &contract.InputError{File: name, Msg: "the schema is not valid JSON (or has duplicate keys)"}
+			// compiled as the scorer compiles it, so no request file carries a
+			// schema that can never be scored
+			if _, err := tc.CompileSchema(data); err != nil {
+				return nil, &contract.InputError{File: name, Msg: err.Error()}
 			}
 			if len(domains) > 1 {
 				return nil, studyErr("the %s schema file %s applies to one domain, but the study selects %d (%s): add --domain", arm, name, len(domains), strings.Join(domains, ", "))

@@ -36,6 +36,9 @@ func (c *ScoreCmd) Run(env *Env) error {
 	if c.Workers < 0 {
 		return usageError("--workers must not be negative")
 	}
+	if c.MaxLineBytes <= 0 {
+		return usageError("--max-line-bytes must be positive")
+	}
 	s, err := c.resolve()
 	if err != nil {
 		return err

@@ -15,6 +15,9 @@ type ValidateCmd struct {
 }
 
 func (c *ValidateCmd) Run(env *Env) error {
+	if c.MaxLineBytes <= 0 {
+		return usageError("--max-line-bytes must be positive")
+	}
 	if c.Schema != "" {
 		if _, ok := schemas.Get(c.Schema); !ok {
 			return usageError("unknown schema %q: schemas are %s", c.Schema, strings.Join(schemas.Names(), ", "))
