@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -29,6 +30,7 @@ type fastSchema struct {
 	oneOf      []*fastSchema
 	not        *fastSchema
 	format     *jsonschema.Format
+	formatDate bool // format is the library's date: time.Parse("2006-01-02")
 	required   []string
 	props      map[string]*fastSchema
 	addl       *fastSchema // additionalProperties schema, nil = allowed
@@ -139,6 +141,7 @@ func buildFast(s *jsonschema.Schema, depth int) (*fastSchema, bool) {
 			return nil, false
 		}
 		f.format = s.Format
+		f.formatDate = s.Format.Name == "date"
 	}
 	f.required = s.Required
 	if len(s.Properties) > 0 {
@@ -386,12 +389,21 @@ func (f *fastSchema) valid(v Value) bool {
 		return false
 	}
 	if f.format != nil {
-		var inst any = v.s
-		if v.kind != String {
-			inst = toInstance(v)
-		}
-		if f.format.Validate(inst) != nil {
-			return false
+		if f.formatDate {
+			// the library's date check, without boxing the string
+			if v.kind == String {
+				if _, err := time.Parse("2006-01-02", v.s); err != nil {
+					return false
+				}
+			}
+		} else {
+			var inst any = v.s
+			if v.kind != String {
+				inst = toInstance(v)
+			}
+			if f.format.Validate(inst) != nil {
+				return false
+			}
 		}
 	}
 	switch v.kind {

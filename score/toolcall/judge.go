@@ -193,7 +193,10 @@ func PrepareCase(c contract.Case) (*Case, error) {
 // field, then orders in policy order), control, action.
 func (j *Judge) Score(output string, c *Case) Result {
 	var r Result
-	v, err := Parse(output)
+	// Nothing of v outlives the call (errors carry canonical text, not values), so
+	// its containers come from the parser's arena.
+	v, p, err := parseScratch(output)
+	defer p.release()
 	if err != nil {
 		r.Errors = []Error{{Code: CodeJSONInvalid, Message: err.Error()}}
 		return r

@@ -173,6 +173,22 @@ func Parse(text string) (Value, error) {
 // ParseDepth is Parse with a nesting limit of maxDepth containers.
 func ParseDepth(text string, maxDepth int) (Value, error) {
 	p := parserPool.Get().(*parser)
+	v, err := p.run(text, maxDepth)
+	p.release()
+	return v, err
+}
+
+// parseScratch parses text into members carved from the parser's arena instead of
+// allocated one container at a time: the value is valid only until p.release,
+// for a caller that is done with it by then (Judge.Score).
+func parseScratch(text string) (Value, *parser, error) {
+	p := parserPool.Get().(*parser)
+	p.useArena = true
+	v, err := p.run(text, DefaultMaxDepth)
+	return v, p, err
+}
+
+func (p *parser) run(text string, maxDepth int) (Value, error) {
 	p.data, p.pos, p.depth, p.maxDepth = text, 0, 0, maxDepth
 	v, err := p.parse()
 	if err != nil {
@@ -181,10 +197,35 @@ func ParseDepth(text string, maxDepth int) (Value, error) {
 		p.scratch = p.scratch[:0]
 	}
 	p.data = ""
-	if cap(p.scratch) <= 1<<12 && cap(p.buf) <= 1<<16 {
+	return v, err
+}
+
+// release puts the parser back in the pool, dropping what its arena holds.
+func (p *parser) release() {
+	clear(p.arena)
+	p.arena = p.arena[:0]
+	p.useArena = false
+	if cap(p.scratch) <= 1<<12 && cap(p.buf) <= 1<<16 && cap(p.arena) <= 1<<12 {
 		parserPool.Put(p)
 	}
-	return v, err
+}
+
+// arenaChunk is the size of a fresh arena: a few hundred members cover the
+// outputs of tool calls many times over.
+const arenaChunk = 512
+
+// members returns room for n members: from the arena when it is on, else new.
+func (p *parser) members(n int) []Member {
+	if !p.useArena {
+		return make([]Member, n)
+	}
+	if len(p.arena)+n > cap(p.arena) {
+		// the full chunk stays with the values that use it; a new one takes over
+		p.arena = make([]Member, 0, max(arenaChunk, n))
+	}
+	k := len(p.arena)
+	p.arena = p.arena[:k+n]
+	return p.arena[k : k+n : k+n]
 }
 
 // parserPool keeps scratch space between parses: the hot path parses many small
@@ -198,6 +239,8 @@ type parser struct {
 	maxDepth int
 	scratch  []Member // members of the open containers, reused as they close
 	buf      []byte   // unescaped string bytes
+	arena    []Member // members of the values of a parseScratch
+	useArena bool
 	errPos   int
 	errMsg   string
 }
@@ -380,7 +423,7 @@ func (p *parser) object() (Value, bool) {
 			case '}':
 				p.pos++
 				p.depth--
-				kids := make([]Member, len(p.scratch)-base)
+				kids := p.members(len(p.scratch) - base)
 				copy(kids, p.scratch[base:])
 				clear(p.scratch[base:]) // drop references for the GC
 				p.scratch = p.scratch[:base]
@@ -419,7 +462,7 @@ func (p *parser) array() (Value, bool) {
 			case ']':
 				p.pos++
 				p.depth--
-				kids := make([]Member, len(p.scratch)-base)
+				kids := p.members(len(p.scratch) - base)
 				copy(kids, p.scratch[base:])
 				clear(p.scratch[base:])
 				p.scratch = p.scratch[:base]
