@@ -354,6 +354,10 @@ func (s *RecordScanner) str(sp *span) bool {
 	i := start
 	for i < len(d) {
 		c := d[i]
+		if plainByte[c] {
+			i++
+			continue
+		}
 		switch {
 		case c == '"':
 			sp.a, sp.b = start, i
@@ -422,7 +426,7 @@ func (s *RecordScanner) strEscaped(sp *span, start, i int) bool {
 		case c < utf8.RuneSelf:
 			// copy the run of plain bytes at once
 			j := i + 1
-			for j < len(d) && d[j] >= 0x20 && d[j] < utf8.RuneSelf && d[j] != '"' && d[j] != '\\' {
+			for j < len(d) && plainByte[d[j]] {
 				j++
 			}
 			buf = append(buf, d[i:j]...)
@@ -438,6 +442,15 @@ func (s *RecordScanner) strEscaped(sp *span, start, i int) bool {
 	}
 	return false
 }
+
+// plainByte marks the bytes a string holds as they are: printable ASCII but the
+// quote and the backslash.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func hex4(d []byte, at int) (rune, bool) {
 	if at+4 > len(d) {

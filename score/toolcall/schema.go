@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/fbeval/fbeval/score/relations"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -153,10 +155,9 @@ func flatten(root *jsonschema.ValidationError, prefix string) []SchemaError {
 			out = append(out, SchemaError{Path: path, Keyword: kw, Message: sorted.LocalizedString(printer)})
 			continue
 		}
-		if req, ok := e.ErrorKind.(*kind.Required); ok && len(req.Missing) > 1 {
+		if req, ok := e.ErrorKind.(*kind.Required); ok {
 			for _, m := range req.Missing {
-				one := &kind.Required{Missing: []string{m}}
-				out = append(out, SchemaError{Path: path, Keyword: kw, Message: one.LocalizedString(printer)})
+				out = append(out, SchemaError{Path: path, Keyword: kw, Message: requiredMessage(m)})
 			}
 			continue
 		}
@@ -168,6 +169,29 @@ func flatten(root *jsonschema.ValidationError, prefix string) []SchemaError {
 	}
 	sortSchemaErrors(out)
 	return out
+}
+
+// requiredMessages holds the library's message for each missing property name met
+// so far: wrong actions make the same few messages over and over, and the printer
+// is slow. The names come from schemas' required lists, so the set stays small;
+// past maxRequiredMessages it is not added to.
+var (
+	requiredMessages    sync.Map // name -> message
+	requiredMessagesLen atomic.Int32
+)
+
+const maxRequiredMessages = 4096
+
+// requiredMessage is the library's message for one missing property.
+func requiredMessage(name string) string {
+	if m, ok := requiredMessages.Load(name); ok {
+		return m.(string)
+	}
+	msg := (&kind.Required{Missing: []string{name}}).LocalizedString(printer)
+	if requiredMessagesLen.Add(1) <= maxRequiredMessages {
+		requiredMessages.Store(strings.Clone(name), msg)
+	}
+	return msg
 }
 
 func sortSchemaErrors(errs []SchemaError) {

@@ -480,6 +480,10 @@ func (p *parser) str() (string, bool) {
 	i := start
 	for i < len(p.data) {
 		c := p.data[i]
+		if plainByte[c] {
+			i++
+			continue
+		}
 		switch {
 		case c == '"':
 			p.pos = i + 1
