@@ -1,6 +1,7 @@
 package score
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/fbeval/fbeval/contract"
@@ -51,7 +52,7 @@ func ReadCogLang(fx *fixtures.CogLangFixture, sources []Source, opts Options) (*
 			}
 			resp, err := coglang.DecodeResponse(rec.Raw)
 			if err != nil {
-				return nil, rec.Errorf(0, "%v", err)
+				return nil, recordError(rec, err)
 			}
 			resp.File, resp.Line = src.Name, rec.Line
 			st.Accepted++
@@ -143,4 +144,13 @@ func sortedSet(m map[string]bool) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// recordError places a record decoding error at its line and column in the file.
+func recordError(rec *contract.Record, err error) error {
+	var oe *coglang.OffsetError
+	if errors.As(err, &oe) {
+		return rec.Errorf(oe.Offset, "%s", oe.Msg)
+	}
+	return rec.Errorf(0, "%v", err)
 }

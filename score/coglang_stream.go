@@ -51,7 +51,7 @@ func (b *cogBatch) score(sc *coglang.RecordScorer, name string) {
 	for i, end := range b.ends {
 		if err := sc.Score(b.raw[start:end], &b.scored[i]); err != nil {
 			b.failAt = i
-			b.err = &contract.InputError{File: name, Line: int(b.lines[i]), Col: int(b.cols[i]), Msg: err.Error()}
+			b.err = recordError(&contract.Record{File: name, Line: int(b.lines[i]), Col: int(b.cols[i]), Raw: b.raw[start:end]}, err)
 			return
 		}
 		start = end
@@ -157,7 +157,7 @@ func scoreCogLangSerial(ix *coglang.Index, tally *coglang.Tally, sources []Sourc
 				return rec.Err
 			}
 			if err := sc.Score(rec.Raw, &s); err != nil {
-				return rec.Errorf(0, "%v", err)
+				return recordError(rec, err)
 			}
 			dup, unknown := tally.Add(&s)
 			count(&f.st, dup, unknown)

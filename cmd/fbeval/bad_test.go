@@ -126,12 +126,12 @@ func TestBadInputCogLang(t *testing.T) {
 		read   int      // records_read of a scored file
 	}{
 		{"truncated.json", 2, []string{"fbeval: $F:2:23: invalid JSON: the file ends inside a JSON value (truncated?)"}, 0},
-		{"torn.jsonl", 2, []string{"fbeval: $F:2:1: invalid JSON at byte 28: the record ends inside a JSON value"}, 0},
-		{"badutf8.jsonl", 2, []string{"fbeval: $F:2:1: invalid JSON at byte 33: invalid UTF-8"}, 0},
+		{"torn.jsonl", 2, []string{"fbeval: $F:2:29: invalid JSON: the record ends inside a JSON value"}, 0},
+		{"badutf8.jsonl", 2, []string{"fbeval: $F:2:34: invalid JSON: invalid UTF-8"}, 0},
 		{"bom.jsonl", 1, []string{"fbeval: $F: a UTF-8 byte order mark was skipped"}, 1},
-		{"bom_middle.jsonl", 2, []string{`fbeval: $F:2:1: invalid JSON at byte 0: invalid character '\ufeff' at start of value`}, 0},
+		{"bom_middle.jsonl", 2, []string{`fbeval: $F:2:1: invalid JSON: invalid character '\ufeff' at start of value`}, 0},
 		{"crlf.jsonl", 1, nil, 2},
-		{"nul.jsonl", 2, []string{`fbeval: $F:2:1: invalid JSON at byte 0: invalid character '\x00' at start of value`}, 0},
+		{"nul.jsonl", 2, []string{`fbeval: $F:2:1: invalid JSON: invalid character '\x00' at start of value`}, 0},
 		{"bignum.jsonl", 1, nil, 3},
 		{"dupkeys.jsonl", 1, nil, 1},
 		{"version_wrong.jsonl", 2, []string{`fbeval: $F:2:1: unsupported schema_version "coglang-generation-eval-response/v9": want "coglang-generation-eval-response/v0.1" (or none)`}, 0},
@@ -150,7 +150,7 @@ func TestBadInputCogLang(t *testing.T) {
 		{"string.json", 2, []string{"fbeval: $F:1:1: a response record must be a JSON object"}, 0},
 		{"list_of_scalars.json", 2, []string{"fbeval: $F:1:2: a response record must be a JSON object"}, 0},
 		{"two_documents.json", 2, []string{"fbeval: $F:1:49: unexpected data after the JSON document"}, 0},
-		{"garbage.jsonl", 2, []string{"fbeval: $F:1:1: invalid JSON at byte 1: invalid character 'o' in literal null (expecting 'u')"}, 0},
+		{"garbage.jsonl", 2, []string{"fbeval: $F:1:2: invalid JSON: invalid character 'o' in literal null (expecting 'u')"}, 0},
 	}
 	seen := map[string]bool{}
 	for _, tt := range tests {
@@ -384,7 +384,7 @@ func TestGeneratedHostileInputs(t *testing.T) {
 			func() io.Reader {
 				return strings.NewReader(`{"case_id":"FB-L1-001","output":` + strings.Repeat("[", deep) + strings.Repeat("]", deep) + "}\n")
 			}, 2,
-			[]string{"fbeval: -:1:1: invalid JSON at byte 10031: exceeded max depth"}, nil},
+			[]string{"fbeval: -:1:10032: invalid JSON: exceeded max depth"}, nil},
 		{"coglang 100000 deep list file", []string{"score", "coglang", "--responses", deepList}, nil, 2,
 			[]string{"fbeval: " + deepList + ":1:10001: invalid JSON: exceeded max depth"}, nil},
 		{"toolcall 100000 deep list file", append(slices.Clone(smallToolcall), "--responses", deepList), nil, 2,

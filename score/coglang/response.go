@@ -167,7 +167,7 @@ func jsonErr(err error) error {
 		if errors.Is(se.Err, io.ErrUnexpectedEOF) {
 			msg = "the record ends inside a JSON value"
 		}
-		return fmt.Errorf("invalid JSON at byte %d: %s", se.ByteOffset, msg)
+		return &OffsetError{Offset: se.ByteOffset, Msg: "invalid JSON: " + msg}
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return errors.New("invalid JSON: the record ends inside a JSON value")
@@ -293,4 +293,15 @@ func appendPyValue(dst []byte, dec *jsontext.Decoder, depth int) ([]byte, error)
 		return append(dst, '}'), nil
 	}
 	return dst, fmt.Errorf("unexpected JSON token %s", tok.Kind())
+}
+
+// OffsetError is a problem at a byte offset of a response record, so the caller can
+// report its line and column in the file.
+type OffsetError struct {
+	Offset int64
+	Msg    string
+}
+
+func (e *OffsetError) Error() string {
+	return fmt.Sprintf("%s (at byte %d of the record)", e.Msg, e.Offset)
 }
