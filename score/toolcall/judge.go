@@ -124,6 +124,10 @@ type Case struct {
 	hasState bool
 	version  Value    // stateVersion, null when absent
 	bindings []Member // the state, else the expected arguments, sorted by key
+
+	// canonical texts of the expected values, for the errors that quote them
+	argsText, toolText, actionText, missingText JSONText
+	bindingTexts                                []JSONText
 }
 
 // ExpectedAction returns the action the case expects.
@@ -180,6 +184,12 @@ func PrepareCase(c contract.Case) (*Case, error) {
 	if pc.hasState {
 		pc.bindings = sortedMembers(pc.state)
 	}
+	pc.argsText, pc.toolText = canonicalText(pc.args), canonicalText(pc.tool)
+	pc.actionText = canonicalText(StringValue(pc.action))
+	pc.missingText = canonicalText(stringsValue(pc.missing))
+	for _, b := range pc.bindings {
+		pc.bindingTexts = append(pc.bindingTexts, canonicalText(b.Value))
+	}
 	return pc, nil
 }
 
@@ -224,7 +234,7 @@ func (j *Judge) Score(output string, c *Case) Result {
 		r.Errors = append(r.Errors, Error{
 			Code: CodeWrongAction, Path: "/action",
 			Message:  fmt.Sprintf("action %q, expected %q", e.action, c.action),
-			Expected: canonicalText(StringValue(c.action)), Actual: canonicalText(StringValue(e.action)),
+			Expected: c.actionText, Actual: canonicalText(StringValue(e.action)),
 		})
 	}
 	r.SemanticallyRight = semantic
@@ -278,13 +288,13 @@ func (j *Judge) scoreCall(e envelopeParts, c *Case, semantic bool) (errs []Error
 	}
 
 	// Bindings: confirmed state beats the expected arguments.
-	for _, b := range c.bindings {
+	for i, b := range c.bindings {
 		got, ok := e.arguments.Get(b.Key)
 		if ok && Equal(got, b.Value) {
 			continue
 		}
 		semantic = false
-		me := Error{Code: CodeStateMismatch, Path: "/arguments/" + escapePointer(b.Key), Expected: canonicalText(b.Value)}
+		me := Error{Code: CodeStateMismatch, Path: "/arguments/" + escapePointer(b.Key), Expected: c.bindingTexts[i]}
 		if ok {
 			me.Actual = canonicalText(got)
 			me.Message = fmt.Sprintf("%s is %s, expected %s", b.Key, me.Actual, me.Expected)
@@ -297,7 +307,7 @@ func (j *Judge) scoreCall(e envelopeParts, c *Case, semantic bool) (errs []Error
 		semantic = false
 		errs = append(errs, Error{
 			Code: CodeGroundTruthMismatch, Path: "/arguments", Message: "arguments differ from the expected arguments",
-			Expected: canonicalText(c.args), Actual: canonicalText(e.arguments),
+			Expected: c.argsText, Actual: canonicalText(e.arguments),
 		})
 	}
 	if !Equal(e.tool, c.tool) {
@@ -305,7 +315,7 @@ func (j *Judge) scoreCall(e envelopeParts, c *Case, semantic bool) (errs []Error
 		errs = append(errs, Error{
 			Code: CodeWrongTool, Path: "/tool",
 			Message:  fmt.Sprintf("tool %s, expected %s", Canonical(e.tool), Canonical(c.tool)),
-			Expected: canonicalText(c.tool), Actual: canonicalText(e.tool),
+			Expected: c.toolText, Actual: canonicalText(e.tool),
 		})
 	}
 	if len(e.missing.kids) > 0 {
@@ -372,23 +382,29 @@ func (j *Judge) scoreControl(e envelopeParts, c *Case, errs *[]Error) bool {
 			Expected: JSONText("{}"), Actual: canonicalText(e.arguments)})
 	}
 	var want []string
+	wantText := JSONText("[]")
 	if e.action == contract.ActionAsk {
-		want = c.missing
+		want, wantText = c.missing, c.missingText
 	}
 	if !sameStringSet(e.missing, want) {
 		ok = false
-		wantV := make([]Value, len(want))
-		for i, w := range want {
-			wantV[i] = StringValue(w)
-		}
 		msg := "missingFields differ from the expected fields"
 		if e.action == contract.ActionRefuse {
 			msg = "a refusal must not list missing fields"
 		}
 		*errs = append(*errs, Error{Code: CodeControlMismatch, Path: "/missingFields", Message: msg,
-			Expected: canonicalText(ArrayValue(wantV...)), Actual: canonicalText(e.missing)})
+			Expected: wantText, Actual: canonicalText(e.missing)})
 	}
 	return ok
+}
+
+// stringsValue returns a JSON array of strings.
+func stringsValue(ss []string) Value {
+	vs := make([]Value, len(ss))
+	for i, s := range ss {
+		vs[i] = StringValue(s)
+	}
+	return ArrayValue(vs...)
 }
 
 // sameStringSet compares an array of unique strings with a set, order free.
