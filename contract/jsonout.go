@@ -94,27 +94,9 @@ func AppendJSON(dst []byte, v any, s Style, depth int) ([]byte, error) {
 	case Object:
 		return appendObject(dst, x, s, depth)
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		obj := make(Object, len(keys))
-		for i, k := range keys {
-			obj[i] = Member{k, x[k]}
-		}
-		return appendObject(dst, obj, s, depth)
+		return appendObject(dst, sortedObject(x), s, depth)
 	case map[string]int:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		obj := make(Object, len(keys))
-		for i, k := range keys {
-			obj[i] = Member{k, x[k]}
-		}
-		return appendObject(dst, obj, s, depth)
+		return appendObject(dst, sortedObject(x), s, depth)
 	case []any:
 		return appendList(dst, len(x), func(dst []byte, i int) ([]byte, error) { return AppendJSON(dst, x[i], s, depth+1) }, s, depth)
 	case []string:
@@ -298,4 +280,18 @@ func AppendPyFloat(dst []byte, f float64) []byte {
 	dst = append(dst, digits[:intLen]...)
 	dst = append(dst, '.')
 	return append(dst, digits[intLen:]...)
+}
+
+// sortedObject turns a map into an Object with its keys sorted.
+func sortedObject[V any](m map[string]V) Object {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	obj := make(Object, len(keys))
+	for i, k := range keys {
+		obj[i] = Member{k, m[k]}
+	}
+	return obj
 }

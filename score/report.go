@@ -348,7 +348,7 @@ func (run *ToolcallRun) CaseResults() []contract.Object {
 				errs = append(errs, contract.Object{{Key: "code", Value: "PROVIDER_ERROR"}, {Key: "message", Value: a.provider.Code + ": " + a.provider.Message}})
 			}
 			for _, e := range a.result.Errors {
-				errs = append(errs, errorObject(e))
+				errs = append(errs, ErrorObject(e))
 			}
 			attempts = append(attempts, contract.Object{
 				{Key: "attempt", Value: i + 1},
@@ -375,7 +375,9 @@ func (run *ToolcallRun) CaseResults() []contract.Object {
 	return out
 }
 
-func errorObject(e tc.Error) contract.Object {
+// ErrorObject returns one judge error as a report object: code, path, keyword,
+// message, expected, actual, and the details of a candidate schema error.
+func ErrorObject(e tc.Error) contract.Object {
 	o := contract.Object{
 		{Key: "code", Value: e.Code},
 		{Key: "path", Value: e.Path},
@@ -387,7 +389,7 @@ func errorObject(e tc.Error) contract.Object {
 	if len(e.Details) > 0 {
 		d := make([]contract.Object, len(e.Details))
 		for i, x := range e.Details {
-			d[i] = errorObject(x)
+			d[i] = ErrorObject(x)
 		}
 		o = append(o, contract.Member{Key: "details", Value: d})
 	}

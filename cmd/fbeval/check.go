@@ -98,7 +98,7 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 	if c.Format == "json" {
 		errs := []contract.Object{}
 		for _, e := range res.Errors {
-			errs = append(errs, checkErrorObject(e))
+			errs = append(errs, score.ErrorObject(e))
 		}
 		out, _ := contract.Marshal(contract.Object{
 			{Key: "verdict", Value: verdict},
@@ -144,25 +144,6 @@ func describeError(e tc.Error) string {
 		s += ": " + e.Message
 	}
 	return s
-}
-
-func checkErrorObject(e tc.Error) contract.Object {
-	o := contract.Object{
-		{Key: "code", Value: e.Code},
-		{Key: "path", Value: e.Path},
-		{Key: "keyword", Value: e.Keyword},
-		{Key: "message", Value: e.Message},
-		{Key: "expected", Value: e.Expected},
-		{Key: "actual", Value: e.Actual},
-	}
-	if len(e.Details) > 0 {
-		d := make([]contract.Object, len(e.Details))
-		for i, x := range e.Details {
-			d[i] = checkErrorObject(x)
-		}
-		o = append(o, contract.Member{Key: "details", Value: d})
-	}
-	return o
 }
 
 func (c *CheckCmd) runContract(env *Env, output []byte) error {
