@@ -11,6 +11,7 @@ import (
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures/synth"
+	tc "github.com/fbeval/fbeval/score/toolcall"
 )
 
 // The toolcall benchmarks work on synthetic response files for the built-in
@@ -91,6 +92,44 @@ func BenchmarkToolcallStageDecode(b *testing.B) {
 			rec.Raw = l
 			if _, err := contract.DecodeResponse(&rec); err != nil {
 				b.Fatal(err)
+			}
+		}
+	}
+	reportRate(b, len(lines))
+}
+
+// BenchmarkToolcallStageRead: the contract reader and the input hash alone (line
+// splitting, no decoding).
+func BenchmarkToolcallStageRead(b *testing.B) {
+	data := tcBenchData()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		hr := newHashingReader(bytes.NewReader(data))
+		rd := contract.NewReader("bench", hr, contract.ReadOptions{})
+		n := 0
+		for rd.Scan() {
+			n++
+		}
+		hr.finish()
+		if n != tcBenchRecords {
+			b.Fatalf("%d records", n)
+		}
+	}
+	reportRate(b, tcBenchRecords)
+}
+
+// BenchmarkToolcallStageScan: one response record through the record scanner,
+// the path plain records take instead of contract.DecodeResponse.
+func BenchmarkToolcallStageScan(b *testing.B) {
+	lines := tcBenchLines()
+	b.ReportAllocs()
+	var sc tc.RecordScanner
+	var f tc.RecordFields
+	for b.Loop() {
+		for _, l := range lines {
+			if !sc.Scan(l, &f) {
+				b.Fatalf("declined %s", l)
 			}
 		}
 	}
@@ -315,4 +354,51 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 		c.times--
 	}
 	return n, nil
+}
+
+// BenchmarkToolcallWhole1440: what `fbeval score toolcall` does for one answer
+// per request of the built-in study: plan, judges, reading, report and its JSON.
+func BenchmarkToolcallWhole1440(b *testing.B) {
+	p, err := tcBenchPlan()
+	if err != nil {
+		b.Fatal(err)
+	}
+	reqs, err := p.Requests(true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var data bytes.Buffer
+	for _, r := range reqs {
+		line, _ := contract.Marshal(contract.Object{{Key: "request_id", Value: r.RequestID}, {Key: "output", Value: *r.ReferenceOutput}}, contract.Compact)
+		data.Write(line)
+		data.WriteByte('\n')
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := export.LoadStudy("toolcall")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if s, err = export.Resolve(s, export.Overrides{}); err != nil {
+			b.Fatal(err)
+		}
+		p, err := export.PlanToolcall(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		run, err := NewToolcallRun(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := run.Read(Source{Name: "r.jsonl", R: bytes.NewReader(data.Bytes())}, Options{}); err != nil {
+			b.Fatal(err)
+		}
+		rep, err := run.Report()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := contract.Marshal(rep.Object(), contract.PythonIndent); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -375,3 +375,61 @@ func TestScoreConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkValidateCandidate: a candidate schema other than the reference, on
+// arguments it accepts (the fast path alone).
+func BenchmarkValidateCandidate(b *testing.B) {
+	j := mustJudge(b, hotelsTool(), strings.Replace(hotelsSchema, `"maximum": 8`, `"maximum": 5`, 1))
+	v, err := Parse(hotelArgs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if errs := j.candidate.Validate(v); errs != nil {
+			b.Fatal(errs)
+		}
+	}
+}
+
+// BenchmarkValidateReferenceFailing: arguments the reference schema rejects, so
+// the library runs to name the errors.
+func BenchmarkValidateReferenceFailing(b *testing.B) {
+	j := mustJudge(b, hotelsTool(), "")
+	v, err := Parse(`{"city":"","checkIn":"2027-13-01","checkOut":"x","guests":0,"maxNightlyPrice":-1}`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if errs := j.reference.Validate(v); len(errs) == 0 {
+			b.Fatal("valid")
+		}
+	}
+}
+
+// BenchmarkOracle: the checks after the schemas (state, ground truth, tool,
+// policies) on a right call.
+func BenchmarkOracle(b *testing.B) {
+	j := mustJudge(b, hotelsTool(), "")
+	c := mustCase(b, "", call("search_hotels", hotelArgs), hotelState)
+	v, err := Parse(call("search_hotels", hotelArgs))
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := splitEnvelope(v)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, bd := range c.bindings {
+			if got, ok := e.arguments.Get(bd.Key); !ok || !Equal(got, bd.Value) {
+				b.Fatal("state mismatch")
+			}
+		}
+		if !Equal(e.arguments, c.args) || !Equal(e.tool, c.tool) {
+			b.Fatal("mismatch")
+		}
+		if errs := j.checkPolicies(e.arguments, nil); len(errs) > 0 {
+			b.Fatal(errs)
+		}
+	}
+}
