@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -32,7 +34,7 @@ type fastSchema struct {
 	format     *jsonschema.Format
 	formatDate bool // format is the library's date: time.Parse("2006-01-02")
 	required   []string
-	props      map[string]*fastSchema
+	props      []fastProp  // sorted by name: a short list beats a map here
 	addl       *fastSchema // additionalProperties schema, nil = allowed
 	minLen     int         // -1 = none
 	maxLen     int
@@ -145,14 +147,14 @@ func buildFast(s *jsonschema.Schema, depth int) (*fastSchema, bool) {
 	}
 	f.required = s.Required
 	if len(s.Properties) > 0 {
-		f.props = make(map[string]*fastSchema, len(s.Properties))
 		for name, ps := range s.Properties {
 			pf, ok := buildFast(ps, depth+1)
 			if !ok {
 				return nil, false
 			}
-			f.props[name] = pf
+			f.props = append(f.props, fastProp{name, pf})
 		}
+		slices.SortFunc(f.props, func(a, b fastProp) int { return strings.Compare(a.name, b.name) })
 	}
 	switch a := s.AdditionalProperties.(type) {
 	case nil:
@@ -195,6 +197,29 @@ func buildFast(s *jsonschema.Schema, depth int) (*fastSchema, bool) {
 		f.maxItems = *s.MaxItems
 	}
 	return f, true
+}
+
+// fastProp is one member of properties.
+type fastProp struct {
+	name   string
+	schema *fastSchema
+}
+
+// prop returns the schema of property name, or nil.
+func (f *fastSchema) prop(name string) *fastSchema {
+	if len(f.props) > 16 {
+		i, ok := slices.BinarySearchFunc(f.props, name, func(p fastProp, n string) int { return strings.Compare(p.name, n) })
+		if !ok {
+			return nil
+		}
+		return f.props[i].schema
+	}
+	for i := range f.props {
+		if f.props[i].name == name {
+			return f.props[i].schema
+		}
+	}
+	return nil
 }
 
 func buildFastList(list []*jsonschema.Schema, depth int) ([]*fastSchema, bool) {
@@ -451,7 +476,7 @@ func (f *fastSchema) objectOK(v Value) bool {
 	}
 	for i := range v.kids {
 		m := &v.kids[i]
-		if ps, ok := f.props[m.Key]; ok {
+		if ps := f.prop(m.Key); ps != nil {
 			if !ps.valid(m.Value) {
 				return false
 			}
