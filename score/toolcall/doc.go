@@ -18,6 +18,10 @@
 //		...
 //	}
 //
+// For many outputs, RecordScanner reads plain response records in one pass without
+// allocating (contract.DecodeResponse takes the rest) and Judge.ScoreBytes judges an
+// output in a buffer the caller reuses; a Judge is safe for concurrent use.
+//
 // Numbers are read as Python's json module reads them (an integer literal is an exact
 // integer of any size, anything else a float64) and compared with typed equality:
 // 1 != 1.0, true != 1, 1.50 == 1.5, -0.0 != 0.0. Schemas never reach outside their
