@@ -36,7 +36,7 @@ func eachLine(name string, r io.Reader, f func(rec *contract.Record) (result, er
 // a bare string (vLLM's run-batch writes its error message so) is the message.
 func apiError(raw json.RawMessage, fallback string) *contract.ProviderError {
 	var text string
-	if json.Unmarshal(raw, &text) == nil {
+	if runner.JSON.Unmarshal(raw, &text) == nil {
 		return &contract.ProviderError{Code: fallback, Message: text}
 	}
 	var e struct {
@@ -48,7 +48,7 @@ func apiError(raw json.RawMessage, fallback string) *contract.ProviderError {
 			Message string `json:"message"`
 		} `json:"error"`
 	}
-	json.Unmarshal(raw, &e)
+	runner.JSON.Unmarshal(raw, &e)
 	if e.Error != nil { // Anthropic wraps the error once more
 		e.Type, e.Message = e.Error.Type, e.Error.Message
 	}
@@ -73,7 +73,7 @@ func readOpenAIResults(name string, r io.Reader) ([]result, error) {
 			Response json.RawMessage `json:"response"`
 			Error    json.RawMessage `json:"error"`
 		}
-		if err := json.Unmarshal(rec.Raw, &w); err != nil {
+		if err := runner.JSON.Unmarshal(rec.Raw, &w); err != nil {
 			return result{}, rec.Errorf(0, "not a batch result line: %v", err)
 		}
 		if w.CustomID == nil || *w.CustomID == "" {
@@ -87,7 +87,7 @@ func readOpenAIResults(name string, r io.Reader) ([]result, error) {
 			Choices    json.RawMessage `json:"choices"`
 		}
 		if hasResponse {
-			if err := json.Unmarshal(w.Response, &resp); err != nil {
+			if err := runner.JSON.Unmarshal(w.Response, &resp); err != nil {
 				return result{}, rec.Errorf(0, "response is not an object: %v", err)
 			}
 		}
@@ -111,7 +111,7 @@ func readOpenAIResults(name string, r io.Reader) ([]result, error) {
 			var b struct {
 				Error json.RawMessage `json:"error"`
 			}
-			json.Unmarshal(body, &b)
+			runner.JSON.Unmarshal(body, &b)
 			out.res.Error = apiError(b.Error, fmt.Sprintf("http_%d", *resp.StatusCode))
 			if out.res.Error.Message == "" {
 				out.res.Error.Message = fmt.Sprintf("HTTP %d", *resp.StatusCode)
@@ -121,7 +121,7 @@ func readOpenAIResults(name string, r io.Reader) ([]result, error) {
 		var probe struct {
 			Object string `json:"object"`
 		}
-		json.Unmarshal(body, &probe)
+		runner.JSON.Unmarshal(body, &probe)
 		var res runner.Result
 		var err error
 		if probe.Object == "response" {
@@ -153,7 +153,7 @@ func readAnthropicResults(name string, r io.Reader) ([]result, error) {
 				Error   json.RawMessage `json:"error"`
 			} `json:"result"`
 		}
-		if err := json.Unmarshal(rec.Raw, &w); err != nil {
+		if err := runner.JSON.Unmarshal(rec.Raw, &w); err != nil {
 			return result{}, rec.Errorf(0, "not a batch result line: %v", err)
 		}
 		if w.CustomID == nil || *w.CustomID == "" || w.Result == nil {

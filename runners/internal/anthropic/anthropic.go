@@ -84,7 +84,7 @@ type message struct {
 // reason.
 func ParseMessage(body []byte) (runner.Result, error) {
 	var m message
-	if err := json.Unmarshal(body, &m); err != nil {
+	if err := runner.JSON.Unmarshal(body, &m); err != nil {
 		return runner.Result{}, runner.BadResponse("the answer is not a message: %.120s", err.Error())
 	}
 	if m.Type != "message" && m.Type != "" {

@@ -148,7 +148,7 @@ type chatCompletion struct {
 // is the output too, with its finish reason.
 func ParseChat(body []byte) (runner.Result, error) {
 	var c chatCompletion
-	if err := json.Unmarshal(body, &c); err != nil {
+	if err := runner.JSON.Unmarshal(body, &c); err != nil {
 		return runner.Result{}, runner.BadResponse("the answer is not a chat completion: %s", shortJSONError(err))
 	}
 	if len(c.Choices) == 0 || c.Choices[0].Message == nil {
@@ -189,14 +189,14 @@ func contentText(raw json.RawMessage) (string, bool, error) {
 		return "", false, nil
 	}
 	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if runner.JSON.Unmarshal(raw, &s) == nil {
 		return s, true, nil
 	}
 	var parts []struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
-	if err := json.Unmarshal(raw, &parts); err != nil {
+	if err := runner.JSON.Unmarshal(raw, &parts); err != nil {
 		return "", false, runner.BadResponse("message content is neither text nor a list of parts")
 	}
 	var b strings.Builder
@@ -238,7 +238,7 @@ type responsesAnswer struct {
 // an incomplete answer stopped.
 func ParseResponses(body []byte) (runner.Result, error) {
 	var a responsesAnswer
-	if err := json.Unmarshal(body, &a); err != nil {
+	if err := runner.JSON.Unmarshal(body, &a); err != nil {
 		return runner.Result{}, runner.BadResponse("the answer is not a Responses API response: %s", shortJSONError(err))
 	}
 	if a.Status == "failed" {
