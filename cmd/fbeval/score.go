@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/fbeval/fbeval/contract"
@@ -42,6 +44,11 @@ func (c *ScoreCmd) Run(env *Env) error {
 	s, err := c.resolve()
 	if err != nil {
 		return err
+	}
+	if os.Getenv("GOGC") == "" {
+		// Scoring allocates little that lives long, and the live heap stays small
+		// (flat at tens of MB): collecting less often buys throughput cheaply.
+		debug.SetGCPercent(400)
 	}
 	if c.Profile != "" {
 		stop, err := startProfile(c.Profile)
