@@ -3,6 +3,7 @@ package score
 import (
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
@@ -11,8 +12,11 @@ import (
 	tc "github.com/fbeval/fbeval/score/toolcall"
 )
 
+// comparison is one paired effect: treatment vs baseline.
+type comparison struct{ Name, Treatment, Baseline string }
+
 // Comparisons are the paired effects a report carries: treatment vs baseline.
-var Comparisons = []struct{ Name, Treatment, Baseline string }{
+var Comparisons = []comparison{
 	{"input_schema_vs_no_schema", contract.ArmInputSchema, contract.ArmNoSchema},
 	{"input_schema_vs_minimal_schema", contract.ArmInputSchema, contract.ArmMinimalSchema},
 	{"minimal_schema_vs_no_schema", contract.ArmMinimalSchema, contract.ArmNoSchema},
@@ -75,12 +79,20 @@ func (run *ToolcallRun) Report() (*ToolcallReport, error) {
 		rep.Categories[k[0]][k[1]] = computeMetrics(rows, s.Prices)
 	}
 	for _, cmp := range Comparisons {
-		if !slices.Contains(s.Arms, cmp.Treatment) || !slices.Contains(s.Arms, cmp.Baseline) {
-			continue
+		if slices.Contains(s.Arms, cmp.Treatment) && slices.Contains(s.Arms, cmp.Baseline) {
+			rep.Effects = append(rep.Effects, namedEffect{Name: cmp.Name})
 		}
-		rep.Effects = append(rep.Effects, namedEffect{cmp.Name, stats.Paired(run.pairs(cmp.Baseline, cmp.Treatment),
-			stats.Options{Name: cmp.Name, Seed: uint64(s.Seed)})})
 	}
+	// Each effect draws from its own seeded stream, so computing them at once
+	// changes no digit.
+	var wg sync.WaitGroup
+	for i := range rep.Effects {
+		e := &rep.Effects[i]
+		cmp := Comparisons[slices.IndexFunc(Comparisons, func(c comparison) bool { return c.Name == e.Name })]
+		pairs := run.pairs(cmp.Baseline, cmp.Treatment)
+		wg.Go(func() { e.Effect = stats.Paired(pairs, stats.Options{Name: cmp.Name, Seed: uint64(s.Seed)}) })
+	}
+	wg.Wait()
 	rep.Probes = run.probes()
 	if in, ok := rep.Arms[contract.ArmInputSchema]; ok {
 		ci := stats.ClassifyInput{CallValidity: in.CallSchemaValidity, SPV: in.SemanticPrecision,
