@@ -65,6 +65,9 @@ func plain(s string) string {
 	}, s)
 }
 
+// maxTableFailures bounds the failing cases a table lists: a table is for reading.
+const maxTableFailures = 50
+
 func tableToolcall(b *bytes.Buffer, name string, r *ToolcallReport) error {
 	fmt.Fprintf(b, "toolcall report: %s\ncomplete: %s, expected rows: %d, dataset: %s, seed: %d, repeats: %d, repairs: %d, decoding: %s\n%s\n\n",
 		plain(r.title(name)), yesNo(r.Complete), r.ExpectedRows, plain(r.Study.Dataset), r.Study.Seed, r.Study.Repeats, r.Study.Repairs,
@@ -92,6 +95,30 @@ func tableToolcall(b *bytes.Buffer, name string, r *ToolcallReport) error {
 			return err
 		}
 	}
+	for _, sub := range []struct {
+		title string
+		set   Ordered[Ordered[Metrics]]
+	}{{"first pass by domain", r.Subsets.Domain}, {"first pass by category", r.Subsets.Category}} {
+		if len(sub.set) == 0 {
+			continue
+		}
+		header := []string{strings.TrimPrefix(sub.title, "first pass by ")}
+		for _, a := range r.Arms {
+			header = append(header, plain(a.Key))
+		}
+		rows = rows[:0]
+		for _, e := range sub.set {
+			row := []string{plain(e.Key)}
+			for _, a := range r.Arms {
+				m, _ := e.Value.Get(a.Key)
+				row = append(row, fmt.Sprintf("%s of %d", pct(m.FirstPassSuccess), m.Runs))
+			}
+			rows = append(rows, row)
+		}
+		if err := textTable(b, sub.title, header, rows); err != nil {
+			return err
+		}
+	}
 	if len(r.Gates) > 0 {
 		rows = rows[:0]
 		for _, g := range r.Gates {
@@ -111,12 +138,17 @@ func tableToolcall(b *bytes.Buffer, name string, r *ToolcallReport) error {
 	}
 	b.WriteByte('\n')
 	if fails := r.failingRows(); len(fails) > 0 {
+		title := "failing cases (by final success)"
+		if len(fails) > maxTableFailures {
+			title = fmt.Sprintf("failing cases (by final success): the first %d of %d; every row is in --format json and --cases-out", maxTableFailures, len(fails))
+			fails = fails[:maxTableFailures]
+		}
 		rows = rows[:0]
 		for _, f := range fails {
 			rows = append(rows, []string{plain(caseName(f.CaseID, f.Repeat)), plain(f.Arm), rowStatus(f),
 				plain(strings.Join(f.Codes, ", ")), plain(strings.Join(f.FinalCodes, ", "))})
 		}
-		if err := textTable(b, "failing cases (by final success)", []string{"case", "arm", "status", "first codes", "final codes"}, rows); err != nil {
+		if err := textTable(b, title, []string{"case", "arm", "status", "first codes", "final codes"}, rows); err != nil {
 			return err
 		}
 	}
