@@ -144,11 +144,8 @@ type wireResponse struct {
 // output unless it carries an error.
 func DecodeResponse(rec *Record) (Response, error) {
 	var w wireResponse
-	if len(rec.Raw) == 0 || rec.Raw[0] != '{' {
-		return Response{}, rec.Errorf(0, "a response record must be a JSON object")
-	}
-	if err := json.Unmarshal(rec.Raw, &w); err != nil {
-		return Response{}, DecodeError(rec, err)
+	if err := decodeObject(rec, "response", &w); err != nil {
+		return Response{}, err
 	}
 	var out Response
 	if v := w.SchemaVersion; len(v) > 0 && v.Kind() != 'n' {
@@ -385,11 +382,8 @@ type wireRequest struct {
 // is the request id, and the messages are its instructions and prompt).
 func DecodeRequest(rec *Record) (Request, error) {
 	var w wireRequest
-	if len(rec.Raw) == 0 || rec.Raw[0] != '{' {
-		return Request{}, rec.Errorf(0, "a request record must be a JSON object")
-	}
-	if err := json.Unmarshal(rec.Raw, &w); err != nil {
-		return Request{}, DecodeError(rec, err)
+	if err := decodeObject(rec, "request", &w); err != nil {
+		return Request{}, err
 	}
 	r := Request{
 		SchemaVersion: w.SchemaVersion, RequestID: w.RequestID, CaseID: w.CaseID, Suite: w.Suite,
@@ -418,4 +412,15 @@ func DecodeRequest(rec *Record) (Request, error) {
 		return r, rec.Errorf(0, "schema_version must be %q or %q, got %q", RequestV1, CogLangRequest, w.SchemaVersion)
 	}
 	return r, nil
+}
+
+// decodeObject decodes a record that must be one JSON object, strictly, into w.
+func decodeObject(rec *Record, what string, w any) error {
+	if len(rec.Raw) == 0 || rec.Raw[0] != '{' {
+		return rec.Errorf(0, "a %s record must be a JSON object", what)
+	}
+	if err := json.Unmarshal(rec.Raw, w); err != nil {
+		return DecodeError(rec, err)
+	}
+	return nil
 }
