@@ -198,7 +198,7 @@ func PrepareCase(c contract.Case) (*Case, error) {
 // Where the spec is silent: reference-schema errors do not stop the semantic and
 // policy checks of a call (every code is reported, as HESchema does); non-empty
 // missingFields in a call breaks semantic rightness; a policy field that is absent is
-// not checked (its absence is a schema error); errors come in check order: schema,
+// a policy error as well as a schema error; errors come in check order: schema,
 // candidate, state (by field), ground truth, tool, missing fields, policies (limits by
 // field, then orders in policy order), control, action.
 func (j *Judge) Score(output string, c *Case) Result {
@@ -333,26 +333,28 @@ func (j *Judge) scoreCall(e envelopeParts, c *Case, semantic bool) (errs []Error
 
 // checkPolicies appends POLICY_LIMIT and POLICY_ORDER errors for args.
 func (j *Judge) checkPolicies(args Value, errs []Error) []Error {
+	// An absent field is not a number (nor a string), so it fails its policy as
+	// HESchema's does, beside the schema's required error.
 	for _, rule := range j.maxRules {
 		got, ok := args.Get(rule.field)
-		if !ok {
+		if ok && got.IsNumber() && compareNumbers(got, rule.ceiling) <= 0 {
 			continue
 		}
-		if got.IsNumber() && compareNumbers(got, rule.ceiling) <= 0 {
-			continue
+		e := Error{
+			Code: CodePolicyLimit, Path: "/arguments/" + escapePointer(rule.field), Keyword: "max",
+			Message:  fmt.Sprintf("%s must be a number at most %s", rule.field, Canonical(rule.ceiling)),
+			Expected: canonicalText(rule.ceiling),
 		}
-		msg := fmt.Sprintf("%s must be a number at most %s", rule.field, Canonical(rule.ceiling))
-		errs = append(errs, Error{
-			Code: CodePolicyLimit, Path: "/arguments/" + escapePointer(rule.field), Keyword: "max", Message: msg,
-			Expected: canonicalText(rule.ceiling), Actual: canonicalText(got),
-		})
+		if ok {
+			e.Actual = canonicalText(got)
+		} else {
+			e.Message = fmt.Sprintf("%s is missing; it must be a number at most %s", rule.field, Canonical(rule.ceiling))
+		}
+		errs = append(errs, e)
 	}
 	for _, pair := range j.ordered {
-		first, ok1 := args.Get(pair[0])
-		second, ok2 := args.Get(pair[1])
-		if !ok1 || !ok2 {
-			continue
-		}
+		first, _ := args.Get(pair[0])
+		second, _ := args.Get(pair[1])
 		if first.kind == String && second.kind == String && first.s < second.s {
 			continue
 		}
