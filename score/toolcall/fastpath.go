@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -32,7 +31,7 @@ type fastSchema struct {
 	oneOf      []*fastSchema
 	not        *fastSchema
 	format     *jsonschema.Format
-	formatDate bool // format is the library's date: time.Parse("2006-01-02")
+	formatDate bool // format is pyDateFormat
 	required   []string
 	props      []fastProp  // sorted by name: a short list beats a map here
 	addl       *fastSchema // additionalProperties schema, nil = allowed
@@ -143,7 +142,7 @@ func buildFast(s *jsonschema.Schema, depth int) (*fastSchema, bool) {
 			return nil, false
 		}
 		f.format = s.Format
-		f.formatDate = s.Format.Name == "date"
+		f.formatDate = s.Format == pyDateFormat
 	}
 	f.required = s.Required
 	if len(s.Properties) > 0 {
@@ -415,11 +414,9 @@ func (f *fastSchema) valid(v Value) bool {
 	}
 	if f.format != nil {
 		if f.formatDate {
-			// the library's date check, without boxing the string
-			if v.kind == String {
-				if _, err := time.Parse("2006-01-02", v.s); err != nil {
-					return false
-				}
+			// the date check, without boxing the string
+			if v.kind == String && !isPyDate(v.s) {
+				return false
 			}
 		} else {
 			var inst any = v.s

@@ -81,6 +81,9 @@ func compileValue(doc Value) (*Schema, error) {
 		c.DefaultDraft(jsonschema.Draft2020)
 		c.AssertFormat()
 		c.UseLoader(refusingLoader{})
+		// read as Python's jsonschema reads them (pycompat.go)
+		c.RegisterFormat(pyDateFormat)
+		c.UseRegexpEngine(compilePyRegexp)
 	}
 	if err := c.AddResource(schemaURL, sdoc); err != nil {
 		return nil, fmt.Errorf("schema: %s", oneLine(err))
