@@ -1,6 +1,7 @@
 package toolcall
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -104,6 +105,63 @@ func TestPyCompatSchema(t *testing.T) {
 			if e.Keyword == "format" && !strings.Contains(e.Message, "not a calendar date") {
 				t.Errorf("%s: date error message %q", tt.in, e.Message)
 			}
+		}
+	}
+}
+
+// Every keyword that fails is an error, as Python's jsonschema's iter_errors gives
+// them, though jsonschema/v6 stops at a failing type, const, enum or format. The
+// counts are Python's (jsonschema 4.10, Draft 2020-12).
+func TestPyErrorCounts(t *testing.T) {
+	s, err := CompileSchema([]byte(`{
+		"$schema": "https://json-schema.org/draft/2020-12/schema",
+		"type": "object",
+		"properties": {
+			"currency": {"type": "string", "enum": ["INR", "USD", "EUR"]},
+			"n": {"type": "integer", "minimum": 1, "maximum": 9},
+			"k": {"const": "a", "enum": ["b"], "type": "string", "minLength": 3},
+			"d": {"type": "string", "format": "date", "pattern": "^2"},
+			"o": {"type": "integer", "properties": {"x": {"type": "string"}}, "required": ["y"]},
+			"any": {"anyOf": [{"type": "string"}, {"minimum": 10}]},
+			"arr": {"type": "array", "items": {"type": "integer", "maximum": 3}}
+		},
+		"required": ["currency"],
+		"additionalProperties": false
+	}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		in   string
+		want []string // path keyword, sorted
+	}{
+		{`{"currency": 5}`, []string{"/currency enum", "/currency type"}},
+		{`{"currency": "GBP"}`, []string{"/currency enum"}},
+		{`{"currency": "INR", "n": 50.5}`, []string{"/n maximum", "/n type"}},
+		{`{"currency": "INR", "n": 2.5}`, []string{"/n type"}},
+		{`{"currency": "INR", "n": 2.0}`, nil},
+		{`{"currency": "INR", "n": true}`, []string{"/n type"}},
+		{`{"currency": "INR", "n": "50"}`, []string{"/n type"}},
+		{`{"currency": "INR", "k": 1}`, []string{"/k const", "/k enum", "/k type"}},
+		{`{"currency": "INR", "k": "x"}`, []string{"/k const", "/k enum", "/k minLength"}},
+		{`{"currency": "INR", "d": "3027-02-30"}`, []string{"/d format", "/d pattern"}},
+		{`{"currency": "INR", "o": {"x": 1}}`, []string{"/o required", "/o type", "/o/x type"}},
+		{`{"currency": "INR", "any": 5}`, []string{"/any anyOf"}},
+		{`{"currency": "INR", "arr": [1, 4.5, "a"]}`, []string{"/arr/1 maximum", "/arr/1 type", "/arr/2 type"}},
+		{`{"currency": 5, "n": 0, "z": 1}`, []string{" additionalProperties", "/currency enum", "/currency type", "/n minimum"}},
+	}
+	for _, tt := range tests {
+		v, err := Parse(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range s.Validate(v) {
+			got = append(got, e.Path+" "+e.Keyword)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: errors %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

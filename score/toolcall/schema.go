@@ -30,6 +30,9 @@ type Schema struct {
 	// exact: the relation keywords do exact decimal arithmetic, so every number
 	// reaches them as its JSON text
 	exact bool
+	// rest caches subschemas compiled with keywords left out (pycompat.go):
+	// restKey -> *jsonschema.Schema, nil when that could not be compiled
+	rest sync.Map
 }
 
 // instance converts v for the compiled validator.
@@ -55,6 +58,18 @@ func (refusingLoader) Load(string) (any, error) {
 	return nil, errors.New("refused: schemas must be self-contained (no remote or file references)")
 }
 
+// newCompiler returns a Draft 2020-12 compiler that asserts formats, reads dates
+// and patterns as Python's jsonschema does (pycompat.go) and loads nothing.
+func newCompiler() *jsonschema.Compiler {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	c.UseLoader(refusingLoader{})
+	c.RegisterFormat(pyDateFormat)
+	c.UseRegexpEngine(compilePyRegexp)
+	return c
+}
+
 // CompileSchema compiles a JSON Schema document. The text is read strictly (see
 // Parse); any $ref to something outside the document is an error naming it.
 func CompileSchema(data []byte) (*Schema, error) {
@@ -77,13 +92,7 @@ func compileValue(doc Value) (*Schema, error) {
 		// compiler, which refuses outside references just the same
 		c = relations.NewCompiler()
 	} else {
-		c = jsonschema.NewCompiler()
-		c.DefaultDraft(jsonschema.Draft2020)
-		c.AssertFormat()
-		c.UseLoader(refusingLoader{})
-		// read as Python's jsonschema reads them (pycompat.go)
-		c.RegisterFormat(pyDateFormat)
-		c.UseRegexpEngine(compilePyRegexp)
+		c = newCompiler()
 	}
 	if err := c.AddResource(schemaURL, sdoc); err != nil {
 		return nil, fmt.Errorf("schema: %s", oneLine(err))
@@ -131,19 +140,30 @@ func (s *Schema) validate(v Value, prefix string) []SchemaError {
 	if !errors.As(err, &verr) {
 		return []SchemaError{{Path: prefix, Keyword: "", Message: oneLine(err)}}
 	}
-	return flatten(verr, prefix)
+	return s.flatten(verr, prefix, v)
 }
 
-// flatten turns jsonschema/v6's error tree into its leaves, walking with an explicit
-// stack. A required error naming several properties becomes one error per property,
-// as Python's jsonschema reports them.
-func flatten(root *jsonschema.ValidationError, prefix string) []SchemaError {
+// flatten turns jsonschema/v6's error tree for instance v into its leaves, as
+// Python's jsonschema counts them (see pycompat.go), sorted.
+func (s *Schema) flatten(root *jsonschema.ValidationError, prefix string, v Value) []SchemaError {
+	out := s.leaves(root, prefix, v, "", nil, 0)
+	sortSchemaErrors(out)
+	return out
+}
+
+// leaves walks an error tree with an explicit stack. A required error naming
+// several properties becomes one error per property, and anyOf, oneOf and contains
+// stay one error each, as Python's jsonschema reports them; after an error that
+// made the library skip the rest of its subschema, what else fails there is added.
+// inst is the instance the tree is about, at path prefix; fragment and dropped say
+// which subschema (with which keywords left out) validated it, when depth > 0.
+func (s *Schema) leaves(root *jsonschema.ValidationError, prefix string, inst Value, fragment string, dropped []string, depth int) []SchemaError {
 	var out []SchemaError
 	stack := []*jsonschema.ValidationError{root}
 	for len(stack) > 0 {
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if len(e.Causes) > 0 {
+		if len(e.Causes) > 0 && !pyOneError(e.ErrorKind) {
 			stack = append(stack, e.Causes...)
 			continue
 		}
@@ -152,14 +172,16 @@ func flatten(root *jsonschema.ValidationError, prefix string) []SchemaError {
 		if kp := e.ErrorKind.KeywordPath(); len(kp) > 0 {
 			kw = kp[len(kp)-1]
 		}
-		if ap, ok := e.ErrorKind.(*kind.AdditionalProperties); ok && len(ap.Properties) > 1 {
-			// The library lists them in map order.
-			sorted := &kind.AdditionalProperties{Properties: slices.Sorted(slices.Values(ap.Properties))}
-			out = append(out, SchemaError{Path: path, Keyword: kw, Message: sorted.LocalizedString(printer)})
-			continue
-		}
-		if req, ok := e.ErrorKind.(*kind.Required); ok {
-			for _, m := range req.Missing {
+		switch k := e.ErrorKind.(type) {
+		case *kind.AdditionalProperties:
+			if len(k.Properties) > 1 {
+				// The library lists them in map order.
+				sorted := &kind.AdditionalProperties{Properties: slices.Sorted(slices.Values(k.Properties))}
+				out = append(out, SchemaError{Path: path, Keyword: kw, Message: sorted.LocalizedString(printer)})
+				continue
+			}
+		case *kind.Required:
+			for _, m := range k.Missing {
 				out = append(out, SchemaError{Path: path, Keyword: kw, Message: requiredMessage(m)})
 			}
 			continue
@@ -169,9 +191,30 @@ func flatten(root *jsonschema.ValidationError, prefix string) []SchemaError {
 			msg = strings.Join(strings.Fields(msg), " ")
 		}
 		out = append(out, SchemaError{Path: path, Keyword: kw, Message: msg})
+		if early := earlyKeyword(e.ErrorKind); early != "" {
+			url, frag, ok := strings.Cut(e.SchemaURL, "#")
+			sub, found := at(inst, e.InstanceLocation)
+			if !ok || url != schemaURL || !found {
+				continue
+			}
+			drop := []string{early}
+			if depth > 0 && frag == fragment && len(e.InstanceLocation) == 0 {
+				drop = append(slices.Clone(dropped), early)
+			}
+			out = append(out, s.restErrors(frag, drop, sub, path, depth)...)
+		}
 	}
-	sortSchemaErrors(out)
 	return out
+}
+
+// pyOneError reports whether Python's jsonschema reports an error of this kind as
+// one error, however many subschemas failed under it.
+func pyOneError(k jsonschema.ErrorKind) bool {
+	switch k.(type) {
+	case *kind.AnyOf, *kind.OneOf, *kind.Contains:
+		return true
+	}
+	return false
 }
 
 // requiredMessages holds the library's message for each missing property name met
