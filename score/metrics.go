@@ -9,10 +9,13 @@ import (
 
 // Metrics are the figures of one arm over a set of rows (spec section 5). Rates
 // are percentages; a rate whose denominator is zero, and a sum that is not known
-// for every attempt, is nil.
+// for every row, is nil. A row's tokens, cost and latency cover all its attempts,
+// as HESchema's do: a row with a provider error at any attempt has no latency and
+// unknown tokens and cost. Rows with no response at all are left out of the
+// tokens, cost and latency (HESchema has no such rows).
 type Metrics struct {
 	Runs               int
-	ProviderErrors     int // rows whose first attempt is a provider error
+	ProviderErrors     int // rows with a provider error at any attempt
 	MissingResponses   int // rows whose first attempt has no response
 	FirstPassSuccess   *float64
 	FirstPassWilson    *[2]float64
@@ -60,15 +63,14 @@ func computeMetrics(rows []*Row, prices *contract.Prices) *Metrics {
 			m.MissingResponses++
 			m.ErrorCounts["MISSING_RESPONSE"]++
 		case a.provider != nil:
-			m.ProviderErrors++
 			m.ErrorCounts["PROVIDER_ERROR"]++
 		default:
 			for _, e := range a.result.Errors {
 				m.ErrorCounts[e.Code]++
 			}
-			if a.latency != nil {
-				latencies = append(latencies, *a.latency)
-			}
+		}
+		if r.providerError() {
+			m.ProviderErrors++
 		}
 		first, final := r.firstSuccess(), r.finalSuccess()
 		if first {
@@ -99,17 +101,22 @@ func computeMetrics(rows []*Row, prices *contract.Prices) *Metrics {
 			retried++
 			repairs += n
 		}
-		for i := range r.attempts {
-			at := &r.attempts[i]
-			if !at.present {
-				continue
-			}
-			if at.inTokens == nil || at.outTokens == nil {
-				tokensKnown = false
-				continue
-			}
-			inTok += *at.inTokens
-			outTok += *at.outTokens
+		if !a.present {
+			continue // no attempt: nothing to count (the row is reported missing)
+		}
+		if lat, ok := r.latency(); ok {
+			latencies = append(latencies, lat)
+		}
+		in, out, ok := r.tokens()
+		if !ok {
+			tokensKnown = false
+			continue
+		}
+		inTok += in
+		outTok += out
+		if prices != nil {
+			// per row, then summed, as HESchema prices its rows
+			cost += (float64(in)*prices.InputPerMillionUSD + float64(out)*prices.OutputPerMillionUSD) / 1e6
 		}
 	}
 	m.FirstPassSuccess = pct(m.firstSuccesses, m.Runs)
@@ -129,7 +136,6 @@ func computeMetrics(rows []*Row, prices *contract.Prices) *Metrics {
 	if tokensKnown && m.Runs > m.MissingResponses {
 		m.InputTokens, m.OutputTokens = &inTok, &outTok
 		if prices != nil {
-			cost = (float64(inTok)*prices.InputPerMillionUSD + float64(outTok)*prices.OutputPerMillionUSD) / 1e6
 			m.TotalCostUSD = &cost
 			if m.finalSuccesses > 0 {
 				per := cost / float64(m.finalSuccesses)

@@ -64,6 +64,54 @@ func (r *Row) finalSuccess() bool {
 	return a != nil && a.provider == nil && a.result.Success
 }
 
+// providerError reports whether any attempt of the row ended in a provider error
+// (a runner does not repair after one, so it is the last).
+func (r *Row) providerError() bool {
+	for i := range r.attempts {
+		if r.attempts[i].present && r.attempts[i].provider != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// latency is the row's time over all its attempts, as HESchema times a row; ok is
+// false when an attempt's latency is unknown or the row has a provider error.
+func (r *Row) latency() (ms float64, ok bool) {
+	n := 0
+	for i := range r.attempts {
+		a := &r.attempts[i]
+		if !a.present {
+			continue
+		}
+		if a.provider != nil || a.latency == nil {
+			return 0, false
+		}
+		ms += *a.latency
+		n++
+	}
+	return ms, n > 0
+}
+
+// tokens are the row's input and output tokens over all its attempts; ok is false
+// when a count is unknown for an attempt or the row has a provider error.
+func (r *Row) tokens() (in, out int64, ok bool) {
+	n := 0
+	for i := range r.attempts {
+		a := &r.attempts[i]
+		if !a.present {
+			continue
+		}
+		if a.provider != nil || a.inTokens == nil || a.outTokens == nil {
+			return 0, 0, false
+		}
+		in += *a.inTokens
+		out += *a.outTokens
+		n++
+	}
+	return in, out, n > 0
+}
+
 // repairs is the number of repair attempts with a response.
 func (r *Row) repairs() int {
 	n := 0

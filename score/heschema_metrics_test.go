@@ -1,0 +1,88 @@
+package score
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/fbeval/fbeval/contract"
+	tc "github.com/fbeval/fbeval/score/toolcall"
+)
+
+// A row's latency, tokens and cost cover all its attempts, and a provider error at
+// any attempt makes it a provider-error row, as in HESchema's summarize (the values
+// below are what it gives for the same rows).
+func TestMetricsRowsLikeHESchema(t *testing.T) {
+	prepared, err := tc.PrepareCase(contract.Case{ID: "c", Domain: "d",
+		Expected: json.RawMessage(`{"action":"call_tool","tool":"t","arguments":{"a":1},"missingFields":[],"reason":""}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i64 := func(n int64) *int64 { return &n }
+	ok := func(lat float64, in, out int64) attempt {
+		return attempt{present: true, result: tc.Result{Success: true, ReferenceValid: true, CandidateValid: true,
+			SemanticallyRight: true, PolicyValid: true, Action: contract.ActionCallTool}, latency: &lat, inTokens: i64(in), outTokens: i64(out)}
+	}
+	failed := func(lat float64, in, out int64) attempt {
+		return attempt{present: true, result: tc.Result{Errors: []tc.Error{{Code: tc.CodeJSONInvalid}}}, latency: &lat, inTokens: i64(in), outTokens: i64(out)}
+	}
+	providerErr := attempt{present: true, provider: &contract.ProviderError{Code: "timeout"}}
+	row := func(atts ...attempt) *Row { return &Row{Prepared: prepared, attempts: atts} }
+	noLatency := ok(0, 3, 4)
+	noLatency.latency = nil
+	noTokens := ok(5, 0, 0)
+	noTokens.inTokens = nil
+
+	a := row(ok(10, 5, 7))                   // first-pass success
+	b := row(failed(20, 1, 1), ok(30, 2, 2)) // repaired: latency 50, tokens 3/3
+	c := row(failed(40, 1, 1), providerErr)  // provider error at the repair
+	d := row(providerErr)                    // provider error at once
+	e := row(noLatency)                      // no latency reported
+	f := row(noTokens)                       // tokens unknown
+	missing := row(attempt{})                // no response at all
+	prices := &contract.Prices{InputPerMillionUSD: 3, OutputPerMillionUSD: 15}
+	cost := func(in, out float64) float64 { return (in*3 + out*15) / 1e6 }
+
+	tests := []struct {
+		name             string
+		rows             []*Row
+		providerErrors   int
+		p50, p95         *float64
+		in, out          *int64
+		totalCost, perOK *float64
+	}{
+		{"every row known", []*Row{a, b}, 0, ptrF(30), ptrF(48), i64(8), i64(10),
+			ptrF(cost(5, 7) + cost(3, 3)), ptrF((cost(5, 7) + cost(3, 3)) / 2)},
+		{"provider error at a repair", []*Row{a, b, c}, 1, ptrF(30), ptrF(48), nil, nil, nil, nil},
+		{"provider error at once", []*Row{a, d}, 1, ptrF(10), ptrF(10), nil, nil, nil, nil},
+		{"latency unknown", []*Row{a, e}, 0, ptrF(10), ptrF(10), i64(8), i64(11),
+			ptrF(cost(5, 7) + cost(3, 4)), ptrF((cost(5, 7) + cost(3, 4)) / 2)},
+		{"tokens unknown", []*Row{a, f}, 0, ptrF(7.5), ptrF(9.75), nil, nil, nil, nil},
+		{"missing row left out", []*Row{a, missing}, 0, ptrF(10), ptrF(10), i64(5), i64(7), ptrF(cost(5, 7)), ptrF(cost(5, 7))},
+		{"only failures", []*Row{c}, 1, nil, nil, nil, nil, nil, nil},
+	}
+	eq := func(x, y *float64) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
+	eqi := func(x, y *int64) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
+	show := func(p *float64) any {
+		if p == nil {
+			return nil
+		}
+		return *p
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := computeMetrics(tt.rows, prices)
+			if m.ProviderErrors != tt.providerErrors {
+				t.Errorf("provider errors %d, want %d", m.ProviderErrors, tt.providerErrors)
+			}
+			if !eq(m.LatencyP50, tt.p50) || !eq(m.LatencyP95, tt.p95) {
+				t.Errorf("latency p50 %v p95 %v, want %v %v", show(m.LatencyP50), show(m.LatencyP95), show(tt.p50), show(tt.p95))
+			}
+			if !eqi(m.InputTokens, tt.in) || !eqi(m.OutputTokens, tt.out) {
+				t.Errorf("tokens %v %v, want %v %v", m.InputTokens, m.OutputTokens, tt.in, tt.out)
+			}
+			if !eq(m.TotalCostUSD, tt.totalCost) || !eq(m.CostPerSuccessUSD, tt.perOK) {
+				t.Errorf("cost %v per success %v, want %v %v", show(m.TotalCostUSD), show(m.CostPerSuccessUSD), show(tt.totalCost), show(tt.perOK))
+			}
+		})
+	}
+}
