@@ -155,15 +155,16 @@ func Paired(pairs []Pair, opt Options) Effect {
 	}
 
 	B, S := meanOf(baseMean), meanOf(treatMean)
-	e.BaselineSuccess = ptr(100 * B)
-	e.TreatmentSuccess = ptr(100 * S)
-	e.AbsoluteUplift = ptr(100 * (S - B))
-	// Decide the null rules on counts, not on float equality.
+	e.BaselineSuccess = ptr(B * 100)
+	e.TreatmentSuccess = ptr(S * 100)
+	e.AbsoluteUplift = ptr((S - B) * 100)
+	// Decide the null rules on counts, not on float equality. Divide first, then
+	// scale, in HESchema's order, so both tools write the same digits.
 	if baseAll > 0 {
-		e.RelativeImprovement = ptr(100 * (S - B) / B)
+		e.RelativeImprovement = ptr((S - B) / B * 100)
 	}
 	if baseAll < len(pairs) {
-		e.ErrorReduction = ptr(100 * (S - B) / (1 - B))
+		e.ErrorReduction = ptr((S - B) / (1 - B) * 100)
 	}
 
 	draws := make([]float64, e.Bootstrap.Resamples)
