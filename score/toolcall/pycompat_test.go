@@ -165,3 +165,28 @@ func TestPyErrorCounts(t *testing.T) {
 		}
 	}
 }
+
+// Lone surrogate escapes are read as Python's json reads them: a character of
+// their own, unequal to any other, sorted by code point, a duplicate key only of
+// themselves.
+func TestLoneSurrogates(t *testing.T) {
+	if _, err := Parse(`{"\ud800":1,"\ud800":2}`); err == nil || !strings.Contains(err.Error(), "duplicate") {
+		t.Errorf("a repeated lone surrogate key: %v", err)
+	}
+	v, err := Parse(`{"\ue000":1,"\ud800":2,"\ud7ff":3,"\ufffd":4}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := Canonical(v), `{"`+"\ud7ff"+`":3,"\ud800":2,"`+"\ue000"+`":1,"`+"\ufffd"+`":4}`; got != want {
+		t.Errorf("canonical %s, want %s", got, want)
+	}
+	a, _ := Parse(`"\ud800"`)
+	b, _ := Parse(`"\ufffd"`)
+	if Equal(a, b) {
+		t.Error("a lone surrogate equals U+FFFD")
+	}
+	back, err := Parse(Canonical(a))
+	if err != nil || !Equal(a, back) {
+		t.Errorf("round trip: %v", err)
+	}
+}

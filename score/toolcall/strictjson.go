@@ -164,8 +164,9 @@ func (e *SyntaxError) Error() string {
 
 // Parse reads text as exactly one strict JSON value: surrounding JSON whitespace is
 // allowed, nothing else. It rejects duplicate keys at any depth, NaN and Infinity,
-// numbers that overflow a float64, a byte order mark, invalid UTF-8, lone surrogate
-// escapes, control characters in strings and nesting deeper than DefaultMaxDepth.
+// numbers that overflow a float64, a byte order mark, invalid UTF-8, control
+// characters in strings and nesting deeper than DefaultMaxDepth. A lone UTF-16
+// surrogate escape is read, as Python's json reads it (see String values).
 func Parse(text string) (Value, error) {
 	return ParseDepth(text, DefaultMaxDepth)
 }
@@ -539,20 +540,25 @@ func (p *parser) strEscaped(start, i int) (string, bool) {
 				}
 				next := i + 6
 				if utf16.IsSurrogate(r) {
-					// Only a high surrogate followed by an escaped low one is a
-					// character; Go strings cannot hold a lone surrogate.
-					if r >= 0xDC00 || next+1 >= len(p.data) || p.data[next] != '\\' || p.data[next+1] != 'u' {
-						return "", p.fail(i, "lone UTF-16 surrogate escape in string")
+					// A high surrogate followed by an escaped low one is one
+					// character. Any other surrogate stays lone, as Python's json
+					// reads it; Go strings cannot hold one as UTF-8, so it is kept
+					// as its three WTF-8 bytes: distinct from every character and in
+					// code point order, written back as the same escape.
+					if r < 0xDC00 && next+1 < len(p.data) && p.data[next] == '\\' && p.data[next+1] == 'u' {
+						r2, ok := p.hex4(next + 2)
+						if !ok {
+							return "", false
+						}
+						if r2 >= 0xDC00 && r2 <= 0xDFFF {
+							buf = utf8.AppendRune(buf, utf16.DecodeRune(r, r2))
+							i = next + 6
+							continue
+						}
 					}
-					r2, ok := p.hex4(next + 2)
-					if !ok {
-						return "", false
-					}
-					if r2 < 0xDC00 || r2 > 0xDFFF {
-						return "", p.fail(i, "lone UTF-16 surrogate escape in string")
-					}
-					r = utf16.DecodeRune(r, r2)
-					next += 6
+					buf = append(buf, 0xE0|byte(r>>12), 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F)
+					i = next
+					continue
 				}
 				buf = utf8.AppendRune(buf, r)
 				i = next
