@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
@@ -21,8 +22,11 @@ type Options struct {
 
 // attempt is what one response said for one attempt of a row.
 type attempt struct {
-	present   bool
-	provider  *contract.ProviderError
+	present  bool
+	provider *contract.ProviderError
+	// pending: result is not judged yet (the output was not clean); settle
+	// judges it in full once the file is read, if it is still the row's attempt
+	pending   bool
 	result    tc.Result
 	output    string
 	inTokens  *int64
@@ -37,6 +41,7 @@ type Row struct {
 	Arm      string
 	Repeat   int
 	attempts []attempt // index attempt-1
+	judge    *tc.Judge // the judge of the case's domain
 }
 
 // latest returns the last attempt that has a response, and its number (0 if none).
@@ -156,9 +161,13 @@ func NewToolcallRun(plan *export.ToolcallPlan) (*ToolcallRun, error) {
 		if err != nil {
 			return nil, &contract.InputError{File: s.Dataset, Msg: err.Error()}
 		}
+		j := run.judges[c.Domain]
+		if j == nil {
+			return nil, &contract.InputError{File: s.Dataset, Msg: fmt.Sprintf("case %q: no tool for domain %q", c.ID, c.Domain)}
+		}
 		for r := 1; r <= s.Repeats; r++ {
 			for _, arm := range s.Arms {
-				row := &Row{Case: c, Prepared: pc, Arm: arm, Repeat: r, attempts: make([]attempt, s.Repairs+1)}
+				row := &Row{Case: c, Prepared: pc, Arm: arm, Repeat: r, attempts: make([]attempt, s.Repairs+1), judge: j}
 				idx := len(run.Rows)
 				run.Rows = append(run.Rows, row)
 				for a := 1; a <= s.Repairs+1; a++ {
@@ -220,6 +229,8 @@ func (run *ToolcallRun) Read(src Source, opts Options) (*InputStats, error) {
 	} else {
 		run.readParallel(rd, st, workers)
 	}
+	// what was read stays in the rows even when the reading failed: judge it
+	run.settle(workers)
 	if err := rd.Err(); err != nil {
 		return nil, err
 	}
@@ -322,8 +333,15 @@ func (w *tcWorker) record(raw []byte, line, col int, rerr error, o *tcOutcome) {
 		o.kind, o.slot = outScored, sl
 		a := &o.att
 		a.present = true
-		a.result = run.judges[row.Case.Domain].ScoreBytes(f.Output, row.Prepared)
-		if run.keepOutput(&a.result) {
+		if r, ok := row.judge.Quick(f.Output, row.Prepared); ok {
+			a.result = r
+			if run.keepOutput(&a.result) {
+				a.output = string(f.Output)
+			}
+		} else {
+			// Most such records are replaced by a later one for the same request:
+			// the errors and their messages are made only for the one that stays.
+			a.pending = true
 			a.output = string(f.Output)
 		}
 		if f.HasInput {
@@ -353,11 +371,52 @@ func (w *tcWorker) record(raw []byte, line, col int, rerr error, o *tcOutcome) {
 	o.att = attempt{present: true, provider: resp.Error,
 		inTokens: resp.InputTokens, outTokens: resp.OutputTokens, latency: resp.LatencyMS}
 	if resp.Error == nil {
-		o.att.result = run.judges[row.Case.Domain].Score(resp.Output, row.Prepared)
+		o.att.result = row.judge.Score(resp.Output, row.Prepared)
 	}
 	if resp.Error != nil || run.keepOutput(&o.att.result) {
 		o.att.output = resp.Output
 	}
+}
+
+// settle judges in full the attempts whose records were not clean, now that no
+// later record can replace them, on up to workers goroutines.
+func (run *ToolcallRun) settle(workers int) {
+	type item struct {
+		row *Row
+		a   *attempt
+	}
+	var todo []item
+	for _, row := range run.Rows {
+		for i := range row.attempts {
+			if a := &row.attempts[i]; a.pending {
+				todo = append(todo, item{row, a})
+			}
+		}
+	}
+	judge := func(it item) {
+		it.a.result = it.row.judge.Score(it.a.output, it.row.Prepared)
+		it.a.pending = false
+		if !run.keepOutput(&it.a.result) {
+			it.a.output = ""
+		}
+	}
+	workers = min(workers, len(todo)/64+1)
+	if workers <= 1 {
+		for _, it := range todo {
+			judge(it)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	per := (len(todo) + workers - 1) / workers
+	for part := range slices.Chunk(todo, per) {
+		wg.Go(func() {
+			for _, it := range part {
+				judge(it)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // keepOutput says whether an attempt's output text is kept: reports quote the

@@ -3,6 +3,7 @@ package score
 import (
 	"bytes"
 	"io"
+	"reflect"
 	"runtime"
 	"sync"
 	"testing"
@@ -276,6 +277,65 @@ func TestToolcallReadSameAtAnyWorkers(t *testing.T) {
 		if cases != cases1 {
 			t.Errorf("workers=%d: the case results differ from workers=1", w)
 		}
+	}
+}
+
+// TestToolcallReadJudgesAsScore holds Read, which judges most records with the
+// quick check and the rest in full only once the file is read, to judging the last
+// record of every request in full with Judge.Score.
+func TestToolcallReadJudgesAsScore(t *testing.T) {
+	data := tcMixed(t, 20000)
+	want := map[slot]tc.Result{}
+	ref := tcBenchRun(t)
+	rd := contract.NewReader("r.jsonl", bytes.NewReader(data), contract.ReadOptions{})
+	for rd.Scan() {
+		rec := rd.Record()
+		if rec.Err != nil {
+			continue
+		}
+		resp, err := contract.DecodeResponse(rec)
+		if err != nil {
+			continue
+		}
+		sl, ok := ref.lookup(&resp)
+		if !ok {
+			continue
+		}
+		if resp.Error != nil {
+			delete(want, sl)
+			continue
+		}
+		row := ref.Rows[sl.row]
+		want[sl] = ref.judges[row.Case.Domain].Score(resp.Output, row.Prepared)
+	}
+	run := tcBenchRun(t)
+	if _, err := run.Read(Source{Name: "r.jsonl", R: bytes.NewReader(data)}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	failed := 0
+	for i, row := range run.Rows {
+		for k := range row.attempts {
+			a := &row.attempts[k]
+			w, ok := want[slot{i, k + 1}]
+			if !ok || a.provider != nil {
+				continue
+			}
+			if a.pending {
+				t.Fatalf("row %d attempt %d still pending after Read", i, k+1)
+			}
+			if !reflect.DeepEqual(a.result, w) {
+				t.Fatalf("row %d attempt %d: Read judged %+v, Score %+v", i, k+1, a.result, w)
+			}
+			if !w.Success {
+				failed++
+				if a.output == "" {
+					t.Fatalf("row %d attempt %d: failed output not kept", i, k+1)
+				}
+			}
+		}
+	}
+	if failed == 0 || len(want) < 1000 {
+		t.Fatalf("the file exercises %d rows, %d of them failed", len(want), failed)
 	}
 }
 

@@ -94,6 +94,9 @@ func TestInteropGoldAnswers(t *testing.T) {
 		if !r.Success || len(r.Errors) != 0 {
 			t.Errorf("%s: gold answer scored %+v", raw.ID, r)
 		}
+		if err := quickAgrees(judges[raw.Domain], string(raw.Expected), c); err != "" {
+			t.Errorf("%s: %s", raw.ID, err)
+		}
 		actions[r.Action]++
 	}
 	want := map[string]int{contract.ActionCallTool: 240, contract.ActionAsk: 180, contract.ActionRefuse: 60}
@@ -126,7 +129,11 @@ func TestInteropConflictDrafts(t *testing.T) {
 		k := st.Members()[0].Key
 		args := with(c.ExpectedArguments(), k, StringValue("different-place"))
 		out := call(tools[raw.Domain].Name, Canonical(args))
-		r := mustJudge(t, tools[raw.Domain], "").Score(out, c)
+		j := mustJudge(t, tools[raw.Domain], "")
+		r := j.Score(out, c)
+		if err := quickAgrees(j, out, c); err != "" {
+			t.Errorf("%s: %s", raw.ID, err)
+		}
 		if r.Success || r.SemanticallyRight {
 			t.Errorf("%s: wrong draft succeeded", raw.ID)
 		}

@@ -263,6 +263,77 @@ func (j *Judge) ScoreBytes(output []byte, c *Case) Result {
 	return r
 }
 
+// Quick is the verdict of Score when output has nothing wrong with it: it returns
+// Score's Result and true for a clean output (a success with no errors at all), and
+// false for any other, without building a message or a canonical text. A caller
+// that judges many outputs and keeps few results calls Score only for the outputs
+// it keeps that Quick did not pass; the Results are the same. output is not kept.
+func (j *Judge) Quick(output []byte, c *Case) (Result, bool) {
+	if !j.clean(unsafe.String(unsafe.SliceData(output), len(output)), c) {
+		return Result{}, false
+	}
+	return Result{Success: true, ReferenceValid: true, CandidateValid: true,
+		SemanticallyRight: true, PolicyValid: true, Action: c.action}, true
+}
+
+// clean reports whether Score would find no error in output. Every check is
+// Score's own, in a form that only says yes or no; where a check could say "valid"
+// while Score's names an error (it cannot: Schema.Valid passes only what
+// Schema.validate passes), clean would be wrong, so the checks only err on the
+// side of "not clean", which costs a Score call and nothing else.
+func (j *Judge) clean(output string, c *Case) bool {
+	v, p, err := parseScratch(output)
+	defer p.release()
+	if err != nil || !envelopeOK(v) {
+		return false
+	}
+	e := splitEnvelope(v)
+	if e.action != c.action {
+		return false
+	}
+	if e.action != contract.ActionCallTool {
+		want := c.missing
+		if e.action != contract.ActionAsk {
+			want = nil
+		}
+		return e.tool.kind == Null && len(e.arguments.kids) == 0 && sameStringSet(e.missing, want)
+	}
+	if len(e.missing.kids) > 0 || !Equal(e.tool, c.tool) || !Equal(e.arguments, c.args) {
+		return false
+	}
+	for i := range c.bindings {
+		got, ok := e.arguments.Get(c.bindings[i].Key)
+		if !ok || !Equal(got, c.bindings[i].Value) {
+			return false
+		}
+	}
+	if !j.policiesOK(e.arguments) {
+		return false
+	}
+	if !j.reference.Valid(e.arguments) {
+		return false
+	}
+	return j.candidate == j.reference || j.candidate.Valid(e.arguments)
+}
+
+// policiesOK reports whether checkPolicies finds nothing wrong with args.
+func (j *Judge) policiesOK(args Value) bool {
+	for _, rule := range j.maxRules {
+		got, ok := args.Get(rule.field)
+		if !ok || !got.IsNumber() || compareNumbers(got, rule.ceiling) > 0 {
+			return false
+		}
+	}
+	for _, pair := range j.ordered {
+		first, _ := args.Get(pair[0])
+		second, _ := args.Get(pair[1])
+		if first.kind != String || second.kind != String || first.s >= second.s {
+			return false
+		}
+	}
+	return true
+}
+
 func (j *Judge) scoreCall(e envelopeParts, c *Case, semantic bool) (errs []Error, sem, refValid, candValid, polValid bool) {
 	refErrs := j.reference.validate(e.arguments, "/arguments")
 	for _, se := range refErrs {

@@ -2,6 +2,7 @@ package toolcall
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -205,6 +206,74 @@ func TestScoreCodes(t *testing.T) {
 			if again := tt.judge.Score(tt.output, c); !reflect.DeepEqual(again, r) {
 				t.Errorf("second score differs: %+v", again)
 			}
+			if err := quickAgrees(tt.judge, tt.output, c); err != "" {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// quickAgrees checks Quick against Score for one output: Quick passes exactly the
+// outputs Score finds no error in, with Score's Result. It returns what is wrong, or "".
+func quickAgrees(j *Judge, out string, c *Case) string {
+	want := j.Score(out, c)
+	buf := []byte(out)
+	got, ok := j.Quick(buf, c)
+	for i := range buf {
+		buf[i] = '#' // the Result must not refer to the buffer
+	}
+	switch {
+	case ok && len(want.Errors) > 0:
+		return fmt.Sprintf("Quick passes %q, Score finds %d errors (first %s)", out, len(want.Errors), want.Errors[0].Code)
+	case !ok && len(want.Errors) == 0:
+		return fmt.Sprintf("Quick fails %q, Score finds no error", out)
+	case ok && !reflect.DeepEqual(got, want):
+		return fmt.Sprintf("Quick result %+v, Score result %+v for %q", got, want, out)
+	}
+	return ""
+}
+
+func TestQuickTable(t *testing.T) {
+	hotels := mustJudge(t, hotelsTool(), "")
+	strict := mustJudge(t, hotelsTool(), strings.Replace(hotelsSchema, `"maximum": 8`, `"maximum": 2`, 1))
+	payments := mustJudge(t, paymentsTool(), "")
+	hotelCall := call("search_hotels", hotelArgs)
+	payCall := call("prepare_transfer", `{"recipient":"Asha","reference":"rent","amountMinor":100000,"currency":"INR"}`)
+	tests := []struct {
+		name              string
+		judge             *Judge
+		expected, context string
+		output            string
+		clean             bool
+	}{
+		{"gold call", hotels, hotelCall, `{}`, hotelCall, true},
+		{"gold call with state", hotels, hotelCall, hotelState, hotelCall, true},
+		{"gold call reordered", hotels, hotelCall, `{}`,
+			`{"reason":"why","arguments":{"guests":3,"city":"Delhi","checkOut":"2027-01-13","checkIn":"2027-01-11","maxNightlyPrice":6000},"missingFields":[],"action":"call_tool","tool":"search_hotels"}`, true},
+		{"candidate rejects a success", strict, hotelCall, `{}`, hotelCall, false},
+		{"float for integer", hotels, hotelCall, `{}`, call("search_hotels", strings.Replace(hotelArgs, `"guests":3`, `"guests":3.0`, 1)), false},
+		{"wrong tool", hotels, hotelCall, `{}`, call("book_hotel", hotelArgs), false},
+		{"policy at ceiling", payments, payCall, `{}`, payCall, true},
+		{"policy order broken", hotels, call("search_hotels", strings.Replace(hotelArgs, "01-13", "01-10", 1)), `{}`,
+			call("search_hotels", strings.Replace(hotelArgs, "01-13", "01-10", 1)), false},
+		{"clarification any order", hotels, askTwo, `{}`, strings.Replace(askTwo, `["city","guests"]`, `["guests","city"]`, 1), true},
+		{"clarification too few", hotels, askTwo, `{}`, askCity, false},
+		{"refusal", hotels, refuseOutput, `{}`, refuseOutput, true},
+		{"refusal with fields", hotels, refuseOutput, `{}`, strings.Replace(refuseOutput, `[]`, `["city"]`, 1), false},
+		{"wrong action", hotels, askCity, `{}`, refuseOutput, false},
+		{"prose", hotels, hotelCall, `{}`, "Sure: " + hotelCall, false},
+		{"duplicate key", hotels, refuseOutput, `{}`, `{"action":"refuse",` + refuseOutput[1:], false},
+		{"extra envelope member", hotels, refuseOutput, `{}`, strings.Replace(refuseOutput, `{`, `{"x":1,`, 1), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := mustCase(t, "", tt.expected, tt.context)
+			if _, ok := tt.judge.Quick([]byte(tt.output), c); ok != tt.clean {
+				t.Errorf("Quick = %v, want %v", ok, tt.clean)
+			}
+			if err := quickAgrees(tt.judge, tt.output, c); err != "" {
+				t.Error(err)
+			}
 		})
 	}
 }
@@ -321,6 +390,9 @@ func FuzzScore(f *testing.F) {
 			}
 			if again := j.Score(out, c); !reflect.DeepEqual(again, r) {
 				t.Fatalf("scores differ for %q", out)
+			}
+			if err := quickAgrees(j, out, c); err != "" {
+				t.Fatal(err)
 			}
 			_ = FeedbackText(r.PublicFeedback(c))
 		}
