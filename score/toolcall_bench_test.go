@@ -169,6 +169,37 @@ func BenchmarkToolcallStageJudge(b *testing.B) {
 	reportRate(b, len(items))
 }
 
+// BenchmarkToolcallStageQuick: the quick clean-or-not check of every decoded
+// output, the judging Read does per record, one goroutine.
+func BenchmarkToolcallStageQuick(b *testing.B) {
+	run := tcBenchRun(b)
+	type item struct {
+		out []byte
+		row *Row
+	}
+	var items []item
+	rec := contract.Record{File: "bench", Line: 1, Col: 1}
+	for _, l := range tcBenchLines() {
+		rec.Raw = l
+		resp, err := contract.DecodeResponse(&rec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sl, ok := run.lookup(&resp)
+		if !ok {
+			b.Fatal("unknown id")
+		}
+		items = append(items, item{[]byte(resp.Output), run.Rows[sl.row]})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, it := range items {
+			it.row.judge.Quick(it.out, it.row.Prepared)
+		}
+	}
+	reportRate(b, len(items))
+}
+
 func benchToolcallRead(b *testing.B, workers int) {
 	data := tcBenchData()
 	b.SetBytes(int64(len(data)))

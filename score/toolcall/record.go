@@ -386,44 +386,7 @@ func (s *RecordScanner) strEscaped(sp *span, start, i int) bool {
 	buf := append(s.buf, d[start:i]...)
 	for i < len(d) {
 		c := d[i]
-		switch {
-		case c == '"':
-			s.buf = buf
-			sp.inBuf, sp.a, sp.b = true, a, len(buf)
-			s.pos = i + 1
-			return true
-		case c == '\\':
-			if i+1 >= len(d) {
-				return false
-			}
-			switch e := d[i+1]; e {
-			case '"', '\\', '/':
-				buf = append(buf, e)
-			case 'b':
-				buf = append(buf, '\b')
-			case 'f':
-				buf = append(buf, '\f')
-			case 'n':
-				buf = append(buf, '\n')
-			case 'r':
-				buf = append(buf, '\r')
-			case 't':
-				buf = append(buf, '\t')
-			case 'u':
-				r, ok := hex4(d, i+2)
-				if !ok || utf16.IsSurrogate(r) {
-					return false // surrogates are the full decoder's business
-				}
-				buf = utf8.AppendRune(buf, r)
-				i += 6
-				continue
-			default:
-				return false
-			}
-			i += 2
-		case c < 0x20:
-			return false
-		case c < utf8.RuneSelf:
+		if plainByte[c] {
 			// copy the run of plain bytes at once
 			j := i + 1
 			for j < len(d) && plainByte[d[j]] {
@@ -431,6 +394,36 @@ func (s *RecordScanner) strEscaped(sp *span, start, i int) bool {
 			}
 			buf = append(buf, d[i:j]...)
 			i = j
+			continue
+		}
+		switch {
+		case c == '\\':
+			if i+1 >= len(d) {
+				return false
+			}
+			// Escaped quotes are most of the escapes in an output that is JSON
+			// text itself: one table look-up for every one-letter escape.
+			if b := shortEscape[d[i+1]]; b != 0 {
+				buf = append(buf, b)
+				i += 2
+				continue
+			}
+			if d[i+1] != 'u' {
+				return false
+			}
+			r, ok := hex4(d, i+2)
+			if !ok || utf16.IsSurrogate(r) {
+				return false // surrogates are the full decoder's business
+			}
+			buf = utf8.AppendRune(buf, r)
+			i += 6
+		case c == '"':
+			s.buf = buf
+			sp.inBuf, sp.a, sp.b = true, a, len(buf)
+			s.pos = i + 1
+			return true
+		case c < 0x20:
+			return false
 		default:
 			r, size := utf8.DecodeRune(d[i:])
 			if r == utf8.RuneError && size == 1 {
@@ -442,6 +435,10 @@ func (s *RecordScanner) strEscaped(sp *span, start, i int) bool {
 	}
 	return false
 }
+
+// shortEscape maps the letter of each one-letter JSON escape to the byte it
+// stands for; 0 for any other byte.
+var shortEscape = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // plainByte marks the bytes a string holds as they are: printable ASCII but the
 // quote and the backslash.
