@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/fbeval/fbeval/contract"
@@ -128,6 +129,8 @@ type Case struct {
 	// canonical texts of the expected values, for the errors that quote them
 	argsText, toolText, actionText, missingText JSONText
 	bindingTexts                                []JSONText
+
+	pass atomic.Pointer[casePass] // see Judge.expectedPass
 }
 
 // ExpectedAction returns the action the case expects.
@@ -301,19 +304,43 @@ func (j *Judge) clean(output string, c *Case) bool {
 	if len(e.missing.kids) > 0 || !Equal(e.tool, c.tool) || !Equal(e.arguments, c.args) {
 		return false
 	}
+	// Equal arguments are the same instance to every later check (schemas,
+	// formats, patterns, policies, bindings), so a clean call's arguments pass
+	// exactly when the expected ones do: found once per case.
+	return j.expectedPass(c)
+}
+
+// expectedPass reports whether c's expected arguments pass the bindings, the
+// policies and both schemas of j. The answer is kept in c for the judge that
+// asked last: a case is judged by its domain's judge.
+func (j *Judge) expectedPass(c *Case) bool {
+	if m := c.pass.Load(); m != nil && m.judge == j {
+		return m.ok
+	}
+	ok := j.argsPass(c.args, c)
+	c.pass.Store(&casePass{judge: j, ok: ok})
+	return ok
+}
+
+// argsPass reports whether scoreCall finds no binding, policy or schema error in
+// args.
+func (j *Judge) argsPass(args Value, c *Case) bool {
 	for i := range c.bindings {
-		got, ok := e.arguments.Get(c.bindings[i].Key)
+		got, ok := args.Get(c.bindings[i].Key)
 		if !ok || !Equal(got, c.bindings[i].Value) {
 			return false
 		}
 	}
-	if !j.policiesOK(e.arguments) {
+	if !j.policiesOK(args) || !j.reference.Valid(args) {
 		return false
 	}
-	if !j.reference.Valid(e.arguments) {
-		return false
-	}
-	return j.candidate == j.reference || j.candidate.Valid(e.arguments)
+	return j.candidate == j.reference || j.candidate.Valid(args)
+}
+
+// casePass is Judge.expectedPass's answer for one judge.
+type casePass struct {
+	judge *Judge
+	ok    bool
 }
 
 // policiesOK reports whether checkPolicies finds nothing wrong with args.

@@ -264,6 +264,12 @@ func TestQuickTable(t *testing.T) {
 		{"prose", hotels, hotelCall, `{}`, "Sure: " + hotelCall, false},
 		{"duplicate key", hotels, refuseOutput, `{}`, `{"action":"refuse",` + refuseOutput[1:], false},
 		{"extra envelope member", hotels, refuseOutput, `{}`, strings.Replace(refuseOutput, `{`, `{"x":1,`, 1), false},
+		// a clean call equals the expected one, which can itself fail a check
+		{"expected fails the reference", hotels, call("search_hotels", strings.Replace(hotelArgs, `"guests":3`, `"guests":9`, 1)), `{}`,
+			call("search_hotels", strings.Replace(hotelArgs, `"guests":3`, `"guests":9`, 1)), false},
+		{"expected differs from the state", hotels, call("search_hotels", strings.Replace(hotelArgs, "Delhi", "Pune", 1)), hotelState,
+			call("search_hotels", strings.Replace(hotelArgs, "Delhi", "Pune", 1)), false},
+		{"expected past the policy", payments, strings.Replace(payCall, "100000", "100001", 1), `{}`, strings.Replace(payCall, "100000", "100001", 1), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -275,6 +281,23 @@ func TestQuickTable(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// TestQuickJudgesPerJudge holds one case judged by two judges in turn: what Quick
+// keeps about the case for one judge must not answer for the other.
+func TestQuickJudgesPerJudge(t *testing.T) {
+	hotels := mustJudge(t, hotelsTool(), "")
+	strict := mustJudge(t, hotelsTool(), strings.Replace(hotelsSchema, `"maximum": 8`, `"maximum": 2`, 1))
+	out := call("search_hotels", hotelArgs)
+	c := mustCase(t, "", out, `{}`)
+	for range 3 {
+		if _, ok := hotels.Quick([]byte(out), c); !ok {
+			t.Error("the reference judge does not pass the expected call")
+		}
+		if _, ok := strict.Quick([]byte(out), c); ok {
+			t.Error("the strict candidate passes a call with 3 guests")
+		}
 	}
 }
 
