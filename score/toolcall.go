@@ -212,6 +212,12 @@ func (run *ToolcallRun) lookup(resp *contract.Response) (slot, bool) {
 // number of workers. Memory stays flat however many records the file holds: a
 // row keeps one result per attempt, and the output text only where it failed (or
 // where the study has repair rounds, which quote it).
+//
+// Most records are judged by Judge.Quick, which only tells a clean output from
+// the rest. A record that is not clean keeps its output and is judged in full
+// (errors, messages) once the file is read, if no later record replaced it: in
+// files that answer the same requests many times over, most failures never need
+// their messages. The results are the ones Judge.Score gives (tested).
 func (run *ToolcallRun) Read(src Source, opts Options) (*InputStats, error) {
 	hr := newHashingReader(src.R)
 	rd := contract.NewReader(src.Name, hr, contract.ReadOptions{

@@ -20,7 +20,15 @@
 //
 // For many outputs, RecordScanner reads plain response records in one pass without
 // allocating (contract.DecodeResponse takes the rest) and Judge.ScoreBytes judges an
-// output in a buffer the caller reuses; a Judge is safe for concurrent use.
+// output in a buffer the caller reuses; a Judge is safe for concurrent use. Where
+// most results are thrown away (later records replace them), Judge.Quick tells a
+// clean output from the rest at a fraction of the cost, and Score is needed only for
+// the outputs that are kept and not clean:
+//
+//	r, ok := j.Quick(buf, c)
+//	if !ok {
+//		r = j.Score(string(buf), c) // errors and messages
+//	}
 //
 // Numbers are read as Python's json module reads them (an integer literal is an exact
 // integer of any size, anything else a float64) and compared with typed equality:
