@@ -230,6 +230,11 @@ func quickAgrees(j *Judge, out string, c *Case) string {
 	case ok && !reflect.DeepEqual(got, want):
 		return fmt.Sprintf("Quick result %+v, Score result %+v for %q", got, want, out)
 	}
+	// the walk, where it is sure, must agree with the parsing check in both
+	// directions (a wrong "no" costs only time, but is a bug all the same)
+	if v := j.match(out, c); v != matchUnsure && (v == matchYes) != j.clean(out, c) {
+		return fmt.Sprintf("match says %d, clean says %v for %q", v, j.clean(out, c), out)
+	}
 	return ""
 }
 
@@ -264,6 +269,13 @@ func TestQuickTable(t *testing.T) {
 		{"prose", hotels, hotelCall, `{}`, "Sure: " + hotelCall, false},
 		{"duplicate key", hotels, refuseOutput, `{}`, `{"action":"refuse",` + refuseOutput[1:], false},
 		{"extra envelope member", hotels, refuseOutput, `{}`, strings.Replace(refuseOutput, `{`, `{"x":1,`, 1), false},
+		{"escape in the reason", hotels, hotelCall, `{}`, strings.Replace(hotelCall, `"reason":""`, `"reason":"caf\u00e9 \"ok\""`, 1), true},
+		{"white space everywhere", hotels, askTwo, `{}`, " {\n\t\"action\" : \"ask_clarification\" ,\r\n \"tool\":null, \"arguments\": { }, \"missingFields\": [ \"guests\" , \"city\" ], \"reason\": \"\" } \n", true},
+		{"duplicate argument", hotels, hotelCall, `{}`, call("search_hotels", strings.Replace(hotelArgs, `"guests":3`, `"guests":3,"guests":3`, 1)), false},
+		{"trailing comma", hotels, refuseOutput, `{}`, strings.Replace(refuseOutput, `}`, `,}`, 1), false},
+		{"text after the object", hotels, refuseOutput, `{}`, refuseOutput + " ok", false},
+		{"invalid UTF-8 in the reason", hotels, refuseOutput, `{}`, strings.Replace(refuseOutput, `I cannot`, "I \xff cannot", 1), false},
+		{"byte order mark", hotels, refuseOutput, `{}`, "\xEF\xBB\xBF" + refuseOutput, false},
 		// a clean call equals the expected one, which can itself fail a check
 		{"expected fails the reference", hotels, call("search_hotels", strings.Replace(hotelArgs, `"guests":3`, `"guests":9`, 1)), `{}`,
 			call("search_hotels", strings.Replace(hotelArgs, `"guests":3`, `"guests":9`, 1)), false},
@@ -378,7 +390,18 @@ func FuzzScore(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	j := mustJudge(f, hotelsTool(), strings.Replace(hotelsSchema, `"maximum": 8`, `"maximum": 2`, 1))
+	strict := mustJudge(f, hotelsTool(), strings.Replace(hotelsSchema, `"maximum": 8`, `"maximum": 2`, 1))
+	plain := mustJudge(f, hotelsTool(), "")
+	for _, s := range []string{
+		" \t\r\n" + call("search_hotels", hotelArgs) + "\n",
+		`{"reason":"caf\u00e9","arguments":{"guests":3,"maxNightlyPrice":6000,"city":"Delhi","checkOut":"2027-01-13","checkIn":"2027-01-11"},"tool":"search_hotels","missingFields":[],"action":"call_tool"}`,
+		`{"reason":"café","arguments":{"guests":3.0,"maxNightlyPrice":6e3,"city":"Delhi","checkOut":"2027-01-13","checkIn":"2027-01-11"},"tool":"search_hotels","missingFields":[],"action":"call_tool"}`,
+		`{"action":"ask_clarification","tool":null,"arguments":{ },"missingFields":[ "guests" , "city" ],"reason":""}`,
+		`{"action":"ask_clarification","tool":null,"arguments":{},"missingFields":["city","city"],"reason":""}`,
+		`{"action":"refuse","action":"refuse","tool":null,"arguments":{},"missingFields":[],"reason":""}`,
+	} {
+		f.Add(s)
+	}
 	cases := []*Case{
 		mustCase(f, "", call("search_hotels", hotelArgs), hotelState),
 		mustCase(f, "", call("search_hotels", hotelArgs), `{}`),
@@ -386,6 +409,12 @@ func FuzzScore(f *testing.F) {
 		mustCase(f, "", refuseOutput, `{}`),
 	}
 	f.Fuzz(func(t *testing.T, out string) {
+		for _, c := range cases {
+			if err := quickAgrees(plain, out, c); err != "" {
+				t.Fatal(err)
+			}
+		}
+		j := strict
 		for _, c := range cases {
 			r := j.Score(out, c)
 			// ScoreBytes must give the same result, and keep nothing of its buffer
