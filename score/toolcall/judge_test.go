@@ -571,3 +571,26 @@ func BenchmarkOracle(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkQuick: the quick check of a clean call, of outputs it refuses at once,
+// and of a clean call with an escape it leaves to the parsing check.
+func BenchmarkQuick(b *testing.B) {
+	j := mustJudge(b, hotelsTool(), "")
+	good := call("search_hotels", hotelArgs)
+	c := mustCase(b, "", good, `{}`)
+	for _, k := range []struct{ name, out string }{
+		{"clean", good},
+		{"wrong_argument", call("search_hotels", strings.Replace(hotelArgs, "Delhi", "Delhi (approx.)", 1))},
+		{"prose", "Here is the tool call: " + good},
+		{"duplicate_key", `{"action":"refuse",` + good[1:]},
+		{"escaped_reason", strings.Replace(good, `"reason":""`, `"reason":"\"ok\""`, 1)},
+	} {
+		buf := []byte(k.out)
+		b.Run(k.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				j.Quick(buf, c)
+			}
+		})
+	}
+}
