@@ -270,6 +270,10 @@ func TestQuickTable(t *testing.T) {
 		{"duplicate key", hotels, refuseOutput, `{}`, `{"action":"refuse",` + refuseOutput[1:], false},
 		{"extra envelope member", hotels, refuseOutput, `{}`, strings.Replace(refuseOutput, `{`, `{"x":1,`, 1), false},
 		{"escape in the reason", hotels, hotelCall, `{}`, strings.Replace(hotelCall, `"reason":""`, `"reason":"caf\u00e9 \"ok\""`, 1), true},
+		{"every escape in the reason", hotels, refuseOutput, `{}`, strings.Replace(refuseOutput, `I cannot`, `\"\\\/\b\f\n\r\t\ud800\udc00\udfff\u00E9 é`, 1), true},
+		{"bad escape in the reason", hotels, refuseOutput, `{}`, strings.Replace(refuseOutput, `I cannot`, `\x`, 1), false},
+		{"short unicode escape in the reason", hotels, refuseOutput, `{}`, strings.Replace(refuseOutput, `I cannot`, `\u12`, 1), false},
+		{"escape in a key", hotels, refuseOutput, `{}`, strings.Replace(refuseOutput, `"tool"`, `"t\u006fol"`, 1), true},
 		{"white space everywhere", hotels, askTwo, `{}`, " {\n\t\"action\" : \"ask_clarification\" ,\r\n \"tool\":null, \"arguments\": { }, \"missingFields\": [ \"guests\" , \"city\" ], \"reason\": \"\" } \n", true},
 		{"duplicate argument", hotels, hotelCall, `{}`, call("search_hotels", strings.Replace(hotelArgs, `"guests":3`, `"guests":3,"guests":3`, 1)), false},
 		{"trailing comma", hotels, refuseOutput, `{}`, strings.Replace(refuseOutput, `}`, `,}`, 1), false},
@@ -584,6 +588,7 @@ func BenchmarkQuick(b *testing.B) {
 		{"prose", "Here is the tool call: " + good},
 		{"duplicate_key", `{"action":"refuse",` + good[1:]},
 		{"escaped_reason", strings.Replace(good, `"reason":""`, `"reason":"\"ok\""`, 1)},
+		{"escaped_argument", strings.Replace(good, `Delhi`, `D\u0065lhi`, 1)},
 	} {
 		buf := []byte(k.out)
 		b.Run(k.name, func(b *testing.B) {
