@@ -56,13 +56,15 @@ func (f *RecordFields) Response() contract.Response {
 // string, number and null members with known names) in one pass without
 // allocating. It is a fast path for contract.DecodeResponse: it accepts a record
 // only when that function would accept it with the same result, and declines
-// anything else (a provider error, metadata, an unknown member, a duplicate name,
-// a non-string output, any doubt about syntax), which is then left to
-// contract.DecodeResponse for its verdict and message. A differential test holds
-// the two in agreement.
+// anything else (a provider error, a duplicate name, a non-string output, any
+// doubt about syntax), which is then left to contract.DecodeResponse for its
+// verdict and message. Members scoring does not use (metadata, a runner's own
+// fields) are read as strictly as the decoder reads them and skipped. A
+// differential test holds the two in agreement.
 type RecordScanner struct {
 	buf   []byte // unescaped strings
 	spans [nFields]span
+	names [][]byte // names of the skipped members and of the objects open in them
 	data  []byte
 	pos   int
 }
@@ -137,6 +139,8 @@ func (s *RecordScanner) Scan(raw []byte, f *RecordFields) bool {
 	s.data, s.pos = raw, 0
 	ok := s.object(f)
 	s.data = nil
+	clear(s.names) // they point into raw
+	s.names = s.names[:0]
 	if !ok {
 		return false
 	}
@@ -202,32 +206,30 @@ func (s *RecordScanner) object(f *RecordFields) bool {
 		if s.pos >= len(s.data) || s.data[s.pos] != '"' {
 			return false
 		}
-		// Member names are plain ASCII in the records read here; anything else
-		// (escapes, other names) declines.
-		start := s.pos + 1
-		end := start
-		for end < len(s.data) && s.data[end] != '"' {
-			c := s.data[end]
-			if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
-				return false
-			}
-			end++
-		}
-		if end >= len(s.data) {
+		name, ok := s.name()
+		if !ok {
 			return false
 		}
-		field := fieldOf(s.data[start:end])
-		if field < 0 || s.spans[field].set {
+		field := fieldOf(name)
+		if field >= 0 && s.spans[field].set {
 			return false
 		}
-		s.pos = end + 1
+		if field < 0 && !s.addName(0, name) {
+			return false
+		}
 		s.skipSpace()
 		if s.pos >= len(s.data) || s.data[s.pos] != ':' {
 			return false
 		}
 		s.pos++
 		s.skipSpace()
-		if !s.value(field, f) {
+		if field < 0 {
+			// a member scoring does not use (metadata, a runner's own fields)
+			ok = s.skip(0)
+		} else {
+			ok = s.value(field, f)
+		}
+		if !ok {
 			return false
 		}
 		s.skipSpace()
@@ -242,6 +244,149 @@ func (s *RecordScanner) object(f *RecordFields) bool {
 			s.pos++
 			s.skipSpace()
 			return s.pos == len(s.data)
+		}
+		return false
+	}
+}
+
+// name reads a member name at its opening quote. Names are plain ASCII in the
+// records read here; anything else (escapes, other characters) declines.
+func (s *RecordScanner) name() ([]byte, bool) {
+	if s.pos >= len(s.data) || s.data[s.pos] != '"' {
+		return nil, false
+	}
+	start := s.pos + 1
+	for end := start; end < len(s.data); end++ {
+		c := s.data[end]
+		if c == '"' {
+			s.pos = end + 1
+			return s.data[start:end], true
+		}
+		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// Limits of the values skip reads; past them the record is declined.
+const (
+	maxSkipDepth = 16 // containers within a skipped value
+	maxSkipNames = 32 // members of one object
+)
+
+// addName records a member name of the object whose names start at base in
+// s.names; false for a duplicate (the decoder refuses it) or past maxSkipNames.
+func (s *RecordScanner) addName(base int, name []byte) bool {
+	if len(s.names)-base >= maxSkipNames {
+		return false
+	}
+	for _, n := range s.names[base:] {
+		if string(n) == string(name) {
+			return false
+		}
+	}
+	s.names = append(s.names, name)
+	return true
+}
+
+// skip reads one JSON value that scoring does not use, as strictly as the
+// decoder reads it: what it cannot vouch for (nesting past maxSkipDepth, names
+// with escapes, large objects, lone surrogates) declines.
+func (s *RecordScanner) skip(depth int) bool {
+	if depth > maxSkipDepth || s.pos >= len(s.data) {
+		return false
+	}
+	switch s.data[s.pos] {
+	case '"':
+		var sp span
+		return s.str(&sp)
+	case '{':
+		return s.skipObject(depth)
+	case '[':
+		return s.skipArray(depth)
+	case 't':
+		return s.literal("true")
+	case 'f':
+		return s.literal("false")
+	case 'n':
+		return s.literal("null")
+	}
+	_, ok := s.number()
+	return ok
+}
+
+func (s *RecordScanner) literal(word string) bool {
+	if len(s.data)-s.pos >= len(word) && string(s.data[s.pos:s.pos+len(word)]) == word {
+		s.pos += len(word)
+		return true
+	}
+	return false
+}
+
+func (s *RecordScanner) skipObject(depth int) bool {
+	s.pos++ // '{'
+	base := len(s.names)
+	s.skipSpace()
+	if s.pos < len(s.data) && s.data[s.pos] == '}' {
+		s.pos++
+		return true
+	}
+	for {
+		s.skipSpace()
+		name, ok := s.name()
+		if !ok || !s.addName(base, name) {
+			return false
+		}
+		s.skipSpace()
+		if s.pos >= len(s.data) || s.data[s.pos] != ':' {
+			return false
+		}
+		s.pos++
+		s.skipSpace()
+		if !s.skip(depth + 1) {
+			return false
+		}
+		s.skipSpace()
+		if s.pos >= len(s.data) {
+			return false
+		}
+		switch s.data[s.pos] {
+		case ',':
+			s.pos++
+			continue
+		case '}':
+			s.pos++
+			s.names = s.names[:base]
+			return true
+		}
+		return false
+	}
+}
+
+func (s *RecordScanner) skipArray(depth int) bool {
+	s.pos++ // '['
+	s.skipSpace()
+	if s.pos < len(s.data) && s.data[s.pos] == ']' {
+		s.pos++
+		return true
+	}
+	for {
+		s.skipSpace()
+		if !s.skip(depth + 1) {
+			return false
+		}
+		s.skipSpace()
+		if s.pos >= len(s.data) {
+			return false
+		}
+		switch s.data[s.pos] {
+		case ',':
+			s.pos++
+			continue
+		case ']':
+			s.pos++
+			return true
 		}
 		return false
 	}
