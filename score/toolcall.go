@@ -339,17 +339,7 @@ func (w *tcWorker) record(raw []byte, line, col int, rerr error, o *tcOutcome) {
 		o.kind, o.slot = outScored, sl
 		a := &o.att
 		a.present = true
-		if r, ok := row.judge.Quick(f.Output, row.Prepared); ok {
-			a.result = r
-			if run.keepOutput(&a.result) {
-				a.output = string(f.Output)
-			}
-		} else {
-			// Most such records are replaced by a later one for the same request:
-			// the errors and their messages are made only for the one that stays.
-			a.pending = true
-			a.output = string(f.Output)
-		}
+		run.judgeQuick(row, f.Output, "", a)
 		if f.HasInput {
 			a.inTokens = &[]int64{f.InputTokens}[0]
 		}
@@ -376,11 +366,29 @@ func (w *tcWorker) record(raw []byte, line, col int, rerr error, o *tcOutcome) {
 	o.kind, o.slot = outScored, sl
 	o.att = attempt{present: true, provider: resp.Error,
 		inTokens: resp.InputTokens, outTokens: resp.OutputTokens, latency: resp.LatencyMS}
-	if resp.Error == nil {
-		o.att.result = row.judge.Score(resp.Output, row.Prepared)
-	}
-	if resp.Error != nil || run.keepOutput(&o.att.result) {
+	if resp.Error != nil {
 		o.att.output = resp.Output
+		return
+	}
+	run.judgeQuick(row, []byte(resp.Output), resp.Output, &o.att)
+}
+
+// judgeQuick gives a its result when the output is clean, and otherwise keeps the
+// output and marks a pending: most such records are replaced by a later one for
+// the same request, so the errors and their messages are made (by settle) only
+// for the one that stays. text is output as a string, or "" to copy it.
+func (run *ToolcallRun) judgeQuick(row *Row, output []byte, text string, a *attempt) {
+	r, ok := row.judge.Quick(output, row.Prepared)
+	if ok {
+		a.result = r
+	} else {
+		a.pending = true
+	}
+	if !ok || run.keepOutput(&a.result) {
+		if text == "" {
+			text = string(output)
+		}
+		a.output = text
 	}
 }
 
