@@ -34,6 +34,12 @@ type attempt struct {
 	latency   *float64
 }
 
+// usage holds an attempt's token counts and latency, which it points to.
+type usage struct {
+	in, out int64
+	latency float64
+}
+
 // Row is one (case, arm, repeat) of a study with all its attempts.
 type Row struct {
 	Case     *contract.Case
@@ -340,14 +346,18 @@ func (w *tcWorker) record(raw []byte, line, col int, rerr error, o *tcOutcome) {
 		a := &o.att
 		a.present = true
 		run.judgeQuick(row, f.Output, "", a)
-		if f.HasInput {
-			a.inTokens = &[]int64{f.InputTokens}[0]
-		}
-		if f.HasOutputTok {
-			a.outTokens = &[]int64{f.OutputTokens}[0]
-		}
-		if f.HasLatency {
-			a.latency = &[]float64{f.LatencyMS}[0]
+		if f.HasInput || f.HasOutputTok || f.HasLatency {
+			// one allocation for the three numbers runners write on every record
+			u := &usage{f.InputTokens, f.OutputTokens, f.LatencyMS}
+			if f.HasInput {
+				a.inTokens = &u.in
+			}
+			if f.HasOutputTok {
+				a.outTokens = &u.out
+			}
+			if f.HasLatency {
+				a.latency = &u.latency
+			}
 		}
 		return
 	}
