@@ -167,7 +167,7 @@ func (s *Schema) compileWithout(fragment string, dropped []string) *jsonschema.S
 			tokens = append(tokens, strings.NewReplacer("~1", "/", "~0", "~").Replace(t))
 		}
 	}
-	doc, ok := withoutKeywords(toSchemaDoc(s.doc), tokens, dropped)
+	doc, ok := withoutKeywords(toExact(s.doc), tokens, dropped)
 	if !ok {
 		return nil
 	}

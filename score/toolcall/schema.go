@@ -38,7 +38,7 @@ type Schema struct {
 // instance converts v for the compiled validator.
 func (s *Schema) instance(v Value) any {
 	if s.exact {
-		return toExactInstance(v)
+		return toExact(v)
 	}
 	return toInstance(v)
 }
@@ -84,7 +84,7 @@ func compileValue(doc Value) (*Schema, error) {
 	if doc.kind != Object && doc.kind != Bool {
 		return nil, fmt.Errorf("schema: must be an object or a boolean, got %s", doc.kind)
 	}
-	sdoc := toSchemaDoc(doc)
+	sdoc := toExact(doc)
 	var c *jsonschema.Compiler
 	exact := relations.Declares(sdoc)
 	if exact {

@@ -197,22 +197,23 @@ func toInstance(v Value) any {
 	return nil
 }
 
-// toSchemaDoc converts a parsed schema document to the form jsonschema/v6's compiler
-// reads, with every number as json.Number.
-func toSchemaDoc(v Value) any {
+// toExact converts a value to the form jsonschema/v6 reads with every number as a
+// json.Number holding its canonical text: for schema documents, and for instances
+// checked by validators that compute with exact decimals (the relation keywords).
+func toExact(v Value) any {
 	switch v.kind {
-	case Int, Float:
+	case Int, BigInt, Float:
 		return json.Number(Canonical(v))
 	case Array:
 		out := make([]any, len(v.kids))
 		for i := range v.kids {
-			out[i] = toSchemaDoc(v.kids[i].Value)
+			out[i] = toExact(v.kids[i].Value)
 		}
 		return out
 	case Object:
 		out := make(map[string]any, len(v.kids))
 		for i := range v.kids {
-			out[v.kids[i].Key] = toSchemaDoc(v.kids[i].Value)
+			out[v.kids[i].Key] = toExact(v.kids[i].Value)
 		}
 		return out
 	}
@@ -253,26 +254,4 @@ func cmpInt(a, b int64) int {
 		return 1
 	}
 	return 0
-}
-
-// toExactInstance is toInstance with every number as a json.Number holding its
-// canonical text, for validators that compute with exact decimals.
-func toExactInstance(v Value) any {
-	switch v.kind {
-	case Int, BigInt, Float:
-		return json.Number(Canonical(v))
-	case Array:
-		out := make([]any, len(v.kids))
-		for i := range v.kids {
-			out[i] = toExactInstance(v.kids[i].Value)
-		}
-		return out
-	case Object:
-		out := make(map[string]any, len(v.kids))
-		for i := range v.kids {
-			out[v.kids[i].Key] = toExactInstance(v.kids[i].Value)
-		}
-		return out
-	}
-	return toInstance(v)
 }
