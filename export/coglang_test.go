@@ -3,22 +3,16 @@ package export
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/fixtures"
+	"github.com/fbeval/fbeval/fixtures/fixturetest"
 )
-
-const interop = "../../shared/interop/coglang"
 
 func interopFixture(t *testing.T) *fixtures.CogLangFixture {
 	t.Helper()
-	path := filepath.Join(interop, "generation_eval_minimal_v0_1.json")
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("interop vectors not present (%v)", err)
-	}
-	fx, err := fixtures.LoadCogLangFixture(path)
+	fx, err := fixtures.LoadCogLangFixture(fixturetest.Interop(t, "coglang", "generation_eval_minimal_v0_1.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +27,7 @@ func TestCogLangJSONLMatchesReference(t *testing.T) {
 		file string
 		ref  bool
 	}{{"exported_requests.jsonl", false}, {"exported_requests_with_reference.jsonl", true}} {
-		want, err := os.ReadFile(filepath.Join(interop, tt.file))
+		want, err := os.ReadFile(fixturetest.Interop(t, "coglang", tt.file))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +45,7 @@ func TestCogLangJSONLMatchesReference(t *testing.T) {
 // name, the fixture path and a final newline.
 func TestCogLangBatchMatchesReference(t *testing.T) {
 	fx := interopFixture(t)
-	want, err := os.ReadFile(filepath.Join(interop, "exported_request_batch.json"))
+	want, err := os.ReadFile(fixturetest.Interop(t, "coglang", "exported_request_batch.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

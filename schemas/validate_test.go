@@ -2,7 +2,6 @@ package schemas
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,23 +10,12 @@ import (
 	"testing"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/fixtures/fixturetest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-const interop = "../../shared/interop"
 
 func interopDir(t testing.TB, sub string) string {
 	t.Helper()
-	dir := filepath.Join(interop, sub)
-	if _, err := os.Stat(dir); err != nil {
-		// the interop vectors live beside the repository, not in it
-		dir = filepath.Join("/work/shared/interop", sub)
-		if _, err := os.Stat(dir); err != nil {
-			t.Skipf("interop data %s not available", sub)
-		}
-	}
-	return dir
+	return fixturetest.Interop(t, sub)
 }
 
 func mustValidator(t testing.TB) *Validator {
@@ -197,19 +185,7 @@ func TestGolden(t *testing.T) {
 			}
 			got := problemLines(v.ValidateFile(filepath.Base(in), data, Options{}))
 			golden := strings.TrimSuffix(in, filepath.Ext(in)) + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("problems differ from %s:\ngot:\n%s\nwant:\n%s", golden, got, want)
-			}
+			fixturetest.Golden(t, golden, []byte(got))
 		})
 	}
 }

@@ -3,13 +3,13 @@ package score
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures"
+	"github.com/fbeval/fbeval/fixtures/fixturetest"
 )
 
 func plan(t *testing.T, name string, o export.Overrides) *export.ToolcallPlan {
@@ -230,10 +230,7 @@ func TestGates(t *testing.T) {
 
 // HESchema's dataset is read as is and its gold answers score 100%.
 func TestHESchemaDatasetGold(t *testing.T) {
-	path := "../../shared/interop/heschema/cases.jsonl"
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("interop dataset not present: %v", err)
-	}
+	path := fixturetest.Interop(t, "heschema", "cases.jsonl")
 	p := plan(t, "toolcall", export.Overrides{Dataset: path})
 	if len(p.Cases) != 480 {
 		t.Fatalf("%d HESchema cases, want 480", len(p.Cases))

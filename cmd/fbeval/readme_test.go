@@ -3,9 +3,7 @@ package main
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -30,7 +28,10 @@ func TestREADMECommands(t *testing.T) {
 		t.Fatalf("found %d sh blocks in README.md", len(blocks))
 	}
 	bin := t.TempDir()
-	gotool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	gotool := goTool()
+	if gotool == "" {
+		t.Fatal("no go command on PATH")
+	}
 	build := exec.Command(gotool, "build", "-o", bin+"/", "./cmd/fbeval", "./runners/...")
 	build.Dir = "../.."
 	if out, err := build.CombinedOutput(); err != nil {

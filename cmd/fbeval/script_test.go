@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -31,13 +30,10 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// goTool returns the go command that built this test, or "" when there is none.
+// goTool returns the go command, or "" when there is none. go test puts the
+// toolchain's bin directory first on PATH, so this is the go that runs the test.
 func goTool() string {
 	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	p := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(p); err == nil {
 		return p
 	}
 	return ""

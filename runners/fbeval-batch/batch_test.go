@@ -2,14 +2,13 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+	"github.com/fbeval/fbeval/fixtures/fixturetest"
+)
 
 func runBatch(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
@@ -18,33 +17,17 @@ func runBatch(t *testing.T, stdin string, args ...string) (int, string, string) 
 	return code, out.String(), errb.String()
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		os.WriteFile(path, []byte(got), 0o644)
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run with -update if intended):\n%s", name, got)
-	}
-}
-
 func TestToOpenAIAndAnthropic(t *testing.T) {
 	code, out, errs := runBatch(t, "", "to-openai", "--model", "m", "--max-tokens", "256", "testdata/requests.jsonl")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	golden(t, "to_openai.golden", out)
+	fixturetest.Golden(t, filepath.Join("testdata", "to_openai.golden"), []byte(out))
 	code, out, errs = runBatch(t, "", "to-anthropic", "--model", "c", "testdata/requests.jsonl")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	golden(t, "to_anthropic.golden", out)
+	fixturetest.Golden(t, filepath.Join("testdata", "to_anthropic.golden"), []byte(out))
 }
 
 func TestSplit(t *testing.T) {
@@ -75,7 +58,7 @@ func TestFromOpenAI(t *testing.T) {
 	if code != 1 {
 		t.Errorf("exit %d, want 1 (errors, unknown and missing ids)", code)
 	}
-	golden(t, "from_openai.golden", out)
+	fixturetest.Golden(t, filepath.Join("testdata", "from_openai.golden"), []byte(out))
 	for _, want := range []string{
 		`testdata/requests.jsonl:5: request search-011.input_schema.r0.a3 has no result`,
 		`testdata/openai_output.jsonl:4: custom id "unknown-id" is not in testdata/requests.jsonl`,
@@ -113,7 +96,7 @@ func TestAnthropicRoundTrip(t *testing.T) {
 	if code != 1 {
 		t.Errorf("exit %d: %s", code, errs)
 	}
-	golden(t, "from_anthropic.golden", out)
+	fixturetest.Golden(t, filepath.Join("testdata", "from_anthropic.golden"), []byte(out))
 	// With the request file: request order and case ids, the same answers.
 	code, out2, _ := runBatch(t, in, "from-anthropic", "--requests", "testdata/requests.jsonl", "-")
 	if code != 1 || !strings.HasPrefix(out2, `{"schema_version":"fbeval-response/v1","request_id":"flights-000.input_schema.r0.a1","case_id":"flights-000","output":"hello","provider":"anthropic","model":"c-1","raw_response_id":"msg_1","input_token_count":7`) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,10 +10,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/fixtures/fixturetest"
 	"github.com/fbeval/fbeval/runners/internal/runner"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func runMock(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
@@ -107,19 +105,7 @@ func TestGolden(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
-		if *update {
-			if err := os.WriteFile(tt.golden, []byte(out), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(tt.golden)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out != string(want) {
-			t.Errorf("%s differs from %s (run with -update if the change is intended):\n%s", tt.in, tt.golden, out)
-		}
+		fixturetest.Golden(t, tt.golden, []byte(out))
 	}
 }
 

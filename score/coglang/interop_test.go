@@ -6,28 +6,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fbeval/fbeval/fixtures"
+	"github.com/fbeval/fbeval/fixtures/fixturetest"
 )
-
-const interopDir = "../../../shared/interop/coglang"
 
 func interopPath(t testing.TB, name string) string {
 	t.Helper()
-	dir := interopDir
-	if d := os.Getenv("FBEVAL_INTEROP"); d != "" {
-		dir = filepath.Join(d, "coglang")
-	}
-	p := filepath.Join(dir, name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("interop vectors not available (%s): %v", p, err)
-	}
-	return p
+	return fixturetest.Interop(t, "coglang", name)
 }
 
 func loadInteropFixture(t testing.TB, name string) *fixtures.CogLangFixture {

@@ -2,8 +2,6 @@ package coglang
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -11,9 +9,8 @@ import (
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/fixtures"
+	"github.com/fbeval/fbeval/fixtures/fixturetest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func str(s string) *string { return &s }
 
@@ -197,23 +194,6 @@ func TestWriteJSONModes(t *testing.T) {
 	}
 }
 
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output:\n%s", path, got)
-	}
-}
-
 // defaultMixed scores the default fixture against its references with a few
 // cases broken on purpose.
 func defaultMixed(strict bool) *Result {
@@ -257,9 +237,9 @@ func TestGoldenOutputs(t *testing.T) {
 		if err := res.WriteJSON(&js, ModeFailuresOnly); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, "default_mixed"+suffix+".text.golden", text.Bytes())
-		golden(t, "default_mixed"+suffix+".table.golden", table.Bytes())
-		golden(t, "default_mixed"+suffix+".json.golden", js.Bytes())
+		fixturetest.Golden(t, filepath.Join("testdata", "default_mixed"+suffix+".text.golden"), text.Bytes())
+		fixturetest.Golden(t, filepath.Join("testdata", "default_mixed"+suffix+".table.golden"), table.Bytes())
+		fixturetest.Golden(t, filepath.Join("testdata", "default_mixed"+suffix+".json.golden"), js.Bytes())
 	}
 }
 

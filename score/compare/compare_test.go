@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
-	"flag"
 	"io"
 	"math"
 	"os"
@@ -12,10 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fbeval/fbeval/fixtures/fixturetest"
 	"github.com/fbeval/fbeval/score/report"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func loadReport(t testing.TB, name string) *report.ToolcallReport {
 	t.Helper()
@@ -162,20 +160,7 @@ func TestGolden(t *testing.T) {
 			if err := w.write(&got, res); err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", "small_vs_large."+w.ext+".golden")
-			if *update {
-				if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if !bytes.Equal(got.Bytes(), want) {
-				t.Errorf("%s differs from the golden file; run go test -update and review\n%s", path, got.Bytes())
-			}
+			fixturetest.Golden(t, filepath.Join("testdata", "small_vs_large."+w.ext+".golden"), got.Bytes())
 		})
 	}
 }

@@ -12,11 +12,12 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/fbeval/fbeval/contract"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/fbeval/fbeval/contract"
 )
 
 // Contract is a parsed fbeval contract: a schema with relation keywords and optional
@@ -188,7 +189,6 @@ func compileMessage(err error) string {
 type leaf struct {
 	loc, keyword, msg string
 	kind              jsonschema.ErrorKind
-	ptrs              []string
 }
 
 var printer = message.NewPrinter(language.English)

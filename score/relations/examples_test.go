@@ -2,32 +2,14 @@ package relations
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/fbeval/fbeval/fixtures/fixturetest"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
 // golden compares got with testdata file path, or rewrites it with -update.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s differs:\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
-}
-
 var exampleNames = []string{"invoice", "hotel-stay", "meeting-calendar", "tensor-batch"}
 
 func TestExamples(t *testing.T) {
@@ -85,13 +67,13 @@ func TestExamples(t *testing.T) {
 			text.WriteString("== assembled\n")
 			r.WriteText(&text)
 			text.Write(append(out, '\n'))
-			golden(t, filepath.Join(dir, "results.golden"), text.Bytes())
+			fixturetest.Golden(t, filepath.Join(dir, "results.golden"), text.Bytes())
 
 			var js bytes.Buffer
 			if err := r.WriteJSON(&js); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, filepath.Join(dir, "assembled-result.golden"), js.Bytes())
+			fixturetest.Golden(t, filepath.Join(dir, "assembled-result.golden"), js.Bytes())
 		})
 	}
 }

@@ -43,17 +43,6 @@ func parsePointer(s string, wild bool) (pointer, error) {
 	return pointer{text: s, tokens: toks}, nil
 }
 
-// wild reports whether p holds a "*" token. RFC 6901 has no escape that yields "*",
-// so a token "*" is always the wildcard where wildcards are allowed.
-func (p pointer) wild() bool {
-	for _, t := range p.tokens {
-		if t == "*" {
-			return true
-		}
-	}
-	return false
-}
-
 // escapeToken escapes one reference token for a JSON Pointer.
 func escapeToken(t string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")

@@ -4,16 +4,15 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
-	"flag"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+	"github.com/fbeval/fbeval/fixtures/fixturetest"
+)
 
 func load(t testing.TB, path string) Doc {
 	t.Helper()
@@ -29,24 +28,6 @@ func load(t testing.TB, path string) Doc {
 }
 
 // golden compares got with testdata/name, or rewrites it under -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file; run go test -update and review the diff\n--- got ---\n%s", name, got)
-	}
-}
-
 type writer func(io.Writer, Doc) error
 
 var writers = []struct {
@@ -76,7 +57,7 @@ func TestGolden(t *testing.T) {
 				if !bytes.Equal(a.Bytes(), b.Bytes()) {
 					t.Fatal("two renderings of the same report differ")
 				}
-				golden(t, ex+"."+w.ext+".golden", a.Bytes())
+				fixturetest.Golden(t, filepath.Join("testdata", ex+"."+w.ext+".golden"), a.Bytes())
 			})
 		}
 	}
@@ -330,15 +311,8 @@ func TestJUnitCogLangCounts(t *testing.T) {
 }
 
 func interopDir(t testing.TB) string {
-	dir := os.Getenv("FBEVAL_INTEROP")
-	if dir == "" {
-		// The shared interop folder sits next to the repository checkout.
-		dir = filepath.Join("..", "..", "..", "shared", "interop", "coglang")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("interop data not found at %s (set FBEVAL_INTEROP): %v", dir, err)
-	}
-	return dir
+	t.Helper()
+	return fixturetest.Interop(t, "coglang")
 }
 
 func TestInteropCogLang(t *testing.T) {

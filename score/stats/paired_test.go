@@ -1,20 +1,16 @@
 package stats
 
 import (
-	"bytes"
-	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/fixtures/fixturetest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata")
 
 func f(x float64) *float64 { return &x }
 
@@ -293,19 +289,7 @@ func TestPairedGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = append(got, '\n')
-	path := filepath.Join("testdata", "effects.golden")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("effects differ from %s (go test -update rewrites it):\n%s", path, got)
-	}
+	fixturetest.Golden(t, filepath.Join("testdata", "effects.golden"), got)
 }
 
 func FuzzPaired(f *testing.F) {

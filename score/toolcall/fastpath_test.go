@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fbeval/fbeval/fixtures/fixturetest"
 )
 
 // fastPathSchemas are schemas whose fast path must agree with the library: the
@@ -31,10 +33,7 @@ func fastPathSchemas(t testing.TB) map[string]*Schema {
 		}
 		out[name] = s
 	}
-	dir := filepath.Join("..", "..", "..", "shared", "interop", "heschema", "schemas")
-	if env := os.Getenv("FBEVAL_INTEROP"); env != "" {
-		dir = filepath.Join(env, "heschema", "schemas")
-	}
+	dir := fixturetest.Interop(t, "heschema", "schemas")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	for _, f := range files {
 		data, err := os.ReadFile(f)

@@ -1,15 +1,13 @@
 package toolcall
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files in testdata")
+	"github.com/fbeval/fbeval/fixtures/fixturetest"
+)
 
 func codesOf(errs []Error) []string {
 	var out []string
@@ -81,20 +79,5 @@ func TestFeedbackTextGolden(t *testing.T) {
 		sb.WriteString("\n## feedback\n")
 		sb.WriteString(FeedbackText(r.PublicFeedback(c)))
 	}
-	golden := filepath.Join("testdata", "feedback.golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(sb.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if sb.String() != string(want) {
-		t.Errorf("feedback differs from %s (run with -update if intended):\n%s", golden, sb.String())
-	}
+	fixturetest.Golden(t, filepath.Join("testdata", "feedback.golden"), []byte(sb.String()))
 }

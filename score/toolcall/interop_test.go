@@ -9,20 +9,14 @@ import (
 	"testing"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/fixtures/fixturetest"
 )
 
 // interopDir is HESchema's published data, read in place (never copied here).
 func interopDir(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv("FBEVAL_INTEROP")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "interop")
-	}
-	dir = filepath.Join(dir, "heschema")
-	if _, err := os.Stat(filepath.Join(dir, "cases.jsonl")); err != nil {
-		t.Skipf("HESchema interop data not found at %s (set FBEVAL_INTEROP): %v", dir, err)
-	}
-	return dir
+	fixturetest.Interop(t, "heschema", "cases.jsonl")
+	return fixturetest.Interop(t, "heschema")
 }
 
 func loadInteropCases(t testing.TB, dir string) []contract.Case {

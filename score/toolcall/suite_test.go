@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/fbeval/fbeval/fixtures/fixturetest"
 )
 
 // suiteFiles are the JSON Schema Test Suite files (draft 2020-12) of the keywords
@@ -18,15 +20,8 @@ var suiteFiles = []string{
 }
 
 func suiteDir(t *testing.T) string {
-	dir := filepath.Join("..", "..", "..", "shared", "interop")
-	if env := os.Getenv("FBEVAL_INTEROP"); env != "" {
-		dir = env
-	}
-	dir = filepath.Join(dir, "json-schema-test-suite", "draft2020-12")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("JSON Schema Test Suite not found at %s (set FBEVAL_INTEROP to the interop folder)", dir)
-	}
-	return dir
+	t.Helper()
+	return fixturetest.Interop(t, "json-schema-test-suite", "draft2020-12")
 }
 
 // TestJSONSchemaTestSuite runs the official suite's cases for the keywords above:
