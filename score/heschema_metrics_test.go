@@ -8,9 +8,11 @@ import (
 	tc "github.com/fbeval/fbeval/score/toolcall"
 )
 
-// A row's latency, tokens and cost cover all its attempts, and a provider error at
-// any attempt makes it a provider-error row, as in HESchema's summarize (the values
-// below are what it gives for the same rows).
+// A row's latency covers all its attempts, and a provider error at any attempt
+// makes it a provider-error row, as in HESchema's summarize (the latencies below
+// are what it gives for the same rows). Tokens and cost are fbeval's: summed over
+// the records that carry token counts, the others counted, where HESchema gives
+// null for the whole arm.
 func TestMetricsRowsLikeHESchema(t *testing.T) {
 	prepared, err := tc.PrepareCase(contract.Case{ID: "c", Domain: "d",
 		Expected: json.RawMessage(`{"action":"call_tool","tool":"t","arguments":{"a":1},"missingFields":[],"reason":""}`)})
@@ -48,17 +50,20 @@ func TestMetricsRowsLikeHESchema(t *testing.T) {
 		providerErrors   int
 		p50, p95         *float64
 		in, out          *int64
+		without          int
 		totalCost, perOK *float64
 	}{
-		{"every row known", []*Row{a, b}, 0, ptrF(30), ptrF(48), i64(8), i64(10),
+		{"every row known", []*Row{a, b}, 0, ptrF(30), ptrF(48), i64(8), i64(10), 0,
 			ptrF(cost(5, 7) + cost(3, 3)), ptrF((cost(5, 7) + cost(3, 3)) / 2)},
-		{"provider error at a repair", []*Row{a, b, c}, 1, ptrF(30), ptrF(48), nil, nil, nil, nil},
-		{"provider error at once", []*Row{a, d}, 1, ptrF(10), ptrF(10), nil, nil, nil, nil},
-		{"latency unknown", []*Row{a, e}, 0, ptrF(10), ptrF(10), i64(8), i64(11),
+		{"provider error at a repair", []*Row{a, b, c}, 1, ptrF(30), ptrF(48), i64(9), i64(11), 1,
+			ptrF(cost(5, 7) + cost(3, 3) + cost(1, 1)), nil},
+		{"provider error at once", []*Row{a, d}, 1, ptrF(10), ptrF(10), i64(5), i64(7), 1, ptrF(cost(5, 7)), nil},
+		{"latency unknown", []*Row{a, e}, 0, ptrF(10), ptrF(10), i64(8), i64(11), 0,
 			ptrF(cost(5, 7) + cost(3, 4)), ptrF((cost(5, 7) + cost(3, 4)) / 2)},
-		{"tokens unknown", []*Row{a, f}, 0, ptrF(7.5), ptrF(9.75), nil, nil, nil, nil},
-		{"missing row left out", []*Row{a, missing}, 0, ptrF(10), ptrF(10), i64(5), i64(7), ptrF(cost(5, 7)), ptrF(cost(5, 7))},
-		{"only failures", []*Row{c}, 1, nil, nil, nil, nil, nil, nil},
+		{"tokens unknown", []*Row{a, f}, 0, ptrF(7.5), ptrF(9.75), i64(5), i64(7), 1, ptrF(cost(5, 7)), nil},
+		{"missing row left out", []*Row{a, missing}, 0, ptrF(10), ptrF(10), i64(5), i64(7), 0, ptrF(cost(5, 7)), ptrF(cost(5, 7))},
+		{"only failures", []*Row{c}, 1, nil, nil, i64(1), i64(1), 1, ptrF(cost(1, 1)), nil},
+		{"only provider errors", []*Row{d}, 1, nil, nil, nil, nil, 1, nil, nil},
 	}
 	eq := func(x, y *float64) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
 	eqi := func(x, y *int64) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
@@ -79,6 +84,9 @@ func TestMetricsRowsLikeHESchema(t *testing.T) {
 			}
 			if !eqi(m.InputTokens, tt.in) || !eqi(m.OutputTokens, tt.out) {
 				t.Errorf("tokens %v %v, want %v %v", m.InputTokens, m.OutputTokens, tt.in, tt.out)
+			}
+			if m.RecordsWithoutTokens != tt.without {
+				t.Errorf("records without tokens %d, want %d", m.RecordsWithoutTokens, tt.without)
 			}
 			if !eq(m.TotalCostUSD, tt.totalCost) || !eq(m.CostPerSuccessUSD, tt.perOK) {
 				t.Errorf("cost %v per success %v, want %v %v", show(m.TotalCostUSD), show(m.CostPerSuccessUSD), show(tt.totalCost), show(tt.perOK))

@@ -8,11 +8,13 @@ import (
 )
 
 // Metrics are the figures of one arm over a set of rows (spec section 5). Rates
-// are percentages; a rate whose denominator is zero, and a sum that is not known
-// for every row, is nil. A row's tokens, cost and latency cover all its attempts,
-// as HESchema's do: a row with a provider error at any attempt has no latency and
-// unknown tokens and cost. Rows with no response at all are left out of the
-// tokens, cost and latency (HESchema has no such rows).
+// are percentages; a rate whose denominator is zero is nil. A row's latency covers
+// all its attempts, as HESchema's does: a row with a provider error at any attempt
+// has no latency. Tokens and cost are summed over every response record (attempt)
+// that carries both token counts; RecordsWithoutTokens counts the records that do
+// not (provider errors mostly), so one provider error does not hide the totals
+// (HESchema leaves them unknown then). Rows with no response at all are left out
+// of the tokens, cost and latency (HESchema has no such rows).
 type Metrics struct {
 	Runs               int
 	ProviderErrors     int // rows with a provider error at any attempt
@@ -26,18 +28,21 @@ type Metrics struct {
 	RetryRate          *float64
 	RecoveryRate       *float64
 	MeanRepairAttempts *float64
-	InputTokens        *int64
+	InputTokens        *int64 // over the records with token counts; nil when none has them
 	OutputTokens       *int64
-	TotalCostUSD       *float64
-	CostPerSuccessUSD  *float64
-	LatencyP50         *float64
-	LatencyP95         *float64
-	ErrorCounts        map[string]int
-	firstSuccesses     int
-	finalSuccesses     int
-	validCalls         int
-	semanticValidCalls int
-	expectedCalls      int
+	// RecordsWithoutTokens counts the response records (attempts) summed into
+	// neither token total: those without both counts.
+	RecordsWithoutTokens int
+	TotalCostUSD         *float64 // priced over the same records as the tokens
+	CostPerSuccessUSD    *float64
+	LatencyP50           *float64
+	LatencyP95           *float64
+	ErrorCounts          map[string]int
+	firstSuccesses       int
+	finalSuccesses       int
+	validCalls           int
+	semanticValidCalls   int
+	expectedCalls        int
 }
 
 func pct(n, d int) *float64 {
@@ -53,7 +58,7 @@ func computeMetrics(rows []*Row, prices *contract.Prices) *Metrics {
 	m := &Metrics{Runs: len(rows), ErrorCounts: map[string]int{}}
 	var semantic, retried, firstFailed, recovered, repairs int
 	var inTok, outTok int64
-	tokensKnown := true
+	withTokens := 0
 	var cost float64
 	var latencies []float64
 	for _, r := range rows {
@@ -107,16 +112,23 @@ func computeMetrics(rows []*Row, prices *contract.Prices) *Metrics {
 		if lat, ok := r.latency(); ok {
 			latencies = append(latencies, lat)
 		}
-		in, out, ok := r.tokens()
-		if !ok {
-			tokensKnown = false
-			continue
-		}
-		inTok += in
-		outTok += out
-		if prices != nil {
-			// per row, then summed, as HESchema prices its rows
-			cost += (float64(in)*prices.InputPerMillionUSD + float64(out)*prices.OutputPerMillionUSD) / 1e6
+		for i := range r.attempts {
+			at := &r.attempts[i]
+			if !at.present {
+				continue
+			}
+			if at.inTokens == nil || at.outTokens == nil {
+				m.RecordsWithoutTokens++
+				continue
+			}
+			in, out := *at.inTokens, *at.outTokens
+			withTokens++
+			inTok += in
+			outTok += out
+			if prices != nil {
+				// per record, then summed
+				cost += (float64(in)*prices.InputPerMillionUSD + float64(out)*prices.OutputPerMillionUSD) / 1e6
+			}
 		}
 	}
 	m.FirstPassSuccess = pct(m.firstSuccesses, m.Runs)
@@ -133,11 +145,12 @@ func computeMetrics(rows []*Row, prices *contract.Prices) *Metrics {
 		v := float64(repairs) / float64(m.Runs)
 		m.MeanRepairAttempts = &v
 	}
-	if tokensKnown && m.Runs > m.MissingResponses {
+	if withTokens > 0 {
 		m.InputTokens, m.OutputTokens = &inTok, &outTok
 		if prices != nil {
 			m.TotalCostUSD = &cost
-			if m.finalSuccesses > 0 {
+			// A cost per success from part of the records would understate it.
+			if m.finalSuccesses > 0 && m.RecordsWithoutTokens == 0 {
 				per := cost / float64(m.finalSuccesses)
 				m.CostPerSuccessUSD = &per
 			}
@@ -177,6 +190,7 @@ func (m *Metrics) Object() contract.Object {
 		{Key: "mean_repair_attempts", Value: m.MeanRepairAttempts},
 		{Key: "input_tokens", Value: int64Ptr(m.InputTokens)},
 		{Key: "output_tokens", Value: int64Ptr(m.OutputTokens)},
+		{Key: "records_without_tokens", Value: m.RecordsWithoutTokens},
 		{Key: "total_cost_usd", Value: m.TotalCostUSD},
 		{Key: "cost_per_successful_task_usd", Value: m.CostPerSuccessUSD},
 		{Key: "latency_p50_ms", Value: m.LatencyP50},

@@ -104,25 +104,6 @@ func (r *Row) latency() (ms float64, ok bool) {
 	return ms, n > 0
 }
 
-// tokens are the row's input and output tokens over all its attempts; ok is false
-// when a count is unknown for an attempt or the row has a provider error.
-func (r *Row) tokens() (in, out int64, ok bool) {
-	n := 0
-	for i := range r.attempts {
-		a := &r.attempts[i]
-		if !a.present {
-			continue
-		}
-		if a.provider != nil || a.inTokens == nil || a.outTokens == nil {
-			return 0, 0, false
-		}
-		in += *a.inTokens
-		out += *a.outTokens
-		n++
-	}
-	return in, out, n > 0
-}
-
 // repairs is the number of repair attempts with a response.
 func (r *Row) repairs() int {
 	n := 0

@@ -195,25 +195,27 @@ type Rejected struct {
 // Metrics are one arm's figures, for all rows or a subset. Rates are percent; a nil
 // pointer is a figure that does not exist (zero denominator, unknown tokens).
 type Metrics struct {
-	Runs               int          `json:"runs"`
-	ProviderErrors     int          `json:"provider_errors"`
-	MissingResponses   int          `json:"missing_responses"`
-	FirstPassSuccess   *float64     `json:"first_pass_success_percent"`
-	FirstPassWilson95  *[2]float64  `json:"first_pass_wilson95"`
-	FinalSuccess       *float64     `json:"final_success_percent"`
-	SemanticAccuracy   *float64     `json:"semantic_accuracy_percent"`
-	CallSchemaValidity *float64     `json:"call_schema_validity_percent"`
-	SemanticPrecision  *float64     `json:"semantic_precision_among_valid_calls_percent"`
-	RetryRate          *float64     `json:"retry_rate_percent"`
-	RecoveryRate       *float64     `json:"recovery_rate_percent"`
-	MeanRepairAttempts *float64     `json:"mean_repair_attempts"`
-	InputTokens        *float64     `json:"input_tokens"`
-	OutputTokens       *float64     `json:"output_tokens"`
-	TotalCostUSD       *float64     `json:"total_cost_usd"`
-	CostPerSuccessUSD  *float64     `json:"cost_per_successful_task_usd"`
-	LatencyP50Ms       *float64     `json:"latency_p50_ms"`
-	LatencyP95Ms       *float64     `json:"latency_p95_ms"`
-	ErrorCounts        Ordered[int] `json:"error_counts"`
+	Runs               int         `json:"runs"`
+	ProviderErrors     int         `json:"provider_errors"`
+	MissingResponses   int         `json:"missing_responses"`
+	FirstPassSuccess   *float64    `json:"first_pass_success_percent"`
+	FirstPassWilson95  *[2]float64 `json:"first_pass_wilson95"`
+	FinalSuccess       *float64    `json:"final_success_percent"`
+	SemanticAccuracy   *float64    `json:"semantic_accuracy_percent"`
+	CallSchemaValidity *float64    `json:"call_schema_validity_percent"`
+	SemanticPrecision  *float64    `json:"semantic_precision_among_valid_calls_percent"`
+	RetryRate          *float64    `json:"retry_rate_percent"`
+	RecoveryRate       *float64    `json:"recovery_rate_percent"`
+	MeanRepairAttempts *float64    `json:"mean_repair_attempts"`
+	InputTokens        *float64    `json:"input_tokens"`
+	OutputTokens       *float64    `json:"output_tokens"`
+	// RecordsWithoutTokens is absent from reports written before it existed.
+	RecordsWithoutTokens *int         `json:"records_without_tokens"`
+	TotalCostUSD         *float64     `json:"total_cost_usd"`
+	CostPerSuccessUSD    *float64     `json:"cost_per_successful_task_usd"`
+	LatencyP50Ms         *float64     `json:"latency_p50_ms"`
+	LatencyP95Ms         *float64     `json:"latency_p95_ms"`
+	ErrorCounts          Ordered[int] `json:"error_counts"`
 }
 
 // Subsets are the per-domain and per-category metrics of every arm.

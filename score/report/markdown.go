@@ -214,10 +214,14 @@ func markdownToolcall(b *bytes.Buffer, name string, r *ToolcallReport) {
 	rows = rows[:0]
 	for _, a := range r.Arms {
 		m := a.Value
-		rows = append(rows, []string{mdCell(a.Key), count(m.InputTokens), count(m.OutputTokens), usd(m.TotalCostUSD), usd(m.CostPerSuccessUSD),
+		without := na
+		if m.RecordsWithoutTokens != nil {
+			without = strconv.Itoa(*m.RecordsWithoutTokens)
+		}
+		rows = append(rows, []string{mdCell(a.Key), count(m.InputTokens), count(m.OutputTokens), without, usd(m.TotalCostUSD), usd(m.CostPerSuccessUSD),
 			ms(m.LatencyP50Ms), ms(m.LatencyP95Ms), pct(m.RecoveryRate), num(m.MeanRepairAttempts, 2)})
 	}
-	mdTable(b, []string{"arm", "input tokens", "output tokens", "cost", "cost / success", "p50", "p95", "recovery", "mean repairs"}, "lrrrrrrrr", rows)
+	mdTable(b, []string{"arm", "input tokens", "output tokens", "records without tokens", "cost", "cost / success", "p50", "p95", "recovery", "mean repairs"}, "lrrrrrrrrr", rows)
 	detailsClose(b)
 
 	fails := r.failingRows()
