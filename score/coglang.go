@@ -13,14 +13,18 @@ import (
 // CogLangResponses holds the responses of one or more CogLang response files:
 // for every case id the last record given, plus what was seen on the way.
 type CogLangResponses struct {
-	Responses  []coglang.Response // one per case id, in first-seen order
-	Files      []InputStats
-	Read       int
-	Accepted   int
-	Duplicates map[string]bool
-	Unknown    map[string]bool
-	Warnings   []string
-	index      map[string]int
+	Responses []coglang.Response // one per case id, in first-seen order
+	Files     []InputStats
+	Read      int
+	Accepted  int
+	// ProviderErrors counts the provider error records read (an error and no
+	// output); ErrorCases are the case ids whose last record is one.
+	ProviderErrors int
+	ErrorCases     []string
+	Duplicates     map[string]bool
+	Unknown        map[string]bool
+	Warnings       []string
+	index          map[string]int
 }
 
 // ReadCogLang reads CogLang response files as the reference does (JSONL, a JSON list,
@@ -56,6 +60,9 @@ func ReadCogLang(fx *fixtures.CogLangFixture, sources []Source, opts Options) (*
 			}
 			resp.File, resp.Line = src.Name, rec.Line
 			st.Accepted++
+			if resp.ProviderError {
+				out.ProviderErrors++
+			}
 			if seen[resp.CaseID] {
 				out.Duplicates[resp.CaseID] = true
 				st.Duplicates++
@@ -91,6 +98,12 @@ func ReadCogLang(fx *fixtures.CogLangFixture, sources []Source, opts Options) (*
 	if out.Responses == nil {
 		out.Responses = []coglang.Response{}
 	}
+	for _, r := range out.Responses {
+		if r.ProviderError {
+			out.ErrorCases = append(out.ErrorCases, r.CaseID)
+		}
+	}
+	slices.Sort(out.ErrorCases)
 	return out, nil
 }
 
@@ -105,10 +118,12 @@ func stringOf(v jsontext.Value) (string, bool) {
 	return tok.String(), true
 }
 
-// isSingleCogLangRecord: an object with case_id and an output field is one record.
+// isSingleCogLangRecord: an object with case_id and an output field is one record,
+// as the reference reads it; so is one with case_id and an error (a provider error
+// record, which the reference cannot read at all).
 func isSingleCogLangRecord(names []string) bool {
 	return slices.Contains(names, "case_id") &&
-		(slices.Contains(names, "output") || slices.Contains(names, "text") || slices.Contains(names, "completion"))
+		(slices.Contains(names, "output") || slices.Contains(names, "text") || slices.Contains(names, "completion") || slices.Contains(names, "error"))
 }
 
 // Block returns the response_file block fbeval adds to a CogLang result.
@@ -131,10 +146,19 @@ func (c *CogLangResponses) Block() contract.Object {
 		{Key: "files", Value: files},
 		{Key: "records_read", Value: c.Read},
 		{Key: "records_accepted", Value: c.Accepted},
+		{Key: "provider_error_records", Value: c.ProviderErrors},
 		{Key: "duplicate_case_ids", Value: sortedSet(c.Duplicates)},
 		{Key: "unknown_case_ids", Value: sortedSet(c.Unknown)},
+		{Key: "provider_error_case_ids", Value: strs(c.ErrorCases)},
 		{Key: "warnings", Value: warnings},
 	}
+}
+
+func strs(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
 }
 
 func sortedSet(m map[string]bool) []string {

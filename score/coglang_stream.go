@@ -2,6 +2,7 @@ package score
 
 import (
 	"runtime"
+	"slices"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/fixtures"
@@ -91,6 +92,15 @@ func ScoreCogLang(fx *fixtures.CogLangFixture, sources []Source, opts Options, c
 		out.Unknown[id] = true
 	}
 	out.Responses = []coglang.Response{}
+	out.ProviderErrors = res.ProviderErrorRecords
+	seen := map[string]bool{}
+	for i := range res.Cases {
+		if c := &res.Cases[i]; c.ProviderError && !seen[c.CaseID] {
+			seen[c.CaseID] = true
+			out.ErrorCases = append(out.ErrorCases, c.CaseID)
+		}
+	}
+	slices.Sort(out.ErrorCases)
 	res.ResponseFile = out.Block()
 	return res, out, nil
 }

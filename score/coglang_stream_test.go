@@ -56,7 +56,14 @@ func TestScoreCogLangWorkers(t *testing.T) {
 	fx := fixtures.DefaultCogLangFixture()
 	fx.Cases = fx.Cases[:50] // some ids unknown
 	list := `[{"case_id": "FB-L1-001", "output": "Equal[1, 1]"}, {"case_id": "nope", "output": "X"}]`
-	files := [][]byte{synthCogLang(t, 5000, 1), []byte(list), synthCogLang(t, 1234, 2), {}}
+	// provider error records: one superseded by the next file, two left last, one unknown
+	errs := `{"case_id": "FB-L1-002", "error": {"code": "http_500", "message": "m"}}
+{"case_id": "FB-L1-003", "error": "overloaded"}
+{"case_id": "FB-L1-004", "output": "Equal[1, 1]"}
+{"case_id": "FB-L1-004", "output": null, "error": {"message": "no code"}}
+{"case_id": "nope", "error": {"code": "x"}}
+`
+	files := [][]byte{synthCogLang(t, 5000, 1), []byte(list), synthCogLang(t, 1234, 2), {}, []byte(errs), []byte(`{"case_id": "FB-L1-002", "output": "Equal[1, 1]"}`)}
 	for _, strict := range []bool{false, true} {
 		copts := coglang.Options{Strict: strict, AnswerSource: "t"}
 		want, err := reference(t, fx, files, copts)
@@ -69,8 +76,11 @@ func TestScoreCogLangWorkers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if loaded.Read != 5000+2+1234 || res.RecordsRead != loaded.Read {
+			if loaded.Read != 5000+2+1234+5+1 || res.RecordsRead != loaded.Read {
 				t.Errorf("workers %d: read %d, %d", w, loaded.Read, res.RecordsRead)
+			}
+			if loaded.ProviderErrors != 4 || strings.Join(loaded.ErrorCases, " ") != "FB-L1-003 FB-L1-004" {
+				t.Errorf("workers %d: %d provider error records, cases %v", w, loaded.ProviderErrors, loaded.ErrorCases)
 			}
 			if got := render(t, res); !bytes.Equal(got, want) {
 				t.Errorf("strict=%v workers %d: the result differs from ReadCogLang + Score", strict, w)

@@ -132,7 +132,7 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 	err = writeOutput(env, c.Output, func(w *bufio.Writer) error {
 		switch c.Format {
 		case "text":
-			return res.WriteText(w)
+			return res.WriteText(w, mode)
 		case "table":
 			return res.WriteTable(w)
 		case "markdown", "html", "junit":

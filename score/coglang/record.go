@@ -10,8 +10,8 @@ import (
 // recordFields are the raw JSON values of the members a response record is read
 // for (empty when absent). With duplicate names the last value is kept.
 type recordFields struct {
-	caseID, version jsontext.Value
-	outputs         [len(outputFields)]jsontext.Value
+	caseID, version, err jsontext.Value
+	outputs              [len(outputFields)]jsontext.Value
 }
 
 // fastMaxDepth bounds the nesting scanRecord follows before leaving the record to
@@ -57,6 +57,8 @@ func scanRecord(raw []byte, f *recordFields) bool {
 			f.caseID = raw[vs:ve]
 		case "schema_version":
 			f.version = raw[vs:ve]
+		case "error":
+			f.err = raw[vs:ve]
 		case "output":
 			f.outputs[0] = raw[vs:ve]
 		case "text":

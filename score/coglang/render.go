@@ -67,7 +67,7 @@ func (c Counts) members() contract.Object {
 // failureCounts returns the non-zero category counts with sorted keys.
 func (r *Result) failureCounts() contract.Object {
 	obj := contract.Object{}
-	for _, i := range []int{4, 0, 1, 3, 2} { // the category names in sorted order
+	for _, i := range []int{4, 0, 1, 5, 3, 2} { // the category names in sorted order
 		if n := r.FailureCounts[i]; n > 0 {
 			obj = append(obj, contract.Member{Key: failureNames[i], Value: n})
 		}
@@ -240,8 +240,9 @@ func orNone(s string) string {
 }
 
 // WriteText writes the reference's text format: one "key: value" line each, the
-// failing cases, then one line per level.
-func (r *Result) WriteText(w io.Writer) error {
+// failing cases (left out in ModeSummaryOnly, where the reference still lists
+// them), then one line per level.
+func (r *Result) WriteText(w io.Writer, mode Mode) error {
 	bw := bufio.NewWriter(w)
 	m := &r.Maturity
 	n := r.Summary.CaseCount
@@ -279,7 +280,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	fmt.Fprintf(bw, "failure_category_counts: %s\n", orNone(strings.Join(items, ", ")))
 	for i := range r.Cases {
 		c := &r.Cases[i]
-		if c.Failures != 0 {
+		if c.Failures != 0 && mode != ModeSummaryOnly {
 			fmt.Fprintf(bw, "failure %s level=%s categories=%s\n", c.CaseID, c.Level, strings.Join(c.Failures.Categories(), ", "))
 		}
 	}

@@ -48,6 +48,10 @@ func DecodeResponse(raw []byte) (Response, error) {
 	if err := f.checkVersion(); err != nil {
 		return r, err
 	}
+	if code, ok := f.providerError(); ok {
+		r.ProviderError, r.ErrorCode = true, code
+		return r, nil
+	}
 	s, err := f.outputText()
 	if err != nil {
 		return r, err
@@ -83,6 +87,8 @@ func decodeFields(raw []byte, f *recordFields) error {
 			f.caseID = bytes.Clone(val)
 		case "schema_version":
 			f.version = bytes.Clone(val)
+		case "error":
+			f.err = bytes.Clone(val)
 		default:
 			for i, name := range outputFields {
 				if key == name {
@@ -157,7 +163,46 @@ func (f *recordFields) outputText() (string, error) {
 		}
 		return string(b), nil
 	}
-	return "", errors.New("a response record needs one of output, text, completion (not null)")
+	return "", errors.New("a response record needs one of output, text, completion (not null), or an error")
+}
+
+// providerError reports whether the record is a provider error record: an error
+// member that is not null and no output (a record with an output is read for its
+// output, as the reference reads it). code is the error's code: the string value
+// of its "code" member, or the error itself when it is a string; "" otherwise.
+func (f *recordFields) providerError() (code string, ok bool) {
+	if len(f.err) == 0 || f.err.Kind() == 'n' {
+		return "", false
+	}
+	for _, v := range f.outputs {
+		if len(v) > 0 && v.Kind() != 'n' {
+			return "", false
+		}
+	}
+	switch f.err.Kind() {
+	case '"':
+		return unquoteJSON(f.err), true
+	case '{':
+		dec := jsontext.NewDecoder(bytes.NewReader(f.err), jsontext.AllowDuplicateNames(true))
+		if _, err := dec.ReadToken(); err != nil {
+			return "", true
+		}
+		for dec.PeekKind() != '}' {
+			name, err := dec.ReadToken()
+			if err != nil {
+				return code, true
+			}
+			key := name.String()
+			val, err := dec.ReadValue()
+			if err != nil {
+				return code, true
+			}
+			if key == "code" && val.Kind() == '"' {
+				code = unquoteJSON(val)
+			}
+		}
+	}
+	return code, true
 }
 
 func jsonErr(err error) error {

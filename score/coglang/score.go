@@ -16,9 +16,13 @@ import (
 // text. File and Line say where it came from, for reports.
 type Response struct {
 	CaseID string
-	Output *string // always set for a record DecodeResponse accepted
-	File   string
-	Line   int
+	Output *string // set for every record DecodeResponse accepted but a provider error
+	// ProviderError marks a provider error record (an error and no output);
+	// ErrorCode is its code, when it has one.
+	ProviderError bool
+	ErrorCode     string
+	File          string
+	Line          int
 }
 
 // Options configure Score.
@@ -49,14 +53,18 @@ const (
 	FailValidation
 	FailHeadMismatch
 	FailHallucinated
+	// FailProviderError is fbeval's: the case's last record is a provider error
+	// record. It stands alone, like missing_output, and the case counts as
+	// missing in missing_output_count. A file without error records never has it.
+	FailProviderError
 )
 
-var failureNames = [...]string{"missing_output", "parse_error", "validation_error", "top_level_head_mismatch", "hallucinated_operator"}
+var failureNames = [...]string{"missing_output", "parse_error", "validation_error", "top_level_head_mismatch", "hallucinated_operator", "provider_error"}
 
 // failureLists holds the category list of every set, so cases share them.
-var failureLists = func() [32][]string {
-	var out [32][]string
-	for m := 0; m < 32; m++ {
+var failureLists = func() [64][]string {
+	var out [64][]string
+	for m := 0; m < 64; m++ {
 		list := []string{}
 		for i, name := range failureNames {
 			if m&(1<<i) != 0 {
@@ -69,7 +77,7 @@ var failureLists = func() [32][]string {
 }()
 
 // Categories returns the category names in the reference's order.
-func (f Failure) Categories() []string { return failureLists[f&31] }
+func (f Failure) Categories() []string { return failureLists[f&63] }
 
 // CaseResult is the score of one case.
 type CaseResult struct {
@@ -83,7 +91,9 @@ type CaseResult struct {
 	Failures              Failure
 	Decision              Decision
 	Canonical             string // set when ParseOK
-	ParseError            string // "missing output" or the ParseError text; empty when ParseOK
+	ParseError            string // "missing output", "provider error[: CODE]" or the ParseError text; empty when ParseOK
+	ProviderError         bool   // the last record was a provider error record
+	ErrorCode             string
 }
 
 // Counts are the counters of a summary.
@@ -147,9 +157,10 @@ type Result struct {
 
 	// What Score saw of the responses: records given, case ids given more than
 	// once (the last record wins) and case ids the fixture does not have.
-	RecordsRead      int
-	DuplicateCaseIDs []string
-	UnknownCaseIDs   []string
+	RecordsRead          int
+	ProviderErrorRecords int // provider error records among them
+	DuplicateCaseIDs     []string
+	UnknownCaseIDs       []string
 
 	// ResponseFile, when set by the caller, is written as the response_file block.
 	ResponseFile contract.Object
@@ -168,6 +179,7 @@ const parallelMin = 8192
 func Score(fx *fixtures.CogLangFixture, responses []Response, opts Options) *Result {
 	res := &Result{AnswerSource: opts.AnswerSource, FixturePath: opts.FixturePath, Strict: opts.Strict}
 	outputs := make([]*string, len(fx.Cases))
+	var errs []*Response // the provider error record that is a case's last, by case
 	if responses == nil {
 		if res.AnswerSource == "" {
 			res.AnswerSource = "fixture_reference"
@@ -177,6 +189,7 @@ func Score(fx *fixtures.CogLangFixture, responses []Response, opts Options) *Res
 		}
 	} else {
 		res.RecordsRead = len(responses)
+		errs = make([]*Response, len(fx.Cases))
 		byID := make(map[string][]int, len(fx.Cases))
 		for i := range fx.Cases {
 			id := fx.Cases[i].CaseID
@@ -187,6 +200,9 @@ func Score(fx *fixtures.CogLangFixture, responses []Response, opts Options) *Res
 		unknownSet := map[string]bool{}
 		for i := range responses {
 			r := &responses[i]
+			if r.ProviderError {
+				res.ProviderErrorRecords++
+			}
 			if seen[r.CaseID] {
 				dupSet[r.CaseID] = true
 			}
@@ -197,7 +213,10 @@ func Score(fx *fixtures.CogLangFixture, responses []Response, opts Options) *Res
 				continue
 			}
 			for _, j := range idx {
-				outputs[j] = r.Output
+				outputs[j], errs[j] = r.Output, nil
+				if r.ProviderError {
+					outputs[j], errs[j] = nil, r
+				}
 			}
 		}
 		res.DuplicateCaseIDs = sortedKeys(dupSet)
@@ -209,6 +228,10 @@ func Score(fx *fixtures.CogLangFixture, responses []Response, opts Options) *Res
 	scoreRange := func(lo, hi int) {
 		s := newCaseScorer(popts)
 		for i := lo; i < hi; i++ {
+			if errs != nil && errs[i] != nil {
+				fillProviderError(&res.Cases[i], &fx.Cases[i], errs[i].ErrorCode)
+				continue
+			}
 			s.score(&res.Cases[i], &fx.Cases[i], outputs[i])
 		}
 	}
@@ -264,6 +287,18 @@ func (s *caseScorer) score(r *CaseResult, c *fixtures.CogLangCase, output *strin
 	}
 	o := s.judge(*output)
 	o.fill(r, c, *output)
+}
+
+// fillProviderError writes the result of a case whose last record is a provider
+// error record: no output, like a missing one, with its own category and detail.
+func fillProviderError(r *CaseResult, c *fixtures.CogLangCase, code string) {
+	r.CaseID, r.Level, r.Prompt = c.CaseID, c.Level, c.Prompt
+	r.Failures = FailProviderError
+	r.ProviderError, r.ErrorCode = true, code
+	r.ParseError = "provider error"
+	if code != "" {
+		r.ParseError += ": " + code
+	}
 }
 
 // outcome is the score of one output short of the expected-head check, the only

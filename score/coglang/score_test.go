@@ -228,7 +228,7 @@ func TestGoldenOutputs(t *testing.T) {
 			suffix = "_strict"
 		}
 		var text, table, js bytes.Buffer
-		if err := res.WriteText(&text); err != nil {
+		if err := res.WriteText(&text, ModeFull); err != nil {
 			t.Fatal(err)
 		}
 		if err := res.WriteTable(&table); err != nil {
@@ -246,7 +246,7 @@ func TestGoldenOutputs(t *testing.T) {
 func TestReferenceText(t *testing.T) {
 	res := Score(fixtures.DefaultCogLangFixture(), nil, Options{})
 	var buf bytes.Buffer
-	if err := res.WriteText(&buf); err != nil {
+	if err := res.WriteText(&buf, ModeFull); err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range []string{

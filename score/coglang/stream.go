@@ -54,6 +54,9 @@ type Scored struct {
 	ID     int32  // the case id's number in the Index; -1 when the fixture lacks it
 	CaseID string // the case id, set only when ID is -1
 	Output string
+	// ProviderError marks a provider error record; ErrorCode is its code.
+	ProviderError bool
+	ErrorCode     string
 	outcome
 }
 
@@ -100,6 +103,12 @@ func (s *RecordScorer) Score(raw []byte, dst *Scored) error {
 	if err := f.checkVersion(); err != nil {
 		return err
 	}
+	dst.ProviderError, dst.ErrorCode = false, ""
+	if code, ok := f.providerError(); ok {
+		dst.ProviderError, dst.ErrorCode = true, code
+		dst.Output, dst.outcome = "", outcome{}
+		return nil
+	}
 	out, err := f.outputText()
 	if err != nil {
 		return err
@@ -122,6 +131,7 @@ type Tally struct {
 	dup     []bool
 	unknown map[string]int
 	read    int
+	errs    int
 }
 
 // NewTally returns an empty tally for the indexed fixture.
@@ -134,6 +144,9 @@ func (ix *Index) NewTally(opts Options) *Tally {
 // before, and whether the fixture lacks it.
 func (t *Tally) Add(s *Scored) (duplicate, unknown bool) {
 	t.read++
+	if s.ProviderError {
+		t.errs++
+	}
 	if s.ID < 0 {
 		t.unknown[s.CaseID]++
 		return t.unknown[s.CaseID] > 1, true
@@ -149,7 +162,7 @@ func (t *Tally) Add(s *Scored) (duplicate, unknown bool) {
 // Score does for the same records.
 func (t *Tally) Result() *Result {
 	fx := t.ix.fx
-	res := &Result{AnswerSource: t.opts.AnswerSource, FixturePath: t.opts.FixturePath, Strict: t.opts.Strict, RecordsRead: t.read}
+	res := &Result{AnswerSource: t.opts.AnswerSource, FixturePath: t.opts.FixturePath, Strict: t.opts.Strict, RecordsRead: t.read, ProviderErrorRecords: t.errs}
 	res.Cases = make([]CaseResult, len(fx.Cases))
 	for n, cases := range t.ix.cases {
 		for _, i := range cases {
@@ -161,6 +174,10 @@ func (t *Tally) Result() *Result {
 				continue
 			}
 			s := &t.last[n]
+			if s.ProviderError {
+				fillProviderError(r, c, s.ErrorCode)
+				continue
+			}
 			s.outcome.fill(r, c, s.Output)
 		}
 	}

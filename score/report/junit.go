@@ -59,7 +59,7 @@ type JUnitProblem struct {
 // JUnit failure and error types.
 const (
 	JUnitWrongAnswer   = "wrong_answer"   // toolcall: the last attempt did not succeed
-	JUnitProviderError = "provider_error" // toolcall: the runner reported an error
+	JUnitProviderError = "provider_error" // the runner reported an error (coglang: the case's last record)
 	JUnitMissing       = "missing_response"
 	JUnitCogLang       = "failure_categories" // coglang: the case has failure categories
 )
@@ -198,7 +198,14 @@ func junitCogLang(name string, c *CogLangResult) JUnitSuites {
 				if cs != nil {
 					fmt.Fprintf(&d, "\nprompt: %s\noutput: %s\npreflight: %s", cs.Prompt, strOr(cs.Output, "(none)"), strOr(cs.PreflightDecision, "none"))
 				}
-				tc.Failure = &JUnitProblem{Message: strings.Join(cats, ", "), Type: JUnitCogLang, Text: d.String()}
+				p := &JUnitProblem{Message: strings.Join(cats, ", "), Type: JUnitCogLang, Text: d.String()}
+				// A provider error is a run that did not happen, as in toolcall.
+				if len(cats) == 1 && cats[0] == JUnitProviderError {
+					p.Type = JUnitProviderError
+					tc.Error = p
+				} else {
+					tc.Failure = p
+				}
 			}
 			suite.add(tc)
 		}
