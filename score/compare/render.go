@@ -105,7 +105,7 @@ func gap(p *float64) string {
 		return "n/a"
 	}
 	s := num(p)
-	if *p > 0 {
+	if *p > 0 && s != "0.0" {
 		s = "+" + s
 	}
 	return s + " pp"
@@ -251,7 +251,7 @@ var htmlPage = template.Must(template.New("compare").Funcs(template.FuncMap{
 <div class="scroll"><table>
 <thead><tr><th>arm</th><th>first pass {{.R.A.Label}}</th><th>first pass {{.R.B.Label}}</th><th>gap ({{.R.B.Label}} minus {{.R.A.Label}})</th><th>MS</th><th>model-sensitive</th><th>stability</th><th>right only in {{.R.A.Label}}</th><th>right only in {{.R.B.Label}}</th></tr></thead>
 <tbody>
-{{range .R.Arms}}<tr><th>{{.Arm}}</th><td class="n">{{pct .FPSA}}</td><td class="n">{{pct .FPSB}}</td><td class="n">{{gap .Gap}}</td><td class="n">{{num .MS}}</td><td class="{{if .Sensitive}}fail{{end}}">{{yesNo .Sensitive}}</td><td class="n">{{pct .Stability}} <small>({{.StableRows}}/{{.Rows}})</small></td><td class="n">{{.OnlyA}}</td><td class="n">{{.OnlyB}}</td></tr>
+{{range .R.Arms}}{{$a := printf "/arms/%s/" .Arm}}<tr><th>{{.Arm}}</th><td class="n" data-k="{{$a}}a_first_pass_success_percent" data-f="pct">{{pct .FPSA}}</td><td class="n" data-k="{{$a}}b_first_pass_success_percent" data-f="pct">{{pct .FPSB}}</td><td class="n" data-k="{{$a}}gap_points" data-f="pp">{{gap .Gap}}</td><td class="n">{{num .MS}}</td><td class="{{if .Sensitive}}fail{{end}}">{{yesNo .Sensitive}}</td><td class="n">{{pct .Stability}} <small>({{.StableRows}}/{{.Rows}})</small></td><td class="n">{{.OnlyA}}</td><td class="n">{{.OnlyB}}</td></tr>
 {{end}}</tbody></table></div>
 <p class="legend">Gap: {{.R.B.Label}} minus {{.R.A.Label}} first-pass success. MS = 100 - |gap|; model-sensitive when |gap| is 15 points or more. Stability: rows with the same first-pass outcome in both.</p>
 {{if .R.Flips}}<h2>Flips</h2>

@@ -40,7 +40,7 @@ func points(p *float64) string {
 		return na
 	}
 	s := num(p, 1)
-	if *p > 0 {
+	if *p > 0 && s != "0.0" {
 		s = "+" + s
 	}
 	return s + " pp"

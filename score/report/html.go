@@ -40,6 +40,13 @@ var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"status":   rowStatus,
 	"yesNo":    yesNo,
 	"css":      func(s string) template.CSS { return template.CSS(s) },
+	"wilson":   wilsonCell,
+	"verdict":  verdict,
+	"cmpName":  comparisonName,
+	"minus":    func(a, b int) int { return a - b },
+	"verdictClass": func(label string) string {
+		return map[string]string{"improvement": "pass", "harm": "fail"}[label]
+	},
 }).Parse(reportTmpl))
 
 // WriteHTML writes doc as one self-contained HTML page: inline CSS and SVG charts,
@@ -50,9 +57,9 @@ func WriteHTML(w io.Writer, doc Doc) error {
 	var err error
 	switch doc.Kind {
 	case KindToolcall:
-		err = pageTemplate.ExecuteTemplate(&b, "toolcall", toolcallView(doc.Name, doc.Toolcall))
+		err = pageTemplate.ExecuteTemplate(&b, "toolcall", toolcallView(doc.Toolcall))
 	case KindCogLang:
-		err = pageTemplate.ExecuteTemplate(&b, "coglang", coglangView(doc.Name, doc.CogLang))
+		err = pageTemplate.ExecuteTemplate(&b, "coglang", coglangView(doc.CogLang))
 	default:
 		return errNoKind
 	}
@@ -73,156 +80,203 @@ func shade(p *float64) string {
 	return "s" + strconv.Itoa(int(v))
 }
 
-// Chart geometry, in SVG user units; the viewBox scales it to the page.
-const (
-	chartWidth = 760.0
-	labelWidth = 240.0
-	plotLeft   = labelWidth + 10
-	plotRight  = chartWidth - 90
-	rowHeight  = 34.0
-	chartTop   = 26.0
-)
+// A chart is drawn in HTML and CSS, not SVG: its text is page text, so it keeps
+// its size on a phone instead of shrinking with a scaled drawing. Positions are
+// percentages of the plot's width.
 
-// f1 formats a coordinate.
-func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
-
-// scale maps v in [lo, hi] to the plot's x range, clamped.
-func scale(v, lo, hi float64) float64 {
-	v = math.Max(lo, math.Min(hi, v))
-	return plotLeft + (v-lo)/(hi-lo)*(plotRight-plotLeft)
+// chart is a chart of horizontal rows sharing one axis.
+type chart struct {
+	Title  string
+	Unit   string // the axis unit, written under the axis
+	Ticks  []tick
+	Rows   []chartRow
+	Legend []legendItem
 }
 
-// tick is one labelled vertical grid line.
+// tick is one labelled grid line.
 type tick struct {
-	X, Label string
-	Zero     bool
+	Pos   template.CSS // left: N%
+	Label string
+	Zero  bool
 }
 
-func ticks(lo, hi, step float64, suffix string) []tick {
+// chartRow is one labelled row: bars, an interval, markers, and its value in words.
+type chartRow struct {
+	Label   string
+	Anchor  string // a page fragment the label links to, or ""
+	Bars    []chartMark
+	Whisker *chartMark
+	Points  []chartMark
+	Value   string
+	Note    string // a second, smaller line under the value
+}
+
+// chartMark is a bar, interval or point: its class, position and hover text.
+type chartMark struct {
+	Class string
+	Style template.CSS
+	Title string
+}
+
+// legendItem explains one colour or mark of a chart.
+type legendItem struct{ Class, Text string }
+
+// axis maps values in [lo, hi] to percentages of the plot width.
+type axis struct{ lo, hi float64 }
+
+func (a axis) pos(v float64) float64 {
+	v = math.Max(a.lo, math.Min(a.hi, v))
+	return 100 * (v - a.lo) / (a.hi - a.lo)
+}
+
+func (a axis) left(v float64) template.CSS {
+	return template.CSS("left:" + f2(a.pos(v)) + "%")
+}
+
+// span is a mark from x to y (in either order).
+func (a axis) span(x, y float64) template.CSS {
+	l, r := a.pos(math.Min(x, y)), a.pos(math.Max(x, y))
+	return template.CSS("left:" + f2(l) + "%;width:" + f2(r-l) + "%")
+}
+
+func (a axis) ticks(step float64, label func(float64) string) []tick {
 	var out []tick
-	for v := lo; v <= hi+1e-9; v += step {
-		out = append(out, tick{X: f1(scale(v, lo, hi)), Label: strconv.FormatFloat(v, 'f', -1, 64) + suffix, Zero: v == 0})
+	for v := a.lo; v <= a.hi+1e-9; v += step {
+		out = append(out, tick{Pos: a.left(v), Label: label(v), Zero: math.Abs(v) < 1e-9 && a.lo < 0})
 	}
 	return out
 }
 
-// chart is an SVG chart of horizontal rows.
-type chart struct {
-	Title  string
-	Width  string
-	LabelX string
-	Height string
-	AxisY  string // y of the tick labels
-	Bottom string // y where grid lines end
-	Ticks  []tick
-	Rows   []chartRow
+// f2 formats a position.
+func f2(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+
+func pctTick(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) + "%" }
+
+func ppTick(v float64) string {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if v > 0 {
+		s = "+" + s
+	}
+	return s
 }
 
-// chartRow is one labelled row: bars, an interval whisker, markers and a value.
-type chartRow struct {
-	Label, LabelY string
-	Bars          []chartBar
-	Whisker       *whisker
-	Point         *marker
-	Final         *marker
-	Value, ValueY string
-	ValueX        string
-}
+// rateAxis is the 0-100% axis of every rate chart.
+var rateAxis = axis{0, 100}
 
-type chartBar struct {
-	X, Y, W, H, Class, Title string
-}
-
-type whisker struct {
-	X1, X2, Y, CapTop, CapBottom string
-}
-
-type marker struct {
-	X, Y, Class, Title string
-}
-
-func newChart(title string, n int, lo, hi, step float64, suffix string) chart {
-	h := chartTop + float64(n)*rowHeight + 10
-	return chart{Title: title, Width: f1(chartWidth), LabelX: f1(labelWidth), Height: f1(h), AxisY: f1(chartTop - 10), Bottom: f1(h - 6), Ticks: ticks(lo, hi, step, suffix)}
-}
-
-func rowY(i int) float64 { return chartTop + float64(i)*rowHeight }
-
-// armChart draws first-pass success per arm as bars with Wilson whiskers and a
-// marker at final success.
+// armChart draws first-pass success per arm as bars with their Wilson intervals,
+// and final success after repairs as a marker.
 func armChart(r *ToolcallReport) chart {
-	c := newChart("First-pass success by arm, with Wilson 95% intervals", len(r.Arms), 0, 100, 25, "%")
-	for i, a := range r.Arms {
+	c := chart{Title: "First-pass success by arm (%), with Wilson 95% intervals", Unit: "first-pass success, % of runs",
+		Ticks:  rateAxis.ticks(25, pctTick),
+		Legend: []legendItem{{"bar", "first-pass success"}, {"wh", "Wilson 95% interval"}}}
+	repairs := false
+	for _, a := range r.Arms {
 		m := a.Value
-		y := rowY(i)
-		mid := y + rowHeight/2
-		row := chartRow{Label: a.Key, LabelY: f1(mid + 4), ValueX: f1(plotRight + 8), ValueY: f1(mid + 4),
-			Value: pct(m.FirstPassSuccess)}
+		row := chartRow{Label: a.Key, Value: pct(m.FirstPassSuccess) + " " + interval(m.FirstPassWilson95)}
 		if m.FirstPassSuccess != nil {
-			row.Bars = []chartBar{{X: f1(plotLeft), Y: f1(mid - 8), W: f1(scale(*m.FirstPassSuccess, 0, 100) - plotLeft), H: "16", Class: "bar",
-				Title: a.Key + " first pass " + pct(m.FirstPassSuccess)}}
+			row.Bars = []chartMark{{Class: "bar", Style: rateAxis.span(0, *m.FirstPassSuccess), Title: a.Key + " first pass " + pct(m.FirstPassSuccess)}}
 		}
 		if iv := m.FirstPassWilson95; iv != nil {
-			row.Whisker = &whisker{X1: f1(scale(iv[0], 0, 100)), X2: f1(scale(iv[1], 0, 100)), Y: f1(mid), CapTop: f1(mid - 6), CapBottom: f1(mid + 6)}
+			row.Whisker = &chartMark{Class: "wh", Style: rateAxis.span(iv[0], iv[1]), Title: "Wilson 95% " + interval(iv)}
 		}
-		if m.FinalSuccess != nil {
-			row.Final = &marker{X: f1(scale(*m.FinalSuccess, 0, 100)), Y: f1(mid), Class: "fin", Title: a.Key + " final " + pct(m.FinalSuccess)}
+		if m.FinalSuccess != nil && (m.FirstPassSuccess == nil || *m.FinalSuccess != *m.FirstPassSuccess || r.Study.Repairs > 0) {
+			repairs = true
+			row.Points = []chartMark{{Class: "pt fin", Style: rateAxis.left(*m.FinalSuccess), Title: a.Key + " final " + pct(m.FinalSuccess)}}
+			row.Note = "final " + pct(m.FinalSuccess)
 		}
 		c.Rows = append(c.Rows, row)
+	}
+	if repairs {
+		c.Legend = append(c.Legend, legendItem{"pt fin", "final success after repairs"})
 	}
 	return c
 }
 
-// forestChart draws every paired effect: the uplift as a point, its bootstrap
-// interval as a line, and the zero line.
-func forestChart(r *ToolcallReport) chart {
-	c := newChart("Paired effects: uplift in points with clustered bootstrap 95% intervals", len(r.Effects), -100, 100, 50, "")
-	for i, e := range r.Effects {
+// effectAxis fits the forest plot to its intervals: symmetric around zero, on
+// a round bound, so an interval of a few points is as wide as it deserves.
+func effectAxis(r *ToolcallReport) (axis, float64) {
+	m := 0.0
+	for _, e := range r.Effects {
 		v := e.Value
-		mid := rowY(i) + rowHeight/2
-		row := chartRow{Label: strings.ReplaceAll(e.Key, "_vs_", " vs "), LabelY: f1(mid + 4), ValueX: f1(plotRight + 8), ValueY: f1(mid + 4), Value: points(v.AbsoluteUplift)}
+		if v.AbsoluteUplift != nil {
+			m = math.Max(m, math.Abs(*v.AbsoluteUplift))
+		}
+		if v.CI95 != nil {
+			m = math.Max(m, math.Max(math.Abs(v.CI95[0]), math.Abs(v.CI95[1])))
+		}
+	}
+	for _, b := range []float64{2, 4, 6, 10, 20, 30, 40, 60, 80, 100} {
+		if m*1.05 <= b {
+			return axis{-b, b}, b / 2
+		}
+	}
+	return axis{-100, 100}, 50
+}
+
+// verdict names an effect label in plain words, as docs/statistics.md defines it.
+func verdict(label string) string {
+	switch label {
+	case "improvement":
+		return "helps"
+	case "harm":
+		return "harms"
+	}
+	return "inconclusive"
+}
+
+// forestChart draws every paired effect: the uplift as a point coloured by its
+// verdict, its bootstrap interval as a line, and the zero line.
+func forestChart(r *ToolcallReport) chart {
+	ax, step := effectAxis(r)
+	c := chart{Title: "Paired effects: uplift in first-pass success (pp), clustered bootstrap 95% intervals",
+		Unit: "uplift of the first arm over the second, percentage points (pp)", Ticks: ax.ticks(step, ppTick),
+		Legend: []legendItem{{"pt imp", "helps (interval above 0)"}, {"pt harm", "harms (interval below 0)"}, {"pt inc", "inconclusive (interval contains 0)"}, {"wh", "95% interval"}}}
+	for _, e := range r.Effects {
+		v := e.Value
+		row := chartRow{Label: comparisonName(e.Key), Anchor: "effect-" + e.Key,
+			Value: points(v.AbsoluteUplift) + " " + interval(v.CI95), Note: verdict(v.Label)}
 		if iv := v.CI95; iv != nil {
-			row.Whisker = &whisker{X1: f1(scale(iv[0], -100, 100)), X2: f1(scale(iv[1], -100, 100)), Y: f1(mid), CapTop: f1(mid - 6), CapBottom: f1(mid + 6)}
+			row.Whisker = &chartMark{Class: "wh", Style: ax.span(iv[0], iv[1]), Title: "95% interval " + interval(iv) + " pp"}
 		}
 		if v.AbsoluteUplift != nil {
-			class := "pt"
+			class := "pt inc"
 			switch v.Label {
 			case "improvement":
 				class = "pt imp"
 			case "harm":
 				class = "pt harm"
 			}
-			row.Point = &marker{X: f1(scale(*v.AbsoluteUplift, -100, 100)), Y: f1(mid), Class: class,
-				Title: e.Key + " " + points(v.AbsoluteUplift) + " " + interval(v.CI95) + " " + v.Label}
+			row.Points = []chartMark{{Class: class, Style: ax.left(*v.AbsoluteUplift),
+				Title: comparisonName(e.Key) + " " + points(v.AbsoluteUplift) + " " + interval(v.CI95) + " " + verdict(v.Label)}}
 		}
 		c.Rows = append(c.Rows, row)
 	}
 	return c
 }
 
+// comparisonName writes an effect key for people: "input_schema vs no_schema".
+func comparisonName(key string) string { return strings.ReplaceAll(key, "_vs_", " vs ") }
+
 // levelChart draws, per evaluated CogLang level, the parse, validation and head
 // rates as three thin bars.
 func levelChart(c *CogLangResult) chart {
-	var levels []levelRow
+	ch := chart{Title: "Per-level rates (%): parse ok, valid, expected top-level head", Unit: "% of the level's cases",
+		Ticks:  rateAxis.ticks(25, pctTick),
+		Legend: []legendItem{{"bar", "parse ok"}, {"bar2", "valid"}, {"bar3", "expected head"}}}
 	for _, l := range c.ladder() {
-		if l.Summary != nil {
-			levels = append(levels, l)
-		}
-	}
-	ch := newChart("Per-level rates: parse ok, valid, expected head", len(levels), 0, 100, 25, "%")
-	for i, l := range levels {
 		s := l.Summary
-		y := rowY(i)
-		mid := y + rowHeight/2
-		row := chartRow{Label: l.Level + " (" + strconv.Itoa(s.CaseCount) + " cases)", LabelY: f1(mid + 4), ValueX: f1(plotRight + 8), ValueY: f1(mid + 4),
-			Value: l.Status}
+		if s == nil {
+			continue
+		}
+		row := chartRow{Label: l.Level + " (" + strconv.Itoa(s.CaseCount) + " cases)", Anchor: "level-" + l.Level,
+			Value: rate(s.ParseOKRate) + " / " + rate(s.ValidateOKRate) + " / " + rate(s.ExpectedTopLevelHeadOKRate), Note: l.Status}
 		for j, part := range []struct {
 			name  string
 			rate  float64
 			class string
 		}{{"parse ok", s.ParseOKRate, "bar"}, {"valid", s.ValidateOKRate, "bar2"}, {"head ok", s.ExpectedTopLevelHeadOKRate, "bar3"}} {
-			row.Bars = append(row.Bars, chartBar{X: f1(plotLeft), Y: f1(y + 5 + float64(j)*8), W: f1(scale(100*part.rate, 0, 100) - plotLeft), H: "7",
-				Class: part.class, Title: l.Level + " " + part.name + " " + rate(part.rate)})
+			row.Bars = append(row.Bars, chartMark{Class: part.class + " b" + strconv.Itoa(j), Style: rateAxis.span(0, 100*part.rate),
+				Title: l.Level + " " + part.name + " " + rate(part.rate)})
 		}
 		ch.Rows = append(ch.Rows, row)
 	}
@@ -248,21 +302,51 @@ type codeRow struct {
 }
 
 type toolcallPage struct {
-	Title, Name string
+	Title       string
 	Style       template.CSS
 	R           *ToolcallReport
+	Findings    []finding
 	ArmChart    chart
 	Forest      chart
 	Subsets     []subsetTable
 	Arms        []string
 	Codes       []codeRow
-	Failing     []Row
+	Failing     []Row // the first HTMLFailureLimit failing rows
+	FailingAll  int   // how many rows failed
 	GatesPassed int
 }
 
-func toolcallView(name string, r *ToolcallReport) toolcallPage {
-	p := toolcallPage{Title: r.title(name), Name: name, Style: template.CSS(styleCSS), R: r, ArmChart: armChart(r), Forest: forestChart(r),
-		Arms: r.Arms.Keys(), Failing: r.failingRows(), GatesPassed: r.gatesPassed()}
+// HTMLFailureLimit caps the failing rows written as a table; the sample browser
+// holds every row.
+const HTMLFailureLimit = 50
+
+// finding is one comparison's answer, in words, for the top of the page.
+type finding struct {
+	Key, Name, Verdict, Class string
+	Treatment, Baseline       string
+	E                         Effect
+}
+
+func findings(r *ToolcallReport) []finding {
+	var out []finding
+	for _, e := range r.Effects {
+		treat, base, _ := strings.Cut(e.Key, "_vs_")
+		f := finding{Key: e.Key, Name: comparisonName(e.Key), Verdict: verdict(e.Value.Label), Treatment: treat, Baseline: base, E: e.Value}
+		f.Class = map[string]string{"helps": "imp", "harms": "harm"}[f.Verdict]
+		if f.Class == "" {
+			f.Class = "inc"
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func toolcallView(r *ToolcallReport) toolcallPage {
+	p := toolcallPage{Title: r.title(), Style: template.CSS(styleCSS), R: r, Findings: findings(r), ArmChart: armChart(r), Forest: forestChart(r),
+		Arms: r.Arms.Keys(), GatesPassed: r.gatesPassed()}
+	p.Failing = r.failingRows()
+	p.FailingAll = len(p.Failing)
+	p.Failing = p.Failing[:min(len(p.Failing), HTMLFailureLimit)]
 	for _, sub := range []struct {
 		title, what string
 		set         Ordered[Ordered[Metrics]]
@@ -296,14 +380,31 @@ func toolcallView(name string, r *ToolcallReport) toolcallPage {
 }
 
 type coglangPage struct {
-	Title, Name string
-	Style       template.CSS
-	R           *CogLangResult
-	Chart       chart
-	Ladder      []levelRow
-	Failures    []failure
+	Title    string
+	Style    template.CSS
+	R        *CogLangResult
+	Chart    chart
+	Ladder   []levelRow
+	Failures []failure
+	Blocking []failure // the failing cases of the blocked level
 }
 
-func coglangView(name string, c *CogLangResult) coglangPage {
-	return coglangPage{Title: c.title(name), Name: name, Style: template.CSS(styleCSS), R: c, Chart: levelChart(c), Ladder: c.ladder(), Failures: c.failures()}
+func coglangView(c *CogLangResult) coglangPage {
+	p := coglangPage{Title: c.title(), Style: template.CSS(styleCSS), R: c, Chart: levelChart(c), Ladder: c.ladder(), Failures: c.failures()}
+	if b := c.Maturity.BlockedLevel; b != nil {
+		for _, f := range p.Failures {
+			if f.Level == *b {
+				p.Blocking = append(p.Blocking, f)
+			}
+		}
+	}
+	return p
+}
+
+// wilsonCell writes a subset cell's interval, or nothing when it has none.
+func wilsonCell(m *Metrics) string {
+	if m == nil || m.FirstPassWilson95 == nil {
+		return ""
+	}
+	return interval(m.FirstPassWilson95)
 }

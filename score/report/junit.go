@@ -100,7 +100,7 @@ func WriteJUnit(w io.Writer, doc Doc) error {
 }
 
 func junitToolcall(name string, r *ToolcallReport) JUnitSuites {
-	out := JUnitSuites{Name: "toolcall: " + r.title(name)}
+	out := JUnitSuites{Name: "toolcall: " + r.title()}
 	for _, a := range r.Arms {
 		class := "toolcall/" + a.Key
 		suite := JUnitSuite{Name: class, Properties: []JUnitProperty{
@@ -142,7 +142,7 @@ func codesMessage(codes []string) string {
 }
 
 func junitCogLang(name string, c *CogLangResult) JUnitSuites {
-	out := JUnitSuites{Name: "coglang: " + c.title(name)}
+	out := JUnitSuites{Name: "coglang: " + c.title()}
 	listed := map[string]*CogLangCase{}
 	for i := range c.Cases {
 		listed[c.Cases[i].CaseID] = &c.Cases[i]

@@ -122,10 +122,20 @@ func passFail(v bool) string {
 }
 
 func markdownToolcall(b *bytes.Buffer, name string, r *ToolcallReport) {
-	fmt.Fprintf(b, "## fbeval toolcall report: %s\n\n", mdCell(r.title(name)))
+	fmt.Fprintf(b, "## fbeval toolcall report: %s\n\n", mdCell(r.title()))
 	fmt.Fprintf(b, "**%s** · complete: %s · expected rows: %d · dataset %s · seed %d · repeats %d · repairs %d · decoding %s\n\n",
 		r.gateLine(), yesNo(r.Complete), r.ExpectedRows, mdCode(r.Study.Dataset),
 		r.Study.Seed, r.Study.Repeats, r.Study.Repairs, mdCell(r.Study.Decoding))
+	for _, f := range findings(r) {
+		e := f.E
+		p := pvalue(e.McNemarP)
+		fmt.Fprintf(b, "- **%s** %s: uplift %s, 95%% CI %s (first pass %s → %s), McNemar p %s, %d wins / %d losses\n",
+			f.Verdict, mdCell(f.Name), points(e.AbsoluteUplift), interval(e.CI95), pct(e.BaselineSuccess), pct(e.TreatmentSuccess), p,
+			e.DiscordantWins, e.DiscordantLosses)
+	}
+	if len(r.Effects) > 0 {
+		b.WriteByte('\n')
+	}
 
 	var rows [][]string
 	for _, a := range r.Arms {
@@ -157,12 +167,20 @@ func markdownToolcall(b *bytes.Buffer, name string, r *ToolcallReport) {
 		mdTable(b, []string{"gate", "actual", "result"}, "lrl", rows)
 	}
 
-	fmt.Fprintf(b, "Classification: %s · custom fitness: %s\n\n", mdCell(list(r.Classification)), num(r.CustomFitness, 1))
+	fitness := num(r.CustomFitness, 1)
+	if r.CustomFitness == nil {
+		fitness = "n/a (needs a second model: fbeval compare)"
+	}
+	fmt.Fprintf(b, "Classification: %s · custom fitness: %s\n\n", mdCell(list(r.Classification)), fitness)
 
 	if len(r.Warnings) > 0 {
 		b.WriteString("### Warnings\n\n")
-		for _, w := range r.Warnings {
-			b.WriteString("- " + mdCell(w) + "\n")
+		for i, w := range r.Warnings {
+			if i == MarkdownFailureLimit {
+				fmt.Fprintf(b, "- … and %d more warnings; the JSON report holds them all.\n", len(r.Warnings)-MarkdownFailureLimit)
+				break
+			}
+			b.WriteString("- " + mdCell(clip(w, 300)) + "\n")
 		}
 		b.WriteByte('\n')
 	}
@@ -281,7 +299,7 @@ func mdCells(xs []string) []string {
 
 func markdownCogLang(b *bytes.Buffer, name string, c *CogLangResult) {
 	m := c.Maturity
-	fmt.Fprintf(b, "## CogLang generation-eval: %s\n\n", mdCell(c.title(name)))
+	fmt.Fprintf(b, "## CogLang generation-eval: %s\n\n", mdCell(c.title()))
 	fmt.Fprintf(b, "**ok: %s** · cases: %d · failing: %d · highest contiguous level: %s · blocked level: %s · next unevaluated: %s",
 		yesNo(c.OK), c.CaseCount, c.FailureCaseCount, mdCell(m.HighestContiguousLevel),
 		mdCell(strOr(m.BlockedLevel, "none")), mdCell(strOr(m.NextUnevaluatedLevel, "none")))

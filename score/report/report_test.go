@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -108,7 +109,7 @@ func checkOffline(t *testing.T, page string) {
 			t.Errorf("page contains %q", bad)
 		}
 	}
-	for _, want := range []string{`<meta name="viewport"`, "@media print", "@media (max-width", "<svg"} {
+	for _, want := range []string{`<meta name="viewport"`, "@media print", "@media (max-width", `<figure class="hc"`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}
@@ -155,15 +156,23 @@ func TestHTMLToolcall(t *testing.T) {
 			t.Errorf("page lacks escaped output %q", w)
 		}
 	}
-	if got := strings.Count(page, `<pre class="out">`); got != len(r.failingRows()) {
+	if got := strings.Count(page, `<pre class="out">`); got != min(HTMLFailureLimit, len(r.failingRows())) {
 		t.Errorf("page shows %d failing outputs, want %d", got, len(r.failingRows()))
 	}
-	if strings.Count(page, "<svg") != 2 {
-		t.Errorf("want two charts (arms and forest plot), got %d", strings.Count(page, "<svg"))
+	if n := strings.Count(page, `<figure class="hc"`); n != 2 {
+		t.Errorf("want two charts (forest plot and arms), got %d", n)
 	}
-	// The forest plot draws the zero line.
-	if !strings.Contains(page, `class="zero"`) {
+	// The forest plot draws the zero line, and the answer comes before the arms.
+	if !strings.Contains(page, `class="tk0"`) {
 		t.Error("forest plot lacks the zero line")
+	}
+	if a, b := strings.Index(page, `id="answer"`), strings.Index(page, `id="arms"`); a < 0 || a > b {
+		t.Error("the page does not open with what the study found")
+	}
+	for _, e := range r.Effects {
+		if !strings.Contains(text, verdict(e.Value.Label)+`</span> <a href="#effect-`+e.Key) {
+			t.Errorf("the answer lacks the verdict of %s", e.Key)
+		}
 	}
 }
 
@@ -464,6 +473,66 @@ func TestNumberFormats(t *testing.T) {
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
+
+func TestEffectAxisFitsIntervals(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	for _, tc := range []struct {
+		uplift, lo, hi float64
+		bound, step    float64
+	}{
+		{-0.95, -7.5, 5.95, 10, 5},
+		{1.3, -1.2, 1.8, 2, 1},
+		{12, 3, 21, 30, 15},
+		{50, -50, 100, 100, 50},
+		{0, 0, 0, 2, 1},
+	} {
+		r := &ToolcallReport{Effects: Ordered[Effect]{{Key: "input_schema_vs_no_schema", Value: Effect{AbsoluteUplift: f(tc.uplift), CI95: &[2]float64{tc.lo, tc.hi}}}}}
+		ax, step := effectAxis(r)
+		if ax.hi != tc.bound || ax.lo != -tc.bound || step != tc.step {
+			t.Errorf("interval [%v, %v]: axis ±%v step %v, want ±%v step %v", tc.lo, tc.hi, ax.hi, step, tc.bound, tc.step)
+		}
+		// The interval must span a visible share of the plot.
+		if w := ax.pos(tc.hi) - ax.pos(tc.lo); tc.hi > tc.lo && w < 10 {
+			t.Errorf("interval [%v, %v] spans only %.1f%% of the plot", tc.lo, tc.hi, w)
+		}
+	}
+}
+
+func TestVerdictWords(t *testing.T) {
+	for label, want := range map[string]string{"improvement": "helps", "harm": "harms", "inconclusive": "inconclusive", "": "inconclusive"} {
+		if got := verdict(label); got != want {
+			t.Errorf("verdict(%q) = %q, want %q", label, got, want)
+		}
+	}
+}
+
+// TestMarkdownStaysSmall renders a report with many long failing rows and
+// warnings: the Markdown must stay well under GitHub's 1 MiB step-summary limit
+// and say how much it left out.
+func TestMarkdownStaysSmall(t *testing.T) {
+	doc := load(t, "testdata/toolcall_small.json")
+	r := *doc.Toolcall
+	long := strings.Repeat("x|<b>", 4000)
+	r.Rows, r.Warnings = nil, nil
+	for i := range 20000 {
+		r.Rows = append(r.Rows, Row{CaseID: fmt.Sprintf("case-%05d", i), Arm: r.Arms[0].Key, Repeat: 1, Codes: []string{"JSON_INVALID"}, FinalCodes: []string{"JSON_INVALID"}, Output: &long})
+	}
+	for range 5000 {
+		r.Warnings = append(r.Warnings, long)
+	}
+	var b bytes.Buffer
+	if err := WriteMarkdown(&b, Doc{Kind: KindToolcall, Toolcall: &r}); err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() > 256<<10 {
+		t.Errorf("markdown is %d bytes; want well under 1 MiB", b.Len())
+	}
+	for _, want := range []string{"and 19950 more", "and 4950 more warnings"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("markdown does not say %q", want)
 		}
 	}
 }

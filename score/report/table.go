@@ -70,7 +70,7 @@ const maxTableFailures = 50
 
 func tableToolcall(b *bytes.Buffer, name string, r *ToolcallReport) error {
 	fmt.Fprintf(b, "toolcall report: %s\ncomplete: %s, expected rows: %d, dataset: %s, seed: %d, repeats: %d, repairs: %d, decoding: %s\n%s\n\n",
-		plain(r.title(name)), yesNo(r.Complete), r.ExpectedRows, plain(r.Study.Dataset), r.Study.Seed, r.Study.Repeats, r.Study.Repairs,
+		plain(r.title()), yesNo(r.Complete), r.ExpectedRows, plain(r.Study.Dataset), r.Study.Seed, r.Study.Repeats, r.Study.Repairs,
 		plain(r.Study.Decoding), strings.ToLower(r.gateLine()))
 	var rows [][]string
 	for _, a := range r.Arms {
@@ -158,7 +158,7 @@ func tableToolcall(b *bytes.Buffer, name string, r *ToolcallReport) error {
 func tableCogLang(b *bytes.Buffer, name string, c *CogLangResult) error {
 	m := c.Maturity
 	fmt.Fprintf(b, "coglang result: %s\nok: %s, cases: %d, failing: %d\nhighest contiguous level: %s, blocked level: %s, next unevaluated level: %s, claim scope: %s\n",
-		plain(c.title(name)), yesNo(c.OK), c.CaseCount, c.FailureCaseCount, plain(m.HighestContiguousLevel),
+		plain(c.title()), yesNo(c.OK), c.CaseCount, c.FailureCaseCount, plain(m.HighestContiguousLevel),
 		plain(strOr(m.BlockedLevel, "none")), plain(strOr(m.NextUnevaluatedLevel, "none")), plain(m.MaturityClaimScope))
 	if c.ScoringProfile != "" {
 		fmt.Fprintf(b, "scoring profile: %s\n", plain(c.ScoringProfile))

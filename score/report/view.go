@@ -55,12 +55,16 @@ func (r *ToolcallReport) gateLine() string {
 	return "Gates: " + strconv.Itoa(r.gatesPassed()) + "/" + strconv.Itoa(len(r.Gates)) + " passed"
 }
 
-// title names the report for headings.
-func (r *ToolcallReport) title(name string) string {
+// title names the report for headings. It comes from the study, never from a
+// file name, so a live score and a saved report render the same bytes.
+func (r *ToolcallReport) title() string {
 	if r.Study.Name != "" {
 		return r.Study.Name
 	}
-	return name
+	if r.Study.Dataset != "" {
+		return r.Study.Dataset
+	}
+	return "unnamed study"
 }
 
 // levelRow is one rung of the CogLang maturity ladder.
@@ -126,10 +130,11 @@ func (c *CogLangResult) failures() []failure {
 	return out
 }
 
-// title names the result for headings.
-func (c *CogLangResult) title(name string) string {
+// title names the result for headings, from the result itself (never from the
+// name of the file it was read from).
+func (c *CogLangResult) title() string {
 	if c.AnswerSource != "" {
 		return c.AnswerSource
 	}
-	return name
+	return "CogLang result"
 }
