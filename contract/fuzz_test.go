@@ -3,6 +3,8 @@ package contract
 import (
 	"errors"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // checkLocated fails unless err is an *InputError at or after the record's start.
@@ -56,6 +58,9 @@ func FuzzDecodeRequest(f *testing.F) {
 	for _, s := range []string{
 		`{"schema_version":"fbeval-request/v1","request_id":"r","case_id":"c","suite":"toolcall","arm":"no_schema","repeat":1,"attempt":1,"seed":5,"instructions":"i","prompt":"p","messages":[{"role":"system","content":"i"},{"role":"user","content":"p"}]}`,
 		`{"schema_version":"fbeval-request/v1","request_id":"r","messages":[{"role":"user","content":"x"}],"response_format":{"type":"json_schema","json_schema":{"name":"n","schema":{"type":"object"},"strict":true}}}`,
+		`{"schema_version":"fbeval-request/v1","request_id":"r","messages":[{"role":"user","content":"x"}],"tools":[{"name":"t","description":"d","parameters":{},"strict":false}]}`,
+		`{"schema_version":"fbeval-request/v1","request_id":"r","messages":[{"role":"user","content":"x"}],"tools":[{"name":1}]}`,
+		`{"schema_version":"fbeval-request/v1","request_id":"r","messages":[{"role":"user","content":"x"}],"tools":[{"name":"t"}]}`,
 		`{"schema_version":"coglang-generation-eval-request/v0.1","case_id":"FB-L1-001","instructions":"i","prompt":"p","reference_expr":"Equal[2, 2]"}`,
 		`{"schema_version":"fbeval-request/v1","repeat":1e400}`,
 		`{"schema_version":"fbeval-request/v1","messages":[{"role":1}]}`,
@@ -81,6 +86,9 @@ func FuzzDecodeRequest(f *testing.F) {
 		b, _ := Marshal(req.Object(), Compact)
 		if string(a) != string(b) {
 			t.Fatal("marshal is not deterministic")
+		}
+		if !jsontext.Value(a).IsValid() {
+			t.Fatalf("accepted request writes back as invalid JSON: %s", a)
 		}
 	})
 }

@@ -34,23 +34,34 @@ type JSONSchema struct {
 	Strict bool           `json:"strict"`
 }
 
+// ToolDefinition is a provider-neutral tool definition (native_tools decoding): the tool's name
+// and description, and Parameters, the JSON Schema of its arguments ({} when the arm
+// shows no schema). Runners translate it to each API's tool format.
+type ToolDefinition struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	Parameters  jsontext.Value `json:"parameters"`
+	Strict      bool           `json:"strict"`
+}
+
 // Request is one fbeval-request/v1 record: everything a runner needs to ask a model
 // once. Messages is authoritative (it holds repair turns); Instructions and Prompt
 // repeat the first system and user texts for runners that want them apart.
 type Request struct {
-	SchemaVersion   string          `json:"schema_version"`
-	RequestID       string          `json:"request_id"`
-	CaseID          string          `json:"case_id"`
-	Suite           string          `json:"suite"`
-	Arm             string          `json:"arm,omitempty"`
-	Repeat          int             `json:"repeat"`
-	Attempt         int             `json:"attempt"`
-	Seed            int64           `json:"seed"`
-	Instructions    string          `json:"instructions"`
-	Prompt          string          `json:"prompt"`
-	Messages        []Message       `json:"messages"`
-	ResponseFormat  *ResponseFormat `json:"response_format,omitempty"`
-	ReferenceOutput *string         `json:"reference_output,omitempty"`
+	SchemaVersion   string           `json:"schema_version"`
+	RequestID       string           `json:"request_id"`
+	CaseID          string           `json:"case_id"`
+	Suite           string           `json:"suite"`
+	Arm             string           `json:"arm,omitempty"`
+	Repeat          int              `json:"repeat"`
+	Attempt         int              `json:"attempt"`
+	Seed            int64            `json:"seed"`
+	Instructions    string           `json:"instructions"`
+	Prompt          string           `json:"prompt"`
+	Messages        []Message        `json:"messages"`
+	ResponseFormat  *ResponseFormat  `json:"response_format,omitempty"`
+	Tools           []ToolDefinition `json:"tools,omitempty"`
+	ReferenceOutput *string          `json:"reference_output,omitempty"`
 }
 
 // Object returns the request in its published key order.
@@ -81,6 +92,13 @@ func (r *Request) Object() Object {
 			{"type", rf.Type},
 			{"json_schema", Object{{"name", rf.JSONSchema.Name}, {"schema", Raw(rf.JSONSchema.Schema)}, {"strict", rf.JSONSchema.Strict}}},
 		}})
+	}
+	if len(r.Tools) > 0 {
+		tools := make([]Object, len(r.Tools))
+		for i, t := range r.Tools {
+			tools[i] = Object{{"name", t.Name}, {"description", t.Description}, {"parameters", Raw(t.Parameters)}, {"strict", t.Strict}}
+		}
+		o = append(o, Member{"tools", tools})
 	}
 	if r.ReferenceOutput != nil {
 		o = append(o, Member{"reference_output", *r.ReferenceOutput})
@@ -361,20 +379,21 @@ func ParseID(v jsontext.Value) (string, bool) {
 }
 
 type wireRequest struct {
-	SchemaVersion   string          `json:"schema_version"`
-	RequestID       string          `json:"request_id"`
-	CaseID          string          `json:"case_id"`
-	Suite           string          `json:"suite"`
-	Arm             string          `json:"arm"`
-	Repeat          int             `json:"repeat"`
-	Attempt         int             `json:"attempt"`
-	Seed            int64           `json:"seed"`
-	Instructions    string          `json:"instructions"`
-	Prompt          string          `json:"prompt"`
-	Messages        []Message       `json:"messages"`
-	ResponseFormat  *ResponseFormat `json:"response_format"`
-	ReferenceOutput *string         `json:"reference_output"`
-	ReferenceExpr   *string         `json:"reference_expr"`
+	SchemaVersion   string           `json:"schema_version"`
+	RequestID       string           `json:"request_id"`
+	CaseID          string           `json:"case_id"`
+	Suite           string           `json:"suite"`
+	Arm             string           `json:"arm"`
+	Repeat          int              `json:"repeat"`
+	Attempt         int              `json:"attempt"`
+	Seed            int64            `json:"seed"`
+	Instructions    string           `json:"instructions"`
+	Prompt          string           `json:"prompt"`
+	Messages        []Message        `json:"messages"`
+	ResponseFormat  *ResponseFormat  `json:"response_format"`
+	Tools           []ToolDefinition `json:"tools"`
+	ReferenceOutput *string          `json:"reference_output"`
+	ReferenceExpr   *string          `json:"reference_expr"`
 }
 
 // DecodeRequest parses one request record of either family: fbeval-request/v1, or a
@@ -389,7 +408,7 @@ func DecodeRequest(rec *Record) (Request, error) {
 		SchemaVersion: w.SchemaVersion, RequestID: w.RequestID, CaseID: w.CaseID, Suite: w.Suite,
 		Arm: w.Arm, Repeat: w.Repeat, Attempt: w.Attempt, Seed: w.Seed,
 		Instructions: w.Instructions, Prompt: w.Prompt, Messages: w.Messages,
-		ResponseFormat: w.ResponseFormat, ReferenceOutput: w.ReferenceOutput,
+		ResponseFormat: w.ResponseFormat, Tools: w.Tools, ReferenceOutput: w.ReferenceOutput,
 	}
 	switch w.SchemaVersion {
 	case RequestV1:
@@ -398,6 +417,14 @@ func DecodeRequest(rec *Record) (Request, error) {
 		}
 		if len(r.Messages) == 0 {
 			return r, rec.Errorf(0, "messages must hold at least one message")
+		}
+		for i, t := range r.Tools {
+			if t.Name == "" {
+				return r, rec.Errorf(0, "tools[%d].name must be a non-empty string", i)
+			}
+			if k := t.Parameters.Kind(); k != '{' && k != 't' && k != 'f' {
+				return r, rec.Errorf(0, "tools[%d].parameters must be a JSON Schema (an object or a boolean)", i)
+			}
 		}
 	case CogLangRequest:
 		if r.CaseID == "" {

@@ -42,6 +42,7 @@ type Prices struct {
 const (
 	DecodingPromptOnly   = "prompt_only"
 	DecodingNativeSchema = "native_schema"
+	DecodingNativeTools  = "native_tools"
 )
 
 // Object returns the study in its published key order, for reports.

@@ -192,9 +192,9 @@ func Resolve(s contract.Study, o Overrides) (contract.Study, error) {
 	switch s.Decoding {
 	case "":
 		s.Decoding = contract.DecodingPromptOnly
-	case contract.DecodingPromptOnly, contract.DecodingNativeSchema:
+	case contract.DecodingPromptOnly, contract.DecodingNativeSchema, contract.DecodingNativeTools:
 	default:
-		return s, studyErr("decoding must be %s or %s, got %q", contract.DecodingPromptOnly, contract.DecodingNativeSchema, s.Decoding)
+		return s, studyErr("decoding must be %s, %s or %s, got %q", contract.DecodingPromptOnly, contract.DecodingNativeSchema, contract.DecodingNativeTools, s.Decoding)
 	}
 	for _, c := range s.Filter.Categories {
 		if !slices.Contains(fixtures.ToolcallCategories(), c) {
@@ -261,7 +261,7 @@ func StudyTemplate(s contract.Study) []byte {
 		"arms: no_schema, minimal_schema, input_schema. schemas: per arm, a variant name (reference, minimal, rich, weak, contradictory, complex-equivalent) or a schema file.",
 		"filter: domains, categories, limit (cases per domain and category; 0 keeps all).",
 		"repeats: runs per case and arm. seed: derives every request seed and the bootstrap stream. repairs: 0-5 repair rounds.",
-		"decoding: prompt_only or native_schema (requests carry response_format).",
+		"decoding: prompt_only, native_schema (requests carry response_format) or native_tools (requests carry the tool definition in tools).",
 		"prices: USD per million tokens, for cost figures. gates: thresholds on report fields that decide the exit code, e.g. input_schema.first_pass_success_percent>=90.",
 		"prompt_template: a text/template file with {{define \"system\"}} and {{define \"user\"}} blocks.",
 	}

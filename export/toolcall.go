@@ -237,8 +237,11 @@ func (p *ToolcallPlan) Request(c *contract.Case, arm string, repeat int, include
 		Prompt:        user,
 		Messages:      []contract.Message{{Role: "system", Content: system}, {Role: "user", Content: user}},
 	}
-	if p.Study.Decoding == contract.DecodingNativeSchema {
+	switch p.Study.Decoding {
+	case contract.DecodingNativeSchema:
 		req.ResponseFormat = envelopeFormat(tool.Name, armSchema)
+	case contract.DecodingNativeTools:
+		req.Tools = []contract.ToolDefinition{toolDefinition(tool.Name, tool.Description, armSchema)}
 	}
 	if includeRef {
 		v := jsontext.Value(slices.Clone([]byte(c.Expected)))
@@ -333,6 +336,21 @@ func envelopeFormat(tool string, argSchema []byte) *contract.ResponseFormat {
 		`"missingFields":{"type":"array","items":{"type":"string"},"uniqueItems":true},` +
 		`"reason":{"type":"string"}}}`
 	return &contract.ResponseFormat{Type: "json_schema", JSONSchema: contract.JSONSchema{Name: "tool_call_envelope", Schema: jsontext.Value(schema), Strict: false}}
+}
+
+// toolDefinition is the tool of native_tools decoding: its arguments' schema is the
+// arm's schema as written (compact, its property order kept), or {} in the arm that
+// shows none. Strict is off: the arm schemas are the object of study and need not fit
+// a provider's strict subset.
+func toolDefinition(name, description string, argSchema []byte) contract.ToolDefinition {
+	params := jsontext.Value("{}")
+	if len(argSchema) > 0 {
+		params = jsontext.Value(slices.Clone(argSchema))
+		if params.Compact() != nil {
+			params = jsontext.Value(canonical(argSchema))
+		}
+	}
+	return contract.ToolDefinition{Name: name, Description: description, Parameters: params}
 }
 
 // WriteRequests writes toolcall requests as JSONL (one compact record per line) or as

@@ -93,6 +93,47 @@ func TestToolcallNativeSchema(t *testing.T) {
 	}
 }
 
+func TestToolcallNativeTools(t *testing.T) {
+	p := quickPlan(t, Overrides{Decoding: contract.DecodingNativeTools, Domains: []string{"hotels"}})
+	reqs, err := p.Requests(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reqs) == 0 {
+		t.Fatal("no requests")
+	}
+	for _, r := range reqs {
+		if r.ResponseFormat != nil {
+			t.Errorf("%s: native_tools decoding carries a response format", r.RequestID)
+		}
+		if len(r.Tools) != 1 {
+			t.Fatalf("%s: %d tools, want 1", r.RequestID, len(r.Tools))
+		}
+		tool := r.Tools[0]
+		if tool.Name != "search_hotels" || tool.Description == "" || tool.Strict {
+			t.Errorf("%s: tool %+v", r.RequestID, tool)
+		}
+		params := string(tool.Parameters)
+		switch r.Arm {
+		case contract.ArmNoSchema:
+			if params != "{}" {
+				t.Errorf("%s: no_schema parameters %s, want {}", r.RequestID, params)
+			}
+		case contract.ArmInputSchema:
+			if !strings.Contains(params, `"maxNightlyPrice"`) {
+				t.Errorf("%s: the arm's schema is not the tool's parameters: %s", r.RequestID, params)
+			}
+		}
+		line, err := contract.Marshal(r.Object(), contract.Compact)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(line), `,"tools":[{"name":"search_hotels","description":`) {
+			t.Errorf("%s: record %s", r.RequestID, line)
+		}
+	}
+}
+
 func TestToolcallRequestsDeterministic(t *testing.T) {
 	a, _ := quickPlan(t, Overrides{}).Requests(false)
 	b, _ := quickPlan(t, Overrides{}).Requests(false)

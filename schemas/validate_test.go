@@ -105,6 +105,7 @@ func TestContractRecords(t *testing.T) {
 		Repeat: 0, Attempt: 1, Seed: -42, Instructions: "sys", Prompt: "user",
 		Messages:        []contract.Message{{Role: "system", Content: "sys"}, {Role: "user", Content: "user"}},
 		ResponseFormat:  &contract.ResponseFormat{Type: "json_schema", JSONSchema: contract.JSONSchema{Name: "envelope", Schema: []byte(`{"type":"object"}`), Strict: true}},
+		Tools:           []contract.ToolDefinition{{Name: "search_flights", Description: "Search flights.", Parameters: []byte(`{}`)}},
 		ReferenceOutput: &ref,
 	}
 	maxTokens, temp := 512, 0.0
@@ -117,6 +118,7 @@ func TestContractRecords(t *testing.T) {
 			Gates: []string{"input_schema.first_pass_success_percent>=90"}, MaxTokens: &maxTokens, Temperature: &temp},
 		{SchemaVersion: contract.StudyV1, Suite: contract.SuiteToolcall, Dataset: "cases.jsonl", Repeats: 3,
 			Decoding: contract.DecodingNativeSchema},
+		{SchemaVersion: contract.StudyV1, Suite: contract.SuiteToolcall, Dataset: "cases.jsonl", Repeats: 1, Decoding: contract.DecodingNativeTools},
 		{SchemaVersion: contract.StudyV1, Suite: contract.SuiteCogLang, Dataset: "builtin:coglang", Strict: true},
 	}
 	docs := []any{req.Object()}

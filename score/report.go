@@ -207,7 +207,9 @@ func (rep *ToolcallReport) object(gates []GateResult) contract.Object {
 	}
 	arms := contract.Object{}
 	for _, arm := range s.Arms {
-		arms = append(arms, contract.Member{Key: arm, Value: rep.Arms[arm].Object()})
+		// Every arm of a study is asked the same way; the report says how beside the figures.
+		m := append(contract.Object{{Key: "decoding", Value: s.Decoding}}, rep.Arms[arm].Object()...)
+		arms = append(arms, contract.Member{Key: arm, Value: m})
 	}
 	effects := contract.Object{}
 	for _, e := range rep.Effects {

@@ -20,7 +20,7 @@ type StudyFlags struct {
 	Repairs        *int     `help:"Repair rounds after a failed attempt (0-5)." placeholder:"N"`
 	Schema         string   `help:"Candidate schema under test: a variant name or a schema file." placeholder:"VARIANT|FILE"`
 	MinimalSchema  string   `help:"Schema of the minimal_schema arm: a variant name or a file." placeholder:"VARIANT|FILE"`
-	Decoding       string   `help:"prompt_only or native_schema." enum:",prompt_only,native_schema" default:""`
+	Decoding       string   `help:"prompt_only, native_schema or native_tools." enum:",prompt_only,native_schema,native_tools" default:""`
 	PromptTemplate string   `help:"Prompt template file (text/template with system and user blocks)." placeholder:"FILE"`
 	Strict         bool     `help:"CogLang: score with the strict profile."`
 }

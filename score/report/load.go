@@ -195,6 +195,7 @@ type Rejected struct {
 // Metrics are one arm's figures, for all rows or a subset. Rates are percent; a nil
 // pointer is a figure that does not exist (zero denominator, unknown tokens).
 type Metrics struct {
+	Decoding           string      `json:"decoding,omitempty"` // arms only, not subsets
 	Runs               int         `json:"runs"`
 	ProviderErrors     int         `json:"provider_errors"`
 	MissingResponses   int         `json:"missing_responses"`
