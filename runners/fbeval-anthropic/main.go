@@ -29,6 +29,7 @@ const name = "fbeval-anthropic"
 
 type cli struct {
 	runner.NetFlags
+	NativeSchema bool `help:"Pass a request's response_format on as structured output (output_config.format)."`
 }
 
 func main() {
@@ -45,7 +46,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if code, done := runner.ParseArgs(&c, name, "Answer fbeval request files with the Anthropic Messages API.", args, stdout, stderr, vars); done {
 		return code
 	}
-	opts := anthropic.Options{Model: c.Model, MaxTokens: c.MaxTokens, Temperature: c.Temperature, Provider: c.Provider}
+	opts := anthropic.Options{Model: c.Model, MaxTokens: c.MaxTokens, Temperature: c.Temperature, NativeSchema: c.NativeSchema, Provider: c.Provider}
 	return runner.Execute(ctx, &c.NetFlags, runner.Setup{
 		Name: name,
 		Auth: func(key string) http.Header {

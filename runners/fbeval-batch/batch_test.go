@@ -166,10 +166,11 @@ func TestReadVLLMResults(t *testing.T) {
 		line, code, message, output string
 	}{
 		{`{"id":"vllm-1","custom_id":"a","response":{"status_code":200,"request_id":"vllm-batch-1","body":{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}},"error":null}`, "", "", "hi"},
-		{`{"id":"vllm-2","custom_id":"a","response":{"status_code":400,"request_id":"vllm-batch-2","body":null},"error":"Only POST method is supported"}`, "http_400", "Only POST method is supported", ""},
-		{`{"id":"vllm-3","custom_id":"a","response":{"status_code":400,"request_id":"vllm-batch-3"},"error":{"object":"error","message":"bad model","type":"BadRequestError","param":null,"code":400}}`, "BadRequestError", "bad model", ""},
-		{`{"id":"vllm-4","custom_id":"a","response":{"status_code":404,"request_id":"vllm-batch-4"},"error":{"error":{"message":"no such model","type":"NotFoundError","param":null,"code":404}}}`, "NotFoundError", "no such model", ""},
-		{`{"id":"batch_req_5","custom_id":"a","response":null,"error":{"code":"batch_expired","message":"expired"}}`, "batch_expired", "expired", ""},
+		{`{"id":"vllm-2","custom_id":"a","response":{"status_code":400,"request_id":"vllm-batch-2","body":null},"error":"Only POST method is supported"}`, "http_400", "HTTP 400 Bad Request: Only POST method is supported", ""},
+		{`{"id":"vllm-3","custom_id":"a","response":{"status_code":400,"request_id":"vllm-batch-3"},"error":{"object":"error","message":"bad model","type":"BadRequestError","param":null,"code":400}}`, "http_400", "HTTP 400 Bad Request (BadRequestError): bad model", ""},
+		{`{"id":"vllm-4","custom_id":"a","response":{"status_code":404,"request_id":"vllm-batch-4"},"error":{"error":{"message":"no such model","type":"NotFoundError","param":null,"code":404}}}`, "http_404", "HTTP 404 Not Found (NotFoundError): no such model", ""},
+		{`{"id":"batch_req_5","custom_id":"a","response":null,"error":{"code":"batch_expired","message":"expired"}}`, "expired", "the batch request was expired: expired", ""},
+		{`{"id":"batch_req_6","custom_id":"a","response":null,"error":{"code":"token_limit_exceeded","message":"too many"}}`, "batch_error", "the batch request failed (token_limit_exceeded): too many", ""},
 	} {
 		rs, err := readOpenAIResults("out.jsonl", strings.NewReader(tt.line))
 		if err != nil || len(rs) != 1 {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/runners/internal/anthropic"
@@ -32,12 +33,13 @@ func eachLine(name string, r io.Reader, f func(rec *contract.Record) (result, er
 	return out, rd.Err()
 }
 
-// apiError reads {"code", "message"} or {"type", "message"} into a provider error;
-// a bare string (vLLM's run-batch writes its error message so) is the message.
-func apiError(raw json.RawMessage, fallback string) *contract.ProviderError {
+// apiError reads an error member: {"code", "message"}, {"type", "message"}, Anthropic's
+// {"type": "error", "error": {"type", "message"}}, or a bare string (vLLM's run-batch
+// writes its error message so). kind is the code, else the type.
+func apiError(raw json.RawMessage) (kind, message string) {
 	var text string
 	if runner.JSON.Unmarshal(raw, &text) == nil {
-		return &contract.ProviderError{Code: fallback, Message: text}
+		return "", text
 	}
 	var e struct {
 		Code    any    `json:"code"`
@@ -52,13 +54,64 @@ func apiError(raw json.RawMessage, fallback string) *contract.ProviderError {
 	if e.Error != nil { // Anthropic wraps the error once more
 		e.Type, e.Message = e.Error.Type, e.Error.Message
 	}
-	code := fallback
 	if s, ok := e.Code.(string); ok && s != "" {
-		code = s
-	} else if e.Type != "" {
-		code = e.Type
+		return s, e.Message
 	}
-	return &contract.ProviderError{Code: code, Message: e.Message}
+	return e.Type, e.Message
+}
+
+// statusError is the provider error of a batch request the API answered with HTTP
+// status code: the same code and message as a live call's (runner.StatusError),
+// and the provider's text after it.
+func statusError(code int, kind, text string) *contract.ProviderError {
+	body, _ := contract.Marshal(contract.Object{runner.Field("error", contract.Object{runner.Field("type", kind)})}, contract.Compact)
+	e := runner.StatusError(code, body)
+	msg := e.Message
+	if text != "" {
+		msg += ": " + text
+	}
+	return &contract.ProviderError{Code: e.Code, Message: msg}
+}
+
+// batchError is the provider error of a batch request that failed with no HTTP
+// status: expired and canceled requests under those codes, anything else as
+// batch_error with the provider's kind and text in the message.
+func batchError(kind, text string) *contract.ProviderError {
+	switch kind {
+	case "batch_expired", "expired", "batch_cancelled", "batch_canceled", "canceled":
+		e := notRun(kind)
+		if text != "" {
+			e.Message += ": " + text
+		}
+		return e
+	}
+	msg := "the batch request failed"
+	if kind != "" {
+		msg += " (" + kind + ")"
+	}
+	if text != "" {
+		msg += ": " + text
+	}
+	return &contract.ProviderError{Code: "batch_error", Message: msg}
+}
+
+// notRun is the provider error of a batch request that was never run: "expired" or
+// "canceled", whichever spelling the provider used.
+func notRun(kind string) *contract.ProviderError {
+	if strings.Contains(kind, "expired") {
+		return &contract.ProviderError{Code: "expired", Message: "the batch request was expired"}
+	}
+	return &contract.ProviderError{Code: "canceled", Message: "the batch request was canceled"}
+}
+
+// parseError is the provider error of an answer the parser refused: its CallError
+// code (a failed Responses answer is "failed", as live), else bad_response.
+func parseError(err error) *contract.ProviderError {
+	var ce *runner.CallError
+	if errors.As(err, &ce) {
+		return &contract.ProviderError{Code: ce.Code, Message: ce.Message}
+	}
+	return &contract.ProviderError{Code: "bad_response", Message: err.Error()}
 }
 
 // readOpenAIResults reads OpenAI Batch output and error files and vLLM run-batch
@@ -93,11 +146,12 @@ func readOpenAIResults(name string, r io.Reader) ([]result, error) {
 		}
 		if len(w.Error) > 0 && string(w.Error) != "null" {
 			// vLLM gives a failed request a response with its status and no body.
-			fallback := "batch_error"
+			kind, text := apiError(w.Error)
 			if resp.StatusCode != nil && *resp.StatusCode >= 400 {
-				fallback = fmt.Sprintf("http_%d", *resp.StatusCode)
+				out.res.Error = statusError(*resp.StatusCode, kind, text)
+			} else {
+				out.res.Error = batchError(kind, text)
 			}
-			out.res.Error = apiError(w.Error, fallback)
 			return out, nil
 		}
 		if !hasResponse {
@@ -112,10 +166,8 @@ func readOpenAIResults(name string, r io.Reader) ([]result, error) {
 				Error json.RawMessage `json:"error"`
 			}
 			runner.JSON.Unmarshal(body, &b)
-			out.res.Error = apiError(b.Error, fmt.Sprintf("http_%d", *resp.StatusCode))
-			if out.res.Error.Message == "" {
-				out.res.Error.Message = fmt.Sprintf("HTTP %d", *resp.StatusCode)
-			}
+			kind, text := apiError(b.Error)
+			out.res.Error = statusError(*resp.StatusCode, kind, text)
 			return out, nil
 		}
 		var probe struct {
@@ -130,7 +182,7 @@ func readOpenAIResults(name string, r io.Reader) ([]result, error) {
 			res, err = openai.ParseChat(body)
 		}
 		if err != nil {
-			res = runner.Result{Error: &contract.ProviderError{Code: "bad_response", Message: callMessage(err)}}
+			res = runner.Result{Error: parseError(err)}
 		}
 		if res.Provider == "" {
 			res.Provider = "openai-compatible"
@@ -164,25 +216,24 @@ func readAnthropicResults(name string, r io.Reader) ([]result, error) {
 		case "succeeded":
 			res, err := anthropic.ParseMessage(w.Result.Message)
 			if err != nil {
-				res = runner.Result{Error: &contract.ProviderError{Code: "bad_response", Message: callMessage(err)}}
+				res = runner.Result{Error: parseError(err)}
 			}
 			res.Provider = "anthropic"
 			out.res = res
 		case "errored":
-			out.res.Error = apiError(w.Result.Error, "errored")
+			// The error is the one the Messages API would have answered a live call
+			// with, so its type gives the HTTP status of the live call's code.
+			kind, text := apiError(w.Result.Error)
+			if code := anthropic.ErrorStatus(kind); code != 0 {
+				out.res.Error = statusError(code, kind, text)
+			} else {
+				out.res.Error = batchError(kind, text)
+			}
 		case "expired", "canceled":
-			out.res.Error = &contract.ProviderError{Code: w.Result.Type, Message: "the batch request was " + w.Result.Type}
+			out.res.Error = notRun(w.Result.Type)
 		default:
 			return result{}, rec.Errorf(0, "unknown result type %q", w.Result.Type)
 		}
 		return out, nil
 	})
-}
-
-func callMessage(err error) string {
-	var ce *runner.CallError
-	if errors.As(err, &ce) {
-		return ce.Message
-	}
-	return err.Error()
 }

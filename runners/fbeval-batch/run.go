@@ -32,21 +32,23 @@ type splitFlags struct {
 }
 
 type toOpenAI struct {
-	Input        string   `arg:"" optional:"" default:"-" help:"Request file; - reads stdin."`
-	Model        string   `required:"" help:"Model name."`
-	API          string   `enum:"chat,responses" default:"chat" help:"Endpoint of every line: ${enum}."`
-	MaxTokens    int      `help:"max_tokens of every request (0: left out)."`
-	Temperature  *float64 `help:"Sampling temperature (unset: left out)."`
-	NativeSchema bool     `help:"Pass a request's response_format on."`
-	NoSeed       bool     `help:"Leave the request's seed out."`
+	Input               string   `arg:"" optional:"" default:"-" help:"Request file; - reads stdin."`
+	Model               string   `required:"" help:"Model name."`
+	API                 string   `enum:"chat,responses" default:"chat" help:"Endpoint of every line: ${enum}."`
+	MaxTokens           int      `help:"max_tokens of every request (0: left out)."`
+	MaxCompletionTokens int      `help:"max_completion_tokens of every request, for models that refuse max_tokens (0: left out)."`
+	Temperature         *float64 `help:"Sampling temperature (unset: left out)."`
+	NativeSchema        bool     `help:"Pass a request's response_format on."`
+	NoSeed              bool     `help:"Leave the request's seed out."`
 	splitFlags
 }
 
 type toAnthropic struct {
-	Input       string   `arg:"" optional:"" default:"-" help:"Request file; - reads stdin."`
-	Model       string   `required:"" help:"Model name."`
-	MaxTokens   int      `default:"1024" help:"max_tokens of every request."`
-	Temperature *float64 `help:"Sampling temperature (unset: left out)."`
+	Input        string   `arg:"" optional:"" default:"-" help:"Request file; - reads stdin."`
+	Model        string   `required:"" help:"Model name."`
+	MaxTokens    int      `default:"1024" help:"max_tokens of every request."`
+	Temperature  *float64 `help:"Sampling temperature (unset: left out)."`
+	NativeSchema bool     `help:"Pass a request's response_format on as structured output (output_config.format)."`
 	splitFlags
 }
 
@@ -120,7 +122,10 @@ func (c *toOpenAI) run(stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := openai.Options{Model: c.Model, API: c.API, MaxTokens: c.MaxTokens, Temperature: c.Temperature, NativeSchema: c.NativeSchema, NoSeed: c.NoSeed}
+	if c.MaxTokens > 0 && c.MaxCompletionTokens > 0 {
+		return usagef("--max-tokens and --max-completion-tokens are exclusive: give one")
+	}
+	opts := openai.Options{Model: c.Model, API: c.API, MaxTokens: c.MaxTokens, MaxCompletionTokens: c.MaxCompletionTokens, Temperature: c.Temperature, NativeSchema: c.NativeSchema, NoSeed: c.NoSeed}
 	url := "/v1" + opts.Path()
 	lines := make([][]byte, len(items))
 	for i := range items {
@@ -154,7 +159,7 @@ func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := anthropic.Options{Model: c.Model, MaxTokens: c.MaxTokens, Temperature: c.Temperature}
+	opts := anthropic.Options{Model: c.Model, MaxTokens: c.MaxTokens, Temperature: c.Temperature, NativeSchema: c.NativeSchema}
 	seen := map[string]string{}
 	entries := make([][]byte, len(items))
 	for i := range items {

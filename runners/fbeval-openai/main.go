@@ -15,6 +15,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -31,9 +32,10 @@ const name = "fbeval-openai"
 
 type cli struct {
 	runner.NetFlags
-	API          string `enum:"chat,responses" default:"chat" help:"Which API: ${enum}."`
-	NativeSchema bool   `help:"Pass a request's response_format on (provider-side structured output)."`
-	NoSeed       bool   `help:"Do not send the request's seed (for servers that reject it)."`
+	API                 string `enum:"chat,responses" default:"chat" help:"Which API: ${enum}."`
+	NativeSchema        bool   `help:"Pass a request's response_format on (provider-side structured output)."`
+	NoSeed              bool   `help:"Do not send the request's seed (for servers that reject it)."`
+	MaxCompletionTokens int    `help:"Longest answer in tokens, sent as max_completion_tokens (for models that refuse max_tokens; the Responses API takes it as max_output_tokens)."`
 }
 
 func main() {
@@ -50,8 +52,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if code, done := runner.ParseArgs(&c, name, "Answer fbeval request files with an OpenAI-compatible API.", args, stdout, stderr, vars); done {
 		return code
 	}
+	if c.MaxTokens > 0 && c.MaxCompletionTokens > 0 {
+		fmt.Fprintf(stderr, "%s: --max-tokens and --max-completion-tokens are exclusive: give one (see %s --help)\n", name, name)
+		return runner.ExitUsage
+	}
 	opts := openai.Options{
-		Model: c.Model, API: c.API, MaxTokens: c.MaxTokens, Temperature: c.Temperature,
+		Model: c.Model, API: c.API, MaxTokens: c.MaxTokens, MaxCompletionTokens: c.MaxCompletionTokens, Temperature: c.Temperature,
 		NativeSchema: c.NativeSchema, NoSeed: c.NoSeed, Provider: c.Provider,
 	}
 	return runner.Execute(ctx, &c.NetFlags, runner.Setup{

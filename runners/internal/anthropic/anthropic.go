@@ -28,12 +28,17 @@ type Options struct {
 	Model       string
 	MaxTokens   int // 0: DefaultMaxTokens
 	Temperature *float64
-	Provider    string // written to records; "" is "anthropic"
+	// NativeSchema passes a request's response_format on as structured output
+	// (output_config.format).
+	NativeSchema bool
+	Provider     string // written to records; "" is "anthropic"
 }
 
 // Body is the Messages request body for req: model, max_tokens, system (every system
 // message of the request, joined by a blank line: the API takes system text apart
-// from the turns), messages (the user and assistant turns), temperature.
+// from the turns), messages (the user and assistant turns), temperature, then the
+// request's tools (with tool_choice auto) and, with NativeSchema, its
+// response_format as output_config.format ({"type": "json_schema", "schema"}).
 func Body(req *contract.Request, o Options) contract.Object {
 	var system []string
 	var turns []contract.Object
@@ -56,19 +61,33 @@ func Body(req *contract.Request, o Options) contract.Object {
 	if o.Temperature != nil {
 		body = append(body, runner.Field("temperature", *o.Temperature))
 	}
+	if len(req.Tools) > 0 {
+		tools := make([]contract.Object, len(req.Tools))
+		for i, t := range req.Tools {
+			tools[i] = contract.Object{
+				runner.Field("name", t.Name),
+				runner.Field("description", t.Description),
+				runner.Field("input_schema", runner.ToolParameters(t.Parameters)),
+				runner.Field("strict", t.Strict),
+			}
+		}
+		body = append(body, runner.Field("tools", tools), runner.Field("tool_choice", contract.Object{runner.Field("type", "auto")}))
+	}
+	if rf := req.ResponseFormat; rf != nil && o.NativeSchema {
+		body = append(body, runner.Field("output_config", contract.Object{runner.Field("format", contract.Object{
+			runner.Field("type", "json_schema"),
+			runner.Field("schema", contract.Raw(rf.JSONSchema.Schema)),
+		})}))
+	}
 	return body
 }
 
 type message struct {
-	ID      string `json:"id"`
-	Type    string `json:"type"`
-	Model   string `json:"model"`
-	Content []struct {
-		Type  string          `json:"type"`
-		Text  string          `json:"text"`
-		Input json.RawMessage `json:"input"`
-	} `json:"content"`
-	StopReason *string `json:"stop_reason"`
+	ID         string          `json:"id"`
+	Type       string          `json:"type"`
+	Model      string          `json:"model"`
+	Content    json.RawMessage `json:"content"`
+	StopReason *string         `json:"stop_reason"`
 	Usage      *struct {
 		InputTokens              *int64 `json:"input_tokens"`
 		OutputTokens             *int64 `json:"output_tokens"`
@@ -77,11 +96,19 @@ type message struct {
 	} `json:"usage"`
 }
 
-// ParseMessage reads a Messages API answer. The output is its text blocks joined;
-// with no text block, the first tool_use block's input as JSON text (the arguments
-// are the answer a toolcall study scores). Input tokens count cache writes and reads
-// too (the API reports them apart); stop_reason, "refusal" included, is the finish
-// reason.
+type block struct {
+	Type  string          `json:"type"`
+	Text  string          `json:"text"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+}
+
+// ParseMessage reads a Messages API answer. A tool_use block wins over text (a model
+// often says "I'll search for that." first): the output is the envelope of the first
+// call (runner.ToolCall), and the content blocks are kept in metadata as
+// provider_output. Otherwise the output is the text blocks joined. Input tokens count
+// cache writes and reads too (the API reports them apart); stop_reason, "refusal"
+// included, is the finish reason.
 func ParseMessage(body []byte) (runner.Result, error) {
 	var m message
 	if err := runner.JSON.Unmarshal(body, &m); err != nil {
@@ -109,29 +136,42 @@ func ParseMessage(body []byte) (runner.Result, error) {
 		}
 		res.OutputTokens = u.OutputTokens
 	}
-	var text strings.Builder
-	hasText := false
-	var tool json.RawMessage
-	for _, b := range m.Content {
-		switch b.Type {
-		case "text":
-			text.WriteString(b.Text)
-			hasText = true
-		case "tool_use":
-			if tool == nil {
-				tool = b.Input
-			}
+	var blocks []block
+	if len(m.Content) > 0 && string(m.Content) != "null" {
+		if err := runner.JSON.Unmarshal(m.Content, &blocks); err != nil {
+			return runner.Result{}, runner.BadResponse("the message content is not a list of blocks: %.120s", err.Error())
 		}
 	}
-	switch {
-	case hasText:
-		res.Output = runner.String(text.String())
-	case tool != nil:
-		res.Output = runner.String(string(tool))
-	default:
-		res.Output = runner.String("")
+	for _, b := range blocks {
+		if b.Type == "tool_use" {
+			return runner.ToolResult(res, runner.ToolCall{Name: b.Name, Arguments: string(b.Input)}, m.Content), nil
+		}
 	}
+	var text strings.Builder
+	for _, b := range blocks {
+		if b.Type == "text" {
+			text.WriteString(b.Text)
+		}
+	}
+	res.Output = runner.String(text.String())
 	return res, nil
+}
+
+// ErrorStatus is the HTTP status the Messages API answers an error type with (0 for
+// a type it does not list), so that a batch result's error gets a live call's code.
+func ErrorStatus(kind string) int {
+	return map[string]int{
+		"invalid_request_error": 400,
+		"authentication_error":  401,
+		"billing_error":         402,
+		"permission_error":      403,
+		"not_found_error":       404,
+		"request_too_large":     413,
+		"rate_limit_error":      429,
+		"api_error":             500,
+		"timeout_error":         504,
+		"overloaded_error":      529,
+	}[kind]
 }
 
 // Client asks the Messages API; it is a runner.Provider.

@@ -1,10 +1,17 @@
 package anthropic
 
 import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/runners/internal/runner"
 )
 
 func TestBody(t *testing.T) {
@@ -16,6 +23,60 @@ func TestBody(t *testing.T) {
 	}
 }
 
+func TestToolAndSchemaBody(t *testing.T) {
+	req := contract.Request{Messages: []contract.Message{{Role: "system", Content: "S"}, {Role: "user", Content: "U"}},
+		ResponseFormat: &contract.ResponseFormat{Type: "json_schema", JSONSchema: contract.JSONSchema{Name: "env", Schema: []byte(`{"type":"object","additionalProperties":false}`)}},
+		Tools:          []contract.ToolDefinition{{Name: "search_flights", Description: "Search flights.", Parameters: []byte(`{}`)}}}
+	b, err := contract.Marshal(Body(&req, Options{Model: "c", MaxTokens: 64, NativeSchema: true}), contract.Compact)
+	want := `{"model":"c","max_tokens":64,"system":"S","messages":[{"role":"user","content":"U"}],` +
+		`"tools":[{"name":"search_flights","description":"Search flights.","input_schema":{"type":"object"},"strict":false}],"tool_choice":{"type":"auto"},` +
+		`"output_config":{"format":{"type":"json_schema","schema":{"type":"object","additionalProperties":false}}}}`
+	if err != nil || string(b) != want {
+		t.Errorf("got %s\nwant %s", b, want)
+	}
+	// Without --native-schema the response format stays home.
+	b, _ = contract.Marshal(Body(&req, Options{Model: "c"}), contract.Compact)
+	if strings.Contains(string(b), "output_config") {
+		t.Errorf("output_config sent without NativeSchema: %s", b)
+	}
+}
+
+// The recorded bodies in testdata follow the Anthropic API types (see testdata/README.md).
+func TestParseRecordedBodies(t *testing.T) {
+	for _, tt := range []struct {
+		file, output, finish string
+		in, out              int64
+		metadata             bool
+	}{
+		// A preamble text block before the tool_use block: the call wins.
+		{"message_text_tool_use.json", `{"action":"call_tool","tool":"search_flights","arguments":{"origin":"Osaka","destination":"Auckland","departureDate":"2027-07-14","travellers":4},"missingFields":[],"reason":""}`, "tool_use", 472, 91, true},
+		// Text with no call stays text.
+		{"message_text.json", `{"action":"ask_clarification","tool":"search_flights","arguments":{},"missingFields":["origin"],"reason":"Where from?"}`, "end_turn", 415, 30, false},
+	} {
+		body, err := os.ReadFile(filepath.Join("testdata", tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := ParseMessage(body)
+		if err != nil || res.Output == nil || *res.Output != tt.output || res.FinishReason != tt.finish {
+			t.Errorf("%s: %+v %v", tt.file, res, err)
+			continue
+		}
+		if *res.InputTokens != tt.in || *res.OutputTokens != tt.out {
+			t.Errorf("%s: tokens %d %d", tt.file, *res.InputTokens, *res.OutputTokens)
+		}
+		if got := len(res.Metadata) == 1 && res.Metadata[0].Key == "provider_output"; got != tt.metadata {
+			t.Errorf("%s: metadata %v", tt.file, res.Metadata)
+		}
+		if tt.metadata {
+			raw, _ := res.Metadata[0].Value.(contract.Raw)
+			if !strings.HasPrefix(string(raw), `[{"type":"text","text":"I'll search for that."},{"type":"tool_use",`) {
+				t.Errorf("%s: provider_output %s", tt.file, raw)
+			}
+		}
+	}
+}
+
 func TestParseMessage(t *testing.T) {
 	for _, tt := range []struct {
 		name, body, output, finish, err string
@@ -23,7 +84,7 @@ func TestParseMessage(t *testing.T) {
 	}{
 		{"text", `{"id":"msg_1","type":"message","model":"c","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}],"stop_reason":"end_turn","usage":{"input_tokens":10,"output_tokens":2,"cache_creation_input_tokens":5,"cache_read_input_tokens":100}}`, "ab", "end_turn", "", 115},
 		{"refusal", `{"type":"message","content":[],"stop_reason":"refusal","usage":{"input_tokens":4,"output_tokens":0}}`, "", "refusal", "", 4},
-		{"tool use", `{"type":"message","content":[{"type":"tool_use","id":"t","name":"f","input":{"a":1}}],"stop_reason":"tool_use"}`, `{"a":1}`, "tool_use", "", -1},
+		{"tool use", `{"type":"message","content":[{"type":"tool_use","id":"t","name":"f","input":{"a":1}}],"stop_reason":"tool_use"}`, `{"action":"call_tool","tool":"f","arguments":{"a":1},"missingFields":[],"reason":""}`, "tool_use", "", -1},
 		{"error object", `{"type":"error","error":{"type":"overloaded_error","message":"x"}}`, "", "", "not a message", -1},
 		{"truncated", `{"type":"message","content":[{"ty`, "", "", "not a message", -1},
 	} {
@@ -52,4 +113,34 @@ func FuzzParseMessage(f *testing.F) {
 			t.Fatal("no error and no output")
 		}
 	})
+}
+
+// TestRecordedErrors: a live call answered with a recorded API error body gets the
+// code and message of the one error table (docs/runners.md); 529 has a text, and no
+// double space.
+func TestRecordedErrors(t *testing.T) {
+	for _, tt := range []struct {
+		file, code, message string
+		status              int
+	}{
+		{"error_529.json", "http_529", "HTTP 529 Overloaded (overloaded_error)", 529},
+		{"error_400.json", "http_400", "HTTP 400 Bad Request (invalid_request_error)", 400},
+	} {
+		body, err := os.ReadFile(filepath.Join("testdata", tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(tt.status)
+			w.Write(body)
+		}))
+		c := &Client{HTTP: &runner.HTTP{Client: srv.Client(), BaseURL: srv.URL}, Opts: Options{Model: "m"}}
+		_, err = c.Do(context.Background(), &contract.Request{Messages: []contract.Message{{Role: "user", Content: "u"}}})
+		srv.Close()
+		var ce *runner.CallError
+		if !errors.As(err, &ce) || ce.Code != tt.code || !strings.HasPrefix(ce.Message, tt.message) || strings.Contains(ce.Message, "  ") {
+			t.Errorf("%s: %v, want %s %q", tt.file, err, tt.code, tt.message)
+		}
+	}
 }

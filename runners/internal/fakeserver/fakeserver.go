@@ -4,6 +4,10 @@
 // answers, truncated and non-JSON bodies, reset connections, and error bodies that
 // echo the request's key headers.
 //
+// A request that offers tools gets a call_tool answer as that API's tool call (Chat
+// Completions tool_calls beside "content": "", a Responses function_call item, an
+// Anthropic text block then a tool_use block), any other answer as text.
+//
 // It answers each call with a fixed text, with Options.Reply, or with canned Answers:
 // LoadAnswers reads a request file exported with --include-reference, and each
 // conversation then gets its reference output, whichever API it came through. The
@@ -80,6 +84,35 @@ type wireRequest struct {
 	Input        []Turn `json:"input"`
 	System       string `json:"system"`       // Anthropic
 	Instructions string `json:"instructions"` // Responses API
+	Tools        []struct {
+		Name     string `json:"name"` // Responses API, Anthropic
+		Function struct {
+			Name string `json:"name"`
+		} `json:"function"` // Chat Completions
+	} `json:"tools"`
+}
+
+// offers reports whether the request offers the tool name.
+func (req *wireRequest) offers(name string) bool {
+	for _, t := range req.Tools {
+		if t.Name == name || t.Function.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// toolCall reads a call_tool envelope: the tool's name and its arguments (exact).
+func toolCall(reply string) (name string, args json.RawMessage, ok bool) {
+	var env struct {
+		Action    string          `json:"action"`
+		Tool      string          `json:"tool"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if json.Unmarshal([]byte(reply), &env) != nil || env.Action != "call_tool" || env.Tool == "" || len(env.Arguments) == 0 {
+		return "", nil, false
+	}
+	return env.Tool, env.Arguments, true
 }
 
 // conversation reads the chat a request body carries, whichever API it is for.
@@ -179,7 +212,37 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, faults bool) {
 	// live or in a batch.
 	id := conv.Key()[:12]
 	var answer any
+	// A request that offers tools gets a call envelope back as the API's tool call,
+	// shaped as the providers send it: Chat Completions with "content": "" beside
+	// tool_calls (as Ollama does), a Responses function_call item, and an Anthropic
+	// tool_use block after a text block.
+	name, args, isCall := toolCall(reply)
+	isCall = isCall && req.offers(name)
 	switch {
+	case isCall && strings.HasSuffix(r.URL.Path, "/chat/completions"):
+		answer = map[string]any{
+			"id": "chatcmpl-" + id, "object": "chat.completion", "model": req.Model,
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "tool_calls",
+				"message": map[string]any{"role": "assistant", "content": "", "tool_calls": []any{map[string]any{
+					"id": "call_" + id, "index": 0, "type": "function",
+					"function": map[string]any{"name": name, "arguments": string(args)}}}}}},
+			"usage": map[string]any{"prompt_tokens": len(user) / 4, "completion_tokens": len(reply) / 4, "total_tokens": (len(user) + len(reply)) / 4},
+		}
+	case isCall && strings.HasSuffix(r.URL.Path, "/responses"):
+		answer = map[string]any{
+			"id": "resp_" + id, "object": "response", "model": req.Model, "status": "completed",
+			"output": []any{map[string]any{"type": "function_call", "id": "fc_" + id, "call_id": "call_" + id,
+				"name": name, "arguments": string(args), "status": "completed"}},
+			"usage": map[string]any{"input_tokens": len(user) / 4, "output_tokens": len(reply) / 4},
+		}
+	case isCall && strings.HasSuffix(r.URL.Path, "/messages"):
+		answer = map[string]any{
+			"id": "msg_" + id, "type": "message", "role": "assistant", "model": req.Model,
+			"content": []any{map[string]any{"type": "text", "text": "I'll search for that."},
+				map[string]any{"type": "tool_use", "id": "toolu_" + id, "name": name, "input": args}},
+			"stop_reason": "tool_use",
+			"usage":       map[string]any{"input_tokens": len(user) / 4, "output_tokens": len(reply) / 4},
+		}
 	case strings.HasSuffix(r.URL.Path, "/chat/completions"):
 		answer = map[string]any{
 			"id": "chatcmpl-" + id, "object": "chat.completion", "model": req.Model,

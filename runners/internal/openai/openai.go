@@ -19,13 +19,16 @@ import (
 
 // Options shape the request bodies.
 type Options struct {
-	Model        string
-	API          string // "chat" (default) or "responses"
-	MaxTokens    int    // 0: left to the provider
-	Temperature  *float64
-	NativeSchema bool   // pass the request's response_format on
-	NoSeed       bool   // leave the request's seed out (Chat Completions only)
-	Provider     string // written to records; "" is "openai-compatible"
+	Model     string
+	API       string // "chat" (default) or "responses"
+	MaxTokens int    // 0: left to the provider
+	// MaxCompletionTokens is sent as Chat Completions' max_completion_tokens, for
+	// models that refuse max_tokens (the Responses API has max_output_tokens only).
+	MaxCompletionTokens int
+	Temperature         *float64
+	NativeSchema        bool   // pass the request's response_format on
+	NoSeed              bool   // leave the request's seed out (Chat Completions only)
+	Provider            string // written to records; "" is "openai-compatible"
 }
 
 // Path is the endpoint of the API, relative to the base URL.
@@ -52,11 +55,15 @@ func messages(msgs []contract.Message) []contract.Object {
 }
 
 // ChatBody is the Chat Completions request body for req: model, messages, then
-// max_tokens, temperature, seed and response_format where given.
+// max_tokens (or max_completion_tokens), temperature, seed, response_format, and the
+// request's tools with tool_choice "auto", where given.
 func ChatBody(req *contract.Request, o Options) contract.Object {
 	body := contract.Object{runner.Field("model", o.Model), runner.Field("messages", messages(req.Messages))}
 	if o.MaxTokens > 0 {
 		body = append(body, runner.Field("max_tokens", o.MaxTokens))
+	}
+	if o.MaxCompletionTokens > 0 {
+		body = append(body, runner.Field("max_completion_tokens", o.MaxCompletionTokens))
 	}
 	if o.Temperature != nil {
 		body = append(body, runner.Field("temperature", *o.Temperature))
@@ -74,12 +81,28 @@ func ChatBody(req *contract.Request, o Options) contract.Object {
 			}),
 		}))
 	}
+	if len(req.Tools) > 0 {
+		tools := make([]contract.Object, len(req.Tools))
+		for i, t := range req.Tools {
+			tools[i] = contract.Object{
+				runner.Field("type", "function"),
+				runner.Field("function", contract.Object{
+					runner.Field("name", t.Name),
+					runner.Field("description", t.Description),
+					runner.Field("parameters", runner.ToolParameters(t.Parameters)),
+					runner.Field("strict", t.Strict),
+				}),
+			}
+		}
+		body = append(body, runner.Field("tools", tools), runner.Field("tool_choice", "auto"))
+	}
 	return body
 }
 
 // ResponsesBody is the Responses API request body for req: the system messages
 // joined as instructions, the other turns as input, then max_output_tokens,
-// temperature and text.format where given.
+// temperature, text.format, and the request's tools (function tools) with
+// tool_choice "auto", where given.
 func ResponsesBody(req *contract.Request, o Options) contract.Object {
 	var system []string
 	var turns []contract.Message
@@ -95,8 +118,8 @@ func ResponsesBody(req *contract.Request, o Options) contract.Object {
 		body = append(body, runner.Field("instructions", strings.Join(system, "\n\n")))
 	}
 	body = append(body, runner.Field("input", messages(turns)))
-	if o.MaxTokens > 0 {
-		body = append(body, runner.Field("max_output_tokens", o.MaxTokens))
+	if n := max(o.MaxTokens, o.MaxCompletionTokens); n > 0 {
+		body = append(body, runner.Field("max_output_tokens", n))
 	}
 	if o.Temperature != nil {
 		body = append(body, runner.Field("temperature", *o.Temperature))
@@ -108,6 +131,19 @@ func ResponsesBody(req *contract.Request, o Options) contract.Object {
 			runner.Field("schema", contract.Raw(rf.JSONSchema.Schema)),
 			runner.Field("strict", rf.JSONSchema.Strict),
 		})}))
+	}
+	if len(req.Tools) > 0 {
+		tools := make([]contract.Object, len(req.Tools))
+		for i, t := range req.Tools {
+			tools[i] = contract.Object{
+				runner.Field("type", "function"),
+				runner.Field("name", t.Name),
+				runner.Field("description", t.Description),
+				runner.Field("parameters", runner.ToolParameters(t.Parameters)),
+				runner.Field("strict", t.Strict),
+			}
+		}
+		body = append(body, runner.Field("tools", tools), runner.Field("tool_choice", "auto"))
 	}
 	return body
 }
@@ -124,16 +160,8 @@ type chatCompletion struct {
 	ID      string `json:"id"`
 	Model   string `json:"model"`
 	Choices []struct {
-		Message *struct {
-			Content   json.RawMessage `json:"content"`
-			Refusal   *string         `json:"refusal"`
-			ToolCalls []struct {
-				Function struct {
-					Arguments string `json:"arguments"`
-				} `json:"function"`
-			} `json:"tool_calls"`
-		} `json:"message"`
-		FinishReason *string `json:"finish_reason"`
+		Message      json.RawMessage `json:"message"`
+		FinishReason *string         `json:"finish_reason"`
 	} `json:"choices"`
 	Usage *struct {
 		PromptTokens     *int64 `json:"prompt_tokens"`
@@ -141,20 +169,41 @@ type chatCompletion struct {
 	} `json:"usage"`
 }
 
-// ParseChat reads a chat completion. The output is the first choice's text content
-// (a list of content parts is joined); when the message carries tool calls and no
-// text, the first call's function.arguments string is the output, since a tool
-// call's arguments are the answer a toolcall study scores. A refusal with no content
-// is the output too, with its finish reason.
+type chatMessage struct {
+	Content   json.RawMessage `json:"content"`
+	Refusal   *string         `json:"refusal"`
+	ToolCalls []struct {
+		Type     string `json:"type"`
+		Function *struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		} `json:"function"`
+	} `json:"tool_calls"`
+	FunctionCall *struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function_call"` // deprecated, still sent by some servers
+}
+
+// ParseChat reads a chat completion's first choice. A function tool call wins over
+// any content (Ollama sends "content": "" beside tool_calls; a model may say what it
+// is about to do): the output is the envelope of the first call (runner.ToolCall),
+// and the message is kept in metadata as provider_output. Otherwise the output is
+// the text content (a list of content parts is joined); a refusal with no content is
+// the output too, with "refusal" as its finish reason.
 func ParseChat(body []byte) (runner.Result, error) {
 	var c chatCompletion
 	if err := runner.JSON.Unmarshal(body, &c); err != nil {
 		return runner.Result{}, runner.BadResponse("the answer is not a chat completion: %s", shortJSONError(err))
 	}
-	if len(c.Choices) == 0 || c.Choices[0].Message == nil {
+	if len(c.Choices) == 0 || len(c.Choices[0].Message) == 0 || string(c.Choices[0].Message) == "null" {
 		return runner.Result{}, runner.BadResponse("the chat completion has no choices")
 	}
 	ch := c.Choices[0]
+	var msg chatMessage
+	if err := runner.JSON.Unmarshal(ch.Message, &msg); err != nil {
+		return runner.Result{}, runner.BadResponse("the chat completion's message is not a message: %s", shortJSONError(err))
+	}
 	res := runner.Result{Model: c.Model, RawResponseID: c.ID}
 	if ch.FinishReason != nil {
 		res.FinishReason = *ch.FinishReason
@@ -162,17 +211,23 @@ func ParseChat(body []byte) (runner.Result, error) {
 	if u := c.Usage; u != nil {
 		res.InputTokens, res.OutputTokens = u.PromptTokens, u.CompletionTokens
 	}
-	text, hasText, err := contentText(ch.Message.Content)
+	for _, tc := range msg.ToolCalls {
+		if tc.Function != nil && (tc.Type == "function" || tc.Type == "") {
+			return runner.ToolResult(res, runner.ToolCall{Name: tc.Function.Name, Arguments: tc.Function.Arguments}, ch.Message), nil
+		}
+	}
+	if fc := msg.FunctionCall; fc != nil {
+		return runner.ToolResult(res, runner.ToolCall{Name: fc.Name, Arguments: fc.Arguments}, ch.Message), nil
+	}
+	text, hasText, err := contentText(msg.Content)
 	if err != nil {
 		return runner.Result{}, err
 	}
 	switch {
 	case hasText:
 		res.Output = &text
-	case len(ch.Message.ToolCalls) > 0:
-		res.Output = runner.String(ch.Message.ToolCalls[0].Function.Arguments)
-	case ch.Message.Refusal != nil:
-		res.Output = runner.String(*ch.Message.Refusal)
+	case msg.Refusal != nil:
+		res.Output = runner.String(*msg.Refusal)
 		if res.FinishReason == "" || res.FinishReason == "stop" {
 			res.FinishReason = "refusal"
 		}
@@ -217,25 +272,31 @@ type responsesAnswer struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
 	} `json:"error"`
-	Output []struct {
-		Type      string `json:"type"`
-		Arguments string `json:"arguments"`
-		Content   []struct {
-			Type    string `json:"type"`
-			Text    string `json:"text"`
-			Refusal string `json:"refusal"`
-		} `json:"content"`
-	} `json:"output"`
-	Usage *struct {
+	Output json.RawMessage `json:"output"`
+	Usage  *struct {
 		InputTokens  *int64 `json:"input_tokens"`
 		OutputTokens *int64 `json:"output_tokens"`
 	} `json:"usage"`
 }
 
-// ParseResponses reads a Responses API answer: the output_text parts of its message
-// items joined (refusal parts when there is no text; the first function_call's
-// arguments when there is neither). The finish reason is the status, or the reason
-// an incomplete answer stopped.
+type responsesItem struct {
+	Type      string `json:"type"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+	Content   []struct {
+		Type    string `json:"type"`
+		Text    string `json:"text"`
+		Refusal string `json:"refusal"`
+	} `json:"content"`
+}
+
+// ParseResponses reads a Responses API answer. A function_call item wins over any
+// message: the output is the envelope of the first call (runner.ToolCall), and the
+// output items are kept in metadata as provider_output. Otherwise the output is the
+// output_text parts of its message items joined (refusal parts when there is no
+// text). The finish reason is the status, or the reason an incomplete answer
+// stopped. A failed answer is the provider error "failed", its error code in the
+// message.
 func ParseResponses(body []byte) (runner.Result, error) {
 	var a responsesAnswer
 	if err := runner.JSON.Unmarshal(body, &a); err != nil {
@@ -248,6 +309,12 @@ func ParseResponses(body []byte) (runner.Result, error) {
 		}
 		return runner.Result{}, &runner.CallError{Code: "failed", Message: "the response failed (" + code + ")"}
 	}
+	var items []responsesItem
+	if len(a.Output) > 0 && string(a.Output) != "null" {
+		if err := runner.JSON.Unmarshal(a.Output, &items); err != nil {
+			return runner.Result{}, runner.BadResponse("the answer's output is not a list of items: %s", shortJSONError(err))
+		}
+	}
 	res := runner.Result{Model: a.Model, RawResponseID: a.ID, FinishReason: a.Status}
 	if a.IncompleteDetails != nil && a.IncompleteDetails.Reason != "" {
 		res.FinishReason = a.IncompleteDetails.Reason
@@ -255,23 +322,24 @@ func ParseResponses(body []byte) (runner.Result, error) {
 	if u := a.Usage; u != nil {
 		res.InputTokens, res.OutputTokens = u.InputTokens, u.OutputTokens
 	}
+	for _, item := range items {
+		if item.Type == "function_call" {
+			return runner.ToolResult(res, runner.ToolCall{Name: item.Name, Arguments: item.Arguments}, a.Output), nil
+		}
+	}
 	var text, refusal strings.Builder
-	hasText, args := false, (*string)(nil)
-	for _, item := range a.Output {
-		switch item.Type {
-		case "message":
-			for _, c := range item.Content {
-				switch c.Type {
-				case "output_text":
-					text.WriteString(c.Text)
-					hasText = true
-				case "refusal":
-					refusal.WriteString(c.Refusal)
-				}
-			}
-		case "function_call":
-			if args == nil {
-				args = runner.String(item.Arguments)
+	hasText := false
+	for _, item := range items {
+		if item.Type != "message" {
+			continue
+		}
+		for _, c := range item.Content {
+			switch c.Type {
+			case "output_text":
+				text.WriteString(c.Text)
+				hasText = true
+			case "refusal":
+				refusal.WriteString(c.Refusal)
 			}
 		}
 	}
@@ -281,9 +349,7 @@ func ParseResponses(body []byte) (runner.Result, error) {
 	case refusal.Len() > 0:
 		res.Output = runner.String(refusal.String())
 		res.FinishReason = "refusal"
-	case args != nil:
-		res.Output = args
-	case a.Output == nil && a.Status == "":
+	case items == nil && a.Status == "":
 		return runner.Result{}, runner.BadResponse("the answer has no output")
 	default:
 		res.Output = runner.String("")

@@ -1,10 +1,20 @@
 package openai
 
 import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/runners/internal/runner"
 )
 
 func TestBodies(t *testing.T) {
@@ -34,7 +44,8 @@ func TestParseChat(t *testing.T) {
 		in, out                         int64
 	}{
 		{"text", `{"id":"c1","model":"m","choices":[{"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":1}}`, "hi", "stop", "", 3, 1},
-		{"tool call", `{"id":"c2","choices":[{"message":{"content":null,"tool_calls":[{"type":"function","function":{"name":"f","arguments":"{\"a\":1}"}},{"function":{"arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`, `{"a":1}`, "tool_calls", "", -1, -1},
+		{"tool call", `{"id":"c2","choices":[{"message":{"content":null,"tool_calls":[{"type":"function","function":{"name":"f","arguments":"{\"a\":1}"}},{"function":{"arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`, `{"action":"call_tool","tool":"f","arguments":{"a":1},"missingFields":[],"reason":""}`, "tool_calls", "", -1, -1},
+		{"legacy function call", `{"choices":[{"message":{"content":null,"function_call":{"name":"f","arguments":""}},"finish_reason":"function_call"}]}`, `{"action":"call_tool","tool":"f","arguments":{},"missingFields":[],"reason":""}`, "function_call", "", -1, -1},
 		{"parts", `{"choices":[{"message":{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]},"finish_reason":"length"}]}`, "ab", "length", "", -1, -1},
 		{"refusal", `{"choices":[{"message":{"content":null,"refusal":"no"},"finish_reason":"stop"}]}`, "no", "refusal", "", -1, -1},
 		{"no choices", `{"choices":[]}`, "", "", "no choices", -1, -1},
@@ -57,11 +68,114 @@ func TestParseChat(t *testing.T) {
 	}
 }
 
+// The recorded bodies in testdata follow the OpenAI API types (see testdata/README.md).
+func TestParseRecordedBodies(t *testing.T) {
+	flights := `{"action":"call_tool","tool":"search_flights","arguments":{"origin":"Osaka","destination":"Auckland","departureDate":"2027-07-14","travellers":4},"missingFields":[],"reason":""}`
+	for _, tt := range []struct {
+		file, api, output, finish, model, id string
+		in, out                              int64
+		metadata                             bool // provider_output kept
+	}{
+		// Ollama: "content": "" beside tool_calls; the call wins.
+		{"chat_tool_call_empty_content.json", "chat", flights, "tool_calls", "qwen3:0.6b", "chatcmpl-342", 412, 38, true},
+		// OpenAI: content null, two calls: the first is the answer, numbers kept as written.
+		{"chat_tool_call_null_content.json", "chat", `{"action":"call_tool","tool":"search_hotels","arguments":{"city":"Lisbon","checkIn":"2027-03-02","nights":3,"maxNightlyPrice":120.50},"missingFields":[],"reason":""}`, "tool_calls", "gpt-4o-mini-2024-07-18", "chatcmpl-BxR4t0vIPxq1", 380, 41, true},
+		// A preamble beside a call: the call wins.
+		{"chat_text_and_tool_call.json", "chat", `{"action":"call_tool","tool":"search_flights","arguments":{"origin":"Osaka"},"missingFields":[],"reason":""}`, "tool_calls", "gpt-4o-mini-2024-07-18", "chatcmpl-BxR4t0vIPxq2", 300, 20, true},
+		// Text with no call stays text (a clarification).
+		{"chat_text.json", "chat", "Which city would you like to stay in?", "stop", "gpt-4o-mini-2024-07-18", "chatcmpl-BxR4t0vIPxq5", 300, 9, false},
+		// Arguments that are not JSON are kept as a string: the scorer fails the call, not the runner.
+		{"chat_bad_arguments.json", "chat", `{"action":"call_tool","tool":"search_flights","arguments":"{\"origin\": \"Osaka\"","missingFields":[],"reason":""}`, "tool_calls", "qwen3:0.6b", "chatcmpl-342b", -1, -1, true},
+		{"responses_function_call.json", "responses", flights, "completed", "gpt-4.1-mini-2025-04-14", "resp_67ccd2bed1ec8190b14f964abc054267", 291, 23, true},
+		{"responses_text.json", "responses", `{"action":"refuse","tool":null,"arguments":{},"missingFields":[],"reason":"I cannot share that."}`, "completed", "gpt-4.1-mini-2025-04-14", "resp_67ccd3a9da748190baa7f1570fe91ac6", 36, 87, false},
+	} {
+		body, err := os.ReadFile(filepath.Join("testdata", tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		parse := ParseChat
+		if tt.api == "responses" {
+			parse = ParseResponses
+		}
+		res, err := parse(body)
+		if err != nil {
+			t.Errorf("%s: %v", tt.file, err)
+			continue
+		}
+		if res.Output == nil || *res.Output != tt.output {
+			t.Errorf("%s: output\n got %v\nwant %s", tt.file, str(res.Output), tt.output)
+		}
+		if res.FinishReason != tt.finish || res.Model != tt.model || res.RawResponseID != tt.id {
+			t.Errorf("%s: finish %q model %q id %q", tt.file, res.FinishReason, res.Model, res.RawResponseID)
+		}
+		if tt.in >= 0 && (res.InputTokens == nil || *res.InputTokens != tt.in || res.OutputTokens == nil || *res.OutputTokens != tt.out) {
+			t.Errorf("%s: tokens %v %v", tt.file, res.InputTokens, res.OutputTokens)
+		}
+		if got := len(res.Metadata) == 1 && res.Metadata[0].Key == "provider_output"; got != tt.metadata {
+			t.Errorf("%s: metadata %v, want provider_output %v", tt.file, res.Metadata, tt.metadata)
+		}
+		if tt.metadata {
+			raw, _ := res.Metadata[0].Value.(contract.Raw)
+			c := jsontext.Value(slices.Clone(raw))
+			if c.Compact() != nil || string(c) != string(raw) {
+				t.Errorf("%s: provider_output is not compact JSON: %s", tt.file, raw)
+			}
+		}
+	}
+}
+
+func TestParseRecordedFailure(t *testing.T) {
+	body, err := os.ReadFile("testdata/responses_failed.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ParseResponses(body)
+	var ce *runner.CallError
+	if !errors.As(err, &ce) || ce.Code != "failed" || ce.Message != "the response failed (server_error)" || ce.Retry {
+		t.Errorf("failed response: %#v", err)
+	}
+}
+
+func str(p *string) string {
+	if p == nil {
+		return "<nil>"
+	}
+	return *p
+}
+
+func TestToolBodies(t *testing.T) {
+	req := contract.Request{Messages: []contract.Message{{Role: "system", Content: "S"}, {Role: "user", Content: "U"}},
+		Tools: []contract.ToolDefinition{
+			{Name: "search_flights", Description: "Search flights.", Parameters: []byte(`{}`)},
+			{Name: "book", Description: "Book.", Parameters: []byte(`{"properties":{"n":{"type":"integer"}}}`), Strict: true},
+		}}
+	for _, tt := range []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"chat", Options{Model: "m", NoSeed: true}, `{"model":"m","messages":[{"role":"system","content":"S"},{"role":"user","content":"U"}],` +
+			`"tools":[{"type":"function","function":{"name":"search_flights","description":"Search flights.","parameters":{"type":"object"},"strict":false}},` +
+			`{"type":"function","function":{"name":"book","description":"Book.","parameters":{"type":"object","properties":{"n":{"type":"integer"}}},"strict":true}}],"tool_choice":"auto"}`},
+		{"chat max_completion_tokens", Options{Model: "m", NoSeed: true, MaxCompletionTokens: 64}, `{"model":"m","messages":[{"role":"system","content":"S"},{"role":"user","content":"U"}],"max_completion_tokens":64,` +
+			`"tools":[{"type":"function","function":{"name":"search_flights","description":"Search flights.","parameters":{"type":"object"},"strict":false}},` +
+			`{"type":"function","function":{"name":"book","description":"Book.","parameters":{"type":"object","properties":{"n":{"type":"integer"}}},"strict":true}}],"tool_choice":"auto"}`},
+		{"responses", Options{Model: "m", API: "responses", MaxCompletionTokens: 64}, `{"model":"m","instructions":"S","input":[{"role":"user","content":"U"}],"max_output_tokens":64,` +
+			`"tools":[{"type":"function","name":"search_flights","description":"Search flights.","parameters":{"type":"object"},"strict":false},` +
+			`{"type":"function","name":"book","description":"Book.","parameters":{"type":"object","properties":{"n":{"type":"integer"}}},"strict":true}],"tool_choice":"auto"}`},
+	} {
+		got, err := Body(&req, tt.opts)
+		if err != nil || string(got) != tt.want {
+			t.Errorf("%s:\n got %s\nwant %s (%v)", tt.name, got, tt.want, err)
+		}
+	}
+}
+
 func TestParseResponses(t *testing.T) {
 	for _, tt := range []struct{ name, body, output, finish, err string }{
 		{"text", `{"id":"r","status":"completed","output":[{"type":"reasoning"},{"type":"message","content":[{"type":"output_text","text":"x"},{"type":"output_text","text":"y"}]}],"usage":{"input_tokens":5,"output_tokens":2}}`, "xy", "completed", ""},
 		{"incomplete", `{"status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"output":[{"type":"message","content":[{"type":"output_text","text":"{"}]}]}`, "{", "max_output_tokens", ""},
-		{"function call", `{"status":"completed","output":[{"type":"function_call","arguments":"{\"q\":1}"}]}`, `{"q":1}`, "completed", ""},
+		{"function call", `{"status":"completed","output":[{"type":"message","content":[{"type":"output_text","text":"Searching."}]},{"type":"function_call","name":"f","arguments":"{\"q\":1}"}]}`, `{"action":"call_tool","tool":"f","arguments":{"q":1},"missingFields":[],"reason":""}`, "completed", ""},
 		{"refusal", `{"status":"completed","output":[{"type":"message","content":[{"type":"refusal","refusal":"no"}]}]}`, "no", "refusal", ""},
 		{"failed", `{"status":"failed","error":{"code":"server_error","message":"x"}}`, "", "", "failed"},
 		{"not json", `nope`, "", "", "not a Responses API response"},
@@ -107,6 +221,35 @@ func BenchmarkParseChat(b *testing.B) {
 	for b.Loop() {
 		if _, err := ParseChat(body); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestRecordedErrors: a live call answered with a recorded API error body gets the
+// code and message of the one error table (docs/runners.md).
+func TestRecordedErrors(t *testing.T) {
+	for _, tt := range []struct {
+		file, code, message string
+		status              int
+	}{
+		{"error_400.json", "http_400", "HTTP 400 Bad Request (invalid_function_parameters)", 400},
+		{"error_500.json", "http_500", "HTTP 500 Internal Server Error (server_error)", 500},
+	} {
+		body, err := os.ReadFile(filepath.Join("testdata", tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(tt.status)
+			w.Write(body)
+		}))
+		c := &Client{HTTP: &runner.HTTP{Client: srv.Client(), BaseURL: srv.URL}, Opts: Options{Model: "m"}}
+		_, err = c.Do(context.Background(), &contract.Request{Messages: []contract.Message{{Role: "user", Content: "u"}}})
+		srv.Close()
+		var ce *runner.CallError
+		if !errors.As(err, &ce) || ce.Code != tt.code || !strings.HasPrefix(ce.Message, tt.message) {
+			t.Errorf("%s: %v, want %s %q", tt.file, err, tt.code, tt.message)
 		}
 	}
 }

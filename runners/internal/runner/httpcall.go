@@ -78,19 +78,34 @@ func (h *HTTP) PostJSON(ctx context.Context, path string, body []byte) ([]byte, 
 	if resp.StatusCode/100 == 2 {
 		return data, nil
 	}
-	e := &CallError{
-		Code:    "http_" + strconv.Itoa(resp.StatusCode),
-		Message: "HTTP " + resp.Status,
-		// 408 and 409 are passing conditions too; 429 asks to slow down; 5xx (and
-		// Anthropic's 529) are the server's trouble.
-		Retry: resp.StatusCode == 408 || resp.StatusCode == 409 || resp.StatusCode == 429 || resp.StatusCode >= 500,
-	}
-	if kind := errorKind(data); kind != "" {
-		e.Message += " (" + kind + ")"
-	}
+	e := StatusError(resp.StatusCode, data)
 	e.Message = Redact(e.Message, h.Secrets)
 	e.RetryAfter = ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	return nil, e
+}
+
+// StatusError is the CallError of an API answer with HTTP status code (>= 400),
+// live or in a batch result: code "http_NNN", and the message "HTTP NNN Text (kind)"
+// with the error body's machine-readable kind where it has one.
+func StatusError(code int, body []byte) *CallError {
+	e := &CallError{
+		Code:    "http_" + strconv.Itoa(code),
+		Message: strings.TrimSpace("HTTP " + strconv.Itoa(code) + " " + statusText(code)),
+		// 408 and 409 are passing conditions too; 429 asks to slow down; 5xx (and
+		// Anthropic's 529) are the server's trouble.
+		Retry: code == 408 || code == 409 || code == 429 || code >= 500,
+	}
+	if kind := errorKind(body); kind != "" {
+		e.Message += " (" + kind + ")"
+	}
+	return e
+}
+
+func statusText(code int) string {
+	if code == 529 {
+		return "Overloaded" // Anthropic's; net/http knows no text for it
+	}
+	return http.StatusText(code)
 }
 
 func (h *HTTP) transportError(ctx context.Context, err error) *CallError {
