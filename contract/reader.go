@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -38,6 +39,10 @@ type ReadOptions struct {
 	// ListKeys are the members of a batch object that may hold the records, in
 	// order of preference ("responses" before "answers").
 	ListKeys []string
+	// OtherListKeys are read like ListKeys but not named in errors as accepted:
+	// a caller reads them only to say what a file is (a request batch given as
+	// responses).
+	OtherListKeys []string
 	// SingleRecord reports whether a whole-file object with these member names is
 	// itself one record rather than a batch. Nil: never.
 	SingleRecord func(names []string) bool
@@ -396,7 +401,7 @@ func (r *Reader) startObject() bool {
 		return true
 	}
 	r.header = members
-	for _, key := range r.opts.ListKeys {
+	for _, key := range slices.Concat(r.opts.ListKeys, r.opts.OtherListKeys) {
 		list, ok := members[key]
 		if !ok {
 			continue

@@ -123,7 +123,8 @@ func stringOf(v jsontext.Value) (string, bool) {
 // record, which the reference cannot read at all).
 func isSingleCogLangRecord(names []string) bool {
 	return slices.Contains(names, "case_id") &&
-		(slices.Contains(names, "output") || slices.Contains(names, "text") || slices.Contains(names, "completion") || slices.Contains(names, "error"))
+		(slices.Contains(names, "output") || slices.Contains(names, "text") || slices.Contains(names, "completion") ||
+			slices.Contains(names, "error") || slices.Contains(names, "prompt")) // prompt: a request, to be named as one
 }
 
 // Block returns the response_file block fbeval adds to a CogLang result.

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"fmt"
 	"runtime"
 	"slices"
 
@@ -85,6 +86,16 @@ func ScoreCogLang(fx *fixtures.CogLangFixture, sources []Source, opts Options, c
 		return nil, nil, err
 	}
 	res := tally.Result()
+	unknown := 0
+	for _, f := range out.Files {
+		unknown += f.Unknown
+	}
+	if out.Accepted > 0 && unknown == out.Accepted && len(res.UnknownCaseIDs) > 0 {
+		f := out.Files[slices.IndexFunc(out.Files, func(f InputStats) bool { return f.Unknown > 0 })]
+		return nil, nil, &contract.InputError{File: f.Path, Line: f.UnknownAt[0], Col: f.UnknownAt[1], Msg: fmt.Sprintf(
+			"none of its %s answers a case of the fixture (%s; unknown ids include %s): score them with the fixture (--fixture) or study they were exported for",
+			plural(unknown, "record", "records"), plural(len(fx.Cases), "case", "cases"), res.UnknownCaseIDs[0])}
+	}
 	for _, id := range res.DuplicateCaseIDs {
 		out.Duplicates[id] = true
 	}
@@ -116,9 +127,10 @@ type cogFile struct {
 func openCogFile(src Source, opts Options) *cogFile {
 	hr := newHashingReader(src.R)
 	return &cogFile{src: src, hr: hr, st: InputStats{Path: src.Name}, rd: contract.NewReader(src.Name, hr, contract.ReadOptions{
-		ListKeys:     []string{"responses", "answers"},
-		SingleRecord: isSingleCogLangRecord,
-		MaxLineBytes: opts.MaxLineBytes,
+		ListKeys:      []string{"responses", "answers"},
+		OtherListKeys: []string{"requests"}, // to say what the file is
+		SingleRecord:  isSingleCogLangRecord,
+		MaxLineBytes:  opts.MaxLineBytes,
 	})}
 }
 
@@ -145,13 +157,16 @@ func (out *CogLangResponses) addFile(st *InputStats) {
 	out.Files = append(out.Files, *st)
 }
 
-func count(st *InputStats, dup, unknown bool) {
+func count(st *InputStats, dup, unknown bool, line, col int) {
 	st.Records++
 	st.Accepted++
 	if dup {
 		st.Duplicates++
 	}
 	if unknown {
+		if st.Unknown == 0 {
+			st.UnknownAt = [2]int{line, col}
+		}
 		st.Unknown++
 	}
 }
@@ -161,16 +176,23 @@ func scoreCogLangSerial(ix *coglang.Index, tally *coglang.Tally, sources []Sourc
 	var s coglang.Scored
 	for _, src := range sources {
 		f := openCogFile(src, opts)
+		first := true
 		for f.rd.Scan() {
 			rec := f.rd.Record()
 			if rec.Err != nil {
 				return rec.Err
 			}
+			if first {
+				if err := sniffRecord(rec, contract.SuiteCogLang); err != nil {
+					return err
+				}
+				first = false
+			}
 			if err := sc.Score(rec.Raw, &s); err != nil {
 				return recordError(rec, err)
 			}
 			dup, unknown := tally.Add(&s)
-			count(&f.st, dup, unknown)
+			count(&f.st, dup, unknown, rec.Line, rec.Col)
 		}
 		if err := f.finish(); err != nil {
 			return err
@@ -215,7 +237,7 @@ func scoreCogLangParallel(ix *coglang.Index, tally *coglang.Tally, sources []Sou
 				st := &fileStats[b.file]
 				for i := 0; i < b.failAt; i++ {
 					dup, unknown := tally.Add(&b.scored[i])
-					count(st, dup, unknown)
+					count(st, dup, unknown, int(b.lines[i]), int(b.cols[i]))
 				}
 				if b.err != nil {
 					first = b.err
@@ -232,7 +254,7 @@ func scoreCogLangParallel(ix *coglang.Index, tally *coglang.Tally, sources []Sou
 			for f := range files {
 				counted := &fileStats[i]
 				f.st.Records, f.st.Accepted = counted.Records, counted.Accepted
-				f.st.Duplicates, f.st.Unknown = counted.Duplicates, counted.Unknown
+				f.st.Duplicates, f.st.Unknown, f.st.UnknownAt = counted.Duplicates, counted.Unknown, counted.UnknownAt
 				out.addFile(&f.st)
 				i++
 			}
@@ -274,12 +296,21 @@ read:
 	for fi, src := range sources {
 		f := openCogFile(src, opts)
 		b := get(fi)
+		first := true
 		for f.rd.Scan() {
 			rec := f.rd.Record()
 			if rec.Err != nil {
 				send(b)
 				fail(fi, rec.Err)
 				break read
+			}
+			if first {
+				if err := sniffRecord(rec, contract.SuiteCogLang); err != nil {
+					send(b)
+					fail(fi, err)
+					break read
+				}
+				first = false
 			}
 			b.add(rec)
 			if len(b.ends) >= batchRecords || len(b.raw) >= batchBytes {

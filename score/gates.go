@@ -18,6 +18,7 @@ type Gate struct {
 	Path      []string
 	Op        string
 	Threshold float64
+	Percent   bool // the threshold was written with a % sign
 }
 
 // GateResult is a gate with the value it was checked against (nil when the field
@@ -26,6 +27,49 @@ type GateResult struct {
 	Gate   Gate
 	Actual *float64
 	Passed bool
+}
+
+// Why says why a gate failed, in one line, with numbers rounded as the report
+// rounds them.
+func (g GateResult) Why() string {
+	if g.Actual == nil {
+		return fmt.Sprintf("gate failed: %s: %s is null in this report (%s)", g.Gate.Text, strings.Join(g.Gate.Path, "."), nullReason(g.Gate.Path[len(g.Gate.Path)-1]))
+	}
+	return fmt.Sprintf("gate failed: %s (actual %s)", g.Gate.Text, FormatValue(g.Gate.Path[len(g.Gate.Path)-1], *g.Actual))
+}
+
+// nullReason says why a report field can be null.
+func nullReason(key string) string {
+	switch {
+	case strings.HasSuffix(key, "_usd"):
+		return "cost needs prices (--input-price, --output-price or the study's prices) and token counts in the responses"
+	case strings.HasSuffix(key, "_tokens"):
+		return "no response carried token counts"
+	case strings.HasSuffix(key, "_ms"):
+		return "no response carried latency_ms"
+	case strings.HasPrefix(key, "recovery_rate") || key == "mean_repair_attempts":
+		return "no row needed a repair"
+	case key == "semantic_precision_among_valid_calls_percent":
+		return "no call was schema-valid"
+	}
+	return "nothing was counted toward it: no rows with a response"
+}
+
+// FormatValue writes the value of report field key rounded as the report's tables
+// round it: percents and points to one decimal, milliseconds and counts whole,
+// dollars to six decimals, p-values to three significant digits.
+func FormatValue(key string, v float64) string {
+	switch unitOf(key) {
+	case unitPercent, unitPoints:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	case unitUSD:
+		return strconv.FormatFloat(v, 'f', 6, 64)
+	case unitProbability:
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	case unitMS, unitCount:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
 // Object returns the result in report order.
@@ -39,7 +83,13 @@ func (g GateResult) Object() contract.Object {
 
 var gateOps = []string{">=", "<=", "==", "!=", ">", "<"}
 
+// malformedOps are operators people type that are not gate operators, with the one
+// they most likely meant.
+var malformedOps = []struct{ bad, want string }{{"=>", ">="}, {"=<", "<="}, {"<>", "!="}, {"≥", ">="}, {"≤", "<="}}
+
 // ParseGates parses gate expressions: PATH OP NUMBER with OP one of >= <= == != > <.
+// NUMBER may end in % to say that a small threshold on a percent field is meant
+// as a percent (see CheckGates).
 func ParseGates(texts []string) ([]Gate, error) {
 	var out []Gate
 	for _, t := range texts {
@@ -55,6 +105,11 @@ func ParseGates(texts []string) ([]Gate, error) {
 // ParseGate parses one gate expression.
 func ParseGate(text string) (Gate, error) {
 	s := strings.TrimSpace(text)
+	for _, m := range malformedOps {
+		if strings.Contains(s, m.bad) {
+			return Gate{}, &contract.InputError{Msg: fmt.Sprintf("gate %q: malformed operator %q; did you mean %s", text, m.bad, m.want)}
+		}
+	}
 	for _, op := range gateOps {
 		i := strings.Index(s, op)
 		if i <= 0 {
@@ -62,14 +117,21 @@ func ParseGate(text string) (Gate, error) {
 		}
 		path := strings.TrimSpace(s[:i])
 		num := strings.TrimSpace(s[i+len(op):])
-		v, err := strconv.ParseFloat(num, 64)
+		percent := strings.HasSuffix(num, "%")
+		v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(num, "%")), 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return Gate{}, &contract.InputError{Msg: fmt.Sprintf("gate %q: %q is not a number", text, num)}
+			if strings.HasPrefix(num, "=") || strings.HasPrefix(num, ">") || strings.HasPrefix(num, "<") {
+				return Gate{}, &contract.InputError{Msg: fmt.Sprintf("gate %q: malformed operator %q; operators: >=, <=, ==, !=, >, <", text, op+num[:1])}
+			}
+			return Gate{}, &contract.InputError{Msg: fmt.Sprintf("gate %q: %q is not a number; write FIELD OP NUMBER, e.g. input_schema.first_pass_success_percent>=90", text, num)}
+		}
+		if strings.HasSuffix(path, "=") || strings.HasSuffix(path, "!") {
+			return Gate{}, &contract.InputError{Msg: fmt.Sprintf("gate %q: malformed operator %q; operators: >=, <=, ==, !=, >, <", text, path[len(path)-1:]+op)}
 		}
 		if path == "" || strings.ContainsAny(path, " \t") {
-			return Gate{}, &contract.InputError{Msg: fmt.Sprintf("gate %q: bad field path %q", text, path)}
+			return Gate{}, &contract.InputError{Msg: fmt.Sprintf("gate %q: bad field path %q; write FIELD OP NUMBER, e.g. input_schema.first_pass_success_percent>=90", text, path)}
 		}
-		return Gate{Text: s, Path: strings.Split(path, "."), Op: op, Threshold: v}, nil
+		return Gate{Text: s, Path: strings.Split(path, "."), Op: op, Threshold: v, Percent: percent}, nil
 	}
 	return Gate{}, &contract.InputError{Msg: fmt.Sprintf("gate %q: want FIELD OP NUMBER, e.g. input_schema.first_pass_success_percent>=90", text)}
 }

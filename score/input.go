@@ -27,8 +27,12 @@ type InputStats struct {
 	Accepted   int
 	Duplicates int
 	Unknown    int
-	Rejected   []Rejection
-	Warnings   []string
+	// FirstUnknown is the id of the first record that answers no request, and
+	// UnknownAt its line and column.
+	FirstUnknown string
+	UnknownAt    [2]int
+	Rejected     []Rejection
+	Warnings     []string
 }
 
 // Rejection is one line that could not be used, and why.

@@ -2,8 +2,10 @@ package score
 
 import (
 	"fmt"
+	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -208,22 +210,27 @@ func (run *ToolcallRun) lookup(resp *contract.Response) (slot, bool) {
 func (run *ToolcallRun) Read(src Source, opts Options) (*InputStats, error) {
 	hr := newHashingReader(src.R)
 	rd := contract.NewReader(src.Name, hr, contract.ReadOptions{
-		ListKeys:     []string{"responses"},
-		SingleRecord: isSingleResponse,
-		MaxLineBytes: opts.MaxLineBytes,
+		ListKeys:      []string{"responses"},
+		OtherListKeys: []string{"requests"}, // to say what the file is
+		SingleRecord:  isSingleResponse,
+		MaxLineBytes:  opts.MaxLineBytes,
 	})
 	st := &InputStats{Path: src.Name}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	var err error
 	if workers == 1 {
-		run.readSerial(rd, st)
+		err = run.readSerial(rd, st)
 	} else {
-		run.readParallel(rd, st, workers)
+		err = run.readParallel(rd, st, workers)
 	}
 	// what was read stays in the rows even when the reading failed: judge it
 	run.settle(workers)
+	if err != nil {
+		return nil, err
+	}
 	if err := rd.Err(); err != nil {
 		return nil, err
 	}
@@ -234,6 +241,60 @@ func (run *ToolcallRun) Read(src Source, opts Options) (*InputStats, error) {
 	run.Inputs = append(run.Inputs, *st)
 	return st, nil
 }
+
+// CheckJoined returns an error when the response files held records but not one
+// of them answers a request of the study: they were written for another study,
+// or the study was given other flags than the export, and a report would only
+// count every row missing.
+func (run *ToolcallRun) CheckJoined() error {
+	scored, unknown := 0, 0
+	var first *InputStats
+	for i := range run.Inputs {
+		in := &run.Inputs[i]
+		scored += in.Accepted - in.Unknown
+		unknown += in.Unknown
+		if first == nil && in.Unknown > 0 {
+			first = in
+		}
+	}
+	if scored > 0 || unknown == 0 {
+		return nil
+	}
+	return &contract.InputError{File: first.Path, Line: first.UnknownAt[0], Col: first.UnknownAt[1], Msg: fmt.Sprintf("none of its %s answers a request of this study (%s): %s",
+		plural(unknown, "record", "records"), plural(len(run.byID), "request", "requests"), run.whyUnknown(first.FirstUnknown))}
+}
+
+// whyUnknown says why a request id is not one of the study's.
+func (run *ToolcallRun) whyUnknown(id string) string {
+	s := run.Plan.Study
+	m := requestIDParts.FindStringSubmatch(id)
+	if m == nil {
+		return fmt.Sprintf("the first id, %q, is not a toolcall request id (CASE.ARM.rREPEAT.aATTEMPT); these are not responses to a toolcall study", id)
+	}
+	caseID, arm := m[1], m[2]
+	repeat, _ := strconv.Atoi(m[3])
+	att, _ := strconv.Atoi(m[4])
+	known := false
+	for i := range run.Plan.Cases {
+		if run.Plan.Cases[i].ID == caseID {
+			known = true
+			break
+		}
+	}
+	switch {
+	case !slices.Contains(s.Arms, arm):
+		return fmt.Sprintf("the first, %s, is for arm %s, which the study does not have (arms: %s): score with the study and --arms the requests were exported with", id, arm, strings.Join(s.Arms, ", "))
+	case !known:
+		return fmt.Sprintf("the first, %s, is for case %s, which this study's dataset and filter leave out: score with the study, --domain, --category, --limit and --dataset the requests were exported with", id, caseID)
+	case repeat > s.Repeats:
+		return fmt.Sprintf("the first, %s, is repeat %d and the study has %d: give the same --repeats as the export", id, repeat, s.Repeats)
+	case att > s.Repairs+1:
+		return fmt.Sprintf("the first, %s, is attempt %d and the study has %d repair rounds: give the same --repairs as the export", id, att, s.Repairs)
+	}
+	return fmt.Sprintf("the first is %s: score with the study and flags the requests were exported with", id)
+}
+
+var requestIDParts = regexp.MustCompile(`^(.+)\.([a-z_]+)\.r([0-9]+)\.a([0-9]+)$`)
 
 // Outcomes of one record.
 const (
@@ -247,7 +308,9 @@ const (
 type tcOutcome struct {
 	kind   uint8
 	line   int
+	col    int
 	reason string
+	id     string // the id of an unknown record
 	slot   slot
 	att    attempt
 }
@@ -319,7 +382,12 @@ func (w *tcWorker) record(raw []byte, line, col int, rerr error, o *tcOutcome) {
 			sl, ok = slot{i, 1}, true
 		}
 		if !ok {
-			o.kind = outUnknown
+			o.kind, o.col = outUnknown, col
+			if f.RequestID != nil {
+				o.id = string(f.RequestID)
+			} else {
+				o.id = string(f.CaseID)
+			}
 			return
 		}
 		row := run.Rows[sl.row]
@@ -350,7 +418,11 @@ func (w *tcWorker) record(raw []byte, line, col int, rerr error, o *tcOutcome) {
 	}
 	sl, ok := run.lookup(&resp)
 	if !ok {
-		o.kind = outUnknown
+		o.kind, o.col = outUnknown, col
+		o.id = resp.RequestID
+		if o.id == "" {
+			o.id = resp.CaseID
+		}
 		return
 	}
 	row := run.Rows[sl.row]
@@ -439,6 +511,9 @@ func (run *ToolcallRun) apply(o *tcOutcome, st *InputStats) {
 		return
 	case outUnknown:
 		st.Accepted++
+		if st.Unknown == 0 {
+			st.FirstUnknown, st.UnknownAt = o.id, [2]int{o.line, o.col}
+		}
 		st.Unknown++
 		return
 	}
@@ -450,20 +525,28 @@ func (run *ToolcallRun) apply(o *tcOutcome, st *InputStats) {
 	*a = o.att
 }
 
-func (run *ToolcallRun) readSerial(rd *contract.Reader, st *InputStats) {
+func (run *ToolcallRun) readSerial(rd *contract.Reader, st *InputStats) error {
 	w := &tcWorker{run: run, name: st.Path}
 	var o tcOutcome
+	first := true
 	for rd.Scan() {
 		rec := rd.Record()
+		if first {
+			if err := sniffRecord(rec, contract.SuiteToolcall); err != nil {
+				return err
+			}
+			first = false
+		}
 		w.record(rec.Raw, rec.Line, rec.Col, rec.Err, &o)
 		run.apply(&o, st)
 	}
+	return nil
 }
 
 // readParallel reads on the calling goroutine, judges batches on workers
 // goroutines and applies them in input order on one more. The order channel holds
 // the batches in input order; its capacity bounds the batches in flight.
-func (run *ToolcallRun) readParallel(rd *contract.Reader, st *InputStats, workers int) {
+func (run *ToolcallRun) readParallel(rd *contract.Reader, st *InputStats, workers int) error {
 	inFlight := 4 * workers
 	jobs := make(chan *tcBatch, inFlight)
 	order := make(chan *tcBatch, inFlight)
@@ -507,8 +590,17 @@ func (run *ToolcallRun) readParallel(rd *contract.Reader, st *InputStats, worker
 		jobs <- b
 	}
 	b := get()
+	first := true
+	var err error
 	for rd.Scan() {
-		b.add(rd.Record())
+		rec := rd.Record()
+		if first {
+			if err = sniffRecord(rec, contract.SuiteToolcall); err != nil {
+				break
+			}
+			first = false
+		}
+		b.add(rec)
 		if len(b.ends) >= batchRecords || len(b.raw) >= batchBytes {
 			send(b)
 			b = get()
@@ -518,6 +610,7 @@ func (run *ToolcallRun) readParallel(rd *contract.Reader, st *InputStats, worker
 	close(jobs)
 	close(order)
 	<-merged
+	return err
 }
 
 // isSingleResponse tells a whole-file object that is one response record from a
@@ -526,7 +619,9 @@ func isSingleResponse(names []string) bool {
 	id := slices.Contains(names, "request_id") || slices.Contains(names, "case_id")
 	out := slices.Contains(names, "output") || slices.Contains(names, "text") ||
 		slices.Contains(names, "completion") || slices.Contains(names, "error")
-	return id && out
+	// a request is one record too, so that it is named as one
+	req := slices.Contains(names, "messages") || slices.Contains(names, "prompt")
+	return id && (out || req)
 }
 
 // Repair returns the next-attempt request of every row whose latest attempt failed

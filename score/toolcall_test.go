@@ -278,3 +278,49 @@ func TestToolcallRelationKeywords(t *testing.T) {
 		t.Errorf("repairs: %d requests", len(reqs))
 	}
 }
+
+// Gates are checked against the report's fields and units before scoring.
+func TestCheckGates(t *testing.T) {
+	p := plan(t, "toolcall-quick", export.Overrides{})
+	tests := []struct {
+		gate, err string // err: "" when the gate is accepted
+	}{
+		{"input_schema.first_pass_success_percent>=90", ""},
+		{"arms.no_schema.final_success_percent>=50", ""},
+		{"effects.input_schema_vs_no_schema.absolute_uplift_points>=-5", ""},
+		{"effects.input_schema_vs_no_schema.mcnemar_exact_p<=0.05", ""},
+		{"probes.false_rejection_percent<=5", ""},
+		{"subsets.domain.hotels.input_schema.first_pass_success_percent>=80", ""},
+		{"input_schema.retry_rate_percent<=0.5%", ""},
+		{"input_schema.latency_p95_ms<=2000", ""},
+		{"complete==1", ""},
+		{"input_schema.final_sucess_percent>=50", "did you mean input_schema.final_success_percent"},
+		{"json_schema.first_pass_success_percent>=90", "unknown arm json_schema"},
+		{"final_success_percent>=50", "did you mean input_schema.final_success_percent"},
+		{"input_schema.first_pass_success_percent>=0.5", "not a 0-1 rate"},
+		{"input_schema.first_pass_success_percent<=1", "not a 0-1 rate"},
+		{"input_schema.first_pass_success_percent>=101", "out of range"},
+		{"input_schema.runs>=-1", "never negative"},
+		{"effects.input_schema_vs_no_schema.mcnemar_exact_p<=5", "probability"},
+		{"input_schema.runs>=5%", "not a percent"},
+		{"complete==2", "true (1) or false (0)"},
+	}
+	for _, tt := range tests {
+		g, err := ParseGate(tt.gate)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.gate, err)
+		}
+		err = CheckGates([]Gate{g}, p)
+		switch {
+		case tt.err == "" && err != nil:
+			t.Errorf("%s: %v", tt.gate, err)
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			t.Errorf("%s: error %v, want one containing %q", tt.gate, err, tt.err)
+		}
+	}
+	for _, bad := range []string{"a=>3", "a=<3", "a<>3", "a>==3"} {
+		if _, err := ParseGate(bad); err == nil || !strings.Contains(err.Error(), "operator") {
+			t.Errorf("%q: %v, want a malformed operator", bad, err)
+		}
+	}
+}

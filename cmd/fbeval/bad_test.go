@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -112,8 +113,19 @@ func stderrLines(t *testing.T, stderr string) []string {
 	if !strings.HasSuffix(stderr, "\n") {
 		t.Errorf("stderr does not end with a newline")
 	}
-	return strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	// every score ends with its one-line summary; the rest is what a test checks
+	if last := lines[len(lines)-1]; summaryLine.MatchString(last) {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return lines
 }
+
+// summaryLine matches the one-line summary every score writes last on stderr.
+var summaryLine = regexp.MustCompile(`^fbeval: [^ ]+: [0-9]+ (rows|cases) from .*; (ok|not ok)$`)
 
 // TestBadInputCogLang: the committed corpus of bad CogLang response files. Every
 // loader problem ends the run with exit 2 and one line at file:line:col; files that
@@ -132,13 +144,13 @@ func TestBadInputCogLang(t *testing.T) {
 		{"bom_middle.jsonl", 2, []string{`fbeval: $F:2:1: invalid JSON: invalid character '\ufeff' at start of value`}, 0},
 		{"crlf.jsonl", 1, nil, 2},
 		{"nul.jsonl", 2, []string{`fbeval: $F:2:1: invalid JSON: invalid character '\x00' at start of value`}, 0},
-		{"bignum.jsonl", 1, nil, 3},
+		{"bignum.jsonl", 1, []string{"fbeval: 1 case id the fixture does not have (1999999999999999999999999999999999999999...), not scored"}, 3},
 		{"dupkeys.jsonl", 1, nil, 1},
 		{"version_wrong.jsonl", 2, []string{`fbeval: $F:2:1: unsupported schema_version "coglang-generation-eval-response/v9": want "coglang-generation-eval-response/v0.1" (or none)`}, 0},
 		{"version_number.jsonl", 2, []string{`fbeval: $F:1:1: unsupported schema_version 1: want "coglang-generation-eval-response/v0.1" (or none)`}, 0},
 		{"version_missing.jsonl", 1, nil, 1},
 		{"batch_version.json", 2, []string{`fbeval: $F: the batch schema_version must be "coglang-generation-eval-response-batch/v0.1", got "coglang-generation-eval-response-batch/v9"`}, 0},
-		{"id_number.jsonl", 1, nil, 2},
+		{"id_number.jsonl", 2, []string{"fbeval: $F:1:1: none of its 2 records answers a case of the fixture (63 cases; unknown ids include 7): score them with the fixture (--fixture) or study they were exported for"}, 0},
 		{"id_true.jsonl", 2, []string{"fbeval: $F:2:1: case_id must be a string or a number, got true"}, 0},
 		{"id_null.jsonl", 2, []string{"fbeval: $F:1:1: case_id must be a string or a number, got null"}, 0},
 		{"id_list.jsonl", 2, []string{`fbeval: $F:1:1: case_id must be a string or a number, got ["FB-L1-001"]`}, 0},

@@ -14,7 +14,7 @@ type ExportCmd struct {
 	StudyFlags       `embed:""`
 	Format           string   `help:"jsonl (one request per line) or json (one batch object)." enum:"jsonl,json" default:"jsonl"`
 	IncludeReference bool     `help:"Include the reference answer in every request (for smoke tests with fbeval-mock)."`
-	RepairFrom       []string `help:"Response files of the previous rounds: write the next attempt's requests for rows that failed with public feedback." placeholder:"FILE"`
+	RepairFrom       []string `help:"Response files of the previous rounds: write the next attempt's requests for rows that failed with public feedback." placeholder:"FILE" sep:"none"`
 	Output           string   `short:"o" help:"Write to FILE (atomically) instead of standard output." placeholder:"FILE"`
 }
 

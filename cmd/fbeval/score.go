@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fbeval/fbeval/contract"
@@ -16,19 +18,21 @@ import (
 
 // ScoreCmd scores response files against a study.
 type ScoreCmd struct {
-	StudyFlags   `embed:""`
-	Responses    []string `help:"Response file (JSONL, JSON list or batch object; - for standard input). Repeat for more files: later records win." placeholder:"FILE"`
-	Format       string   `help:"Output format: json, text, table, markdown, html, junit, or jsonl (toolcall case results)." enum:"json,text,table,markdown,html,junit,jsonl" default:"json"`
-	SummaryOnly  bool     `help:"CogLang: leave the per-case results out."`
-	FailuresOnly bool     `help:"CogLang: keep only failing cases in the per-case results."`
-	CasesOut     string   `help:"Toolcall: write one fbeval-case-result/v1 line per case, arm and repeat to FILE." placeholder:"FILE"`
-	Output       string   `short:"o" help:"Write the report to FILE (atomically) instead of standard output." placeholder:"FILE"`
-	InputPrice   *float64 `help:"Toolcall: USD per million input tokens." placeholder:"USD"`
-	OutputPrice  *float64 `help:"Toolcall: USD per million output tokens." placeholder:"USD"`
-	Gate         []string `help:"Toolcall: a threshold on a report field, e.g. input_schema.first_pass_success_percent>=90; exit 1 when unmet." placeholder:"EXPR"`
-	MaxLineBytes int      `help:"Longest response line read." default:"67108864"`
-	Workers      int      `help:"Goroutines that decode and judge records (0: one per core); results are the same whatever the number." default:"0"`
-	Profile      string   `help:"Write a CPU profile of the scoring to FILE (for go tool pprof)." placeholder:"FILE"`
+	StudyFlags       `embed:""`
+	Responses        []string `help:"Response file (JSONL, JSON list or batch object; - for standard input). Repeat for more files: later records win." placeholder:"FILE" sep:"none"`
+	ReferenceAnswers bool     `help:"CogLang: score the fixture's own reference answers instead of responses (what the reference scorer does when it is given no responses)."`
+	Format           string   `help:"Output format: json, text, table, markdown, html, junit, or jsonl (toolcall case results)." enum:"json,text,table,markdown,html,junit,jsonl" default:"json"`
+	SummaryOnly      bool     `help:"CogLang: leave the per-case results out."`
+	FailuresOnly     bool     `help:"CogLang: keep only failing cases in the per-case results."`
+	CasesOut         string   `help:"Toolcall: write one fbeval-case-result/v1 line per case, arm and repeat to FILE." placeholder:"FILE"`
+	Output           string   `short:"o" help:"Write the report to FILE (atomically) instead of standard output." placeholder:"FILE"`
+	InputPrice       *float64 `help:"Toolcall: USD per million input tokens." placeholder:"USD"`
+	OutputPrice      *float64 `help:"Toolcall: USD per million output tokens." placeholder:"USD"`
+	Gate             []string `help:"Toolcall: a threshold on a report field, FIELD OP NUMBER, e.g. input_schema.first_pass_success_percent>=90; exit 1 when unmet. Percents are 0-100 (write 0.5% for half a percent); fields are checked before scoring." placeholder:"EXPR" sep:"none"`
+	MinSuccess       []string `help:"Toolcall: the least first-pass success percent of every arm (90), or of one arm (input_schema=90); exit 1 when unmet. Shorthand for --gate ARM.first_pass_success_percent>=N." placeholder:"PERCENT|ARM=PERCENT" sep:"none"`
+	MaxLineBytes     int      `help:"Longest response line read." default:"67108864"`
+	Workers          int      `help:"Goroutines that decode and judge records (0: one per core); results are the same whatever the number." default:"0"`
+	Profile          string   `help:"Write a CPU profile of the scoring to FILE (for go tool pprof)." placeholder:"FILE"`
 }
 
 func (c *ScoreCmd) Run(env *Env) error {
@@ -43,6 +47,9 @@ func (c *ScoreCmd) Run(env *Env) error {
 	}
 	s, err := c.resolve()
 	if err != nil {
+		return err
+	}
+	if err := c.checkInputs(env, s); err != nil {
 		return err
 	}
 	if os.Getenv("GOGC") == "" {
@@ -61,6 +68,45 @@ func (c *ScoreCmd) Run(env *Env) error {
 		return c.runCogLang(env, s)
 	}
 	return c.runToolcall(env, s)
+}
+
+// checkInputs refuses a score whose input would be a guess: no responses named
+// while standard input holds data, or none named at all.
+func (c *ScoreCmd) checkInputs(env *Env, s contract.Study) error {
+	cog := s.Suite == contract.SuiteCogLang
+	switch {
+	case c.ReferenceAnswers && !cog:
+		return usageError("--reference-answers is for coglang studies; for a toolcall smoke test run fbeval export %s --include-reference | fbeval-mock --mode reference | fbeval score %s --responses -", c.Study, c.Study)
+	case c.ReferenceAnswers && len(c.Responses) > 0:
+		return usageError("give --responses or --reference-answers, not both")
+	case c.ReferenceAnswers || len(c.Responses) > 0:
+		return nil
+	}
+	alt := ""
+	if cog {
+		alt = ", or --reference-answers to score the fixture's own reference answers"
+	}
+	if stdinHasData(env) {
+		return usageError("no responses given, and standard input is not read without --responses -: give --responses - to score it, or --responses FILE%s", alt)
+	}
+	return usageError("no responses given: give --responses FILE (- for standard input)%s", alt)
+}
+
+// stdinHasData reports whether standard input is a pipe or a regular file (not a
+// terminal or /dev/null): data someone meant to give.
+func stdinHasData(env *Env) bool {
+	f, ok := env.Stdin.(*os.File)
+	if !ok {
+		if l, ok := env.Stdin.(interface{ Len() int }); ok {
+			return l.Len() > 0
+		}
+		return env.Stdin != nil
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	return st.Mode()&os.ModeNamedPipe != 0 || st.Mode().IsRegular()
 }
 
 func (c *ScoreCmd) options() score.Options {
@@ -95,8 +141,11 @@ func (c *ScoreCmd) sources(env *Env) ([]score.Source, func(), error) {
 }
 
 func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
-	if c.CasesOut != "" || c.Format == "jsonl" || len(c.Gate) > 0 || c.InputPrice != nil || c.OutputPrice != nil {
-		return usageError("--cases-out, --format jsonl, --gate and prices are for toolcall studies")
+	if c.CasesOut != "" || c.Format == "jsonl" || len(c.Gate) > 0 || len(c.MinSuccess) > 0 || c.InputPrice != nil || c.OutputPrice != nil {
+		return usageError("--cases-out, --format jsonl, --gate, --min-success and prices are for toolcall studies")
+	}
+	if len(s.Gates) > 0 {
+		return usageError("%s: gates are for toolcall studies; a CogLang result's ok decides the exit code: remove \"gates\" from the study", c.Study)
 	}
 	fx, path, err := export.LoadCogLangFixture(s.Dataset)
 	if err != nil {
@@ -119,6 +168,12 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 		for _, w := range loaded.Warnings {
 			env.warnf("%s", w)
 		}
+		if n := len(res.DuplicateCaseIDs); n > 0 {
+			env.warnf("%s given more than once (%s): the last record wins", plural(n, "case id", "case ids"), listWords(res.DuplicateCaseIDs, 5))
+		}
+		if n := len(res.UnknownCaseIDs); n > 0 {
+			env.warnf("%s the fixture does not have (%s), not scored", plural(n, "case id", "case ids"), listWords(res.UnknownCaseIDs, 5))
+		}
 	} else {
 		res = coglang.Score(fx, nil, opts)
 	}
@@ -129,6 +184,7 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 	case c.FailuresOnly:
 		mode = coglang.ModeFailuresOnly
 	}
+	defer c.cogSummary(env, res)
 	err = writeOutput(env, c.Output, func(w *bufio.Writer) error {
 		switch c.Format {
 		case "text":
@@ -153,9 +209,6 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	if c.SummaryOnly || c.FailuresOnly {
 		return usageError("--summary-only and --failures-only are for coglang studies")
 	}
-	if len(c.Responses) == 0 {
-		return usageError("a toolcall study needs --responses FILE")
-	}
 	if c.InputPrice != nil || c.OutputPrice != nil {
 		p := contract.Prices{}
 		if s.Prices != nil {
@@ -170,18 +223,30 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 		s.Prices = &p
 	}
 	s.Gates = append(s.Gates, c.Gate...)
-	if _, err := score.ParseGates(s.Gates); err != nil {
+	extra, err := minSuccessGates(c.MinSuccess, s.Arms)
+	if err != nil {
+		return err
+	}
+	s.Gates = append(s.Gates, extra...)
+	gates, err := score.ParseGates(s.Gates)
+	if err != nil {
 		return usageError("%v", err)
 	}
 	plan, err := export.PlanToolcall(s)
 	if err != nil {
 		return err
 	}
+	if err := score.CheckGates(gates, plan); err != nil {
+		return usageError("%v", err)
+	}
 	run, err := score.NewToolcallRun(plan)
 	if err != nil {
 		return err
 	}
 	if err := readAll(env, run, c.Responses, c.options()); err != nil {
+		return err
+	}
+	if err := run.CheckJoined(); err != nil {
 		return err
 	}
 	rep, err := run.Report()
@@ -215,24 +280,117 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	for _, w := range rep.Warnings {
 		env.warnf("%s", w)
 	}
-	failed := 0
 	for _, g := range rep.Gates {
 		if !g.Passed {
-			failed++
-			actual := "null"
-			if g.Actual != nil {
-				actual = fmt.Sprint(*g.Actual)
-			}
-			env.warnf("gate failed: %s (actual %s)", g.Gate.Text, actual)
+			env.warnf("%s", g.Why())
 		}
 	}
+	if !rep.Complete {
+		env.warnf("the report is incomplete: some rows have no response")
+	}
+	c.toolcallSummary(env, run, rep)
 	if !rep.OK() {
-		if !rep.Complete {
-			env.warnf("the report is incomplete: some rows have no response")
-		}
 		return &exitError{code: 1}
 	}
 	return nil
+}
+
+// cogSummary writes the one-line summary of a CogLang score on stderr.
+func (c *ScoreCmd) cogSummary(env *Env, res *coglang.Result) {
+	n := res.Summary.CaseCount
+	from := "the fixture's reference answers"
+	if len(c.Responses) > 0 {
+		from = strings.Join(c.Responses, ", ")
+	}
+	verdict := "ok"
+	if !res.OK() {
+		verdict = "not ok"
+	}
+	env.warnf("%s: %d cases from %s: validate ok %d/%d, missing %d; %d records, %s, %s; %s",
+		c.Study, n, from, res.Summary.ValidateOK, n, res.Summary.Missing, res.RecordsRead,
+		plural(len(res.DuplicateCaseIDs), "duplicate id", "duplicate ids"), plural(len(res.UnknownCaseIDs), "unknown id", "unknown ids"), verdict)
+}
+
+// toolcallSummary writes the one-line summary of a toolcall score on stderr.
+func (c *ScoreCmd) toolcallSummary(env *Env, run *score.ToolcallRun, rep *score.ToolcallReport) {
+	records, dups, unknown, rejected := 0, 0, 0, 0
+	for _, in := range run.Inputs {
+		records += in.Records
+		dups += in.Duplicates
+		unknown += in.Unknown
+		rejected += len(in.Rejected)
+	}
+	var arms []string
+	for _, arm := range run.Plan.Study.Arms {
+		v := "n/a"
+		if p := rep.Arms[arm].FirstPassSuccess; p != nil {
+			v = score.FormatValue("first_pass_success_percent", *p) + "%"
+		}
+		arms = append(arms, arm+" "+v)
+	}
+	met := 0
+	for _, g := range rep.Gates {
+		if g.Passed {
+			met++
+		}
+	}
+	verdict := "ok"
+	if !rep.OK() {
+		verdict = "not ok"
+	}
+	env.warnf("%s: %d rows from %s: first-pass success %s; %d records, %s, %s, %d rejected; gates met %d/%d; %s",
+		c.Study, len(run.Rows), strings.Join(c.Responses, ", "), strings.Join(arms, ", "), records,
+		plural(dups, "duplicate", "duplicates"), plural(unknown, "unknown id", "unknown ids"), rejected, met, len(rep.Gates), verdict)
+}
+
+// plural writes a count and a noun.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// listWords writes a list as words: the first max of them (each cut to 40
+// bytes) and how many more.
+func listWords(items []string, max int) string {
+	var out []string
+	for i, it := range items {
+		if i == max {
+			return strings.Join(out, ", ") + fmt.Sprintf(" and %d more", len(items)-max)
+		}
+		if len(it) > 40 {
+			it = strings.ToValidUTF8(it[:40], "") + "..."
+		}
+		out = append(out, it)
+	}
+	return strings.Join(out, ", ")
+}
+
+// minSuccessGates turns --min-success values (PERCENT for every arm, or
+// ARM=PERCENT) into gates on first-pass success.
+func minSuccessGates(values, arms []string) ([]string, error) {
+	var out []string
+	for _, v := range values {
+		arm, pct, found := strings.Cut(v, "=")
+		if !found {
+			arm, pct = "", v
+		}
+		if _, err := strconv.ParseFloat(strings.TrimSuffix(pct, "%"), 64); err != nil {
+			return nil, usageError("--min-success %q: want a percent (90) or ARM=PERCENT (input_schema=90)", v)
+		}
+		if arm == "" {
+			for _, a := range arms {
+				out = append(out, a+".first_pass_success_percent>="+pct)
+			}
+			continue
+		}
+		if !slices.Contains(arms, arm) {
+			return nil, usageError("--min-success %q: unknown arm %s; the study's arms: %s", v, arm, strings.Join(arms, ", "))
+		}
+		out = append(out, arm+".first_pass_success_percent>="+pct)
+	}
+	return out, nil
 }
 
 func writeJSONL(w io.Writer, objs []contract.Object) error {

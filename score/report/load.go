@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -38,14 +39,14 @@ func Load(name string, data []byte) (Doc, error) {
 		SchemaVersion string `json:"schema_version"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return Doc{}, fmt.Errorf("%s: %s", name, oneLine(err))
+		return Doc{}, notAReport(name, data, err)
 	}
 	doc := Doc{Name: name}
 	switch head.SchemaVersion {
 	case contract.ReportV1:
 		var r ToolcallReport
 		if err := json.Unmarshal(data, &r); err != nil {
-			return Doc{}, fmt.Errorf("%s: %s", name, oneLine(err))
+			return Doc{}, notAReport(name, data, err)
 		}
 		if r.Suite != contract.SuiteToolcall {
 			return Doc{}, fmt.Errorf("%s: suite %q is not rendered from an %s report; want %q", name, r.Suite, contract.ReportV1, contract.SuiteToolcall)
@@ -57,18 +58,101 @@ func Load(name string, data []byte) (Doc, error) {
 	case contract.CogLangResult:
 		var r CogLangResult
 		if err := json.Unmarshal(data, &r); err != nil {
-			return Doc{}, fmt.Errorf("%s: %s", name, oneLine(err))
+			return Doc{}, notAReport(name, data, err)
 		}
 		if r.Summary == nil || r.Maturity == nil {
 			return Doc{}, fmt.Errorf("%s: result has no summary or maturity block", name)
 		}
 		doc.Kind, doc.CogLang = KindCogLang, &r
 	case "":
-		return Doc{}, fmt.Errorf("%s: no schema_version; want %s or %s", name, contract.ReportV1, contract.CogLangResult)
+		return Doc{}, fmt.Errorf("%s:1:1: expected an fbeval report (%s or %s), found no schema_version: write one with fbeval score --format json", name, contract.ReportV1, contract.CogLangResult)
 	default:
-		return Doc{}, fmt.Errorf("%s: schema_version %q is not a report fbeval renders; want %s or %s", name, head.SchemaVersion, contract.ReportV1, contract.CogLangResult)
+		return Doc{}, fmt.Errorf("%s:1:1: expected an fbeval report, found %s%s", name, head.SchemaVersion, whatToDo(head.SchemaVersion))
 	}
 	return doc, nil
+}
+
+// whatToDo says what to do with a contract file that is not a report.
+func whatToDo(version string) string {
+	switch version {
+	case contract.RequestV1, contract.RequestBatchV1, contract.CogLangRequest, contract.CogLangRequestBatch:
+		return ": this is a request file: run it through a runner, score the responses with fbeval score --format json, and render that report"
+	case contract.ResponseV1, contract.ResponseBatchV1, contract.CogLangResponse, contract.CogLangResponseBatch:
+		return ": this is a response file: score it with fbeval score --format json, and render that report"
+	}
+	return fmt.Sprintf(" (want %s or %s): write one with fbeval score --format json", contract.ReportV1, contract.CogLangResult)
+}
+
+// notAReport turns a decoding error into one line at the file:line:col of the
+// problem that says the file is not a report, and what it looks like.
+func notAReport(name string, data []byte, err error) error {
+	off := int64(-1)
+	var se *jsontext.SyntacticError
+	var me *json.SemanticError
+	switch {
+	case errors.As(err, &se):
+		off = se.ByteOffset
+	case errors.As(err, &me):
+		off = me.ByteOffset
+	}
+	line, col := 1, 1
+	if off >= 0 && off <= int64(len(data)) {
+		line = 1 + bytes.Count(data[:off], []byte("\n"))
+		col = 1 + int(off) - (bytes.LastIndexByte(data[:off], '\n') + 1)
+	}
+	// JSON lines: the first value is a record of some contract file
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	first, derr := dec.ReadValue()
+	first = first.Clone() // PeekKind may reuse the buffer
+	if derr == nil && dec.PeekKind() != 0 {
+		var rec struct {
+			SchemaVersion string `json:"schema_version"`
+		}
+		json.Unmarshal(first, &rec)
+		if rec.SchemaVersion != "" {
+			return fmt.Errorf("%s:%d:%d: expected an fbeval report (one JSON document), found JSON lines of %s%s", name, line, col, rec.SchemaVersion, whatToDo(rec.SchemaVersion))
+		}
+		return fmt.Errorf("%s:%d:%d: expected an fbeval report (one JSON document), found JSON lines: write a report with fbeval score --format json", name, line, col)
+	}
+	if derr == nil && first.Kind() != '{' {
+		return fmt.Errorf("%s:1:1: expected an fbeval report (a JSON object), found %s: write a report with fbeval score --format json", name, kindName(first.Kind()))
+	}
+	if me != nil && me.JSONPointer != "" {
+		return fmt.Errorf("%s:%d:%d: expected an fbeval report: %s must be %s", name, line, col, me.JSONPointer, kindWord(me))
+	}
+	return fmt.Errorf("%s:%d:%d: expected an fbeval report: %s", name, line, col, oneLine(err))
+}
+
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '[':
+		return "a JSON list"
+	case '"':
+		return "a JSON string"
+	case '0':
+		return "a JSON number"
+	case '{':
+		return "a JSON object"
+	}
+	return "a JSON literal"
+}
+
+// kindWord names what a report field holds, from a decoding error.
+func kindWord(me *json.SemanticError) string {
+	msg := me.Error()
+	if i := strings.Index(msg, ": want "); i >= 0 {
+		want, got, _ := strings.Cut(msg[i+len(": want "):], ", got ")
+		switch {
+		case me.JSONKind != 0:
+			return want + ", not " + kindName(me.JSONKind)
+		case len(got) == 1:
+			return want + ", not " + kindName(jsontext.Kind(got[0]))
+		case got != "":
+			return want + ", not a JSON " + got
+		}
+		return want
+	}
+	return "of another type (" + oneLine(me) + ")"
 }
 
 // oneLine keeps decoder errors to one line, as every fbeval error is.

@@ -365,13 +365,13 @@ func TestLoadErrors(t *testing.T) {
 	}{
 		{"not json", "{", "report.json:"},
 		{"no version", `{"suite": "toolcall"}`, "no schema_version"},
-		{"unknown version", `{"schema_version": "fbeval-report/v9"}`, `"fbeval-report/v9" is not a report`},
+		{"unknown version", `{"schema_version": "fbeval-report/v9"}`, `expected an fbeval report, found fbeval-report/v9 (want fbeval-report/v1`},
 		{"string for a count", strings.Replace(src, `"runs": 4`, `"runs": "4"`, 1), "runs"},
 		{"fraction for a count", strings.Replace(src, `"expected_rows": 12`, `"expected_rows": 12.5`, 1), "expected_rows"},
 		{"duplicate key", strings.Replace(src, `"complete": true,`, `"complete": true, "complete": false,`, 1), "duplicate"},
 		{"wrong suite", strings.Replace(src, `"suite": "toolcall",`, `"suite": "coglang",`, 1), `suite "coglang"`},
 		{"row of an unknown arm", strings.Replace(src, `"arm": "no_schema"`, `"arm": "rich_schema"`, 1), `arm "rich_schema"`},
-		{"arms not an object", strings.Replace(src, `"arms": {`, `"arms": [], "x": {`, 1), "want an object"},
+		{"arms not an object", strings.Replace(src, `"arms": {`, `"arms": [], "x": {`, 1), "/arms must be an object, not a JSON list"},
 		{"coglang without summary", `{"schema_version": "coglang-generation-eval-result/v0.1"}`, "no summary"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

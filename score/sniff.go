@@ -1,0 +1,103 @@
+package score
+
+import (
+	"regexp"
+	"slices"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// A response file is recognised by its first record, so that a file that is not
+// what the study reads (a request file, the other suite's responses) is one
+// error that says what it is, rather than one error per line or a report with
+// every row missing.
+
+// recordShape is what the top level of one record says about it.
+type recordShape struct {
+	version   string
+	requestID string
+	caseID    string
+	hasOutput bool // output, text, completion or error
+	hasPrompt bool // messages or prompt
+}
+
+// toolcallID matches the request ids of toolcall studies (CASE.ARM.rN.aN).
+var toolcallID = regexp.MustCompile(`\.(no_schema|minimal_schema|input_schema)\.r[0-9]+\.a[0-9]+$`)
+
+func shapeOf(raw []byte) (recordShape, bool) {
+	var sh recordShape
+	d := jsontext.NewDecoder(bytesReader(raw))
+	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+		return sh, false
+	}
+	for d.PeekKind() != '}' {
+		name, err := d.ReadToken()
+		if err != nil {
+			return sh, false
+		}
+		key := name.String()
+		if d.PeekKind() == '"' {
+			tok, err := d.ReadToken()
+			if err != nil {
+				return sh, false
+			}
+			switch key {
+			case "schema_version":
+				sh.version = tok.String()
+			case "request_id":
+				sh.requestID = tok.String()
+			case "case_id":
+				sh.caseID = tok.String()
+			}
+		} else if err := d.SkipValue(); err != nil {
+			return sh, false
+		}
+		switch key {
+		case "output", "text", "completion", "error":
+			sh.hasOutput = true
+		case "messages", "prompt":
+			sh.hasPrompt = true
+		}
+	}
+	return sh, true
+}
+
+// sniffRecord checks the first record of a response file read for a study of
+// suite, and returns an error naming what the file is when it cannot be one of
+// the study's response files.
+func sniffRecord(rec *contract.Record, suite string) error {
+	if rec.Err != nil {
+		return nil
+	}
+	sh, ok := shapeOf(rec.Raw)
+	if !ok {
+		return nil
+	}
+	if slices.Contains([]string{contract.RequestV1, contract.CogLangRequest}, sh.version) || (sh.hasPrompt && !sh.hasOutput) {
+		what := "a request file"
+		if sh.version != "" {
+			what += " (" + sh.version + ")"
+		}
+		return rec.Errorf(0, "this is %s, not responses: run it through a runner first (fbeval-mock, fbeval-openai, fbeval-anthropic or your own) and score the file it writes", what)
+	}
+	switch suite {
+	case contract.SuiteToolcall:
+		if sh.version == contract.CogLangResponse || (sh.requestID == "" && isCogLangCaseID(sh.caseID)) {
+			return rec.Errorf(0, "these are coglang responses; the study is a toolcall study: score them with fbeval score coglang")
+		}
+	case contract.SuiteCogLang:
+		id := sh.requestID
+		if id == "" {
+			id = sh.caseID
+		}
+		if toolcallID.MatchString(id) {
+			return rec.Errorf(0, "these are toolcall responses; the study is coglang: score them with the toolcall study they answer (e.g. fbeval score toolcall-quick)")
+		}
+	}
+	return nil
+}
+
+var cogLangCaseID = regexp.MustCompile(`^FB-L[0-9]+-[0-9]+$`)
+
+func isCogLangCaseID(id string) bool { return cogLangCaseID.MatchString(id) }
