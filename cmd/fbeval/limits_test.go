@@ -14,7 +14,7 @@ func TestNestingLimits(t *testing.T) {
 		out := strings.Repeat("Equal[", deep) + strings.Repeat("]", deep)
 		line, _ := json.Marshal(map[string]string{"case_id": "FB-L1-001", "output": out})
 		code, stdout, stderr := runMain(t, strings.NewReader(string(line)+"\n"), "score", "coglang", "--responses", "-", "--failures-only")
-		if code != 1 || stderr != "" {
+		if code != 1 || len(stderrLines(t, stderr)) != 0 {
 			t.Fatalf("exit %d, stderr %q", code, stderr)
 		}
 		var res struct {

@@ -66,7 +66,7 @@ func TestOutputsValidate(t *testing.T) {
 		"coglang-requests.jsonl":  out("export", "coglang"),
 		"coglang-requests.json":   out("export", "coglang", "--format", "json", "--include-reference"),
 		"coglang-result.json":     out("score", "coglang", "--responses", cogResp, "--failures-only"),
-		"coglang-reference.json":  out("score", "coglang", "--strict"),
+		"coglang-reference.json":  out("score", "coglang", "--strict", "--reference-answers"),
 		"toolcall-requests.jsonl": refs,
 		"toolcall-requests.json":  out("export", "toolcall-quick", "--format", "json", "--decoding", "native_schema"),
 		"repairs.jsonl":           out("export", "toolcall-quick", "--repairs", "1", "--repair-from", responses),
