@@ -55,3 +55,30 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestBadBaseURL: a base URL no call could reach is a usage error: exit 2, one line
+// on stderr, and nothing written, not one error record per request.
+func TestBadBaseURL(t *testing.T) {
+	dir := t.TempDir()
+	in := writeRequests(t, dir, 3)
+	for _, base := range []string{"127.0.0.1:40399/v1", "localhost/v1", "ftp://example.com/v1", "http:///v1", "http://[::1/v1", "https://api.example.com/v1?key=x", ""} {
+		outFile := filepath.Join(dir, "out.jsonl")
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"--model", "m", "--base-url", base, "--api-key-env", "FBEVAL_UNSET_KEY", "-o", outFile, in}, nil, &out, &errb)
+		if code != 2 || out.Len() != 0 || strings.Count(errb.String(), "\n") != 1 || !strings.Contains(errb.String(), "fbeval-openai: --base-url") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", base, code, out.String(), errb.String())
+		}
+		if _, err := os.Stat(outFile); !os.IsNotExist(err) {
+			t.Errorf("%q: the output file was created", base)
+		}
+	}
+}
+
+// TestMaxTokensExclusive: --max-tokens and --max-completion-tokens do not mix.
+func TestMaxTokensExclusive(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"--model", "m", "--max-tokens", "5", "--max-completion-tokens", "5", "x.jsonl"}, nil, &out, &errb)
+	if code != 2 || !strings.Contains(errb.String(), "exclusive") || strings.Count(errb.String(), "\n") != 1 {
+		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+}

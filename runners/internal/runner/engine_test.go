@@ -383,3 +383,33 @@ func TestRedact(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestLatencyIsTheCallOnly: latency_ms is the time of the provider call, not the time
+// a request waited for a free worker (--concurrency) or for the rate limit. With one
+// worker and every answer taking d, the sixth request waits 5d before its call; its
+// latency must still be about d.
+func TestLatencyIsTheCallOnly(t *testing.T) {
+	const d = 300 * time.Millisecond
+	_, ts := startServer(t, fakeserver.Options{Fault: func(string, int) fakeserver.Fault { return fakeserver.Fault{Delay: d} }})
+	for _, opts := range []runner.Options{
+		{Concurrency: 1, Timeout: 10 * time.Second},
+		{Concurrency: 6, RPS: 1000.0 / 300, Timeout: 10 * time.Second}, // each call waits its turn of the rate limit
+	} {
+		var buf bytes.Buffer
+		if _, err := runner.Run(context.Background(), makeItems(6), client(ts), runner.NewOutput(&buf), opts); err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n")) {
+			var rec struct {
+				LatencyMS *float64 `json:"latency_ms"`
+			}
+			if err := json.Unmarshal(line, &rec); err != nil || rec.LatencyMS == nil {
+				t.Fatalf("record %d: %v %s", i+1, err, line)
+			}
+			// At least the answer's delay; well under two of them, whatever the queue.
+			if ms := *rec.LatencyMS; ms < float64(d.Milliseconds()) || ms >= float64(2*d.Milliseconds()) {
+				t.Errorf("concurrency %d, rps %v: record %d latency %.0f ms, want about %v", opts.Concurrency, opts.RPS, i+1, ms, d)
+			}
+		}
+	}
+}

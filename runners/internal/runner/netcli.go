@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -54,6 +55,9 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 	fail := func(code int, format string, args ...any) int {
 		fmt.Fprintf(stderr, "%s: %s\n", s.Name, fmt.Sprintf(format, args...))
 		return code
+	}
+	if err := checkBaseURL(f.BaseURL); err != nil {
+		return fail(ExitUsage, "%v", err)
 	}
 	header := http.Header{}
 	var secrets []string
@@ -123,6 +127,27 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 		return fail(1, "%s", Redact(err.Error(), secrets))
 	}
 	return sum.ExitCode()
+}
+
+// checkBaseURL refuses a base URL no call could reach, before anything is read or
+// written: it must be http or https with a host, and carry no query or fragment
+// (paths are appended to it).
+func checkBaseURL(base string) error {
+	u, err := url.Parse(base)
+	bad := func(why string) error {
+		return fmt.Errorf("--base-url %q %s; give the whole URL, e.g. http://127.0.0.1:8080/v1", base, why)
+	}
+	switch {
+	case err != nil:
+		return bad("is not a URL")
+	case u.Scheme != "http" && u.Scheme != "https":
+		return bad("has no http:// or https:// scheme")
+	case u.Host == "" || u.Hostname() == "":
+		return bad("has no host")
+	case u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
+		return bad("has a query or fragment")
+	}
+	return nil
 }
 
 func countAnswered(items []Item, out *Output) int {
