@@ -107,6 +107,7 @@ func TestParseMessage(t *testing.T) {
 func FuzzParseMessage(f *testing.F) {
 	f.Add([]byte(`{"type":"message","content":[{"type":"text","text":"a"}],"stop_reason":"end_turn"}`))
 	f.Add([]byte(`{"content":[{"type":"tool_use","input":{}}]}`))
+	f.Add([]byte(`{"type":"message","content":[{"type":"text","text":"I'll search."},{"type":"tool_use","id":"t","name":"f","input":{"a":1}}],"stop_reason":"tool_use"}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		res, err := ParseMessage(b)
 		if err == nil && res.Output == nil {

@@ -197,6 +197,8 @@ func FuzzParseChat(f *testing.F) {
 	f.Add([]byte(`{"choices":[{"message":{"content":"hi"}}]}`))
 	f.Add([]byte(`{"choices":[{"message":{"content":[{"text":"a"}]}}],"usage":{"prompt_tokens":1}}`))
 	f.Add([]byte(`{"choices":[{"message":{"tool_calls":[{"function":{"arguments":"{}"}}]}}]}`))
+	f.Add([]byte(`{"choices":[{"message":{"content":"","tool_calls":[{"type":"function","function":{"name":"f","arguments":"{\"a\":"}}]}}]}`))
+	f.Add([]byte(`{"choices":[{"message":{"content":null,"function_call":{"name":"f","arguments":""}}}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		res, err := ParseChat(b)
 		if err == nil && res.Output == nil {
@@ -208,6 +210,7 @@ func FuzzParseChat(f *testing.F) {
 func FuzzParseResponses(f *testing.F) {
 	f.Add([]byte(`{"status":"completed","output":[{"type":"message","content":[{"type":"output_text","text":"x"}]}]}`))
 	f.Add([]byte(`{"status":"failed"}`))
+	f.Add([]byte(`{"status":"completed","output":[{"type":"function_call","name":"f","arguments":"{\"a\":1}"}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		res, err := ParseResponses(b)
 		if err == nil && res.Output == nil {
