@@ -6,7 +6,9 @@
 //	fbeval score toolcall-quick --responses responses.jsonl
 //
 // The request's system messages become the system text; max_tokens defaults to
-// 1024 (the API requires one). With -o the output file is append-only and
+// 1024 (the API requires one). A request's tools (a native_tools study) are sent as
+// the API's tools, and a tool_use block comes back as the call envelope; with
+// --native-schema a request's response_format goes as output_config.format. With -o the output file is append-only and
 // resumable. The key is read from the environment variable named by --api-key-env
 // and is never written anywhere.
 package main

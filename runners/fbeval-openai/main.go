@@ -1,7 +1,9 @@
 // Command fbeval-openai answers fbeval request files with any OpenAI-compatible API:
 // OpenAI, Groq, Mistral, OpenRouter, the Hugging Face router, Ollama, vLLM and
 // llama.cpp servers. It speaks Chat Completions (default) or the Responses API
-// (--api responses), and writes one response record per request.
+// (--api responses), and writes one response record per request. A request's tools
+// (a native_tools study) are sent as the API's tools, and a tool call comes back as
+// the call envelope the toolcall scorer reads.
 //
 //	export OPENAI_API_KEY=...
 //	fbeval export toolcall-quick | fbeval-openai --model gpt-4o-mini -o responses.jsonl
