@@ -106,6 +106,8 @@ type Reader struct {
 	lines    int
 	warnings []string
 	header   map[string]jsontext.Value
+	headerAt int64          // offset of the batch object, for HeaderPosition
+	headerOf jsontext.Value // the batch object, which the header values slice
 	single   *Record
 
 	// JSONL state
@@ -140,6 +142,16 @@ func (r *Reader) Warnings() []string { return r.warnings }
 
 // Header holds the members of a batch object other than its record list.
 func (r *Reader) Header() map[string]jsontext.Value { return r.header }
+
+// HeaderPosition returns the line and column of the value of the batch object's
+// member key (see Header); 0, 0 when there is none.
+func (r *Reader) HeaderPosition(key string) (line, col int) {
+	v, ok := r.header[key]
+	if !ok || r.nl == nil {
+		return 0, 0
+	}
+	return r.nl.position(r.headerAt + memberOffset(r.headerOf, v))
+}
 
 // Record returns the record found by the last call to Scan.
 func (r *Reader) Record() *Record { return &r.rec }
@@ -400,7 +412,7 @@ func (r *Reader) startObject() bool {
 		r.dec = nil
 		return true
 	}
-	r.header = members
+	r.header, r.headerAt, r.headerOf = members, start, obj
 	for _, key := range slices.Concat(r.opts.ListKeys, r.opts.OtherListKeys) {
 		list, ok := members[key]
 		if !ok {

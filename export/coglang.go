@@ -2,6 +2,7 @@ package export
 
 import (
 	"io"
+	"strings"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/fixtures"
@@ -46,8 +47,14 @@ func cogLangRequest(c *fixtures.CogLangCase, includeRef, sorted bool) contract.O
 }
 
 // WriteCogLangJSONL writes one request per line with sorted keys and Python's
-// separators, as the reference tool does.
+// separators, as the reference tool does (a fixture without cases is one empty
+// line, as there).
 func WriteCogLangJSONL(w io.Writer, fx *fixtures.CogLangFixture, includeRef bool) error {
+	if len(fx.Cases) == 0 {
+		// the reference prints the records joined by newlines: one empty line
+		_, err := io.WriteString(w, "\n")
+		return err
+	}
 	var buf []byte
 	for i := range fx.Cases {
 		var err error
@@ -104,6 +111,34 @@ func LoadCogLangFixture(dataset string) (*fixtures.CogLangFixture, string, error
 	if dataset == "" || dataset == fixtures.CogLangDefaultPath {
 		return fixtures.DefaultCogLangFixture(), fixtures.CogLangDefaultPath, nil
 	}
-	fx, err := fixtures.LoadCogLangFixture(dataset)
-	return fx, dataset, err
+	path := PythonPath(dataset)
+	fx, err := fixtures.LoadCogLangFixture(path)
+	return fx, path, err
+}
+
+// PythonPath returns p as Python's str(pathlib.Path(p)) writes it, which is how
+// the reference names the fixture it read (and opens it): repeated and trailing
+// slashes and "." components dropped ("./fixtures//x.json/" -> "fixtures/x.json"),
+// a leading "//" kept, "" -> ".".
+func PythonPath(p string) string {
+	prefix := ""
+	rest := p
+	if strings.HasPrefix(p, "/") {
+		prefix = "/"
+		if strings.HasPrefix(p, "//") && !strings.HasPrefix(p, "///") {
+			prefix = "//"
+		}
+		rest = strings.TrimLeft(p, "/")
+	}
+	var parts []string
+	for _, part := range strings.Split(rest, "/") {
+		if part != "" && part != "." {
+			parts = append(parts, part)
+		}
+	}
+	out := prefix + strings.Join(parts, "/")
+	if out == "" {
+		return "."
+	}
+	return out
 }

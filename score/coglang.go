@@ -30,7 +30,8 @@ type CogLangResponses struct {
 // ReadCogLang reads CogLang response files as the reference does (JSONL, a JSON list,
 // a single record, or a batch object holding "responses" or "answers"); later
 // records win. Unlike the reference, every problem is one *contract.InputError
-// with file:line:col, the batch-level schema_version is checked, and duplicates and
+// with file:line:col, the batch-level schema_version is checked under
+// opts.StrictBatch, and duplicates and
 // unknown case ids are counted. Only the last record per case id is kept, so memory
 // stays flat however long the files are.
 func ReadCogLang(fx *fixtures.CogLangFixture, sources []Source, opts Options) (*CogLangResponses, error) {
@@ -83,10 +84,8 @@ func ReadCogLang(fx *fixtures.CogLangFixture, sources []Source, opts Options) (*
 		if err := rd.Err(); err != nil {
 			return nil, err
 		}
-		if v, ok := rd.Header()["schema_version"]; ok && v.Kind() != 'n' {
-			if s, isStr := stringOf(v); !isStr || s != contract.CogLangResponseBatch {
-				return nil, &contract.InputError{File: src.Name, Msg: "the batch schema_version must be \"" + contract.CogLangResponseBatch + "\", got " + string(v)}
-			}
+		if err := checkBatchVersion(rd, src.Name, opts); err != nil {
+			return nil, err
 		}
 		st.Shape, st.Lines, st.Warnings = rd.Shape().String(), rd.Lines(), rd.Warnings()
 		st.SHA256 = hr.finish()
@@ -105,6 +104,28 @@ func ReadCogLang(fx *fixtures.CogLangFixture, sources []Source, opts Options) (*
 	}
 	slices.Sort(out.ErrorCases)
 	return out, nil
+}
+
+// checkBatchVersion checks a batch object's own schema_version under
+// opts.StrictBatch; otherwise it is ignored, as the reference ignores it.
+func checkBatchVersion(rd *contract.Reader, name string, opts Options) error {
+	if !opts.StrictBatch {
+		return nil
+	}
+	if v, ok := rd.Header()["schema_version"]; ok && v.Kind() != 'n' {
+		if s, isStr := stringOf(v); !isStr || s != contract.CogLangResponseBatch {
+			line, col := rd.HeaderPosition("schema_version")
+			return &contract.InputError{File: name, Line: line, Col: col, Msg: "the batch schema_version must be \"" + contract.CogLangResponseBatch + "\", got " + shortValue(v) + " (--strict; without it the batch version is ignored, as the reference ignores it)"}
+		}
+	}
+	return nil
+}
+
+func shortValue(v jsontext.Value) string {
+	if len(v) > 40 {
+		return string(v[:40]) + "..."
+	}
+	return string(v)
 }
 
 func stringOf(v jsontext.Value) (string, bool) {

@@ -118,15 +118,16 @@ func ScoreCogLang(fx *fixtures.CogLangFixture, sources []Source, opts Options, c
 
 // cogFile reads one source and reports each record (or the error that ends it).
 type cogFile struct {
-	src Source
-	hr  *hashingReader
-	rd  *contract.Reader
-	st  InputStats
+	opts Options
+	src  Source
+	hr   *hashingReader
+	rd   *contract.Reader
+	st   InputStats
 }
 
 func openCogFile(src Source, opts Options) *cogFile {
 	hr := newHashingReader(src.R)
-	return &cogFile{src: src, hr: hr, st: InputStats{Path: src.Name}, rd: contract.NewReader(src.Name, hr, contract.ReadOptions{
+	return &cogFile{opts: opts, src: src, hr: hr, st: InputStats{Path: src.Name}, rd: contract.NewReader(src.Name, hr, contract.ReadOptions{
 		ListKeys:      []string{"responses", "answers"},
 		OtherListKeys: []string{"requests"}, // to say what the file is
 		SingleRecord:  isSingleCogLangRecord,
@@ -140,10 +141,8 @@ func (f *cogFile) finish() error {
 	if err := f.rd.Err(); err != nil {
 		return err
 	}
-	if v, ok := f.rd.Header()["schema_version"]; ok && v.Kind() != 'n' {
-		if s, isStr := stringOf(v); !isStr || s != contract.CogLangResponseBatch {
-			return &contract.InputError{File: f.src.Name, Msg: "the batch schema_version must be \"" + contract.CogLangResponseBatch + "\", got " + string(v)}
-		}
+	if err := checkBatchVersion(f.rd, f.src.Name, f.opts); err != nil {
+		return err
 	}
 	f.st.Shape, f.st.Lines, f.st.Warnings = f.rd.Shape().String(), f.rd.Lines(), f.rd.Warnings()
 	f.st.SHA256 = f.hr.finish()

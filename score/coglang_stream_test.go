@@ -110,7 +110,7 @@ func TestScoreCogLangErrors(t *testing.T) {
 		{"two bad records", [][]byte{with(700, `{"case_id": "a"}`), []byte("{\n")}, Options{}},
 		{"decode error before a reader error", [][]byte{with(10, `[1]`), []byte(long + "\n")}, Options{MaxLineBytes: 1000}},
 		{"reader error", [][]byte{with(1500, long)}, Options{MaxLineBytes: 1000}},
-		{"batch version", [][]byte{[]byte(`{"schema_version": "v9", "responses": [{"case_id": "FB-L1-001", "output": "Equal[1, 1]"}]}`)}, Options{}},
+		{"batch version", [][]byte{[]byte(`{"schema_version": "v9", "responses": [{"case_id": "FB-L1-001", "output": "Equal[1, 1]"}]}`)}, Options{StrictBatch: true}},
 		{"broken list", [][]byte{[]byte(`[{"case_id": "FB-L1-001", "output": "Equal[1, 1]"}, `)}, Options{}},
 	}
 	for _, tc := range cases {

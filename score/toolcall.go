@@ -20,6 +20,10 @@ type Options struct {
 	// Workers is how many goroutines decode and judge records (0:
 	// runtime.GOMAXPROCS). Results are the same for any number.
 	Workers int
+	// StrictBatch (CogLang --strict): a batch object's own schema_version, when
+	// present and not null, must be the response-batch version. The reference
+	// ignores it, and so does the default.
+	StrictBatch bool
 }
 
 // attempt is what one response said for one attempt of a row.

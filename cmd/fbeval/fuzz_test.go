@@ -13,7 +13,6 @@ var located = regexp.MustCompile(`^fbeval: -:\d+(:\d+)?: `)
 // unlocated are whole-file problems that have no single position: they name the
 // file only.
 var unlocated = []string{
-	"fbeval: -: the batch schema_version must be ",
 	"fbeval: -: cannot read: ",
 }
 

@@ -161,7 +161,9 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 		defer done()
 		opts.AnswerSource = strings.Join(c.Responses, ", ")
 		var loaded *score.CogLangResponses
-		res, loaded, err = score.ScoreCogLang(fx, srcs, c.options(), opts)
+		sopts := c.options()
+		sopts.StrictBatch = s.Strict
+		res, loaded, err = score.ScoreCogLang(fx, srcs, sopts, opts)
 		if err != nil {
 			return err
 		}

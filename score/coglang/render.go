@@ -75,8 +75,8 @@ func (r *Result) failureCounts() contract.Object {
 	return obj
 }
 
-func nullable(s string) any {
-	if s == "" {
+func nullable(s string, set bool) any {
+	if !set {
 		return nil
 	}
 	return s
@@ -103,8 +103,8 @@ func (r *Result) maturityObject() contract.Object {
 		{Key: "contiguous_passed_levels", Value: strs(m.ContiguousPassedLevels)},
 		{Key: "highest_contiguous_level", Value: m.HighestContiguousLevel},
 		{Key: "highest_contiguous_evaluated_level", Value: m.HighestContiguousLevel},
-		{Key: "next_unevaluated_level", Value: nullable(m.NextUnevaluatedLevel)},
-		{Key: "blocked_level", Value: nullable(m.BlockedLevel)},
+		{Key: "next_unevaluated_level", Value: nullable(m.NextUnevaluatedLevel, m.HasNext)},
+		{Key: "blocked_level", Value: nullable(m.BlockedLevel, m.Blocked)},
 		{Key: "evaluation_complete", Value: m.EvaluationComplete},
 		{Key: "maturity_claim_scope", Value: scope},
 	}

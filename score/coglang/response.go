@@ -23,8 +23,9 @@ var outputFields = [...]string{"output", "text", "completion"}
 // DecodeResponse interprets one response record (the raw JSON object of one record,
 // as the contract reader hands it over) the way the reference does:
 //
-//   - case_id is required; a string is used as is, a number as Python's str() of
-//     the parsed number prints it (7 -> "7", 7.0 -> "7.0", 1e400 -> "inf");
+//   - case_id is required; a string is used as is, anything else as Python's str()
+//     of the parsed value prints it (7 -> "7", 7.0 -> "7.0", 1e400 -> "inf",
+//     null -> "None", true -> "True", [1] -> "[1]");
 //   - schema_version may be absent or null; otherwise it must be the CogLang
 //     response-record version (or fbeval's own response version);
 //   - the output is the first of output, text, completion whose value is not null:
@@ -106,7 +107,9 @@ func decodeFields(raw []byte, f *recordFields) error {
 	return nil
 }
 
-// caseIDText returns the case id: a string as is, a number as Python's str().
+// caseIDText returns the case id: a string as is, anything else as Python's str()
+// of it, as the reference reads it (7 -> "7", null -> "None", true -> "True",
+// [1] -> "[1]"), so such an id is most likely unknown and the record ignored.
 func (f *recordFields) caseIDText() (string, error) {
 	switch v := f.caseID; {
 	case len(v) == 0:
@@ -116,7 +119,11 @@ func (f *recordFields) caseIDText() (string, error) {
 	case v.Kind() == '0':
 		return string(appendPyNumber(nil, string(v))), nil
 	default:
-		return "", fmt.Errorf("case_id must be a string or a number, got %s", shortJSON(v))
+		b, err := appendPyStr(nil, v)
+		if err != nil {
+			return "", fmt.Errorf("case_id %s: %v", shortJSON(v), err)
+		}
+		return string(b), nil
 	}
 }
 

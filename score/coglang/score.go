@@ -137,8 +137,11 @@ type Maturity struct {
 	DefinedLevels, EvaluatedLevels, UnevaluatedLevels []string
 	PassedLevels, ContiguousPassedLevels              []string
 	HighestContiguousLevel                            string
-	NextUnevaluatedLevel, BlockedLevel                string // "" is null
-	EvaluationComplete                                bool
+	NextUnevaluatedLevel, BlockedLevel                string
+	// HasNext and Blocked tell a level named "" (which the reference writes as "")
+	// from none (null).
+	HasNext, Blocked   bool
+	EvaluationComplete bool
 }
 
 // Result is a scored fixture.
@@ -424,7 +427,7 @@ func maturity(levels []LevelSummary, definedLevels []string) Maturity {
 	}
 	for _, l := range m.EvaluatedLevels {
 		if !ok[l] {
-			m.BlockedLevel = l
+			m.BlockedLevel, m.Blocked = l, true
 			break
 		}
 		m.ContiguousPassedLevels = append(m.ContiguousPassedLevels, l)
@@ -434,7 +437,7 @@ func maturity(levels []LevelSummary, definedLevels []string) Maturity {
 		m.HighestContiguousLevel = m.ContiguousPassedLevels[n-1]
 	}
 	if len(m.UnevaluatedLevels) > 0 {
-		m.NextUnevaluatedLevel = m.UnevaluatedLevels[0]
+		m.NextUnevaluatedLevel, m.HasNext = m.UnevaluatedLevels[0], true
 	}
 	m.EvaluationComplete = len(m.UnevaluatedLevels) == 0
 	return m
