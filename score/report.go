@@ -3,6 +3,7 @@ package score
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/fbeval/fbeval/contract"
@@ -34,7 +35,8 @@ type ToolcallReport struct {
 	Classification []string
 	Gates          []GateResult
 	Warnings       []string
-	report         contract.Object // built once
+	Models         map[string][]string // arm -> the models its answered attempts name, sorted
+	report         contract.Object     // built once
 }
 
 type namedEffect struct {
@@ -113,6 +115,33 @@ func (run *ToolcallRun) Report() (*ToolcallReport, error) {
 			rep.Warnings = append(rep.Warnings, in.Path+": "+plural(in.Unknown, "record answers", "records answer")+" no request of this study")
 		}
 		rep.Warnings = append(rep.Warnings, in.Warnings...)
+	}
+	rep.Models = map[string][]string{}
+	all := map[string]int{}
+	for _, r := range run.Rows {
+		for i := range r.attempts {
+			if a := &r.attempts[i]; a.present && a.model != "" {
+				if !slices.Contains(rep.Models[r.Arm], a.model) {
+					rep.Models[r.Arm] = append(rep.Models[r.Arm], a.model)
+				}
+				all[a.model]++
+			}
+		}
+	}
+	for arm := range rep.Models {
+		slices.Sort(rep.Models[arm])
+	}
+	if len(all) > 1 {
+		names := make([]string, 0, len(all))
+		for m := range all {
+			names = append(names, m)
+		}
+		slices.Sort(names)
+		parts := make([]string, len(names))
+		for i, m := range names {
+			parts[i] = m + " (" + plural(all[m], "answer", "answers") + ")"
+		}
+		rep.Warnings = append(rep.Warnings, "the responses mix "+itoa(len(names))+" models: "+strings.Join(parts, ", ")+"; the figures mix runs: score each model's responses apart")
 	}
 	rep.report = rep.object(nil)
 	gates, err := ParseGates(s.Gates)
@@ -208,7 +237,11 @@ func (rep *ToolcallReport) object(gates []GateResult) contract.Object {
 	arms := contract.Object{}
 	for _, arm := range s.Arms {
 		// Every arm of a study is asked the same way; the report says how beside the figures.
-		m := append(contract.Object{{Key: "decoding", Value: s.Decoding}}, rep.Arms[arm].Object()...)
+		models := rep.Models[arm]
+		if models == nil {
+			models = []string{}
+		}
+		m := append(contract.Object{{Key: "decoding", Value: s.Decoding}, {Key: "models", Value: models}}, rep.Arms[arm].Object()...)
 		arms = append(arms, contract.Member{Key: arm, Value: m})
 	}
 	effects := contract.Object{}

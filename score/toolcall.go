@@ -38,6 +38,7 @@ type attempt struct {
 	inTokens  *int64
 	outTokens *int64
 	latency   *float64
+	model     string // as the record gives it (interned per worker)
 }
 
 // usage holds an attempt's token counts and latency, which it points to.
@@ -350,6 +351,23 @@ type tcWorker struct {
 	name   string
 	sc     tc.RecordScanner
 	fields tc.RecordFields
+	models map[string]string // interned model names: a file names few
+}
+
+// model returns b as a string, allocating once per distinct name.
+func (w *tcWorker) model(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if m, ok := w.models[string(b)]; ok {
+		return m
+	}
+	if w.models == nil {
+		w.models = map[string]string{}
+	}
+	m := string(b)
+	w.models[m] = m
+	return m
 }
 
 // judge fills b.out.
@@ -398,6 +416,7 @@ func (w *tcWorker) record(raw []byte, line, col int, rerr error, o *tcOutcome) {
 		o.kind, o.slot = outScored, sl
 		a := &o.att
 		a.present = true
+		a.model = w.model(f.Model)
 		run.judgeQuick(row, f.Output, "", a)
 		if f.HasInput || f.HasOutputTok || f.HasLatency {
 			// one allocation for the three numbers runners write on every record
@@ -431,7 +450,7 @@ func (w *tcWorker) record(raw []byte, line, col int, rerr error, o *tcOutcome) {
 	}
 	row := run.Rows[sl.row]
 	o.kind, o.slot = outScored, sl
-	o.att = attempt{present: true, provider: resp.Error,
+	o.att = attempt{present: true, provider: resp.Error, model: w.model([]byte(resp.Model)),
 		inTokens: resp.InputTokens, outTokens: resp.OutputTokens, latency: resp.LatencyMS}
 	if resp.Error != nil {
 		o.att.output = resp.Output

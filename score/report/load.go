@@ -280,6 +280,7 @@ type Rejected struct {
 // pointer is a figure that does not exist (zero denominator, unknown tokens).
 type Metrics struct {
 	Decoding           string      `json:"decoding,omitempty"` // arms only, not subsets
+	Models             []string    `json:"models,omitempty"`   // arms only: the models the answers name
 	Runs               int         `json:"runs"`
 	ProviderErrors     int         `json:"provider_errors"`
 	MissingResponses   int         `json:"missing_responses"`
