@@ -1,6 +1,8 @@
 package score
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -288,7 +290,61 @@ func (rep *ToolcallReport) object(gates []GateResult) contract.Object {
 		{Key: "gates", Value: gateObjs},
 		{Key: "warnings", Value: warnings},
 		{Key: "rows", Value: run.rowObjects()},
+		{Key: "cases", Value: run.caseObjects()},
 	}
+}
+
+// caseObjects lists each case of the rows once, in row order: its prompt and
+// expected answer, so a report shows every sample beside what was asked.
+func (run *ToolcallRun) caseObjects() []contract.Object {
+	out := []contract.Object{}
+	seen := map[string]bool{}
+	for _, r := range run.Rows {
+		if seen[r.Case.ID] {
+			continue
+		}
+		seen[r.Case.ID] = true
+		var expected any
+		if len(r.Case.Expected) > 0 {
+			var b bytes.Buffer
+			if err := json.Compact(&b, r.Case.Expected); err == nil {
+				expected = contract.Raw(b.Bytes())
+			}
+		}
+		out = append(out, contract.Object{
+			{Key: "case_id", Value: r.Case.ID},
+			{Key: "prompt", Value: r.Case.Prompt},
+			{Key: "expected", Value: expected},
+		})
+	}
+	return out
+}
+
+// attemptObjects lists a row's attempts that have a response, in order: the
+// output as written and every error with its JSON Pointer and message.
+func attemptObjects(r *Row) []contract.Object {
+	out := []contract.Object{}
+	for i := range r.attempts {
+		a := &r.attempts[i]
+		if !a.present {
+			continue
+		}
+		errs := []contract.Object{}
+		var output any = a.output
+		if a.provider != nil {
+			output = nil
+			errs = append(errs, contract.Object{{Key: "code", Value: "PROVIDER_ERROR"}, {Key: "path", Value: ""}, {Key: "message", Value: a.provider.Code + ": " + a.provider.Message}})
+		}
+		for _, e := range a.result.Errors {
+			errs = append(errs, contract.Object{{Key: "code", Value: e.Code}, {Key: "path", Value: e.Path}, {Key: "message", Value: e.Message}})
+		}
+		out = append(out, contract.Object{
+			{Key: "attempt", Value: i + 1},
+			{Key: "output", Value: output},
+			{Key: "errors", Value: errs},
+		})
+	}
+	return out
 }
 
 func subsetObject(m map[string]map[string]*Metrics, order, arms []string) contract.Object {
@@ -373,6 +429,7 @@ func (run *ToolcallRun) rowObjects() []contract.Object {
 		if !r.finalSuccess() && last != nil {
 			o = append(o, contract.Member{Key: "output", Value: last.output})
 		}
+		o = append(o, contract.Member{Key: "attempt_results", Value: attemptObjects(r)})
 		out = append(out, o)
 	}
 	return out

@@ -214,6 +214,17 @@ func checkPage(t *testing.T, parent context.Context, p page, width int64, shot s
 	if err != nil {
 		t.Fatalf("%d px: %v", width, err)
 	}
+	checkFigures(t, ctx, p)
+	if p.kind == "toolcall" {
+		checkSampleBrowser(t, ctx, p, width)
+		after, err := chromedp.Run(ctx, chromedp.Evaluate[layoutResult](layoutProbe(width)))
+		if err != nil {
+			t.Fatalf("%d px: %v", width, err)
+		}
+		if after.Overflow > 0 {
+			t.Errorf("%d px: with a sample open the page scrolls sideways by %d px", width, after.Overflow)
+		}
+	}
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatalf("%d px: %v", width, err)
@@ -230,7 +241,6 @@ func checkPage(t *testing.T, parent context.Context, p page, width int64, shot s
 	if len(layout.Small) > 0 {
 		t.Errorf("%d px: text under 10 px: %v", width, layout.Small)
 	}
-	checkFigures(t, ctx, p)
 	mu.Lock()
 	defer mu.Unlock()
 	for _, pr := range problems {
@@ -364,4 +374,181 @@ func format(v any, f string) string {
 		return strconv.FormatFloat(num(v), 'g', 3, 64)
 	}
 	return fmt.Sprint(v)
+}
+
+// sampleReport is the part of a toolcall report the sample browser shows.
+type sampleReport struct {
+	Arms map[string]any `json:"arms"`
+	Rows []struct {
+		CaseID         string   `json:"case_id"`
+		Arm            string   `json:"arm"`
+		Repeat         int      `json:"repeat"`
+		Missing        bool     `json:"missing"`
+		FinalCodes     []string `json:"final_codes"`
+		Output         *string  `json:"output"`
+		AttemptResults []struct {
+			Attempt int     `json:"attempt"`
+			Output  *string `json:"output"`
+			Errors  []struct {
+				Code, Path, Message string
+			} `json:"errors"`
+		} `json:"attempt_results"`
+	} `json:"rows"`
+}
+
+type browserState struct {
+	Count    string   `json:"count"`
+	Title    string   `json:"title"`
+	Outputs  []string `json:"outputs"`
+	Errors   int      `json:"errors"`
+	Marked   string   `json:"marked"`
+	Expected string   `json:"expected"`
+}
+
+// checkSampleBrowser filters the samples to failing requests of the first arm,
+// opens the first one and compares what is shown with the report's JSON.
+func checkSampleBrowser(t *testing.T, ctx context.Context, p page, width int64) {
+	t.Helper()
+	var rep sampleReport
+	if err := json.Unmarshal(p.json, &rep); err != nil {
+		t.Fatal(err)
+	}
+	// A report from before rows carried their attempts shows each row's last
+	// attempt: its final codes and, when it failed, its output.
+	for i := range rep.Rows {
+		r := &rep.Rows[i]
+		if r.AttemptResults == nil && !r.Missing {
+			r.AttemptResults = append(r.AttemptResults, struct {
+				Attempt int     `json:"attempt"`
+				Output  *string `json:"output"`
+				Errors  []struct {
+					Code, Path, Message string
+				} `json:"errors"`
+			}{Attempt: 1, Output: r.Output})
+			for _, c := range r.FinalCodes {
+				r.AttemptResults[0].Errors = append(r.AttemptResults[0].Errors, struct{ Code, Path, Message string }{Code: c})
+			}
+		}
+	}
+	all, failing := 0, 0
+	type req struct{ row, attempt int }
+	var firstFail *req
+	var firstArm string
+	for i, r := range rep.Rows {
+		if i == 0 {
+			firstArm = r.Arm
+		}
+		if len(r.AttemptResults) == 0 {
+			all++
+			failing++
+			continue
+		}
+		for j, a := range r.AttemptResults {
+			all++
+			if len(a.Errors) > 0 {
+				failing++
+				if r.Arm == firstArm && firstFail == nil {
+					firstFail = &req{i, j}
+				}
+			}
+		}
+	}
+	state := func(js string) browserState {
+		st, err := chromedp.Run(ctx, chromedp.Evaluate[browserState](js+`;(() => {
+  const d = document.querySelector('#samples .sb-detail');
+  const pres = d.hidden ? [] : [...d.querySelectorAll('.sb-attempt pre')].map(e => e.textContent);
+  const m = d.querySelector('mark');
+  const exp = d.querySelectorAll('.sb-grid pre');
+  return {count: document.querySelector('#samples .sb-count').textContent, title: d.hidden ? '' : d.querySelector('h3').textContent,
+    outputs: pres, errors: d.hidden ? 0 : d.querySelectorAll('.sb-errors li').length, marked: m ? m.textContent : '',
+    expected: exp.length > 1 ? exp[1].textContent : ''};
+})()`))
+		if err != nil {
+			t.Fatalf("%d px: sample browser: %v", width, err)
+		}
+		return st
+	}
+	if got, want := state("").Count, fmt.Sprintf("%d of %d requests", all, all); got != want {
+		t.Errorf("%d px: sample browser shows %q, want %q", width, got, want)
+	}
+	st := state(`(() => { const f = document.querySelector('#samples form');
+  f.outcome.value = 'fail'; f.outcome.dispatchEvent(new Event('change'));
+  f.arm.value = '0'; f.arm.dispatchEvent(new Event('change')); })()`)
+	armFailing := 0
+	for _, r := range rep.Rows {
+		if r.Arm != firstArm {
+			continue
+		}
+		if len(r.AttemptResults) == 0 {
+			armFailing++
+		}
+		for _, a := range r.AttemptResults {
+			if len(a.Errors) > 0 {
+				armFailing++
+			}
+		}
+	}
+	if want := fmt.Sprintf("%d of %d requests", armFailing, all); st.Count != want {
+		t.Errorf("%d px: filtered to failing %s requests the browser shows %q, want %q", width, firstArm, st.Count, want)
+	}
+	if firstFail == nil {
+		return
+	}
+	st = state(`document.querySelector('#samples tbody tr').click()`)
+	row := rep.Rows[firstFail.row]
+	if !strings.HasPrefix(st.Title, row.CaseID+" · "+row.Arm+" · repeat ") {
+		t.Errorf("%d px: opened sample %q, want %s/%s", width, st.Title, row.CaseID, row.Arm)
+	}
+	if len(st.Outputs) != len(row.AttemptResults) {
+		t.Fatalf("%d px: the sample shows %d attempts, the JSON has %d", width, len(st.Outputs), len(row.AttemptResults))
+	}
+	errs := 0
+	for i, a := range row.AttemptResults {
+		errs += len(a.Errors)
+		if a.Output != nil && st.Outputs[i] != *a.Output {
+			t.Errorf("%d px: attempt %d shows %q, the JSON output is %q", width, a.Attempt, st.Outputs[i], *a.Output)
+		}
+	}
+	if st.Errors != errs {
+		t.Errorf("%d px: the sample lists %d errors, the JSON %d", width, st.Errors, errs)
+	}
+	t.Logf("%d px: opened %s; highlighted %q", width, st.Title, st.Marked)
+}
+
+// TestLargePageOpens times how long Chromium takes to open the HTML page named
+// by $FBEVAL_LARGE_PAGE until its sample browser has drawn its first page
+// (docs/reports.md gives the figure for a 100,800-request report). It fails
+// above 3 s.
+func TestLargePageOpens(t *testing.T) {
+	path := os.Getenv("FBEVAL_LARGE_PAGE")
+	if path == "" {
+		t.Skip("set FBEVAL_LARGE_PAGE to an HTML report to time it")
+	}
+	path, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := browser(t)
+	ctx, cancel := chromedp.NewContext(ctx)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+path), chromedp.WaitVisible("#samples tbody tr")); err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(start)
+	count, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#samples .sb-count').textContent`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: %.1f MB, %s, opened with its sample browser drawn in %v", filepath.Base(path), float64(info.Size())/1e6, count, took.Round(10*time.Millisecond))
+	if took > 3*time.Second {
+		t.Errorf("opening took %v; want under 3 s", took)
+	}
 }

@@ -57,7 +57,11 @@ func WriteHTML(w io.Writer, doc Doc) error {
 	var err error
 	switch doc.Kind {
 	case KindToolcall:
-		err = pageTemplate.ExecuteTemplate(&b, "toolcall", toolcallView(doc.Toolcall))
+		p := toolcallView(doc.Toolcall)
+		if p.Samples, err = samplesBlock(doc.Toolcall); err != nil {
+			return fmt.Errorf("html: %w", err)
+		}
+		err = pageTemplate.ExecuteTemplate(&b, "toolcall", p)
 	case KindCogLang:
 		err = pageTemplate.ExecuteTemplate(&b, "coglang", coglangView(doc.CogLang))
 	default:
@@ -314,6 +318,8 @@ type toolcallPage struct {
 	Failing     []Row // the first HTMLFailureLimit failing rows
 	FailingAll  int   // how many rows failed
 	GatesPassed int
+	Samples     template.HTML // the sample browser's data and script
+	Requests    int
 }
 
 // HTMLFailureLimit caps the failing rows written as a table; the sample browser
@@ -347,6 +353,9 @@ func toolcallView(r *ToolcallReport) toolcallPage {
 	p.Failing = r.failingRows()
 	p.FailingAll = len(p.Failing)
 	p.Failing = p.Failing[:min(len(p.Failing), HTMLFailureLimit)]
+	for _, row := range r.Rows {
+		p.Requests += max(1, len(row.AttemptResults))
+	}
 	for _, sub := range []struct {
 		title, what string
 		set         Ordered[Ordered[Metrics]]

@@ -238,6 +238,30 @@ type ToolcallReport struct {
 	Gates          []Gate           `json:"gates"`
 	Warnings       []string         `json:"warnings"`
 	Rows           []Row            `json:"rows"`
+	// Cases holds each case's prompt and expected answer; reports written before
+	// it existed have none.
+	Cases []CaseInfo `json:"cases"`
+}
+
+// CaseInfo is what a case asked and what it expected.
+type CaseInfo struct {
+	CaseID   string         `json:"case_id"`
+	Prompt   string         `json:"prompt"`
+	Expected jsontext.Value `json:"expected"`
+}
+
+// AttemptResult is one answered attempt of a row.
+type AttemptResult struct {
+	Attempt int            `json:"attempt"`
+	Output  *string        `json:"output"`
+	Errors  []AttemptError `json:"errors"`
+}
+
+// AttemptError is one reason an attempt failed.
+type AttemptError struct {
+	Code    string `json:"code"`
+	Path    string `json:"path"`
+	Message string `json:"message"`
 }
 
 // check rejects reports whose parts contradict each other in ways a renderer
@@ -366,6 +390,8 @@ type Row struct {
 	Codes            []string `json:"codes"`
 	FinalCodes       []string `json:"final_codes"`
 	Output           *string  `json:"output"`
+	// AttemptResults lists every answered attempt; older reports have none.
+	AttemptResults []AttemptResult `json:"attempt_results"`
 }
 
 // CogLangResult is a coglang-generation-eval-result/v0.1 result with fbeval's

@@ -95,7 +95,11 @@ func checkWellFormed(t *testing.T, page []byte) {
 func checkOffline(t *testing.T, page string) {
 	t.Helper()
 	lower := strings.ToLower(page)
-	for _, bad := range []string{"http://", "https://", "//", "<script", "<link", "<img", "<iframe", "@import", "url(", "javascript:", " on"} {
+	// The only scripts are the sample browser's: its data block and its inline
+	// code, neither with a source to fetch.
+	lower = strings.ReplaceAll(lower, `<script type="application/json" id="fbeval-samples">`, "")
+	lower = strings.ReplaceAll(lower, "<script>/*<![cdata[*/", "")
+	for _, bad := range []string{"http://", "https://", "//", "<script", " src=", "<link", "<img", "<iframe", "@import", "url(", "javascript:", " on"} {
 		if bad == " on" {
 			// Event-handler attributes: " onclick=" and the like.
 			for _, attr := range []string{" onload=", " onclick=", " onerror=", " onmouseover="} {
@@ -151,7 +155,10 @@ func TestHTMLToolcall(t *testing.T) {
 	}
 	// The failing output holds <script>, quotes and ampersands: they must arrive
 	// escaped, never as markup.
-	for _, w := range []string{"&lt;script&gt;alert(", "R&amp;D", "&#34;bonus"} {
+	if strings.Contains(page, "<script>alert(") {
+		t.Error("a model's output reached the page as a script")
+	}
+	for _, w := range []string{"&lt;script&gt;alert(", "R&amp;D", "&#34;bonus", `\u003cscript\u003ealert(`} {
 		if !strings.Contains(page, w) {
 			t.Errorf("page lacks escaped output %q", w)
 		}
