@@ -21,13 +21,14 @@ type samples struct {
 	Domains    []string `json:"domains"`
 	Categories []string `json:"categories"`
 	Codes      []string `json:"codes"`
-	// Strings holds error paths and messages.
+	// Strings holds outputs, error paths and messages: a study's repeats often
+	// give the same output many times.
 	Strings []string `json:"strings"`
 	// Cases: [case id, domain, category, prompt, expected answer as JSON text].
 	Cases [][5]any `json:"cases"`
 	// Rows: [case, arm, repeat, flags, attempts]; flags: 1 first pass, 2 final,
-	// 4 provider error, 8 no response. An attempt: [number, output or null,
-	// errors], an error: [code, path, message].
+	// 4 provider error, 8 no response. An attempt: [number, output (a string
+	// index, -1 for none), errors], an error: [code, path, message].
 	Rows [][5]any `json:"rows"`
 }
 
@@ -99,9 +100,9 @@ func sampleData(r *ToolcallReport) samples {
 			for _, e := range a.Errors {
 				errs = append(errs, [3]int{codes.id(e.Code), strs.id(e.Path), strs.id(e.Message)})
 			}
-			var output any
+			output := -1
 			if a.Output != nil {
-				output = *a.Output
+				output = strs.id(*a.Output)
 			}
 			attempts = append(attempts, [3]any{a.Attempt, output, errs})
 		}

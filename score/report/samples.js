@@ -6,7 +6,9 @@
   var block = document.getElementById('fbeval-samples');
   var root = document.getElementById('samples');
   if (!block || !root) return;
+  performance.mark('samples-start');
   var D = JSON.parse(block.textContent);
+  performance.mark('samples-parsed');
   var S = D.strings;
   var PAGE = 50;
 
@@ -24,7 +26,13 @@
     if (text !== undefined && text !== null) e.textContent = text;
     return e;
   }
-  function caseOf(r) { return D.cases[r[0]]; }
+  var lower = [];
+  function out(a) { return a && a[1] >= 0 ? S[a[1]] : null; }
+  function outLower(a) {
+    if (!a || a[1] < 0) return '';
+    if (lower[a[1]] === undefined) lower[a[1]] = S[a[1]].toLowerCase();
+    return lower[a[1]];
+  }
   function attemptOf(entry) {
     var r = D.rows[entry[0]];
     return entry[1] < 0 ? null : r[4][entry[1]];
@@ -87,7 +95,7 @@
     }
     if (f.q) {
       var hay = c[0].toLowerCase();
-      if (hay.indexOf(f.q) < 0 && !(a && a[1] !== null && a[1].toLowerCase().indexOf(f.q) >= 0)) return false;
+      if (hay.indexOf(f.q) < 0 && outLower(a).indexOf(f.q) < 0) return false;
     }
     return true;
   }
@@ -124,9 +132,10 @@
       tr.appendChild(el('td', '', D.domains[c[1]] + ' / ' + D.categories[c[2]]));
       tr.appendChild(el('td', passed(a) ? 'pass' : 'fail', passed(a) ? 'pass' : 'fail'));
       tr.appendChild(el('td', '', codesOf(a).join(', ')));
-      var out = el('td', 'sb-out');
-      if (a && a[1] !== null) out.textContent = a[1].length > 90 ? a[1].slice(0, 90) + '\u2026' : a[1];
-      tr.appendChild(out);
+      var text = out(a);
+      var cell = el('td', 'sb-out');
+      if (text !== null) cell.textContent = text.length > 90 ? text.slice(0, 90) + '\u2026' : text;
+      tr.appendChild(cell);
       body.appendChild(tr);
     }
     var pages = Math.max(1, Math.ceil(shown.length / PAGE));
@@ -244,8 +253,8 @@
       var sec = el('section', 'sb-attempt' + (entry[1] === k2 ? ' sb-this' : ''));
       sec.appendChild(el('h4', '', (a[0] === 1 ? 'Attempt 1 (first answer)' : 'Attempt ' + a[0] + ' (repair ' + (a[0] - 1) + ')') +
         ': ' + (passed(a) ? 'pass' : 'fail')));
-      if (a[1] === null) sec.appendChild(el('p', 'legend', 'no output'));
-      else sec.appendChild(outputView(a[1], a[2]));
+      if (out(a) === null) sec.appendChild(el('p', 'legend', 'no output'));
+      else sec.appendChild(outputView(out(a), a[2]));
       if (a[2].length) {
         var ul = el('ul', 'sb-errors');
         for (var e = 0; e < a[2].length; e++) {
@@ -281,8 +290,10 @@
     var tr = ev.target.closest('tr');
     if (tr && (ev.key === 'Enter' || ev.key === ' ')) { ev.preventDefault(); open(Number(tr.dataset.i)); }
   });
+  performance.mark('samples-indexed');
   root.hidden = false;
   var ns = document.getElementById('samples-noscript');
   if (ns) ns.hidden = true;
   render();
+  performance.mark('samples-drawn');
 })();
