@@ -206,6 +206,19 @@ func (e *expr) String() string {
 	return "(" + e.left.String() + " " + string(e.op) + " " + e.right.String() + ")"
 }
 
+// markDecimal marks the pointers e reads that the schema object declares decimal
+// strings.
+func (e *expr) markDecimal(obj map[string]any) {
+	if e == nil {
+		return
+	}
+	if e.op == 'p' {
+		markDecimal(obj, &e.ptr)
+	}
+	e.left.markDecimal(obj)
+	e.right.markDecimal(obj)
+}
+
 // pointers lists the pointers e reads, in order.
 func (e *expr) pointers(out []pointer) []pointer {
 	switch e.op {
@@ -235,7 +248,7 @@ func (e *expr) eval(v any) (fraction, error) {
 		if !ok {
 			return fraction{}, fmt.Errorf("no value at %s", e.ptr.text)
 		}
-		d, err := decimalOf(x)
+		d, err := numberOf(x, e.ptr)
 		if err != nil {
 			return fraction{}, fmt.Errorf("value at %s: %v", e.ptr.text, err)
 		}

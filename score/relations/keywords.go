@@ -174,7 +174,18 @@ func declaredFormat(obj map[string]any, toks []string) string {
 	if f == "date" || f == "date-time" {
 		return f
 	}
+	if isDecimalSchema(s) {
+		return "decimal"
+	}
 	return ""
+}
+
+// markDecimal sets p.decimal when the schema object declares a decimal string at
+// the path prefix followed by p's tokens.
+func markDecimal(obj map[string]any, p *pointer, prefix ...string) {
+	if s := subschemaAt(obj, append(slices.Clone(prefix), p.tokens...)); s != nil && isDecimalSchema(s) {
+		p.decimal = true
+	}
 }
 
 // subschemaAt walks properties and items of a schema object along toks.
@@ -242,6 +253,7 @@ func (vb *vocab) compileOne(ctx *jsonschema.CompilerContext, obj map[string]any,
 			}
 			c.where = ctx.Enqueue(path)
 		}
+		markDecimal(obj, &c.target)
 		return c, nil
 	case "x-sum":
 		c := &sumCheck{compute: m["compute"] == "application"}
@@ -255,6 +267,8 @@ func (vb *vocab) compileOne(ctx *jsonschema.CompilerContext, obj map[string]any,
 		if c.field, err = needPointer(m, "field", false); err != nil {
 			return nil, err
 		}
+		markDecimal(obj, &c.target)
+		markDecimal(obj, &c.field, append(slices.Clone(c.of.tokens), "*")...)
 		return c, nil
 	case "x-product":
 		c := &productCheck{compute: m["compute"] == "application"}
@@ -275,8 +289,10 @@ func (vb *vocab) compileOne(ctx *jsonschema.CompilerContext, obj map[string]any,
 			if err != nil {
 				return nil, err
 			}
+			markDecimal(obj, &p)
 			c.factors = append(c.factors, p)
 		}
+		markDecimal(obj, &c.target)
 		return c, nil
 	case "x-references":
 		c := &referencesCheck{}
@@ -311,7 +327,7 @@ func (vb *vocab) compileOne(ctx *jsonschema.CompilerContext, obj map[string]any,
 		c.as = stringField(m, "as", declaredFormat(itemSchema, c.start.tokens))
 		return c, nil
 	case "x-decimal":
-		return compileDecimal(m)
+		return compileDecimal(obj, m)
 	case "x-tensor":
 		return vb.compileTensor(m)
 	}
@@ -563,7 +579,7 @@ func checkTarget(r *run, kw, code string, target pointer, compute bool, v any, w
 		}
 		return
 	}
-	got, err := decimalOf(tv)
+	got, err := numberOf(tv, target)
 	expected := json.Number(want.Text('G'))
 	if err != nil {
 		r.fail(kw, code, ptrs, expected, tv, "%s: %v", r.abs(target), err)
@@ -599,7 +615,7 @@ func (c *sumCheck) validate(r *run, v any) {
 			r.fail("x-sum", CodeSum, []string{at}, "number", nil, "%s is missing, so the sum cannot be computed", at)
 			return
 		}
-		d, err := decimalOf(x)
+		d, err := numberOf(x, c.field)
 		if err == nil {
 			_, err = exact.Add(total, total, d)
 		}
@@ -634,7 +650,7 @@ func (c *productCheck) validate(r *run, v any) {
 		if !ok {
 			return
 		}
-		d, err := decimalOf(x)
+		d, err := numberOf(x, f)
 		if err == nil {
 			_, err = exact.Mul(prod, prod, d)
 		}

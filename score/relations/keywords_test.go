@@ -214,3 +214,44 @@ func TestTensor(t *testing.T) {
 		{"not array", `{"sq":[1]}`, []string{"TENSOR_SHAPE /sq/0"}},
 	})
 }
+
+// Decimal strings ("type": "string", "format": "decimal") are read exactly wherever
+// a keyword reads a number; other strings stay "not a number".
+func TestDecimalStrings(t *testing.T) {
+	schema := `{"type": "object", "properties": {
+		"lines": {"type": "array", "items": {"type": "object", "properties": {
+			"qty": {"type": "integer"}, "price": {"type": "string", "format": "decimal"},
+			"amount": {"type": ["string", "null"], "format": "decimal"}},
+			"x-decimal": {"target": "/amount", "expr": "{/qty} * {/price}", "scale": 2}}},
+		"subtotal": {"type": "string", "format": "decimal"},
+		"rate": {"type": "string", "format": "decimal"},
+		"tax": {"type": "string", "format": "decimal"},
+		"cap": {"type": "number"},
+		"note": {"type": "string"}},
+		"x-sum": {"target": "/subtotal", "of": "/lines", "field": "/amount"},
+		"x-product": {"target": "/tax", "factors": ["/subtotal", "/rate"]},
+		"x-compare": [{"left": "/subtotal", "op": "le", "right": "/cap"}, {"left": "/rate", "op": "lt", "right": {"const": "1"}}]}`
+	doc := func(amount0, subtotal, tax, rate string) string {
+		return `{"lines": [{"qty": 3, "price": "0.10", "amount": ` + amount0 + `}, {"qty": 1, "price": "19.99", "amount": "19.99"}],
+			"subtotal": ` + subtotal + `, "rate": ` + rate + `, "tax": ` + tax + `, "cap": 100}`
+	}
+	runCases(t, schema, []kwCase{
+		{"exact", doc(`"0.30"`, `"20.29"`, `"4.058"`, `"0.2"`), nil},
+		{"trailing zeros equal", doc(`"0.300"`, `"20.2900"`, `"4.0580"`, `"0.20"`), nil},
+		// numbers break the declared type, but every relation still holds
+		{"numbers still read", doc(`0.30`, `20.29`, `4.058`, `0.2`), []string{
+			"SCHEMA_VIOLATION /lines/0/amount", "SCHEMA_VIOLATION /rate", "SCHEMA_VIOLATION /subtotal", "SCHEMA_VIOLATION /tax"}},
+		{"float noise", doc(`"0.30000000000000004"`, `"20.29"`, `"4.058"`, `"0.2"`), []string{
+			"DECIMAL_MISMATCH /lines/0/amount,/lines/0/qty,/lines/0/price",
+			"SUM_MISMATCH /subtotal,/lines"}},
+		{"not a literal", doc(`"0.30"`, `"20.29"`, `"4.058"`, `"2e-1 "`), []string{
+			"COMPARE_FAILED /rate", "PRODUCT_MISMATCH /rate"}},
+		{"decimal compared by value", doc(`"0.30"`, `"20.29"`, `"4.058"`, `"1.0"`), []string{
+			"COMPARE_FAILED /rate", "PRODUCT_MISMATCH /tax,/subtotal,/rate"}},
+	})
+	// without the declaration a string is not a number
+	runCases(t, `{"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string", "format": "decimal"}},
+		"x-product": {"target": "/b", "factors": ["/a"]}}`, []kwCase{
+		{"undeclared", `{"a": "2", "b": "2"}`, []string{"PRODUCT_MISMATCH /a"}},
+	})
+}

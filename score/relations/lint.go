@@ -189,14 +189,18 @@ func lintObject(obj map[string]any, loc string, add func(sev, code, loc, format 
 	}
 }
 
-// declaredKind is the comparison kind a schema declares: number, string, date-time
-// (for date and date-time), boolean, or "" when it does not say.
+// declaredKind is the comparison kind a schema declares: number (decimal strings
+// included), string, date-time (for date and date-time), boolean, or "" when it
+// does not say.
 func declaredKind(s map[string]any) string {
 	if s == nil {
 		return ""
 	}
 	if f, _ := s["format"].(string); f == "date" || f == "date-time" {
 		return "date-time"
+	}
+	if isDecimalSchema(s) {
+		return "number" // a decimal string compares with numbers by value
 	}
 	switch t, _ := s["type"].(string); t {
 	case "integer", "number":

@@ -15,6 +15,9 @@ const maxPointerTokens = 64
 type pointer struct {
 	text   string
 	tokens []string
+	// decimal: the schema declares the value a decimal string ("type": "string",
+	// "format": "decimal"), so a keyword that reads a number reads such a string.
+	decimal bool
 }
 
 // parsePointer parses s as a JSON Pointer; wild says whether "*" tokens are allowed.

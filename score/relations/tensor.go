@@ -19,7 +19,7 @@ type decimalCheck struct {
 	rounding string
 }
 
-func compileDecimal(m map[string]any) (check, error) {
+func compileDecimal(obj, m map[string]any) (check, error) {
 	c := &decimalCheck{scale: -1, rounding: stringField(m, "rounding", "half_even")}
 	var err error
 	if c.target, err = needPointer(m, "target", false); err != nil {
@@ -40,6 +40,8 @@ func compileDecimal(m map[string]any) (check, error) {
 	if _, ok := roundings[c.rounding]; !ok {
 		return nil, fmt.Errorf("unknown rounding %q", c.rounding)
 	}
+	markDecimal(obj, &c.target)
+	c.e.markDecimal(obj)
 	return c, nil
 }
 
@@ -65,7 +67,7 @@ func (c *decimalCheck) validate(r *run, v any) {
 		return
 	}
 	expected := json.Number(want.Text('G'))
-	got, err := decimalOf(tv)
+	got, err := numberOf(tv, c.target)
 	if err != nil {
 		r.fail("x-decimal", CodeDecimal, ptrs, expected, tv, "%s: %v", r.abs(c.target), err)
 		return

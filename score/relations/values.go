@@ -3,6 +3,8 @@ package relations
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"slices"
 	"time"
 
 	"github.com/cockroachdb/apd/v3"
@@ -27,6 +29,46 @@ func decimalOf(v any) (*apd.Decimal, error) {
 		return nil, fmt.Errorf("number %s is out of range", n)
 	}
 	return d, nil
+}
+
+// decimalLiteral is the grammar of a decimal string: a JSON number, nothing else
+// (no sign +, no leading zeros, no spaces, no NaN or Infinity).
+var decimalLiteral = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
+
+// numberOf returns the exact decimal value a keyword reads at p: a JSON number, or
+// a string holding a decimal literal when the schema declares the value at p a
+// decimal string ("type": "string", "format": "decimal").
+func numberOf(v any, p pointer) (*apd.Decimal, error) {
+	if s, ok := v.(string); ok && p.decimal {
+		return decimalString(s)
+	}
+	return decimalOf(v)
+}
+
+// decimalString returns the exact value of a decimal string.
+func decimalString(s string) (*apd.Decimal, error) {
+	if !decimalLiteral.MatchString(s) {
+		return nil, fmt.Errorf("%q is not a decimal literal", s)
+	}
+	d, _, err := apd.NewFromString(s)
+	if err != nil {
+		return nil, fmt.Errorf("decimal %s is out of range", s)
+	}
+	return d, nil
+}
+
+// isDecimalSchema reports whether a schema object declares a decimal string.
+func isDecimalSchema(s map[string]any) bool {
+	if f, _ := s["format"].(string); f != "decimal" {
+		return false
+	}
+	switch t := s["type"].(type) {
+	case string:
+		return t == "string"
+	case []any:
+		return slices.Contains(t, any("string"))
+	}
+	return false
 }
 
 // checkDigits refuses results that grew beyond maxDigits.
@@ -125,10 +167,23 @@ func parseInstant(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// compareValues orders a and b: numbers exactly, strings by code point, and strings
-// read as instants when as is "date" or "date-time". Values of different types, or
+// compareValues orders a and b: numbers exactly, strings by code point, strings
+// read as instants when as is "date" or "date-time", and decimal strings and
+// numbers by exact value when as is "decimal". Values of different types, or
 // of types without an order, are an error.
 func compareValues(a, b any, as string) (int, error) {
+	if as == "decimal" {
+		// decimal strings and numbers alike, by exact value
+		da, err := numberOf(a, pointer{decimal: true})
+		if err != nil {
+			return 0, err
+		}
+		db, err := numberOf(b, pointer{decimal: true})
+		if err != nil {
+			return 0, err
+		}
+		return da.Cmp(db), nil
+	}
 	ta, tb := jsonType(a), jsonType(b)
 	if ta != tb {
 		return 0, fmt.Errorf("cannot compare %s with %s", ta, tb)
