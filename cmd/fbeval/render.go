@@ -62,8 +62,8 @@ type CompareCmd struct {
 	A      string `arg:"" help:"The first report (e.g. the smaller model)." placeholder:"A.json"`
 	B      string `arg:"" help:"The second report (e.g. the larger model)." placeholder:"B.json"`
 	Format string `help:"table, json, markdown or html." enum:"table,json,markdown,html" default:"table"`
-	LabelA string `help:"Name of the first report in outputs." default:"small"`
-	LabelB string `help:"Name of the second report in outputs." default:"large"`
+	LabelA string `help:"Name of the first report in outputs (default: the models its responses name, else its responses file)."`
+	LabelB string `help:"Name of the second report in outputs (default: the models its responses name, else its responses file)."`
 	Output string `short:"o" help:"Write to FILE (atomically) instead of standard output." placeholder:"FILE"`
 }
 

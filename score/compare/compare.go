@@ -1,6 +1,8 @@
 // Package compare sets two toolcall reports of the same study side by side: one
-// model against another (the command calls them "small" and "large"). It checks
-// that the two runs can be compared at all, then gives per arm each model's
+// model against another, each labelled by the models its responses name. It
+// checks that the two runs can be compared at all, then gives per arm which model
+// wins, with the same paired test used within a study (clustered bootstrap
+// interval and McNemar's exact test on the shared requests), each model's
 // first-pass success, the cross-model gap, model sensitivity and stability, both
 // custom-fitness values, and every (case, repeat) whose outcome flipped.
 //
@@ -37,7 +39,9 @@ const InputArm = "input_schema"
 
 // Options name the two sides.
 type Options struct {
-	LabelA, LabelB string // default "small" and "large"
+	// LabelA and LabelB name the sides; by default each is the model its
+	// responses name (from the report's arms), else its responses file.
+	LabelA, LabelB string
 	PathA, PathB   string // the report files, shown in outputs
 }
 
@@ -74,6 +78,12 @@ type Arm struct {
 	Rows       int
 	OnlyA      int // rows right in A only
 	OnlyB      int // rows right in B only
+	// Paired is B against A on the shared (case, repeat) rows of this arm: B's
+	// first pass is the treatment, A's the baseline, with the study's seed.
+	Paired stats.Effect
+	// Winner is the label of the side the paired interval favours, or "" when it
+	// contains zero.
+	Winner string
 }
 
 // Flip is a (case, repeat) of one arm whose first-pass outcome differs.
@@ -102,10 +112,13 @@ func Compare(a, b *report.ToolcallReport, opts Options) (*Result, error) {
 		return nil, errors.New("compare: two toolcall reports are needed")
 	}
 	if opts.LabelA == "" {
-		opts.LabelA = "small"
+		opts.LabelA = defaultLabel(a, "A")
 	}
 	if opts.LabelB == "" {
-		opts.LabelB = "large"
+		opts.LabelB = defaultLabel(b, "B")
+	}
+	if opts.LabelA == opts.LabelB {
+		opts.LabelA, opts.LabelB = opts.LabelA+" (A)", opts.LabelB+" (B)"
 	}
 	var diffs []string
 	diffs = append(diffs, studyDiffs(&a.Study, &b.Study)...)
@@ -137,11 +150,17 @@ func Compare(a, b *report.ToolcallReport, opts Options) (*Result, error) {
 		arm := Arm{Arm: e.Key, FPSA: e.Value.FirstPassSuccess, FPSB: mb.FirstPassSuccess}
 		arm.Gap = stats.Gap(arm.FPSB, arm.FPSA)
 		arm.MS, arm.Sensitive = stats.ModelSensitivity(arm.Gap)
+		var pairs []stats.Pair
 		for _, ra := range a.Rows {
 			if ra.Arm != e.Key {
 				continue
 			}
 			rb := b.Rows[rowsB[rowKey{ra.Arm, ra.CaseID, ra.Repeat}]]
+			cluster := ra.Cluster
+			if cluster == "" {
+				cluster = ra.CaseID
+			}
+			pairs = append(pairs, stats.Pair{Cluster: cluster, Baseline: ra.FirstPassSuccess, Treatment: rb.FirstPassSuccess})
 			arm.Rows++
 			if ra.FirstPassSuccess == rb.FirstPassSuccess {
 				arm.StableRows++
@@ -159,6 +178,14 @@ func Compare(a, b *report.ToolcallReport, opts Options) (*Result, error) {
 			s := 100 * float64(arm.StableRows) / float64(arm.Rows)
 			arm.Stability = &s
 		}
+		// The stream is named by the arm alone, so labels never change a digit.
+		arm.Paired = stats.Paired(pairs, stats.Options{Name: "b vs a on " + e.Key, Seed: uint64(a.Study.Seed)})
+		switch arm.Paired.Label {
+		case stats.LabelImprovement:
+			arm.Winner = opts.LabelB
+		case stats.LabelHarm:
+			arm.Winner = opts.LabelA
+		}
 		res.Arms = append(res.Arms, arm)
 	}
 	for _, arm := range res.Arms {
@@ -168,6 +195,32 @@ func Compare(a, b *report.ToolcallReport, opts Options) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// defaultLabel names a side by the models its responses name, else by its
+// responses files, else by side.
+func defaultLabel(r *report.ToolcallReport, side string) string {
+	var models []string
+	for _, a := range r.Arms {
+		for _, m := range a.Value.Models {
+			if m != "" && !slices.Contains(models, m) {
+				models = append(models, m)
+			}
+		}
+	}
+	if len(models) > 0 {
+		return strings.Join(models, "+")
+	}
+	var files []string
+	for _, in := range r.Inputs {
+		if in.Role == "responses" {
+			files = append(files, in.Path)
+		}
+	}
+	if len(files) > 0 {
+		return strings.Join(files, "+")
+	}
+	return side
 }
 
 // fitness is the custom fitness of r with the given model sensitivity.

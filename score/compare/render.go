@@ -41,6 +41,8 @@ func (r *Result) Object() contract.Object {
 			{Key: "rows", Value: a.Rows},
 			{Key: "right_only_in_a", Value: a.OnlyA},
 			{Key: "right_only_in_b", Value: a.OnlyB},
+			{Key: "paired_b_vs_a", Value: a.Paired.Object()},
+			{Key: "winner", Value: winnerValue(a.Winner)},
 		}})
 	}
 	flips := make([]contract.Object, 0, len(r.Flips))
@@ -64,9 +66,53 @@ func (r *Result) Object() contract.Object {
 		{Key: "study", Value: r.Study.Object()},
 		{Key: "gap_definition", Value: "b minus a first-pass success, points; model-sensitive when the absolute gap is at least 15"},
 		{Key: "arms", Value: arms},
-		{Key: "custom_fitness_percent", Value: contract.Object{{Key: "a", Value: r.FitnessA}, {Key: "b", Value: r.FitnessB}}},
+		{Key: "custom_fitness_percent", Value: contract.Object{{Key: "a", Value: r.FitnessA}, {Key: "b", Value: r.FitnessB}, {Key: "definition", Value: FitnessDefinition}}},
 		{Key: "flips", Value: flips},
 	}
+}
+
+// FitnessDefinition says what the custom fitness figure is, wherever it is shown.
+const FitnessDefinition = "custom fitness = 0.45 FPS + 0.20 SPV + 0.15 IRR + 0.10 (100 - retry rate) + 0.10 MS of the input_schema arm, MS from this comparison (docs/statistics.md)"
+
+func winnerValue(w string) any {
+	if w == "" {
+		return nil
+	}
+	return w
+}
+
+// verdict says in words what the paired test found on one arm.
+func verdict(r *Result, a Arm) string {
+	e := a.Paired
+	switch {
+	case a.Winner != "":
+		return a.Winner + " wins"
+	case e.PairedRuns == 0:
+		return "no shared rows"
+	}
+	return "no clear winner"
+}
+
+func interval(iv *[2]float64) string {
+	if iv == nil {
+		return "n/a"
+	}
+	return "[" + num(&iv[0]) + ", " + num(&iv[1]) + "]"
+}
+
+func pvalue(p *float64) string {
+	if p == nil {
+		return "n/a"
+	}
+	return strconv.FormatFloat(*p, 'g', 3, 64)
+}
+
+// winnerLine is one arm's answer in words.
+func winnerLine(r *Result, a Arm) string {
+	e := a.Paired
+	return fmt.Sprintf("%s: %s; %s minus %s %s, 95%% CI %s pp, McNemar p %s, %d rows right only in %s, %d only in %s",
+		a.Arm, verdict(r, a), r.B.Label, r.A.Label, gap(e.AbsoluteUplift), interval(e.CI95), pvalue(e.McNemarP),
+		e.DiscordantWins, r.B.Label, e.DiscordantLosses, r.A.Label)
 }
 
 func nonNil(s []string) []string {
@@ -151,10 +197,14 @@ func WriteTable(w io.Writer, r *Result) error {
 	for _, a := range r.Arms {
 		rows = append(rows, armRow(r, a))
 	}
+	for _, a := range r.Arms {
+		b.WriteString(winnerLine(r, a) + "\n")
+	}
+	b.WriteByte('\n')
 	if err := table(&b, armHeader(r), rows); err != nil {
 		return err
 	}
-	fmt.Fprintf(&b, "custom fitness: %s %s, %s %s\n\n", r.A.Label, num(r.FitnessA), r.B.Label, num(r.FitnessB))
+	fmt.Fprintf(&b, "custom fitness: %s %s, %s %s (%s)\n\n", r.A.Label, num(r.FitnessA), r.B.Label, num(r.FitnessB), FitnessDefinition)
 	if len(r.Flips) > 0 {
 		rows = rows[:0]
 		for _, f := range r.Flips {
@@ -193,6 +243,10 @@ func md(s string) string {
 	return r.Replace(s)
 }
 
+// MarkdownFlipLimit caps the flips listed in Markdown, so a comparison fits in a
+// step summary or a pull-request comment.
+const MarkdownFlipLimit = 50
+
 // WriteMarkdown writes the comparison as GitHub-flavoured Markdown, flips folded
 // in a <details> block.
 func WriteMarkdown(w io.Writer, r *Result) error {
@@ -200,18 +254,28 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 	fmt.Fprintf(&b, "## fbeval comparison: %s vs %s\n\n", md(r.A.Label), md(r.B.Label))
 	fmt.Fprintf(&b, "Study %s · dataset <code>%s</code> · seed %d · repeats %d · gap = %s minus %s\n\n",
 		md(r.Study.Name), md(r.Study.Dataset), r.Study.Seed, r.Study.Repeats, md(r.B.Label), md(r.A.Label))
+	for _, a := range r.Arms {
+		b.WriteString("- " + md(winnerLine(r, a)) + "\n")
+	}
+	b.WriteByte('\n')
 	h := armHeader(r)
 	b.WriteString("| " + strings.Join(mdAll(h), " | ") + " |\n|---|" + strings.Repeat("---:|", len(h)-1) + "\n")
 	for _, a := range r.Arms {
 		b.WriteString("| " + strings.Join(mdAll(armRow(r, a)), " | ") + " |\n")
 	}
-	fmt.Fprintf(&b, "\nCustom fitness: %s **%s** · %s **%s**\n\n", md(r.A.Label), num(r.FitnessA), md(r.B.Label), num(r.FitnessB))
+	fmt.Fprintf(&b, "\nCustom fitness: %s %s · %s %s (%s)\n\n", md(r.A.Label), num(r.FitnessA), md(r.B.Label), num(r.FitnessB), md(FitnessDefinition))
 	if len(r.Flips) > 0 {
 		fmt.Fprintf(&b, "<details><summary>Flips (%d rows with a different first-pass outcome)</summary>\n\n", len(r.Flips))
 		fmt.Fprintf(&b, "| case | arm | %s | %s codes | %s | %s codes |\n|---|---|---|---|---|---|\n", md(r.A.Label), md(r.A.Label), md(r.B.Label), md(r.B.Label))
-		for _, f := range r.Flips {
+		for i, f := range r.Flips {
+			if i == MarkdownFlipLimit {
+				break
+			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", md(flipName(f)), md(f.Arm), outcome(f.A), md(strings.Join(f.CodesA, ", ")),
 				outcome(f.B), md(strings.Join(f.CodesB, ", ")))
+		}
+		if len(r.Flips) > MarkdownFlipLimit {
+			fmt.Fprintf(&b, "\n… and %d more flips; the JSON and HTML comparisons list every one.\n", len(r.Flips)-MarkdownFlipLimit)
 		}
 		b.WriteString("\n</details>\n")
 	}
@@ -229,6 +293,7 @@ func mdAll(xs []string) []string {
 
 var htmlPage = template.Must(template.New("compare").Funcs(template.FuncMap{
 	"pct": pct, "num": num, "gap": gap, "outcome": outcome, "yesNo": yesNo, "flipName": flipName, "join": strings.Join,
+	"interval": interval, "pvalue": pvalue, "verdict": verdict,
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -240,40 +305,112 @@ var htmlPage = template.Must(template.New("compare").Funcs(template.FuncMap{
 </style>
 </head>
 <body>
+<header>
 <h1>Comparison: {{.R.A.Label}} vs {{.R.B.Label}}</h1>
-<p class="sub">{{.R.A.Label}}: {{.R.A.Path}} · {{.R.B.Label}}: {{.R.B.Path}} · study {{.R.Study.Name}} · dataset <code>{{.R.Study.Dataset}}</code> · seed {{.R.Study.Seed}} · repeats {{.R.Study.Repeats}}</p>
-<div class="cards">
-<div class="card"><div class="k">custom fitness, {{.R.A.Label}}</div><div class="v">{{num .R.FitnessA}}</div></div>
-<div class="card"><div class="k">custom fitness, {{.R.B.Label}}</div><div class="v">{{num .R.FitnessB}}</div></div>
-<div class="card"><div class="k">flipped rows</div><div class="v">{{len .R.Flips}}</div></div>
-</div>
+<p class="sub">study {{.R.Study.Name}} · dataset <code>{{.R.Study.Dataset}}</code> · seed {{.R.Study.Seed}} · repeats {{.R.Study.Repeats}} · A: {{.R.A.Label}} ({{.R.A.Path}}) · B: {{.R.B.Label}} ({{.R.B.Path}})</p>
+</header>
+<section class="answer" id="answer">
+<h2>Which model wins</h2>
+<ul class="findings">
+{{range .R.Arms}}{{$k := printf "/arms/%s/paired_b_vs_a/" .Arm}}<li><span class="verdict {{if .Winner}}imp{{else}}inc{{end}}">{{verdict $.R .}}</span> <strong>{{.Arm}}</strong>: first-pass success {{$.R.A.Label}} <span data-k="/arms/{{.Arm}}/a_first_pass_success_percent" data-f="pct">{{pct .FPSA}}</span>, {{$.R.B.Label}} <span data-k="/arms/{{.Arm}}/b_first_pass_success_percent" data-f="pct">{{pct .FPSB}}</span>; {{$.R.B.Label}} minus {{$.R.A.Label}} <strong data-k="{{$k}}absolute_uplift_points" data-f="pp">{{gap .Paired.AbsoluteUplift}}</strong> (95% interval <span data-k="{{$k}}ci95" data-f="iv">{{interval .Paired.CI95}}</span> pp, clustered bootstrap over <span data-k="{{$k}}independent_clusters">{{.Paired.IndependentClusters}}</span> clusters), McNemar p <span data-k="{{$k}}mcnemar_exact_p" data-f="p">{{pvalue .Paired.McNemarP}}</span>; <span data-k="{{$k}}discordant_wins">{{.Paired.DiscordantWins}}</span> rows right only in {{$.R.B.Label}}, <span data-k="{{$k}}discordant_losses">{{.Paired.DiscordantLosses}}</span> only in {{$.R.A.Label}}.</li>
+{{end}}</ul>
+{{.Chart}}
+<p class="legend">The same paired test as within a study (docs/statistics.md), with B's first pass as the treatment and A's as the baseline on the rows both reports share: a model wins an arm when the whole 95% interval lies on its side of zero. McNemar p is n/a when clusters or repeats hold more than one pair.</p>
+</section>
 <h2>Arms side by side</h2>
 <div class="scroll"><table>
-<thead><tr><th>arm</th><th>first pass {{.R.A.Label}}</th><th>first pass {{.R.B.Label}}</th><th>gap ({{.R.B.Label}} minus {{.R.A.Label}})</th><th>MS</th><th>model-sensitive</th><th>stability</th><th>right only in {{.R.A.Label}}</th><th>right only in {{.R.B.Label}}</th></tr></thead>
+<thead><tr><th>arm</th><th>winner</th><th>first pass {{.R.A.Label}}</th><th>first pass {{.R.B.Label}}</th><th>gap ({{.R.B.Label}} minus {{.R.A.Label}})</th><th>MS</th><th>model-sensitive</th><th>stability</th><th>right only in {{.R.A.Label}}</th><th>right only in {{.R.B.Label}}</th></tr></thead>
 <tbody>
-{{range .R.Arms}}{{$a := printf "/arms/%s/" .Arm}}<tr><th>{{.Arm}}</th><td class="n" data-k="{{$a}}a_first_pass_success_percent" data-f="pct">{{pct .FPSA}}</td><td class="n" data-k="{{$a}}b_first_pass_success_percent" data-f="pct">{{pct .FPSB}}</td><td class="n" data-k="{{$a}}gap_points" data-f="pp">{{gap .Gap}}</td><td class="n">{{num .MS}}</td><td class="{{if .Sensitive}}fail{{end}}">{{yesNo .Sensitive}}</td><td class="n">{{pct .Stability}} <small>({{.StableRows}}/{{.Rows}})</small></td><td class="n">{{.OnlyA}}</td><td class="n">{{.OnlyB}}</td></tr>
+{{range .R.Arms}}{{$a := printf "/arms/%s/" .Arm}}<tr><th>{{.Arm}}</th><td>{{with .Winner}}{{.}}{{else}}none{{end}}</td><td class="n" data-k="{{$a}}a_first_pass_success_percent" data-f="pct">{{pct .FPSA}}</td><td class="n" data-k="{{$a}}b_first_pass_success_percent" data-f="pct">{{pct .FPSB}}</td><td class="n" data-k="{{$a}}gap_points" data-f="pp">{{gap .Gap}}</td><td class="n">{{num .MS}}</td><td class="{{if .Sensitive}}fail{{end}}">{{yesNo .Sensitive}}</td><td class="n">{{pct .Stability}} <small>({{.StableRows}}/{{.Rows}})</small></td><td class="n" data-k="{{$a}}right_only_in_a">{{.OnlyA}}</td><td class="n" data-k="{{$a}}right_only_in_b">{{.OnlyB}}</td></tr>
 {{end}}</tbody></table></div>
 <p class="legend">Gap: {{.R.B.Label}} minus {{.R.A.Label}} first-pass success. MS = 100 - |gap|; model-sensitive when |gap| is 15 points or more. Stability: rows with the same first-pass outcome in both.</p>
-{{if .R.Flips}}<h2>Flips</h2>
-<div class="scroll"><table>
+<dl class="kv">
+<dt>custom fitness, {{.R.A.Label}}</dt><dd>{{num .R.FitnessA}}</dd>
+<dt>custom fitness, {{.R.B.Label}}</dt><dd>{{num .R.FitnessB}}</dd>
+<dt>what it is</dt><dd>{{.Fitness}}; n/a when a term is unknown (for example without probes)</dd>
+</dl>
+{{if .R.Flips}}<h2 id="flips-h">Flips ({{len .R.Flips}})</h2>
+<p class="legend">Rows whose first-pass outcome differs between the two reports.</p>
+<form class="sb-filters" id="flip-filters" action="#" hidden="hidden">
+<label>arm <select name="arm"><option value="">all</option>{{range .R.Arms}}<option>{{.Arm}}</option>{{end}}</select></label>
+<label>right only in <select name="side"><option value="">either</option><option value="a">{{.R.A.Label}}</option><option value="b">{{.R.B.Label}}</option></select></label>
+<label class="sb-q">search <input name="q" type="search" placeholder="case id, domain, category or code"/></label>
+</form>
+<p class="legend" id="flip-count"></p>
+<div class="scroll"><table id="flips">
 <thead><tr><th>case</th><th>arm</th><th>domain / category</th><th>{{.R.A.Label}}</th><th>{{.R.A.Label}} codes</th><th>{{.R.B.Label}}</th><th>{{.R.B.Label}} codes</th></tr></thead>
 <tbody>
-{{range .R.Flips}}<tr><td class="id"><code>{{flipName .}}</code></td><td>{{.Arm}}</td><td>{{.Domain}} / {{.Category}}</td><td class="{{outcome .A}}">{{outcome .A}}</td><td>{{join .CodesA ", "}}</td><td class="{{outcome .B}}">{{outcome .B}}</td><td>{{join .CodesB ", "}}</td></tr>
+{{range .R.Flips}}<tr data-arm="{{.Arm}}" data-side="{{if .A}}a{{else}}b{{end}}"><td class="id"><code>{{flipName .}}</code></td><td>{{.Arm}}</td><td>{{.Domain}} / {{.Category}}</td><td class="{{outcome .A}}">{{outcome .A}}</td><td>{{join .CodesA ", "}}</td><td class="{{outcome .B}}">{{outcome .B}}</td><td>{{join .CodesB ", "}}</td></tr>
 {{end}}</tbody></table></div>
-{{end}}<footer>Rendered by fbeval. Self-contained: no scripts, no external resources.</footer>
+<div class="sb-pager" id="flip-pager" hidden="hidden"><button type="button" data-go="prev">previous</button> <span class="sb-page"></span> <button type="button" data-go="next">next</button></div>
+{{.Script}}{{end}}<footer>Rendered by fbeval. Self-contained: one file, no external resources.</footer>
 </body>
 </html>
 `))
 
+// flipsJS filters and pages the flips table in place; without it every flip is
+// listed.
+const flipsJS = `(function () {
+  'use strict';
+  var form = document.getElementById('flip-filters');
+  var rows = [].slice.call(document.querySelectorAll('#flips tbody tr'));
+  var count = document.getElementById('flip-count');
+  var pager = document.getElementById('flip-pager');
+  var PAGE = 100, page = 0, shown = rows;
+  function apply() {
+    var arm = form.arm.value, side = form.side.value, q = form.q.value.trim().toLowerCase();
+    shown = rows.filter(function (r) {
+      return (!arm || r.dataset.arm === arm) && (!side || r.dataset.side === side) && (!q || r.textContent.toLowerCase().indexOf(q) >= 0);
+    });
+    page = 0;
+    render();
+  }
+  function render() {
+    rows.forEach(function (r) { r.hidden = true; });
+    shown.slice(page * PAGE, (page + 1) * PAGE).forEach(function (r) { r.hidden = false; });
+    var pages = Math.max(1, Math.ceil(shown.length / PAGE));
+    count.textContent = shown.length + ' of ' + rows.length + ' flips';
+    pager.querySelector('.sb-page').textContent = 'page ' + (page + 1) + ' of ' + pages;
+    pager.querySelector('[data-go=prev]').disabled = page === 0;
+    pager.querySelector('[data-go=next]').disabled = page + 1 >= pages;
+  }
+  form.addEventListener('change', apply);
+  form.q.addEventListener('input', apply);
+  pager.addEventListener('click', function (ev) {
+    var go = ev.target.getAttribute('data-go');
+    if (go === 'prev' && page > 0) page--;
+    else if (go === 'next' && (page + 1) * PAGE < shown.length) page++;
+    else return;
+    render();
+  });
+  form.hidden = false;
+  pager.hidden = false;
+  render();
+})();
+`
+
 // WriteHTML writes the comparison as one self-contained HTML page.
 func WriteHTML(w io.Writer, r *Result) error {
 	var b bytes.Buffer
-	if err := htmlPage.Execute(&b, struct {
-		R     *Result
-		Style template.CSS
-	}{r, template.CSS(report.HTMLStyle())}); err != nil {
+	var rows []report.ForestRow
+	for _, a := range r.Arms {
+		rows = append(rows, report.ForestRow{Label: a.Arm, Uplift: a.Paired.AbsoluteUplift, CI95: a.Paired.CI95, Effect: a.Paired.Label})
+	}
+	chart, err := report.ForestHTML(r.B.Label+" minus "+r.A.Label+": first-pass success per arm (pp), clustered bootstrap 95% intervals",
+		r.B.Label+" minus "+r.A.Label+", percentage points (pp)", r.B.Label+" wins", r.A.Label+" wins", rows)
+	if err != nil {
 		return fmt.Errorf("html: %w", err)
 	}
-	_, err := w.Write(b.Bytes())
+	script := template.HTML("<script>/*<![CDATA[*/\n" + flipsJS + "/*]]>*/</script>\n")
+	if err := htmlPage.Execute(&b, struct {
+		R       *Result
+		Style   template.CSS
+		Chart   template.HTML
+		Script  template.HTML
+		Fitness string
+	}{r, template.CSS(report.HTMLStyle()), chart, script, FitnessDefinition}); err != nil {
+		return fmt.Errorf("html: %w", err)
+	}
+	_, err = w.Write(b.Bytes())
 	return err
 }

@@ -215,6 +215,9 @@ func checkPage(t *testing.T, parent context.Context, p page, width int64, shot s
 		t.Fatalf("%d px: %v", width, err)
 	}
 	checkFigures(t, ctx, p)
+	if p.kind == "compare" {
+		checkFlipFilter(t, ctx, p, width)
+	}
 	if p.kind == "toolcall" {
 		checkSampleBrowser(t, ctx, p, width)
 		after, err := chromedp.Run(ctx, chromedp.Evaluate[layoutResult](layoutProbe(width)))
@@ -553,5 +556,37 @@ func TestLargePageOpens(t *testing.T) {
 	t.Logf("%s: %.1f MB, %s, opened with its sample browser drawn in %v (%s)", filepath.Base(path), float64(info.Size())/1e6, count, took.Round(10*time.Millisecond), timing)
 	if took > 3*time.Second {
 		t.Errorf("opening took %v; want under 3 s", took)
+	}
+}
+
+// checkFlipFilter keeps only the flips right in B alone and compares the count
+// shown with the comparison's JSON.
+func checkFlipFilter(t *testing.T, ctx context.Context, p page, width int64) {
+	t.Helper()
+	var cmp struct {
+		Flips []struct {
+			B bool `json:"b_first_pass_success"`
+		} `json:"flips"`
+	}
+	if err := json.Unmarshal(p.json, &cmp); err != nil {
+		t.Fatal(err)
+	}
+	if len(cmp.Flips) == 0 {
+		return
+	}
+	onlyB := 0
+	for _, f := range cmp.Flips {
+		if f.B {
+			onlyB++
+		}
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const f = document.getElementById('flip-filters');
+  f.side.value = 'b'; f.side.dispatchEvent(new Event('change', {bubbles: true}));
+  return document.getElementById('flip-count').textContent; })()`))
+	if err != nil {
+		t.Fatalf("%d px: flips filter: %v", width, err)
+	}
+	if want := fmt.Sprintf("%d of %d flips", onlyB, len(cmp.Flips)); got != want {
+		t.Errorf("%d px: flips right only in B: the page shows %q, want %q", width, got, want)
 	}
 }

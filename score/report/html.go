@@ -199,11 +199,18 @@ func armChart(r *ToolcallReport) chart {
 // effectAxis fits the forest plot to its intervals: symmetric around zero, on
 // a round bound, so an interval of a few points is as wide as it deserves.
 func effectAxis(r *ToolcallReport) (axis, float64) {
-	m := 0.0
+	var rows []ForestRow
 	for _, e := range r.Effects {
-		v := e.Value
-		if v.AbsoluteUplift != nil {
-			m = math.Max(m, math.Abs(*v.AbsoluteUplift))
+		rows = append(rows, ForestRow{Uplift: e.Value.AbsoluteUplift, CI95: e.Value.CI95})
+	}
+	return fitAxis(rows)
+}
+
+func fitAxis(rows []ForestRow) (axis, float64) {
+	m := 0.0
+	for _, v := range rows {
+		if v.Uplift != nil {
+			m = math.Max(m, math.Abs(*v.Uplift))
 		}
 		if v.CI95 != nil {
 			m = math.Max(m, math.Max(math.Abs(v.CI95[0]), math.Abs(v.CI95[1])))
@@ -416,4 +423,42 @@ func wilsonCell(m *Metrics) string {
 		return ""
 	}
 	return interval(m.FirstPassWilson95)
+}
+
+// ForestRow is one row of a forest plot: a paired uplift in points, its 95%
+// interval and its effect label (improvement, harm, inconclusive).
+type ForestRow struct {
+	Label  string
+	Uplift *float64
+	CI95   *[2]float64
+	Effect string
+}
+
+// ForestHTML draws a forest plot as the report pages do, for other pages
+// (comparisons) that show paired effects; above and below say what a whole
+// interval on either side of zero means. The axis is fitted to the intervals, the
+// zero line, each point coloured by its effect and labelled with its value.
+func ForestHTML(title, unit, above, below string, rows []ForestRow) (template.HTML, error) {
+	ax, step := fitAxis(rows)
+	c := chart{Title: title, Unit: unit, Ticks: ax.ticks(step, ppTick),
+		Legend: []legendItem{{"pt imp", above + " (interval above 0)"}, {"pt harm", below + " (interval below 0)"}, {"pt inc", "no clear difference (interval contains 0)"}, {"wh", "95% interval"}}}
+	for _, v := range rows {
+		row := chartRow{Label: v.Label, Value: points(v.Uplift) + " " + interval(v.CI95)}
+		if iv := v.CI95; iv != nil {
+			row.Whisker = &chartMark{Class: "wh", Style: ax.span(iv[0], iv[1]), Title: "95% interval " + interval(iv) + " pp"}
+		}
+		if v.Uplift != nil {
+			class := map[string]string{"improvement": "pt imp", "harm": "pt harm"}[v.Effect]
+			if class == "" {
+				class = "pt inc"
+			}
+			row.Points = []chartMark{{Class: class, Style: ax.left(*v.Uplift), Title: v.Label + " " + points(v.Uplift) + " " + interval(v.CI95)}}
+		}
+		c.Rows = append(c.Rows, row)
+	}
+	var b bytes.Buffer
+	if err := pageTemplate.ExecuteTemplate(&b, "chart", c); err != nil {
+		return "", err
+	}
+	return template.HTML(b.String()), nil
 }
