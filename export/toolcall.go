@@ -39,6 +39,19 @@ func PlanToolcall(s contract.Study) (*ToolcallPlan, error) {
 	}
 	p.Inputs = append(p.Inputs, input)
 	p.Cases = filterCases(cases, s.Filter)
+	if len(s.Filter.Domains) > 0 {
+		var have []string
+		for i := range cases {
+			if !slices.Contains(have, cases[i].Domain) {
+				have = append(have, cases[i].Domain)
+			}
+		}
+		for _, d := range s.Filter.Domains {
+			if !slices.Contains(have, d) {
+				return nil, studyErr("unknown domain %q; domains of %s: %s", d, s.Dataset, strings.Join(have, ", "))
+			}
+		}
+	}
 	if len(p.Cases) == 0 {
 		return nil, studyErr("the filter selects no case of %s", s.Dataset)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
@@ -19,7 +20,8 @@ import (
 // (with an optional approved context).
 type CheckCmd struct {
 	File           string `arg:"" optional:"" help:"The output to check (a JSON file; - for standard input)." placeholder:"OUTPUT"`
-	Output         string `help:"The output to check (same as the argument)." placeholder:"FILE"`
+	ModelOutput    string `help:"The output to check (same as the argument)." placeholder:"FILE"`
+	OldOutput      string `name:"output" hidden:"" help:"Deprecated: --model-output (elsewhere -o/--output names the file written)." placeholder:"FILE"`
 	Domain         string `help:"Toolcall domain whose tool contract applies (flights, hotels, calendar, payments, inventory, search)." placeholder:"D"`
 	State          string `help:"Toolcall: confirmed state, an object of confirmed values or a context with confirmedState." placeholder:"FILE"`
 	Schema         string `help:"Toolcall: candidate schema to check as well (a variant name or a file)." placeholder:"VARIANT|FILE"`
@@ -32,11 +34,17 @@ type CheckCmd struct {
 
 func (c *CheckCmd) Run(env *Env) error {
 	path := c.File
-	if c.Output != "" {
-		if path != "" && path != c.Output {
-			return usageError("give the output once: as the argument or with --output")
+	if c.OldOutput != "" {
+		env.warnf("check --output is deprecated: give the file as the argument or with --model-output")
+		if c.ModelOutput == "" {
+			c.ModelOutput = c.OldOutput
 		}
-		path = c.Output
+	}
+	if c.ModelOutput != "" {
+		if path != "" && path != c.ModelOutput {
+			return usageError("give the output once: as the argument or with --model-output")
+		}
+		path = c.ModelOutput
 	}
 	if path == "" {
 		return usageError("name the output to check (a file, or - for standard input)")
@@ -65,7 +73,7 @@ func (c *CheckCmd) Run(env *Env) error {
 func (c *CheckCmd) runTool(env *Env, output []byte) error {
 	tool, ok := fixtures.ToolcallTool(c.Domain)
 	if !ok {
-		return usageError("unknown domain %q: domains are %v", c.Domain, fixtures.ToolcallDomains())
+		return usageError("unknown domain %q; domains: %s", c.Domain, strings.Join(fixtures.ToolcallDomains(), ", "))
 	}
 	var candidate, state []byte
 	if c.Schema != "" {

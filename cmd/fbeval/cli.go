@@ -61,10 +61,21 @@ type kongExit struct{ code int }
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	var cli CLI
 	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	helpOut, helpCode := stdout, 0
+	switch {
+	case len(args) == 0:
+		// no command: the usage, on stderr, as bad usage
+		args, helpOut, helpCode = []string{"--help"}, stderr, 2
+	case args[0] == "help":
+		args = append(slices.Clone(args[1:]), "--help")
+	case args[0] == "--version" || args[0] == "-version":
+		args = []string{"version"}
+	}
 	parser, err := kong.New(&cli,
 		kong.Name("fbeval"),
-		kong.Description("Offline, deterministic evaluation of LLM outputs: export requests, score responses."),
-		kong.Writers(stdout, stderr),
+		kong.Description("Offline, deterministic evaluation of LLM outputs: export requests, score responses.\n\n"+
+			"Example:\n  fbeval export coglang --include-reference | fbeval-mock --mode reference | fbeval score coglang --responses -"),
+		kong.Writers(helpOut, stderr),
 		kong.Exit(func(c int) { panic(kongExit{c}) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: false}),
 		kong.Bind(env),
@@ -82,6 +93,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			code = ke.code
 			if code != 0 {
 				code = 2
+			}
+			if code == 0 {
+				code = helpCode
 			}
 		}
 	}()

@@ -30,8 +30,8 @@ type ScoreCmd struct {
 	OutputPrice      *float64 `help:"Toolcall: USD per million output tokens." placeholder:"USD"`
 	Gate             []string `help:"Toolcall: a threshold on a report field, FIELD OP NUMBER, e.g. input_schema.first_pass_success_percent>=90; exit 1 when unmet. Percents are 0-100 (write 0.5% for half a percent); fields are checked before scoring." placeholder:"EXPR" sep:"none"`
 	MinSuccess       []string `help:"Toolcall: the least first-pass success percent of every arm (90), or of one arm (input_schema=90); exit 1 when unmet. Shorthand for --gate ARM.first_pass_success_percent>=N." placeholder:"PERCENT|ARM=PERCENT" sep:"none"`
-	MaxLineBytes     int      `help:"Longest response line read." default:"67108864"`
-	Workers          int      `help:"Goroutines that decode and judge records (0: one per core); results are the same whatever the number." default:"0"`
+	MaxLineBytes     int      `help:"Longest response line read, in bytes." default:"67108864" placeholder:"BYTES"`
+	Workers          int      `help:"Goroutines that decode and judge records (0: one per core); results are the same whatever the number." default:"0" placeholder:"N"`
 	Profile          string   `help:"Write a CPU profile of the scoring to FILE (for go tool pprof)." placeholder:"FILE"`
 }
 

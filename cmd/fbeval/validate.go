@@ -11,7 +11,7 @@ import (
 type ValidateCmd struct {
 	Files        []string `arg:"" help:"Files to check (JSONL, a JSON list or a JSON document; - for standard input)." placeholder:"FILE"`
 	Schema       string   `help:"Check every record against this schema (see 'fbeval schema'), whatever its schema_version says." placeholder:"NAME"`
-	MaxLineBytes int      `help:"Longest JSONL line read." default:"67108864"`
+	MaxLineBytes int      `help:"Longest JSONL line read, in bytes." default:"67108864" placeholder:"BYTES"`
 }
 
 func (c *ValidateCmd) Run(env *Env) error {
