@@ -551,7 +551,7 @@ func TestLargePageOpens(t *testing.T) {
 		t.Fatal(err)
 	}
 	timing, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const n = performance.getEntriesByType('navigation')[0];
-  const m = performance.getEntriesByType('mark').map(e => e.name + '=' + Math.round(e.startTime)).join(' ');
+  const m = performance.getEntriesByType('mark').concat(performance.getEntriesByType('paint')).map(e => e.name + '=' + Math.round(e.startTime)).join(' ');
   return 'response end ' + Math.round(n.responseEnd) + ' ms, DOM content loaded ' + Math.round(n.domContentLoadedEventEnd) + ' ms, load ' + Math.round(n.loadEventEnd) + ' ms; ' + m; })()`))
 	t.Logf("%s: %.1f MB, %s, opened with its sample browser drawn in %v (%s)", filepath.Base(path), float64(info.Size())/1e6, count, took.Round(10*time.Millisecond), timing)
 	if took > 3*time.Second {
