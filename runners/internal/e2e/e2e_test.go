@@ -108,7 +108,8 @@ func pipeline(t *testing.T, dir string, cmds ...[]string) result {
 	for _, f := range closeAfterStart {
 		f.Close()
 	}
-	res := result{out: out.Bytes()}
+	// out is written by the goroutines exec starts until Wait returns: read it after.
+	var res result
 	var stderr strings.Builder
 	for i, p := range procs {
 		err := p.Wait()

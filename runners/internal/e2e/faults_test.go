@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -174,13 +175,53 @@ func TestFaultsStopAndResume(t *testing.T) {
 
 // TestKillAndResume kills fbeval-openai mid-run with SIGKILL, leaves a torn last
 // line as a kill during a write would, and resumes: every request is answered once,
-// and the scorer finds the study complete with no duplicate.
+// and the scorer finds the study complete with no duplicate. The server answers the
+// first answered requests at once and holds every other call until the runner is
+// dead, so the file holds exactly those answers when the kill comes, whatever the
+// machine's speed.
 func TestKillAndResume(t *testing.T) {
 	needBinaries(t)
 	dir := t.TempDir()
 	exportAnswers(t, dir)
 	ids := requestIDs(t, filepath.Join(dir, "requests.jsonl"))
-	url := faultServer(t, dir, func(string, int) fakeserver.Fault { return fakeserver.Fault{Delay: 10 * time.Millisecond} })
+	// The server tells requests by their last user message, which the repeats of a
+	// case share: the answered requests are those before the first request whose
+	// message is not among the first ten's.
+	var users []string
+	for _, l := range lines(t, filepath.Join(dir, "requests.jsonl")) {
+		var r struct {
+			Messages []struct{ Role, Content string } `json:"messages"`
+		}
+		if err := json.Unmarshal(l, &r); err != nil {
+			t.Fatal(err)
+		}
+		users = append(users, r.Messages[len(r.Messages)-1].Content)
+	}
+	first := map[string]bool{}
+	for _, u := range users[:10] {
+		first[u] = true
+	}
+	answered := 10
+	for first[users[answered]] {
+		answered++
+	}
+	release := make(chan struct{})
+	held := make(chan struct{}, 1)
+	url := faultServer(t, dir, func(user string, _ int) fakeserver.Fault {
+		if !first[user] {
+			select {
+			case held <- struct{}{}:
+			default:
+			}
+			<-release
+		}
+		return fakeserver.Fault{}
+	})
+	// Registered after the server, so run first: the held calls return before the
+	// server closes.
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free)
 	args := append([]string{"--base-url", url, "--model", "m", "--concurrency", "3", "-o", "responses.jsonl"}, fast...)
 	args = append(args, "requests.jsonl")
 	out := filepath.Join(dir, "responses.jsonl")
@@ -190,24 +231,35 @@ func TestKillAndResume(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	// Once a call is held, the answers before it are written or about to be: the file
+	// grows to exactly `answered` records and no further.
+	stuck := time.After(time.Minute) // only if something is broken
+	select {
+	case <-held:
+	case <-stuck:
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatal("the runner made no call past the first requests")
+	}
 	for {
 		data, _ := os.ReadFile(out)
-		if bytes.Count(data, []byte("\n")) >= 10 {
+		if n := bytes.Count(data, []byte("\n")); n >= answered {
 			break
 		}
-		if time.Now().After(deadline) {
+		select {
+		case <-stuck:
 			cmd.Process.Kill()
 			cmd.Wait()
-			t.Fatal("the runner wrote nothing")
+			t.Fatalf("the runner wrote %d records, want %d", bytes.Count(data, []byte("\n")), answered)
+		case <-time.After(5 * time.Millisecond):
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
+	free()
 	before := countRecords(t, out)
-	if before.lines >= len(ids) {
-		t.Fatalf("the runner finished before it was killed (%d records)", before.lines)
+	if before.lines != answered {
+		t.Fatalf("%d records when killed, want the %d answered", before.lines, answered)
 	}
 	f, err := os.OpenFile(out, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
