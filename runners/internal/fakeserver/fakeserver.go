@@ -41,6 +41,11 @@ type Fault struct {
 	NonJSON    bool          // answer 200 with an HTML page
 	Reset      bool          // close the connection without an answer
 	EchoKey    bool          // with Status: the error body echoes the request's headers
+	// EchoHeaders answers 200 with a body that is not JSON and holds every request
+	// header, as a misconfigured proxy might.
+	EchoHeaders bool
+	// Redirect answers 307 Temporary Redirect to this base URL plus the path.
+	Redirect string
 }
 
 // Options configure a Server.
@@ -62,10 +67,18 @@ const DefaultReply = `{"action":"refuse","tool":null,"arguments":{},"missingFiel
 // Server is an http.Handler speaking the three APIs under any prefix
 // (…/chat/completions, …/responses, …/messages).
 type Server struct {
-	opts  Options
-	mu    sync.Mutex
-	calls map[string]int
-	total int
+	opts    Options
+	mu      sync.Mutex
+	calls   map[string]int
+	total   int
+	headers []http.Header
+}
+
+// Headers returns the headers of every call received, in order.
+func (s *Server) Headers() []http.Header {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]http.Header(nil), s.headers...)
 }
 
 // New returns a Server.
@@ -140,6 +153,9 @@ func (req *wireRequest) conversation(path string) Conversation {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.serve(w, r, true) }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, faults bool) {
+	s.mu.Lock()
+	s.headers = append(s.headers, r.Header.Clone())
+	s.mu.Unlock()
 	body, err := io.ReadAll(r.Body)
 	if err != nil || r.Method != http.MethodPost {
 		http.Error(w, `{"error":{"type":"invalid_request_error","message":"bad request"}}`, http.StatusBadRequest)
@@ -178,6 +194,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, faults bool) {
 			}
 		}
 		panic(http.ErrAbortHandler)
+	case f.Redirect != "":
+		http.Redirect(w, r, strings.TrimSuffix(f.Redirect, "/")+r.URL.Path, http.StatusTemporaryRedirect)
+		return
+	case f.EchoHeaders:
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprintf(w, "proxy error; your request was:\n")
+		r.Header.Write(w)
+		return
 	case f.NonJSON:
 		w.Header().Set("Content-Type", "text/html")
 		io.WriteString(w, "<html><body>502 Bad Gateway</body></html>")

@@ -19,64 +19,75 @@
 // order (the providers promise none), and the server does not start.
 //
 //	fbeval-fakeserver --answers answers.jsonl --openai-batch batch.jsonl > output.jsonl
+//
+// Two faults show what a runner does with its key: --redirect-to URL answers every
+// call with 307 to URL (another origin: the runners refuse it), and --echo-headers
+// answers 200 with a body that is not JSON and holds the request's headers.
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
 
+	"github.com/alecthomas/kong"
+
 	"github.com/fbeval/fbeval/runners/internal/fakeserver"
+	"github.com/fbeval/fbeval/runners/internal/runner"
 )
 
 const name = "fbeval-fakeserver"
+
+type cli struct {
+	Addr           string `default:"127.0.0.1:8089" placeholder:"HOST:PORT" help:"Local address to listen on (port 0: any free port)."`
+	Reply          string `default:"${reply}" placeholder:"TEXT" help:"The answer to every request, without --answers."`
+	Answers        string `placeholder:"FILE" help:"Request file exported with --include-reference: answer each conversation with its reference output."`
+	OpenAIBatch    string `name:"openai-batch" xor:"batch" placeholder:"FILE" help:"Answer this OpenAI Batch input file, write the output file to stdout, and exit."`
+	AnthropicBatch string `xor:"batch" placeholder:"FILE" help:"Answer this Message Batches create body, write the results file to stdout, and exit."`
+	RedirectTo     string `placeholder:"URL" help:"Answer every call with 307 Temporary Redirect to URL plus the call's path."`
+	EchoHeaders    bool   `help:"Answer every call with 200 and a body that is not JSON and echoes the request's headers."`
+}
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 // run is the whole command; it returns only in batch mode or on an error.
 func run(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	addr := fs.String("addr", "127.0.0.1:8089", "local address to listen on (port 0: any free port)")
-	reply := fs.String("reply", fakeserver.DefaultReply, "the answer to every request, without --answers")
-	answers := fs.String("answers", "", "request file exported with --include-reference: answer each conversation with its reference output")
-	openaiBatch := fs.String("openai-batch", "", "answer this OpenAI Batch input file, write the output file to stdout, and exit")
-	anthropicBatch := fs.String("anthropic-batch", "", "answer this Message Batches create body, write the results file to stdout, and exit")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	var c cli
+	vars := kong.Vars{"reply": fakeserver.DefaultReply}
+	if code, done := runner.ParseArgs(&c, name, "Serve a fake OpenAI-compatible and Anthropic API on a local port, or play their batch services on files.", args, stdout, stderr, vars); done {
+		return code
 	}
 	fail := func(code int, err error) int {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return code
 	}
-	if fs.NArg() > 0 || (*openaiBatch != "" && *anthropicBatch != "") {
-		fmt.Fprintf(stderr, "%s: takes flags only, and at most one of --openai-batch and --anthropic-batch\n", name)
-		return 2
-	}
-	text := *reply
+	text := c.Reply
 	opts := fakeserver.Options{Reply: func(string) string { return text }}
-	if *answers != "" {
-		f, err := os.Open(*answers)
+	if c.Answers != "" {
+		f, err := os.Open(c.Answers)
 		if err != nil {
 			return fail(2, err)
 		}
-		opts.Answers, err = fakeserver.LoadAnswers(*answers, f)
+		opts.Answers, err = fakeserver.LoadAnswers(c.Answers, f)
 		f.Close()
 		if err != nil {
 			return fail(2, err)
 		}
 	}
+	if c.RedirectTo != "" || c.EchoHeaders {
+		fault := fakeserver.Fault{Redirect: c.RedirectTo, EchoHeaders: c.EchoHeaders}
+		opts.Fault = func(string, int) fakeserver.Fault { return fault }
+	}
 	srv := fakeserver.New(opts)
-	if path := *openaiBatch + *anthropicBatch; path != "" {
+	if path := c.OpenAIBatch + c.AnthropicBatch; path != "" {
 		f, err := os.Open(path)
 		if err != nil {
 			return fail(2, err)
 		}
 		defer f.Close()
-		if *openaiBatch != "" {
+		if c.OpenAIBatch != "" {
 			err = srv.RunOpenAIBatch(path, f, stdout)
 		} else {
 			err = srv.RunAnthropicBatch(path, f, stdout)
@@ -86,7 +97,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return fail(2, err)
 	}
