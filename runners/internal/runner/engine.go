@@ -29,7 +29,10 @@ type Options struct {
 	BackoffBase          time.Duration // first retry wait (doubles each retry); 0: 1s
 	BackoffMax           time.Duration // longest wait, Retry-After included; 0: 2m
 	Seed                 uint64        // of the backoff jitter
-	Secrets              []string      // stripped from every message
+	Secrets              []string      // stripped from every message (keys and header values)
+	// Keys are the credentials among Secrets: stripped from answers too. Header
+	// values are not, as one may be ordinary text (a site URL) an answer rightly holds.
+	Keys []string
 	// Progress, when set, is told of every request finished (answered or not).
 	Progress func()
 }
@@ -219,6 +222,7 @@ func (e *engine) ask(req *contract.Request) (Result, bool) {
 			e.mu.Lock()
 			e.consecutive = 0
 			e.mu.Unlock()
+			e.scrub(&res)
 			return res, true
 		}
 		var ce *CallError
@@ -239,7 +243,7 @@ func (e *engine) ask(req *contract.Request) (Result, bool) {
 			e.halt("consecutive errors")
 		}
 		res.Output = nil
-		res.Error = &contract.ProviderError{Code: ce.Code, Message: Redact(ce.Message, e.opts.Secrets)}
+		res.Error = &contract.ProviderError{Code: ce.Code, Message: ProviderText(ce.Message, e.opts.Secrets)}
 		return res, true
 	}
 }
@@ -316,5 +320,20 @@ func (e *engine) sleep(d time.Duration) bool {
 		return true
 	case <-e.stop.Done():
 		return false
+	}
+}
+
+// scrub removes secrets from what the provider wrote into a result: its metadata
+// strings (as any message) and its answer (of keys only).
+func (e *engine) scrub(res *Result) {
+	for _, f := range []*string{&res.Model, &res.RawResponseID, &res.FinishReason} {
+		if *f != "" {
+			*f = ProviderText(*f, e.opts.Secrets)
+		}
+	}
+	if res.Output != nil && len(e.opts.Keys) > 0 {
+		if out := Redact(*res.Output, e.opts.Keys); out != *res.Output {
+			res.Output = &out
+		}
 	}
 }

@@ -171,8 +171,8 @@ func TestFinalErrors(t *testing.T) {
 		calls     int
 		code, msg string
 	}{
-		{"server error retried", fakeserver.Fault{Status: 500}, time.Second, 3, "http_500", "HTTP 500 Internal Server Error (server_error)"},
-		{"bad request not retried", fakeserver.Fault{Status: 400}, time.Second, 1, "http_400", "HTTP 400 Bad Request (server_error)"},
+		{"server error retried", fakeserver.Fault{Status: 500}, time.Second, 3, "http_500", "HTTP 500 Internal Server Error (server_error): fake failure"},
+		{"bad request not retried", fakeserver.Fault{Status: 400}, time.Second, 1, "http_400", "HTTP 400 Bad Request (server_error): fake failure"},
 		{"timeout", fakeserver.Fault{Delay: 300 * time.Millisecond}, 50 * time.Millisecond, 3, "timeout", "no answer within the timeout"},
 		{"non-JSON", fakeserver.Fault{NonJSON: true}, time.Second, 3, "bad_response", "the answer is not a chat completion"},
 		{"reset", fakeserver.Fault{Reset: true}, time.Second, 3, "network", ""},
@@ -411,5 +411,33 @@ func TestLatencyIsTheCallOnly(t *testing.T) {
 				t.Errorf("concurrency %d, rps %v: record %d latency %.0f ms, want about %v", opts.Concurrency, opts.RPS, i+1, ms, d)
 			}
 		}
+	}
+}
+
+func TestRedactRuns(t *testing.T) {
+	const key = "sk-proj-0123456789abcdefXYZ"
+	secrets := []string{key, "hdrvalue-7777", "abc"}
+	for _, tc := range []struct{ in, want string }{
+		{"key " + key + " end", "key [redacted] end"},
+		// A key split over two messages: each half is 8 bytes or more of it.
+		{"first: sk-proj-0123456", "first: [redacted]"},
+		{"second: 789abcdefXYZ!", "second: [redacted]!"},
+		// Fewer than 8 bytes of a secret are ordinary text.
+		{"sk-proj and 0123456", "sk-proj and 0123456"},
+		{"x hdrvalue-77 y", "x [redacted] y"},
+		{"abc and abcd", "abc and abcd"},
+		{"two 01234567 and cdefXYZ! 89abcdefXY", "two [redacted] and cdefXYZ! [redacted]"},
+	} {
+		if got := runner.Redact(tc.in, secrets); got != tc.want {
+			t.Errorf("Redact(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	long := strings.Repeat("é", 400) + key
+	got := runner.ProviderText("a\nb\t"+long, secrets)
+	if len(got) > runner.MaxMessageBytes || strings.ContainsAny(got, "\n\t") || !strings.HasPrefix(got, "a b é") || !strings.HasSuffix(got, "...") {
+		t.Errorf("ProviderText: %d bytes, %q", len(got), got)
+	}
+	if got := runner.ProviderText("bad \xff byte", nil); got != "bad \uFFFD byte" {
+		t.Errorf("ProviderText kept invalid UTF-8: %q", got)
 	}
 }

@@ -18,7 +18,8 @@ import (
 
 // CallError is a failed provider call: Code is what the response record's error
 // carries ("http_429", "http_500", "timeout", "network", "bad_response", ...),
-// Message a one-line description with no response body and no secret, Retry whether
+// Message a one-line description (the provider's own error text, scrubbed of every
+// secret and capped, where it gave one), Retry whether
 // asking again may help, and RetryAfter the wait the provider asked for (0: none).
 type CallError struct {
 	Code       string
@@ -45,6 +46,62 @@ type HTTP struct {
 	BaseURL string
 	Header  http.Header
 	Secrets []string
+	// CrossOrigin follows a redirect to another origin (scheme, host and port),
+	// without Header: no key and no custom header goes there. False: such a
+	// redirect is refused, a "redirect" error.
+	CrossOrigin bool
+}
+
+// errCrossOrigin refuses a redirect to another origin.
+type errCrossOrigin struct{ to string }
+
+func (e *errCrossOrigin) Error() string {
+	return "the provider redirected to another origin (" + e.to + "); refused, so that the key and headers stay with it (--allow-cross-origin-redirects follows such redirects without them)"
+}
+
+// checkRedirect keeps the key and the custom headers with the origin of the base
+// URL. The http.Client only drops Authorization and cookies on a redirect to another
+// host: x-api-key and --header values would follow.
+func (h *HTTP) checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	if sameOrigin(req.URL, via[0].URL) {
+		return nil
+	}
+	if !h.CrossOrigin {
+		return &errCrossOrigin{to: req.URL.Scheme + "://" + req.URL.Host}
+	}
+	// Credentials and --header values go; what the runner sets itself (the API
+	// version) stays.
+	for k, vs := range h.Header {
+		for _, v := range vs {
+			if Redact(v, h.Secrets) != v {
+				req.Header.Del(k)
+			}
+		}
+	}
+	req.Header.Del("Authorization")
+	req.Header.Del("Cookie")
+	return nil
+}
+
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(hostPort(a), hostPort(b))
+}
+
+// hostPort is the URL's host with its port, the scheme's default when none is given.
+func hostPort(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		switch strings.ToLower(u.Scheme) {
+		case "https":
+			port = "443"
+		case "http":
+			port = "80"
+		}
+	}
+	return net.JoinHostPort(u.Hostname(), port)
 }
 
 // PostJSON posts body to BaseURL+path and returns the response body of a 2xx answer.
@@ -59,10 +116,11 @@ func (h *HTTP) PostJSON(ctx context.Context, path string, body []byte) ([]byte, 
 		hreq.Header[k] = vs
 	}
 	hreq.Header.Set("Content-Type", "application/json")
-	client := h.Client
-	if client == nil {
-		client = http.DefaultClient
+	client := http.Client{}
+	if h.Client != nil {
+		client = *h.Client
 	}
+	client.CheckRedirect = h.checkRedirect
 	resp, err := client.Do(hreq)
 	if err != nil {
 		return nil, h.transportError(ctx, err)
@@ -79,14 +137,16 @@ func (h *HTTP) PostJSON(ctx context.Context, path string, body []byte) ([]byte, 
 		return data, nil
 	}
 	e := StatusError(resp.StatusCode, data)
-	e.Message = Redact(e.Message, h.Secrets)
+	e.Message = ProviderText(e.Message, h.Secrets)
 	e.RetryAfter = ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	return nil, e
 }
 
 // StatusError is the CallError of an API answer with HTTP status code (>= 400),
-// live or in a batch result: code "http_NNN", and the message "HTTP NNN Text (kind)"
-// with the error body's machine-readable kind where it has one.
+// live or in a batch result: code "http_NNN", and the message "HTTP NNN Text (kind):
+// text" with the error body's machine-readable kind and its message where it has
+// them (or the start of a body that is not the API's JSON). The caller scrubs it
+// (ProviderText): the text may echo the request.
 func StatusError(code int, body []byte) *CallError {
 	e := &CallError{
 		Code:    "http_" + strconv.Itoa(code),
@@ -95,8 +155,12 @@ func StatusError(code int, body []byte) *CallError {
 		// Anthropic's 529) are the server's trouble.
 		Retry: code == 408 || code == 409 || code == 429 || code >= 500,
 	}
-	if kind := errorKind(body); kind != "" {
+	kind, text := errorText(body)
+	if kind != "" {
 		e.Message += " (" + kind + ")"
+	}
+	if text != "" {
+		e.Message += ": " + text
 	}
 	return e
 }
@@ -120,6 +184,10 @@ func (h *HTTP) transportError(ctx context.Context, err error) *CallError {
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
+	var co *errCrossOrigin
+	if errors.As(err, &co) {
+		return &CallError{Code: "redirect", Message: Redact(co.Error(), h.Secrets)}
+	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
 		return &CallError{Code: "timeout", Message: "no answer within the timeout", Retry: true}
@@ -129,29 +197,39 @@ func (h *HTTP) transportError(ctx context.Context, err error) *CallError {
 
 var kindPattern = regexp.MustCompile(`^[A-Za-z0-9_.\-]{1,64}$`)
 
-// errorKind returns the machine-readable kind of an API error body ({"error": {"code"
-// or "type"}}), never its free text, which may echo the request.
-func errorKind(body []byte) string {
+// errorText returns the machine-readable kind of an API error body ({"error":
+// {"code" or "type", "message"}}) and its message; for a body that is not such JSON,
+// the start of the body as text. The caller scrubs and caps the text: it may echo
+// the request.
+func errorText(body []byte) (kind, text string) {
 	var w struct {
 		Error json.RawMessage `json:"error"`
 	}
 	if json.Unmarshal(body, &w) != nil || len(w.Error) == 0 {
-		return ""
+		return "", string(body[:min(len(body), 4*MaxMessageBytes)])
 	}
 	var e struct {
-		Code any    `json:"code"`
-		Type string `json:"type"`
+		Code    any    `json:"code"`
+		Type    string `json:"type"`
+		Message any    `json:"message"`
 	}
 	if json.Unmarshal(w.Error, &e) != nil {
-		return ""
+		// {"error": "text"} (some servers) or another shape: its text as is.
+		var s string
+		if json.Unmarshal(w.Error, &s) == nil {
+			return "", s
+		}
+		return "", string(w.Error[:min(len(w.Error), 4*MaxMessageBytes)])
 	}
 	if s, ok := e.Code.(string); ok && kindPattern.MatchString(s) {
-		return s
+		kind = s
+	} else if kindPattern.MatchString(e.Type) {
+		kind = e.Type
 	}
-	if kindPattern.MatchString(e.Type) {
-		return e.Type
+	if s, ok := e.Message.(string); ok {
+		text = s
 	}
-	return ""
+	return kind, text
 }
 
 // ParseRetryAfter reads a Retry-After header: delay seconds or an HTTP date. Zero
@@ -173,23 +251,4 @@ func ParseRetryAfter(v string, now time.Time) time.Duration {
 		}
 	}
 	return 0
-}
-
-// Redact replaces every secret in s with "[redacted]". Secrets shorter than four
-// bytes are left alone: they would match ordinary text.
-func Redact(s string, secrets []string) string {
-	for _, sec := range secrets {
-		if len(sec) >= 4 {
-			s = strings.ReplaceAll(s, sec, "[redacted]")
-		}
-	}
-	return s
-}
-
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 300 {
-		s = s[:300] + "..."
-	}
-	return s
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -17,23 +18,24 @@ import (
 // NetFlags are the flags every networked runner shares. Defaults that differ per
 // runner come from kong variables: ${base_url} and ${api_key_env}.
 type NetFlags struct {
-	Input                string        `arg:"" optional:"" default:"-" help:"Request file (JSONL, JSON list or batch object); - reads stdin."`
-	Output               string        `short:"o" default:"-" help:"Append responses to FILE (resumable); - writes stdout."`
-	Model                string        `required:"" help:"Model name sent to the provider."`
-	BaseURL              string        `default:"${base_url}" help:"API base URL."`
-	Header               []string      `sep:"none" help:"Extra HTTP header K:V (repeatable)."`
-	APIKeyEnv            string        `default:"${api_key_env}" help:"Environment variable holding the API key (unset: no key is sent)."`
-	Provider             string        `help:"Provider name written to each record."`
-	MaxTokens            int           `help:"Longest answer in tokens (0: the provider's default, where it has one)."`
-	Temperature          *float64      `help:"Sampling temperature (unset: the provider's default)."`
-	Concurrency          int           `default:"4" help:"Requests in flight at once."`
-	RPS                  float64       `default:"0" help:"Calls per second, retries included (0: no limit)."`
-	Retries              int           `default:"4" help:"Further calls per request after network errors, timeouts, 429 and 5xx."`
-	Backoff              time.Duration `default:"1s" help:"First retry wait; doubles each retry, with jitter."`
-	MaxBackoff           time.Duration `default:"2m" help:"Longest wait between calls, Retry-After included."`
-	Timeout              time.Duration `default:"120s" help:"Per-call timeout."`
-	MaxRequests          int           `help:"Stop after this many calls, retries included (0: no limit)."`
-	MaxConsecutiveErrors int           `default:"10" help:"Stop after this many provider errors in a row (0: never)."`
+	Input                     string        `arg:"" optional:"" default:"-" help:"Request file (JSONL, JSON list or batch object); - reads stdin."`
+	Output                    string        `short:"o" default:"-" help:"Append responses to FILE (resumable); - writes stdout."`
+	Model                     string        `required:"" help:"Model name sent to the provider."`
+	BaseURL                   string        `default:"${base_url}" help:"API base URL."`
+	Header                    []string      `sep:"none" help:"Extra HTTP header K:V (repeatable)."`
+	APIKeyEnv                 string        `default:"${api_key_env}" help:"Environment variable holding the API key (unset: no key is sent)."`
+	Provider                  string        `help:"Provider name written to each record."`
+	MaxTokens                 int           `help:"Longest answer in tokens (0: the provider's default, where it has one)."`
+	Temperature               *float64      `help:"Sampling temperature (unset: the provider's default)."`
+	Concurrency               int           `default:"4" help:"Requests in flight at once."`
+	RPS                       float64       `default:"0" help:"Calls per second, retries included (0: no limit)."`
+	Retries                   int           `default:"4" help:"Further calls per request after network errors, timeouts, 429 and 5xx."`
+	Backoff                   time.Duration `default:"1s" help:"First retry wait; doubles each retry, with jitter."`
+	MaxBackoff                time.Duration `default:"2m" help:"Longest wait between calls, Retry-After included."`
+	Timeout                   time.Duration `default:"120s" help:"Per-call timeout."`
+	MaxRequests               int           `help:"Stop after this many calls, retries included (0: no limit)."`
+	MaxConsecutiveErrors      int           `default:"10" help:"Stop after this many provider errors in a row (0: never)."`
+	AllowCrossOriginRedirects bool          `help:"Follow a redirect to another scheme, host or port (sent without the key and --header values; refused by default)."`
 }
 
 // Setup is what a networked runner adds to the shared flags: its name, and how the
@@ -59,8 +61,11 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 	if err := checkBaseURL(f.BaseURL); err != nil {
 		return fail(ExitUsage, "%v", err)
 	}
+	if msg := f.check(); msg != "" {
+		return fail(ExitUsage, "%s", msg)
+	}
 	header := http.Header{}
-	var secrets []string
+	var secrets, keys []string
 	for _, h := range f.Header {
 		k, v, ok := strings.Cut(h, ":")
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
@@ -69,12 +74,16 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 		}
 		header.Add(k, v)
 		secrets = append(secrets, v)
+		if credentialHeader(k) {
+			keys = append(keys, v)
+		}
 	}
 	if key := os.Getenv(f.APIKeyEnv); key != "" {
 		for k, vs := range s.Auth(key) {
 			header[http.CanonicalHeaderKey(k)] = vs
 		}
 		secrets = append(secrets, key)
+		keys = append(keys, key)
 	} else {
 		fmt.Fprintf(stderr, "%s: %s is not set; sending no API key\n", s.Name, f.APIKeyEnv)
 	}
@@ -107,7 +116,7 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 	opts := Options{
 		Concurrency: f.Concurrency, RPS: f.RPS, Retries: f.Retries, Timeout: f.Timeout,
 		MaxRequests: f.MaxRequests, MaxConsecutiveErrors: f.MaxConsecutiveErrors,
-		BackoffBase: f.Backoff, BackoffMax: f.MaxBackoff, Seed: 1, Secrets: secrets,
+		BackoffBase: f.Backoff, BackoffMax: f.MaxBackoff, Seed: 1, Secrets: secrets, Keys: keys,
 	}
 	if file, ok := stderr.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
 		bar := progressbar.NewOptions(len(items),
@@ -120,7 +129,7 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 		opts.Progress = func() { _ = bar.Add(1) }
 		defer bar.Finish()
 	}
-	h := &HTTP{Client: &http.Client{}, BaseURL: f.BaseURL, Header: header, Secrets: secrets}
+	h := &HTTP{Client: &http.Client{}, BaseURL: f.BaseURL, Header: header, Secrets: secrets, CrossOrigin: f.AllowCrossOriginRedirects}
 	sum, err := Run(ctx, items, s.New(h), out, opts)
 	fmt.Fprintf(stderr, "%s: %s\n", s.Name, Redact(sum.String(), secrets))
 	if err != nil {
@@ -166,4 +175,35 @@ func sortByLenDesc(s []string) {
 			s[j], s[j-1] = s[j-1], s[j]
 		}
 	}
+}
+
+// MinRPS is the slowest rate --rps takes: one call a day. A smaller positive rate
+// would make the wait between calls overflow, which would turn the limit off.
+const MinRPS = 1.0 / 86400
+
+// check returns what is wrong with the numeric flags, or "".
+func (f *NetFlags) check() string {
+	switch {
+	case math.IsNaN(f.RPS) || math.IsInf(f.RPS, 0) || f.RPS < 0 || (f.RPS > 0 && f.RPS < MinRPS):
+		return fmt.Sprintf("--rps wants 0 (no limit) or calls per second from %.6g (one a day) up, got %v", MinRPS, f.RPS)
+	case f.Concurrency < 1:
+		return fmt.Sprintf("--concurrency wants 1 or more, got %d", f.Concurrency)
+	case f.Retries < 0 || f.MaxRequests < 0 || f.MaxConsecutiveErrors < 0 || f.MaxTokens < 0:
+		return "--retries, --max-requests, --max-consecutive-errors and --max-tokens want 0 or more"
+	case f.Timeout < 0 || f.Backoff < 0 || f.MaxBackoff < 0:
+		return "--timeout, --backoff and --max-backoff want a duration of 0 or more"
+	}
+	return ""
+}
+
+// credentialHeader reports whether a --header carries a credential by its name
+// (api-key, Authorization, X-Auth-Token, ...): its value is scrubbed from answers too.
+func credentialHeader(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"auth", "key", "token", "secret", "cookie", "signature", "password"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }
