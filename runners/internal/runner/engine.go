@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fbeval/fbeval/contract"
 )
@@ -33,6 +34,8 @@ type Options struct {
 	// Keys are the credentials among Secrets: stripped from answers too. Header
 	// values are not, as one may be ordinary text (a site URL) an answer rightly holds.
 	Keys []string
+	// MaxRecordBytes bounds a record written (0: MaxRecordBytes, the scorer's limit).
+	MaxRecordBytes int
 	// Progress, when set, is told of every request finished (answered or not).
 	Progress func()
 }
@@ -96,6 +99,10 @@ func Run(ctx context.Context, items []Item, p Provider, out *Output, opts Option
 	jobs := make(chan int)
 	results := make(chan done)
 	workers := max(opts.Concurrency, 1)
+	maxRecord := opts.MaxRecordBytes
+	if maxRecord <= 0 {
+		maxRecord = MaxRecordBytes
+	}
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -107,9 +114,13 @@ func Run(ctx context.Context, items []Item, p Provider, out *Output, opts Option
 				d := done{pos: pos, res: res, ok: ok}
 				if ok {
 					line, err := AppendRecord(nil, &it.Req, &res)
+					if err == nil && len(line) > maxRecord {
+						err = fmt.Errorf("the answer's record would be %d bytes, more than the %d a scorer reads in one line", len(line), maxRecord)
+					}
 					if err != nil {
-						// Cannot happen with the types ResponseRecord uses; record it as a provider error rather than lose it.
-						res = Result{Error: &contract.ProviderError{Code: "bad_response", Message: err.Error()}}
+						// A record the scorer could not read is written as a provider error.
+						res = Result{Provider: res.Provider, Model: res.Model, LatencyMS: res.LatencyMS,
+							Error: &contract.ProviderError{Code: "bad_response", Message: ProviderText(err.Error(), e.opts.Secrets)}}
 						line, _ = AppendRecord(nil, &it.Req, &res)
 						d.res = res
 					}
@@ -218,6 +229,10 @@ func (e *engine) ask(req *contract.Request) (Result, bool) {
 			return Result{}, false
 		}
 		res, err := e.call(req)
+		if err == nil && res.Output != nil && !utf8.ValidString(*res.Output) {
+			// The scorer rejects a record that is not UTF-8: ask again.
+			err = BadResponse("the answer is not valid UTF-8 (byte %d)", invalidAt(*res.Output))
+		}
 		if err == nil {
 			e.mu.Lock()
 			e.consecutive = 0
@@ -336,4 +351,20 @@ func (e *engine) scrub(res *Result) {
 			res.Output = &out
 		}
 	}
+}
+
+// MaxRecordBytes is the longest record a runner writes: the line limit of the
+// scorer's reader. A longer answer is written as a bad_response error instead.
+const MaxRecordBytes = contract.DefaultMaxLineBytes
+
+// invalidAt is the offset of the first byte of s that is not valid UTF-8.
+func invalidAt(s string) int {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(s)
 }

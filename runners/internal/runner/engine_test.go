@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/runners/internal/fakeserver"
@@ -80,7 +81,7 @@ func TestRunSurvivesFaults(t *testing.T) {
 		{},
 		{Status: 429, RetryAfter: "0"},
 		{Status: 500},
-		{Delay: 400 * time.Millisecond},
+		{Delay: time.Hour}, // held until the call times out
 		{Truncate: true},
 		{NonJSON: true},
 		{Reset: true},
@@ -99,7 +100,9 @@ func TestRunSurvivesFaults(t *testing.T) {
 	items := makeItems(24)
 	var buf bytes.Buffer
 	opts := fast
-	opts.Timeout = 150 * time.Millisecond
+	// Long enough that only the held calls time out, even under the race detector
+	// on a busy machine.
+	opts.Timeout = time.Second
 	sum, err := runner.Run(context.Background(), items, client(ts), runner.NewOutput(&buf), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -439,5 +442,79 @@ func TestRedactRuns(t *testing.T) {
 	}
 	if got := runner.ProviderText("bad \xff byte", nil); got != "bad \uFFFD byte" {
 		t.Errorf("ProviderText kept invalid UTF-8: %q", got)
+	}
+}
+
+// TestUnscorableAnswers: an answer that is not UTF-8, or whose record is longer than
+// the scorer reads, is written as a bad_response error, never as an answer.
+// answerFunc is a Provider answering with f's text.
+type answerFunc func(req *contract.Request) string
+
+func (f answerFunc) Do(_ context.Context, req *contract.Request) (runner.Result, error) {
+	return runner.Result{Output: runner.String(f(req))}, nil
+}
+
+func TestUnscorableAnswers(t *testing.T) {
+	// The JSON decoders mend bad bytes in a string, but an answer taken from raw
+	// JSON (a tool call's input) or a future decoder may not: the engine checks.
+	var calls sync.Map
+	p := answerFunc(func(req *contract.Request) string {
+		n, _ := calls.LoadOrStore(req.RequestID, new(int))
+		*n.(*int)++
+		switch req.RequestID {
+		case "case-00.a1":
+			return "bad \xff byte"
+		case "case-01.a1":
+			if *n.(*int) == 1 {
+				return "bad once \xed\xb2\x80"
+			}
+			return "mended"
+		case "case-02.a1":
+			return strings.Repeat("long ", 100)
+		}
+		return "fine"
+	})
+	var buf bytes.Buffer
+	opts := fast
+	opts.MaxRecordBytes = 400
+	opts.Retries = 1
+	sum, err := runner.Run(context.Background(), makeItems(4), p, runner.NewOutput(&buf), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Answered != 2 || sum.Errors != 2 || sum.Retries != 2 {
+		t.Errorf("%v, want 2 answers, 2 errors and the bad UTF-8 asked again", sum)
+	}
+	recs := parseLines(t, buf.Bytes())
+	if len(recs) != 4 || recs[0].Error == nil || recs[0].Error.Code != "bad_response" || !strings.Contains(recs[0].Error.Message, "not valid UTF-8 (byte 4)") ||
+		recs[1].Output == nil || *recs[1].Output != "mended" ||
+		recs[2].Error == nil || recs[2].Error.Code != "bad_response" || !strings.Contains(recs[2].Error.Message, "more than the 400 a scorer reads") ||
+		recs[3].Output == nil {
+		t.Errorf("records:\n%s", buf.Bytes())
+	}
+	if !utf8.Valid(buf.Bytes()) {
+		t.Errorf("the output is not UTF-8:\n%q", buf.Bytes())
+	}
+}
+
+// TestResumeAsksUnscorableAgain: a record the scorer would reject (not UTF-8, longer
+// than its line limit) answers nothing when a run resumes.
+func TestResumeAsksUnscorableAgain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.jsonl")
+	data := "{\"request_id\":\"a\",\"output\":\"ok\"}\n{\"request_id\":\"b\",\"output\":\"bad \xff\"}\n"
+	if !testing.Short() {
+		data += `{"request_id":"c","output":"` + strings.Repeat("x", runner.MaxRecordBytes) + "\"}\n"
+	}
+	data += "{\"request_id\":\"d\",\"output\":\"ok\"}\n"
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runner.OpenOutput(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	if !out.Answered("a") || out.Answered("b") || out.Answered("c") || !out.Answered("d") || out.Repaired != 0 {
+		t.Errorf("answered a %v b %v c %v d %v, repaired %d; want a and d only", out.Answered("a"), out.Answered("b"), out.Answered("c"), out.Answered("d"), out.Repaired)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"unicode/utf8"
 )
 
 // Output is an append-only response file. Records are written one per line, each
@@ -50,21 +51,39 @@ func OpenOutput(path string) (*Output, error) {
 	return o, nil
 }
 
-// scan reads the existing records and returns the length of the complete lines.
+// scan reads the existing records and returns the length of the complete lines. A
+// record the scorer would reject (not UTF-8, or longer than MaxRecordBytes) answers
+// nothing: its request is asked again.
 func (o *Output) scan(path string, r io.Reader) (int64, error) {
 	br := bufio.NewReaderSize(r, 1<<20)
 	var off int64
+	var buf []byte
 	for line := 1; ; line++ {
-		text, err := br.ReadBytes('\n')
+		buf = buf[:0]
+		long := false
+		var err error
+		for {
+			var chunk []byte
+			chunk, err = br.ReadSlice('\n')
+			off += int64(len(chunk))
+			if !long && len(buf)+len(chunk) <= MaxRecordBytes+1 {
+				buf = append(buf, chunk...)
+			} else {
+				long, buf = true, buf[:0]
+			}
+			if err != bufio.ErrBufferFull {
+				break
+			}
+		}
 		if err == io.EOF {
-			return off, nil // text, if any, is the torn last line
+			// what was read, if anything, is the torn last line
+			return off - int64(len(buf)), nil
 		}
 		if err != nil {
 			return 0, fmt.Errorf("cannot read the output file: %v", err)
 		}
-		off += int64(len(text))
-		text = bytes.TrimSpace(text)
-		if len(text) == 0 {
+		text := bytes.TrimSpace(buf)
+		if long || !utf8.Valid(text) || len(text) == 0 {
 			continue
 		}
 		id, ok, perr := answeredID(text)
