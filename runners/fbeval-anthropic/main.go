@@ -18,8 +18,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/alecthomas/kong"
 
@@ -35,13 +33,14 @@ type cli struct {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := runner.NotifySignals()
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
 
-// run is the whole command; ctx ends the run early (SIGINT, SIGTERM).
+// run is the whole command; ctx ends the run early: gently on a first SIGINT, at
+// once on a second one or on SIGTERM (see runner.NotifySignals).
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var c cli
 	vars := kong.Vars{"base_url": "https://api.anthropic.com/v1", "api_key_env": "ANTHROPIC_API_KEY"}

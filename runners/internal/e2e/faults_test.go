@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"net/http/httptest"
@@ -277,5 +278,79 @@ func TestKillAndResume(t *testing.T) {
 	rep := decodeReport(t, run(t, dir, 0, "fbeval", "score", "toolcall-quick", "--responses", "responses.jsonl", "--format", "json").out)
 	if records, _, dups := checkPerfect(t, rep); records != len(ids) || dups != 0 {
 		t.Errorf("score read %d records with %d duplicates, want %d and none", records, dups, len(ids))
+	}
+}
+
+// TestSecondSignalStopsAtOnce: against a server that never answers, a first SIGINT
+// lets the calls in flight run on (up to --timeout, here a minute); a second SIGINT,
+// or a single SIGTERM, ends the run at once, with the summary line and exit 1.
+func TestSecondSignalStopsAtOnce(t *testing.T) {
+	needBinaries(t)
+	dir := t.TempDir()
+	exportAnswers(t, dir)
+	release := make(chan struct{})
+	held := make(chan struct{}, 16)
+	url := faultServer(t, dir, func(string, int) fakeserver.Fault {
+		held <- struct{}{}
+		<-release
+		return fakeserver.Fault{}
+	})
+	t.Cleanup(func() { close(release) })
+	for _, signals := range [][]os.Signal{{os.Interrupt, os.Interrupt}, {syscall.SIGTERM}} {
+		out := filepath.Join(dir, "responses.jsonl")
+		os.Remove(out)
+		cmd := exec.Command(filepath.Join(binDir, "fbeval-openai"), append(append([]string{"--base-url", url, "--model", "m",
+			"--timeout", "1m", "--concurrency", "2", "-o", "responses.jsonl"}, fast...), "requests.jsonl")...)
+		cmd.Dir = dir
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-held:
+		case <-time.After(time.Minute):
+			cmd.Process.Kill()
+			t.Fatal("no call came")
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		for i, s := range signals {
+			cmd.Process.Signal(s)
+			if i < len(signals)-1 {
+				// The first SIGINT stops gently: the held calls keep the runner waiting.
+				select {
+				case err := <-exited:
+					t.Fatalf("%v: the runner exited on the first SIGINT (%v): %s", signals, err, errb.String())
+				case <-time.After(300 * time.Millisecond):
+				}
+			}
+		}
+		select {
+		case err := <-exited:
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+				t.Errorf("%v: %v, want exit 1", signals, err)
+			}
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-exited
+			t.Fatalf("%v: the runner did not stop: %s", signals, errb.String())
+		}
+		if !strings.Contains(errb.String(), "0 answered, 0 errors, 0 skipped (already answered), 252 left") || !strings.Contains(errb.String(), "stopped: signal") {
+			t.Errorf("%v: stderr %s", signals, errb.String())
+		}
+		data, _ := os.ReadFile(out)
+		if len(data) != 0 {
+			t.Errorf("%v: records written for aborted calls: %s", signals, data)
+		}
+	drain:
+		for {
+			select {
+			case <-held:
+			default:
+				break drain
+			}
+		}
 	}
 }

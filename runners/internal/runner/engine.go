@@ -185,10 +185,11 @@ func Run(ctx context.Context, items []Item, p Provider, out *Output, opts Option
 }
 
 type engine struct {
-	p    Provider
-	opts Options
-	stop context.Context
-	halt func(reason string)
+	p     Provider
+	opts  Options
+	stop  context.Context
+	abort context.Context // canceled: calls in flight are canceled too
+	halt  func(reason string)
 	// cancel releases the stop context.
 	cancel context.CancelFunc
 
@@ -209,7 +210,7 @@ func newEngine(ctx context.Context, p Provider, opts Options) *engine {
 		opts.BackoffMax = 2 * time.Minute
 	}
 	stop, cancel := context.WithCancel(ctx)
-	e := &engine{p: p, opts: opts, stop: stop, cancel: cancel, rng: rand.New(rand.NewPCG(opts.Seed, 0x9e3779b97f4a7c15))}
+	e := &engine{p: p, opts: opts, stop: stop, abort: abortOf(ctx), cancel: cancel, rng: rand.New(rand.NewPCG(opts.Seed, 0x9e3779b97f4a7c15))}
 	e.halt = func(reason string) {
 		e.mu.Lock()
 		if e.reason == "" {
@@ -229,6 +230,9 @@ func (e *engine) ask(req *contract.Request) (Result, bool) {
 			return Result{}, false
 		}
 		res, err := e.call(req)
+		if err != nil && e.abort.Err() != nil {
+			return Result{}, false // aborted: left for a later run
+		}
 		if err == nil && res.Output != nil && !utf8.ValidString(*res.Output) {
 			// The scorer rejects a record that is not UTF-8: ask again.
 			err = BadResponse("the answer is not valid UTF-8 (byte %d)", invalidAt(*res.Output))
@@ -294,8 +298,9 @@ func (e *engine) take(attempt int) bool {
 }
 
 func (e *engine) call(req *contract.Request) (res Result, err error) {
-	// Calls in flight are not canceled by a stop: they finish and are written.
-	ctx := context.Background()
+	// Calls in flight are not canceled by a stop: they finish and are written. An
+	// abort (a second signal) cancels them.
+	ctx := e.abort
 	if e.opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, e.opts.Timeout)
