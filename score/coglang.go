@@ -43,7 +43,7 @@ func ReadCogLang(fx *fixtures.CogLangFixture, sources []Source, opts Options) (*
 	seen := map[string]bool{}
 	for _, src := range sources {
 		hr := newHashingReader(src.R)
-		rd := contract.NewReader(src.Name, hr, contract.ReadOptions{
+		rd := contract.NewReader(src.Name, newPyText(hr), contract.ReadOptions{
 			ListKeys:     []string{"responses", "answers"},
 			SingleRecord: isSingleCogLangRecord,
 			MaxLineBytes: opts.MaxLineBytes,

@@ -127,7 +127,7 @@ type cogFile struct {
 
 func openCogFile(src Source, opts Options) *cogFile {
 	hr := newHashingReader(src.R)
-	return &cogFile{opts: opts, src: src, hr: hr, st: InputStats{Path: src.Name}, rd: contract.NewReader(src.Name, hr, contract.ReadOptions{
+	return &cogFile{opts: opts, src: src, hr: hr, st: InputStats{Path: src.Name}, rd: contract.NewReader(src.Name, newPyText(hr), contract.ReadOptions{
 		ListKeys:      []string{"responses", "answers"},
 		OtherListKeys: []string{"requests"}, // to say what the file is
 		SingleRecord:  isSingleCogLangRecord,

@@ -250,9 +250,17 @@ func shortJSON(v jsontext.Value) string {
 	return s
 }
 
+// NaNLiteral is the JSON number a reader writes for Python's NaN literal, which
+// JSON lacks: appendPyNumber prints it as Python prints float('nan'). Its digits
+// make a clash with a number a file means improbable.
+const NaNLiteral = "-0.0e-27182818284590452353602874713526624977"
+
 // appendPyNumber writes Python's str() of a JSON number: integers exactly, other
-// numbers as Python's float repr (with "inf" for overflow).
+// numbers as Python's float repr (with "inf" for overflow, "nan" for NaNLiteral).
 func appendPyNumber(dst []byte, text string) []byte {
+	if text == NaNLiteral {
+		return append(dst, "nan"...)
+	}
 	if !strings.ContainsAny(text, ".eE") {
 		return append(dst, normalizeInt(text)...)
 	}
