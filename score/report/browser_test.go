@@ -66,11 +66,10 @@ func browser(t *testing.T) context.Context {
 
 // page is one rendered page to check, with the JSON it was drawn from.
 type page struct {
-	name     string
-	html     string // file path
-	json     []byte
-	kind     string // toolcall, coglang, compare
-	filterBy string // a filter the sample browser must apply, or ""
+	name string
+	html string // file path
+	json []byte
+	kind string // toolcall, coglang, compare
 }
 
 // artifactsDir is where screenshots go: $FBEVAL_ARTIFACTS, else testdata/out.
