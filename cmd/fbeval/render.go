@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"io"
+	"os"
+	"strconv"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/score/compare"
@@ -33,7 +35,7 @@ func renderDoc(w io.Writer, doc report.Doc, format string) error {
 	case "junit":
 		return report.WriteJUnit(w, doc)
 	case "table":
-		return report.WriteTable(w, doc)
+		return report.WriteTableWidth(w, doc, tableWidth())
 	}
 	return usageError("unknown format %q", format)
 }
@@ -98,6 +100,16 @@ func (c *CompareCmd) Run(env *Env) error {
 		}
 		return compare.WriteTable(w, res)
 	})
+}
+
+// tableWidth is the width tables must fit: $COLUMNS when it is set (0: no
+// limit, as when the output goes to a file).
+func tableWidth() int {
+	n, err := strconv.Atoi(os.Getenv("COLUMNS"))
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
 }
 
 func readInputFile(env *Env, path string) ([]byte, error) {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
@@ -14,14 +15,19 @@ import (
 
 // WriteTable writes doc as plain-text tables for a terminal or a CI log: ASCII
 // borders only, so any log viewer shows them, and headers exactly as written.
-func WriteTable(w io.Writer, doc Doc) error {
-	var b bytes.Buffer
+func WriteTable(w io.Writer, doc Doc) error { return WriteTableWidth(w, doc, 0) }
+
+// WriteTableWidth writes the tables of WriteTable, each fitted to width columns
+// (0: no limit): a table too wide loses its rightmost, least important columns
+// until it fits, and a line under it names them.
+func WriteTableWidth(w io.Writer, doc Doc, width int) error {
+	b := &tableBuf{width: width}
 	var err error
 	switch doc.Kind {
 	case KindToolcall:
-		err = tableToolcall(&b, doc.Name, doc.Toolcall)
+		err = tableToolcall(b, doc.Name, doc.Toolcall)
 	case KindCogLang:
-		err = tableCogLang(&b, doc.Name, doc.CogLang)
+		err = tableCogLang(b, doc.Name, doc.CogLang)
 	default:
 		return errNoKind
 	}
@@ -32,11 +38,54 @@ func WriteTable(w io.Writer, doc Doc) error {
 	return err
 }
 
-// textTable renders one titled table into b.
-func textTable(b *bytes.Buffer, title string, header []string, rows [][]string) error {
+// tableBuf holds rendered tables and the width they must fit (0: any).
+type tableBuf struct {
+	bytes.Buffer
+	width int
+}
+
+// textTable renders one titled table into b, fitted to b.width.
+func textTable(b *tableBuf, title string, header []string, rows [][]string) error {
 	if title != "" {
 		b.WriteString(title + "\n")
 	}
+	var dropped []string
+	for {
+		var one bytes.Buffer
+		if err := renderTable(&one, header, rows); err != nil {
+			return err
+		}
+		if b.width <= 0 || widest(one.String()) <= b.width || len(header) <= 2 {
+			b.Write(one.Bytes())
+			break
+		}
+		last := len(header) - 1
+		dropped = append([]string{header[last]}, dropped...)
+		header = header[:last]
+		for i := range rows {
+			if len(rows[i]) > last {
+				rows[i] = rows[i][:last]
+			}
+		}
+	}
+	if len(dropped) > 0 {
+		fmt.Fprintf(b, "(left out to fit %d columns: %s; --format json has every field)\n", b.width, strings.Join(dropped, ", "))
+	}
+	b.WriteByte('\n')
+	return nil
+}
+
+// widest is the width of the longest line of s, in characters.
+func widest(s string) int {
+	n := 0
+	for _, line := range strings.Split(s, "\n") {
+		n = max(n, utf8.RuneCountInString(line))
+	}
+	return n
+}
+
+// renderTable renders a table in the one table style of fbeval's text output.
+func renderTable(b *bytes.Buffer, header []string, rows [][]string) error {
 	t := tablewriter.NewTable(b,
 		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),
 		tablewriter.WithHeaderAutoFormat(tw.Off),
@@ -48,11 +97,7 @@ func textTable(b *bytes.Buffer, title string, header []string, rows [][]string) 
 	if err := t.Bulk(rows); err != nil {
 		return err
 	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	b.WriteByte('\n')
-	return nil
+	return t.Render()
 }
 
 // plain flattens text for one table cell.
@@ -68,7 +113,7 @@ func plain(s string) string {
 // maxTableFailures bounds the failing cases a table lists: a table is for reading.
 const maxTableFailures = 50
 
-func tableToolcall(b *bytes.Buffer, name string, r *ToolcallReport) error {
+func tableToolcall(b *tableBuf, name string, r *ToolcallReport) error {
 	fmt.Fprintf(b, "toolcall report: %s\ncomplete: %s, expected rows: %d, dataset: %s, seed: %d, repeats: %d, repairs: %d, decoding: %s\n%s\n\n",
 		plain(r.title()), yesNo(r.Complete), r.ExpectedRows, plain(r.Study.Dataset), r.Study.Seed, r.Study.Repeats, r.Study.Repairs,
 		plain(r.Study.Decoding), strings.ToLower(r.gateLine()))
@@ -155,7 +200,7 @@ func tableToolcall(b *bytes.Buffer, name string, r *ToolcallReport) error {
 	return nil
 }
 
-func tableCogLang(b *bytes.Buffer, name string, c *CogLangResult) error {
+func tableCogLang(b *tableBuf, name string, c *CogLangResult) error {
 	m := c.Maturity
 	fmt.Fprintf(b, "coglang result: %s\nok: %s, cases: %d, failing: %d\nhighest contiguous level: %s, blocked level: %s, next unevaluated level: %s, claim scope: %s\n",
 		plain(c.title()), yesNo(c.OK), c.CaseCount, c.FailureCaseCount, plain(m.HighestContiguousLevel),
