@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -106,21 +105,23 @@ type Reader struct {
 	lines    int
 	warnings []string
 	header   map[string]jsontext.Value
-	headerAt int64          // offset of the batch object, for HeaderPosition
-	headerOf jsontext.Value // the batch object, which the header values slice
 	single   *Record
 
 	// JSONL state
 	pending     []byte // a first line read while detecting the shape
 	pendingLine int
 	pendingCol  int
-	colSkip     int // blanks already consumed on the next line while detecting the shape
+	pendingLong bool // the pending first line was over the limit
+	colSkip     int  // blanks already consumed on the next line while detecting the shape
 	lineBuf     []byte
 
 	// whole-file state
-	dec  *jsontext.Decoder
-	nl   *newlineIndex
-	base int64 // offset of dec's input within the file
+	doc    *docScanner       // a list's elements, or a whole object
+	first  bool              // no list element read yet
+	object *Record           // a batch object, held whole
+	cursor lineCursor        // positions within object
+	dec    *jsontext.Decoder // the records of a batch object's list
+	base   int64             // offset of dec's input within object
 }
 
 // NewReader returns a Reader of r, which is named name in messages.
@@ -142,16 +143,6 @@ func (r *Reader) Warnings() []string { return r.warnings }
 
 // Header holds the members of a batch object other than its record list.
 func (r *Reader) Header() map[string]jsontext.Value { return r.header }
-
-// HeaderPosition returns the line and column of the value of the batch object's
-// member key (see Header); 0, 0 when there is none.
-func (r *Reader) HeaderPosition(key string) (line, col int) {
-	v, ok := r.header[key]
-	if !ok || r.nl == nil {
-		return 0, 0
-	}
-	return r.nl.position(r.headerAt + memberOffset(r.headerOf, v))
-}
 
 // Record returns the record found by the last call to Scan.
 func (r *Reader) Record() *Record { return &r.rec }
@@ -205,25 +196,44 @@ func (r *Reader) detect() bool {
 		return false
 	}
 	switch first {
+	case 0:
+		// JSON text never holds a NUL byte, not even in a string
+		return r.fail(r.lines+1, r.colSkip+1, "a NUL byte: this is not a JSON text file (JSONL, a JSON list or a JSON object)")
 	case '[':
 		r.shape = ShapeList
-		return r.startWholeFile(nil)
+		return r.startWholeFile(nil, r.lines+1, r.colSkip+1)
 	case '{':
 		r.pendingCol, r.colSkip = r.colSkip, 0
 		line, complete, err := r.readLine()
+		if err == errBinary {
+			return r.fail(r.lines+1, 0, "%s", err)
+		}
 		if err != nil && err != io.EOF {
 			return r.fail(0, 0, "%s", readErrMsg(err))
 		}
 		line = bytes.Clone(line) // it may sit in br's buffer, which peeking moves
 		r.pendingLine = r.lines
+		if !complete {
+			// The first line is over the limit: a JSONL line to reject, unless it is
+			// the whole file, then a JSON object too large to read.
+			if _, perr := r.peekNonSpace(); perr == io.EOF {
+				return r.fail(r.pendingLine, r.pendingCol+1, "one line of more than %d bytes: a JSON object this large cannot be read (raise the limit with --max-line-bytes, or write JSONL)", r.opts.MaxLineBytes)
+			} else if perr != nil {
+				return r.fail(r.lines+1, 0, "%s", readErrMsg(perr))
+			}
+			r.shape = ShapeJSONL
+			r.pendingLong = true
+			return true
+		}
 		trimmed := bytes.TrimSpace(line)
-		if complete && jsontext.Value(trimmed).IsValid() {
+		if jsontext.Value(trimmed).IsValid() {
 			// Only the end of the input makes a lone object a whole-file document; any
 			// other byte (a NUL included) is the next JSONL line, read on its own.
 			_, perr := r.peekNonSpace()
 			if perr == io.EOF {
 				r.shape = ShapeObject
-				return r.startWholeFile(line)
+				r.lines--
+				return r.startWholeFile(line, r.pendingLine, r.pendingCol+1)
 			}
 			if perr != nil {
 				return r.fail(r.lines+1, 0, "%s", readErrMsg(perr))
@@ -234,7 +244,8 @@ func (r *Reader) detect() bool {
 		}
 		if isIncomplete(trimmed) {
 			r.shape = ShapeObject
-			return r.startWholeFile(line)
+			r.lines--
+			return r.startWholeFile(line, r.pendingLine, r.pendingCol+1)
 		}
 		r.shape = ShapeJSONL
 		r.pending = line
@@ -291,9 +302,15 @@ func (r *Reader) readLine() (line []byte, complete bool, err error) {
 			return line, true, nil
 		}
 		if len(r.lineBuf)+len(chunk) > r.opts.MaxLineBytes {
-			// skip the rest of the line
-			for e == bufio.ErrBufferFull {
-				_, e = r.br.ReadSlice('\n')
+			// skip the rest of the line; a NUL byte in it means the input is not
+			// text at all (an endless /dev/zero has no line end to wait for)
+			binary := bytes.IndexByte(r.lineBuf, 0) >= 0
+			for !binary && e == bufio.ErrBufferFull {
+				binary = bytes.IndexByte(chunk, 0) >= 0
+				chunk, e = r.br.ReadSlice('\n')
+			}
+			if binary || bytes.IndexByte(chunk, 0) >= 0 {
+				return nil, false, errBinary
 			}
 			r.lines++
 			return nil, false, nil
@@ -320,12 +337,17 @@ func (r *Reader) readLine() (line []byte, complete bool, err error) {
 	}
 }
 
+// errBinary ends the reading of a line over the limit that holds a NUL byte.
+var errBinary = errors.New("a NUL byte in a line longer than the limit: this is not a JSON text file")
+
 func (r *Reader) scanLine() bool {
 	for {
 		var line []byte
 		var complete bool
 		lineNo, lead := r.pendingLine, r.pendingCol
-		if r.pending != nil {
+		if r.pendingLong {
+			r.pendingLong = false
+		} else if r.pending != nil {
 			line, complete, r.pending = r.pending, true, nil
 		} else {
 			lead, r.colSkip = r.colSkip, 0
@@ -333,6 +355,9 @@ func (r *Reader) scanLine() bool {
 			line, complete, err = r.readLine()
 			if err == io.EOF && line == nil {
 				return false
+			}
+			if err == errBinary {
+				return r.fail(r.lines+1, 0, "%s", err)
 			}
 			if err != nil && err != io.EOF {
 				return r.fail(r.lines+1, 0, "%s", readErrMsg(err))
@@ -364,76 +389,121 @@ func (r *Reader) scanLine() bool {
 	}
 }
 
-// startWholeFile sets up a streaming decoder over the rest of the file, prefixed by
-// text already read.
-func (r *Reader) startWholeFile(prefix []byte) bool {
-	r.nl = &newlineIndex{}
-	// Offsets count from the first byte of the document; lines already skipped are
-	// added back when positions are computed.
-	r.nl.lineBase = r.lines
+// startWholeFile sets up the document scanner over the rest of the file, prefixed by
+// text already read (the first line, which began at line, col).
+func (r *Reader) startWholeFile(prefix []byte, line, col int) bool {
+	src := io.Reader(r.br)
 	if prefix != nil {
 		// the prefix was one physical line counted by readLine; its newline was cut
-		r.nl.lineBase = r.lines - 1
-		prefix = append(append([]byte(nil), prefix...), '\n')
+		src = io.MultiReader(bytes.NewReader(append(append([]byte(nil), prefix...), '\n')), r.br)
+		r.br = bufio.NewReaderSize(src, 256<<10)
 	}
-	src := io.MultiReader(bytes.NewReader(prefix), r.br)
-	r.dec = jsontext.NewDecoder(r.nl.wrap(src))
+	r.doc = &docScanner{br: r.br, line: line, col: col, limit: r.opts.MaxLineBytes, maxDepth: MaxDepth}
 	switch r.shape {
 	case ShapeList:
-		if _, err := r.dec.ReadToken(); err != nil {
-			return r.decodeFail(err)
-		}
+		r.doc.skip()                  // '['
+		r.doc.maxDepth = MaxDepth - 1 // the list is one level
+		r.first = true
 		return true
 	default:
 		return r.startObject()
 	}
 }
 
-// startObject reads a whole-file object into memory and decides whether it is one
-// record or a batch.
+// startObject reads a whole-file object into memory (up to the limit) and decides
+// whether it is one record or a batch.
 func (r *Reader) startObject() bool {
-	start := r.dec.InputOffset()
-	val, err := r.dec.ReadValue()
+	d := r.doc
+	line, col := d.line, d.col
+	raw, tooLong, err := d.value()
 	if err != nil {
-		return r.decodeFail(err)
+		return r.docFail(err)
 	}
-	obj := append(jsontext.Value(nil), val...) // val is only valid until the next read
-	if !r.atEOF() {
+	if tooLong {
+		return r.fail(line, col, "a JSON object longer than %d bytes cannot be read whole (raise the limit with --max-line-bytes, or write JSONL, which is read one line at a time)", r.opts.MaxLineBytes)
+	}
+	obj := jsontext.Value(bytes.Clone(raw))
+	at := &Record{File: r.name, Line: line, Col: col, Raw: obj}
+	if !r.checkValue(at) || !r.atEOF() {
 		return false
 	}
-	r.lines = r.nl.lineBase + r.nl.count()
 	names, members, err := splitObject(obj)
 	if err != nil {
-		return r.decodeFail(err)
+		return r.fail(line, col, "invalid JSON: %v", err)
 	}
 	if r.opts.SingleRecord != nil && r.opts.SingleRecord(names) {
-		r.single = &Record{File: r.name, Index: 0, Raw: obj}
-		r.single.Line, r.single.Col = r.nl.position(start)
-		r.dec = nil
+		r.single = at
 		return true
 	}
-	r.header, r.headerAt, r.headerOf = members, start, obj
+	r.header = members
+	r.object = at
+	r.cursor = lineCursor{data: obj, line: line, col: col}
+	var found string
 	for _, key := range slices.Concat(r.opts.ListKeys, r.opts.OtherListKeys) {
 		list, ok := members[key]
 		if !ok {
 			continue
 		}
 		delete(r.header, key)
+		if found != "" {
+			l, c := r.cursor.at(memberOffset(obj, list))
+			return r.fail(l, c, "the object holds both %q and %q: keep the records in one list (the reference scorer reads only %q)", found, key, found)
+		}
+		found = key
 		if list.Kind() != '[' {
-			l, c := r.nl.position(start + memberOffset(obj, list))
+			l, c := r.cursor.at(memberOffset(obj, list))
 			return r.fail(l, c, "%q must be a JSON list of records", key)
 		}
-		base := start + memberOffset(obj, list)
-		r.base = base
+		r.base = memberOffset(obj, list)
 		r.dec = jsontext.NewDecoder(bytes.NewReader(list))
 		r.dec.ReadToken()
+	}
+	if found != "" {
+		r.cursor = lineCursor{data: obj, line: line, col: col}
 		return true
 	}
-	l, c := r.nl.position(start)
 	if len(r.opts.ListKeys) == 0 {
-		return r.fail(l, c, "expected JSON lines or a JSON list of records, found one JSON object")
+		return r.fail(line, col, "expected JSON lines or a JSON list of records, found one JSON object")
 	}
-	return r.fail(l, c, "a JSON object must be one record or hold the records in %s", quoteList(r.opts.ListKeys))
+	return r.fail(line, col, "a JSON object must be one record or hold the records in %s", quoteList(r.opts.ListKeys))
+}
+
+// HeaderPosition returns the line and column of the value of the batch object's
+// member name (see Header); 0, 0 when there is none.
+func (r *Reader) HeaderPosition(name string) (line, col int) {
+	v, ok := r.header[name]
+	if !ok || r.object == nil {
+		return 0, 0
+	}
+	c := lineCursor{data: r.object.Raw, line: r.object.Line, col: r.object.Col}
+	return c.at(memberOffset(r.object.Raw, v))
+}
+
+// checkValue parses the text of a value found by the document scanner strictly; a
+// syntax error ends the scan at its position.
+func (r *Reader) checkValue(rec *Record) bool {
+	d := jsontext.NewDecoder(bytes.NewReader(rec.Raw))
+	_, err := d.ReadValue()
+	var off int64
+	msg := ""
+	var se *jsontext.SyntacticError
+	switch {
+	case errors.As(err, &se):
+		off, msg = se.ByteOffset, se.Err.Error()
+		if errors.Is(se.Err, io.ErrUnexpectedEOF) {
+			msg = "the value ends too early"
+		}
+	case err != nil:
+		msg = "the value ends too early"
+		off = int64(len(rec.Raw))
+	case d.InputOffset() != int64(len(rec.Raw)):
+		off, msg = d.InputOffset(), "unexpected data after a JSON value"
+	default:
+		return true
+	}
+	e := rec.Errorf(off, "invalid JSON: %s", msg)
+	r.err = e
+	return false
 }
 
 func quoteList(keys []string) string {
@@ -486,68 +556,138 @@ func splitObject(obj jsontext.Value) ([]string, map[string]jsontext.Value, error
 func (r *Reader) scanElement() bool {
 	if r.single != nil {
 		r.rec, r.single = *r.single, nil
+		r.rec.Index = r.index
 		r.index++
 		return true
+	}
+	if r.shape == ShapeList {
+		return r.scanListElement()
 	}
 	if r.dec == nil {
 		return false
 	}
 	if r.dec.PeekKind() == ']' {
-		r.dec.ReadToken()
-		if r.shape == ShapeList {
-			r.atEOF()
-			r.lines = r.nl.lineBase + r.nl.count()
-		}
 		r.dec = nil
 		return false
 	}
-	off := r.dec.InputOffset()
 	val, err := r.dec.ReadValue()
 	if err != nil {
-		return r.decodeFail(err)
+		// the object was checked whole: this cannot happen
+		return r.fail(r.object.Line, r.object.Col, "invalid JSON: %v", err)
 	}
-	lead := r.leadingSpace(off, val)
-	line, col := r.nl.position(r.base + off + lead)
+	line, col := r.cursor.at(r.base + r.dec.InputOffset() - int64(len(val)))
 	r.rec = Record{File: r.name, Line: line, Col: col, Index: r.index, Raw: val}
 	r.index++
 	return true
 }
 
-// leadingSpace is how many bytes of separators and white space precede val in the
-// input after offset off. jsontext reports the offset before the separator.
-func (r *Reader) leadingSpace(off int64, val []byte) int64 {
-	end := r.dec.InputOffset()
-	return end - off - int64(len(val))
+// scanListElement reads the next element of a whole-file list.
+func (r *Reader) scanListElement() bool {
+	d := r.doc
+	if d == nil {
+		return false
+	}
+	b, err := d.space()
+	if err != nil {
+		return r.docFail(err)
+	}
+	if b == ']' {
+		d.skip()
+		r.doc = nil
+		r.atEOFDoc(d)
+		return false
+	}
+	if !r.first {
+		if b != ',' {
+			return r.fail(d.line, d.col, "invalid JSON: expected ',' or ']' after a list element, found %s", quoteByte(b))
+		}
+		d.skip()
+		if b, err = d.space(); err != nil {
+			return r.docFail(err)
+		}
+	}
+	r.first = false
+	line, col := d.line, d.col
+	raw, tooLong, err := d.value()
+	if err != nil {
+		return r.docFail(err)
+	}
+	r.rec = Record{File: r.name, Line: line, Col: col, Index: r.index, Raw: raw}
+	r.index++
+	if tooLong {
+		r.rec.Raw = nil
+		r.rec.Err = &InputError{File: r.name, Line: line, Col: col,
+			Msg: fmt.Sprintf("a record longer than %d bytes (raise the limit with --max-line-bytes)", r.opts.MaxLineBytes)}
+		return true
+	}
+	return r.checkValue(&r.rec)
 }
 
-// atEOF checks that only white space follows the document.
-func (r *Reader) atEOF() bool {
-	off := r.dec.InputOffset()
-	_, err := r.dec.ReadToken()
+func quoteByte(b byte) string {
+	if b < 0x20 || b >= 0x7f {
+		return fmt.Sprintf("byte 0x%02x", b)
+	}
+	return strconv.QuoteRune(rune(b))
+}
+
+// atEOF checks that only white space follows the whole-file document.
+func (r *Reader) atEOF() bool { return r.atEOFDoc(r.doc) }
+
+func (r *Reader) atEOFDoc(d *docScanner) bool {
+	_, err := d.space()
+	r.lines = d.line - 1
 	if err == io.EOF {
 		return true
 	}
-	l, c := r.nl.position(r.base + off)
 	if err != nil {
-		return r.decodeFail(err)
+		return r.docFail(err)
 	}
-	return r.fail(l, c, "unexpected data after the JSON document")
+	return r.fail(d.line, d.col, "unexpected data after the JSON document")
 }
 
-func (r *Reader) decodeFail(err error) bool {
-	var se *jsontext.SyntacticError
-	if errors.As(err, &se) {
-		l, c := r.nl.position(r.base + se.ByteOffset)
-		msg := se.Err.Error()
-		if errors.Is(se.Err, io.ErrUnexpectedEOF) {
-			msg = "the file ends inside a JSON value (truncated?)"
-		}
-		return r.fail(l, c, "invalid JSON: %s", msg)
-	}
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return r.fail(r.nl.lineBase+r.nl.count()+1, 0, "the file ends inside a JSON value (truncated?)")
+// docFail ends the scan on an error of the document scanner, at its position.
+func (r *Reader) docFail(err error) bool {
+	d := r.doc
+	switch {
+	case err == io.ErrUnexpectedEOF || err == io.EOF:
+		return r.fail(d.line, d.col, "invalid JSON: the file ends inside a JSON value (truncated?)")
+	case errors.As(err, new(errTooDeep)):
+		return r.fail(d.line, d.col-1, "invalid JSON: exceeded max depth")
 	}
 	return r.fail(0, 0, "%s", readErrMsg(err))
+}
+
+// lineCursor turns offsets into a text held in memory into lines and columns,
+// walking forward from the last offset asked for.
+type lineCursor struct {
+	data      []byte
+	off       int64
+	line, col int
+	line0     int
+	col0      int
+	started   bool
+}
+
+func (c *lineCursor) at(off int64) (line, col int) {
+	if !c.started {
+		c.started, c.line0, c.col0 = true, c.line, c.col
+	}
+	if off < c.off {
+		c.off, c.line, c.col = 0, c.line0, c.col0
+	}
+	if off > int64(len(c.data)) {
+		off = int64(len(c.data))
+	}
+	for _, b := range c.data[c.off:off] {
+		if b == '\n' {
+			c.line++
+			c.col = 1
+		} else {
+			c.col++
+		}
+	}
+	c.off = off
+	return c.line, c.col
 }
 
 // readErrMsg words an I/O error of the input without repeating the file name the
@@ -560,44 +700,4 @@ func readErrMsg(err error) string {
 		err = u
 	}
 	return "cannot read: " + err.Error()
-}
-
-// newlineIndex records the offsets of the newlines read through it, so byte offsets
-// of a streamed document can be turned into line and column.
-type newlineIndex struct {
-	offsets  []int64
-	read     int64
-	lineBase int // physical lines before the document's first byte
-}
-
-func (n *newlineIndex) wrap(r io.Reader) io.Reader { return &nlReader{r: r, n: n} }
-
-func (n *newlineIndex) count() int { return len(n.offsets) }
-
-func (n *newlineIndex) position(off int64) (line, col int) {
-	i := sort.Search(len(n.offsets), func(i int) bool { return n.offsets[i] >= off })
-	line = n.lineBase + i + 1
-	if i == 0 {
-		return line, int(off) + 1
-	}
-	return line, int(off - n.offsets[i-1])
-}
-
-type nlReader struct {
-	r io.Reader
-	n *newlineIndex
-}
-
-func (t *nlReader) Read(p []byte) (int, error) {
-	k, err := t.r.Read(p)
-	for i := 0; i < k; {
-		j := bytes.IndexByte(p[i:k], '\n')
-		if j < 0 {
-			break
-		}
-		t.n.offsets = append(t.n.offsets, t.n.read+int64(i+j))
-		i += j + 1
-	}
-	t.n.read += int64(k)
-	return k, err
 }

@@ -3,6 +3,7 @@ package contract
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -46,12 +47,12 @@ func TestReaderShapes(t *testing.T) {
 		{"jsonl no final newline", "{\"a\":1}\n{\"b\":2}", ShapeJSONL, []string{`1:1 {"a":1}`, `2:1 {"b":2}`}, ""},
 		{"jsonl bad first line", "{\"a\":1]\n{\"b\":2}\n", ShapeJSONL, []string{`1:1 {"a":1]`, `2:1 {"b":2}`}, ""},
 		{"list", "[\n {\"a\":1},\n {\"b\":2}\n]\n", ShapeList, []string{`2:2 {"a":1}`, `3:2 {"b":2}`}, ""},
-		{"list trailing data", "[{\"a\":1}] x", ShapeList, []string{`1:2 {"a":1}`}, "in.jsonl:1:11: invalid JSON"},
+		{"list trailing data", "[{\"a\":1}] x", ShapeList, []string{`1:2 {"a":1}`}, "in.jsonl:1:11: unexpected data after the JSON document"},
 		{"list truncated", "[{\"a\":1},\n{\"b\":", ShapeList, []string{`1:2 {"a":1}`}, "truncated"},
 		{"single record", "{\"case_id\": \"x\", \"output\": \"y\"}\n", ShapeObject, []string{`1:1 {"case_id": "x", "output": "y"}`}, ""},
 		{"batch", "{\n  \"schema_version\": \"v\",\n  \"responses\": [\n    {\"a\": 1}\n  ]\n}\n", ShapeObject, []string{`4:5 {"a": 1}`}, ""},
 		{"batch one line", `{"answers": [{"a": 1}, {"b": 2}]}`, ShapeObject, []string{`1:14 {"a": 1}`, `1:24 {"b": 2}`}, ""},
-		{"batch prefers responses", `{"answers": [{"a": 1}], "responses": [{"b": 2}]}`, ShapeObject, []string{`1:39 {"b": 2}`}, ""},
+		{"batch with both lists", `{"answers": [{"a": 1}], "responses": [{"b": 2}]}`, ShapeObject, nil, `in.jsonl:1:13: the object holds both "responses" and "answers"`},
 		{"batch without list", `{"x": 1}` + "\n", ShapeObject, nil, `in.jsonl:1:1: a JSON object must be one record or hold the records in "responses" or "answers"`},
 		{"batch list not a list", `{"responses": 3}`, ShapeObject, nil, `"responses" must be a JSON list`},
 		{"bom", "\ufeff{\"a\":1}\n{}\n", ShapeJSONL, []string{`1:1 {"a":1}`, `2:1 {}`}, ""},
@@ -131,4 +132,71 @@ func FuzzReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReaderLimits: the limit holds for every shape, and nothing over it is dropped
+// without a word: a record over the limit is an error record at its position, and
+// a document that cannot be read at all ends the scan with a located error.
+func TestReaderLimits(t *testing.T) {
+	long := `"` + strings.Repeat("x", 100) + `"`
+	tests := []struct {
+		name string
+		in   string
+		want []string
+		err  string
+	}{
+		{"first line over the limit", `{"a":` + long + "}\n{\"c\":3}\n", []string{"ERR in.jsonl:1:1: line is longer than 50 bytes (raise the limit with --max-line-bytes)", `2:1 {"c":3}`}, ""},
+		{"indented first line over the limit", "\n  {\"a\":" + long + "}\n{\"c\":3}\n", []string{"ERR in.jsonl:2:1: line is longer than 50 bytes (raise the limit with --max-line-bytes)", `3:1 {"c":3}`}, ""},
+		{"one-line batch object over the limit", `{"responses":[{"a":` + long + "}]}\n", nil, "in.jsonl:1:1: one line of more than 50 bytes: a JSON object this large cannot be read (raise the limit with --max-line-bytes, or write JSONL)"},
+		{"batch object over the limit", "{\n\"responses\": [\n{\"a\":" + long + "}]}\n", nil, "in.jsonl:1:1: a JSON object longer than 50 bytes cannot be read whole"},
+		{"list element over the limit", "[{\"a\":1},\n {\"b\":" + long + "},\n {\"c\":3}]", []string{`1:2 {"a":1}`, "ERR in.jsonl:2:2: a record longer than 50 bytes (raise the limit with --max-line-bytes)", `3:2 {"c":3}`}, ""},
+		{"list element string over the limit", "[" + long + ",{}]", []string{"ERR in.jsonl:1:2: a record longer than 50 bytes (raise the limit with --max-line-bytes)", `1:105 {}`}, ""},
+		{"NUL at the start", "\x00\x00\x00", nil, "in.jsonl:1:1: a NUL byte: this is not a JSON text file"},
+		{"NUL after blank lines", "\n\n  \x00", nil, "in.jsonl:3:3: a NUL byte"},
+		{"broken element", "[{\"a\":1},\n {\"b\":tru}]", []string{`1:2 {"a":1}`}, "in.jsonl:2:10: invalid JSON: invalid character '}' in literal true"},
+		{"missing comma", "[{\"a\":1} {\"b\":2}]", []string{`1:2 {"a":1}`}, "in.jsonl:1:10: invalid JSON: expected ',' or ']' after a list element, found '{'"},
+		{"bracket in a string", `[{"a":"]}"}, {"b":"\"]"}]`, []string{`1:2 {"a":"]}"}`, `1:14 {"b":"\"]"}`}, ""},
+		{"endless NUL after a record", "{\"a\":1}\n" + strings.Repeat("\x00", 1000), []string{`1:1 {"a":1}`}, "in.jsonl:2: a NUL byte in a line longer than the limit"},
+		{"endless NUL in the first line", "{" + strings.Repeat("\x00", 1000), nil, "in.jsonl:1: a NUL byte in a line longer than the limit"},
+		{"scalars", `[1, "x", null, true]`, []string{`1:2 1`, `1:5 "x"`, `1:10 null`, `1:16 true`}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, got, err := readAll(t, tt.in, ReadOptions{ListKeys: []string{"responses"}, MaxLineBytes: 50})
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("records:\n got %q\nwant %q", got, tt.want)
+			}
+			switch {
+			case tt.err == "" && err != nil:
+				t.Errorf("unexpected error %v", err)
+			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+				t.Errorf("error = %v, want it to contain %q", err, tt.err)
+			}
+		})
+	}
+}
+
+// TestReaderWhitespaceMemory: a list padded with megabytes of white space is read
+// without holding the white space.
+func TestReaderWhitespaceMemory(t *testing.T) {
+	pad := strings.Repeat(" \n", 8<<20)
+	in := "[" + pad + "{}" + pad + "," + pad + "{}" + pad + "]" + pad
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	r := NewReader("in.json", strings.NewReader(in), ReadOptions{})
+	n := 0
+	for r.Scan() {
+		n++
+	}
+	runtime.ReadMemStats(&after)
+	if r.Err() != nil || n != 2 {
+		t.Fatalf("%d records, err %v", n, r.Err())
+	}
+	if grown := after.TotalAlloc - before.TotalAlloc; grown > 4<<20 {
+		t.Errorf("reading allocated %d bytes for 80 MiB of white space", grown)
+	}
+	if r.Lines() != 5*(8<<20) {
+		t.Errorf("lines = %d", r.Lines())
+	}
 }

@@ -451,3 +451,7 @@ func decodeObject(rec *Record, what string, w any) error {
 	}
 	return nil
 }
+
+// ShowValue returns a JSON value for a one-line message: compacted, quoted when it
+// holds control characters, and cut at 80 bytes.
+func ShowValue(v jsontext.Value) string { return showValue(v) }

@@ -40,7 +40,7 @@ func LoadStudy(arg string) (contract.Study, error) {
 	if s, ok := fixtures.BuiltinStudy(arg); ok {
 		return s, nil
 	}
-	data, err := os.ReadFile(arg)
+	data, err := contract.ReadFile(arg)
 	if err != nil {
 		if os.IsNotExist(err) && !strings.ContainsAny(arg, "/.\\") {
 			return contract.Study{}, &contract.InputError{Msg: fmt.Sprintf("unknown study %q: use %s, or a study file", arg, strings.Join(fixtures.StudyNames(), ", "))}
@@ -53,6 +53,9 @@ func LoadStudy(arg string) (contract.Study, error) {
 func pathErr(err error) string {
 	if pe, ok := err.(*os.PathError); ok {
 		return pe.Err.Error()
+	}
+	if ie, ok := err.(*contract.InputError); ok {
+		return ie.Msg
 	}
 	return err.Error()
 }
@@ -245,7 +248,7 @@ func CogLangInput(dataset string) (Input, error) {
 	if dataset == "" || dataset == fixtures.CogLangDefaultPath {
 		return Input{Role: "fixture", Path: fixtures.CogLangDefaultPath, SHA256: sha(fixtures.CogLangDefaultJSON())}, nil
 	}
-	data, err := os.ReadFile(dataset)
+	data, err := contract.ReadFile(dataset)
 	if err != nil {
 		return Input{}, &contract.InputError{File: dataset, Msg: "cannot read fixture: " + pathErr(err)}
 	}

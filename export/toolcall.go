@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"text/template"
@@ -73,7 +72,7 @@ func PlanToolcall(s contract.Study) (*ToolcallPlan, error) {
 		perDomain := map[string][]byte{}
 		var file []byte
 		if isSchemaFile(name) {
-			data, err := os.ReadFile(name)
+			data, err := contract.ReadFile(name)
 			if err != nil {
 				return nil, &contract.InputError{File: name, Msg: "cannot read schema: " + pathErr(err)}
 			}
@@ -105,7 +104,7 @@ func PlanToolcall(s contract.Study) (*ToolcallPlan, error) {
 	p.Candidate = p.ArmSchemas[contract.ArmInputSchema]
 	tmplText := defaultPromptTemplate
 	if s.PromptTemplate != "" {
-		data, err := os.ReadFile(s.PromptTemplate)
+		data, err := contract.ReadFile(s.PromptTemplate)
 		if err != nil {
 			return nil, &contract.InputError{File: s.PromptTemplate, Msg: "cannot read prompt template: " + pathErr(err)}
 		}
@@ -147,7 +146,7 @@ func loadDataset(path string) ([]contract.Case, Input, error) {
 		data, _ := fixtures.ToolcallFixtureFile("cases.jsonl")
 		return fixtures.ToolcallDataset(), Input{Role: "dataset", Path: path, SHA256: sha(data)}, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := contract.ReadFile(path)
 	if err != nil {
 		return nil, Input{}, &contract.InputError{File: path, Msg: "cannot read dataset: " + pathErr(err)}
 	}

@@ -23,8 +23,10 @@ type CogLangResponses struct {
 	ErrorCases     []string
 	Duplicates     map[string]bool
 	Unknown        map[string]bool
-	Warnings       []string
-	index          map[string]int
+	// UnknownNotListed counts records whose unknown case id Unknown leaves out.
+	UnknownNotListed int
+	Warnings         []string
+	index            map[string]int
 }
 
 // ReadCogLang reads CogLang response files as the reference does (JSONL, a JSON list,
@@ -164,7 +166,7 @@ func (c *CogLangResponses) Block() contract.Object {
 	if warnings == nil {
 		warnings = []string{}
 	}
-	return contract.Object{
+	obj := contract.Object{
 		{Key: "files", Value: files},
 		{Key: "records_read", Value: c.Read},
 		{Key: "records_accepted", Value: c.Accepted},
@@ -172,8 +174,11 @@ func (c *CogLangResponses) Block() contract.Object {
 		{Key: "duplicate_case_ids", Value: sortedSet(c.Duplicates)},
 		{Key: "unknown_case_ids", Value: sortedSet(c.Unknown)},
 		{Key: "provider_error_case_ids", Value: strs(c.ErrorCases)},
-		{Key: "warnings", Value: warnings},
 	}
+	if c.UnknownNotListed > 0 {
+		obj = append(obj, contract.Member{Key: "unknown_records_not_listed", Value: c.UnknownNotListed})
+	}
+	return append(obj, contract.Member{Key: "warnings", Value: warnings})
 }
 
 func strs(list []string) []string {

@@ -20,10 +20,10 @@ const (
 // cogBatch is a run of consecutive records of one file.
 type cogBatch struct {
 	file   int
-	raw    []byte  // the records' text, one after another
-	ends   []int   // end of each record in raw
-	lines  []int32 // line and column of each record, for errors
-	cols   []int32
+	raw    []byte // the records' text, one after another
+	ends   []int  // end of each record in raw
+	lines  []int  // line and column of each record, for errors
+	cols   []int
 	scored []coglang.Scored
 	failAt int   // first record that failed to decode (len(ends) if none)
 	err    error // that record's error, or an error that ends the input after the batch
@@ -37,8 +37,8 @@ func (b *cogBatch) reset(file int) {
 func (b *cogBatch) add(rec *contract.Record) {
 	b.raw = append(b.raw, rec.Raw...)
 	b.ends = append(b.ends, len(b.raw))
-	b.lines = append(b.lines, int32(rec.Line))
-	b.cols = append(b.cols, int32(rec.Col))
+	b.lines = append(b.lines, rec.Line)
+	b.cols = append(b.cols, rec.Col)
 }
 
 // score decodes and scores the batch's records, stopping at the first that fails.
@@ -53,7 +53,7 @@ func (b *cogBatch) score(sc *coglang.RecordScorer, name string) {
 	for i, end := range b.ends {
 		if err := sc.Score(b.raw[start:end], &b.scored[i]); err != nil {
 			b.failAt = i
-			b.err = recordError(&contract.Record{File: name, Line: int(b.lines[i]), Col: int(b.cols[i]), Raw: b.raw[start:end]}, err)
+			b.err = recordError(&contract.Record{File: name, Line: b.lines[i], Col: b.cols[i], Raw: b.raw[start:end]}, err)
 			return
 		}
 		start = end
@@ -101,6 +101,10 @@ func ScoreCogLang(fx *fixtures.CogLangFixture, sources []Source, opts Options, c
 	}
 	for _, id := range res.UnknownCaseIDs {
 		out.Unknown[id] = true
+	}
+	out.UnknownNotListed = res.UnknownNotListed
+	if n := res.UnknownNotListed; n > 0 {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%d records name case ids the fixture does not have and unknown_case_ids leaves out (it lists the first %d)", n, coglang.MaxUnknownListed))
 	}
 	out.Responses = []coglang.Response{}
 	out.ProviderErrors = res.ProviderErrorRecords

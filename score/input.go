@@ -31,8 +31,23 @@ type InputStats struct {
 	// UnknownAt its line and column.
 	FirstUnknown string
 	UnknownAt    [2]int
-	Rejected     []Rejection
-	Warnings     []string
+	Rejected     []Rejection // the first MaxListed rejections
+	// RejectedCount counts every rejected record, listed or not.
+	RejectedCount int
+	Warnings      []string
+}
+
+// MaxListed bounds the rejected lines a report lists for one file (and names on
+// stderr): counts stay exact, the list says how many it leaves out, and a file of
+// millions of bad lines does not make a report of gigabytes.
+const MaxListed = 1000
+
+// reject counts a rejected record and lists it while the list has room.
+func (s *InputStats) reject(r Rejection) {
+	s.RejectedCount++
+	if len(s.Rejected) < MaxListed {
+		s.Rejected = append(s.Rejected, r)
+	}
 }
 
 // Rejection is one line that could not be used, and why.
@@ -47,7 +62,7 @@ func (s *InputStats) Object() contract.Object {
 	for i, r := range s.Rejected {
 		rej[i] = contract.Object{{Key: "line", Value: r.Line}, {Key: "reason", Value: r.Reason}}
 	}
-	return contract.Object{
+	obj := contract.Object{
 		{Key: "role", Value: "responses"},
 		{Key: "path", Value: s.Path},
 		{Key: "sha256", Value: s.SHA256},
@@ -59,6 +74,10 @@ func (s *InputStats) Object() contract.Object {
 		{Key: "unknown", Value: s.Unknown},
 		{Key: "rejected", Value: rej},
 	}
+	if n := s.RejectedCount - len(s.Rejected); n > 0 {
+		obj = append(obj, contract.Member{Key: "rejected_not_listed", Value: n})
+	}
+	return obj
 }
 
 // hashingReader hashes everything read through it.

@@ -3,6 +3,7 @@ package score
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -107,8 +108,12 @@ func (run *ToolcallRun) Report() (*ToolcallReport, error) {
 		rep.Classification = stats.Classify(ci)
 	}
 	for _, in := range run.Inputs {
-		if n := len(in.Rejected); n > 0 {
-			rep.Warnings = append(rep.Warnings, in.Path+": "+plural(n, "line was", "lines were")+" rejected")
+		if n := in.RejectedCount; n > 0 {
+			w := in.Path + ": " + plural(n, "line was", "lines were") + " rejected"
+			if left := n - len(in.Rejected); left > 0 {
+				w += fmt.Sprintf(" (the first %d are listed)", len(in.Rejected))
+			}
+			rep.Warnings = append(rep.Warnings, w)
 		}
 		if in.Duplicates > 0 {
 			rep.Warnings = append(rep.Warnings, in.Path+": "+plural(in.Duplicates, "record repeats", "records repeat")+" an earlier request id (the last one wins)")

@@ -239,6 +239,14 @@ func (run *ToolcallRun) Read(src Source, opts Options) (*InputStats, error) {
 	if err := rd.Err(); err != nil {
 		return nil, err
 	}
+	if err := checkResponseBatchVersion(rd, src.Name, contract.ResponseBatchV1); err != nil {
+		return nil, err
+	}
+	if st.Records > 0 && st.Accepted == 0 {
+		// nothing in the file is a record: a wrong file, not a run with bad lines
+		return nil, &exitErr{msg: fmt.Sprintf("%s; no record of the file could be read (%s): give a JSONL file, a JSON list or a batch object of response records",
+			st.Rejected[0].Reason, plural(st.Records, "record rejected", "records rejected"))}
+	}
 	st.Shape = rd.Shape().String()
 	st.Lines = rd.Lines()
 	st.Warnings = rd.Warnings()
@@ -301,6 +309,26 @@ func (run *ToolcallRun) whyUnknown(id string) string {
 
 var requestIDParts = regexp.MustCompile(`^(.+)\.([a-z_]+)\.r([0-9]+)\.a([0-9]+)$`)
 
+// exitErr is bad input (exit 2) whose message already carries its position.
+type exitErr struct{ msg string }
+
+func (e *exitErr) Error() string { return e.msg }
+func (e *exitErr) ExitCode() int { return 2 }
+
+// checkResponseBatchVersion refuses a batch object whose schema_version is present, not
+// null, and not want, at the value's position.
+func checkResponseBatchVersion(rd *contract.Reader, name, want string) error {
+	v, ok := rd.Header()["schema_version"]
+	if !ok || v.Kind() == 'n' {
+		return nil
+	}
+	if s, isStr := stringOf(v); isStr && s == want {
+		return nil
+	}
+	line, col := rd.HeaderPosition("schema_version")
+	return &contract.InputError{File: name, Line: line, Col: col, Msg: fmt.Sprintf("the batch schema_version must be %q (or absent), got %s", want, contract.ShowValue(v))}
+}
+
 // Outcomes of one record.
 const (
 	outRejected = iota
@@ -324,8 +352,8 @@ type tcOutcome struct {
 type tcBatch struct {
 	raw   []byte // the records' text, one after another
 	ends  []int  // end of each record in raw
-	lines []int32
-	cols  []int32
+	lines []int
+	cols  []int
 	errs  []error // the reader's rejection of each record, or nil
 	out   []tcOutcome
 	done  chan struct{}
@@ -340,8 +368,8 @@ func (b *tcBatch) reset() {
 func (b *tcBatch) add(rec *contract.Record) {
 	b.raw = append(b.raw, rec.Raw...)
 	b.ends = append(b.ends, len(b.raw))
-	b.lines = append(b.lines, int32(rec.Line))
-	b.cols = append(b.cols, int32(rec.Col))
+	b.lines = append(b.lines, rec.Line)
+	b.cols = append(b.cols, rec.Col)
 	b.errs = append(b.errs, rec.Err)
 }
 
@@ -379,7 +407,7 @@ func (w *tcWorker) judge(b *tcBatch) {
 	b.out = b.out[:n]
 	start := 0
 	for i, end := range b.ends {
-		w.record(b.raw[start:end], int(b.lines[i]), int(b.cols[i]), b.errs[i], &b.out[i])
+		w.record(b.raw[start:end], b.lines[i], b.cols[i], b.errs[i], &b.out[i])
 		start = end
 	}
 }
@@ -530,7 +558,7 @@ func (run *ToolcallRun) apply(o *tcOutcome, st *InputStats) {
 	st.Records++
 	switch o.kind {
 	case outRejected:
-		st.Rejected = append(st.Rejected, Rejection{Line: o.line, Reason: o.reason})
+		st.reject(Rejection{Line: o.line, Reason: o.reason})
 		return
 	case outUnknown:
 		st.Accepted++

@@ -162,7 +162,7 @@ func TestBadInputCogLang(t *testing.T) {
 		{"scalar.json", 2, []string{"fbeval: $F:1:1: a response record must be a JSON object"}, 0},
 		{"string.json", 2, []string{"fbeval: $F:1:1: a response record must be a JSON object"}, 0},
 		{"list_of_scalars.json", 2, []string{"fbeval: $F:1:2: a response record must be a JSON object"}, 0},
-		{"two_documents.json", 2, []string{"fbeval: $F:1:49: unexpected data after the JSON document"}, 0},
+		{"two_documents.json", 2, []string{"fbeval: $F:1:50: unexpected data after the JSON document"}, 0},
 		{"garbage.jsonl", 2, []string{"fbeval: $F:1:2: invalid JSON: invalid character 'o' in literal null (expecting 'u')"}, 0},
 	}
 	seen := map[string]bool{}
@@ -266,11 +266,8 @@ func TestBadInputToolcall(t *testing.T) {
 		{"empty.jsonl", 1, []string{
 			"fbeval: 7 rows have no first-attempt response and score as failures",
 			"fbeval: the report is incomplete: some rows have no response"}, nil},
-		{"scalar.json", 1, []string{
-			"fbeval: $F:1:1: a response record must be a JSON object (line rejected)",
-			"fbeval: 7 rows have no first-attempt response and score as failures",
-			"fbeval: $F: 1 line was rejected",
-			"fbeval: the report is incomplete: some rows have no response"}, []int{1}},
+		{"scalar.json", 2, []string{
+			"fbeval: $F:1:1: a response record must be a JSON object; no record of the file could be read (1 record rejected): give a JSONL file, a JSON list or a batch object of response records"}, nil},
 		// a broken whole-file document cannot be read record by record: exit 2
 		{"truncated.json", 2, []string{"fbeval: $F:4:15: invalid JSON: the file ends inside a JSON value (truncated?)"}, nil},
 	}

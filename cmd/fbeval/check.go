@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/fbeval/fbeval/contract"
@@ -56,10 +54,10 @@ func (c *CheckCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	data, err := io.ReadAll(r)
+	data, err := contract.ReadAll(path, r)
 	done()
 	if err != nil {
-		return &exitError{code: 2, err: err}
+		return &exitError{code: 2, err: cleanPathError(err)}
 	}
 	if c.Contract != "" {
 		return c.runContract(env, data)
@@ -90,7 +88,7 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 	}
 	if c.State != "" {
 		var err error
-		if state, err = os.ReadFile(c.State); err != nil {
+		if state, err = contract.ReadFile(c.State); err != nil {
 			return &exitError{code: 2, err: cleanPathError(err)}
 		}
 	}

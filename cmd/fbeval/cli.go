@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
+	"github.com/fbeval/fbeval/contract"
 )
 
 // Env holds the command's streams; every command writes data to Stdout and messages
@@ -32,6 +33,8 @@ type CLI struct {
 	Check    CheckCmd    `cmd:"" help:"Check one output against a tool contract or an fbeval contract: PASS or FAIL with every reason."`
 	Contract ContractCmd `cmd:"" help:"Static checks of fbeval contracts."`
 	Version  VersionCmd  `cmd:"" help:"Print the version and the contract versions."`
+
+	MaxFileBytes int64 `help:"Largest file read whole: study, dataset, fixture, schema, prompt template, report, contract, output to check." default:"268435456" placeholder:"N"`
 }
 
 // exitError carries an exit code; a nil err means the message was already written.
@@ -108,6 +111,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 		return 2
 	}
+	contract.SetMaxFileBytes(cli.MaxFileBytes)
 	if err := ctx.Run(env); err != nil {
 		var ee interface{ ExitCode() int }
 		code := 2

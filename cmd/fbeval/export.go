@@ -76,6 +76,9 @@ func readAll(env *Env, run *score.ToolcallRun, paths []string, opts score.Option
 		for _, rej := range st.Rejected {
 			env.warnf("%s (line rejected)", rej.Reason)
 		}
+		if left := st.RejectedCount - len(st.Rejected); left > 0 {
+			env.warnf("%s: %d more rejected lines are not named here", p, left)
+		}
 	}
 	return nil
 }

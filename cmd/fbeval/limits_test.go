@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -49,6 +51,78 @@ func TestNestingLimits(t *testing.T) {
 			first, _, _ := strings.Cut(stdout, "\n")
 			if !strings.Contains(first, `"codes":["JSON_INVALID"]`) || !strings.Contains(first, "nesting deeper than 10000 levels") {
 				t.Errorf("case result:\n%.1000s", first)
+			}
+		}
+	})
+}
+
+// TestListingsCapped: a file of many bad lines or many unknown ids is counted
+// exactly, but the report and stderr list only the first MaxListed, and say how
+// many they leave out.
+func TestListingsCapped(t *testing.T) {
+	t.Run("toolcall rejected lines", func(t *testing.T) {
+		var in strings.Builder
+		for _, l := range goodToolcallLines(t) {
+			in.WriteString(l + "\n")
+		}
+		for range 1500 {
+			in.WriteString("junk\n")
+		}
+		code, stdout, stderr := runMain(t, strings.NewReader(in.String()), append(smallToolcall, "--responses", "-")...)
+		if code != 0 {
+			t.Fatalf("exit %d; stderr %.500s", code, stderr)
+		}
+		var rep struct {
+			Inputs []struct {
+				Role      string            `json:"role"`
+				Records   int               `json:"records"`
+				Accepted  int               `json:"accepted"`
+				Rejected  []json.RawMessage `json:"rejected"`
+				NotListed int               `json:"rejected_not_listed"`
+			} `json:"inputs"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatal(err)
+		}
+		in0 := rep.Inputs[len(rep.Inputs)-1]
+		if in0.Records != 1507 || in0.Accepted != 7 || len(in0.Rejected) != 1000 || in0.NotListed != 500 {
+			t.Errorf("records %d, accepted %d, listed %d, not listed %d", in0.Records, in0.Accepted, len(in0.Rejected), in0.NotListed)
+		}
+		if n := strings.Count(stderr, "(line rejected)\n"); n != 1000 {
+			t.Errorf("stderr names %d lines", n)
+		}
+		for _, want := range []string{"fbeval: -: 500 more rejected lines are not named here\n", "fbeval: -: 1500 lines were rejected (the first 1000 are listed)\n"} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("stderr lacks %q", want)
+			}
+		}
+	})
+	t.Run("coglang unknown ids", func(t *testing.T) {
+		var in strings.Builder
+		for i := range 1500 {
+			fmt.Fprintf(&in, "{\"case_id\":\"X-%04d\",\"output\":\"Equal[1, 1]\"}\n", i)
+		}
+		in.WriteString("{\"case_id\":\"X-0001\",\"output\":\"Equal[1, 1]\"}\n")
+		for _, w := range []string{"1", "2"} {
+			code, stdout, stderr := runMain(t, strings.NewReader(in.String()), "score", "coglang", "--responses", "-", "--summary-only", "--workers", w)
+			if code != 1 || stderr != "fbeval: 500 records name case ids the fixture does not have and unknown_case_ids leaves out (it lists the first 1000)\n" {
+				t.Fatalf("exit %d; stderr %.500s", code, stderr)
+			}
+			var res struct {
+				RF struct {
+					Read      int      `json:"records_read"`
+					Unknown   []string `json:"unknown_case_ids"`
+					Dup       []string `json:"duplicate_case_ids"`
+					NotListed int      `json:"unknown_records_not_listed"`
+					Warnings  []string `json:"warnings"`
+				} `json:"response_file"`
+			}
+			if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+				t.Fatal(err)
+			}
+			rf := res.RF
+			if rf.Read != 1501 || len(rf.Unknown) != 1000 || rf.NotListed != 500 || len(rf.Warnings) != 1 || !slices.Equal(rf.Dup, []string{"X-0001"}) {
+				t.Errorf("workers %s: read %d, unknown listed %d, not listed %d, duplicates %v, warnings %q", w, rf.Read, len(rf.Unknown), rf.NotListed, rf.Dup, rf.Warnings)
 			}
 		}
 	})

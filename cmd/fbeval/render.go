@@ -118,7 +118,7 @@ func readInputFile(env *Env, path string) ([]byte, error) {
 		return nil, err
 	}
 	defer done()
-	data, err := io.ReadAll(r)
+	data, err := contract.ReadAll(path, r)
 	if err != nil {
 		return nil, &exitError{code: 2, err: cleanPathError(err)}
 	}

@@ -164,6 +164,9 @@ type Result struct {
 	ProviderErrorRecords int // provider error records among them
 	DuplicateCaseIDs     []string
 	UnknownCaseIDs       []string
+	// UnknownNotListed counts records whose unknown case id is left out of
+	// UnknownCaseIDs, which stops at MaxUnknownListed ids.
+	UnknownNotListed int
 
 	// ResponseFile, when set by the caller, is written as the response_file block.
 	ResponseFile contract.Object

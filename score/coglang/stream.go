@@ -129,10 +129,16 @@ type Tally struct {
 	last    []Scored // by id number
 	seen    []bool
 	dup     []bool
-	unknown map[string]int
-	read    int
-	errs    int
+	unknown map[string]int // the first MaxUnknownListed unknown ids, with their records
+	// unlisted counts records whose unknown id is not in unknown
+	unlisted int
+	read     int
+	errs     int
 }
+
+// MaxUnknownListed bounds the unknown case ids a result lists: a file of millions of
+// distinct ids must not hold them all. Records are still counted exactly.
+const MaxUnknownListed = 1000
 
 // NewTally returns an empty tally for the indexed fixture.
 func (ix *Index) NewTally(opts Options) *Tally {
@@ -148,8 +154,13 @@ func (t *Tally) Add(s *Scored) (duplicate, unknown bool) {
 		t.errs++
 	}
 	if s.ID < 0 {
-		t.unknown[s.CaseID]++
-		return t.unknown[s.CaseID] > 1, true
+		k, listed := t.unknown[s.CaseID]
+		if !listed && len(t.unknown) >= MaxUnknownListed {
+			t.unlisted++
+			return false, true
+		}
+		t.unknown[s.CaseID] = k + 1
+		return k > 0, true
 	}
 	duplicate = t.seen[s.ID]
 	t.seen[s.ID] = true
@@ -162,7 +173,7 @@ func (t *Tally) Add(s *Scored) (duplicate, unknown bool) {
 // Score does for the same records.
 func (t *Tally) Result() *Result {
 	fx := t.ix.fx
-	res := &Result{AnswerSource: t.opts.AnswerSource, FixturePath: t.opts.FixturePath, Strict: t.opts.Strict, RecordsRead: t.read, ProviderErrorRecords: t.errs}
+	res := &Result{AnswerSource: t.opts.AnswerSource, FixturePath: t.opts.FixturePath, Strict: t.opts.Strict, RecordsRead: t.read, ProviderErrorRecords: t.errs, UnknownNotListed: t.unlisted}
 	res.Cases = make([]CaseResult, len(fx.Cases))
 	for n, cases := range t.ix.cases {
 		for _, i := range cases {

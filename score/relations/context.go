@@ -2,8 +2,9 @@ package relations
 
 import (
 	"fmt"
-	"os"
 	"strconv"
+
+	"github.com/fbeval/fbeval/contract"
 )
 
 // Context is a context file: the facts an output's bound values must equal, their
@@ -16,7 +17,7 @@ type Context struct {
 
 // LoadContext reads a context file: {"version": N, "approved": bool, "facts": {...}}.
 func LoadContext(path string) (*Context, error) {
-	data, err := os.ReadFile(path)
+	data, err := contract.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read context: %v", err)
 	}

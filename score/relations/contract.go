@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -44,7 +43,7 @@ const contractURL = "mem://fbeval/contract.json"
 
 // LoadContract reads and parses a contract file.
 func LoadContract(path string) (*Contract, error) {
-	data, err := os.ReadFile(path)
+	data, err := contract.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read contract: %v", err)
 	}

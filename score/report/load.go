@@ -292,6 +292,8 @@ type Input struct {
 	Duplicates *int       `json:"duplicates"`
 	Unknown    *int       `json:"unknown"`
 	Rejected   []Rejected `json:"rejected"`
+	// RejectedNotListed counts rejected records the list leaves out.
+	RejectedNotListed int `json:"rejected_not_listed,omitempty"`
 }
 
 // Rejected is an input line that was not scored, and why.
