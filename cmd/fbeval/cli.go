@@ -18,6 +18,8 @@ type Env struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+
+	inputs []string // files the command reads, which no output may replace
 }
 
 // CLI is the whole command line: one field per command.
@@ -146,6 +148,7 @@ func openInput(env *Env, path string) (io.Reader, func(), error) {
 	if path == "-" {
 		return env.Stdin, func() {}, nil
 	}
+	env.noteInput(path)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, &exitError{code: 2, err: cleanPathError(err)}

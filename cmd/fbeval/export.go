@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"os"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
@@ -19,6 +18,7 @@ type ExportCmd struct {
 }
 
 func (c *ExportCmd) Run(env *Env) error {
+	env.noteInput(c.Study, c.Fixture, c.Dataset, c.Schema, c.MinimalSchema, c.PromptTemplate)
 	s, err := c.resolve()
 	if err != nil {
 		return err
@@ -95,35 +95,7 @@ func writeOutput(env *Env, path string, write func(*bufio.Writer) error) error {
 		}
 		return w.Flush()
 	}
-	return writeFileAtomic(path, write)
-}
-
-func writeFileAtomic(path string, write func(*bufio.Writer) error) error {
-	f, err := os.CreateTemp(dirOf(path), ".fbeval-*.tmp")
-	if err != nil {
-		return &exitError{code: 2, err: cleanPathError(err)}
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	w := bufio.NewWriterSize(f, 64<<10)
-	if err := write(w); err != nil {
-		f.Close()
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return &exitError{code: 2, err: err}
-	}
-	if err := f.Close(); err != nil {
-		return &exitError{code: 2, err: err}
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		return &exitError{code: 2, err: err}
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return &exitError{code: 2, err: cleanPathError(err)}
-	}
-	return nil
+	return writeFileAtomic(env, path, write)
 }
 
 func dirOf(path string) string {

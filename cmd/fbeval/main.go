@@ -8,8 +8,29 @@
 // Run `fbeval --help` for the commands and README.md for a tour.
 package main
 
-import "os"
+import (
+	"os"
+	"os/signal"
+	"syscall"
+)
 
 func main() {
+	removeTempFilesOnSignal()
 	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// removeTempFilesOnSignal makes SIGINT, SIGTERM and SIGHUP remove the temporary
+// output files being written before the process ends as the signal would end it.
+func removeTempFilesOnSignal() {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		sig := <-c
+		tempFiles.removeAll()
+		signal.Reset()
+		if s, ok := sig.(syscall.Signal); ok {
+			syscall.Kill(os.Getpid(), s)
+		}
+		os.Exit(2)
+	}()
 }

@@ -45,6 +45,7 @@ func (c *ScoreCmd) Run(env *Env) error {
 	if c.MaxLineBytes <= 0 {
 		return usageError("--max-line-bytes must be positive")
 	}
+	env.noteInput(c.Study, c.Fixture, c.Dataset, c.Schema, c.MinimalSchema, c.PromptTemplate)
 	s, err := c.resolve()
 	if err != nil {
 		return err
@@ -256,7 +257,7 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 		return err
 	}
 	if c.CasesOut != "" {
-		if err := writeFileAtomic(c.CasesOut, func(w *bufio.Writer) error { return writeJSONL(w, run.CaseResults()) }); err != nil {
+		if err := writeFileAtomic(env, c.CasesOut, func(w *bufio.Writer) error { return writeJSONL(w, run.CaseResults()) }); err != nil {
 			return err
 		}
 	}

@@ -26,7 +26,10 @@ func (t testingM) Run() int {
 // TestMain lets testscript run this test binary as the fbeval command.
 func TestMain(m *testing.M) {
 	testscript.Main(testingM{m}, map[string]func(){
-		"fbeval": func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"fbeval": func() {
+			removeTempFilesOnSignal()
+			os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
 	})
 }
 

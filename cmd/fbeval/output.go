@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// noteInput records files the command reads, so that no output replaces one.
+func (e *Env) noteInput(paths ...string) {
+	for _, p := range paths {
+		if p != "" && p != "-" {
+			e.inputs = append(e.inputs, p)
+		}
+	}
+}
+
+// resolveOutput decides where an output named path is written. An existing file
+// must be a regular file that the command does not read; a symbolic link is
+// followed, and its target is written (the link stays). It returns the path to
+// replace and the mode to give the new file: the existing file's, or 0644.
+func resolveOutput(env *Env, path string) (string, os.FileMode, error) {
+	target := path
+	if li, err := os.Lstat(path); err == nil && li.Mode()&os.ModeSymlink != 0 {
+		t, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: a symbolic link that leads nowhere (%v): remove it or name another output", path, err)}
+		}
+		target = t
+	}
+	st, err := os.Stat(target)
+	if os.IsNotExist(err) {
+		return target, 0o644, nil
+	}
+	if err != nil {
+		return "", 0, &exitError{code: 2, err: cleanPathError(err)}
+	}
+	if !st.Mode().IsRegular() {
+		return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: not a regular file (%s): write to a regular file, or leave out the output flag for standard output", path, kindOf(st.Mode()))}
+	}
+	for _, in := range env.inputs {
+		if ist, err := os.Stat(in); err == nil && os.SameFile(st, ist) {
+			return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: is the input %s: write the output to another file", path, in)}
+		}
+	}
+	return target, st.Mode().Perm(), nil
+}
+
+func kindOf(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a file"
+}
+
+// writeFileAtomic writes through write to a temporary file beside the target and
+// renames it over the target once complete, so an interrupted run never leaves half
+// a file; the temporary file is removed on every exit, a signal included (see
+// removeTempFiles).
+func writeFileAtomic(env *Env, path string, write func(*bufio.Writer) error) error {
+	target, mode, err := resolveOutput(env, path)
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(target), ".fbeval-*.tmp")
+	if err != nil {
+		return &exitError{code: 2, err: cleanPathError(err)}
+	}
+	tmp := f.Name()
+	tempFiles.add(tmp)
+	defer func() {
+		os.Remove(tmp)
+		tempFiles.remove(tmp)
+	}()
+	w := bufio.NewWriterSize(f, 64<<10)
+	if err := write(w); err != nil {
+		f.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return &exitError{code: 2, err: err}
+	}
+	if err := f.Close(); err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if err := os.Chmod(tmp, mode); err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if err := os.Rename(tmp, target); err != nil {
+		return &exitError{code: 2, err: cleanPathError(err)}
+	}
+	return nil
+}
+
+// tempFiles are the temporary files being written, removed on a signal.
+var tempFiles = &tempSet{m: map[string]bool{}}
+
+type tempSet struct {
+	mu sync.Mutex
+	m  map[string]bool
+}
+
+func (t *tempSet) add(p string)    { t.mu.Lock(); t.m[p] = true; t.mu.Unlock() }
+func (t *tempSet) remove(p string) { t.mu.Lock(); delete(t.m, p); t.mu.Unlock() }
+
+// removeAll removes every temporary file still being written.
+func (t *tempSet) removeAll() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for p := range t.m {
+		os.Remove(p)
+		delete(t.m, p)
+	}
+}
