@@ -309,9 +309,13 @@ func (c *ScoreCmd) cogSummary(env *Env, res *coglang.Result) {
 	if !res.OK() {
 		verdict = "not ok"
 	}
+	unknownIDs := plural(len(res.UnknownCaseIDs), "unknown id", "unknown ids")
+	if res.UnknownNotListed > 0 {
+		unknownIDs = fmt.Sprintf("more than %d unknown ids", len(res.UnknownCaseIDs))
+	}
 	env.warnf("%s: %d cases from %s: validate ok %d/%d, missing %d; %d records, %s, %s; %s",
 		c.Study, n, from, res.Summary.ValidateOK, n, res.Summary.Missing, res.RecordsRead,
-		plural(len(res.DuplicateCaseIDs), "duplicate id", "duplicate ids"), plural(len(res.UnknownCaseIDs), "unknown id", "unknown ids"), verdict)
+		plural(len(res.DuplicateCaseIDs), "duplicate id", "duplicate ids"), unknownIDs, verdict)
 }
 
 // toolcallSummary writes the one-line summary of a toolcall score on stderr.
@@ -321,7 +325,7 @@ func (c *ScoreCmd) toolcallSummary(env *Env, run *score.ToolcallRun, rep *score.
 		records += in.Records
 		dups += in.Duplicates
 		unknown += in.Unknown
-		rejected += len(in.Rejected)
+		rejected += in.RejectedCount
 	}
 	var arms []string
 	for _, arm := range run.Plan.Study.Arms {
