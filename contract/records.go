@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"math/big"
@@ -197,6 +198,17 @@ func DecodeResponse(rec *Record) (Response, error) {
 	if !out.HasOutput && out.Error == nil {
 		return out, rec.Errorf(0, "a response record needs one of output, text, completion (or an error)")
 	}
+	// as the response schema says (and fbeval validate checks): a negative count
+	// or latency is no measurement, and sums of them would be meaningless
+	if w.LatencyMS != nil && *w.LatencyMS < 0 {
+		return out, rec.Errorf(memberValueOffset(rec.Raw, "latency_ms"), "latency_ms must be a number at least 0, got %s", showNumber(*w.LatencyMS))
+	}
+	if w.InputTokens != nil && *w.InputTokens < 0 {
+		return out, rec.Errorf(memberValueOffset(rec.Raw, "input_token_count"), "input_token_count must be an integer at least 0, got %d", *w.InputTokens)
+	}
+	if w.OutputTokens != nil && *w.OutputTokens < 0 {
+		return out, rec.Errorf(memberValueOffset(rec.Raw, "output_token_count"), "output_token_count must be an integer at least 0, got %d", *w.OutputTokens)
+	}
 	out.Provider = deref(w.Provider)
 	out.Model = deref(w.Model)
 	out.LatencyMS = w.LatencyMS
@@ -205,6 +217,34 @@ func DecodeResponse(rec *Record) (Response, error) {
 	out.FinishReason = deref(w.FinishReason)
 	return out, nil
 }
+
+// memberValueOffset returns the offset of the value of the top-level member name in an
+// object's text, or 0.
+func memberValueOffset(raw []byte, name string) int64 {
+	d := jsontext.NewDecoder(bytes.NewReader(raw))
+	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+		return 0
+	}
+	for d.PeekKind() == '"' {
+		tok, err := d.ReadToken()
+		if err != nil {
+			return 0
+		}
+		if tok.String() == name {
+			off := d.InputOffset()
+			for off < int64(len(raw)) && (raw[off] == ' ' || raw[off] == '\t' || raw[off] == '\n' || raw[off] == '\r' || raw[off] == ':') {
+				off++
+			}
+			return off
+		}
+		if err := d.SkipValue(); err != nil {
+			return 0
+		}
+	}
+	return 0
+}
+
+func showNumber(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 func deref(s *string) string {
 	if s == nil {

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"math"
 	"slices"
 
 	"github.com/fbeval/fbeval/contract"
@@ -38,11 +39,14 @@ type Metrics struct {
 	LatencyP50           *float64
 	LatencyP95           *float64
 	ErrorCounts          map[string]int
-	firstSuccesses       int
-	finalSuccesses       int
-	validCalls           int
-	semanticValidCalls   int
-	expectedCalls        int
+	// Saturated is set when a token total or the cost passed the largest value
+	// it can hold and stopped there (math.MaxInt64, math.MaxFloat64).
+	Saturated          bool
+	firstSuccesses     int
+	finalSuccesses     int
+	validCalls         int
+	semanticValidCalls int
+	expectedCalls      int
 }
 
 func pct(n, d int) *float64 {
@@ -51,6 +55,14 @@ func pct(n, d int) *float64 {
 	}
 	v := 100 * float64(n) / float64(d)
 	return &v
+}
+
+// satAdd adds two counts that are never negative, stopping at math.MaxInt64.
+func satAdd(a, b int64) (int64, bool) {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64, true
+	}
+	return a + b, false
 }
 
 // computeMetrics sums rows (all of one arm) into Metrics.
@@ -123,11 +135,16 @@ func computeMetrics(rows []*Row, prices *contract.Prices) *Metrics {
 			}
 			in, out := *at.inTokens, *at.outTokens
 			withTokens++
-			inTok += in
-			outTok += out
+			var sat1, sat2 bool
+			inTok, sat1 = satAdd(inTok, in)
+			outTok, sat2 = satAdd(outTok, out)
+			m.Saturated = m.Saturated || sat1 || sat2
 			if prices != nil {
 				// per record, then summed
 				cost += (float64(in)*prices.InputPerMillionUSD + float64(out)*prices.OutputPerMillionUSD) / 1e6
+				if math.IsInf(cost, 0) || math.IsNaN(cost) {
+					cost, m.Saturated = math.MaxFloat64, true
+				}
 			}
 		}
 	}

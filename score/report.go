@@ -107,6 +107,11 @@ func (run *ToolcallRun) Report() (*ToolcallReport, error) {
 		}
 		rep.Classification = stats.Classify(ci)
 	}
+	for _, arm := range s.Arms {
+		if m := rep.Arms[arm]; m != nil && m.Saturated {
+			rep.Warnings = append(rep.Warnings, arm+": a token total or the cost passed the largest value a report holds and is shown at that value (9223372036854775807 tokens, 1.7976931348623157e308 USD)")
+		}
+	}
 	for _, in := range run.Inputs {
 		if n := in.RejectedCount; n > 0 {
 			w := in.Path + ": " + plural(n, "line was", "lines were") + " rejected"

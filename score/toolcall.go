@@ -2,6 +2,7 @@ package score
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"runtime"
 	"slices"
@@ -107,6 +108,9 @@ func (r *Row) latency() (ms float64, ok bool) {
 		}
 		ms += *a.latency
 		n++
+	}
+	if math.IsInf(ms, 0) {
+		ms = math.MaxFloat64 // latencies are finite and never negative: only the sum can overflow
 	}
 	return ms, n > 0
 }

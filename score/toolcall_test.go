@@ -3,6 +3,7 @@ package score
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -322,5 +323,21 @@ func TestCheckGates(t *testing.T) {
 		if _, err := ParseGate(bad); err == nil || !strings.Contains(err.Error(), "operator") {
 			t.Errorf("%q: %v, want a malformed operator", bad, err)
 		}
+	}
+}
+
+// TestSumsSaturate: a row's latency over its attempts and token totals stop at the
+// largest value they can hold instead of becoming infinite or wrapping negative.
+func TestSumsSaturate(t *testing.T) {
+	big := 1.7e308
+	r := &Row{attempts: []attempt{{present: true, latency: &big}, {present: true, latency: &big}}}
+	if ms, ok := r.latency(); !ok || ms != math.MaxFloat64 {
+		t.Errorf("latency = %v, %v; want math.MaxFloat64", ms, ok)
+	}
+	if s, sat := satAdd(math.MaxInt64, 3); s != math.MaxInt64 || !sat {
+		t.Errorf("satAdd(max, 3) = %d, %v", s, sat)
+	}
+	if s, sat := satAdd(4, 3); s != 7 || sat {
+		t.Errorf("satAdd(4, 3) = %d, %v", s, sat)
 	}
 }

@@ -128,3 +128,37 @@ func TestListingsCapped(t *testing.T) {
 		}
 	})
 }
+
+// TestNumbersExactOrRefused: token totals past int64 stop at its maximum with a
+// warning (never wrap negative); negative latencies and token counts are rejected
+// at their line and column, as fbeval validate rejects them.
+func TestNumbersExactOrRefused(t *testing.T) {
+	lines := goodToolcallLines(t)
+	with := func(l, extra string) string { return strings.TrimSuffix(l, "}") + "," + extra + "}" }
+	lines[0] = with(lines[0], `"input_token_count":9223372036854775807,"output_token_count":9223372036854775807`)
+	lines[1] = with(lines[1], `"input_token_count":9223372036854775807,"output_token_count":1,"latency_ms":1.7e308`)
+	lines[2] = with(lines[2], `"latency_ms":1.7e308,"input_token_count":5,"output_token_count":-1`)
+	lines[3] = with(lines[3], `"latency_ms":-1.7e308`)
+	in := strings.Join(lines, "\n") + "\n"
+	code, stdout, stderr := runMain(t, strings.NewReader(in), append(smallToolcall, "--responses", "-", "--input-price", "1e300", "--output-price", "1e300")...)
+	if code != 1 {
+		t.Fatalf("exit %d (two rows lack a response); stderr %s", code, stderr)
+	}
+	for _, want := range []string{
+		"fbeval: -:3:" + fmt.Sprint(len(lines[2])-2) + ": output_token_count must be an integer at least 0, got -1 (line rejected)\n",
+		"fbeval: -:4:" + fmt.Sprint(len(lines[3])-8) + ": latency_ms must be a number at least 0, got -1.7e+308 (line rejected)\n",
+		"a token total or the cost passed the largest value a report holds",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if !strings.Contains(stdout, `"input_tokens": 9223372036854775807,`) || strings.Contains(stdout, "Inf") || strings.Contains(stdout, "NaN") {
+		t.Errorf("report:\n%.3000s", stdout)
+	}
+	// validate says the same of the same records
+	code, vout, _ := runMain(t, strings.NewReader(lines[2]+"\n"+lines[3]+"\n"), "validate", "--schema", "fbeval-response", "-")
+	if code != 1 || !strings.Contains(vout, "output_token_count") || !strings.Contains(vout, "latency_ms") {
+		t.Errorf("validate: exit %d\n%s", code, vout)
+	}
+}

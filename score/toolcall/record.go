@@ -407,8 +407,8 @@ func (s *RecordScanner) value(field int, f *RecordFields) bool {
 			return false
 		}
 		x, err := strconv.ParseFloat(string(lit), 64)
-		if err != nil {
-			return false
+		if err != nil || x < 0 {
+			return false // the full decoder words the error
 		}
 		f.LatencyMS, f.HasLatency = x, true
 		return true
@@ -418,7 +418,7 @@ func (s *RecordScanner) value(field int, f *RecordFields) bool {
 			return false
 		}
 		n, ok := parseInt64(lit)
-		if !ok {
+		if !ok || n < 0 {
 			return false
 		}
 		if field == fInputTokens {
