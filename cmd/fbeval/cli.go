@@ -139,8 +139,10 @@ func commandPath(ctx *kong.Context) string {
 	return strings.Join(parts, " ")
 }
 
+// oneLine makes a message one printable line: line breaks become "; ", other
+// control characters (from a file name, say) are escaped.
 func oneLine(s string) string {
-	return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ")
+	return contract.PrintableLine(strings.ReplaceAll(strings.TrimSpace(s), "\n", "; "))
 }
 
 // openInput opens path for reading; "-" is stdin.
@@ -170,7 +172,7 @@ func cleanPathError(err error) error {
 
 // warnf writes one message line to stderr.
 func (e *Env) warnf(format string, args ...any) {
-	fmt.Fprintf(e.Stderr, "fbeval: "+format+"\n", args...)
+	fmt.Fprintf(e.Stderr, "fbeval: %s\n", contract.PrintableLine(fmt.Sprintf(format, args...)))
 }
 
 func sortStrings(s []string) { slices.Sort(s) }

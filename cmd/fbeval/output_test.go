@@ -107,3 +107,39 @@ func TestTempFileRemovedOnSignal(t *testing.T) {
 		t.Errorf("a failed write left the output: %v", err)
 	}
 }
+
+// TestControlCharactersEscaped: a file name with a newline and an ESC, and model
+// output with NUL and ESC, reach no human format raw: stderr lines stay whole and
+// text, tables and Markdown carry escapes.
+func TestControlCharactersEscaped(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "evil\x1b[2J\nname.jsonl")
+	lines := goodToolcallLines(t)
+	lines[0] = strings.Replace(lines[0], `"output":"`, `"output":"\u0000\u001b[31mred `, 1)
+	lines = append(lines, "junk")
+	if err := os.WriteFile(name, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"text", "table", "markdown"} {
+		code, stdout, stderr := runMain(t, nil, append(smallToolcall, "--responses", name, "--format", format)...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", format, code, stderr)
+		}
+		for _, out := range []string{stdout, stderr} {
+			if strings.ContainsAny(out, "\x00\x1b") {
+				t.Errorf("%s: raw NUL or ESC in the output:\n%q", format, out)
+			}
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
+			if !strings.HasPrefix(l, "fbeval: ") {
+				t.Errorf("%s: a stderr line was split: %q", format, l)
+			}
+		}
+		if !strings.Contains(stderr, `evil\x1b[2J\nname.jsonl:8:1:`) {
+			t.Errorf("%s: the file name is not escaped in stderr:\n%s", format, stderr)
+		}
+		if format == "markdown" && !strings.Contains(stdout, `\x00\x1b`) {
+			t.Errorf("the model output is not shown escaped:\n%.2000s", stdout)
+		}
+	}
+}

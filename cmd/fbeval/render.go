@@ -31,11 +31,11 @@ func renderDoc(w io.Writer, doc report.Doc, format string) error {
 	case "html":
 		return report.WriteHTML(w, doc)
 	case "markdown":
-		return report.WriteMarkdown(w, doc)
+		return report.WriteMarkdown(contract.NewPrintableWriter(w), doc)
 	case "junit":
 		return report.WriteJUnit(w, doc)
 	case "table":
-		return report.WriteTableWidth(w, doc, tableWidth())
+		return report.WriteTableWidth(contract.NewPrintableWriter(w), doc, tableWidth())
 	}
 	return usageError("unknown format %q", format)
 }
@@ -94,11 +94,11 @@ func (c *CompareCmd) Run(env *Env) error {
 		case "json":
 			return compare.WriteJSON(w, res)
 		case "markdown":
-			return compare.WriteMarkdown(w, res)
+			return compare.WriteMarkdown(contract.NewPrintableWriter(w), res)
 		case "html":
 			return compare.WriteHTML(w, res)
 		}
-		return compare.WriteTable(w, res)
+		return compare.WriteTable(contract.NewPrintableWriter(w), res)
 	})
 }
 

@@ -191,9 +191,9 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 	err = writeOutput(env, c.Output, func(w *bufio.Writer) error {
 		switch c.Format {
 		case "text":
-			return res.WriteText(w, mode)
+			return res.WriteText(contract.NewPrintableWriter(w), mode)
 		case "table":
-			return res.WriteTable(w)
+			return res.WriteTable(contract.NewPrintableWriter(w))
 		case "markdown", "html", "junit":
 			return renderReport(w, res.Object(coglang.ModeFull), c.Format)
 		}

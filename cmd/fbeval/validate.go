@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/schemas"
 )
 
@@ -34,11 +35,11 @@ func (c *ValidateCmd) Run(env *Env) error {
 			return err
 		}
 		st := v.Validate(f, r, schemas.Options{Schema: c.Schema, MaxLineBytes: c.MaxLineBytes}, func(p schemas.Problem) {
-			fmt.Fprintln(env.Stdout, p.String())
+			fmt.Fprintln(env.Stdout, contract.PrintableLine(p.String()))
 		})
 		done()
 		bad += st.Invalid
-		fmt.Fprintf(env.Stderr, "fbeval: %s: %d records, %d invalid\n", f, st.Records, st.Invalid)
+		env.warnf("%s: %d records, %d invalid", f, st.Records, st.Invalid)
 	}
 	if bad > 0 {
 		return &exitError{code: 1}

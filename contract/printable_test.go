@@ -1,0 +1,36 @@
+package contract
+
+import (
+	"bytes"
+	"testing"
+)
+
+func TestPrintable(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain\ttext\n":        "plain\ttext\n",
+		"a\x1b[2Jb":            `a\x1b[2Jb`,
+		"nul\x00 cr\r del\x7f": `nul\x00 cr\r del\x7f`,
+		"c1\u0085 ls\u2028":    `c1\u0085 ls\u2028`,
+		"é ok":                 "é ok",
+	} {
+		if got := Printable(in); got != want {
+			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := PrintableLine("a\nb"); got != `a\nb` {
+		t.Errorf("PrintableLine = %q", got)
+	}
+}
+
+func TestPrintableWriter(t *testing.T) {
+	var b bytes.Buffer
+	w := NewPrintableWriter(&b)
+	for _, part := range []string{"x\x1b y ", "\u0085 z\x00\n", "é"} {
+		if n, err := w.Write([]byte(part)); err != nil || n != len(part) {
+			t.Fatalf("Write = %d, %v", n, err)
+		}
+	}
+	if want := `x\x1b y \u0085 z\x00` + "\n" + "é"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
