@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -117,6 +118,13 @@ func PlanToolcall(s contract.Study) (*ToolcallPlan, error) {
 	}
 	t, err := template.New(name).Option("missingkey=error").Parse(tmplText)
 	if err != nil {
+		return nil, &contract.InputError{File: name, Msg: "prompt template: " + err.Error()}
+	}
+	if err := checkTemplate(t); err != nil {
+		var te *templateError
+		if errors.As(err, &te) {
+			return nil, &contract.InputError{File: name, Line: te.line, Col: te.col, Msg: "prompt template: " + te.msg}
+		}
 		return nil, &contract.InputError{File: name, Msg: "prompt template: " + err.Error()}
 	}
 	for _, part := range []string{"system", "user"} {
@@ -267,11 +275,11 @@ func (p *ToolcallPlan) Request(c *contract.Case, arm string, repeat int, include
 }
 
 func (p *ToolcallPlan) execute(name string, data PromptData) (string, error) {
-	var b strings.Builder
-	if err := p.tmpl.ExecuteTemplate(&b, name, data); err != nil {
+	out, err := executeBounded(p.tmpl, name, data)
+	if err != nil {
 		return "", &contract.InputError{Msg: "prompt template: " + err.Error()}
 	}
-	return strings.TrimSpace(b.String()), nil
+	return strings.TrimSpace(out), nil
 }
 
 // canonical returns JSON text in RFC 8785 canonical form (sorted keys, no spaces).

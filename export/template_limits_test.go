@@ -1,0 +1,70 @@
+package export
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestTemplateBounds: a prompt template cannot run for hours or fill memory: the
+// loops and widths that would are refused when it is read, with their line and
+// column; what remains is bounded in output size and in time.
+func TestTemplateBounds(t *testing.T) {
+	old := templateTimeout
+	defer func() { templateTimeout = old }()
+	user := `{{define "user"}}{{.Prompt}}{{end}}`
+	tests := []struct {
+		name, tmpl, plan, exec string
+	}{
+		{"huge range", `{{define "system"}}{{range $i := 1000000000}}x{{end}}{{end}}` + user, `t.tmpl:1:27: prompt template: range over 1000000000: a prompt template may loop at most 100000 times`, ""},
+		{"range in a range", `{{define "system"}}{{range 3}}{{range 2000000}}{{end}}{{end}}{{end}}` + user, `range over 2000000`, ""},
+		{"printf width", `{{define "system"}}{{printf "%0999999999d" 1}}{{end}}` + user, `printf width or precision 999999999: at most 100000`, ""},
+		{"printf star", `{{define "system"}}{{printf "%*d" 999999999 1}}{{end}}` + user, `printf width or precision from an argument (*) is not allowed`, ""},
+		{"too much output", `{{define "system"}}{{range 100000}}{{printf "%050000d" 1}}{{end}}{{end}}` + user, "", `prompt template: the text passes 1048576 bytes`},
+		{"too long a run", `{{define "system"}}{{range 100000}}{{range 100}}{{end}}{{end}}{{end}}` + user, "", `prompt template: the "system" template ran for more than 50ms`},
+		{"fine", `{{define "system"}}{{range 3}}-{{end}}{{printf "%5d" 1}}{{end}}` + user, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			templateTimeout = 5 * time.Second
+			if tt.name == "too long a run" {
+				templateTimeout = 50 * time.Millisecond
+			}
+			path := filepath.Join(t.TempDir(), "t.tmpl")
+			os.WriteFile(path, []byte(tt.tmpl), 0o644)
+			s, err := LoadStudy("toolcall-quick")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s, err = Resolve(s, Overrides{PromptTemplate: path, Domains: []string{"hotels"}}); err != nil {
+				t.Fatal(err)
+			}
+			p, err := PlanToolcall(s)
+			if tt.plan != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.plan) {
+					t.Fatalf("plan error %v, want %q", err, tt.plan)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			_, err = p.Requests(false)
+			if tt.exec == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.exec) {
+				t.Fatalf("requests error %v, want %q", err, tt.exec)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+}
