@@ -2,6 +2,7 @@ package contract
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -32,5 +33,17 @@ func TestPrintableWriter(t *testing.T) {
 	}
 	if want := `x\x1b y \u0085 z\x00` + "\n" + "é"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
+
+func TestPointerOffset(t *testing.T) {
+	raw := []byte("{\"a\": 1,\n \"b\": [10, {\"c/d\": \"x\"}], \"e~f\": null}")
+	for ptr, want := range map[string]string{
+		"/a": "1", "/b": "[10", "/b/0": "10", "/b/1/c~1d": `"x"`, "/e~0f": "null", "/zz": "{", "/b/5": "{",
+	} {
+		off := PointerOffset(raw, ptr)
+		if got := string(raw[off:]); !strings.HasPrefix(got, want) {
+			t.Errorf("%s: at %q, want %q", ptr, got, want)
+		}
 	}
 }

@@ -218,30 +218,69 @@ func DecodeResponse(rec *Record) (Response, error) {
 	return out, nil
 }
 
-// memberValueOffset returns the offset of the value of the top-level member name in an
-// object's text, or 0.
+// memberValueOffset returns the offset of the value of the top-level member name in
+// an object's text, or 0.
 func memberValueOffset(raw []byte, name string) int64 {
+	return PointerOffset(raw, "/"+strings.NewReplacer("~", "~0", "/", "~1").Replace(name))
+}
+
+// PointerOffset returns the byte offset of the value a JSON Pointer (RFC 6901)
+// names in the JSON text raw, or 0 when raw has no such value: for turning a
+// pointer into the line and column of a message (see Record.Errorf).
+func PointerOffset(raw []byte, ptr string) int64 {
 	d := jsontext.NewDecoder(bytes.NewReader(raw))
-	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
-		return 0
-	}
-	for d.PeekKind() == '"' {
-		tok, err := d.ReadToken()
-		if err != nil {
-			return 0
+	skipTo := func() int64 {
+		off := d.InputOffset()
+		for off < int64(len(raw)) && strings.IndexByte(" \t\r\n,:", raw[off]) >= 0 {
+			off++
 		}
-		if tok.String() == name {
-			off := d.InputOffset()
-			for off < int64(len(raw)) && (raw[off] == ' ' || raw[off] == '\t' || raw[off] == '\n' || raw[off] == '\r' || raw[off] == ':') {
-				off++
+		return off
+	}
+	if ptr == "" {
+		return skipTo()
+	}
+	tokens := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	for _, t := range tokens {
+		t = strings.NewReplacer("~1", "/", "~0", "~").Replace(t)
+		switch d.PeekKind() {
+		case '{':
+			d.ReadToken()
+			found := false
+			for d.PeekKind() == '"' {
+				tok, err := d.ReadToken()
+				if err != nil {
+					return 0
+				}
+				if tok.String() == t {
+					found = true
+					break
+				}
+				if d.SkipValue() != nil {
+					return 0
+				}
 			}
-			return off
-		}
-		if err := d.SkipValue(); err != nil {
+			if !found {
+				return 0
+			}
+		case '[':
+			d.ReadToken()
+			i, err := strconv.Atoi(t)
+			if err != nil || i < 0 {
+				return 0
+			}
+			for ; i > 0; i-- {
+				if d.PeekKind() == ']' || d.SkipValue() != nil {
+					return 0
+				}
+			}
+			if d.PeekKind() == ']' {
+				return 0
+			}
+		default:
 			return 0
 		}
 	}
-	return 0
+	return skipTo()
 }
 
 func showNumber(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

@@ -71,7 +71,68 @@ func ParseStudy(name string, data []byte) (contract.Study, error) {
 	if s.SchemaVersion != contract.StudyV1 {
 		return s, rec.Errorf(0, "schema_version must be %q, got %q", contract.StudyV1, s.SchemaVersion)
 	}
+	if ptr, msg := checkStudyFile(&s); msg != "" {
+		return s, rec.Errorf(contract.PointerOffset(data, ptr), "study: %s", msg)
+	}
 	return s, nil
+}
+
+// checkStudyFile checks the ranges of the values a study file gives, so that an
+// error names the value's line and column; Resolve checks them again once flags
+// have overridden them. It returns the JSON Pointer of the first bad value and
+// what is wrong with it.
+func checkStudyFile(s *contract.Study) (ptr, msg string) {
+	switch s.Suite {
+	case contract.SuiteCogLang, contract.SuiteToolcall:
+	default:
+		return "/suite", fmt.Sprintf("suite must be %q or %q, got %q", contract.SuiteCogLang, contract.SuiteToolcall, s.Suite)
+	}
+	seen := map[string]bool{}
+	for i, a := range s.Arms {
+		if !slices.Contains(contract.Arms, a) {
+			return fmt.Sprintf("/arms/%d", i), fmt.Sprintf("unknown arm %q: arms are %s", a, strings.Join(contract.Arms, ", "))
+		}
+		if seen[a] {
+			return fmt.Sprintf("/arms/%d", i), fmt.Sprintf("arm %q is listed twice", a)
+		}
+		seen[a] = true
+	}
+	for arm := range s.Schemas {
+		if arm != contract.ArmMinimalSchema && arm != contract.ArmInputSchema {
+			return "/schemas/" + arm, fmt.Sprintf("schemas: %q takes no schema (only %s and %s do)", arm, contract.ArmMinimalSchema, contract.ArmInputSchema)
+		}
+	}
+	switch {
+	case s.Repeats < 0 || s.Repeats > 100:
+		return "/repeats", fmt.Sprintf("repeats must be from 1 to 100, got %d", s.Repeats)
+	case s.Repairs < 0 || s.Repairs > 5:
+		return "/repairs", fmt.Sprintf("repairs must be from 0 to 5, got %d", s.Repairs)
+	case s.Filter.Limit < 0:
+		return "/filter/limit", fmt.Sprintf("filter limit must not be negative, got %d", s.Filter.Limit)
+	case s.Seed < 0:
+		return "/seed", fmt.Sprintf("seed must not be negative, got %d", s.Seed)
+	}
+	switch s.Decoding {
+	case "", contract.DecodingPromptOnly, contract.DecodingNativeSchema, contract.DecodingNativeTools:
+	default:
+		return "/decoding", fmt.Sprintf("decoding must be %s, %s or %s, got %q", contract.DecodingPromptOnly, contract.DecodingNativeSchema, contract.DecodingNativeTools, s.Decoding)
+	}
+	if s.Suite == contract.SuiteToolcall {
+		for i, c := range s.Filter.Categories {
+			if !slices.Contains(fixtures.ToolcallCategories(), c) {
+				return fmt.Sprintf("/filter/categories/%d", i), fmt.Sprintf("unknown category %q: categories are %s", c, strings.Join(fixtures.ToolcallCategories(), ", "))
+			}
+		}
+	}
+	if p := s.Prices; p != nil {
+		if p.InputPerMillionUSD < 0 {
+			return "/prices/input_per_million_usd", "prices must not be negative"
+		}
+		if p.OutputPerMillionUSD < 0 {
+			return "/prices/output_per_million_usd", "prices must not be negative"
+		}
+	}
+	return "", ""
 }
 
 // Resolve applies the overrides and the defaults to a study and checks it.

@@ -68,3 +68,23 @@ func TestTemplateBounds(t *testing.T) {
 		})
 	}
 }
+
+// TestStudyRangesLocated: a value out of range in a study file is named at its
+// line and column.
+func TestStudyRangesLocated(t *testing.T) {
+	base := "{\n  \"schema_version\": \"fbeval-study/v1\",\n  \"suite\": \"toolcall\",\n"
+	for _, tt := range []struct{ body, want string }{
+		{`  "repeats": 500` + "\n}", "s.json:4:14: study: repeats must be from 1 to 100, got 500"},
+		{`  "repairs": -1` + "\n}", "s.json:4:14: study: repairs must be from 0 to 5, got -1"},
+		{`  "filter": {"limit": -3}` + "\n}", "s.json:4:23: study: filter limit must not be negative, got -3"},
+		{`  "arms": ["no_schema", "no_schema"]` + "\n}", `s.json:4:25: study: arm "no_schema" is listed twice`},
+		{`  "prices": {"input_per_million_usd": 1, "output_per_million_usd": -2}` + "\n}", "s.json:4:68: study: prices must not be negative"},
+		{`  "decoding": "magic"` + "\n}", `s.json:4:15: study: decoding must be`},
+		{`  "seed": -1` + "\n}", "s.json:4:11: study: seed must not be negative, got -1"},
+	} {
+		_, err := ParseStudy("s.json", []byte(base+tt.body))
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want %q", tt.body, err, tt.want)
+		}
+	}
+}

@@ -49,10 +49,10 @@ func Load(name string, data []byte) (Doc, error) {
 			return Doc{}, notAReport(name, data, err)
 		}
 		if r.Suite != contract.SuiteToolcall {
-			return Doc{}, fmt.Errorf("%s: suite %q is not rendered from an %s report; want %q", name, r.Suite, contract.ReportV1, contract.SuiteToolcall)
+			return Doc{}, fmt.Errorf("%s: suite %q is not rendered from an %s report; want %q", at(name, data, "/suite"), r.Suite, contract.ReportV1, contract.SuiteToolcall)
 		}
-		if err := r.check(); err != nil {
-			return Doc{}, fmt.Errorf("%s: %w", name, err)
+		if ptr, msg := r.check(); msg != "" {
+			return Doc{}, fmt.Errorf("%s: %s", at(name, data, ptr), msg)
 		}
 		doc.Kind, doc.Toolcall = KindToolcall, &r
 	case contract.CogLangResult:
@@ -61,7 +61,7 @@ func Load(name string, data []byte) (Doc, error) {
 			return Doc{}, notAReport(name, data, err)
 		}
 		if r.Summary == nil || r.Maturity == nil {
-			return Doc{}, fmt.Errorf("%s: result has no summary or maturity block", name)
+			return Doc{}, fmt.Errorf("%s:1:1: result has no summary or maturity block", name)
 		}
 		doc.Kind, doc.CogLang = KindCogLang, &r
 	case "":
@@ -118,7 +118,8 @@ func notAReport(name string, data []byte, err error) error {
 		return fmt.Errorf("%s:1:1: expected an fbeval report (a JSON object), found %s: write a report with fbeval score --format json", name, kindName(first.Kind()))
 	}
 	if me != nil && me.JSONPointer != "" {
-		return fmt.Errorf("%s:%d:%d: expected an fbeval report: %s must be %s", name, line, col, me.JSONPointer, kindWord(me))
+		p := string(me.JSONPointer)
+		return fmt.Errorf("%s:%d:%d: expected an fbeval report: %q must be %s", name, line, col, p[strings.LastIndexByte(p, '/')+1:], kindWord(me))
 	}
 	return fmt.Errorf("%s:%d:%d: expected an fbeval report: %s", name, line, col, oneLine(err))
 }
@@ -265,20 +266,29 @@ type AttemptError struct {
 }
 
 // check rejects reports whose parts contradict each other in ways a renderer
-// would otherwise show as nonsense.
-func (r *ToolcallReport) check() error {
+// would otherwise show as nonsense. It returns the JSON Pointer of the value at
+// fault and what is wrong, or "" when nothing is.
+func (r *ToolcallReport) check() (ptr, msg string) {
 	if len(r.Arms) == 0 {
-		return errors.New("report has no arms; want at least one of no_schema, minimal_schema, input_schema")
+		return "/arms", "report has no arms; want at least one of no_schema, minimal_schema, input_schema"
 	}
 	for i, row := range r.Rows {
 		if _, ok := r.Arms.Get(row.Arm); !ok {
-			return fmt.Errorf("rows[%d]: arm %q is not among the report's arms", i, row.Arm)
+			return fmt.Sprintf("/rows/%d/arm", i), fmt.Sprintf("row %d: arm %q is not among the report's arms", i+1, row.Arm)
 		}
 		if row.CaseID == "" {
-			return fmt.Errorf("rows[%d]: no case_id", i)
+			return fmt.Sprintf("/rows/%d", i), fmt.Sprintf("row %d: no case_id", i+1)
 		}
 	}
-	return nil
+	return "", ""
+}
+
+// at returns "name:line:col" of the value a JSON Pointer names in data.
+func at(name string, data []byte, ptr string) string {
+	off := contract.PointerOffset(data, ptr)
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	col := 1 + int(off) - (bytes.LastIndexByte(data[:off], '\n') + 1)
+	return fmt.Sprintf("%s:%d:%d", name, line, col)
 }
 
 // Input is one input file of a report with its hash.

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -378,7 +379,7 @@ func TestLoadErrors(t *testing.T) {
 		{"duplicate key", strings.Replace(src, `"complete": true,`, `"complete": true, "complete": false,`, 1), "duplicate"},
 		{"wrong suite", strings.Replace(src, `"suite": "toolcall",`, `"suite": "coglang",`, 1), `suite "coglang"`},
 		{"row of an unknown arm", strings.Replace(src, `"arm": "no_schema"`, `"arm": "rich_schema"`, 1), `arm "rich_schema"`},
-		{"arms not an object", strings.Replace(src, `"arms": {`, `"arms": [], "x": {`, 1), "/arms must be an object, not a JSON list"},
+		{"arms not an object", strings.Replace(src, `"arms": {`, `"arms": [], "x": {`, 1), `"arms" must be an object, not a JSON list`},
 		{"coglang without summary", `{"schema_version": "coglang-generation-eval-result/v0.1"}`, "no summary"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -388,6 +389,9 @@ func TestLoadErrors(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 				t.Errorf("error %q, want one line containing %q", err, tc.want)
+			}
+			if !regexp.MustCompile(`^report\.json:[0-9]+:[0-9]+: `).MatchString(err.Error()) {
+				t.Errorf("error %q is not located at a line and column", err)
 			}
 		})
 	}
