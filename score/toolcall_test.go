@@ -341,3 +341,20 @@ func TestSumsSaturate(t *testing.T) {
 		t.Errorf("satAdd(4, 3) = %d, %v", s, sat)
 	}
 }
+
+// TestPositionsPast2To31: record positions past 2^31 lines keep their value in
+// the batches the workers judge (they once went through int32 and wrapped
+// negative, so a report differed with the number of workers).
+func TestPositionsPast2To31(t *testing.T) {
+	rec := &contract.Record{File: "f", Line: 1<<33 + 5, Col: 1<<31 + 7, Raw: []byte(`{}`)}
+	var b tcBatch
+	b.add(rec)
+	if b.lines[0] != rec.Line || b.cols[0] != rec.Col {
+		t.Errorf("toolcall batch keeps %d:%d, want %d:%d", b.lines[0], b.cols[0], rec.Line, rec.Col)
+	}
+	var c cogBatch
+	c.add(rec)
+	if c.lines[0] != rec.Line || c.cols[0] != rec.Col {
+		t.Errorf("coglang batch keeps %d:%d, want %d:%d", c.lines[0], c.cols[0], rec.Line, rec.Col)
+	}
+}
