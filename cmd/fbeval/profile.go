@@ -5,9 +5,14 @@ import (
 	"runtime/pprof"
 )
 
-// startProfile writes a CPU profile to path until stop is called.
-func startProfile(path string) (stop func(), err error) {
-	f, err := os.Create(path)
+// startProfile writes a CPU profile to path until stop is called. Like every
+// output, path must be a regular file (or a new one) that the command does not read.
+func startProfile(env *Env, path string) (stop func(), err error) {
+	target, _, err := resolveOutput(env, path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Create(target)
 	if err != nil {
 		return nil, &exitError{code: 2, err: cleanPathError(err)}
 	}

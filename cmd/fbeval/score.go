@@ -59,7 +59,7 @@ func (c *ScoreCmd) Run(env *Env) error {
 		debug.SetGCPercent(400)
 	}
 	if c.Profile != "" {
-		stop, err := startProfile(c.Profile)
+		stop, err := startProfile(env, c.Profile)
 		if err != nil {
 			return err
 		}
