@@ -53,6 +53,7 @@ type Request struct {
 	RequestID       string           `json:"request_id"`
 	CaseID          string           `json:"case_id"`
 	Suite           string           `json:"suite"`
+	Study           string           `json:"study,omitempty"` // identity of the study the request belongs to (fbeval-request/v1)
 	Arm             string           `json:"arm,omitempty"`
 	Repeat          int              `json:"repeat"`
 	Attempt         int              `json:"attempt"`
@@ -76,6 +77,9 @@ func (r *Request) Object() Object {
 		{"request_id", r.RequestID},
 		{"case_id", r.CaseID},
 		{"suite", r.Suite},
+	}
+	if r.Study != "" {
+		o = append(o, Member{"study", r.Study})
 	}
 	if r.Arm != "" {
 		o = append(o, Member{"arm", r.Arm})
@@ -462,6 +466,7 @@ type wireRequest struct {
 	RequestID       string           `json:"request_id"`
 	CaseID          string           `json:"case_id"`
 	Suite           string           `json:"suite"`
+	Study           string           `json:"study"`
 	Arm             string           `json:"arm"`
 	Repeat          int              `json:"repeat"`
 	Attempt         int              `json:"attempt"`
@@ -485,7 +490,7 @@ func DecodeRequest(rec *Record) (Request, error) {
 	}
 	r := Request{
 		SchemaVersion: w.SchemaVersion, RequestID: w.RequestID, CaseID: w.CaseID, Suite: w.Suite,
-		Arm: w.Arm, Repeat: w.Repeat, Attempt: w.Attempt, Seed: w.Seed,
+		Study: w.Study, Arm: w.Arm, Repeat: w.Repeat, Attempt: w.Attempt, Seed: w.Seed,
 		Instructions: w.Instructions, Prompt: w.Prompt, Messages: w.Messages,
 		ResponseFormat: w.ResponseFormat, Tools: w.Tools, ReferenceOutput: w.ReferenceOutput,
 	}

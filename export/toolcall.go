@@ -2,6 +2,8 @@ package export
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -28,6 +30,7 @@ type ToolcallPlan struct {
 	Candidate map[string][]byte
 	Inputs    []Input
 	tmpl      *template.Template
+	studyID   string
 }
 
 // PlanToolcall loads what a resolved toolcall study names.
@@ -133,7 +136,34 @@ func PlanToolcall(s contract.Study) (*ToolcallPlan, error) {
 		}
 	}
 	p.tmpl = t
+	p.studyID = StudyID(&s, p.Inputs)
 	return p, nil
+}
+
+// StudyID is the compact identity every fbeval-request/v1 record of a study carries
+// in "study": "sha256:" and the first 16 hex digits of the SHA-256 of the study's
+// members that shape its requests (its name, description, prices and gates left
+// out) and of the files it reads. Runners copy it into their records, so a response
+// file knows which study it answers, and a resumed run into a file of another
+// study is refused.
+func StudyID(s *contract.Study, inputs []Input) string {
+	var o contract.Object
+	for _, m := range s.Object() {
+		switch m.Key {
+		case "name", "description", "prices", "gates":
+			continue
+		}
+		o = append(o, m)
+	}
+	// The files by content, not by path: the same study run from elsewhere is the same.
+	files := make([]any, len(inputs))
+	for i, in := range inputs {
+		files[i] = []any{in.Role, in.SHA256}
+	}
+	o = append(o, contract.Member{Key: "inputs", Value: files})
+	b, _ := contract.Marshal(o, contract.Compact)
+	h := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(h[:8])
 }
 
 // isSchemaFile tells a schema file from a variant name.
@@ -249,6 +279,7 @@ func (p *ToolcallPlan) Request(c *contract.Case, arm string, repeat int, include
 		RequestID:     RequestID(c.ID, arm, repeat, 1),
 		CaseID:        c.ID,
 		Suite:         contract.SuiteToolcall,
+		Study:         p.studyID,
 		Arm:           arm,
 		Repeat:        repeat,
 		Attempt:       1,
