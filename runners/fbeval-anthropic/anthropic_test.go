@@ -34,7 +34,7 @@ func TestRunSendsHeadersAndCountsCache(t *testing.T) {
 	}
 	// 11 input tokens by length, plus 2 cache reads.
 	want := `{"schema_version":"coglang-generation-eval-response/v0.1","case_id":"T1","output":"ok List nodes.","provider":"anthropic","model":"c","latency_ms":`
-	if !strings.HasPrefix(out.String(), want) || !strings.Contains(out.String(), `"input_token_count":4,"output_token_count":3,"finish_reason":"end_turn"}`) {
+	if !strings.HasPrefix(out.String(), want) || !strings.Contains(out.String(), `"input_token_count":4,"output_token_count":3,"finish_reason":"end_turn","run":{"runner":"fbeval-anthropic","provider":"anthropic","model":"c","study":"sha256:`) {
 		t.Errorf("output %s", out.String())
 	}
 	if strings.Contains(out.String()+errb.String(), "ak-test-1234") {

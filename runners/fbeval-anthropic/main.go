@@ -49,7 +49,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	opts := anthropic.Options{Model: c.Model, MaxTokens: c.MaxTokens, Temperature: c.Temperature, NativeSchema: c.NativeSchema, Provider: c.Provider}
 	return runner.Execute(ctx, &c.NetFlags, runner.Setup{
-		Name: name,
+		Name:     name,
+		Provider: "anthropic",
 		Auth: func(key string) http.Header {
 			return http.Header{"X-Api-Key": {key}}
 		},

@@ -55,7 +55,8 @@ type toAnthropic struct {
 type fromFlags struct {
 	Results  []string `arg:"" help:"Batch output and error files (JSONL); - reads stdin."`
 	Requests string   `help:"The request file the batch was made from: restores case ids and the response family, orders the records, reports unknown and missing ids."`
-	Output   string   `short:"o" default:"-" help:"Write responses to FILE instead of stdout."`
+	Output   string   `short:"o" default:"-" placeholder:"FILE" help:"Write responses to FILE, resuming it as the live runners do: requests it answers are skipped, the rest appended; a file of another study or provider is refused. - writes stdout."`
+	Fresh    bool     `help:"Start the -o file over instead of resuming it."`
 	Provider string   `help:"Provider name written to each record."`
 }
 
@@ -301,27 +302,40 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, read resultRe
 	if err != nil {
 		return 0, err
 	}
+	if c.Fresh && c.Output == "-" {
+		return 0, usagef("--fresh starts an -o file over; give -o FILE")
+	}
+	run := runner.RunInfo{Runner: name, Provider: c.Provider}
+	w := runner.NewOutput(stdout)
+	if c.Output != "-" {
+		if w, err = runner.OpenOutput(c.Output, runner.Resume{Fresh: c.Fresh, Run: run, Studies: j.studies}); err != nil {
+			return 0, usagef("%v", err)
+		}
+		defer w.Close()
+	}
 	var out []byte
+	skipped := 0
 	for i := range j.records {
 		r := &j.records[i]
+		if w.Answered(r.req.RequestID) {
+			skipped++
+			continue
+		}
 		if c.Provider != "" {
 			r.res.Provider = c.Provider
 		}
+		ri := run
+		ri.Study = r.study
+		r.res.Run = &ri
 		if out, err = runner.AppendRecord(out, &r.req, &r.res); err != nil {
 			return 0, err
 		}
 	}
-	w := stdout
-	if c.Output != "-" {
-		f, err := os.Create(c.Output)
-		if err != nil {
-			return 0, usagef("cannot write responses: %v", err)
-		}
-		defer f.Close()
-		w = f
-	}
-	if _, err := w.Write(out); err != nil {
+	if err := w.Write(out); err != nil {
 		return 0, err
+	}
+	if skipped > 0 {
+		fmt.Fprintf(stderr, "%s: %s: %d requests already answered, skipped\n", name, c.Output, skipped)
 	}
 	for _, msg := range j.notes {
 		fmt.Fprintf(stderr, "%s: %s\n", name, msg)
@@ -336,13 +350,15 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, read resultRe
 
 type joined struct {
 	records                                        []joinedRecord
+	studies                                        map[string]bool // of the request file; nil without one
 	notes                                          []string
 	answered, errors, duplicates, unknown, missing int
 }
 
 type joinedRecord struct {
-	req contract.Request
-	res runner.Result
+	req   contract.Request
+	res   runner.Result
+	study string // the request's study identity; "" without --requests
 }
 
 // join matches results to requests by id. The last result for an id wins.
@@ -388,6 +404,7 @@ func join(all []result, requestsPath string, anth bool, stdin io.Reader) (joined
 	if err != nil {
 		return j, err
 	}
+	j.studies = runner.Studies(items)
 	known := map[string]bool{}
 	for i := range items {
 		req := items[i].Req
@@ -402,7 +419,7 @@ func join(all []result, requestsPath string, anth bool, stdin io.Reader) (joined
 			j.notes = append(j.notes, fmt.Sprintf("%s: request %s has no result", items[i].Where(), req.RequestID))
 			continue
 		}
-		j.records = append(j.records, joinedRecord{req: req, res: r.res})
+		j.records = append(j.records, joinedRecord{req: req, res: r.res, study: items[i].Study})
 		count(&r.res)
 	}
 	for _, cid := range order {

@@ -320,3 +320,41 @@ func BenchmarkGarble(b *testing.B) {
 		garble(1, &req)
 	}
 }
+
+// TestOutputResumes: -o means what it means for the networked runners: a file of
+// the same run is resumed (nothing asked twice), a file of another mode (model) or
+// study is refused with exit 2 naming --fresh, and --fresh starts it over.
+func TestOutputResumes(t *testing.T) {
+	reqs, err := os.ReadFile("testdata/toolcall_requests.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "responses.jsonl")
+	if code, _, errs := runMock(t, string(reqs), "--mode", "refuse", "-o", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	first, _ := os.ReadFile(out)
+	code, _, errs := runMock(t, string(reqs), "--mode", "refuse", "-o", out)
+	if again, _ := os.ReadFile(out); code != 0 || !bytes.Equal(again, first) || !strings.Contains(errs, "already answered, skipped") {
+		t.Errorf("resuming a finished file: exit %d, changed %v: %s", code, !bytes.Equal(again, first), errs)
+	}
+	code, _, errs = runMock(t, string(reqs), "--mode", "reference", "-o", out)
+	if again, _ := os.ReadFile(out); code != 2 || !bytes.Equal(again, first) || !strings.Contains(errs, `written by another run (model "mock-refuse"; this run's is "mock-reference"); start the file over with --fresh`) {
+		t.Errorf("another mode: exit %d: %s", code, errs)
+	}
+	other := strings.Replace(string(reqs), `"prompt":"`, `"prompt":"x`, 1)
+	code, _, errs = runMock(t, other, "--mode", "refuse", "-o", out)
+	if code != 2 || !strings.Contains(errs, "written by another run (study sha256:") {
+		t.Errorf("another study: exit %d: %s", code, errs)
+	}
+	if code, _, errs = runMock(t, string(reqs), "--mode", "reference", "--fresh", "-o", out); code != 0 {
+		t.Fatalf("--fresh: exit %d: %s", code, errs)
+	}
+	data, _ := os.ReadFile(out)
+	if bytes.Count(data, []byte("\n")) != bytes.Count(first, []byte("\n")) || bytes.Contains(data, []byte("mock-refuse")) {
+		t.Errorf("--fresh did not start over:\n%s", data)
+	}
+	if code, _, _ = runMock(t, string(reqs), "--fresh"); code != 2 {
+		t.Errorf("--fresh without -o: exit %d, want 2", code)
+	}
+}

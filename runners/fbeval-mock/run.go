@@ -16,7 +16,8 @@ const name = "fbeval-mock"
 
 type cli struct {
 	Input  string `arg:"" optional:"" default:"-" help:"Request file (JSONL, JSON list or batch object); - reads stdin."`
-	Output string `short:"o" default:"-" help:"Write responses to FILE instead of stdout."`
+	Output string `short:"o" default:"-" placeholder:"FILE" help:"Write responses to FILE, resuming it as the networked runners do: requests it answers are skipped, the rest appended; a file of another study or mode is refused. - writes stdout."`
+	Fresh  bool   `help:"Start the -o file over instead of resuming it."`
 	Mode   string `enum:"reference,refuse,garble" default:"reference" help:"How to answer: ${enum}."`
 	Seed   int64  `default:"0" help:"Seed of the garble mode."`
 }
@@ -50,11 +51,35 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	if c.Fresh && c.Output == "-" {
+		fmt.Fprintf(stderr, "%s: --fresh starts an -o file over; give -o FILE (see %s --help)\n", name, name)
+		return runner.ExitUsage
+	}
+	run := runner.RunInfo{Runner: name, Provider: name, Model: "mock-" + c.Mode}
+	out := runner.NewOutput(stdout)
+	if c.Output != "-" {
+		if out, err = runner.OpenOutput(c.Output, runner.Resume{Fresh: c.Fresh, Run: run, Studies: runner.Studies(items)}); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+			return runner.ExitUsage
+		}
+		defer out.Close()
+		if out.Repaired > 0 {
+			fmt.Fprintf(stderr, "%s: %s: cut off a torn last line (%d bytes) left by an interrupted run\n", name, c.Output, out.Repaired)
+		}
+	}
 	// Everything is answered before anything is written, so a bad input writes nothing.
 	var buf bytes.Buffer
+	skipped := 0
 	for i := range items {
 		req := &items[i].Req
+		if out.Answered(req.RequestID) {
+			skipped++
+			continue
+		}
 		res := answer(c.Mode, c.Seed, req)
+		r := run
+		r.Study = items[i].Study
+		res.Run = &r
 		b, err := runner.AppendRecord(nil, req, &res)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
@@ -62,18 +87,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		buf.Write(b)
 	}
-	out := stdout
-	if c.Output != "-" {
-		f, err := os.Create(c.Output)
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: cannot write responses: %v\n", name, err)
-			return runner.ExitUsage
-		}
-		defer f.Close()
-		out = f
+	if skipped > 0 {
+		fmt.Fprintf(stderr, "%s: %s: %d of %d requests already answered, skipped\n", name, c.Output, skipped, len(items))
 	}
-	if _, err := out.Write(buf.Bytes()); err != nil {
-		fmt.Fprintf(stderr, "%s: cannot write responses: %v\n", name, err)
+	if err := out.Write(buf.Bytes()); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return 1
 	}
 	return 0

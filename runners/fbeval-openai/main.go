@@ -62,8 +62,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		NativeSchema: c.NativeSchema, NoSeed: c.NoSeed, Provider: c.Provider,
 	}
 	return runner.Execute(ctx, &c.NetFlags, runner.Setup{
-		Name: name,
-		Auth: func(key string) http.Header { return http.Header{"Authorization": {"Bearer " + key}} },
-		New:  func(h *runner.HTTP) runner.Provider { return &openai.Client{HTTP: h, Opts: opts} },
+		Name:     name,
+		Provider: "openai-compatible",
+		Auth:     func(key string) http.Header { return http.Header{"Authorization": {"Bearer " + key}} },
+		New:      func(h *runner.HTTP) runner.Provider { return &openai.Client{HTTP: h, Opts: opts} },
 	}, stdin, stdout, stderr)
 }

@@ -7,8 +7,10 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fbeval/fbeval/runners/internal/fakeserver"
 )
@@ -83,5 +85,83 @@ func TestMaxTokensExclusive(t *testing.T) {
 	code := run(context.Background(), []string{"--model", "m", "--max-tokens", "5", "--max-completion-tokens", "5", "x.jsonl"}, nil, &out, &errb)
 	if code != 2 || !strings.Contains(errb.String(), "exclusive") || strings.Count(errb.String(), "\n") != 1 {
 		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// TestOutputBelongsToOneRun: -o resumes a file written by the same study and model;
+// a file written for another model or another study is refused (exit 2, the flag
+// that starts over named), and --fresh starts it over.
+func TestOutputBelongsToOneRun(t *testing.T) {
+	ts := httptest.NewServer(fakeserver.New(fakeserver.Options{Reply: func(u string) string { return "re: " + u }}))
+	defer ts.Close()
+	dir := t.TempDir()
+	in := writeRequests(t, dir, 3)
+	other := filepath.Join(dir, "other.jsonl")
+	os.WriteFile(other, []byte(`{"schema_version":"fbeval-request/v1","request_id":"r000","case_id":"c000","suite":"toolcall","study":"sha256:0123456789abcdef","attempt":1,"seed":1,"messages":[{"role":"user","content":"prompt 0"}]}`+"\n"), 0o644)
+	out := filepath.Join(dir, "out.jsonl")
+	runIt := func(want int, args ...string) string {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		args = append([]string{"--base-url", ts.URL + "/v1", "--api-key-env", "FBEVAL_UNSET_KEY", "-o", out}, args...)
+		if code := run(context.Background(), args, nil, &stdout, &stderr); code != want {
+			t.Fatalf("%q: exit %d, want %d: %s", args, code, want, stderr.String())
+		}
+		return stderr.String()
+	}
+	runIt(0, "--model", "m", in)
+	first, _ := os.ReadFile(out)
+	if !strings.Contains(string(first), `"run":{"runner":"fbeval-openai","provider":"openai-compatible","model":"m","study":"sha256:`) {
+		t.Fatalf("records do not say what they were run with:\n%s", first)
+	}
+	if msg := runIt(0, "--model", "m", in); !strings.Contains(msg, "3 skipped") {
+		t.Errorf("resume: %s", msg)
+	}
+	msg := runIt(2, "--model", "m2", in)
+	if !strings.Contains(msg, `out.jsonl:1: written by another run (model "m"; this run's is "m2"); start the file over with --fresh, or write to another file`) || strings.Count(msg, "\n") != 2 {
+		t.Errorf("another model: %s", msg)
+	}
+	msg = runIt(2, "--model", "m", other)
+	if !strings.Contains(msg, "out.jsonl:1: written by another run (study sha256:") || !strings.Contains(msg, "this run's requests are of sha256:0123456789abcdef") {
+		t.Errorf("another study: %s", msg)
+	}
+	if data, _ := os.ReadFile(out); !bytes.Equal(data, first) {
+		t.Error("a refused run changed the file")
+	}
+	runIt(0, "--model", "m2", "--fresh", in)
+	data, _ := os.ReadFile(out)
+	if bytes.Count(data, []byte("\n")) != 3 || !bytes.Contains(data, []byte(`"model":"m2","study"`)) || bytes.Contains(data, []byte(`"model":"m","study"`)) {
+		t.Errorf("--fresh did not start over:\n%s", data)
+	}
+}
+
+// TestProgressLines: when stderr is not a terminal, a progress line every
+// --progress-every.
+func TestProgressLines(t *testing.T) {
+	ts := httptest.NewServer(fakeserver.New(fakeserver.Options{Fault: func(string, int) fakeserver.Fault { return fakeserver.Fault{Delay: 120 * time.Millisecond} }}))
+	defer ts.Close()
+	in := writeRequests(t, t.TempDir(), 4)
+	var stdout, stderr bytes.Buffer
+	args := []string{"--model", "m", "--base-url", ts.URL + "/v1", "--api-key-env", "FBEVAL_UNSET_KEY", "--concurrency", "1", "--progress-every", "100ms", in}
+	if code := run(context.Background(), args, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	line := regexp.MustCompile(`^fbeval-openai: [0-4]/4 done \(\d+%\), 0 errors, \d+\.\d requests/s, ETA (\S+)$`)
+	n := 0
+	for _, l := range strings.Split(stderr.String(), "\n") {
+		if strings.Contains(l, " done (") {
+			if !line.MatchString(l) {
+				t.Errorf("progress line %q", l)
+			}
+			n++
+		}
+	}
+	if n < 2 {
+		t.Errorf("%d progress lines in a run of about 480ms, want several:\n%s", n, stderr.String())
+	}
+	stderr.Reset()
+	args = []string{"--model", "m", "--base-url", ts.URL + "/v1", "--api-key-env", "FBEVAL_UNSET_KEY", "--progress-every", "0", in}
+	run(context.Background(), args, nil, &stdout, &stderr)
+	if strings.Contains(stderr.String(), " done (") {
+		t.Errorf("--progress-every 0 printed progress:\n%s", stderr.String())
 	}
 }

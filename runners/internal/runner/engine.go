@@ -36,8 +36,11 @@ type Options struct {
 	Keys []string
 	// MaxRecordBytes bounds a record written (0: MaxRecordBytes, the scorer's limit).
 	MaxRecordBytes int
-	// Progress, when set, is told of every request finished (answered or not).
-	Progress func()
+	// Progress, when set, is told of every request finished, and whether it was
+	// answered (false: an error record).
+	Progress func(answered bool)
+	// Run is written into every record ("run"), with each request's study.
+	Run RunInfo
 }
 
 // Summary counts what a run did.
@@ -113,13 +116,16 @@ func Run(ctx context.Context, items []Item, p Provider, out *Output, opts Option
 				res, ok := e.ask(&it.Req)
 				d := done{pos: pos, res: res, ok: ok}
 				if ok {
+					run := opts.Run
+					run.Study = it.Study
+					res.Run = &run
 					line, err := AppendRecord(nil, &it.Req, &res)
 					if err == nil && len(line) > maxRecord {
 						err = fmt.Errorf("the answer's record would be %d bytes, more than the %d a scorer reads in one line", len(line), maxRecord)
 					}
 					if err != nil {
 						// A record the scorer could not read is written as a provider error.
-						res = Result{Provider: res.Provider, Model: res.Model, LatencyMS: res.LatencyMS,
+						res = Result{Provider: res.Provider, Model: res.Model, LatencyMS: res.LatencyMS, Run: res.Run,
 							Error: &contract.ProviderError{Code: "bad_response", Message: ProviderText(err.Error(), e.opts.Secrets)}}
 						line, _ = AppendRecord(nil, &it.Req, &res)
 						d.res = res
@@ -171,7 +177,7 @@ func Run(ctx context.Context, items []Item, p Provider, out *Output, opts Option
 				}
 			}
 			if opts.Progress != nil {
-				opts.Progress()
+				opts.Progress(d.res.Error == nil)
 			}
 		}
 	}
@@ -351,9 +357,25 @@ func (e *engine) scrub(res *Result) {
 			*f = ProviderText(*f, e.opts.Secrets)
 		}
 	}
-	if res.Output != nil && len(e.opts.Keys) > 0 {
+	if len(e.opts.Keys) == 0 {
+		return
+	}
+	if res.Output != nil {
 		if out := Redact(*res.Output, e.opts.Keys); out != *res.Output {
 			res.Output = &out
+		}
+	}
+	// The provider's own output kept beside the answer (a tool call's message): JSON
+	// text, whose strings lose the runs as the answer does ("[redacted]" needs no
+	// escaping, so the text stays JSON).
+	for i, m := range res.Metadata {
+		switch v := m.Value.(type) {
+		case contract.Raw:
+			if r := Redact(string(v), e.opts.Keys); r != string(v) {
+				res.Metadata[i].Value = contract.Raw(r)
+			}
+		case string:
+			res.Metadata[i].Value = Redact(v, e.opts.Keys)
 		}
 	}
 }

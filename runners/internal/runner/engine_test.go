@@ -284,7 +284,7 @@ func TestOpenOutputResumes(t *testing.T) {
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := runner.OpenOutput(path)
+	out, err := runner.OpenOutput(path, runner.Resume{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +311,7 @@ func TestOpenOutputResumes(t *testing.T) {
 	if err := os.WriteFile(path, []byte("{\"request_id\":\"a\",\"output\":\"x\"}\nnot json\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runner.OpenOutput(path); err == nil || !strings.Contains(err.Error(), "out.jsonl:2: not a response record") {
+	if _, err := runner.OpenOutput(path, runner.Resume{}); err == nil || !strings.Contains(err.Error(), "out.jsonl:2: not a response record") {
 		t.Errorf("a broken complete line: %v", err)
 	}
 }
@@ -509,7 +509,7 @@ func TestResumeAsksUnscorableAgain(t *testing.T) {
 	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := runner.OpenOutput(path)
+	out, err := runner.OpenOutput(path, runner.Resume{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -517,4 +517,31 @@ func TestResumeAsksUnscorableAgain(t *testing.T) {
 	if !out.Answered("a") || out.Answered("b") || out.Answered("c") || !out.Answered("d") || out.Repaired != 0 {
 		t.Errorf("answered a %v b %v c %v d %v, repaired %d; want a and d only", out.Answered("a"), out.Answered("b"), out.Answered("c"), out.Answered("d"), out.Repaired)
 	}
+}
+
+// TestAnswersLoseTheKey: an answer, and the provider output kept beside it, never
+// carry 8 bytes in a row of a credential; other header values stay (ordinary text).
+func TestAnswersLoseTheKey(t *testing.T) {
+	const key = "sk-live-9f8e7d6c5b4a3210"
+	p := providerFunc(func(req *contract.Request) (runner.Result, error) {
+		return runner.Result{Output: runner.String("half sk-live-9f8e and 7d6c5b4a3210 at https://example.org"),
+			Metadata: contract.Object{runner.Field("provider_output", contract.Raw(`{"content":"`+key+`"}`))}}, nil
+	})
+	var buf bytes.Buffer
+	opts := fast
+	opts.Secrets = []string{key, "https://example.org"}
+	opts.Keys = []string{key}
+	if _, err := runner.Run(context.Background(), makeItems(1), p, runner.NewOutput(&buf), opts); err != nil {
+		t.Fatal(err)
+	}
+	got := buf.String()
+	if !strings.Contains(got, `"output":"half [redacted] and [redacted] at https://example.org"`) || !strings.Contains(got, `"provider_output":{"content":"[redacted]"}`) {
+		t.Errorf("record: %s", got)
+	}
+}
+
+type providerFunc func(req *contract.Request) (runner.Result, error)
+
+func (f providerFunc) Do(_ context.Context, req *contract.Request) (runner.Result, error) {
+	return f(req)
 }

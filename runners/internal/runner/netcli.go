@@ -19,7 +19,9 @@ import (
 // runner come from kong variables: ${base_url} and ${api_key_env}.
 type NetFlags struct {
 	Input                     string        `arg:"" optional:"" default:"-" help:"Request file (JSONL, JSON list or batch object); - reads stdin."`
-	Output                    string        `short:"o" default:"-" help:"Append responses to FILE (resumable); - writes stdout."`
+	Output                    string        `short:"o" default:"-" placeholder:"FILE" help:"Write responses to FILE, resuming it: requests it answers are skipped, the rest appended; a file of another study, provider or model is refused. - writes stdout."`
+	Fresh                     bool          `help:"Start the -o file over instead of resuming it."`
+	ProgressEvery             time.Duration `default:"10s" placeholder:"DURATION" help:"When stderr is not a terminal, print a progress line this often (0: never)."`
 	Model                     string        `required:"" help:"Model name sent to the provider."`
 	BaseURL                   string        `default:"${base_url}" help:"API base URL."`
 	Header                    []string      `sep:"none" help:"Extra HTTP header K:V (repeatable)."`
@@ -42,6 +44,8 @@ type NetFlags struct {
 // key is sent.
 type Setup struct {
 	Name string
+	// Provider is the provider name records carry when --provider is not given.
+	Provider string
 	// Auth returns the headers that carry key.
 	Auth func(key string) http.Header
 	// New returns the provider that asks through h.
@@ -103,9 +107,13 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 	if err != nil {
 		return fail(ExitUsage, "%v", err)
 	}
+	run := RunInfo{Runner: s.Name, Provider: f.Provider, Model: f.Model}
+	if run.Provider == "" {
+		run.Provider = s.Provider
+	}
 	out := NewOutput(stdout)
 	if f.Output != "-" {
-		if out, err = OpenOutput(f.Output); err != nil {
+		if out, err = OpenOutput(f.Output, Resume{Fresh: f.Fresh, Run: run, Studies: Studies(items)}); err != nil {
 			return fail(ExitUsage, "%v", err)
 		}
 		defer out.Close()
@@ -116,7 +124,7 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 	opts := Options{
 		Concurrency: f.Concurrency, RPS: f.RPS, Retries: f.Retries, Timeout: f.Timeout,
 		MaxRequests: f.MaxRequests, MaxConsecutiveErrors: f.MaxConsecutiveErrors,
-		BackoffBase: f.Backoff, BackoffMax: f.MaxBackoff, Seed: 1, Secrets: secrets, Keys: keys,
+		BackoffBase: f.Backoff, BackoffMax: f.MaxBackoff, Seed: 1, Secrets: secrets, Keys: keys, Run: run,
 	}
 	if file, ok := stderr.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
 		bar := progressbar.NewOptions(len(items),
@@ -126,8 +134,13 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 			progressbar.OptionClearOnFinish(),
 		)
 		_ = bar.Add(countAnswered(items, out))
-		opts.Progress = func() { _ = bar.Add(1) }
+		opts.Progress = func(bool) { _ = bar.Add(1) }
 		defer bar.Finish()
+	} else if f.ProgressEvery > 0 {
+		p := &progress{name: s.Name, total: len(items), skipped: countAnswered(items, out), start: time.Now()}
+		opts.Progress = p.add
+		stop := p.report(stderr, f.ProgressEvery)
+		defer stop()
 	}
 	h := &HTTP{Client: &http.Client{}, BaseURL: f.BaseURL, Header: header, Secrets: secrets, CrossOrigin: f.AllowCrossOriginRedirects}
 	sum, err := Run(ctx, items, s.New(h), out, opts)
@@ -192,6 +205,10 @@ func (f *NetFlags) check() string {
 		return "--retries, --max-requests, --max-consecutive-errors and --max-tokens want 0 or more"
 	case f.Timeout < 0 || f.Backoff < 0 || f.MaxBackoff < 0:
 		return "--timeout, --backoff and --max-backoff want a duration of 0 or more"
+	case f.ProgressEvery < 0 || (f.ProgressEvery > 0 && f.ProgressEvery < 100*time.Millisecond):
+		return "--progress-every wants 0 (never) or at least 100ms"
+	case f.Fresh && f.Output == "-":
+		return "--fresh starts an -o file over; give -o FILE"
 	}
 	return ""
 }

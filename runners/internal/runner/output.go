@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -17,22 +19,42 @@ type Output struct {
 	w        io.Writer
 	f        *os.File
 	answered map[string]bool
+	resume   Resume
 	Repaired int64 // bytes of a torn last line cut off when the file was opened
 }
 
 // NewOutput writes records to w (stdout, say); nothing is resumed.
 func NewOutput(w io.Writer) *Output { return &Output{w: w, answered: map[string]bool{}} }
 
+// Resume says what OpenOutput does with the records a file already holds.
+type Resume struct {
+	// Fresh starts the file over: its records are dropped.
+	Fresh bool
+	// Run is this run. A record whose "run" names another provider or model (when
+	// Run has one), or a study not in Studies (when Studies is set), refuses the file:
+	// resuming would mix two runs in one file.
+	Run     RunInfo
+	Studies map[string]bool
+}
+
+// FreshFlag is the runners' flag that starts an output file over.
+const FreshFlag = "--fresh"
+
 // OpenOutput opens (or creates) the response file path for appending. The ids it
 // already answers (records with an output and no error) are remembered, so a resumed
 // run skips them; provider-error records are asked again. A last line without its
-// newline, left by a killed run, is cut off.
-func OpenOutput(path string) (*Output, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+// newline, left by a killed run, is cut off. A file written by another run (another
+// study, provider or model) is refused, unless r.Fresh starts it over.
+func OpenOutput(path string, r Resume) (*Output, error) {
+	flags := os.O_RDWR | os.O_CREATE
+	if r.Fresh {
+		flags |= os.O_TRUNC
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the output file: %v", err)
 	}
-	o := &Output{w: f, f: f, answered: map[string]bool{}}
+	o := &Output{w: f, f: f, answered: map[string]bool{}, resume: r}
 	keep, err := o.scan(path, f)
 	if err == nil {
 		var size int64
@@ -86,9 +108,12 @@ func (o *Output) scan(path string, r io.Reader) (int64, error) {
 		if long || !utf8.Valid(text) || len(text) == 0 {
 			continue
 		}
-		id, ok, perr := answeredID(text)
+		id, ok, run, perr := answeredID(text)
 		if perr != nil {
 			return 0, fmt.Errorf("%s:%d: not a response record (%v); fix the file or write to another one", path, line, perr)
+		}
+		if msg := o.resume.mismatch(run); msg != "" {
+			return 0, fmt.Errorf("%s:%d: written by another run (%s); start the file over with %s, or write to another file", path, line, msg, FreshFlag)
 		}
 		if ok {
 			o.answered[id] = true
@@ -96,9 +121,35 @@ func (o *Output) scan(path string, r io.Reader) (int64, error) {
 	}
 }
 
-// answeredID returns the id a response record answers and whether it is an answer
-// (an output and no error).
-func answeredID(text []byte) (string, bool, error) {
+// mismatch says how a record's run differs from this one, or "".
+func (r *Resume) mismatch(run *RunInfo) string {
+	if run == nil {
+		return "" // written by a tool that does not say: nothing to check
+	}
+	switch {
+	case r.Studies != nil && run.Study != "" && !r.Studies[run.Study]:
+		return fmt.Sprintf("study %s; this run's requests are of %s", run.Study, wordsOf(r.Studies))
+	case r.Run.Provider != "" && run.Provider != "" && run.Provider != r.Run.Provider:
+		return fmt.Sprintf("provider %q; this run's is %q", run.Provider, r.Run.Provider)
+	case r.Run.Model != "" && run.Model != r.Run.Model:
+		return fmt.Sprintf("model %q; this run's is %q", run.Model, r.Run.Model)
+	}
+	return ""
+}
+
+// wordsOf lists a set's members, sorted, joined by commas.
+func wordsOf(set map[string]bool) string {
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return strings.Join(keys, ", ")
+}
+
+// answeredID returns the id a response record answers, whether it is an answer (an
+// output and no error), and the run that wrote it (nil when it does not say).
+func answeredID(text []byte) (string, bool, *RunInfo, error) {
 	var w struct {
 		RequestID  *string          `json:"request_id"`
 		CaseID     *string          `json:"case_id"`
@@ -106,9 +157,10 @@ func answeredID(text []byte) (string, bool, error) {
 		Text       json.RawMessage  `json:"text"`
 		Completion json.RawMessage  `json:"completion"`
 		Error      *json.RawMessage `json:"error"`
+		Run        *RunInfo         `json:"run"`
 	}
 	if err := json.Unmarshal(text, &w); err != nil {
-		return "", false, err
+		return "", false, nil, err
 	}
 	id := ""
 	switch {
@@ -118,11 +170,11 @@ func answeredID(text []byte) (string, bool, error) {
 		id = *w.CaseID
 	}
 	if id == "" {
-		return "", false, fmt.Errorf("no request_id or case_id")
+		return "", false, nil, fmt.Errorf("no request_id or case_id")
 	}
 	has := func(v json.RawMessage) bool { return len(v) > 0 && string(v) != "null" }
 	ok := (has(w.Output) || has(w.Text) || has(w.Completion)) && (w.Error == nil || string(*w.Error) == "null")
-	return id, ok, nil
+	return id, ok, w.Run, nil
 }
 
 // Answered reports whether the file already answers the request id.

@@ -18,6 +18,31 @@ type Result struct {
 	FinishReason  string
 	Error         *contract.ProviderError
 	Metadata      contract.Object
+	// Run is what the runner was run with, written as the record's "run".
+	Run *RunInfo
+}
+
+// RunInfo is what a runner was run with: written in every record it produces (the
+// "run" member: runner, provider, model, study), and checked when it resumes an
+// output file, so one file never mixes two studies or two models unnoticed. Model is
+// the model asked for (the record's "model" is the one the provider reports, which
+// may be a dated version of it); Study is the request's study identity.
+type RunInfo struct {
+	Runner   string `json:"runner"`
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+	Study    string `json:"study"`
+}
+
+// Object returns the run member's value, empty fields left out.
+func (r *RunInfo) Object() contract.Object {
+	var o contract.Object
+	for _, m := range [...]contract.Member{{Key: "runner", Value: r.Runner}, {Key: "provider", Value: r.Provider}, {Key: "model", Value: r.Model}, {Key: "study", Value: r.Study}} {
+		if m.Value != "" {
+			o = append(o, m)
+		}
+	}
+	return o
 }
 
 // OK reports whether the result is an answer rather than a provider error.
@@ -26,7 +51,7 @@ func (r *Result) OK() bool { return r.Error == nil && r.Output != nil }
 // ResponseRecord returns the response record answering req, in the family of req:
 // fbeval-response/v1 (schema_version, request_id, case_id, output, then the optional
 // fields) or, for a CogLang request, coglang-generation-eval-response/v0.1
-// (schema_version, case_id, output, then the optional fields).
+// (schema_version, case_id, output, then the optional fields); "run" comes last.
 func ResponseRecord(req *contract.Request, res *Result) contract.Object {
 	var o contract.Object
 	if IsCogLang(req) {
@@ -64,6 +89,9 @@ func ResponseRecord(req *contract.Request, res *Result) contract.Object {
 	}
 	if len(res.Metadata) > 0 {
 		o = append(o, Field("metadata", res.Metadata))
+	}
+	if res.Run != nil {
+		o = append(o, Field("run", res.Run.Object()))
 	}
 	return o
 }

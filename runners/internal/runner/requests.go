@@ -1,6 +1,9 @@
 package runner
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"slices"
@@ -13,6 +16,19 @@ type Item struct {
 	Req  contract.Request
 	File string
 	Line int
+	// Study is the request's study identity: its "study" member, or for records
+	// that have none (CogLang requests, whose contract has no room for it), one
+	// derived from every such record of the file (see ReadRequests).
+	Study string
+}
+
+// Studies returns the set of study identities of items.
+func Studies(items []Item) map[string]bool {
+	s := make(map[string]bool)
+	for i := range items {
+		s[items[i].Study] = true
+	}
+	return s
 }
 
 // Where is the request's position for messages: FILE:LINE.
@@ -46,6 +62,30 @@ func ReadRequests(name string, r io.Reader) ([]Item, error) {
 	}
 	if err := rd.Err(); err != nil {
 		return nil, err
+	}
+	// Records without a study identity get one from their content: "sha256:" and 16
+	// hex digits of the SHA-256 of the sorted hashes of their ids, instructions and
+	// prompts, so that the order of the records does not matter.
+	var sums [][sha256.Size]byte
+	var without []int
+	for i := range items {
+		if r := &items[i].Req; r.Study == "" {
+			without = append(without, i)
+			sums = append(sums, sha256.Sum256([]byte(r.RequestID+"\x00"+r.Instructions+"\x00"+r.Prompt)))
+		} else {
+			items[i].Study = r.Study
+		}
+	}
+	if len(without) > 0 {
+		slices.SortFunc(sums, func(a, b [sha256.Size]byte) int { return bytes.Compare(a[:], b[:]) })
+		h := sha256.New()
+		for _, s := range sums {
+			h.Write(s[:])
+		}
+		id := "sha256:" + hex.EncodeToString(h.Sum(nil)[:8])
+		for _, i := range without {
+			items[i].Study = id
+		}
 	}
 	return items, nil
 }
