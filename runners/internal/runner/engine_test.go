@@ -545,3 +545,18 @@ type providerFunc func(req *contract.Request) (runner.Result, error)
 func (f providerFunc) Do(_ context.Context, req *contract.Request) (runner.Result, error) {
 	return f(req)
 }
+
+// TestOverlongBatchObject: a request batch object on one line longer than the line
+// limit is no "0 requests": the file is refused at its position (exit 2 in the
+// runners), as every shape a request file can have is read or refused.
+func TestOverlongBatchObject(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 64 MiB line")
+	}
+	big := strings.Repeat("x", contract.DefaultMaxLineBytes)
+	data := `{"schema_version":"fbeval-request-batch/v1","requests":[{"schema_version":"fbeval-request/v1","request_id":"r","case_id":"c","suite":"toolcall","attempt":1,"seed":1,"messages":[{"role":"user","content":"` + big + `"}]}]}`
+	items, err := runner.ReadRequests("big.json", strings.NewReader(data))
+	if err == nil || !strings.Contains(err.Error(), "big.json:1:1: one line of more than") {
+		t.Errorf("%d requests, error %v; want the file refused at its position", len(items), err)
+	}
+}
