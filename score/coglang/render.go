@@ -7,10 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
-
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/score/report"
 )
 
 // Mode selects which cases the JSON result carries.
@@ -297,7 +295,7 @@ func (r *Result) WriteTable(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "CogLang generation eval: %s, profile %s, %d cases, ok %t\n",
 		r.AnswerSource, r.Profile(), r.Summary.CaseCount, r.OK())
-	t := tablewriter.NewTable(bw, tablewriter.WithHeaderAutoFormat(tw.Off))
+	t := report.NewTextTable(bw)
 	t.Header("level", "cases", "missing", "parse", "validate", "head ok", "hallucinated", "ok")
 	row := func(name string, c Counts) error {
 		return t.Append(name, strconv.Itoa(c.CaseCount), strconv.Itoa(c.Missing),
@@ -317,7 +315,7 @@ func (r *Result) WriteTable(w io.Writer) error {
 	}
 	if r.FailureCaseCount > 0 {
 		fmt.Fprintf(bw, "\n%d failing cases\n", r.FailureCaseCount)
-		ft := tablewriter.NewTable(bw, tablewriter.WithHeaderAutoFormat(tw.Off))
+		ft := report.NewTextTable(bw)
 		ft.Header("case", "level", "categories", "detail")
 		for i := range r.Cases {
 			c := &r.Cases[i]

@@ -9,10 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
-
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/score/report"
 )
@@ -220,12 +216,7 @@ func WriteTable(w io.Writer, r *Result) error {
 }
 
 func table(b *bytes.Buffer, header []string, rows [][]string) error {
-	t := tablewriter.NewTable(b,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-	)
+	t := report.NewTextTable(b)
 	t.Header(header)
 	if err := t.Bulk(rows); err != nil {
 		return fmt.Errorf("table: %w", err)

@@ -84,15 +84,22 @@ func widest(s string) int {
 	return n
 }
 
-// renderTable renders a table in the one table style of fbeval's text output.
-func renderTable(b *bytes.Buffer, header []string, rows [][]string) error {
-	t := tablewriter.NewTable(b,
+// NewTextTable returns a table writing to w in the one table style of every
+// fbeval text table (both suites, reports and comparisons): ASCII lines, headers
+// as written and left-aligned, cells never wrapped or trimmed.
+func NewTextTable(w io.Writer) *tablewriter.Table {
+	return tablewriter.NewTable(w,
 		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),
 		tablewriter.WithHeaderAutoFormat(tw.Off),
 		tablewriter.WithHeaderAlignment(tw.AlignLeft),
 		tablewriter.WithRowAutoWrap(tw.WrapNone),
 		tablewriter.WithTrimSpace(tw.Off),
 	)
+}
+
+// renderTable renders a table in the one table style of fbeval's text output.
+func renderTable(b *bytes.Buffer, header []string, rows [][]string) error {
+	t := NewTextTable(b)
 	t.Header(header)
 	if err := t.Bulk(rows); err != nil {
 		return err
