@@ -49,6 +49,49 @@ var plainByte = func() (t [256]bool) {
 	return t
 }()
 
+// scan returns how many bytes of buf pass unchanged, updating the state as it
+// goes; it stops before the first byte the slow path must see.
+func (p *pyText) scan(buf []byte) int {
+	n := 0
+	for n < len(buf) {
+		c := buf[n]
+		if p.inStr {
+			switch {
+			case !strSpecial[c]:
+			case c == '\\':
+				if n+1 >= len(buf) {
+					return n
+				}
+				n++ // the escaped byte is text, whatever it is
+			default: // '"' or '\n' ends the string
+				p.inStr = false
+			}
+			n++
+			continue
+		}
+		switch {
+		case plainByte[c]:
+			p.content, p.lineHas = true, true
+		case c == ' ' || c == '\t':
+		case c == '"':
+			p.content, p.lineHas = true, true
+			p.inStr = true
+		case c == '\n':
+			p.lineHas = false
+		default:
+			return n
+		}
+		n++
+	}
+	return n
+}
+
+// strSpecial marks the bytes that end or escape a string, or end a line.
+var strSpecial = func() (t [256]bool) {
+	t['"'], t['\\'], t['\n'] = true, true, true
+	return t
+}()
+
 func (p *pyText) Read(b []byte) (int, error) {
 	for len(p.out) == 0 {
 		if p.eof {
@@ -67,6 +110,16 @@ func (p *pyText) Read(b []byte) (int, error) {
 func (p *pyText) fill() error {
 	out := p.out[:0]
 	for len(out) < 32<<10 {
+		// fast path: while nothing waits to be placed, the common bytes (plain
+		// text, spaces, quotes, escapes, newlines) are copied at once
+		if buf, _ := p.br.Peek(p.br.Buffered()); len(buf) > 0 && len(p.pending) == 0 && len(p.heldRaw) == 0 && !p.escape {
+			n := p.scan(buf)
+			if n > 0 {
+				out = append(out, buf[:n]...)
+				p.br.Discard(n)
+				continue
+			}
+		}
 		c, err := p.br.ReadByte()
 		if err == io.EOF {
 			// str.strip at the end
