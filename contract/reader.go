@@ -47,6 +47,9 @@ type ReadOptions struct {
 	SingleRecord func(names []string) bool
 	// MaxLineBytes bounds one JSONL line (0: DefaultMaxLineBytes).
 	MaxLineBytes int
+	// LimitHint is the advice given with a record over MaxLineBytes (empty: raise
+	// the limit with --max-line-bytes). A program without that flag says its own.
+	LimitHint string
 }
 
 // Record is one record of a file, or one line that could not be read as a record.
@@ -126,6 +129,9 @@ type Reader struct {
 
 // NewReader returns a Reader of r, which is named name in messages.
 func NewReader(name string, r io.Reader, opts ReadOptions) *Reader {
+	if opts.LimitHint == "" {
+		opts.LimitHint = "raise the limit with --max-line-bytes"
+	}
 	if opts.MaxLineBytes <= 0 {
 		opts.MaxLineBytes = DefaultMaxLineBytes
 	}
@@ -217,7 +223,7 @@ func (r *Reader) detect() bool {
 			// The first line is over the limit: a JSONL line to reject, unless it is
 			// the whole file, then a JSON object too large to read.
 			if _, perr := r.peekNonSpace(); perr == io.EOF {
-				return r.fail(r.pendingLine, r.pendingCol+1, "one line of more than %d bytes: a JSON object this large cannot be read (raise the limit with --max-line-bytes, or write JSONL)", r.opts.MaxLineBytes)
+				return r.fail(r.pendingLine, r.pendingCol+1, "one line of more than %d bytes: a JSON object this large cannot be read (%s, or write JSONL)", r.opts.MaxLineBytes, r.opts.LimitHint)
 			} else if perr != nil {
 				return r.fail(r.lines+1, 0, "%s", readErrMsg(perr))
 			}
@@ -367,7 +373,7 @@ func (r *Reader) scanLine() bool {
 		if !complete {
 			r.rec = Record{File: r.name, Line: lineNo, Col: 1, Index: r.index, inline: true,
 				Err: &InputError{File: r.name, Line: lineNo, Col: 1,
-					Msg: fmt.Sprintf("line is longer than %d bytes (raise the limit with --max-line-bytes)", r.opts.MaxLineBytes)}}
+					Msg: fmt.Sprintf("line is longer than %d bytes (%s)", r.opts.MaxLineBytes, r.opts.LimitHint)}}
 			r.index++
 			return true
 		}
@@ -420,7 +426,7 @@ func (r *Reader) startObject() bool {
 		return r.docFail(err)
 	}
 	if tooLong {
-		return r.fail(line, col, "a JSON object longer than %d bytes cannot be read whole (raise the limit with --max-line-bytes, or write JSONL, which is read one line at a time)", r.opts.MaxLineBytes)
+		return r.fail(line, col, "a JSON object longer than %d bytes cannot be read whole (%s, or write JSONL, which is read one line at a time)", r.opts.MaxLineBytes, r.opts.LimitHint)
 	}
 	obj := jsontext.Value(bytes.Clone(raw))
 	at := &Record{File: r.name, Line: line, Col: col, Raw: obj}
@@ -617,7 +623,7 @@ func (r *Reader) scanListElement() bool {
 	if tooLong {
 		r.rec.Raw = nil
 		r.rec.Err = &InputError{File: r.name, Line: line, Col: col,
-			Msg: fmt.Sprintf("a record longer than %d bytes (raise the limit with --max-line-bytes)", r.opts.MaxLineBytes)}
+			Msg: fmt.Sprintf("a record longer than %d bytes (%s)", r.opts.MaxLineBytes, r.opts.LimitHint)}
 		return true
 	}
 	return r.checkValue(&r.rec)

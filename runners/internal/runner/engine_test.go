@@ -559,4 +559,9 @@ func TestOverlongBatchObject(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "big.json:1:1: one line of more than") {
 		t.Errorf("%d requests, error %v; want the file refused at its position", len(items), err)
 	}
+	// The runners have no --max-line-bytes flag: the message must not send the
+	// user looking for one.
+	if err != nil && strings.Contains(err.Error(), "--max-line-bytes") {
+		t.Errorf("error names a flag the runners lack: %v", err)
+	}
 }

@@ -42,7 +42,8 @@ func IsCogLang(req *contract.Request) bool { return req.SchemaVersion == contrac
 // list, or a batch object holding "requests"), of either family. The first bad record
 // or a repeated request id is returned as an error located at FILE:LINE:COL.
 func ReadRequests(name string, r io.Reader) ([]Item, error) {
-	rd := contract.NewReader(name, r, contract.ReadOptions{ListKeys: []string{"requests"}, SingleRecord: isRequestRecord})
+	rd := contract.NewReader(name, r, contract.ReadOptions{ListKeys: []string{"requests"}, SingleRecord: isRequestRecord,
+		LimitHint: "no request fbeval exports is this long: is this the request file?"})
 	var items []Item
 	seen := make(map[string]int)
 	for rd.Scan() {
