@@ -409,8 +409,10 @@ func TestLatencyIsTheCallOnly(t *testing.T) {
 			if err := json.Unmarshal(line, &rec); err != nil || rec.LatencyMS == nil {
 				t.Fatalf("record %d: %v %s", i+1, err, line)
 			}
-			// At least the answer's delay; well under two of them, whatever the queue.
-			if ms := *rec.LatencyMS; ms < float64(d.Milliseconds()) || ms >= float64(2*d.Milliseconds()) {
+			// At least the answer's delay, and under four of them: the sixth call waits
+			// five turns of the rate limit (1.5 s), so a latency that counted the queue
+			// would reach 1.8 s. The slack keeps a loaded machine from failing the test.
+			if ms := *rec.LatencyMS; ms < float64(d.Milliseconds()) || ms >= float64(4*d.Milliseconds()) {
 				t.Errorf("concurrency %d, rps %v: record %d latency %.0f ms, want about %v", opts.Concurrency, opts.RPS, i+1, ms, d)
 			}
 		}
