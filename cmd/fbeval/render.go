@@ -98,7 +98,7 @@ func (c *CompareCmd) Run(env *Env) error {
 		case "html":
 			return compare.WriteHTML(w, res)
 		}
-		return compare.WriteTable(contract.NewPrintableWriter(w), res)
+		return compare.WriteTableWidth(contract.NewPrintableWriter(w), res, tableWidth())
 	})
 }
 

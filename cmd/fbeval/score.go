@@ -193,7 +193,7 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 		case "text":
 			return res.WriteText(contract.NewPrintableWriter(w), mode)
 		case "table":
-			return res.WriteTable(contract.NewPrintableWriter(w))
+			return res.WriteTableWidth(contract.NewPrintableWriter(w), tableWidth())
 		case "markdown", "html", "junit":
 			return renderReport(w, res.Object(coglang.ModeFull), c.Format)
 		}

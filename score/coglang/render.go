@@ -2,6 +2,7 @@ package coglang
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -291,32 +292,30 @@ func (r *Result) WriteText(w io.Writer, mode Mode) error {
 
 // WriteTable writes a table for people: one row per level and a total, then the
 // failing cases with their categories and detail.
-func (r *Result) WriteTable(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "CogLang generation eval: %s, profile %s, %d cases, ok %t\n",
+func (r *Result) WriteTable(w io.Writer) error { return r.WriteTableWidth(w, 0) }
+
+// WriteTableWidth is WriteTable with each table fitted to width columns (0: any),
+// as report.FitTable fits them.
+func (r *Result) WriteTableWidth(w io.Writer, width int) error {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "CogLang generation eval: %s, profile %s, %d cases, ok %t\n",
 		r.AnswerSource, r.Profile(), r.Summary.CaseCount, r.OK())
-	t := report.NewTextTable(bw)
-	t.Header("level", "cases", "missing", "parse", "validate", "head ok", "hallucinated", "ok")
-	row := func(name string, c Counts) error {
-		return t.Append(name, strconv.Itoa(c.CaseCount), strconv.Itoa(c.Missing),
+	row := func(name string, c Counts) []string {
+		return []string{name, strconv.Itoa(c.CaseCount), strconv.Itoa(c.Missing),
 			strconv.Itoa(c.ParseOK), strconv.Itoa(c.ValidateOK), strconv.Itoa(c.HeadOK),
-			strconv.Itoa(c.Hallucinated), strconv.FormatBool(c.OK()))
+			strconv.Itoa(c.Hallucinated), strconv.FormatBool(c.OK())}
 	}
+	var rows [][]string
 	for _, l := range r.Levels {
-		if err := row(l.Level, l.Counts); err != nil {
-			return err
-		}
+		rows = append(rows, row(l.Level, l.Counts))
 	}
-	if err := row("all", r.Summary); err != nil {
-		return err
-	}
-	if err := t.Render(); err != nil {
+	rows = append(rows, row("all", r.Summary))
+	header := []string{"level", "cases", "missing", "parse", "validate", "head ok", "hallucinated", "ok"}
+	if err := report.FitTable(&b, width, "", header, rows); err != nil {
 		return err
 	}
 	if r.FailureCaseCount > 0 {
-		fmt.Fprintf(bw, "\n%d failing cases\n", r.FailureCaseCount)
-		ft := report.NewTextTable(bw)
-		ft.Header("case", "level", "categories", "detail")
+		rows = rows[:0]
 		for i := range r.Cases {
 			c := &r.Cases[i]
 			if c.Failures == 0 {
@@ -329,15 +328,15 @@ func (r *Result) WriteTable(w io.Writer) error {
 					detail = "unknown heads: " + strings.Join(c.Hallucinated, ", ")
 				}
 			}
-			if err := ft.Append(c.CaseID, c.Level, strings.Join(c.Failures.Categories(), ", "), shorten(detail, 60)); err != nil {
-				return err
-			}
+			rows = append(rows, []string{c.CaseID, c.Level, strings.Join(c.Failures.Categories(), ", "), shorten(detail, 60)})
 		}
-		if err := ft.Render(); err != nil {
+		title := fmt.Sprintf("\n%d failing cases", r.FailureCaseCount)
+		if err := report.FitTable(&b, width, title, []string{"case", "level", "categories", "detail"}, rows); err != nil {
 			return err
 		}
 	}
-	return bw.Flush()
+	_, err := w.Write(b.Bytes())
+	return err
 }
 
 // shorten cuts s to at most n runes, marking the cut.

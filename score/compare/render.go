@@ -185,7 +185,11 @@ func armHeader(r *Result) []string {
 }
 
 // WriteTable writes the comparison as ASCII tables.
-func WriteTable(w io.Writer, r *Result) error {
+func WriteTable(w io.Writer, r *Result) error { return WriteTableWidth(w, r, 0) }
+
+// WriteTableWidth is WriteTable with each table fitted to width columns (0: any),
+// as report.FitTable fits them.
+func WriteTableWidth(w io.Writer, r *Result, width int) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "comparison: %s (%s) vs %s (%s)\nstudy: %s, dataset: %s, seed: %d, repeats: %d\n\n",
 		r.A.Label, r.A.Path, r.B.Label, r.B.Path, r.Study.Name, r.Study.Dataset, r.Study.Seed, r.Study.Repeats)
@@ -197,7 +201,7 @@ func WriteTable(w io.Writer, r *Result) error {
 		b.WriteString(winnerLine(r, a) + "\n")
 	}
 	b.WriteByte('\n')
-	if err := table(&b, armHeader(r), rows); err != nil {
+	if err := table(&b, width, "", armHeader(r), rows); err != nil {
 		return err
 	}
 	fmt.Fprintf(&b, "custom fitness: %s %s, %s %s (%s)\n\n", r.A.Label, num(r.FitnessA), r.B.Label, num(r.FitnessB), FitnessDefinition)
@@ -206,8 +210,7 @@ func WriteTable(w io.Writer, r *Result) error {
 		for _, f := range r.Flips {
 			rows = append(rows, []string{flipName(f), f.Arm, outcome(f.A), strings.Join(f.CodesA, ", "), outcome(f.B), strings.Join(f.CodesB, ", ")})
 		}
-		b.WriteString("flips (first pass)\n")
-		if err := table(&b, []string{"case", "arm", r.A.Label, r.A.Label + " codes", r.B.Label, r.B.Label + " codes"}, rows); err != nil {
+		if err := table(&b, width, "flips (first pass)", []string{"case", "arm", r.A.Label, r.A.Label + " codes", r.B.Label, r.B.Label + " codes"}, rows); err != nil {
 			return err
 		}
 	}
@@ -215,13 +218,8 @@ func WriteTable(w io.Writer, r *Result) error {
 	return err
 }
 
-func table(b *bytes.Buffer, header []string, rows [][]string) error {
-	t := report.NewTextTable(b)
-	t.Header(header)
-	if err := t.Bulk(rows); err != nil {
-		return fmt.Errorf("table: %w", err)
-	}
-	if err := t.Render(); err != nil {
+func table(b *bytes.Buffer, width int, title string, header []string, rows [][]string) error {
+	if err := report.FitTable(b, width, title, header, rows); err != nil {
 		return fmt.Errorf("table: %w", err)
 	}
 	b.WriteByte('\n')

@@ -44,8 +44,20 @@ type tableBuf struct {
 	width int
 }
 
-// textTable renders one titled table into b, fitted to b.width.
+// textTable renders one titled table into b, fitted to b.width, and a blank line.
 func textTable(b *tableBuf, title string, header []string, rows [][]string) error {
+	if err := FitTable(&b.Buffer, b.width, title, header, rows); err != nil {
+		return err
+	}
+	b.WriteByte('\n')
+	return nil
+}
+
+// FitTable renders one table (under its title, when there is one) into b in the
+// one table style, fitted to width columns (0: any): a table too wide loses its
+// rightmost, least important columns until it fits, and a line under it names
+// them. Every text table of both suites and of comparisons goes through it.
+func FitTable(b *bytes.Buffer, width int, title string, header []string, rows [][]string) error {
 	if title != "" {
 		b.WriteString(title + "\n")
 	}
@@ -55,7 +67,7 @@ func textTable(b *tableBuf, title string, header []string, rows [][]string) erro
 		if err := renderTable(&one, header, rows); err != nil {
 			return err
 		}
-		if b.width <= 0 || widest(one.String()) <= b.width || len(header) <= 2 {
+		if width <= 0 || widest(one.String()) <= width || len(header) <= 2 {
 			b.Write(one.Bytes())
 			break
 		}
@@ -69,9 +81,8 @@ func textTable(b *tableBuf, title string, header []string, rows [][]string) erro
 		}
 	}
 	if len(dropped) > 0 {
-		fmt.Fprintf(b, "(left out to fit %d columns: %s; --format json has every field)\n", b.width, strings.Join(dropped, ", "))
+		fmt.Fprintf(b, "(left out to fit %d columns: %s; --format json has every field)\n", width, strings.Join(dropped, ", "))
 	}
-	b.WriteByte('\n')
 	return nil
 }
 
