@@ -398,10 +398,9 @@ func (r *Reader) scanLine() bool {
 // startWholeFile sets up the document scanner over the rest of the file, prefixed by
 // text already read (the first line, which began at line, col).
 func (r *Reader) startWholeFile(prefix []byte, line, col int) bool {
-	src := io.Reader(r.br)
 	if prefix != nil {
 		// the prefix was one physical line counted by readLine; its newline was cut
-		src = io.MultiReader(bytes.NewReader(append(append([]byte(nil), prefix...), '\n')), r.br)
+		src := io.MultiReader(bytes.NewReader(append(append([]byte(nil), prefix...), '\n')), r.br)
 		r.br = bufio.NewReaderSize(src, 256<<10)
 	}
 	r.doc = &docScanner{br: r.br, line: line, col: col, limit: r.opts.MaxLineBytes, maxDepth: MaxDepth}
@@ -608,7 +607,7 @@ func (r *Reader) scanListElement() bool {
 			return r.fail(d.line, d.col, "invalid JSON: expected ',' or ']' after a list element, found %s", quoteByte(b))
 		}
 		d.skip()
-		if b, err = d.space(); err != nil {
+		if _, err = d.space(); err != nil {
 			return r.docFail(err)
 		}
 	}

@@ -97,15 +97,3 @@ func writeOutput(env *Env, path string, write func(*bufio.Writer) error) error {
 	}
 	return writeFileAtomic(env, path, write)
 }
-
-func dirOf(path string) string {
-	for i := len(path) - 1; i >= 0; i-- {
-		if path[i] == '/' {
-			if i == 0 {
-				return "/"
-			}
-			return path[:i]
-		}
-	}
-	return "."
-}
