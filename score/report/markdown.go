@@ -129,7 +129,7 @@ func markdownToolcall(b *bytes.Buffer, name string, r *ToolcallReport) {
 	for _, f := range findings(r) {
 		e := f.E
 		p := pvalue(e.McNemarP)
-		fmt.Fprintf(b, "- **%s** %s: uplift %s, 95%% CI %s (first pass %s → %s), McNemar p %s, %d wins / %d losses\n",
+		fmt.Fprintf(b, "- **%s** %s: uplift %s, 95%% CI %s (first pass, mean over clusters, %s → %s), McNemar p %s, %d wins / %d losses\n",
 			f.Verdict, mdCell(f.Name), points(e.AbsoluteUplift), interval(e.CI95), pct(e.BaselineSuccess), pct(e.TreatmentSuccess), p,
 			e.DiscordantWins, e.DiscordantLosses)
 	}
