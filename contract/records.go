@@ -461,23 +461,11 @@ func ParseID(v jsontext.Value) (string, bool) {
 	return string(AppendPyFloat(nil, f)), true
 }
 
+// wireRequest is a request record as read: the published fields, and the CogLang
+// family's reference expression, which Request keeps as ReferenceOutput.
 type wireRequest struct {
-	SchemaVersion   string           `json:"schema_version"`
-	RequestID       string           `json:"request_id"`
-	CaseID          string           `json:"case_id"`
-	Suite           string           `json:"suite"`
-	Study           string           `json:"study"`
-	Arm             string           `json:"arm"`
-	Repeat          int              `json:"repeat"`
-	Attempt         int              `json:"attempt"`
-	Seed            int64            `json:"seed"`
-	Instructions    string           `json:"instructions"`
-	Prompt          string           `json:"prompt"`
-	Messages        []Message        `json:"messages"`
-	ResponseFormat  *ResponseFormat  `json:"response_format"`
-	Tools           []ToolDefinition `json:"tools"`
-	ReferenceOutput *string          `json:"reference_output"`
-	ReferenceExpr   *string          `json:"reference_expr"`
+	Request
+	ReferenceExpr *string `json:"reference_expr"`
 }
 
 // DecodeRequest parses one request record of either family: fbeval-request/v1, or a
@@ -488,12 +476,7 @@ func DecodeRequest(rec *Record) (Request, error) {
 	if err := decodeObject(rec, "request", &w); err != nil {
 		return Request{}, err
 	}
-	r := Request{
-		SchemaVersion: w.SchemaVersion, RequestID: w.RequestID, CaseID: w.CaseID, Suite: w.Suite,
-		Study: w.Study, Arm: w.Arm, Repeat: w.Repeat, Attempt: w.Attempt, Seed: w.Seed,
-		Instructions: w.Instructions, Prompt: w.Prompt, Messages: w.Messages,
-		ResponseFormat: w.ResponseFormat, Tools: w.Tools, ReferenceOutput: w.ReferenceOutput,
-	}
+	r := w.Request
 	switch w.SchemaVersion {
 	case RequestV1:
 		if r.RequestID == "" {
