@@ -126,6 +126,7 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 		MaxRequests: f.MaxRequests, MaxConsecutiveErrors: f.MaxConsecutiveErrors,
 		BackoffBase: f.Backoff, BackoffMax: f.MaxBackoff, Seed: 1, Secrets: secrets, Keys: keys, Run: run,
 	}
+	stopProgress := func() {}
 	if file, ok := stderr.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
 		bar := progressbar.NewOptions(len(items),
 			progressbar.OptionSetWriter(stderr),
@@ -139,11 +140,12 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 	} else if f.ProgressEvery > 0 {
 		p := &progress{name: s.Name, total: len(items), skipped: countAnswered(items, out), start: time.Now()}
 		opts.Progress = p.add
-		stop := p.report(stderr, f.ProgressEvery)
-		defer stop()
+		stopProgress = p.report(stderr, f.ProgressEvery)
 	}
 	h := &HTTP{Client: &http.Client{}, BaseURL: f.BaseURL, Header: header, Secrets: secrets, CrossOrigin: f.AllowCrossOriginRedirects}
 	sum, err := Run(ctx, items, s.New(h), out, opts)
+	// The reporter writes to stderr too: stop it before the summary line.
+	stopProgress()
 	fmt.Fprintf(stderr, "%s: %s\n", s.Name, Redact(sum.String(), secrets))
 	if err != nil {
 		return fail(1, "%s", Redact(err.Error(), secrets))
