@@ -66,7 +66,8 @@ type Record struct {
 	inline bool  // Raw sits on one line
 }
 
-// Errorf returns an *InputError located at byte offset off of the record's text.
+// Errorf returns an *InputError located at byte offset off of the record's text, of kind
+// ErrField (set another with Of).
 func (r *Record) Errorf(off int64, format string, args ...any) *InputError {
 	line, col := r.Line, r.Col
 	if off < 0 {
@@ -87,7 +88,7 @@ func (r *Record) Errorf(off int64, format string, args ...any) *InputError {
 			}
 		}
 	}
-	return &InputError{File: r.File, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+	return &InputError{File: r.File, Line: line, Col: col, Msg: fmt.Sprintf(format, args...), Kind: ErrField}
 }
 
 // Reader reads the records of a JSONL file, a JSON list or a JSON batch object, one
@@ -182,8 +183,8 @@ func (r *Reader) Scan() bool {
 	return ok
 }
 
-func (r *Reader) fail(line, col int, format string, args ...any) bool {
-	r.err = &InputError{File: r.name, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+func (r *Reader) fail(kind error, line, col int, format string, args ...any) bool {
+	r.err = &InputError{File: r.name, Line: line, Col: col, Msg: fmt.Sprintf(format, args...), Kind: kind}
 	return false
 }
 
@@ -198,13 +199,13 @@ func (r *Reader) detect() bool {
 		return false
 	}
 	if err != nil {
-		r.err = &InputError{File: r.name, Msg: readErrMsg(err)}
+		r.err = &InputError{Kind: ErrRead, File: r.name, Msg: readErrMsg(err)}
 		return false
 	}
 	switch first {
 	case 0:
 		// JSON text never holds a NUL byte, not even in a string
-		return r.fail(r.lines+1, r.colSkip+1, "a NUL byte: this is not a JSON text file (JSONL, a JSON list or a JSON object)")
+		return r.fail(ErrSyntax, r.lines+1, r.colSkip+1, "a NUL byte: this is not a JSON text file (JSONL, a JSON list or a JSON object)")
 	case '[':
 		r.shape = ShapeList
 		return r.startWholeFile(nil, r.lines+1, r.colSkip+1)
@@ -212,10 +213,10 @@ func (r *Reader) detect() bool {
 		r.pendingCol, r.colSkip = r.colSkip, 0
 		line, complete, err := r.readLine()
 		if err == errBinary {
-			return r.fail(r.lines+1, 0, "%s", err)
+			return r.fail(ErrSyntax, r.lines+1, 0, "%s", err)
 		}
 		if err != nil && err != io.EOF {
-			return r.fail(0, 0, "%s", readErrMsg(err))
+			return r.fail(ErrRead, 0, 0, "%s", readErrMsg(err))
 		}
 		line = bytes.Clone(line) // it may sit in br's buffer, which peeking moves
 		r.pendingLine = r.lines
@@ -223,9 +224,9 @@ func (r *Reader) detect() bool {
 			// The first line is over the limit: a JSONL line to reject, unless it is
 			// the whole file, then a JSON object too large to read.
 			if _, perr := r.peekNonSpace(); perr == io.EOF {
-				return r.fail(r.pendingLine, r.pendingCol+1, "one line of more than %d bytes: a JSON object this large cannot be read (%s, or write JSONL)", r.opts.MaxLineBytes, r.opts.LimitHint)
+				return r.fail(ErrLimit, r.pendingLine, r.pendingCol+1, "one line of more than %d bytes: a JSON object this large cannot be read (%s, or write JSONL)", r.opts.MaxLineBytes, r.opts.LimitHint)
 			} else if perr != nil {
-				return r.fail(r.lines+1, 0, "%s", readErrMsg(perr))
+				return r.fail(ErrRead, r.lines+1, 0, "%s", readErrMsg(perr))
 			}
 			r.shape = ShapeJSONL
 			r.pendingLong = true
@@ -242,7 +243,7 @@ func (r *Reader) detect() bool {
 				return r.startWholeFile(line, r.pendingLine, r.pendingCol+1)
 			}
 			if perr != nil {
-				return r.fail(r.lines+1, 0, "%s", readErrMsg(perr))
+				return r.fail(ErrRead, r.lines+1, 0, "%s", readErrMsg(perr))
 			}
 			r.shape = ShapeJSONL
 			r.pending = line
@@ -363,16 +364,16 @@ func (r *Reader) scanLine() bool {
 				return false
 			}
 			if err == errBinary {
-				return r.fail(r.lines+1, 0, "%s", err)
+				return r.fail(ErrSyntax, r.lines+1, 0, "%s", err)
 			}
 			if err != nil && err != io.EOF {
-				return r.fail(r.lines+1, 0, "%s", readErrMsg(err))
+				return r.fail(ErrRead, r.lines+1, 0, "%s", readErrMsg(err))
 			}
 			lineNo = r.lines
 		}
 		if !complete {
 			r.rec = Record{File: r.name, Line: lineNo, Col: 1, Index: r.index, inline: true,
-				Err: &InputError{File: r.name, Line: lineNo, Col: 1,
+				Err: &InputError{Kind: ErrLimit, File: r.name, Line: lineNo, Col: 1,
 					Msg: fmt.Sprintf("line is longer than %d bytes (%s)", r.opts.MaxLineBytes, r.opts.LimitHint)}}
 			r.index++
 			return true
@@ -425,7 +426,7 @@ func (r *Reader) startObject() bool {
 		return r.docFail(err)
 	}
 	if tooLong {
-		return r.fail(line, col, "a JSON object longer than %d bytes cannot be read whole (%s, or write JSONL, which is read one line at a time)", r.opts.MaxLineBytes, r.opts.LimitHint)
+		return r.fail(ErrLimit, line, col, "a JSON object longer than %d bytes cannot be read whole (%s, or write JSONL, which is read one line at a time)", r.opts.MaxLineBytes, r.opts.LimitHint)
 	}
 	obj := jsontext.Value(bytes.Clone(raw))
 	at := &Record{File: r.name, Line: line, Col: col, Raw: obj}
@@ -434,7 +435,7 @@ func (r *Reader) startObject() bool {
 	}
 	names, members, err := splitObject(obj)
 	if err != nil {
-		return r.fail(line, col, "invalid JSON: %v", err)
+		return r.fail(ErrSyntax, line, col, "invalid JSON: %v", err)
 	}
 	if r.opts.SingleRecord != nil && r.opts.SingleRecord(names) {
 		r.single = at
@@ -452,12 +453,12 @@ func (r *Reader) startObject() bool {
 		delete(r.header, key)
 		if found != "" {
 			l, c := r.cursor.at(memberOffset(obj, list))
-			return r.fail(l, c, "the object holds both %q and %q: keep the records in one list (the reference scorer reads only %q)", found, key, found)
+			return r.fail(ErrShape, l, c, "the object holds both %q and %q: keep the records in one list (the reference scorer reads only %q)", found, key, found)
 		}
 		found = key
 		if list.Kind() != '[' {
 			l, c := r.cursor.at(memberOffset(obj, list))
-			return r.fail(l, c, "%q must be a JSON list of records", key)
+			return r.fail(ErrShape, l, c, "%q must be a JSON list of records", key)
 		}
 		r.base = memberOffset(obj, list)
 		r.dec = jsontext.NewDecoder(bytes.NewReader(list))
@@ -468,9 +469,9 @@ func (r *Reader) startObject() bool {
 		return true
 	}
 	if len(r.opts.ListKeys) == 0 {
-		return r.fail(line, col, "expected JSON lines or a JSON list of records, found one JSON object")
+		return r.fail(ErrShape, line, col, "expected JSON lines or a JSON list of records, found one JSON object")
 	}
-	return r.fail(line, col, "a JSON object must be one record or hold the records in %s", quoteList(r.opts.ListKeys))
+	return r.fail(ErrShape, line, col, "a JSON object must be one record or hold the records in %s", quoteList(r.opts.ListKeys))
 }
 
 // HeaderPosition returns the line and column of the value of the batch object's
@@ -506,7 +507,7 @@ func (r *Reader) checkValue(rec *Record) bool {
 	default:
 		return true
 	}
-	e := rec.Errorf(off, "invalid JSON: %s", msg)
+	e := rec.Errorf(off, "invalid JSON: %s", msg).Of(ErrSyntax)
 	r.err = e
 	return false
 }
@@ -578,7 +579,7 @@ func (r *Reader) scanElement() bool {
 	val, err := r.dec.ReadValue()
 	if err != nil {
 		// the object was checked whole: this cannot happen
-		return r.fail(r.object.Line, r.object.Col, "invalid JSON: %v", err)
+		return r.fail(ErrSyntax, r.object.Line, r.object.Col, "invalid JSON: %v", err)
 	}
 	line, col := r.cursor.at(r.base + r.dec.InputOffset() - int64(len(val)))
 	r.rec = Record{File: r.name, Line: line, Col: col, Index: r.index, Raw: val}
@@ -604,7 +605,7 @@ func (r *Reader) scanListElement() bool {
 	}
 	if !r.first {
 		if b != ',' {
-			return r.fail(d.line, d.col, "invalid JSON: expected ',' or ']' after a list element, found %s", quoteByte(b))
+			return r.fail(ErrSyntax, d.line, d.col, "invalid JSON: expected ',' or ']' after a list element, found %s", quoteByte(b))
 		}
 		d.skip()
 		if _, err = d.space(); err != nil {
@@ -621,7 +622,7 @@ func (r *Reader) scanListElement() bool {
 	r.index++
 	if tooLong {
 		r.rec.Raw = nil
-		r.rec.Err = &InputError{File: r.name, Line: line, Col: col,
+		r.rec.Err = &InputError{Kind: ErrLimit, File: r.name, Line: line, Col: col,
 			Msg: fmt.Sprintf("a record longer than %d bytes (%s)", r.opts.MaxLineBytes, r.opts.LimitHint)}
 		return true
 	}
@@ -647,7 +648,7 @@ func (r *Reader) atEOFDoc(d *docScanner) bool {
 	if err != nil {
 		return r.docFail(err)
 	}
-	return r.fail(d.line, d.col, "unexpected data after the JSON document")
+	return r.fail(ErrSyntax, d.line, d.col, "unexpected data after the JSON document")
 }
 
 // docFail ends the scan on an error of the document scanner, at its position.
@@ -655,11 +656,11 @@ func (r *Reader) docFail(err error) bool {
 	d := r.doc
 	switch {
 	case err == io.ErrUnexpectedEOF || err == io.EOF:
-		return r.fail(d.line, d.col, "invalid JSON: the file ends inside a JSON value (truncated?)")
+		return r.fail(ErrSyntax, d.line, d.col, "invalid JSON: the file ends inside a JSON value (truncated?)")
 	case errors.As(err, new(errTooDeep)):
-		return r.fail(d.line, d.col-1, "invalid JSON: exceeded max depth")
+		return r.fail(ErrLimit, d.line, d.col-1, "invalid JSON: exceeded max depth")
 	}
-	return r.fail(0, 0, "%s", readErrMsg(err))
+	return r.fail(ErrRead, 0, 0, "%s", readErrMsg(err))
 }
 
 // lineCursor turns offsets into a text held in memory into lines and columns,

@@ -55,11 +55,11 @@ func ReadAll(name string, r io.Reader) ([]byte, error) {
 		n, err := r.Read(chunk)
 		if n > 0 {
 			if first && chunk[0] == 0 {
-				return nil, &InputError{File: name, Msg: "starts with a NUL byte: this is not a text file"}
+				return nil, &InputError{Kind: ErrSyntax, File: name, Msg: "starts with a NUL byte: this is not a text file"}
 			}
 			first = false
 			if int64(buf.Len()+n) > limit {
-				return nil, &InputError{File: name, Msg: fmt.Sprintf("larger than %d bytes (raise the limit with --max-file-bytes)", limit)}
+				return nil, &InputError{Kind: ErrLimit, File: name, Msg: fmt.Sprintf("larger than %d bytes (raise the limit with --max-file-bytes)", limit)}
 			}
 			buf.Write(chunk[:n])
 		}

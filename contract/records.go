@@ -173,7 +173,7 @@ func DecodeResponse(rec *Record) (Response, error) {
 	var out Response
 	if v := w.SchemaVersion; len(v) > 0 && v.Kind() != 'n' {
 		if s, ok := stringValue(v); !ok || s != ResponseV1 {
-			return out, rec.Errorf(0, "schema_version must be %q or absent, got %s", ResponseV1, showValue(v))
+			return out, rec.Errorf(0, "schema_version must be %q or absent, got %s", ResponseV1, showValue(v)).Of(ErrVersion)
 		}
 	}
 	var err error
@@ -323,7 +323,7 @@ func idValue(rec *Record, name string, v jsontext.Value) (string, error) {
 func DecodeError(rec *Record, err error) error {
 	var se *jsontext.SyntacticError
 	if errors.As(err, &se) {
-		return rec.Errorf(se.ByteOffset, "invalid JSON: %s", cleanJSONMessage(se.Err))
+		return rec.Errorf(se.ByteOffset, "invalid JSON: %s", cleanJSONMessage(se.Err)).Of(ErrSyntax)
 	}
 	var me *json.SemanticError
 	if errors.As(err, &me) {
@@ -351,7 +351,7 @@ func DecodeError(rec *Record, err error) error {
 		}
 		return rec.Errorf(me.ByteOffset, "%s%s", msg, where)
 	}
-	return rec.Errorf(0, "invalid JSON: %v", err)
+	return rec.Errorf(0, "invalid JSON: %v", err).Of(ErrSyntax)
 }
 
 // maxShown bounds the bytes of input quoted in one message.
@@ -503,7 +503,7 @@ func DecodeRequest(rec *Record) (Request, error) {
 		r.ReferenceOutput = w.ReferenceExpr
 		r.Messages = []Message{{Role: "system", Content: r.Instructions}, {Role: "user", Content: r.Prompt}}
 	default:
-		return r, rec.Errorf(0, "schema_version must be %q or %q, got %q", RequestV1, CogLangRequest, w.SchemaVersion)
+		return r, rec.Errorf(0, "schema_version must be %q or %q, got %q", RequestV1, CogLangRequest, w.SchemaVersion).Of(ErrVersion)
 	}
 	return r, nil
 }

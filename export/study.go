@@ -69,7 +69,7 @@ func ParseStudy(name string, data []byte) (contract.Study, error) {
 		return s, contract.DecodeError(rec, err)
 	}
 	if s.SchemaVersion != contract.StudyV1 {
-		return s, rec.Errorf(0, "schema_version must be %q, got %q", contract.StudyV1, s.SchemaVersion)
+		return s, rec.Errorf(0, "schema_version must be %q, got %q", contract.StudyV1, s.SchemaVersion).Of(contract.ErrVersion)
 	}
 	if ptr, msg := checkStudyFile(&s); msg != "" {
 		return s, rec.Errorf(contract.PointerOffset(data, ptr), "study: %s", msg)

@@ -1,0 +1,83 @@
+package contract
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestInputErrorKinds: every input error the reader and the record decoders return
+// says what kind of problem it is and where, without reading its message.
+func TestInputErrorKinds(t *testing.T) {
+	long := `"` + strings.Repeat("x", 100) + `"`
+	tests := []struct {
+		name      string
+		in        string
+		kind      error
+		line, col int
+		record    bool // the error is a record's, and the reading goes on
+	}{
+		{"NUL", "\n \x00", ErrSyntax, 2, 2, false},
+		{"broken element", "[{\"a\":1},\n {\"b\":tru}]", ErrSyntax, 2, 10, false},
+		{"data after the list", "[{\"a\":1}] x", ErrSyntax, 1, 11, false},
+		{"truncated list", "[{\"a\":1},\n{\"b\":", ErrSyntax, 2, 6, false},
+		{"object without a list", `{"x": 1}`, ErrShape, 1, 1, false},
+		{"list key not a list", `{"responses": 3}`, ErrShape, 1, 15, false},
+		{"object over the limit", "{\n\"responses\": [\n{\"a\":" + long + "}]}\n", ErrLimit, 1, 1, false},
+		{"line over the limit", `{"a":` + long + "}\n{}\n", ErrLimit, 1, 1, true},
+		{"element over the limit", "[{\"b\":" + long + "}]", ErrLimit, 1, 2, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := NewReader("in.jsonl", strings.NewReader(tt.in), ReadOptions{ListKeys: []string{"responses"}, MaxLineBytes: 50})
+			var err error
+			for r.Scan() {
+				if e := r.Record().Err; e != nil && err == nil {
+					err = e
+				}
+			}
+			if (err != nil) != tt.record {
+				t.Fatalf("record error = %v, want one: %v", err, tt.record)
+			}
+			if !tt.record {
+				err = r.Err()
+			}
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %v (%T) is not an *InputError", err, err)
+			}
+			if !errors.Is(err, tt.kind) || ie.Line != tt.line || ie.Col != tt.col {
+				t.Errorf("got %v at %d:%d (%v), want %v at %d:%d", ie.Kind, ie.Line, ie.Col, err, tt.kind, tt.line, tt.col)
+			}
+		})
+	}
+}
+
+// TestRecordErrorKinds: the record decoders give field, syntax and version errors
+// their kinds, located inside the record.
+func TestRecordErrorKinds(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		kind error
+		col  int
+	}{
+		{"bad version", `{"schema_version":"x","request_id":"a","output":"o"}`, ErrVersion, 1},
+		{"wrong type", `{"request_id":"a","output":"o","latency_ms":"slow"}`, ErrField, 45},
+		{"empty id", `{"request_id":"","output":"o"}`, ErrField, 1},
+		{"invalid JSON", `{"request_id":"a","output":"o",}`, ErrSyntax, 31},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &Record{File: "r.jsonl", Line: 3, Col: 1, Raw: []byte(tt.in), inline: true}
+			_, err := DecodeResponse(rec)
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %v (%T) is not an *InputError", err, err)
+			}
+			if !errors.Is(err, tt.kind) || ie.Line != 3 || ie.Col != tt.col {
+				t.Errorf("got %v at %d:%d (%v), want %v at 3:%d", ie.Kind, ie.Line, ie.Col, err, tt.kind, tt.col)
+			}
+		})
+	}
+}
