@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Source is one response file to read.
@@ -80,27 +81,47 @@ func (s *InputStats) Object() contract.Object {
 	return obj
 }
 
-// hashingReader hashes everything read through it.
-type hashingReader struct {
+// HashingReader hashes everything read through it, for the sha256 a report
+// gives of each input.
+type HashingReader struct {
 	r io.Reader
 	h hash.Hash
 }
 
-func newHashingReader(r io.Reader) *hashingReader {
-	return &hashingReader{r: r, h: sha256.New()}
+// NewHashingReader returns a reader of r that hashes what it reads.
+func NewHashingReader(r io.Reader) *HashingReader {
+	return &HashingReader{r: r, h: sha256.New()}
 }
 
-func (h *hashingReader) Read(p []byte) (int, error) {
+func (h *HashingReader) Read(p []byte) (int, error) {
 	n, err := h.r.Read(p)
 	h.h.Write(p[:n])
 	return n, err
 }
 
-// finish reads whatever the record reader left (trailing blank space) so the hash
-// covers the whole file, and returns the hex digest.
-func (h *hashingReader) finish() string {
+// Finish reads whatever the record reader left (trailing blank space) so the
+// hash covers the whole file, and returns the hex digest.
+func (h *HashingReader) Finish() string {
 	io.Copy(io.Discard, h)
 	return hex.EncodeToString(h.h.Sum(nil))
 }
 
 func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
+
+// Batches of records travel between the reading, judging and merging goroutines;
+// a batch is flushed at this many records or bytes, and at the end of each file.
+const (
+	BatchRecords = 512
+	BatchBytes   = 128 << 10
+)
+
+func stringOf(v jsontext.Value) (string, bool) {
+	if v.Kind() != '"' {
+		return "", false
+	}
+	tok, err := jsontext.NewDecoder(bytesReader(v)).ReadToken()
+	if err != nil {
+		return "", false
+	}
+	return tok.String(), true
+}

@@ -63,10 +63,10 @@ func shapeOf(raw []byte) (recordShape, bool) {
 	return sh, true
 }
 
-// sniffRecord checks the first record of a response file read for a study of
+// SniffRecord checks the first record of a response file read for a study of
 // suite, and returns an error naming what the file is when it cannot be one of
 // the study's response files.
-func sniffRecord(rec *contract.Record, suite string) error {
+func SniffRecord(rec *contract.Record, suite string) error {
 	if rec.Err != nil {
 		return nil
 	}

@@ -217,7 +217,7 @@ func (run *ToolcallRun) lookup(resp *contract.Response) (slot, bool) {
 // files that answer the same requests many times over, most failures never need
 // their messages. The results are the ones Judge.Score gives (tested).
 func (run *ToolcallRun) Read(src Source, opts Options) (*InputStats, error) {
-	hr := newHashingReader(src.R)
+	hr := NewHashingReader(src.R)
 	rd := contract.NewReader(src.Name, hr, contract.ReadOptions{
 		ListKeys:      []string{"responses"},
 		OtherListKeys: []string{"requests"}, // to say what the file is
@@ -254,7 +254,7 @@ func (run *ToolcallRun) Read(src Source, opts Options) (*InputStats, error) {
 	st.Shape = rd.Shape().String()
 	st.Lines = rd.Lines()
 	st.Warnings = rd.Warnings()
-	st.SHA256 = hr.finish()
+	st.SHA256 = hr.Finish()
 	run.Inputs = append(run.Inputs, *st)
 	return st, nil
 }
@@ -587,7 +587,7 @@ func (run *ToolcallRun) readSerial(rd *contract.Reader, st *InputStats) error {
 	for rd.Scan() {
 		rec := rd.Record()
 		if first {
-			if err := sniffRecord(rec, contract.SuiteToolcall); err != nil {
+			if err := SniffRecord(rec, contract.SuiteToolcall); err != nil {
 				return err
 			}
 			first = false
@@ -650,13 +650,13 @@ func (run *ToolcallRun) readParallel(rd *contract.Reader, st *InputStats, worker
 	for rd.Scan() {
 		rec := rd.Record()
 		if first {
-			if err = sniffRecord(rec, contract.SuiteToolcall); err != nil {
+			if err = SniffRecord(rec, contract.SuiteToolcall); err != nil {
 				break
 			}
 			first = false
 		}
 		b.add(rec)
-		if len(b.ends) >= batchRecords || len(b.raw) >= batchBytes {
+		if len(b.ends) >= BatchRecords || len(b.raw) >= BatchBytes {
 			send(b)
 			b = get()
 		}

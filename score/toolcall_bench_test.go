@@ -106,13 +106,13 @@ func BenchmarkToolcallStageRead(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		hr := newHashingReader(bytes.NewReader(data))
+		hr := NewHashingReader(bytes.NewReader(data))
 		rd := contract.NewReader("bench", hr, contract.ReadOptions{})
 		n := 0
 		for rd.Scan() {
 			n++
 		}
-		hr.finish()
+		hr.Finish()
 		if n != tcBenchRecords {
 			b.Fatalf("%d records", n)
 		}
@@ -492,4 +492,8 @@ func BenchmarkToolcallWhole1440(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func reportRate(b *testing.B, perOp int) {
+	b.ReportMetric(float64(perOp)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
 }

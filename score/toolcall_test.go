@@ -352,9 +352,4 @@ func TestPositionsPast2To31(t *testing.T) {
 	if b.lines[0] != rec.Line || b.cols[0] != rec.Col {
 		t.Errorf("toolcall batch keeps %d:%d, want %d:%d", b.lines[0], b.cols[0], rec.Line, rec.Col)
 	}
-	var c cogBatch
-	c.add(rec)
-	if c.lines[0] != rec.Line || c.cols[0] != rec.Col {
-		t.Errorf("coglang batch keeps %d:%d, want %d:%d", c.lines[0], c.cols[0], rec.Line, rec.Col)
-	}
 }

@@ -1,20 +1,14 @@
-package score
+package coglang
 
 import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strconv"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/fixtures"
-	"github.com/fbeval/fbeval/score/coglang"
-)
-
-// Batches of records travel between the reading, scoring and merging goroutines;
-// a batch is flushed at this many records or bytes, and at the end of each file.
-const (
-	batchRecords = 512
-	batchBytes   = 128 << 10
+	"github.com/fbeval/fbeval/score"
 )
 
 // cogBatch is a run of consecutive records of one file.
@@ -24,7 +18,7 @@ type cogBatch struct {
 	ends   []int  // end of each record in raw
 	lines  []int  // line and column of each record, for errors
 	cols   []int
-	scored []coglang.Scored
+	scored []Scored
 	failAt int   // first record that failed to decode (len(ends) if none)
 	err    error // that record's error, or an error that ends the input after the batch
 	done   chan struct{}
@@ -42,10 +36,10 @@ func (b *cogBatch) add(rec *contract.Record) {
 }
 
 // score decodes and scores the batch's records, stopping at the first that fails.
-func (b *cogBatch) score(sc *coglang.RecordScorer, name string) {
+func (b *cogBatch) score(sc *RecordScorer, name string) {
 	n := len(b.ends)
 	if cap(b.scored) < n {
-		b.scored = make([]coglang.Scored, n)
+		b.scored = make([]Scored, n)
 	}
 	b.scored = b.scored[:n]
 	b.failAt = n
@@ -64,12 +58,12 @@ func (b *cogBatch) score(sc *coglang.RecordScorer, name string) {
 // record as it arrives: each one is decoded strictly, parsed, written in
 // canonical form, validated and given its preflight decision, on copts.Workers
 // goroutines, and the results are merged in input order so that the last record
-// per case id wins. The result is the one ReadCogLang followed by coglang.Score
+// per case id wins. The result is the one ReadCogLang followed by Score
 // gives (RecordsRead and ResponseFile included), whatever the number of workers;
 // memory stays flat however many records the files hold. The first bad record
 // (in input order) ends the scoring with its *contract.InputError.
-func ScoreCogLang(fx *fixtures.CogLangFixture, sources []Source, opts Options, copts coglang.Options) (*coglang.Result, *CogLangResponses, error) {
-	ix := coglang.NewIndex(fx)
+func ScoreCogLang(fx *fixtures.CogLangFixture, sources []score.Source, opts score.Options, copts Options) (*Result, *CogLangResponses, error) {
+	ix := NewIndex(fx)
 	tally := ix.NewTally(copts)
 	out := &CogLangResponses{Duplicates: map[string]bool{}, Unknown: map[string]bool{}}
 	workers := copts.Workers
@@ -91,7 +85,7 @@ func ScoreCogLang(fx *fixtures.CogLangFixture, sources []Source, opts Options, c
 		unknown += f.Unknown
 	}
 	if out.Accepted > 0 && unknown == out.Accepted && len(res.UnknownCaseIDs) > 0 {
-		f := out.Files[slices.IndexFunc(out.Files, func(f InputStats) bool { return f.Unknown > 0 })]
+		f := out.Files[slices.IndexFunc(out.Files, func(f score.InputStats) bool { return f.Unknown > 0 })]
 		return nil, nil, &contract.InputError{File: f.Path, Line: f.UnknownAt[0], Col: f.UnknownAt[1], Msg: fmt.Sprintf(
 			"none of its %s answers a case of the fixture (%s; unknown ids include %s): score them with the fixture (--fixture) or study they were exported for",
 			plural(unknown, "record", "records"), plural(len(fx.Cases), "case", "cases"), res.UnknownCaseIDs[0])}
@@ -104,9 +98,9 @@ func ScoreCogLang(fx *fixtures.CogLangFixture, sources []Source, opts Options, c
 	}
 	out.UnknownNotListed = res.UnknownNotListed
 	if n := res.UnknownNotListed; n > 0 {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("%d records name case ids the fixture does not have and unknown_case_ids leaves out (it lists the first %d)", n, coglang.MaxUnknownListed))
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%d records name case ids the fixture does not have and unknown_case_ids leaves out (it lists the first %d)", n, MaxUnknownListed))
 	}
-	out.Responses = []coglang.Response{}
+	out.Responses = []Response{}
 	out.ProviderErrors = res.ProviderErrorRecords
 	seen := map[string]bool{}
 	for i := range res.Cases {
@@ -122,16 +116,16 @@ func ScoreCogLang(fx *fixtures.CogLangFixture, sources []Source, opts Options, c
 
 // cogFile reads one source and reports each record (or the error that ends it).
 type cogFile struct {
-	opts Options
-	src  Source
-	hr   *hashingReader
+	opts score.Options
+	src  score.Source
+	hr   *score.HashingReader
 	rd   *contract.Reader
-	st   InputStats
+	st   score.InputStats
 }
 
-func openCogFile(src Source, opts Options) *cogFile {
-	hr := newHashingReader(src.R)
-	return &cogFile{opts: opts, src: src, hr: hr, st: InputStats{Path: src.Name}, rd: contract.NewReader(src.Name, newPyText(hr), contract.ReadOptions{
+func openCogFile(src score.Source, opts score.Options) *cogFile {
+	hr := score.NewHashingReader(src.R)
+	return &cogFile{opts: opts, src: src, hr: hr, st: score.InputStats{Path: src.Name}, rd: contract.NewReader(src.Name, newPyText(hr), contract.ReadOptions{
 		ListKeys:      []string{"responses", "answers"},
 		OtherListKeys: []string{"requests"}, // to say what the file is
 		SingleRecord:  isSingleCogLangRecord,
@@ -149,18 +143,18 @@ func (f *cogFile) finish() error {
 		return err
 	}
 	f.st.Shape, f.st.Lines, f.st.Warnings = f.rd.Shape().String(), f.rd.Lines(), f.rd.Warnings()
-	f.st.SHA256 = f.hr.finish()
+	f.st.SHA256 = f.hr.Finish()
 	return nil
 }
 
-func (out *CogLangResponses) addFile(st *InputStats) {
+func (out *CogLangResponses) addFile(st *score.InputStats) {
 	out.Read += st.Records
 	out.Accepted += st.Accepted
 	out.Warnings = append(out.Warnings, st.Warnings...)
 	out.Files = append(out.Files, *st)
 }
 
-func count(st *InputStats, dup, unknown bool, line, col int) {
+func count(st *score.InputStats, dup, unknown bool, line, col int) {
 	st.Records++
 	st.Accepted++
 	if dup {
@@ -174,9 +168,9 @@ func count(st *InputStats, dup, unknown bool, line, col int) {
 	}
 }
 
-func scoreCogLangSerial(ix *coglang.Index, tally *coglang.Tally, sources []Source, opts Options, copts coglang.Options, out *CogLangResponses) error {
+func scoreCogLangSerial(ix *Index, tally *Tally, sources []score.Source, opts score.Options, copts Options, out *CogLangResponses) error {
 	sc := ix.NewScorer(copts)
-	var s coglang.Scored
+	var s Scored
 	for _, src := range sources {
 		f := openCogFile(src, opts)
 		first := true
@@ -186,7 +180,7 @@ func scoreCogLangSerial(ix *coglang.Index, tally *coglang.Tally, sources []Sourc
 				return rec.Err
 			}
 			if first {
-				if err := sniffRecord(rec, contract.SuiteCogLang); err != nil {
+				if err := score.SniffRecord(rec, contract.SuiteCogLang); err != nil {
 					return err
 				}
 				first = false
@@ -208,7 +202,7 @@ func scoreCogLangSerial(ix *coglang.Index, tally *coglang.Tally, sources []Sourc
 // scoreCogLangParallel reads on the calling goroutine, scores batches on workers
 // goroutines and merges them in input order on one more. The order channel holds
 // the batches in input order; its capacity bounds the batches in flight.
-func scoreCogLangParallel(ix *coglang.Index, tally *coglang.Tally, sources []Source, opts Options, copts coglang.Options, workers int, out *CogLangResponses) error {
+func scoreCogLangParallel(ix *Index, tally *Tally, sources []score.Source, opts score.Options, copts Options, workers int, out *CogLangResponses) error {
 	inFlight := 4 * workers
 	jobs := make(chan *cogBatch, inFlight)
 	order := make(chan *cogBatch, inFlight)
@@ -233,7 +227,7 @@ func scoreCogLangParallel(ix *coglang.Index, tally *coglang.Tally, sources []Sou
 	merged := make(chan error, 1)
 	go func() {
 		var first error
-		fileStats := make([]InputStats, len(sources))
+		fileStats := make([]score.InputStats, len(sources))
 		for b := range order {
 			<-b.done
 			if first == nil {
@@ -308,7 +302,7 @@ read:
 				break read
 			}
 			if first {
-				if err := sniffRecord(rec, contract.SuiteCogLang); err != nil {
+				if err := score.SniffRecord(rec, contract.SuiteCogLang); err != nil {
 					send(b)
 					fail(fi, err)
 					break read
@@ -316,7 +310,7 @@ read:
 				first = false
 			}
 			b.add(rec)
-			if len(b.ends) >= batchRecords || len(b.raw) >= batchBytes {
+			if len(b.ends) >= score.BatchRecords || len(b.raw) >= score.BatchBytes {
 				send(b)
 				if stopped() {
 					break read
@@ -335,4 +329,11 @@ read:
 	close(order)
 	close(files)
 	return <-merged
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -1,4 +1,4 @@
-package score
+package coglang
 
 import (
 	"bytes"
@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/fbeval/fbeval/score/coglang"
 )
 
 func pyRead(t testing.TB, in string) string {
@@ -32,8 +30,8 @@ func TestPyText(t *testing.T) {
 		{"white space before content mid-file stays", "{}\n\u00a0{}", "{}\n\u00a0{}"},
 		{"white space after content then more content stays", "{}\u00a0\n{}", "{}\u00a0\n{}"},
 		{"inside strings nothing", "{\"a\u2028\\\"\r\u00a0NaN\": \"Infinity\"}", "{\"a\u2028\\\"\r\u00a0NaN\": \"Infinity\"}"},
-		{"a newline ends a broken string", "{\"a\n{\"b\": NaN}", "{\"a\n{\"b\": " + coglang.NaNLiteral + "}"},
-		{"NaN Infinity", "[NaN, Infinity, -Infinity, -1, Inf, Na]", "[" + coglang.NaNLiteral + ", 1e999999, -1e999999, -1, Inf, Na]"},
+		{"a newline ends a broken string", "{\"a\n{\"b\": NaN}", "{\"a\n{\"b\": " + NaNLiteral + "}"},
+		{"NaN Infinity", "[NaN, Infinity, -Infinity, -1, Inf, Na]", "[" + NaNLiteral + ", 1e999999, -1e999999, -1, Inf, Na]"},
 		{"invalid UTF-8 stays", "{\"a\": \xff}\xc3", "{\"a\": \xff}\xc3"},
 		{"BOM stays", "\ufeff{}", "\ufeff{}"},
 	}

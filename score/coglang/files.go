@@ -1,4 +1,4 @@
-package score
+package coglang
 
 import (
 	"errors"
@@ -6,15 +6,15 @@ import (
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/fixtures"
-	"github.com/fbeval/fbeval/score/coglang"
+	"github.com/fbeval/fbeval/score"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
 // CogLangResponses holds the responses of one or more CogLang response files:
 // for every case id the last record given, plus what was seen on the way.
 type CogLangResponses struct {
-	Responses []coglang.Response // one per case id, in first-seen order
-	Files     []InputStats
+	Responses []Response // one per case id, in first-seen order
+	Files     []score.InputStats
 	Read      int
 	Accepted  int
 	// ProviderErrors counts the provider error records read (an error and no
@@ -36,7 +36,7 @@ type CogLangResponses struct {
 // opts.StrictBatch, and duplicates and
 // unknown case ids are counted. Only the last record per case id is kept, so memory
 // stays flat however long the files are.
-func ReadCogLang(fx *fixtures.CogLangFixture, sources []Source, opts Options) (*CogLangResponses, error) {
+func ReadCogLang(fx *fixtures.CogLangFixture, sources []score.Source, opts score.Options) (*CogLangResponses, error) {
 	known := make(map[string]bool, len(fx.Cases))
 	for i := range fx.Cases {
 		known[fx.Cases[i].CaseID] = true
@@ -44,20 +44,20 @@ func ReadCogLang(fx *fixtures.CogLangFixture, sources []Source, opts Options) (*
 	out := &CogLangResponses{Duplicates: map[string]bool{}, Unknown: map[string]bool{}, index: map[string]int{}}
 	seen := map[string]bool{}
 	for _, src := range sources {
-		hr := newHashingReader(src.R)
+		hr := score.NewHashingReader(src.R)
 		rd := contract.NewReader(src.Name, newPyText(hr), contract.ReadOptions{
 			ListKeys:     []string{"responses", "answers"},
 			SingleRecord: isSingleCogLangRecord,
 			MaxLineBytes: opts.MaxLineBytes,
 		})
-		st := InputStats{Path: src.Name}
+		st := score.InputStats{Path: src.Name}
 		for rd.Scan() {
 			rec := rd.Record()
 			st.Records++
 			if rec.Err != nil {
 				return nil, rec.Err
 			}
-			resp, err := coglang.DecodeResponse(rec.Raw)
+			resp, err := DecodeResponse(rec.Raw)
 			if err != nil {
 				return nil, recordError(rec, err)
 			}
@@ -90,14 +90,14 @@ func ReadCogLang(fx *fixtures.CogLangFixture, sources []Source, opts Options) (*
 			return nil, err
 		}
 		st.Shape, st.Lines, st.Warnings = rd.Shape().String(), rd.Lines(), rd.Warnings()
-		st.SHA256 = hr.finish()
+		st.SHA256 = hr.Finish()
 		out.Read += st.Records
 		out.Accepted += st.Accepted
 		out.Warnings = append(out.Warnings, st.Warnings...)
 		out.Files = append(out.Files, st)
 	}
 	if out.Responses == nil {
-		out.Responses = []coglang.Response{}
+		out.Responses = []Response{}
 	}
 	for _, r := range out.Responses {
 		if r.ProviderError {
@@ -110,7 +110,7 @@ func ReadCogLang(fx *fixtures.CogLangFixture, sources []Source, opts Options) (*
 
 // checkBatchVersion checks a batch object's own schema_version under
 // opts.StrictBatch; otherwise it is ignored, as the reference ignores it.
-func checkBatchVersion(rd *contract.Reader, name string, opts Options) error {
+func checkBatchVersion(rd *contract.Reader, name string, opts score.Options) error {
 	if !opts.StrictBatch {
 		return nil
 	}
@@ -134,11 +134,11 @@ func stringOf(v jsontext.Value) (string, bool) {
 	if v.Kind() != '"' {
 		return "", false
 	}
-	tok, err := jsontext.NewDecoder(bytesReader(v)).ReadToken()
+	s, err := jsontext.AppendUnquote(nil, v)
 	if err != nil {
 		return "", false
 	}
-	return tok.String(), true
+	return string(s), true
 }
 
 // isSingleCogLangRecord: an object with case_id and an output field is one record,
@@ -181,13 +181,6 @@ func (c *CogLangResponses) Block() contract.Object {
 	return append(obj, contract.Member{Key: "warnings", Value: warnings})
 }
 
-func strs(list []string) []string {
-	if list == nil {
-		return []string{}
-	}
-	return list
-}
-
 func sortedSet(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
@@ -199,7 +192,7 @@ func sortedSet(m map[string]bool) []string {
 
 // recordError places a record decoding error at its line and column in the file.
 func recordError(rec *contract.Record, err error) error {
-	var oe *coglang.OffsetError
+	var oe *OffsetError
 	if errors.As(err, &oe) {
 		return rec.Errorf(oe.Offset, "%s", oe.Msg)
 	}

@@ -1,4 +1,4 @@
-package score
+package coglang
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/fixtures/synth"
-	"github.com/fbeval/fbeval/score/coglang"
+	"github.com/fbeval/fbeval/score"
 )
 
 func synthCogLang(t testing.TB, n int, seed uint64) []byte {
@@ -21,30 +21,30 @@ func synthCogLang(t testing.TB, n int, seed uint64) []byte {
 }
 
 // reference scores the files the way `fbeval score` did before ScoreCogLang:
-// ReadCogLang, then coglang.Score.
-func reference(t *testing.T, fx *fixtures.CogLangFixture, files [][]byte, copts coglang.Options) ([]byte, error) {
-	loaded, err := ReadCogLang(fx, sources(files), Options{})
+// ReadCogLang, then Score.
+func reference(t *testing.T, fx *fixtures.CogLangFixture, files [][]byte, copts Options) ([]byte, error) {
+	loaded, err := ReadCogLang(fx, sources(files), score.Options{})
 	if err != nil {
 		return nil, err
 	}
-	res := coglang.Score(fx, loaded.Responses, copts)
+	res := Score(fx, loaded.Responses, copts)
 	res.RecordsRead = loaded.Read
 	res.ResponseFile = loaded.Block()
 	return render(t, res), nil
 }
 
-func sources(files [][]byte) []Source {
-	var out []Source
+func sources(files [][]byte) []score.Source {
+	var out []score.Source
 	for i, f := range files {
-		out = append(out, Source{Name: fmt.Sprintf("f%d.jsonl", i), R: bytes.NewReader(f)})
+		out = append(out, score.Source{Name: fmt.Sprintf("f%d.jsonl", i), R: bytes.NewReader(f)})
 	}
 	return out
 }
 
-func render(t *testing.T, res *coglang.Result) []byte {
+func render(t *testing.T, res *Result) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := res.WriteJSON(&b, coglang.ModeFull); err != nil {
+	if err := res.WriteJSON(&b, ModeFull); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -65,14 +65,14 @@ func TestScoreCogLangWorkers(t *testing.T) {
 `
 	files := [][]byte{synthCogLang(t, 5000, 1), []byte(list), synthCogLang(t, 1234, 2), {}, []byte(errs), []byte(`{"case_id": "FB-L1-002", "output": "Equal[1, 1]"}`)}
 	for _, strict := range []bool{false, true} {
-		copts := coglang.Options{Strict: strict, AnswerSource: "t"}
+		copts := Options{Strict: strict, AnswerSource: "t"}
 		want, err := reference(t, fx, files, copts)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, w := range []int{1, 2, 4} {
 			copts.Workers = w
-			res, loaded, err := ScoreCogLang(fx, sources(files), Options{}, copts)
+			res, loaded, err := ScoreCogLang(fx, sources(files), score.Options{}, copts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,15 +103,15 @@ func TestScoreCogLangErrors(t *testing.T) {
 	cases := []struct {
 		name  string
 		files [][]byte
-		opts  Options
+		opts  score.Options
 	}{
-		{"bad record late", [][]byte{with(2999, `{"case_id": 1`)}, Options{}},
-		{"bad record at a batch edge", [][]byte{with(512, `{"output": "x"}`)}, Options{}},
-		{"two bad records", [][]byte{with(700, `{"case_id": "a"}`), []byte("{\n")}, Options{}},
-		{"decode error before a reader error", [][]byte{with(10, `[1]`), []byte(long + "\n")}, Options{MaxLineBytes: 1000}},
-		{"reader error", [][]byte{with(1500, long)}, Options{MaxLineBytes: 1000}},
-		{"batch version", [][]byte{[]byte(`{"schema_version": "v9", "responses": [{"case_id": "FB-L1-001", "output": "Equal[1, 1]"}]}`)}, Options{StrictBatch: true}},
-		{"broken list", [][]byte{[]byte(`[{"case_id": "FB-L1-001", "output": "Equal[1, 1]"}, `)}, Options{}},
+		{"bad record late", [][]byte{with(2999, `{"case_id": 1`)}, score.Options{}},
+		{"bad record at a batch edge", [][]byte{with(512, `{"output": "x"}`)}, score.Options{}},
+		{"two bad records", [][]byte{with(700, `{"case_id": "a"}`), []byte("{\n")}, score.Options{}},
+		{"decode error before a reader error", [][]byte{with(10, `[1]`), []byte(long + "\n")}, score.Options{MaxLineBytes: 1000}},
+		{"reader error", [][]byte{with(1500, long)}, score.Options{MaxLineBytes: 1000}},
+		{"batch version", [][]byte{[]byte(`{"schema_version": "v9", "responses": [{"case_id": "FB-L1-001", "output": "Equal[1, 1]"}]}`)}, score.Options{StrictBatch: true}},
+		{"broken list", [][]byte{[]byte(`[{"case_id": "FB-L1-001", "output": "Equal[1, 1]"}, `)}, score.Options{}},
 	}
 	for _, tc := range cases {
 		_, want := ReadCogLang(fx, sources(tc.files), tc.opts)
@@ -119,7 +119,7 @@ func TestScoreCogLangErrors(t *testing.T) {
 			t.Fatalf("%s: ReadCogLang accepts the input", tc.name)
 		}
 		for _, w := range []int{1, 2, 4} {
-			_, _, got := ScoreCogLang(fx, sources(tc.files), tc.opts, coglang.Options{Workers: w})
+			_, _, got := ScoreCogLang(fx, sources(tc.files), tc.opts, Options{Workers: w})
 			if got == nil || got.Error() != want.Error() {
 				t.Errorf("%s, workers %d: got %v, want %v", tc.name, w, got, want)
 			}

@@ -1,12 +1,10 @@
-package score
+package coglang
 
 import (
 	"bufio"
 	"io"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/fbeval/fbeval/score/coglang"
 )
 
 // pyText reads a CogLang response file the way the reference's Python reads it,
@@ -16,7 +14,7 @@ import (
 // lines made only of it and at the ends of the file (str.strip), and spells
 // Python's NaN, Infinity and -Infinity as JSON numbers the CogLang decoder reads
 // back as Python's float (1e999999 is inf, as in Python; NaN becomes
-// coglang.NaNLiteral). Inside strings nothing changes. Byte offsets stay where they
+// NaNLiteral). Inside strings nothing changes. Byte offsets stay where they
 // were, so positions in messages stay right, except after a NaN on its line.
 type pyText struct {
 	br *bufio.Reader
@@ -267,7 +265,7 @@ func (p *pyText) literal(out []byte, c byte) []byte {
 	var word, repl string
 	switch c {
 	case 'N':
-		word, repl = "aN", coglang.NaNLiteral
+		word, repl = "aN", NaNLiteral
 	case 'I':
 		word, repl = "nfinity", "1e999999"
 	default:

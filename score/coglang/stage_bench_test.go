@@ -1,4 +1,4 @@
-package score
+package coglang
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/fixtures/synth"
-	"github.com/fbeval/fbeval/score/coglang"
+	"github.com/fbeval/fbeval/score"
 )
 
 // The per-stage benchmarks all work on the same synthetic CogLang file: 100,000
@@ -29,7 +29,7 @@ func benchOutputs(b *testing.B) []string {
 	_, lines := benchData()
 	out := make([]string, len(lines))
 	for i, l := range lines {
-		r, err := coglang.DecodeResponse(l)
+		r, err := DecodeResponse(l)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -67,7 +67,7 @@ func BenchmarkStageDecode(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, l := range lines {
-			if _, err := coglang.DecodeResponse(l); err != nil {
+			if _, err := DecodeResponse(l); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -78,7 +78,7 @@ func BenchmarkStageDecode(b *testing.B) {
 // BenchmarkStageParse: M-expression parsing of each output.
 func BenchmarkStageParse(b *testing.B) {
 	outs := benchOutputs(b)
-	var p coglang.Parser
+	var p Parser
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, o := range outs {
@@ -91,9 +91,9 @@ func BenchmarkStageParse(b *testing.B) {
 // BenchmarkStageCanonical: canonical text of each parsed output (parse excluded).
 func BenchmarkStageCanonical(b *testing.B) {
 	outs := benchOutputs(b)
-	exprs := make([]*coglang.Expr, len(outs))
+	exprs := make([]*Expr, len(outs))
 	for i, o := range outs {
-		exprs[i] = coglang.Parse(o)
+		exprs[i] = Parse(o)
 	}
 	var buf []byte
 	b.ReportAllocs()
@@ -109,11 +109,11 @@ func BenchmarkStageCanonical(b *testing.B) {
 // which are one walk of the tree (parse excluded).
 func BenchmarkStageCheck(b *testing.B) {
 	outs := benchOutputs(b)
-	exprs := make([]*coglang.Expr, len(outs))
+	exprs := make([]*Expr, len(outs))
 	for i, o := range outs {
-		exprs[i] = coglang.Parse(o)
+		exprs[i] = Parse(o)
 	}
-	var c coglang.Checker
+	var c Checker
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, e := range exprs {
@@ -131,11 +131,11 @@ func BenchmarkScoreCogLang100k(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		got, err := ReadCogLang(fx, []Source{{Name: "bench", R: bytes.NewReader(data)}}, Options{})
+		got, err := ReadCogLang(fx, []score.Source{{Name: "bench", R: bytes.NewReader(data)}}, score.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		res := coglang.Score(fx, got.Responses, coglang.Options{AnswerSource: "bench"})
+		res := Score(fx, got.Responses, Options{AnswerSource: "bench"})
 		if res.RecordsRead != len(fx.Cases) {
 			b.Fatal(res.RecordsRead)
 		}
@@ -157,7 +157,7 @@ func BenchmarkScoreCogLangStream100k(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				res, _, err := ScoreCogLang(fx, []Source{{Name: "bench", R: bytes.NewReader(data)}}, Options{}, coglang.Options{AnswerSource: "bench", Workers: w})
+				res, _, err := ScoreCogLang(fx, []score.Source{{Name: "bench", R: bytes.NewReader(data)}}, score.Options{}, Options{AnswerSource: "bench", Workers: w})
 				if err != nil {
 					b.Fatal(err)
 				}
