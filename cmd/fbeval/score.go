@@ -161,10 +161,10 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 		}
 		defer done()
 		opts.AnswerSource = strings.Join(c.Responses, ", ")
-		var loaded *coglang.CogLangResponses
+		var loaded *coglang.ResponseFiles
 		sopts := c.options()
 		sopts.StrictBatch = s.Strict
-		res, loaded, err = coglang.ScoreCogLang(fx, srcs, sopts, opts)
+		res, loaded, err = coglang.ScoreFiles(fx, srcs, sopts, opts)
 		if err != nil {
 			return err
 		}

@@ -15,8 +15,14 @@
 //		os.Exit(1)
 //	}
 //
-// Scoring responses: decode each raw record with DecodeResponse (the file shape is
-// the contract reader's job), then pass the records to Score. A single expression:
+// Scoring response files, as `fbeval score coglang` does: ScoreFiles reads them
+// (JSONL, a JSON list or a batch object, as the reference's Python reads text),
+// scores every record as it arrives on several goroutines, and keeps the last
+// record per case id:
+//
+//	res, files, err := coglang.ScoreFiles(fx, []score.Source{{Name: "r.jsonl", R: f}}, score.Options{}, coglang.Options{})
+//
+// A single expression:
 //
 //	var p coglang.Parser
 //	e := p.Parse(`Equal[1, 1]`)

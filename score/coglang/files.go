@@ -10,9 +10,9 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// CogLangResponses holds the responses of one or more CogLang response files:
+// ResponseFiles holds the responses of one or more CogLang response files:
 // for every case id the last record given, plus what was seen on the way.
-type CogLangResponses struct {
+type ResponseFiles struct {
 	Responses []Response // one per case id, in first-seen order
 	Files     []score.InputStats
 	Read      int
@@ -29,25 +29,25 @@ type CogLangResponses struct {
 	index            map[string]int
 }
 
-// ReadCogLang reads CogLang response files as the reference does (JSONL, a JSON list,
+// ReadResponses reads CogLang response files as the reference does (JSONL, a JSON list,
 // a single record, or a batch object holding "responses" or "answers"); later
 // records win. Unlike the reference, every problem is one *contract.InputError
 // with file:line:col, the batch-level schema_version is checked under
 // opts.StrictBatch, and duplicates and
 // unknown case ids are counted. Only the last record per case id is kept, so memory
 // stays flat however long the files are.
-func ReadCogLang(fx *fixtures.CogLangFixture, sources []score.Source, opts score.Options) (*CogLangResponses, error) {
+func ReadResponses(fx *fixtures.CogLangFixture, sources []score.Source, opts score.Options) (*ResponseFiles, error) {
 	known := make(map[string]bool, len(fx.Cases))
 	for i := range fx.Cases {
 		known[fx.Cases[i].CaseID] = true
 	}
-	out := &CogLangResponses{Duplicates: map[string]bool{}, Unknown: map[string]bool{}, index: map[string]int{}}
+	out := &ResponseFiles{Duplicates: map[string]bool{}, Unknown: map[string]bool{}, index: map[string]int{}}
 	seen := map[string]bool{}
 	for _, src := range sources {
 		hr := score.NewHashingReader(src.R)
 		rd := contract.NewReader(src.Name, newPyText(hr), contract.ReadOptions{
 			ListKeys:     []string{"responses", "answers"},
-			SingleRecord: isSingleCogLangRecord,
+			SingleRecord: isSingleRecord,
 			MaxLineBytes: opts.MaxLineBytes,
 		})
 		st := score.InputStats{Path: src.Name}
@@ -141,17 +141,17 @@ func stringOf(v jsontext.Value) (string, bool) {
 	return string(s), true
 }
 
-// isSingleCogLangRecord: an object with case_id and an output field is one record,
+// isSingleRecord: an object with case_id and an output field is one record,
 // as the reference reads it; so is one with case_id and an error (a provider error
 // record, which the reference cannot read at all).
-func isSingleCogLangRecord(names []string) bool {
+func isSingleRecord(names []string) bool {
 	return slices.Contains(names, "case_id") &&
 		(slices.Contains(names, "output") || slices.Contains(names, "text") || slices.Contains(names, "completion") ||
 			slices.Contains(names, "error") || slices.Contains(names, "prompt")) // prompt: a request, to be named as one
 }
 
 // Block returns the response_file block fbeval adds to a CogLang result.
-func (c *CogLangResponses) Block() contract.Object {
+func (c *ResponseFiles) Block() contract.Object {
 	files := make([]contract.Object, len(c.Files))
 	for i, f := range c.Files {
 		files[i] = contract.Object{

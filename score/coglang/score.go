@@ -39,7 +39,7 @@ type Options struct {
 	MaxDepth int
 	MaxBytes int
 	// Workers is the number of goroutines that decode and score records in
-	// score.ScoreCogLang (0: GOMAXPROCS). Results do not depend on it.
+	// ScoreFiles (0: GOMAXPROCS). Results do not depend on it.
 	Workers int
 }
 

@@ -123,15 +123,15 @@ func BenchmarkStageCheck(b *testing.B) {
 	reportRate(b, benchRecords)
 }
 
-// BenchmarkScoreCogLang100k: the whole path of `fbeval score coglang` short of
+// BenchmarkReadThenScore100k: the whole path of `fbeval score coglang` short of
 // writing the result: read, decode, keep the last record per case, score.
-func BenchmarkScoreCogLang100k(b *testing.B) {
+func BenchmarkReadThenScore100k(b *testing.B) {
 	data, _ := benchData()
 	fx := fixtures.DefaultCogLangFixture()
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		got, err := ReadCogLang(fx, []score.Source{{Name: "bench", R: bytes.NewReader(data)}}, score.Options{})
+		got, err := ReadResponses(fx, []score.Source{{Name: "bench", R: bytes.NewReader(data)}}, score.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -143,9 +143,9 @@ func BenchmarkScoreCogLang100k(b *testing.B) {
 	reportRate(b, benchRecords)
 }
 
-// BenchmarkScoreCogLangStream100k: ScoreCogLang, which scores every record as it
+// BenchmarkScoreFiles100k: ScoreFiles, which scores every record as it
 // arrives, at 1 worker and at GOMAXPROCS workers.
-func BenchmarkScoreCogLangStream100k(b *testing.B) {
+func BenchmarkScoreFiles100k(b *testing.B) {
 	data, _ := benchData()
 	fx := fixtures.DefaultCogLangFixture()
 	for _, w := range []int{1, 0} {
@@ -157,7 +157,7 @@ func BenchmarkScoreCogLangStream100k(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				res, _, err := ScoreCogLang(fx, []score.Source{{Name: "bench", R: bytes.NewReader(data)}}, score.Options{}, Options{AnswerSource: "bench", Workers: w})
+				res, _, err := ScoreFiles(fx, []score.Source{{Name: "bench", R: bytes.NewReader(data)}}, score.Options{}, Options{AnswerSource: "bench", Workers: w})
 				if err != nil {
 					b.Fatal(err)
 				}

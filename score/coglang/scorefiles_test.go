@@ -20,10 +20,10 @@ func synthCogLang(t testing.TB, n int, seed uint64) []byte {
 	return b.Bytes()
 }
 
-// reference scores the files the way `fbeval score` did before ScoreCogLang:
-// ReadCogLang, then Score.
+// reference scores the files the way `fbeval score` did before ScoreFiles:
+// ReadResponses, then Score.
 func reference(t *testing.T, fx *fixtures.CogLangFixture, files [][]byte, copts Options) ([]byte, error) {
-	loaded, err := ReadCogLang(fx, sources(files), score.Options{})
+	loaded, err := ReadResponses(fx, sources(files), score.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -50,9 +50,9 @@ func render(t *testing.T, res *Result) []byte {
 	return b.Bytes()
 }
 
-// TestScoreCogLangWorkers: the same bytes at 1, 2 and 4 workers, and the same
+// TestScoreFilesWorkers: the same bytes at 1, 2 and 4 workers, and the same
 // bytes as reading first and scoring the last record per case.
-func TestScoreCogLangWorkers(t *testing.T) {
+func TestScoreFilesWorkers(t *testing.T) {
 	fx := fixtures.DefaultCogLangFixture()
 	fx.Cases = fx.Cases[:50] // some ids unknown
 	list := `[{"case_id": "FB-L1-001", "output": "Equal[1, 1]"}, {"case_id": "nope", "output": "X"}]`
@@ -72,7 +72,7 @@ func TestScoreCogLangWorkers(t *testing.T) {
 		}
 		for _, w := range []int{1, 2, 4} {
 			copts.Workers = w
-			res, loaded, err := ScoreCogLang(fx, sources(files), score.Options{}, copts)
+			res, loaded, err := ScoreFiles(fx, sources(files), score.Options{}, copts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,15 +83,15 @@ func TestScoreCogLangWorkers(t *testing.T) {
 				t.Errorf("workers %d: %d provider error records, cases %v", w, loaded.ProviderErrors, loaded.ErrorCases)
 			}
 			if got := render(t, res); !bytes.Equal(got, want) {
-				t.Errorf("strict=%v workers %d: the result differs from ReadCogLang + Score", strict, w)
+				t.Errorf("strict=%v workers %d: the result differs from ReadResponses + Score", strict, w)
 			}
 		}
 	}
 }
 
-// TestScoreCogLangErrors: the first bad record in input order is the error,
-// whichever batch or worker meets it, as ReadCogLang reports it.
-func TestScoreCogLangErrors(t *testing.T) {
+// TestScoreFilesErrors: the first bad record in input order is the error,
+// whichever batch or worker meets it, as ReadResponses reports it.
+func TestScoreFilesErrors(t *testing.T) {
 	fx := fixtures.DefaultCogLangFixture()
 	lines := strings.SplitAfter(string(synthCogLang(t, 3000, 3)), "\n")
 	with := func(at int, bad string) []byte {
@@ -114,12 +114,12 @@ func TestScoreCogLangErrors(t *testing.T) {
 		{"broken list", [][]byte{[]byte(`[{"case_id": "FB-L1-001", "output": "Equal[1, 1]"}, `)}, score.Options{}},
 	}
 	for _, tc := range cases {
-		_, want := ReadCogLang(fx, sources(tc.files), tc.opts)
+		_, want := ReadResponses(fx, sources(tc.files), tc.opts)
 		if want == nil {
-			t.Fatalf("%s: ReadCogLang accepts the input", tc.name)
+			t.Fatalf("%s: ReadResponses accepts the input", tc.name)
 		}
 		for _, w := range []int{1, 2, 4} {
-			_, _, got := ScoreCogLang(fx, sources(tc.files), tc.opts, Options{Workers: w})
+			_, _, got := ScoreFiles(fx, sources(tc.files), tc.opts, Options{Workers: w})
 			if got == nil || got.Error() != want.Error() {
 				t.Errorf("%s, workers %d: got %v, want %v", tc.name, w, got, want)
 			}

@@ -11,8 +11,8 @@ import (
 	"github.com/fbeval/fbeval/score"
 )
 
-// cogBatch is a run of consecutive records of one file.
-type cogBatch struct {
+// recordBatch is a run of consecutive records of one file.
+type recordBatch struct {
 	file   int
 	raw    []byte // the records' text, one after another
 	ends   []int  // end of each record in raw
@@ -24,11 +24,11 @@ type cogBatch struct {
 	done   chan struct{}
 }
 
-func (b *cogBatch) reset(file int) {
+func (b *recordBatch) reset(file int) {
 	b.file, b.raw, b.ends, b.lines, b.cols, b.err, b.failAt = file, b.raw[:0], b.ends[:0], b.lines[:0], b.cols[:0], nil, 0
 }
 
-func (b *cogBatch) add(rec *contract.Record) {
+func (b *recordBatch) add(rec *contract.Record) {
 	b.raw = append(b.raw, rec.Raw...)
 	b.ends = append(b.ends, len(b.raw))
 	b.lines = append(b.lines, rec.Line)
@@ -36,7 +36,7 @@ func (b *cogBatch) add(rec *contract.Record) {
 }
 
 // score decodes and scores the batch's records, stopping at the first that fails.
-func (b *cogBatch) score(sc *RecordScorer, name string) {
+func (b *recordBatch) score(sc *RecordScorer, name string) {
 	n := len(b.ends)
 	if cap(b.scored) < n {
 		b.scored = make([]Scored, n)
@@ -54,27 +54,27 @@ func (b *cogBatch) score(sc *RecordScorer, name string) {
 	}
 }
 
-// ScoreCogLang reads CogLang response files as ReadCogLang does and scores every
+// ScoreFiles reads CogLang response files as ReadResponses does and scores every
 // record as it arrives: each one is decoded strictly, parsed, written in
 // canonical form, validated and given its preflight decision, on copts.Workers
 // goroutines, and the results are merged in input order so that the last record
-// per case id wins. The result is the one ReadCogLang followed by Score
+// per case id wins. The result is the one ReadResponses followed by Score
 // gives (RecordsRead and ResponseFile included), whatever the number of workers;
 // memory stays flat however many records the files hold. The first bad record
 // (in input order) ends the scoring with its *contract.InputError.
-func ScoreCogLang(fx *fixtures.CogLangFixture, sources []score.Source, opts score.Options, copts Options) (*Result, *CogLangResponses, error) {
+func ScoreFiles(fx *fixtures.CogLangFixture, sources []score.Source, opts score.Options, copts Options) (*Result, *ResponseFiles, error) {
 	ix := NewIndex(fx)
 	tally := ix.NewTally(copts)
-	out := &CogLangResponses{Duplicates: map[string]bool{}, Unknown: map[string]bool{}}
+	out := &ResponseFiles{Duplicates: map[string]bool{}, Unknown: map[string]bool{}}
 	workers := copts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	var err error
 	if workers == 1 {
-		err = scoreCogLangSerial(ix, tally, sources, opts, copts, out)
+		err = scoreSerial(ix, tally, sources, opts, copts, out)
 	} else {
-		err = scoreCogLangParallel(ix, tally, sources, opts, copts, workers, out)
+		err = scoreParallel(ix, tally, sources, opts, copts, workers, out)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -114,8 +114,8 @@ func ScoreCogLang(fx *fixtures.CogLangFixture, sources []score.Source, opts scor
 	return res, out, nil
 }
 
-// cogFile reads one source and reports each record (or the error that ends it).
-type cogFile struct {
+// sourceFile reads one source and reports each record (or the error that ends it).
+type sourceFile struct {
 	opts score.Options
 	src  score.Source
 	hr   *score.HashingReader
@@ -123,19 +123,19 @@ type cogFile struct {
 	st   score.InputStats
 }
 
-func openCogFile(src score.Source, opts score.Options) *cogFile {
+func openSourceFile(src score.Source, opts score.Options) *sourceFile {
 	hr := score.NewHashingReader(src.R)
-	return &cogFile{opts: opts, src: src, hr: hr, st: score.InputStats{Path: src.Name}, rd: contract.NewReader(src.Name, newPyText(hr), contract.ReadOptions{
+	return &sourceFile{opts: opts, src: src, hr: hr, st: score.InputStats{Path: src.Name}, rd: contract.NewReader(src.Name, newPyText(hr), contract.ReadOptions{
 		ListKeys:      []string{"responses", "answers"},
 		OtherListKeys: []string{"requests"}, // to say what the file is
-		SingleRecord:  isSingleCogLangRecord,
+		SingleRecord:  isSingleRecord,
 		MaxLineBytes:  opts.MaxLineBytes,
 	})}
 }
 
 // finish checks the batch header and fills in the file's stats once its records
 // are read.
-func (f *cogFile) finish() error {
+func (f *sourceFile) finish() error {
 	if err := f.rd.Err(); err != nil {
 		return err
 	}
@@ -147,7 +147,7 @@ func (f *cogFile) finish() error {
 	return nil
 }
 
-func (out *CogLangResponses) addFile(st *score.InputStats) {
+func (out *ResponseFiles) addFile(st *score.InputStats) {
 	out.Read += st.Records
 	out.Accepted += st.Accepted
 	out.Warnings = append(out.Warnings, st.Warnings...)
@@ -168,11 +168,11 @@ func count(st *score.InputStats, dup, unknown bool, line, col int) {
 	}
 }
 
-func scoreCogLangSerial(ix *Index, tally *Tally, sources []score.Source, opts score.Options, copts Options, out *CogLangResponses) error {
+func scoreSerial(ix *Index, tally *Tally, sources []score.Source, opts score.Options, copts Options, out *ResponseFiles) error {
 	sc := ix.NewScorer(copts)
 	var s Scored
 	for _, src := range sources {
-		f := openCogFile(src, opts)
+		f := openSourceFile(src, opts)
 		first := true
 		for f.rd.Scan() {
 			rec := f.rd.Record()
@@ -199,14 +199,14 @@ func scoreCogLangSerial(ix *Index, tally *Tally, sources []score.Source, opts sc
 	return nil
 }
 
-// scoreCogLangParallel reads on the calling goroutine, scores batches on workers
+// scoreParallel reads on the calling goroutine, scores batches on workers
 // goroutines and merges them in input order on one more. The order channel holds
 // the batches in input order; its capacity bounds the batches in flight.
-func scoreCogLangParallel(ix *Index, tally *Tally, sources []score.Source, opts score.Options, copts Options, workers int, out *CogLangResponses) error {
+func scoreParallel(ix *Index, tally *Tally, sources []score.Source, opts score.Options, copts Options, workers int, out *ResponseFiles) error {
 	inFlight := 4 * workers
-	jobs := make(chan *cogBatch, inFlight)
-	order := make(chan *cogBatch, inFlight)
-	free := make(chan *cogBatch, inFlight+1)
+	jobs := make(chan *recordBatch, inFlight)
+	order := make(chan *recordBatch, inFlight)
+	free := make(chan *recordBatch, inFlight+1)
 	stop := make(chan struct{})
 	names := make([]string, len(sources))
 	for i, s := range sources {
@@ -223,7 +223,7 @@ func scoreCogLangParallel(ix *Index, tally *Tally, sources []score.Source, opts 
 	}
 	// The merger applies batches in input order; files[i] is sent once file i's
 	// records are all read, after its last batch.
-	files := make(chan *cogFile, len(sources))
+	files := make(chan *sourceFile, len(sources))
 	merged := make(chan error, 1)
 	go func() {
 		var first error
@@ -259,18 +259,18 @@ func scoreCogLangParallel(ix *Index, tally *Tally, sources []score.Source, opts 
 		merged <- first
 	}()
 
-	get := func(file int) *cogBatch {
-		var b *cogBatch
+	get := func(file int) *recordBatch {
+		var b *recordBatch
 		select {
 		case b = <-free:
 		default:
-			b = &cogBatch{}
+			b = &recordBatch{}
 		}
 		b.reset(file)
 		b.done = make(chan struct{})
 		return b
 	}
-	send := func(b *cogBatch) {
+	send := func(b *recordBatch) {
 		order <- b
 		jobs <- b
 	}
@@ -291,7 +291,7 @@ func scoreCogLangParallel(ix *Index, tally *Tally, sources []score.Source, opts 
 	}
 read:
 	for fi, src := range sources {
-		f := openCogFile(src, opts)
+		f := openSourceFile(src, opts)
 		b := get(fi)
 		first := true
 		for f.rd.Scan() {
