@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/strictjson"
 	"github.com/fbeval/fbeval/fixtures"
 	tc "github.com/fbeval/fbeval/score/toolcall"
 	"github.com/go-json-experiment/json/jsontext"
@@ -117,29 +118,29 @@ func RunProbes(cases []contract.Case, domains []string, candidate func(domain st
 // an object of confirmed values, or a context {"confirmedState": {...}}) and the
 // tool's policies.
 func CheckOne(tool contract.Tool, candidate, output, state []byte) (tc.Result, error) {
-	v, err := tc.Parse(string(output))
+	v, err := strictjson.Parse(string(output))
 	if err != nil {
 		return tc.Result{Errors: []tc.Error{{Code: tc.CodeJSONInvalid, Message: err.Error()}}}, nil
 	}
 	text := string(output)
-	var args tc.Value
-	if a, ok := v.Get("action"); ok && a.Kind() == tc.String {
+	var args strictjson.Value
+	if a, ok := v.Get("action"); ok && a.Kind() == strictjson.String {
 		args, _ = v.Get("arguments")
 	} else {
 		args = v
-		text = `{"action":"call_tool","tool":` + tc.Canonical(tc.StringValue(tool.Name)) + `,"arguments":` + string(output) + `,"missingFields":[],"reason":""}`
+		text = `{"action":"call_tool","tool":` + strictjson.Canonical(strictjson.StringValue(tool.Name)) + `,"arguments":` + string(output) + `,"missingFields":[],"reason":""}`
 	}
 	expectedArgs := "{}"
-	if args.Kind() == tc.Object {
-		expectedArgs = tc.Canonical(args)
+	if args.Kind() == strictjson.Object {
+		expectedArgs = strictjson.Canonical(args)
 	}
 	ctx := "{}"
 	if len(state) > 0 {
-		sv, err := tc.Parse(string(state))
+		sv, err := strictjson.Parse(string(state))
 		if err != nil {
 			return tc.Result{}, &contract.InputError{Msg: "state: " + err.Error()}
 		}
-		if sv.Kind() != tc.Object {
+		if sv.Kind() != strictjson.Object {
 			return tc.Result{}, &contract.InputError{Msg: "state must be a JSON object"}
 		}
 		if _, ok := sv.Get("confirmedState"); ok {
@@ -149,7 +150,7 @@ func CheckOne(tool contract.Tool, candidate, output, state []byte) (tc.Result, e
 		}
 	}
 	c := contract.Case{ID: "check", Domain: tool.Domain, Context: []byte(ctx),
-		Expected: []byte(`{"action":"call_tool","tool":` + tc.Canonical(tc.StringValue(tool.Name)) + `,"arguments":` + expectedArgs + `,"missingFields":[],"reason":""}`)}
+		Expected: []byte(`{"action":"call_tool","tool":` + strictjson.Canonical(strictjson.StringValue(tool.Name)) + `,"arguments":` + expectedArgs + `,"missingFields":[],"reason":""}`)}
 	pc, err := tc.PrepareCase(c)
 	if err != nil {
 		return tc.Result{}, err

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/strictjson"
 )
 
 // EnvelopeSchema is the JSON Schema every output must satisfy before anything else
@@ -36,31 +37,32 @@ var envelopeFields = [...]string{"action", "tool", "arguments", "missingFields",
 
 // envelopeOK reports whether v satisfies EnvelopeSchema. It is the fast path: the
 // schema runs only on failure, to name the errors. A test holds the two in agreement.
-func envelopeOK(v Value) bool {
-	if v.kind != Object || len(v.kids) != len(envelopeFields) {
+func envelopeOK(v strictjson.Value) bool {
+	if v.Kind() != strictjson.Object || v.Len() != len(envelopeFields) {
 		return false
 	}
-	for i := range v.kids {
-		m := &v.kids[i]
+	members := v.Members()
+	for i := range members {
+		m := &members[i]
 		switch m.Key {
 		case "action":
-			if m.Value.kind != String || !validAction(m.Value.s) {
+			if m.Value.Kind() != strictjson.String || !validAction(m.Value.Str()) {
 				return false
 			}
 		case "tool":
-			if m.Value.kind != String && m.Value.kind != Null {
+			if m.Value.Kind() != strictjson.String && m.Value.Kind() != strictjson.Null {
 				return false
 			}
 		case "arguments":
-			if m.Value.kind != Object {
+			if m.Value.Kind() != strictjson.Object {
 				return false
 			}
 		case "missingFields":
-			if m.Value.kind != Array || !uniqueStrings(m.Value) {
+			if m.Value.Kind() != strictjson.Array || !uniqueStrings(m.Value) {
 				return false
 			}
 		case "reason":
-			if m.Value.kind != String {
+			if m.Value.Kind() != strictjson.String {
 				return false
 			}
 		default:
@@ -75,13 +77,13 @@ func validAction(a string) bool {
 	return a == contract.ActionCallTool || a == contract.ActionAsk || a == contract.ActionRefuse
 }
 
-func uniqueStrings(arr Value) bool {
-	for i := range arr.kids {
-		if arr.kids[i].Value.kind != String {
+func uniqueStrings(arr strictjson.Value) bool {
+	for i := range arr.Len() {
+		if arr.Index(i).Kind() != strictjson.String {
 			return false
 		}
 		for j := 0; j < i; j++ {
-			if arr.kids[j].Value.s == arr.kids[i].Value.s {
+			if arr.Index(j).Str() == arr.Index(i).Str() {
 				return false
 			}
 		}
@@ -91,7 +93,7 @@ func uniqueStrings(arr Value) bool {
 
 // ValidateEnvelope returns the envelope errors of v, sorted; nil when v is an
 // envelope.
-func ValidateEnvelope(v Value) []SchemaError {
+func ValidateEnvelope(v strictjson.Value) []SchemaError {
 	if envelopeOK(v) {
 		return nil
 	}
@@ -101,20 +103,21 @@ func ValidateEnvelope(v Value) []SchemaError {
 // envelopeParts is a validated envelope, taken apart.
 type envelopeParts struct {
 	action    string
-	tool      Value // string or null
-	arguments Value // object
-	missing   Value // array of unique strings
+	tool      strictjson.Value // string or null
+	arguments strictjson.Value // object
+	missing   strictjson.Value // array of unique strings
 	reason    string
 }
 
 // splitEnvelope takes apart a value for which envelopeOK holds.
-func splitEnvelope(v Value) envelopeParts {
+func splitEnvelope(v strictjson.Value) envelopeParts {
 	var e envelopeParts
-	for i := range v.kids {
-		m := &v.kids[i]
+	members := v.Members()
+	for i := range members {
+		m := &members[i]
 		switch m.Key {
 		case "action":
-			e.action = m.Value.s
+			e.action = m.Value.Str()
 		case "tool":
 			e.tool = m.Value
 		case "arguments":
@@ -122,7 +125,7 @@ func splitEnvelope(v Value) envelopeParts {
 		case "missingFields":
 			e.missing = m.Value
 		case "reason":
-			e.reason = m.Value.s
+			e.reason = m.Value.Str()
 		}
 	}
 	return e

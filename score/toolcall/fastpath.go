@@ -1,6 +1,7 @@
 package toolcall
 
 import (
+	"cmp"
 	"encoding/json"
 	"math"
 	"math/big"
@@ -10,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/fbeval/fbeval/contract/strictjson"
 )
 
 // fastSchema decides validity for the common subset of JSON Schema that tool
@@ -237,7 +240,7 @@ func buildFastList(list []*jsonschema.Schema, depth int) ([]*fastSchema, bool) {
 // a Value the way the library compares: numbers by exact value (1 == 1.0, unlike
 // Equal), everything else by type and content.
 type constVal struct {
-	kind  Kind // Null, Bool, String, Float (any number), Array, Object
+	kind  strictjson.Kind // Null, Bool, String, Float (any number), Array, Object
 	b     bool
 	s     string
 	num   *big.Rat
@@ -254,23 +257,23 @@ func newConst(v any, depth int) (constVal, bool) {
 	}
 	switch v := v.(type) {
 	case nil:
-		return constVal{kind: Null}, true
+		return constVal{kind: strictjson.Null}, true
 	case bool:
-		return constVal{kind: Bool, b: v}, true
+		return constVal{kind: strictjson.Bool, b: v}, true
 	case string:
-		return constVal{kind: String, s: v}, true
+		return constVal{kind: strictjson.String, s: v}, true
 	case json.Number:
 		r, ok := new(big.Rat).SetString(string(v))
 		if !ok {
 			return constVal{}, false
 		}
-		c := constVal{kind: Float, num: r}
+		c := constVal{kind: strictjson.Float, num: r}
 		if r.IsInt() && r.Num().IsInt64() {
 			c.i, c.isInt = r.Num().Int64(), true
 		}
 		return c, true
 	case []any:
-		c := constVal{kind: Array, items: make([]constVal, len(v))}
+		c := constVal{kind: strictjson.Array, items: make([]constVal, len(v))}
 		for i, x := range v {
 			var ok bool
 			if c.items[i], ok = newConst(x, depth+1); !ok {
@@ -279,7 +282,7 @@ func newConst(v any, depth int) (constVal, bool) {
 		}
 		return c, true
 	case map[string]any:
-		c := constVal{kind: Object, props: make(map[string]constVal, len(v))}
+		c := constVal{kind: strictjson.Object, props: make(map[string]constVal, len(v))}
 		for k, x := range v {
 			cv, ok := newConst(x, depth+1)
 			if !ok {
@@ -294,36 +297,36 @@ func newConst(v any, depth int) (constVal, bool) {
 
 // matches reports whether v equals c as the library's equality has it. The
 // recursion follows c, whose depth is bounded when it is built.
-func (c *constVal) matches(v Value) bool {
+func (c *constVal) matches(v strictjson.Value) bool {
 	switch c.kind {
-	case Null:
-		return v.kind == Null
-	case Bool:
-		return v.kind == Bool && (v.n == 1) == c.b
-	case String:
-		return v.kind == String && v.s == c.s
-	case Float:
-		if v.kind == Int && c.isInt {
-			return int64(v.n) == c.i
+	case strictjson.Null:
+		return v.Kind() == strictjson.Null
+	case strictjson.Bool:
+		return v.Kind() == strictjson.Bool && v.Bool() == c.b
+	case strictjson.String:
+		return v.Kind() == strictjson.String && v.Str() == c.s
+	case strictjson.Float:
+		if v.Kind() == strictjson.Int && c.isInt {
+			return v.Int() == c.i
 		}
 		return v.IsNumber() && libRat(v).Cmp(c.num) == 0
-	case Array:
-		if v.kind != Array || len(v.kids) != len(c.items) {
+	case strictjson.Array:
+		if v.Kind() != strictjson.Array || v.Len() != len(c.items) {
 			return false
 		}
 		for i := range c.items {
-			if !c.items[i].matches(v.kids[i].Value) {
+			if !c.items[i].matches(v.Index(i)) {
 				return false
 			}
 		}
 		return true
-	case Object:
-		if v.kind != Object || len(v.kids) != len(c.props) {
+	case strictjson.Object:
+		if v.Kind() != strictjson.Object || v.Len() != len(c.props) {
 			return false
 		}
-		for i := range v.kids {
-			p, ok := c.props[v.kids[i].Key]
-			if !ok || !p.matches(v.kids[i].Value) {
+		for i := range v.Len() {
+			p, ok := c.props[v.Members()[i].Key]
+			if !ok || !p.matches(v.Index(i)) {
 				return false
 			}
 		}
@@ -334,15 +337,15 @@ func (c *constVal) matches(v Value) bool {
 
 // libRat is the library's reading of a number: the exact value of its shortest
 // decimal text.
-func libRat(v Value) *big.Rat {
+func libRat(v strictjson.Value) *big.Rat {
 	var r *big.Rat
-	switch v.kind {
-	case Int:
-		r = new(big.Rat).SetInt64(int64(v.n))
-	case BigInt:
-		r, _ = new(big.Rat).SetString(v.s)
+	switch v.Kind() {
+	case strictjson.Int:
+		r = new(big.Rat).SetInt64(v.Int())
+	case strictjson.BigInt:
+		r, _ = new(big.Rat).SetString(v.Str())
 	default:
-		r, _ = new(big.Rat).SetString(strconv.FormatFloat(math.Float64frombits(v.n), 'g', -1, 64))
+		r, _ = new(big.Rat).SetString(strconv.FormatFloat(v.Float(), 'g', -1, 64))
 	}
 	return r
 }
@@ -359,7 +362,7 @@ func newBound(r *big.Rat, strict bool) *bound {
 }
 
 // valid reports whether v satisfies the schema.
-func (f *fastSchema) valid(v Value) bool {
+func (f *fastSchema) valid(v strictjson.Value) bool {
 	if f.always != nil {
 		return *f.always
 	}
@@ -415,12 +418,12 @@ func (f *fastSchema) valid(v Value) bool {
 	if f.format != nil {
 		if f.formatDate {
 			// the date check, without boxing the string
-			if v.kind == String && !isPyDate(v.s) {
+			if v.Kind() == strictjson.String && !isPyDate(v.Str()) {
 				return false
 			}
 		} else {
-			var inst any = v.s
-			if v.kind != String {
+			var inst any = v.Str()
+			if v.Kind() != strictjson.String {
 				inst = toInstance(v)
 			}
 			if f.format.Validate(inst) != nil {
@@ -428,51 +431,52 @@ func (f *fastSchema) valid(v Value) bool {
 			}
 		}
 	}
-	switch v.kind {
-	case Object:
+	switch v.Kind() {
+	case strictjson.Object:
 		return f.objectOK(v)
-	case Array:
+	case strictjson.Array:
 		return f.arrayOK(v)
-	case String:
-		return f.stringOK(v.s)
-	case Int, BigInt, Float:
+	case strictjson.String:
+		return f.stringOK(v.Str())
+	case strictjson.Int, strictjson.BigInt, strictjson.Float:
 		return f.numberOK(v)
 	}
 	return true
 }
 
-func (f *fastSchema) typeOK(v Value) bool {
-	switch v.kind {
-	case Null:
+func (f *fastSchema) typeOK(v strictjson.Value) bool {
+	switch v.Kind() {
+	case strictjson.Null:
 		return f.types&tNull != 0
-	case Bool:
+	case strictjson.Bool:
 		return f.types&tBool != 0
-	case String:
+	case strictjson.String:
 		return f.types&tString != 0
-	case Array:
+	case strictjson.Array:
 		return f.types&tArray != 0
-	case Object:
+	case strictjson.Object:
 		return f.types&tObject != 0
-	case Int, BigInt:
+	case strictjson.Int, strictjson.BigInt:
 		return f.types&(tNumber|tInteger) != 0
-	case Float:
+	case strictjson.Float:
 		if f.types&tNumber != 0 {
 			return true
 		}
-		x := math.Float64frombits(v.n)
+		x := v.Float()
 		return f.types&tInteger != 0 && x == math.Trunc(x)
 	}
 	return false
 }
 
-func (f *fastSchema) objectOK(v Value) bool {
+func (f *fastSchema) objectOK(v strictjson.Value) bool {
 	for _, r := range f.required {
 		if _, ok := v.Get(r); !ok {
 			return false
 		}
 	}
-	for i := range v.kids {
-		m := &v.kids[i]
+	members := v.Members()
+	for i := range members {
+		m := &members[i]
 		if ps := f.prop(m.Key); ps != nil {
 			if !ps.valid(m.Value) {
 				return false
@@ -484,16 +488,16 @@ func (f *fastSchema) objectOK(v Value) bool {
 	return true
 }
 
-func (f *fastSchema) arrayOK(v Value) bool {
-	if f.minItems >= 0 && len(v.kids) < f.minItems {
+func (f *fastSchema) arrayOK(v strictjson.Value) bool {
+	if f.minItems >= 0 && v.Len() < f.minItems {
 		return false
 	}
-	if f.maxItems >= 0 && len(v.kids) > f.maxItems {
+	if f.maxItems >= 0 && v.Len() > f.maxItems {
 		return false
 	}
 	if f.items != nil {
-		for i := range v.kids {
-			if !f.items.valid(v.kids[i].Value) {
+		for i := range v.Len() {
+			if !f.items.valid(v.Index(i)) {
 				return false
 			}
 		}
@@ -514,7 +518,7 @@ func (f *fastSchema) stringOK(s string) bool {
 	return true
 }
 
-func (f *fastSchema) numberOK(v Value) bool {
+func (f *fastSchema) numberOK(v strictjson.Value) bool {
 	if f.minimum == nil && f.maximum == nil && f.exMinimum == nil && f.exMaximum == nil && f.multipleOf == nil {
 		return true
 	}
@@ -526,8 +530,8 @@ func (f *fastSchema) numberOK(v Value) bool {
 		return r
 	}
 	cmp := func(b *bound) int {
-		if b.isInt && v.kind == Int {
-			return cmpInt(int64(v.n), b.i)
+		if b.isInt && v.Kind() == strictjson.Int {
+			return cmp.Compare(v.Int(), b.i)
 		}
 		return rat().Cmp(b.rat)
 	}

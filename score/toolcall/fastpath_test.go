@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fbeval/fbeval/contract/strictjson"
 	"github.com/fbeval/fbeval/fixtures/fixturetest"
 )
 
@@ -82,7 +83,7 @@ var fastPathInstances = []string{
 }
 
 func checkFastPath(t *testing.T, schemas map[string]*Schema, inst string) {
-	v, err := Parse(inst)
+	v, err := strictjson.Parse(inst)
 	if err != nil {
 		return
 	}
@@ -116,15 +117,15 @@ func TestFastPathAgreement(t *testing.T) {
 	}
 	// Every probe mutation of every instance object, too.
 	for _, inst := range fastPathInstances {
-		v, _ := Parse(inst)
-		if v.Kind() != Object {
+		v, _ := strictjson.Parse(inst)
+		if v.Kind() != strictjson.Object {
 			continue
 		}
 		for _, m := range v.Members() {
-			for _, bad := range []Value{ArrayValue(), IntValue(7), IntValue(0), FloatValue(-1), NullValue(), StringValue("")} {
-				checkFastPath(t, schemas, Canonical(with(v, m.Key, bad)))
+			for _, bad := range []strictjson.Value{strictjson.ArrayValue(), strictjson.IntValue(7), strictjson.IntValue(0), strictjson.FloatValue(-1), strictjson.NullValue(), strictjson.StringValue("")} {
+				checkFastPath(t, schemas, strictjson.Canonical(with(v, m.Key, bad)))
 			}
-			checkFastPath(t, schemas, Canonical(without(v, m.Key)))
+			checkFastPath(t, schemas, strictjson.Canonical(without(v, m.Key)))
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/strictjson"
 	"github.com/fbeval/fbeval/fixtures/fixturetest"
 )
 
@@ -121,8 +122,8 @@ func TestInteropConflictDrafts(t *testing.T) {
 		// Replace one bound value with another string: a wrong draft.
 		st := c.State()
 		k := st.Members()[0].Key
-		args := with(c.ExpectedArguments(), k, StringValue("different-place"))
-		out := call(tools[raw.Domain].Name, Canonical(args))
+		args := with(c.ExpectedArguments(), k, strictjson.StringValue("different-place"))
+		out := call(tools[raw.Domain].Name, strictjson.Canonical(args))
 		j := mustJudge(t, tools[raw.Domain], "")
 		r := j.Score(out, c)
 		if err := quickAgrees(j, out, c); err != "" {

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/strictjson"
 	"github.com/fbeval/fbeval/score/relations"
 )
 
@@ -65,7 +66,7 @@ type Judge struct {
 
 type maxRule struct {
 	field   string
-	ceiling Value
+	ceiling strictjson.Value
 }
 
 // NewJudge compiles tool's reference schema and the candidate schema (nil: the
@@ -90,7 +91,7 @@ func NewJudge(tool contract.Tool, candidateSchema []byte) (*Judge, error) {
 	}
 	slices.Sort(fields)
 	for _, f := range fields {
-		c, err := Parse(string(tool.Policy.Max[f]))
+		c, err := strictjson.Parse(string(tool.Policy.Max[f]))
 		if err != nil || !c.IsNumber() {
 			return nil, fmt.Errorf("tool %q: policy max %q: ceiling %q is not a number", tool.Name, f, tool.Policy.Max[f])
 		}
@@ -118,17 +119,17 @@ type Case struct {
 	Category string
 
 	action   string
-	tool     Value // string or null
-	args     Value // object
+	tool     strictjson.Value // string or null
+	args     strictjson.Value // object
 	missing  []string
-	state    Value // object when hasState
+	state    strictjson.Value // object when hasState
 	hasState bool
-	version  Value    // stateVersion, null when absent
-	bindings []Member // the state, else the expected arguments, sorted by key
+	version  strictjson.Value    // stateVersion, null when absent
+	bindings []strictjson.Member // the state, else the expected arguments, sorted by key
 
 	// canonical texts of the expected values, for the errors that quote them
-	argsText, toolText, actionText, missingText JSONText
-	bindingTexts                                []JSONText
+	argsText, toolText, actionText, missingText strictjson.JSONText
+	bindingTexts                                []strictjson.JSONText
 
 	pass atomic.Pointer[casePass] // see Judge.expectedPass
 }
@@ -137,21 +138,21 @@ type Case struct {
 func (c *Case) ExpectedAction() string { return c.action }
 
 // ExpectedArguments returns the arguments the case expects ({} unless a call).
-func (c *Case) ExpectedArguments() Value { return c.args }
+func (c *Case) ExpectedArguments() strictjson.Value { return c.args }
 
 // HasState reports whether the case's context holds a confirmed state.
 func (c *Case) HasState() bool { return c.hasState }
 
 // State returns the confirmed state (null when there is none).
-func (c *Case) State() Value { return c.state }
+func (c *Case) State() strictjson.Value { return c.state }
 
 // StateVersion returns the context's stateVersion (null when absent).
-func (c *Case) StateVersion() Value { return c.version }
+func (c *Case) StateVersion() strictjson.Value { return c.version }
 
 // PrepareCase parses a case's expected envelope and context.
 func PrepareCase(c contract.Case) (*Case, error) {
 	pc := &Case{ID: c.ID, Cluster: c.Cluster, Domain: c.Domain, Category: c.Category}
-	exp, err := Parse(string(c.Expected))
+	exp, err := strictjson.Parse(string(c.Expected))
 	if err != nil {
 		return nil, fmt.Errorf("case %q: expected: %w", c.ID, err)
 	}
@@ -160,22 +161,22 @@ func PrepareCase(c contract.Case) (*Case, error) {
 	}
 	e := splitEnvelope(exp)
 	pc.action, pc.tool, pc.args = e.action, e.tool, e.arguments
-	for _, m := range e.missing.kids {
-		pc.missing = append(pc.missing, m.Value.s)
+	for i := range e.missing.Len() {
+		pc.missing = append(pc.missing, e.missing.Index(i).Str())
 	}
-	pc.version = NullValue()
-	pc.state = NullValue()
+	pc.version = strictjson.NullValue()
+	pc.state = strictjson.NullValue()
 	if ctx := strings.TrimSpace(string(c.Context)); ctx != "" && ctx != "null" {
-		cv, err := Parse(ctx)
+		cv, err := strictjson.Parse(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("case %q: context: %w", c.ID, err)
 		}
-		if cv.kind != Object {
-			return nil, fmt.Errorf("case %q: context must be an object, got %s", c.ID, cv.kind)
+		if cv.Kind() != strictjson.Object {
+			return nil, fmt.Errorf("case %q: context must be an object, got %s", c.ID, cv.Kind())
 		}
 		if st, ok := cv.Get("confirmedState"); ok {
-			if st.kind != Object {
-				return nil, fmt.Errorf("case %q: context confirmedState must be an object, got %s", c.ID, st.kind)
+			if st.Kind() != strictjson.Object {
+				return nil, fmt.Errorf("case %q: context confirmedState must be an object, got %s", c.ID, st.Kind())
 			}
 			pc.state, pc.hasState = st, true
 		}
@@ -187,11 +188,11 @@ func PrepareCase(c contract.Case) (*Case, error) {
 	if pc.hasState {
 		pc.bindings = sortedMembers(pc.state)
 	}
-	pc.argsText, pc.toolText = canonicalText(pc.args), canonicalText(pc.tool)
-	pc.actionText = canonicalText(StringValue(pc.action))
-	pc.missingText = canonicalText(stringsValue(pc.missing))
+	pc.argsText, pc.toolText = strictjson.CanonicalText(pc.args), strictjson.CanonicalText(pc.tool)
+	pc.actionText = strictjson.CanonicalText(strictjson.StringValue(pc.action))
+	pc.missingText = strictjson.CanonicalText(stringsValue(pc.missing))
 	for _, b := range pc.bindings {
-		pc.bindingTexts = append(pc.bindingTexts, canonicalText(b.Value))
+		pc.bindingTexts = append(pc.bindingTexts, strictjson.CanonicalText(b.Value))
 	}
 	return pc, nil
 }
@@ -208,14 +209,14 @@ func (j *Judge) Score(output string, c *Case) Result {
 	var r Result
 	// Nothing of v outlives the call (errors carry canonical text, not values), so
 	// its containers come from the parser's arena.
-	v, p, err := parseScratch(output)
-	defer p.release()
+	v, p, err := strictjson.ParseScratch(output)
+	defer p.Release()
 	if err != nil {
 		r.Errors = []Error{{Code: CodeJSONInvalid, Message: err.Error()}}
 		return r
 	}
-	if a, ok := v.Get("action"); ok && a.kind == String {
-		r.Action = a.s
+	if a, ok := v.Get("action"); ok && a.Kind() == strictjson.String {
+		r.Action = a.Str()
 	}
 	if envErrs := ValidateEnvelope(v); envErrs != nil {
 		r.Errors = make([]Error, len(envErrs))
@@ -237,7 +238,7 @@ func (j *Judge) Score(output string, c *Case) Result {
 		r.Errors = append(r.Errors, Error{
 			Code: CodeWrongAction, Path: "/action",
 			Message:  fmt.Sprintf("action %q, expected %q", e.action, c.action),
-			Expected: c.actionText, Actual: canonicalText(StringValue(e.action)),
+			Expected: c.actionText, Actual: strictjson.CanonicalText(strictjson.StringValue(e.action)),
 		})
 	}
 	r.SemanticallyRight = semantic
@@ -293,40 +294,40 @@ func (j *Judge) scoreCall(e envelopeParts, c *Case, semantic bool) (errs []Error
 	// Bindings: confirmed state beats the expected arguments.
 	for i, b := range c.bindings {
 		got, ok := e.arguments.Get(b.Key)
-		if ok && Equal(got, b.Value) {
+		if ok && strictjson.Equal(got, b.Value) {
 			continue
 		}
 		semantic = false
 		me := Error{Code: CodeStateMismatch, Path: "/arguments/" + escapePointer(b.Key), Expected: c.bindingTexts[i]}
 		if ok {
-			me.Actual = canonicalText(got)
+			me.Actual = strictjson.CanonicalText(got)
 			me.Message = fmt.Sprintf("%s is %s, expected %s", b.Key, me.Actual, me.Expected)
 		} else {
 			me.Message = fmt.Sprintf("%s is missing, expected %s", b.Key, me.Expected)
 		}
 		errs = append(errs, me)
 	}
-	if !Equal(e.arguments, c.args) {
+	if !strictjson.Equal(e.arguments, c.args) {
 		semantic = false
 		errs = append(errs, Error{
 			Code: CodeGroundTruthMismatch, Path: "/arguments", Message: "arguments differ from the expected arguments",
-			Expected: c.argsText, Actual: canonicalText(e.arguments),
+			Expected: c.argsText, Actual: strictjson.CanonicalText(e.arguments),
 		})
 	}
-	if !Equal(e.tool, c.tool) {
+	if !strictjson.Equal(e.tool, c.tool) {
 		semantic = false
 		errs = append(errs, Error{
 			Code: CodeWrongTool, Path: "/tool",
-			Message:  fmt.Sprintf("tool %s, expected %s", Canonical(e.tool), Canonical(c.tool)),
-			Expected: c.toolText, Actual: canonicalText(e.tool),
+			Message:  fmt.Sprintf("tool %s, expected %s", strictjson.Canonical(e.tool), strictjson.Canonical(c.tool)),
+			Expected: c.toolText, Actual: strictjson.CanonicalText(e.tool),
 		})
 	}
-	if len(e.missing.kids) > 0 {
+	if e.missing.Len() > 0 {
 		semantic = false
 		errs = append(errs, Error{
 			Code: CodeUnexpectedMissingFields, Path: "/missingFields",
 			Message:  "a tool call must not list missing fields",
-			Expected: JSONText("[]"), Actual: canonicalText(e.missing),
+			Expected: strictjson.JSONText("[]"), Actual: strictjson.CanonicalText(e.missing),
 		})
 	}
 	n := len(errs)
@@ -335,36 +336,36 @@ func (j *Judge) scoreCall(e envelopeParts, c *Case, semantic bool) (errs []Error
 }
 
 // checkPolicies appends POLICY_LIMIT and POLICY_ORDER errors for args.
-func (j *Judge) checkPolicies(args Value, errs []Error) []Error {
+func (j *Judge) checkPolicies(args strictjson.Value, errs []Error) []Error {
 	// An absent field is not a number (nor a string), so it fails its policy as
 	// HESchema's does, beside the schema's required error.
 	for _, rule := range j.maxRules {
 		got, ok := args.Get(rule.field)
-		if ok && got.IsNumber() && compareNumbers(got, rule.ceiling) <= 0 {
+		if ok && got.IsNumber() && strictjson.CompareNumbers(got, rule.ceiling) <= 0 {
 			continue
 		}
 		e := Error{
 			Code: CodePolicyLimit, Path: "/arguments/" + escapePointer(rule.field), Keyword: "max",
-			Message:  fmt.Sprintf("%s must be a number at most %s", rule.field, Canonical(rule.ceiling)),
-			Expected: canonicalText(rule.ceiling),
+			Message:  fmt.Sprintf("%s must be a number at most %s", rule.field, strictjson.Canonical(rule.ceiling)),
+			Expected: strictjson.CanonicalText(rule.ceiling),
 		}
 		if ok {
-			e.Actual = canonicalText(got)
+			e.Actual = strictjson.CanonicalText(got)
 		} else {
-			e.Message = fmt.Sprintf("%s is missing; it must be a number at most %s", rule.field, Canonical(rule.ceiling))
+			e.Message = fmt.Sprintf("%s is missing; it must be a number at most %s", rule.field, strictjson.Canonical(rule.ceiling))
 		}
 		errs = append(errs, e)
 	}
 	for _, pair := range j.ordered {
 		first, _ := args.Get(pair[0])
 		second, _ := args.Get(pair[1])
-		if first.kind == String && second.kind == String && first.s < second.s {
+		if first.Kind() == strictjson.String && second.Kind() == strictjson.String && first.Str() < second.Str() {
 			continue
 		}
 		errs = append(errs, Error{
 			Code: CodePolicyOrder, Path: "/arguments/" + escapePointer(pair[1]), Keyword: "ordered",
-			Message: fmt.Sprintf("%s must be a string after %s (%s, %s)", pair[1], pair[0], Canonical(first), Canonical(second)),
-			Actual:  canonicalText(ObjectValue(Member{pair[0], first}, Member{pair[1], second})),
+			Message: fmt.Sprintf("%s must be a string after %s (%s, %s)", pair[1], pair[0], strictjson.Canonical(first), strictjson.Canonical(second)),
+			Actual:  strictjson.CanonicalText(strictjson.ObjectValue(strictjson.Member{Key: pair[0], Value: first}, strictjson.Member{Key: pair[1], Value: second})),
 		})
 	}
 	return errs
@@ -374,20 +375,20 @@ func (j *Judge) checkPolicies(args Value, errs []Error) []Error {
 // expected missing fields (order free) or none for a refusal.
 func (j *Judge) scoreControl(e envelopeParts, c *Case, errs *[]Error) bool {
 	ok := true
-	if e.tool.kind != Null {
+	if e.tool.Kind() != strictjson.Null {
 		ok = false
 		*errs = append(*errs, Error{Code: CodeControlMismatch, Path: "/tool",
 			Message:  e.action + " must have tool null",
-			Expected: JSONText("null"), Actual: canonicalText(e.tool)})
+			Expected: strictjson.JSONText("null"), Actual: strictjson.CanonicalText(e.tool)})
 	}
-	if len(e.arguments.kids) != 0 {
+	if e.arguments.Len() != 0 {
 		ok = false
 		*errs = append(*errs, Error{Code: CodeControlMismatch, Path: "/arguments",
 			Message:  e.action + " must have empty arguments",
-			Expected: JSONText("{}"), Actual: canonicalText(e.arguments)})
+			Expected: strictjson.JSONText("{}"), Actual: strictjson.CanonicalText(e.arguments)})
 	}
 	var want []string
-	wantText := JSONText("[]")
+	wantText := strictjson.JSONText("[]")
 	if e.action == contract.ActionAsk {
 		want, wantText = c.missing, c.missingText
 	}
@@ -398,27 +399,27 @@ func (j *Judge) scoreControl(e envelopeParts, c *Case, errs *[]Error) bool {
 			msg = "a refusal must not list missing fields"
 		}
 		*errs = append(*errs, Error{Code: CodeControlMismatch, Path: "/missingFields", Message: msg,
-			Expected: wantText, Actual: canonicalText(e.missing)})
+			Expected: wantText, Actual: strictjson.CanonicalText(e.missing)})
 	}
 	return ok
 }
 
 // stringsValue returns a JSON array of strings.
-func stringsValue(ss []string) Value {
-	vs := make([]Value, len(ss))
+func stringsValue(ss []string) strictjson.Value {
+	vs := make([]strictjson.Value, len(ss))
 	for i, s := range ss {
-		vs[i] = StringValue(s)
+		vs[i] = strictjson.StringValue(s)
 	}
-	return ArrayValue(vs...)
+	return strictjson.ArrayValue(vs...)
 }
 
 // sameStringSet compares an array of unique strings with a set, order free.
-func sameStringSet(arr Value, want []string) bool {
-	if len(arr.kids) != len(want) {
+func sameStringSet(arr strictjson.Value, want []string) bool {
+	if arr.Len() != len(want) {
 		return false
 	}
-	for _, m := range arr.kids {
-		if !slices.Contains(want, m.Value.s) {
+	for i := range arr.Len() {
+		if !slices.Contains(want, arr.Index(i).Str()) {
 			return false
 		}
 	}
@@ -426,9 +427,9 @@ func sameStringSet(arr Value, want []string) bool {
 }
 
 // sortedMembers returns an object's members sorted by key.
-func sortedMembers(v Value) []Member {
+func sortedMembers(v strictjson.Value) []strictjson.Member {
 	ms := slices.Clone(v.Members())
-	slices.SortFunc(ms, func(a, b Member) int { return strings.Compare(a.Key, b.Key) })
+	slices.SortFunc(ms, func(a, b strictjson.Member) int { return strings.Compare(a.Key, b.Key) })
 	return ms
 }
 

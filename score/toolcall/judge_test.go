@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/strictjson"
 )
 
 // The hotels and payments contracts of the spec's domain table, written out here so
@@ -330,12 +331,12 @@ func TestScoreErrorFields(t *testing.T) {
 				{Code: CodeSchemaInvalid, Path: "/arguments", Keyword: "required", Message: "missing property 'maxNightlyPrice'"},
 				{Code: CodeSchemaInvalid, Path: "/arguments/city", Keyword: "minLength", Message: "minLength: got 3, want 10"},
 			}},
-		{Code: CodeStateMismatch, Path: "/arguments/city", Message: `city is "Goa", expected "Delhi"`, Expected: JSONText(`"Delhi"`), Actual: JSONText(`"Goa"`)},
-		{Code: CodeStateMismatch, Path: "/arguments/guests", Message: `guests is 3.0, expected 3`, Expected: JSONText(`3`), Actual: JSONText(`3.0`)},
-		{Code: CodeStateMismatch, Path: "/arguments/maxNightlyPrice", Message: `maxNightlyPrice is missing, expected 6000`, Expected: JSONText(`6000`)},
+		{Code: CodeStateMismatch, Path: "/arguments/city", Message: `city is "Goa", expected "Delhi"`, Expected: strictjson.JSONText(`"Delhi"`), Actual: strictjson.JSONText(`"Goa"`)},
+		{Code: CodeStateMismatch, Path: "/arguments/guests", Message: `guests is 3.0, expected 3`, Expected: strictjson.JSONText(`3`), Actual: strictjson.JSONText(`3.0`)},
+		{Code: CodeStateMismatch, Path: "/arguments/maxNightlyPrice", Message: `maxNightlyPrice is missing, expected 6000`, Expected: strictjson.JSONText(`6000`)},
 		{Code: CodeGroundTruthMismatch, Path: "/arguments", Message: "arguments differ from the expected arguments",
-			Expected: JSONText(`{"checkIn":"2027-01-11","checkOut":"2027-01-13","city":"Delhi","guests":3,"maxNightlyPrice":6000}`),
-			Actual:   JSONText(`{"checkIn":"2027-01-11","checkOut":"2027-01-13","city":"Goa","guests":3.0}`)},
+			Expected: strictjson.JSONText(`{"checkIn":"2027-01-11","checkOut":"2027-01-13","city":"Delhi","guests":3,"maxNightlyPrice":6000}`),
+			Actual:   strictjson.JSONText(`{"checkIn":"2027-01-11","checkOut":"2027-01-13","city":"Goa","guests":3.0}`)},
 	}
 	if !reflect.DeepEqual(r.Errors, want) {
 		t.Errorf("errors =\n%#v\nwant\n%#v", r.Errors, want)
@@ -457,7 +458,7 @@ func FuzzScore(f *testing.F) {
 
 func BenchmarkValidateReference(b *testing.B) {
 	j := mustJudge(b, hotelsTool(), "")
-	v, err := Parse(hotelArgs)
+	v, err := strictjson.Parse(hotelArgs)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -522,7 +523,7 @@ func TestScoreConcurrent(t *testing.T) {
 // arguments it accepts (the fast path alone).
 func BenchmarkValidateCandidate(b *testing.B) {
 	j := mustJudge(b, hotelsTool(), strings.Replace(hotelsSchema, `"maximum": 8`, `"maximum": 5`, 1))
-	v, err := Parse(hotelArgs)
+	v, err := strictjson.Parse(hotelArgs)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -538,7 +539,7 @@ func BenchmarkValidateCandidate(b *testing.B) {
 // the library runs to name the errors.
 func BenchmarkValidateReferenceFailing(b *testing.B) {
 	j := mustJudge(b, hotelsTool(), "")
-	v, err := Parse(`{"city":"","checkIn":"2027-13-01","checkOut":"x","guests":0,"maxNightlyPrice":-1}`)
+	v, err := strictjson.Parse(`{"city":"","checkIn":"2027-13-01","checkOut":"x","guests":0,"maxNightlyPrice":-1}`)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -555,7 +556,7 @@ func BenchmarkValidateReferenceFailing(b *testing.B) {
 func BenchmarkOracle(b *testing.B) {
 	j := mustJudge(b, hotelsTool(), "")
 	c := mustCase(b, "", call("search_hotels", hotelArgs), hotelState)
-	v, err := Parse(call("search_hotels", hotelArgs))
+	v, err := strictjson.Parse(call("search_hotels", hotelArgs))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -563,11 +564,11 @@ func BenchmarkOracle(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, bd := range c.bindings {
-			if got, ok := e.arguments.Get(bd.Key); !ok || !Equal(got, bd.Value) {
+			if got, ok := e.arguments.Get(bd.Key); !ok || !strictjson.Equal(got, bd.Value) {
 				b.Fatal("state mismatch")
 			}
 		}
-		if !Equal(e.arguments, c.args) || !Equal(e.tool, c.tool) {
+		if !strictjson.Equal(e.arguments, c.args) || !strictjson.Equal(e.tool, c.tool) {
 			b.Fatal("mismatch")
 		}
 		if errs := j.checkPolicies(e.arguments, nil); len(errs) > 0 {

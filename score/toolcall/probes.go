@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/strictjson"
 )
 
 // ProbeStats are the mutation-probe figures of a candidate schema (spec section 7).
@@ -44,11 +45,11 @@ func Probes(j *Judge, cases []*Case) ProbeStats {
 		}
 		names := props
 		if len(names) == 0 {
-			for _, m := range gold.kids {
+			for _, m := range gold.Members() {
 				names = append(names, m.Key)
 			}
 		}
-		probe := func(v Value) {
+		probe := func(v strictjson.Value) {
 			if j.reference.Valid(v) {
 				return
 			}
@@ -61,9 +62,9 @@ func Probes(j *Judge, cases []*Case) ProbeStats {
 			probe(without(gold, f))
 		}
 		for _, f := range names {
-			bad := ArrayValue()
-			if g, ok := gold.Get(f); ok && g.kind == Array {
-				bad = IntValue(7)
+			bad := strictjson.ArrayValue()
+			if g, ok := gold.Get(f); ok && g.Kind() == strictjson.Array {
+				bad = strictjson.IntValue(7)
 			}
 			probe(with(gold, f, bad))
 		}
@@ -74,7 +75,7 @@ func Probes(j *Judge, cases []*Case) ProbeStats {
 		for inUse(gold, props, extra) {
 			extra += "_"
 		}
-		probe(with(gold, extra, StringValue(unexpectedProbeValue)))
+		probe(with(gold, extra, strictjson.StringValue(unexpectedProbeValue)))
 	}
 	st.InvalidRejectionPercent = percent(st.InvalidRejected, st.InvalidProbeCount)
 	st.FalseRejectionPercent = percent(st.FalseRejections, st.ValidProbeCount)
@@ -83,11 +84,11 @@ func Probes(j *Judge, cases []*Case) ProbeStats {
 
 // schemaShape reads a schema's required list, property names (in schema order) and,
 // for each property with a numeric minimum, the value minimum-1.
-func schemaShape(doc Value) (required, props []string, belowMin []Member) {
+func schemaShape(doc strictjson.Value) (required, props []string, belowMin []strictjson.Member) {
 	if r, ok := doc.Get("required"); ok {
-		for _, m := range r.kids {
-			if m.Value.kind == String {
-				required = append(required, m.Value.s)
+		for i := range r.Len() {
+			if it := r.Index(i); it.Kind() == strictjson.String {
+				required = append(required, it.Str())
 			}
 		}
 	}
@@ -98,45 +99,45 @@ func schemaShape(doc Value) (required, props []string, belowMin []Member) {
 		if !ok {
 			continue
 		}
-		switch lo.kind {
-		case Int:
+		switch lo.Kind() {
+		case strictjson.Int:
 			if lo.Int() > -1<<63 {
-				belowMin = append(belowMin, Member{m.Key, IntValue(lo.Int() - 1)})
+				belowMin = append(belowMin, strictjson.Member{Key: m.Key, Value: strictjson.IntValue(lo.Int() - 1)})
 			}
-		case Float:
-			belowMin = append(belowMin, Member{m.Key, FloatValue(lo.Float() - 1)})
+		case strictjson.Float:
+			belowMin = append(belowMin, strictjson.Member{Key: m.Key, Value: strictjson.FloatValue(lo.Float() - 1)})
 		}
 	}
 	return required, props, belowMin
 }
 
 // inUse reports whether name is a property of the schema or of the gold arguments.
-func inUse(gold Value, props []string, name string) bool {
+func inUse(gold strictjson.Value, props []string, name string) bool {
 	_, ok := gold.Get(name)
 	return ok || slices.Contains(props, name)
 }
 
 // without returns obj minus key.
-func without(obj Value, key string) Value {
-	kids := make([]Member, 0, len(obj.kids))
-	for _, m := range obj.kids {
+func without(obj strictjson.Value, key string) strictjson.Value {
+	kids := make([]strictjson.Member, 0, obj.Len())
+	for _, m := range obj.Members() {
 		if m.Key != key {
 			kids = append(kids, m)
 		}
 	}
-	return Value{kind: Object, kids: kids}
+	return strictjson.ObjectValue(kids...)
 }
 
 // with returns obj with key set to v (replaced in place or appended).
-func with(obj Value, key string, v Value) Value {
-	kids := slices.Clone(obj.kids)
+func with(obj strictjson.Value, key string, v strictjson.Value) strictjson.Value {
+	kids := slices.Clone(obj.Members())
 	for i := range kids {
 		if kids[i].Key == key {
 			kids[i].Value = v
-			return Value{kind: Object, kids: kids}
+			return strictjson.ObjectValue(kids...)
 		}
 	}
-	return Value{kind: Object, kids: append(kids, Member{key, v})}
+	return strictjson.ObjectValue(append(kids, strictjson.Member{Key: key, Value: v})...)
 }
 
 func percent(n, d int) *float64 {

@@ -11,6 +11,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/fbeval/fbeval/contract/strictjson"
 )
 
 // HESchema validates with Python's jsonschema package. Where that package and
@@ -127,7 +129,7 @@ type restKey struct {
 
 // restErrors validates inst (at instance path path) against the subschema at
 // fragment with the keywords dropped, and returns its errors, flattened.
-func (s *Schema) restErrors(fragment string, dropped []string, inst Value, path string, depth int) []SchemaError {
+func (s *Schema) restErrors(fragment string, dropped []string, inst strictjson.Value, path string, depth int) []SchemaError {
 	if depth > maxRestDepth || s.exact {
 		return nil
 	}
@@ -228,22 +230,22 @@ func withoutKeywords(doc any, tokens, keywords []string) (any, bool) {
 }
 
 // at returns the value at an instance location (tokens as the library gives them).
-func at(v Value, tokens []string) (Value, bool) {
+func at(v strictjson.Value, tokens []string) (strictjson.Value, bool) {
 	for _, t := range tokens {
-		switch v.kind {
-		case Object:
+		switch v.Kind() {
+		case strictjson.Object:
 			var ok bool
 			if v, ok = v.Get(t); !ok {
-				return Value{}, false
+				return strictjson.Value{}, false
 			}
-		case Array:
+		case strictjson.Array:
 			i, err := strconv.Atoi(t)
-			if err != nil || i < 0 || i >= len(v.kids) {
-				return Value{}, false
+			if err != nil || i < 0 || i >= v.Len() {
+				return strictjson.Value{}, false
 			}
-			v = v.kids[i].Value
+			v = v.Index(i)
 		default:
-			return Value{}, false
+			return strictjson.Value{}, false
 		}
 	}
 	return v, true

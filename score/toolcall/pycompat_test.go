@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fbeval/fbeval/contract/strictjson"
 )
 
 func TestPyDate(t *testing.T) {
@@ -92,7 +94,7 @@ func TestPyCompatSchema(t *testing.T) {
 		{`{"t":"9:30"}`, false},
 	}
 	for _, tt := range tests {
-		v, err := Parse(tt.in)
+		v, err := strictjson.Parse(tt.in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,7 +153,7 @@ func TestPyErrorCounts(t *testing.T) {
 		{`{"currency": 5, "n": 0, "z": 1}`, []string{" additionalProperties", "/currency enum", "/currency type", "/n minimum"}},
 	}
 	for _, tt := range tests {
-		v, err := Parse(tt.in)
+		v, err := strictjson.Parse(tt.in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,23 +172,23 @@ func TestPyErrorCounts(t *testing.T) {
 // their own, unequal to any other, sorted by code point, a duplicate key only of
 // themselves.
 func TestLoneSurrogates(t *testing.T) {
-	if _, err := Parse(`{"\ud800":1,"\ud800":2}`); err == nil || !strings.Contains(err.Error(), "duplicate") {
+	if _, err := strictjson.Parse(`{"\ud800":1,"\ud800":2}`); err == nil || !strings.Contains(err.Error(), "duplicate") {
 		t.Errorf("a repeated lone surrogate key: %v", err)
 	}
-	v, err := Parse(`{"\ue000":1,"\ud800":2,"\ud7ff":3,"\ufffd":4}`)
+	v, err := strictjson.Parse(`{"\ue000":1,"\ud800":2,"\ud7ff":3,"\ufffd":4}`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := Canonical(v), `{"`+"\ud7ff"+`":3,"\ud800":2,"`+"\ue000"+`":1,"`+"\ufffd"+`":4}`; got != want {
+	if got, want := strictjson.Canonical(v), `{"`+"\ud7ff"+`":3,"\ud800":2,"`+"\ue000"+`":1,"`+"\ufffd"+`":4}`; got != want {
 		t.Errorf("canonical %s, want %s", got, want)
 	}
-	a, _ := Parse(`"\ud800"`)
-	b, _ := Parse(`"\ufffd"`)
-	if Equal(a, b) {
+	a, _ := strictjson.Parse(`"\ud800"`)
+	b, _ := strictjson.Parse(`"\ufffd"`)
+	if strictjson.Equal(a, b) {
 		t.Error("a lone surrogate equals U+FFFD")
 	}
-	back, err := Parse(Canonical(a))
-	if err != nil || !Equal(a, back) {
+	back, err := strictjson.Parse(strictjson.Canonical(a))
+	if err != nil || !strictjson.Equal(a, back) {
 		t.Errorf("round trip: %v", err)
 	}
 }

@@ -1,11 +1,13 @@
 package toolcall
 
 import (
+	"math"
 	"strconv"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/strictjson"
 )
 
 // The quick check: Judge.Quick tells an output Score finds nothing wrong with from
@@ -39,8 +41,8 @@ func (j *Judge) Quick(output []byte, c *Case) (Result, bool) {
 // Schema.validate passes), clean would be wrong, so the checks only err on the
 // side of "not clean", which costs a Score call and nothing else.
 func (j *Judge) clean(output string, c *Case) bool {
-	v, p, err := parseScratch(output)
-	defer p.release()
+	v, p, err := strictjson.ParseScratch(output)
+	defer p.Release()
 	if err != nil || !envelopeOK(v) {
 		return false
 	}
@@ -53,9 +55,9 @@ func (j *Judge) clean(output string, c *Case) bool {
 		if e.action != contract.ActionAsk {
 			want = nil
 		}
-		return e.tool.kind == Null && len(e.arguments.kids) == 0 && sameStringSet(e.missing, want)
+		return e.tool.Kind() == strictjson.Null && e.arguments.Len() == 0 && sameStringSet(e.missing, want)
 	}
-	if len(e.missing.kids) > 0 || !Equal(e.tool, c.tool) || !Equal(e.arguments, c.args) {
+	if e.missing.Len() > 0 || !strictjson.Equal(e.tool, c.tool) || !strictjson.Equal(e.arguments, c.args) {
 		return false
 	}
 	// Equal arguments are the same instance to every later check (schemas,
@@ -78,10 +80,10 @@ func (j *Judge) expectedPass(c *Case) bool {
 
 // argsPass reports whether scoreCall finds no binding, policy or schema error in
 // args.
-func (j *Judge) argsPass(args Value, c *Case) bool {
+func (j *Judge) argsPass(args strictjson.Value, c *Case) bool {
 	for i := range c.bindings {
 		got, ok := args.Get(c.bindings[i].Key)
-		if !ok || !Equal(got, c.bindings[i].Value) {
+		if !ok || !strictjson.Equal(got, c.bindings[i].Value) {
 			return false
 		}
 	}
@@ -98,17 +100,17 @@ type casePass struct {
 }
 
 // policiesOK reports whether checkPolicies finds nothing wrong with args.
-func (j *Judge) policiesOK(args Value) bool {
+func (j *Judge) policiesOK(args strictjson.Value) bool {
 	for _, rule := range j.maxRules {
 		got, ok := args.Get(rule.field)
-		if !ok || !got.IsNumber() || compareNumbers(got, rule.ceiling) > 0 {
+		if !ok || !got.IsNumber() || strictjson.CompareNumbers(got, rule.ceiling) > 0 {
 			return false
 		}
 	}
 	for _, pair := range j.ordered {
 		first, _ := args.Get(pair[0])
 		second, _ := args.Get(pair[1])
-		if first.kind != String || second.kind != String || first.s >= second.s {
+		if first.Kind() != strictjson.String || second.Kind() != strictjson.String || first.Str() >= second.Str() {
 			return false
 		}
 	}
@@ -401,29 +403,29 @@ func index(ss []string, s string) int {
 }
 
 // equal reads a value Equal to want.
-func (m *matcher) equal(want Value, depth int) matchVerdict {
+func (m *matcher) equal(want strictjson.Value, depth int) matchVerdict {
 	if depth > maxMatchDepth {
 		return matchUnsure
 	}
-	switch want.kind {
-	case Null:
+	switch want.Kind() {
+	case strictjson.Null:
 		return m.literal("null")
-	case Bool:
-		if want.n == 1 {
+	case strictjson.Bool:
+		if want.Bool() {
 			return m.literal("true")
 		}
 		return m.literal("false")
-	case String:
+	case strictjson.String:
 		s, v := m.str()
-		if v == matchYes && s != want.s {
+		if v == matchYes && s != want.Str() {
 			return matchNo
 		}
 		return v
-	case Int, Float:
+	case strictjson.Int, strictjson.Float:
 		return m.number(want)
-	case Array:
+	case strictjson.Array:
 		return m.array(want, depth)
-	case Object:
+	case strictjson.Object:
 		return m.object(want, depth)
 	}
 	return matchUnsure // BigInt
@@ -431,7 +433,7 @@ func (m *matcher) equal(want Value, depth int) matchVerdict {
 
 // number reads a number literal as the parser does and compares it with want
 // (an Int or a Float) as Equal does.
-func (m *matcher) number(want Value) matchVerdict {
+func (m *matcher) number(want strictjson.Value) matchVerdict {
 	d := m.d
 	start := m.pos
 	i := start
@@ -479,7 +481,7 @@ func (m *matcher) number(want Value) matchVerdict {
 	}
 	lit := d[start:i]
 	m.pos = i
-	if isInt != (want.kind == Int) {
+	if isInt != (want.Kind() == strictjson.Int) {
 		return matchNo // 1 != 1.0
 	}
 	if isInt {
@@ -498,7 +500,7 @@ func (m *matcher) number(want Value) matchVerdict {
 		if neg {
 			n = -n
 		}
-		if uint64(n) != want.n {
+		if n != want.Int() {
 			return matchNo
 		}
 		return matchYes
@@ -507,24 +509,24 @@ func (m *matcher) number(want Value) matchVerdict {
 	if err != nil {
 		return matchUnsure
 	}
-	if FloatValue(f).n != want.n {
+	if math.Float64bits(f) != math.Float64bits(want.Float()) {
 		return matchNo
 	}
 	return matchYes
 }
 
-func (m *matcher) array(want Value, depth int) matchVerdict {
+func (m *matcher) array(want strictjson.Value, depth int) matchVerdict {
 	if !m.take('[') {
 		return matchNo
 	}
 	m.space()
-	if len(want.kids) == 0 {
+	if want.Len() == 0 {
 		if !m.take(']') {
 			return matchNo
 		}
 		return matchYes
 	}
-	for i := range want.kids {
+	for i := range want.Len() {
 		if i > 0 {
 			m.space()
 			if !m.take(',') {
@@ -532,7 +534,7 @@ func (m *matcher) array(want Value, depth int) matchVerdict {
 			}
 			m.space()
 		}
-		if v := m.equal(want.kids[i].Value, depth+1); v != matchYes {
+		if v := m.equal(want.Index(i), depth+1); v != matchYes {
 			return v
 		}
 	}
@@ -543,8 +545,8 @@ func (m *matcher) array(want Value, depth int) matchVerdict {
 	return matchYes
 }
 
-func (m *matcher) object(want Value, depth int) matchVerdict {
-	if len(want.kids) > 64 {
+func (m *matcher) object(want strictjson.Value, depth int) matchVerdict {
+	if want.Len() > 64 {
 		return matchUnsure
 	}
 	if !m.take('{') {
@@ -562,8 +564,8 @@ func (m *matcher) object(want Value, depth int) matchVerdict {
 			return v
 		}
 		k := -1
-		for i := range want.kids {
-			if want.kids[i].Key == key {
+		for i := range want.Len() {
+			if want.Members()[i].Key == key {
 				k = i
 				break
 			}
@@ -578,7 +580,7 @@ func (m *matcher) object(want Value, depth int) matchVerdict {
 			return matchNo
 		}
 		m.space()
-		if v := m.equal(want.kids[k].Value, depth+1); v != matchYes {
+		if v := m.equal(want.Index(k), depth+1); v != matchYes {
 			return v
 		}
 		m.space()
@@ -590,7 +592,7 @@ func (m *matcher) object(want Value, depth int) matchVerdict {
 		}
 		break
 	}
-	if n != len(want.kids) {
+	if n != want.Len() {
 		return matchNo
 	}
 	return matchYes

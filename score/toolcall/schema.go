@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/fbeval/fbeval/contract/strictjson"
 	"github.com/fbeval/fbeval/score/relations"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -25,8 +26,8 @@ var printer = message.NewPrinter(language.English)
 // format assertions on and no way to reach files or networks.
 type Schema struct {
 	compiled *jsonschema.Schema
-	fast     *fastSchema // nil when the schema uses keywords the fast path lacks
-	doc      Value       // the schema document, for probes
+	fast     *fastSchema      // nil when the schema uses keywords the fast path lacks
+	doc      strictjson.Value // the schema document, for probes
 	// exact: the relation keywords do exact decimal arithmetic, so every number
 	// reaches them as its JSON text
 	exact bool
@@ -36,7 +37,7 @@ type Schema struct {
 }
 
 // instance converts v for the compiled validator.
-func (s *Schema) instance(v Value) any {
+func (s *Schema) instance(v strictjson.Value) any {
 	if s.exact {
 		return toExact(v)
 	}
@@ -73,16 +74,16 @@ func newCompiler() *jsonschema.Compiler {
 // CompileSchema compiles a JSON Schema document. The text is read strictly (see
 // Parse); any $ref to something outside the document is an error naming it.
 func CompileSchema(data []byte) (*Schema, error) {
-	doc, err := Parse(string(data))
+	doc, err := strictjson.Parse(string(data))
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
 	return compileValue(doc)
 }
 
-func compileValue(doc Value) (*Schema, error) {
-	if doc.kind != Object && doc.kind != Bool {
-		return nil, fmt.Errorf("schema: must be an object or a boolean, got %s", doc.kind)
+func compileValue(doc strictjson.Value) (*Schema, error) {
+	if doc.Kind() != strictjson.Object && doc.Kind() != strictjson.Bool {
+		return nil, fmt.Errorf("schema: must be an object or a boolean, got %s", doc.Kind())
 	}
 	sdoc := toExact(doc)
 	var c *jsonschema.Compiler
@@ -114,7 +115,7 @@ func oneLine(err error) string {
 }
 
 // Valid reports whether v satisfies the schema, without naming errors.
-func (s *Schema) Valid(v Value) bool {
+func (s *Schema) Valid(v strictjson.Value) bool {
 	if s.fast != nil {
 		return s.fast.valid(v)
 	}
@@ -123,12 +124,12 @@ func (s *Schema) Valid(v Value) bool {
 
 // Validate validates v and returns its leaf errors, sorted by path, keyword and
 // message; nil when v is valid.
-func (s *Schema) Validate(v Value) []SchemaError {
+func (s *Schema) Validate(v strictjson.Value) []SchemaError {
 	return s.validate(v, "")
 }
 
 // validate is Validate with every path prefixed by prefix (a JSON Pointer).
-func (s *Schema) validate(v Value, prefix string) []SchemaError {
+func (s *Schema) validate(v strictjson.Value, prefix string) []SchemaError {
 	if s.fast != nil && s.fast.valid(v) {
 		return nil
 	}
@@ -145,7 +146,7 @@ func (s *Schema) validate(v Value, prefix string) []SchemaError {
 
 // flatten turns jsonschema/v6's error tree for instance v into its leaves, as
 // Python's jsonschema counts them (see pycompat.go), sorted.
-func (s *Schema) flatten(root *jsonschema.ValidationError, prefix string, v Value) []SchemaError {
+func (s *Schema) flatten(root *jsonschema.ValidationError, prefix string, v strictjson.Value) []SchemaError {
 	out := s.leaves(root, prefix, v, "", nil, 0)
 	sortSchemaErrors(out)
 	return out
@@ -157,7 +158,7 @@ func (s *Schema) flatten(root *jsonschema.ValidationError, prefix string, v Valu
 // made the library skip the rest of its subschema, what else fails there is added.
 // inst is the instance the tree is about, at path prefix; fragment and dropped say
 // which subschema (with which keywords left out) validated it, when depth > 0.
-func (s *Schema) leaves(root *jsonschema.ValidationError, prefix string, inst Value, fragment string, dropped []string, depth int) []SchemaError {
+func (s *Schema) leaves(root *jsonschema.ValidationError, prefix string, inst strictjson.Value, fragment string, dropped []string, depth int) []SchemaError {
 	var out []SchemaError
 	stack := []*jsonschema.ValidationError{root}
 	for len(stack) > 0 {

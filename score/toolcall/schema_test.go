@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/fbeval/fbeval/contract/strictjson"
 )
 
 func TestCompileSchemaRefusesReferences(t *testing.T) {
@@ -41,7 +43,7 @@ func TestCompileSchemaLocalReferences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, _ := Parse(`{"a": 4}`)
+	v, _ := strictjson.Parse(`{"a": 4}`)
 	got := s.Validate(v)
 	want := []SchemaError{{Path: "/a", Keyword: "maximum", Message: "maximum: got 4, want 3"}}
 	if !reflect.DeepEqual(got, want) {
@@ -80,7 +82,7 @@ func TestSchemaNumbers(t *testing.T) {
 		{`"1"`, []string{"type"}},
 	}
 	for _, tt := range tests {
-		v, err := Parse(tt.in)
+		v, err := strictjson.Parse(tt.in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +102,7 @@ func TestSchemaFormatAsserted(t *testing.T) {
 		t.Fatal(err)
 	}
 	for in, valid := range map[string]bool{`"2027-01-31"`: true, `"2027-02-30"`: false, `"27-01-01"`: false, `"tomorrow"`: false} {
-		v, _ := Parse(in)
+		v, _ := strictjson.Parse(in)
 		if got := len(s.Validate(v)) == 0; got != valid {
 			t.Errorf("date %s valid = %v, want %v", in, got, valid)
 		}
@@ -123,7 +125,7 @@ func TestSchemaErrorsFlattenedAndSorted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, _ := Parse(`{"b": "x", "a": 5, "c~/": 1, "q": 1, "p": 2}`)
+	v, _ := strictjson.Parse(`{"b": "x", "a": 5, "c~/": 1, "q": 1, "p": 2}`)
 	want := []SchemaError{
 		{"", "additionalProperties", "additional properties 'p', 'q' not allowed"},
 		{"", "required", "missing property 'y'"},
@@ -162,7 +164,7 @@ func TestValidateEnvelope(t *testing.T) {
 		}},
 	}
 	for _, tt := range tests {
-		v, err := Parse(tt.in)
+		v, err := strictjson.Parse(tt.in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,7 +179,7 @@ func TestValidateEnvelope(t *testing.T) {
 }
 
 func BenchmarkValidateEnvelope(b *testing.B) {
-	v, err := Parse(benchOutput)
+	v, err := strictjson.Parse(benchOutput)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -190,7 +192,7 @@ func BenchmarkValidateEnvelope(b *testing.B) {
 }
 
 func BenchmarkValidateEnvelopeSchema(b *testing.B) {
-	v, err := Parse(benchOutput)
+	v, err := strictjson.Parse(benchOutput)
 	if err != nil {
 		b.Fatal(err)
 	}

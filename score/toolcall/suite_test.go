@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fbeval/fbeval/contract/strictjson"
 	"github.com/fbeval/fbeval/fixtures/fixturetest"
 )
 
@@ -36,7 +37,7 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc, err := Parse(string(data))
+		doc, err := strictjson.Parse(string(data))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

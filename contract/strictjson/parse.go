@@ -1,4 +1,4 @@
-package toolcall
+package strictjson
 
 import (
 	"fmt"
@@ -179,15 +179,23 @@ func ParseDepth(text string, maxDepth int) (Value, error) {
 	return v, err
 }
 
-// parseScratch parses text into members carved from the parser's arena instead of
-// allocated one container at a time: the value is valid only until p.release,
-// for a caller that is done with it by then (Judge.Score).
-func parseScratch(text string) (Value, *parser, error) {
+// Scratch is a parser's arena: the containers of a value parsed by ParseScratch live
+// in it until Release.
+type Scratch struct{ p *parser }
+
+// ParseScratch is Parse with the value's members carved from a pooled arena instead
+// of allocated one container at a time: the value is valid only until s.Release, for
+// a caller that is done with it by then (a judge scoring one output). Call Release
+// once, also after an error.
+func ParseScratch(text string) (Value, Scratch, error) {
 	p := parserPool.Get().(*parser)
 	p.useArena = true
 	v, err := p.run(text, DefaultMaxDepth)
-	return v, p, err
+	return v, Scratch{p}, err
 }
+
+// Release returns the arena to the pool; values parsed into it are invalid after.
+func (s Scratch) Release() { s.p.release() }
 
 func (p *parser) run(text string, maxDepth int) (Value, error) {
 	p.data, p.pos, p.depth, p.maxDepth = text, 0, 0, maxDepth
@@ -692,3 +700,12 @@ func (p *parser) number() (Value, bool) {
 	// Underflow reads as zero, as in Python.
 	return FloatValue(f), true
 }
+
+// plainByte marks the bytes a string holds as they are: printable ASCII but the
+// quote and the backslash.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()

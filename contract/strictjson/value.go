@@ -1,7 +1,7 @@
-package toolcall
+package strictjson
 
 import (
-	"encoding/json"
+	"cmp"
 	"math"
 	"math/big"
 	"slices"
@@ -12,8 +12,8 @@ import (
 	"github.com/fbeval/fbeval/contract"
 )
 
-// Equal reports whether a and b are the same JSON value under the toolcall suite's
-// typed equality: object key order does not matter, types must match (1 != 1.0,
+// Equal reports whether a and b are the same JSON value under typed equality (the
+// toolcall suite's and Python's ==, but for the types): object key order does not matter, types must match (1 != 1.0,
 // true != 1), integers compare exactly and floats compare as Python's repr of them
 // (so -0.0 != 0.0, 1.50 == 1.5, 1e2 == 100.0).
 func Equal(a, b Value) bool {
@@ -67,7 +67,7 @@ func AppendCanonical(dst []byte, v Value) []byte {
 		}
 		return append(dst, "false"...)
 	case String:
-		return appendString(dst, v.s)
+		return AppendString(dst, v.s)
 	case Int:
 		return strconv.AppendInt(dst, int64(v.n), 10)
 	case BigInt:
@@ -95,7 +95,7 @@ func AppendCanonical(dst []byte, v Value) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendString(dst, v.kids[k].Key)
+			dst = AppendString(dst, v.kids[k].Key)
 			dst = append(dst, ':')
 			dst = AppendCanonical(dst, v.kids[k].Value)
 		}
@@ -104,8 +104,10 @@ func AppendCanonical(dst []byte, v Value) []byte {
 	return dst
 }
 
-// appendString writes s as a JSON string.
-func appendString(dst []byte, s string) []byte {
+// AppendString appends s as a JSON string as AppendCanonical writes it: a string
+// that holds lone surrogates (as the parser keeps them, three WTF-8 bytes each) gets
+// each of them back as its \uXXXX escape, as Python's json.dumps writes them.
+func AppendString(dst []byte, s string) []byte {
 	if !utf8.ValidString(s) {
 		return appendWTF8String(dst, s)
 	}
@@ -146,8 +148,8 @@ func Canonical(v Value) string {
 	return string(AppendCanonical(nil, v))
 }
 
-// JSONText is canonical JSON text carried in an Error's Expected or Actual field. It
-// is written as the JSON value it holds, both by encoding/json and by contract.Marshal.
+// JSONText is canonical JSON text carried in a record field (a judge's expected and
+// actual values). It is written as the JSON value it holds, both by encoding/json and by contract.Marshal.
 type JSONText string
 
 // MarshalJSON returns the text itself.
@@ -161,67 +163,11 @@ func (t JSONText) AppendJSON(dst []byte, _ contract.Style, _ int) ([]byte, error
 // String returns the text.
 func (t JSONText) String() string { return string(t) }
 
-func canonicalText(v Value) JSONText { return JSONText(Canonical(v)) }
+// CanonicalText returns v's canonical JSON text as a JSONText.
+func CanonicalText(v Value) JSONText { return JSONText(Canonical(v)) }
 
-// toInstance converts v to the Go values jsonschema/v6 validates: int64 and float64
-// for numbers that fit them and json.Number for larger integers, so every number keeps
-// the value Python's json would give it. (jsonschema/v6 reads numbers through their
-// decimal text, so 1.0 counts as an integer, as in Python's jsonschema.)
-func toInstance(v Value) any {
-	switch v.kind {
-	case Null:
-		return nil
-	case Bool:
-		return v.n == 1
-	case String:
-		return v.s
-	case Int:
-		return int64(v.n)
-	case BigInt:
-		return json.Number(v.s)
-	case Float:
-		return math.Float64frombits(v.n)
-	case Array:
-		out := make([]any, len(v.kids))
-		for i := range v.kids {
-			out[i] = toInstance(v.kids[i].Value)
-		}
-		return out
-	case Object:
-		out := make(map[string]any, len(v.kids))
-		for i := range v.kids {
-			out[v.kids[i].Key] = toInstance(v.kids[i].Value)
-		}
-		return out
-	}
-	return nil
-}
-
-// toExact converts a value to the form jsonschema/v6 reads with every number as a
-// json.Number holding its canonical text: for schema documents, and for instances
-// checked by validators that compute with exact decimals (the relation keywords).
-func toExact(v Value) any {
-	switch v.kind {
-	case Int, BigInt, Float:
-		return json.Number(Canonical(v))
-	case Array:
-		out := make([]any, len(v.kids))
-		for i := range v.kids {
-			out[i] = toExact(v.kids[i].Value)
-		}
-		return out
-	case Object:
-		out := make(map[string]any, len(v.kids))
-		for i := range v.kids {
-			out[v.kids[i].Key] = toExact(v.kids[i].Value)
-		}
-		return out
-	}
-	return toInstance(v)
-}
-
-// rat returns a number as an exact rational.
-func rat(v Value) (*big.Rat, bool) {
+// Rat returns a number as an exact rational; false for any other kind.
+func Rat(v Value) (*big.Rat, bool) {
 	switch v.kind {
 	case Int:
 		return new(big.Rat).SetInt64(int64(v.n)), true
@@ -233,25 +179,16 @@ func rat(v Value) (*big.Rat, bool) {
 	return nil, false
 }
 
-// compareNumbers compares two numbers exactly, as Python compares int and float.
-func compareNumbers(a, b Value) int {
+// CompareNumbers compares two numbers exactly, as Python compares int and float: -1,
+// 0 or 1. It returns 0 when either value is not a number.
+func CompareNumbers(a, b Value) int {
 	if a.kind == Int && b.kind == Int {
-		return cmpInt(int64(a.n), int64(b.n))
+		return cmp.Compare(int64(a.n), int64(b.n))
 	}
-	ra, _ := rat(a)
-	rb, _ := rat(b)
+	ra, _ := Rat(a)
+	rb, _ := Rat(b)
 	if ra == nil || rb == nil {
 		return 0
 	}
 	return ra.Cmp(rb)
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
