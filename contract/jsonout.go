@@ -2,9 +2,9 @@ package contract
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"math/big"
+	"reflect"
 	"sort"
 	"strconv"
 	"unicode/utf8"
@@ -46,7 +46,9 @@ type JSONAppender interface {
 
 // Marshal returns v as JSON in style s. Values may be nil, bool, string, the integer
 // types, float64 (written as Python's repr writes floats), json.Number, *big.Int, Raw,
-// Object, map[string]any (keys sorted), []any, []string, []Object, or a JSONAppender.
+// Object, map[string]any (keys sorted), []any, []string, []Object, a JSONAppender,
+// or a typed value: a struct (its json tags name its members, in field order), a
+// slice, an array, a map with string keys or a pointer to one of these.
 func Marshal(v any, s Style) ([]byte, error) {
 	return AppendJSON(nil, v, s, 0)
 }
@@ -106,23 +108,31 @@ func AppendJSON(dst []byte, v any, s Style, depth int) ([]byte, error) {
 	case JSONAppender:
 		return x.AppendJSON(dst, s, depth)
 	}
-	return dst, fmt.Errorf("contract: cannot write %T as JSON", v)
+	return appendValue(dst, reflect.ValueOf(v), s, depth)
 }
 
 func appendObject(dst []byte, obj Object, s Style, depth int) ([]byte, error) {
-	if len(obj) == 0 {
+	return appendMembers(dst, len(obj), func(dst []byte, i int) ([]byte, error) {
+		dst = AppendString(dst, obj[i].Key)
+		dst = append(dst, s.Colon...)
+		return AppendJSON(dst, obj[i].Value, s, depth+1)
+	}, s, depth)
+}
+
+// appendMembers writes an object of n members; member appends the i-th key, colon
+// and value.
+func appendMembers(dst []byte, n int, member func([]byte, int) ([]byte, error), s Style, depth int) ([]byte, error) {
+	if n == 0 {
 		return append(dst, "{}"...), nil
 	}
 	dst = append(dst, '{')
 	var err error
-	for i, m := range obj {
+	for i := 0; i < n; i++ {
 		if i > 0 {
 			dst = append(dst, s.Sep...)
 		}
 		dst = newline(dst, s, depth+1)
-		dst = AppendString(dst, m.Key)
-		dst = append(dst, s.Colon...)
-		if dst, err = AppendJSON(dst, m.Value, s, depth+1); err != nil {
+		if dst, err = member(dst, i); err != nil {
 			return dst, err
 		}
 	}

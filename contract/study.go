@@ -102,3 +102,9 @@ func nonNil(s []string) []string {
 	}
 	return s
 }
+
+// AppendJSON writes the study in its published order, as Object gives it, wherever
+// a typed report holds it (JSONAppender).
+func (s Study) AppendJSON(dst []byte, st Style, depth int) ([]byte, error) {
+	return AppendJSON(dst, s.Object(), st, depth)
+}

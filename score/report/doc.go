@@ -1,11 +1,15 @@
-// Package report renders saved fbeval reports for people and CI systems: HTML (one
-// self-contained page with SVG charts), GitHub-flavoured Markdown, JUnit XML and
-// plain-text tables.
+// Package report holds fbeval's one typed report model and every rendering of it:
+// JSON (the saved report), HTML (one self-contained page with SVG charts),
+// GitHub-flavoured Markdown, JUnit XML and plain-text tables.
 //
-// Renderers work from the saved JSON only, so re-rendering a report file and
-// rendering straight after scoring give the same bytes. Two kinds are read, told
-// apart by schema_version: toolcall reports (fbeval-report/v1) and CogLang results
-// (coglang-generation-eval-result/v0.1, with fbeval's optional additions).
+// The model (model.go) is one set of types: ToolcallReport (fbeval-report/v1,
+// with its Rows), CogLangResult (coglang-generation-eval-result/v0.1 with fbeval's
+// additions) and CaseResult (fbeval-case-result/v1 lines). Their json tags are the
+// one definition of the saved form: contract's writer writes them (struct order is
+// key order, floats as Python writes them) and Load reads them back with
+// go-json-experiment/json, so re-rendering a saved file and rendering straight
+// after scoring give the same bytes. The rows of a toolcall report are written one
+// at a time.
 //
 //	data, err := os.ReadFile("report.json")
 //	if err != nil {
@@ -15,7 +19,7 @@
 //	if err != nil {
 //		return err
 //	}
-//	return report.WriteMarkdown(os.Stdout, doc) // or WriteHTML, WriteJUnit, WriteTable
+//	return report.WriteMarkdown(os.Stdout, doc) // or WriteJSON, WriteHTML, WriteJUnit, WriteTable
 //
 // docs/reports.md describes what each format shows and how to use it in CI.
 package report

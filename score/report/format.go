@@ -70,12 +70,12 @@ func ms(p *float64) string {
 	return num(p, 0) + " ms"
 }
 
-// count formats a token count, which reports write as a JSON number.
-func count(p *float64) string {
+// count formats a token count.
+func count(p *int64) string {
 	if p == nil {
 		return na
 	}
-	return num(p, 0)
+	return strconv.FormatInt(*p, 10)
 }
 
 // pvalue formats a p-value with three significant digits.

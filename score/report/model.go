@@ -1,0 +1,492 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/fbeval/fbeval/contract"
+)
+
+// The report model: one set of types for what fbeval scores, writes and reads back.
+// Scoring fills them, contract's writer writes them (struct order is key order;
+// floats are written as Python writes them, as the CogLang reference needs), Load
+// reads saved files back into them with go-json-experiment/json, and every
+// renderer takes them. A field's json tag is its one definition: omitzero marks a
+// member that is left out when it has nothing to say (a nil slice, a nil
+// pointer), while an empty non-nil slice is written as [].
+
+// Entry is one member of an Ordered object.
+type Entry[T any] struct {
+	Key   string
+	Value T
+}
+
+// Ordered is a JSON object with its member order kept, because reports write arms,
+// domains and effects in a meaningful order. A nil Ordered is a missing object
+// (left out under omitzero, else written as {}).
+type Ordered[T any] []Entry[T]
+
+// Get returns the value under key and whether it is there.
+func (o Ordered[T]) Get(key string) (T, bool) {
+	for _, e := range o {
+		if e.Key == key {
+			return e.Value, true
+		}
+	}
+	var zero T
+	return zero, false
+}
+
+// Keys returns the keys in document order.
+func (o Ordered[T]) Keys() []string {
+	keys := make([]string, len(o))
+	for i, e := range o {
+		keys[i] = e.Key
+	}
+	return keys
+}
+
+// AppendJSON writes the members in order (contract.JSONAppender).
+func (o Ordered[T]) AppendJSON(dst []byte, s contract.Style, depth int) ([]byte, error) {
+	obj := make(contract.Object, len(o))
+	for i, e := range o {
+		obj[i] = contract.Member{Key: e.Key, Value: e.Value}
+	}
+	return contract.AppendJSON(dst, obj, s, depth)
+}
+
+// UnmarshalJSONFrom decodes an object member by member; null is a nil Ordered, {}
+// an empty one.
+func (o *Ordered[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	*o = nil
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return err
+	}
+	switch tok.Kind() {
+	case 'n':
+		return nil
+	case '{':
+	default:
+		return fmt.Errorf("want an object, got %s", tok.Kind())
+	}
+	*o = Ordered[T]{}
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		// A token is valid only until the next read, so the key is copied first.
+		key := tok.String()
+		var v T
+		if err := json.UnmarshalDecode(dec, &v); err != nil {
+			return err
+		}
+		*o = append(*o, Entry[T]{Key: key, Value: v})
+	}
+	_, err = dec.ReadToken()
+	return err
+}
+
+// ToolcallReport is an fbeval-report/v1 report of the toolcall suite.
+type ToolcallReport struct {
+	SchemaVersion  string           `json:"schema_version"`
+	Suite          string           `json:"suite"`
+	Study          contract.Study   `json:"study"` // written in its published order (contract.Study.Object)
+	Inputs         []Input          `json:"inputs"`
+	Complete       bool             `json:"complete"`
+	ExpectedRows   int              `json:"expected_rows"`
+	Arms           Ordered[Metrics] `json:"arms"`
+	Subsets        Subsets          `json:"subsets"`
+	Effects        Ordered[Effect]  `json:"effects"`
+	Probes         *Probes          `json:"probes"`
+	Classification []string         `json:"classification"`
+	CustomFitness  *float64         `json:"custom_fitness_percent"`
+	Gates          []Gate           `json:"gates"`
+	Warnings       []string         `json:"warnings"`
+	// Rows are written one at a time (see WriteJSON), so a writer that produces
+	// them as they are scored can take their place.
+	Rows []Row `json:"rows"`
+	// Cases holds each case's prompt and expected answer; reports written before
+	// it existed have none.
+	Cases []CaseInfo `json:"cases"`
+}
+
+// Input is one input file of a report with its hash; a response file also has
+// the accounting of its lines (nil for other inputs): read = accepted + rejected,
+// and how many accepted records repeated an earlier id or named none.
+type Input struct {
+	Role       string     `json:"role"`
+	Path       string     `json:"path"`
+	SHA256     string     `json:"sha256"`
+	Shape      string     `json:"shape,omitzero"`
+	Lines      *int       `json:"lines,omitzero"`
+	Records    *int       `json:"records,omitzero"`
+	Accepted   *int       `json:"accepted,omitzero"`
+	Duplicates *int       `json:"duplicates,omitzero"`
+	Unknown    *int       `json:"unknown,omitzero"`
+	Rejected   []Rejected `json:"rejected,omitzero"`
+	// RejectedNotListed counts rejected records the list leaves out.
+	RejectedNotListed int `json:"rejected_not_listed,omitzero"`
+}
+
+// Rejected is an input line that was not scored, and why.
+type Rejected struct {
+	Line   int    `json:"line"`
+	Reason string `json:"reason"` // the whole one-line error, with file:line:col
+}
+
+// Metrics are one arm's figures, for all rows or a subset. Rates are percent; a nil
+// pointer is a figure that does not exist (zero denominator, unknown tokens).
+type Metrics struct {
+	Decoding           string      `json:"decoding,omitzero"` // arms only, not subsets
+	Models             []string    `json:"models,omitzero"`   // arms only: the models the answers name
+	Runs               int         `json:"runs"`
+	ProviderErrors     int         `json:"provider_errors"`
+	MissingResponses   int         `json:"missing_responses"`
+	FirstPassSuccess   *float64    `json:"first_pass_success_percent"`
+	FirstPassWilson95  *[2]float64 `json:"first_pass_wilson95"`
+	FinalSuccess       *float64    `json:"final_success_percent"`
+	SemanticAccuracy   *float64    `json:"semantic_accuracy_percent"`
+	CallSchemaValidity *float64    `json:"call_schema_validity_percent"`
+	SemanticPrecision  *float64    `json:"semantic_precision_among_valid_calls_percent"`
+	RetryRate          *float64    `json:"retry_rate_percent"`
+	RecoveryRate       *float64    `json:"recovery_rate_percent"`
+	MeanRepairAttempts *float64    `json:"mean_repair_attempts"`
+	InputTokens        *int64      `json:"input_tokens"`
+	OutputTokens       *int64      `json:"output_tokens"`
+	// RecordsWithoutTokens is nil in reports written before it existed.
+	RecordsWithoutTokens *int         `json:"records_without_tokens"`
+	TotalCostUSD         *float64     `json:"total_cost_usd"`
+	CostPerSuccessUSD    *float64     `json:"cost_per_successful_task_usd"`
+	LatencyP50Ms         *float64     `json:"latency_p50_ms"`
+	LatencyP95Ms         *float64     `json:"latency_p95_ms"`
+	ErrorCounts          Ordered[int] `json:"error_counts"`
+}
+
+// Subsets are the per-domain and per-category metrics of every arm.
+type Subsets struct {
+	Domain   Ordered[Ordered[Metrics]] `json:"domain"`
+	Category Ordered[Ordered[Metrics]] `json:"category"`
+}
+
+// Effect is a paired comparison of two arms.
+type Effect struct {
+	PairedRuns          int          `json:"paired_runs"`
+	IndependentClusters int          `json:"independent_clusters"`
+	BaselineSuccess     *float64     `json:"baseline_success_percent"`
+	TreatmentSuccess    *float64     `json:"treatment_success_percent"`
+	AbsoluteUplift      *float64     `json:"absolute_uplift_points"`
+	RelativeImprovement *float64     `json:"relative_improvement_percent"`
+	ErrorReduction      *float64     `json:"error_reduction_percent"`
+	CI95                *[2]float64  `json:"ci95"`
+	McNemarP            *float64     `json:"mcnemar_exact_p"`
+	DiscordantWins      int          `json:"discordant_wins"`
+	DiscordantLosses    int          `json:"discordant_losses"`
+	Label               string       `json:"effect"`
+	Bootstrap           BootstrapRun `json:"bootstrap"`
+}
+
+// BootstrapRun records how an effect's interval was drawn.
+type BootstrapRun struct {
+	Resamples int    `json:"resamples"`
+	Seed      uint64 `json:"seed"`
+	Algorithm string `json:"algorithm"`
+}
+
+// Probes are the mutation-probe figures of the candidate schema.
+type Probes struct {
+	ValidProbeCount         int      `json:"valid_probe_count"`
+	InvalidProbeCount       int      `json:"invalid_probe_count"`
+	InvalidRejectionPercent *float64 `json:"invalid_rejection_percent"`
+	FalseRejectionPercent   *float64 `json:"false_rejection_percent"`
+}
+
+// Gate is one study gate and whether it held.
+type Gate struct {
+	Gate   string   `json:"gate"`
+	Actual *float64 `json:"actual"`
+	Passed bool     `json:"passed"`
+}
+
+// Row is one (case, arm, repeat) run.
+type Row struct {
+	CaseID           string   `json:"case_id"`
+	Domain           string   `json:"domain"`
+	Category         string   `json:"category"`
+	Cluster          string   `json:"cluster"`
+	Arm              string   `json:"arm"`
+	Repeat           int      `json:"repeat"`
+	FirstPassSuccess bool     `json:"first_pass_success"`
+	FinalSuccess     bool     `json:"final_success"`
+	Attempts         int      `json:"attempts"`
+	ProviderError    bool     `json:"provider_error"`
+	Missing          bool     `json:"missing"`
+	Codes            []string `json:"codes"`
+	FinalCodes       []string `json:"final_codes"`
+	// Output is the last answered attempt's output of a row that did not finally
+	// succeed; nil otherwise.
+	Output *string `json:"output,omitzero"`
+	// AttemptResults lists every answered attempt; older reports have none.
+	AttemptResults []AttemptResult `json:"attempt_results"`
+}
+
+// AttemptResult is one answered attempt of a row.
+type AttemptResult struct {
+	Attempt int            `json:"attempt"`
+	Output  *string        `json:"output"` // nil for a provider error
+	Errors  []AttemptError `json:"errors"`
+}
+
+// AttemptError is one reason an attempt failed.
+type AttemptError struct {
+	Code    string `json:"code"`
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+// CaseInfo is what a case asked and what it expected.
+type CaseInfo struct {
+	CaseID   string         `json:"case_id"`
+	Prompt   string         `json:"prompt"`
+	Expected jsontext.Value `json:"expected"` // compact JSON text, written as it is; nil is null
+}
+
+// CaseResult is one fbeval-case-result/v1 record: a (case, arm, repeat) with every
+// attempt's verdict and errors in full, as --cases-out and --format jsonl write it.
+type CaseResult struct {
+	SchemaVersion    string        `json:"schema_version"`
+	CaseID           string        `json:"case_id"`
+	Domain           string        `json:"domain"`
+	Category         string        `json:"category"`
+	Arm              string        `json:"arm"`
+	Repeat           int           `json:"repeat"`
+	RequestIDs       []string      `json:"request_ids"`
+	FirstPassSuccess bool          `json:"first_pass_success"`
+	FinalSuccess     bool          `json:"final_success"`
+	ProviderError    bool          `json:"provider_error"`
+	Missing          bool          `json:"missing"`
+	Attempts         []CaseAttempt `json:"attempts"`
+}
+
+// CaseAttempt is one answered attempt of a case result.
+type CaseAttempt struct {
+	Attempt int         `json:"attempt"`
+	Success bool        `json:"success"`
+	Codes   []string    `json:"codes"`
+	Errors  []ErrorInfo `json:"errors"`
+}
+
+// ErrorInfo is one error in full: a judge error has every member (expected and
+// actual are JSON text, "null" when there is none); a provider error has only a
+// code and a message.
+type ErrorInfo struct {
+	Code     string         `json:"code"`
+	Path     *string        `json:"path,omitzero"`
+	Keyword  *string        `json:"keyword,omitzero"`
+	Message  string         `json:"message"`
+	Expected jsontext.Value `json:"expected,omitzero"`
+	Actual   jsontext.Value `json:"actual,omitzero"`
+	Details  []ErrorInfo    `json:"details,omitzero"`
+}
+
+// CogLangResult is a coglang-generation-eval-result/v0.1 result with fbeval's
+// additions (scoring_profile, preflight_summary, response_file).
+type CogLangResult struct {
+	SchemaVersion        string                  `json:"schema_version"`
+	Tool                 string                  `json:"tool"`
+	FixtureSchemaVersion string                  `json:"fixture_schema_version"`
+	AnswerSource         string                  `json:"answer_source"`
+	OK                   bool                    `json:"ok"`
+	CaseCount            int                     `json:"case_count"`
+	Summary              *CogLangSummary         `json:"summary"`
+	LevelSummary         Ordered[CogLangSummary] `json:"level_summary"`
+	Maturity             *Maturity               `json:"maturity"`
+	FailureCaseCount     int                     `json:"failure_case_count"`
+	FailureCases         []FailureCase           `json:"failure_cases"`
+	// Cases is nil for a summary-only result and holds only failing cases for a
+	// failures-only one.
+	Cases            []CogLangCase `json:"cases,omitzero"`
+	FixturePath      string        `json:"fixture_path"`
+	ScoringProfile   string        `json:"scoring_profile"`
+	PreflightSummary Ordered[int]  `json:"preflight_summary"`
+	ResponseFile     *ResponseFile `json:"response_file,omitzero"`
+}
+
+// CogLangSummary holds the counts and rates of all cases or of one level.
+// FailureCategoryCounts is only in the overall summary (nil in a level's).
+type CogLangSummary struct {
+	CaseCount                   int          `json:"case_count"`
+	MissingOutputCount          int          `json:"missing_output_count"`
+	ParseOKCount                int          `json:"parse_ok_count"`
+	ParseOKRate                 float64      `json:"parse_ok_rate"`
+	CanonicalizeOKCount         int          `json:"canonicalize_ok_count"`
+	CanonicalizeOKRate          float64      `json:"canonicalize_ok_rate"`
+	ValidateOKCount             int          `json:"validate_ok_count"`
+	ValidateOKRate              float64      `json:"validate_ok_rate"`
+	ExpectedTopLevelHeadOKCount int          `json:"expected_top_level_head_ok_count"`
+	ExpectedTopLevelHeadOKRate  float64      `json:"expected_top_level_head_ok_rate"`
+	HallucinatedOperatorCount   int          `json:"hallucinated_operator_count"`
+	OK                          bool         `json:"ok"`
+	FailureCategoryCounts       Ordered[int] `json:"failure_category_counts,omitzero"`
+}
+
+// Maturity is the level ladder of a CogLang result.
+type Maturity struct {
+	DefinedLevels                   []string `json:"defined_levels"`
+	EvaluatedLevels                 []string `json:"evaluated_levels"`
+	UnevaluatedLevels               []string `json:"unevaluated_levels"`
+	PassedLevels                    []string `json:"passed_levels"`
+	ContiguousPassedLevels          []string `json:"contiguous_passed_levels"`
+	HighestContiguousLevel          string   `json:"highest_contiguous_level"`
+	HighestContiguousEvaluatedLevel string   `json:"highest_contiguous_evaluated_level"`
+	NextUnevaluatedLevel            *string  `json:"next_unevaluated_level"`
+	BlockedLevel                    *string  `json:"blocked_level"`
+	EvaluationComplete              bool     `json:"evaluation_complete"`
+	MaturityClaimScope              string   `json:"maturity_claim_scope"`
+}
+
+// FailureCase is one failing case as the result's failure_cases lists it.
+type FailureCase struct {
+	CaseID            string   `json:"case_id"`
+	Level             string   `json:"level"`
+	FailureCategories []string `json:"failure_categories"`
+	HallucinatedHeads []string `json:"hallucinated_heads"`
+	ParseError        *string  `json:"parse_error"`
+}
+
+// CogLangCase is one scored case.
+type CogLangCase struct {
+	CaseID                 string   `json:"case_id"`
+	Level                  string   `json:"level"`
+	Prompt                 string   `json:"prompt"`
+	Output                 *string  `json:"output"`
+	ParseOK                bool     `json:"parse_ok"`
+	CanonicalizeOK         bool     `json:"canonicalize_ok"`
+	ValidateOK             bool     `json:"validate_ok"`
+	ExpectedTopLevelHeadOK bool     `json:"expected_top_level_head_ok"`
+	HallucinatedHeads      []string `json:"hallucinated_heads"`
+	FailureCategories      []string `json:"failure_categories"`
+	PreflightDecision      *string  `json:"preflight_decision"`
+	Canonical              *string  `json:"canonical"`
+	ParseError             *string  `json:"parse_error"`
+}
+
+// ResponseFile describes the response files a CogLang result was scored from.
+type ResponseFile struct {
+	// Path, SHA256 and Shape name the one file of results written before Files.
+	Path                 string             `json:"path,omitzero"`
+	SHA256               string             `json:"sha256,omitzero"`
+	Shape                string             `json:"shape,omitzero"`
+	Files                []ResponseFileInfo `json:"files,omitzero"`
+	RecordsRead          int                `json:"records_read"`
+	RecordsAccepted      int                `json:"records_accepted"`
+	ProviderErrorRecords int                `json:"provider_error_records"`
+	DuplicateCaseIDs     []string           `json:"duplicate_case_ids"`
+	UnknownCaseIDs       []string           `json:"unknown_case_ids"`
+	ProviderErrorCaseIDs []string           `json:"provider_error_case_ids"`
+	// UnknownNotListed counts records whose unknown case id the list leaves out.
+	UnknownNotListed int      `json:"unknown_records_not_listed,omitzero"`
+	Warnings         []string `json:"warnings"`
+}
+
+// ResponseFileInfo is one response file of a CogLang result.
+type ResponseFileInfo struct {
+	Path    string `json:"path"`
+	SHA256  string `json:"sha256"`
+	Shape   string `json:"shape"`
+	Lines   int    `json:"lines"`
+	Records int    `json:"records"`
+}
+
+// WriteJSON writes the report held by doc as its saved JSON: indented as Python's
+// json.dumps(indent=2), with a trailing newline. The rows of a toolcall report are
+// written one at a time, so the output never has to be held whole.
+func WriteJSON(w io.Writer, doc Doc) error {
+	bw := bufioWriter(w)
+	var err error
+	switch doc.Kind {
+	case KindToolcall:
+		err = writeToolcallJSON(bw, doc.Toolcall)
+	case KindCogLang:
+		err = writeValue(bw, doc.CogLang)
+	default:
+		return errNoKind
+	}
+	if err != nil {
+		return err
+	}
+	if err := bw.WriteByte('\n'); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func writeValue(w *bufio.Writer, v any) error {
+	data, err := contract.Marshal(v, contract.PythonIndent)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(data)
+	return err
+}
+
+// writeToolcallJSON writes the report with its rows left out, then splices the
+// rows in one at a time where the empty list stands. Only the top-level member is
+// one indent deep after a newline, and strings never hold a raw newline, so the
+// hole is found exactly.
+func writeToolcallJSON(w *bufio.Writer, r *ToolcallReport) error {
+	head := *r
+	head.Rows = nil
+	data, err := contract.Marshal(&head, contract.PythonIndent)
+	if err != nil {
+		return err
+	}
+	const hole = "\n  \"rows\": []"
+	i := bytes.Index(data, []byte(hole))
+	if i < 0 || len(r.Rows) == 0 {
+		_, err = w.Write(data)
+		return err
+	}
+	w.Write(data[:i+len(hole)-1])
+	var buf []byte
+	for k := range r.Rows {
+		if k > 0 {
+			w.WriteByte(',')
+		}
+		w.WriteString("\n    ")
+		if buf, err = contract.AppendJSON(buf[:0], &r.Rows[k], contract.PythonIndent, 2); err != nil {
+			return err
+		}
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+	}
+	w.WriteString("\n  ]")
+	_, err = w.Write(data[i+len(hole):])
+	return err
+}
+
+// WriteCaseResults writes case results as JSON lines (fbeval-case-result/v1).
+func WriteCaseResults(w io.Writer, results []CaseResult) error {
+	bw := bufioWriter(w)
+	var buf []byte
+	for i := range results {
+		var err error
+		if buf, err = contract.AppendJSON(buf[:0], &results[i], contract.Compact, 0); err != nil {
+			return err
+		}
+		buf = append(buf, '\n')
+		if _, err := bw.Write(buf); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+func bufioWriter(w io.Writer) *bufio.Writer { return bufio.NewWriterSize(w, 64<<10) }
