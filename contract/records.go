@@ -225,7 +225,7 @@ func DecodeResponse(rec *Record) (Response, error) {
 // memberValueOffset returns the offset of the value of the top-level member name in
 // an object's text, or 0.
 func memberValueOffset(raw []byte, name string) int64 {
-	return PointerOffset(raw, "/"+strings.NewReplacer("~", "~0", "/", "~1").Replace(name))
+	return PointerOffset(raw, string(jsontext.Pointer("").AppendToken(name)))
 }
 
 // PointerOffset returns the byte offset of the value a JSON Pointer (RFC 6901)
@@ -243,9 +243,7 @@ func PointerOffset(raw []byte, ptr string) int64 {
 	if ptr == "" {
 		return skipTo()
 	}
-	tokens := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
-	for _, t := range tokens {
-		t = strings.NewReplacer("~1", "/", "~0", "~").Replace(t)
+	for t := range jsontext.Pointer(ptr).Tokens() {
 		switch d.PeekKind() {
 		case '{':
 			d.ReadToken()

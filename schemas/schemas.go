@@ -68,22 +68,6 @@ func Get(name string) ([]byte, bool) {
 // URL returns the $id of the schema called name.
 func URL(name string) string { return BaseURL + name + suffix }
 
-// nameForURL returns the schema name whose $id is url.
-func nameForURL(url string) (string, bool) {
-	rest, ok := strings.CutPrefix(url, BaseURL)
-	if !ok {
-		return "", false
-	}
-	name, ok := strings.CutSuffix(rest, suffix)
-	if !ok {
-		return "", false
-	}
-	if _, found := Get(name); !found {
-		return "", false
-	}
-	return name, true
-}
-
 // versions maps each schema_version string to the schema that describes it. It is
 // read from the schemas themselves (the const or enum of their schema_version
 // property), so a schema added later is found without a table to keep in step.
@@ -119,27 +103,22 @@ func ForVersion(version string) (name string, ok bool) {
 	return name, ok
 }
 
-// loader serves the embedded schemas by $id and refuses every other URL, so that
-// compiling never reads a file or the network.
-type loader struct{}
-
-func (loader) Load(url string) (any, error) {
-	name, ok := nameForURL(url)
-	if !ok {
-		return nil, fmt.Errorf("%s is not an embedded fbeval schema; remote and file references are refused", url)
-	}
-	data, _ := Get(name)
-	return jsonschema.UnmarshalJSON(bytes.NewReader(data))
-}
-
-// Compiler returns a new Draft 2020-12 compiler that asserts formats and resolves
-// only the embedded schemas (by their $id). Compile a schema with
-// c.Compile(schemas.URL(name)).
+// Compiler returns a compiler with the one configuration (see NewCompiler) that
+// holds every embedded schema under its $id, so they resolve each other and nothing
+// else. Compile a schema with c.Compile(schemas.URL(name)).
 func Compiler() *jsonschema.Compiler {
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	c.UseLoader(loader{})
+	c := NewCompiler()
+	for _, name := range Names() {
+		data, _ := Get(name)
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+		if err != nil {
+			// embedded and tested: the compile below names the schema
+			continue
+		}
+		if err := c.AddResource(URL(name), doc); err != nil {
+			continue
+		}
+	}
 	return c
 }
 

@@ -7,14 +7,11 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 
 	"github.com/fbeval/fbeval/contract"
 )
@@ -88,7 +85,6 @@ type Stats struct {
 // concurrent use.
 type Validator struct {
 	schemas map[string]*jsonschema.Schema
-	printer *message.Printer
 }
 
 // NewValidator returns a Validator. The schemas are compiled once per process.
@@ -97,7 +93,7 @@ func NewValidator() (*Validator, error) {
 	if err != nil {
 		return nil, errors.New(strings.Join(strings.Fields(err.Error()), " "))
 	}
-	return &Validator{schemas: m, printer: message.NewPrinter(language.English)}, nil
+	return &Validator{schemas: m}, nil
 }
 
 // ValidateFile validates data, the contents of the file called file, and returns its
@@ -209,10 +205,21 @@ func (v *Validator) record(rec *contract.Record, opts Options, ps []Problem) []P
 	if err == nil || !errors.As(err, &ve) {
 		return ps
 	}
-	for _, l := range v.leaves(ve) {
-		ptr := pointer(l.location)
+	for l := range Leaves(ve, isPropertyNames) {
+		loc, msg := l.InstanceLocation, ""
+		switch {
+		case isPropertyNames(l.ErrorKind):
+			// about the object whose member is misnamed; the causes' locations are
+			// relative to the name, so they go in the message
+			loc, msg = l.Parent, v.propertyNamesMessage(l)
+		case isWrapper(l.ErrorKind):
+			continue
+		default:
+			msg = v.message(l.ErrorKind)
+		}
+		ptr := string(Pointer(loc))
 		line, col := position(rec, ptr)
-		ps = append(ps, Problem{File: rec.File, Line: line, Col: col, Pointer: ptr, Message: l.message})
+		ps = append(ps, Problem{File: rec.File, Line: line, Col: col, Pointer: ptr, Message: msg})
 	}
 	return dedupe(ps)
 }
@@ -241,58 +248,31 @@ func chooseSchema(doc any, opts Options) (string, Problem) {
 	return name, Problem{}
 }
 
-// leaf is one flattened validation error.
-type leaf struct {
-	location []string
-	message  string
+func isPropertyNames(k jsonschema.ErrorKind) bool {
+	_, ok := k.(*kind.PropertyNames)
+	return ok
 }
 
-// leaves flattens a validation error tree to the errors without causes, walking it
-// with an explicit stack. A property-name error is located at the object and
-// carries its causes in the message: their locations are relative to the name.
-func (v *Validator) leaves(root *jsonschema.ValidationError) []leaf {
-	type node struct {
-		e      *jsonschema.ValidationError
-		parent []string // the parent's instance location
-	}
-	var out []leaf
-	stack := []node{{root, nil}}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		e := n.e
-		stack = stack[:len(stack)-1]
-		if _, ok := e.ErrorKind.(*kind.PropertyNames); ok {
-			var why []string
-			inner := e.Causes
-			for len(inner) > 0 {
-				c := inner[len(inner)-1]
-				inner = inner[:len(inner)-1]
-				if len(c.Causes) == 0 {
-					why = append(why, v.message(c.ErrorKind))
-				}
-				inner = append(inner, c.Causes...)
-			}
-			sort.Strings(why)
-			msg := e.ErrorKind.LocalizedString(v.printer)
-			if len(why) > 0 {
-				msg += ": " + strings.Join(why, "; ")
-			}
-			// the library gives this error a location slice it goes on reusing;
-			// the parent's is the object whose member is misnamed
-			out = append(out, leaf{n.parent, msg})
-			continue
-		}
-		if len(e.Causes) == 0 {
-			if _, wrapper := e.ErrorKind.(*kind.Schema); !wrapper {
-				out = append(out, leaf{e.InstanceLocation, v.message(e.ErrorKind)})
-			}
-			continue
-		}
-		for _, c := range e.Causes {
-			stack = append(stack, node{c, e.InstanceLocation})
+// isWrapper tells the error that only says a schema failed, whose causes say why.
+func isWrapper(k jsonschema.ErrorKind) bool {
+	_, ok := k.(*kind.Schema)
+	return ok
+}
+
+// propertyNamesMessage says which names are wrong, with why, sorted.
+func (v *Validator) propertyNamesMessage(l Leaf) string {
+	var why []string
+	for _, c := range l.Causes {
+		for inner := range Leaves(c, nil) {
+			why = append(why, v.message(inner.ErrorKind))
 		}
 	}
-	return out
+	sort.Strings(why)
+	msg := Message(l.ErrorKind)
+	if len(why) > 0 {
+		msg += ": " + strings.Join(why, "; ")
+	}
+	return msg
 }
 
 // message is the text of one error. Enum and const values are written as JSON
@@ -311,7 +291,7 @@ func (v *Validator) message(k jsonschema.ErrorKind) string {
 	case *kind.Const:
 		return "value must be " + jsonText(k.Want) + ", got " + jsonText(k.Got)
 	}
-	return k.LocalizedString(v.printer)
+	return Message(k)
 }
 
 // jsonText writes v as compact JSON, cut short when long.
@@ -340,17 +320,6 @@ func dedupe(ps []Problem) []Problem {
 	return out
 }
 
-// pointer writes reference tokens as an RFC 6901 JSON Pointer.
-func pointer(tokens []string) string {
-	var b strings.Builder
-	for _, t := range tokens {
-		b.WriteByte('/')
-		t = strings.ReplaceAll(t, "~", "~0")
-		b.WriteString(strings.ReplaceAll(t, "/", "~1"))
-	}
-	return b.String()
-}
-
 // position returns the line and column of the value ptr points at within the record,
 // or of the record itself when the value cannot be found.
 func position(rec *contract.Record, ptr string) (line, col int) {
@@ -358,72 +327,13 @@ func position(rec *contract.Record, ptr string) (line, col int) {
 	return at.Line, at.Col
 }
 
-// locate returns the byte offset of the value ptr points at in raw (valid JSON), or of
-// the deepest value on the way that exists. It walks the text with a token decoder, one
-// pointer segment at a time, without recursion.
+// locate returns the byte offset of the value ptr points at in raw (valid JSON), or
+// of the deepest value on the way that exists.
 func locate(raw []byte, ptr string) int64 {
-	if ptr == "" {
-		return 0
-	}
-	d := jsontext.NewDecoder(bytes.NewReader(raw))
-	var found int64
-	segs := strings.Split(ptr[1:], "/")
-	for _, seg := range segs {
-		seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
-		switch d.PeekKind() {
-		case '{':
-			if _, err := d.ReadToken(); err != nil {
-				return found
-			}
-			for {
-				if d.PeekKind() == '}' {
-					return found
-				}
-				tok, err := d.ReadToken()
-				if err != nil {
-					return found
-				}
-				if tok.String() == seg {
-					break
-				}
-				if d.SkipValue() != nil {
-					return found
-				}
-			}
-		case '[':
-			n, err := strconv.Atoi(seg)
-			if err != nil || n < 0 {
-				return found
-			}
-			if _, err := d.ReadToken(); err != nil {
-				return found
-			}
-			for i := 0; i < n; i++ {
-				if d.PeekKind() == ']' || d.SkipValue() != nil {
-					return found
-				}
-			}
-			if d.PeekKind() == ']' {
-				return found
-			}
-		default:
-			return found
-		}
-		found = valueStart(raw, d.InputOffset())
-	}
-	return found
-}
-
-// valueStart skips the white space and separators before the value that follows
-// offset off.
-func valueStart(raw []byte, off int64) int64 {
-	for off < int64(len(raw)) {
-		switch raw[off] {
-		case ' ', '\t', '\r', '\n', ',', ':':
-			off++
-		default:
+	for p := jsontext.Pointer(ptr); p != ""; p = p.Parent() {
+		if off := contract.PointerOffset(raw, string(p)); off > 0 {
 			return off
 		}
 	}
-	return off
+	return 0
 }

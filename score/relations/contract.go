@@ -13,10 +13,9 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/schemas"
 )
 
 // Contract is a parsed fbeval contract: a schema with relation keywords and optional
@@ -190,39 +189,31 @@ type leaf struct {
 	kind              jsonschema.ErrorKind
 }
 
-var printer = message.NewPrinter(language.English)
-
-// flatten collects the failures under e, one per failing keyword. anyOf and oneOf
-// stay whole: their branches' failures are not each a reason.
+// flatten collects the failures under e, one per failing keyword. anyOf, oneOf and
+// contains stay whole: their branches' failures are not each a reason.
 func flatten(e *jsonschema.ValidationError, out []leaf) []leaf {
-	stack := []*jsonschema.ValidationError{e}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		kw := strings.Join(n.ErrorKind.KeywordPath(), "/")
-		descend := len(n.Causes) > 0
-		switch n.ErrorKind.(type) {
-		case *relKind:
-			descend = false
-		default:
-			if kw == "anyOf" || kw == "oneOf" || kw == "contains" {
-				descend = false
-			}
-		}
-		if descend {
-			for i := len(n.Causes) - 1; i >= 0; i-- {
-				stack = append(stack, n.Causes[i])
-			}
-			continue
-		}
+	for l := range schemas.Leaves(e, keptWhole) {
 		out = append(out, leaf{
-			loc:     locationPointer(n.InstanceLocation),
-			keyword: kw,
-			msg:     oneLine(n.ErrorKind.LocalizedString(printer)),
-			kind:    n.ErrorKind,
+			loc:     locationPointer(l.InstanceLocation),
+			keyword: strings.Join(l.ErrorKind.KeywordPath(), "/"),
+			msg:     schemas.Message(l.ErrorKind),
+			kind:    l.ErrorKind,
 		})
 	}
 	return out
+}
+
+// keptWhole: a relation failure is one reason, and so are anyOf, oneOf and
+// contains, whatever failed in their branches.
+func keptWhole(k jsonschema.ErrorKind) bool {
+	if _, ok := k.(*relKind); ok {
+		return true
+	}
+	switch strings.Join(k.KeywordPath(), "/") {
+	case "anyOf", "oneOf", "contains":
+		return true
+	}
+	return false
 }
 
 func asValidationError(err error) (*jsonschema.ValidationError, bool) {

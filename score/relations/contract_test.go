@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fbeval/fbeval/schemas"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -90,7 +91,7 @@ func TestRegistry(t *testing.T) {
 func TestNewCompilerDeclaredVocabulary(t *testing.T) {
 	compile := func(schema string) *jsonschema.Schema {
 		t.Helper()
-		c := NewCompiler()
+		c := schemas.NewCompiler(Vocabulary)
 		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(schema))
 		if err != nil {
 			t.Fatal(err)
@@ -120,7 +121,7 @@ func TestNewCompilerDeclaredVocabulary(t *testing.T) {
 		t.Fatal("format not asserted")
 	}
 	// dims need a contract.
-	c := NewCompiler()
+	c := schemas.NewCompiler(Vocabulary)
 	doc, _ := jsonschema.UnmarshalJSON(strings.NewReader(`{"$schema":"` + MetaSchemaURL + `","x-tensor":{"shape":["n"],"dims":{"n":"/n"}}}`))
 	_ = c.AddResource("urn:t", doc)
 	if _, err := c.Compile("urn:t"); err == nil || !strings.Contains(err.Error(), "contract") {

@@ -15,7 +15,8 @@
 //	res := c.Check(output, ctx, relations.CheckOptions{})
 //	res.WriteText(os.Stdout) // "FAIL" then one reason per line
 //
-// NewCompiler gives a jsonschema compiler that knows the vocabulary, for schemas
-// whose $schema is MetaSchemaURL. docs/contracts.md describes the keywords and the
+// Vocabulary extends the one compiler configuration of package schemas with the
+// vocabulary (schemas.NewCompiler(relations.Vocabulary)), for schemas whose $schema
+// is MetaSchemaURL. docs/contracts.md describes the keywords and the
 // contract and context files.
 package relations

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // LintFinding is one problem Lint found in a contract.
@@ -50,7 +52,7 @@ func Lint(c *Contract) []LintFinding {
 			if m, ok := f.obj[key].(map[string]any); ok {
 				for _, k := range sortedKeys(m) {
 					if sub, ok := m[k].(map[string]any); ok {
-						stack = append(stack, frame{sub, f.loc + "/" + key + "/" + escapeToken(k), f.depth + 1})
+						stack = append(stack, frame{sub, string(jsontext.Pointer(f.loc + "/" + key).AppendToken(k)), f.depth + 1})
 					}
 				}
 			}
@@ -100,7 +102,7 @@ func sortedKeys(m map[string]any) []string {
 func lintObject(obj map[string]any, loc string, add func(sev, code, loc, format string, args ...any)) {
 	for _, k := range sortedKeys(obj) {
 		if strings.HasPrefix(k, "x-") && !slices.Contains(Keywords, k) {
-			add("error", "UNKNOWN_KEYWORD", loc+"/"+escapeToken(k), "unknown keyword %s: it is ignored by validators", k)
+			add("error", "UNKNOWN_KEYWORD", string(jsontext.Pointer(loc).AppendToken(k)), "unknown keyword %s: it is ignored by validators", k)
 		}
 	}
 	items, _ := obj["items"].(map[string]any)

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/fbeval/fbeval/schemas"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // maxPointerTokens bounds pointer length so that a hostile contract cannot make
@@ -28,43 +31,26 @@ func parsePointer(s string, wild bool) (pointer, error) {
 	if s[0] != '/' {
 		return pointer{}, fmt.Errorf("pointer %q must be empty or start with /", s)
 	}
-	parts := strings.Split(s[1:], "/")
-	if len(parts) > maxPointerTokens {
+	if strings.Count(s, "/") > maxPointerTokens {
 		return pointer{}, fmt.Errorf("pointer %q has more than %d tokens", s, maxPointerTokens)
 	}
-	toks := make([]string, len(parts))
-	for i, p := range parts {
-		if strings.Contains(strings.ReplaceAll(strings.ReplaceAll(p, "~0", ""), "~1", ""), "~") {
-			return pointer{}, fmt.Errorf("pointer %q has a bad ~ escape", s)
-		}
-		t := strings.ReplaceAll(strings.ReplaceAll(p, "~1", "/"), "~0", "~")
-		if p == "*" && !wild {
+	p := jsontext.Pointer(s)
+	if !p.IsValid() {
+		return pointer{}, fmt.Errorf("pointer %q has a bad ~ escape", s)
+	}
+	var toks []string
+	for t := range p.Tokens() {
+		if t == "*" && !wild {
 			return pointer{}, fmt.Errorf("pointer %q may not use the * wildcard here", s)
 		}
-		toks[i] = t
+		toks = append(toks, t)
 	}
 	return pointer{text: s, tokens: toks}, nil
 }
 
-// escapeToken escapes one reference token for a JSON Pointer.
-func escapeToken(t string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
-}
-
-// joinPointer appends tokens to a base pointer written as text.
-func joinPointer(base string, toks ...string) string {
-	var b strings.Builder
-	b.WriteString(base)
-	for _, t := range toks {
-		b.WriteByte('/')
-		b.WriteString(escapeToken(t))
-	}
-	return b.String()
-}
-
 // locationPointer turns a validator value location into a pointer string.
 func locationPointer(loc []string) string {
-	return joinPointer("", loc...)
+	return string(schemas.Pointer(loc))
 }
 
 // step returns the child of v named by token t.
@@ -118,7 +104,7 @@ func (p pointer) resolveAll(v any) []located {
 				continue
 			}
 			if c, ok := step(l.val, t); ok {
-				next = append(next, located{l.ptr + "/" + escapeToken(t), c})
+				next = append(next, located{string(jsontext.Pointer(l.ptr).AppendToken(t)), c})
 			}
 		}
 		out = next

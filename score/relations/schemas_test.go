@@ -4,29 +4,17 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/fbeval/fbeval/schemas"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// compileFileSchema compiles one of the repository's file schemas.
+// compileFileSchema compiles one of the embedded contract file schemas.
 func compileFileSchema(t *testing.T, name string) *jsonschema.Schema {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "schemas", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.UseLoader(refusingLoader{})
-	c.AssertFormat()
-	if err := c.AddResource(name, doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(name)
+	s, err := schemas.Compiler().Compile(schemas.URL(strings.TrimSuffix(name, ".schema.json")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,10 +3,10 @@ package relations
 import (
 	"bytes"
 	_ "embed"
-	"fmt"
 	"strings"
 	"sync"
 
+	"github.com/fbeval/fbeval/schemas"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/message"
 )
@@ -40,21 +40,12 @@ var keywordsSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := jsonschema.NewCompiler()
-	c.UseLoader(refusingLoader{})
+	c := schemas.NewCompiler()
 	if err := c.AddResource(keywordsURL, doc); err != nil {
 		return nil, err
 	}
 	return c.Compile(keywordsURL)
 })
-
-// refusingLoader loads nothing: every schema fbeval uses is in memory, and a
-// reference to anything else (http, https, file or another document) is an error.
-type refusingLoader struct{}
-
-func (refusingLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("reference to %s refused: schemas are never fetched", url)
-}
 
 // runState carries what one contract check needs beyond the value at hand: the
 // document root (for x-tensor dims) and, while assembling, the computed values.
@@ -64,44 +55,51 @@ type runState struct {
 	inserts    []Insertion
 }
 
-// NewCompiler returns a jsonschema compiler that knows the relations vocabulary,
-// asserts formats and refuses every reference outside the document. The keywords
-// apply to schemas whose $schema is MetaSchemaURL (or another meta-schema that
-// declares VocabularyURL). x-tensor dims bindings need the whole document and are
-// refused by this compiler; contracts support them.
-func NewCompiler() *jsonschema.Compiler {
-	c, err := newCompiler(nil, false)
-	if err != nil {
+// Vocabulary adds the relations vocabulary to a compiler of the one configuration
+// (schemas.NewCompiler(relations.Vocabulary)): the keywords then apply to schemas
+// whose $schema is MetaSchemaURL (or another meta-schema that declares
+// VocabularyURL). x-tensor dims bindings need the whole document and are refused
+// by such a compiler; contracts support them.
+func Vocabulary(c *jsonschema.Compiler) {
+	if err := addVocabulary(c, nil); err != nil {
 		// The embedded schemas are fixed and tested; failure here is a build defect.
 		panic("relations: embedded schemas do not compile: " + err.Error())
 	}
-	return c
 }
 
 // newCompiler builds a compiler bound to st (nil outside a contract). assert turns
 // the keywords on for every schema, as contracts want.
 func newCompiler(st *runState, assert bool) (*jsonschema.Compiler, error) {
+	var err error
+	c := schemas.NewCompiler(func(c *jsonschema.Compiler) { err = addVocabulary(c, st) })
+	if err != nil {
+		return nil, err
+	}
+	if assert {
+		c.AssertVocabs()
+	}
+	return c, nil
+}
+
+// addVocabulary registers the vocabulary, bound to st, and adds its meta-schema.
+func addVocabulary(c *jsonschema.Compiler, st *runState) error {
 	ksch, err := keywordsSchema()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	c := jsonschema.NewCompiler()
-	c.UseLoader(refusingLoader{})
-	c.AssertFormat()
-	c.DefaultDraft(jsonschema.Draft2020)
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(keywordsSchemaJSON))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := c.AddResource(keywordsURL, doc); err != nil {
-		return nil, err
+		return err
 	}
 	meta, err := jsonschema.UnmarshalJSON(bytes.NewReader(metaSchemaJSON))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := c.AddResource(MetaSchemaURL, meta); err != nil {
-		return nil, err
+		return err
 	}
 	v := &vocab{st: st}
 	c.RegisterVocabulary(&jsonschema.Vocabulary{
@@ -113,10 +111,7 @@ func newCompiler(st *runState, assert bool) (*jsonschema.Compiler, error) {
 		},
 		Compile: v.compile,
 	})
-	if assert {
-		c.AssertVocabs()
-	}
-	return c, nil
+	return nil
 }
 
 // relKind is the jsonschema error kind of a relation failure; it carries the Error

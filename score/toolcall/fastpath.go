@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/fbeval/fbeval/schemas"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/fbeval/fbeval/contract/strictjson"
@@ -34,7 +35,7 @@ type fastSchema struct {
 	oneOf      []*fastSchema
 	not        *fastSchema
 	format     *jsonschema.Format
-	formatDate bool // format is pyDateFormat
+	formatDate bool // format is schemas.DateFormat
 	required   []string
 	props      []fastProp  // sorted by name: a short list beats a map here
 	addl       *fastSchema // additionalProperties schema, nil = allowed
@@ -145,7 +146,7 @@ func buildFast(s *jsonschema.Schema, depth int) (*fastSchema, bool) {
 			return nil, false
 		}
 		f.format = s.Format
-		f.formatDate = s.Format == pyDateFormat
+		f.formatDate = s.Format == schemas.DateFormat
 	}
 	f.required = s.Required
 	if len(s.Properties) > 0 {
@@ -418,7 +419,7 @@ func (f *fastSchema) valid(v strictjson.Value) bool {
 	if f.format != nil {
 		if f.formatDate {
 			// the date check, without boxing the string
-			if v.Kind() == strictjson.String && !isPyDate(v.Str()) {
+			if v.Kind() == strictjson.String && !schemas.IsDate(v.Str()) {
 				return false
 			}
 		} else {

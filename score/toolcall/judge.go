@@ -10,6 +10,7 @@ import (
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/contract/strictjson"
 	"github.com/fbeval/fbeval/score/relations"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Error codes, one per kind of failure (spec section 4).
@@ -298,7 +299,7 @@ func (j *Judge) scoreCall(e envelopeParts, c *Case, semantic bool) (errs []Error
 			continue
 		}
 		semantic = false
-		me := Error{Code: CodeStateMismatch, Path: "/arguments/" + escapePointer(b.Key), Expected: c.bindingTexts[i]}
+		me := Error{Code: CodeStateMismatch, Path: string(jsontext.Pointer("/arguments").AppendToken(b.Key)), Expected: c.bindingTexts[i]}
 		if ok {
 			me.Actual = strictjson.CanonicalText(got)
 			me.Message = fmt.Sprintf("%s is %s, expected %s", b.Key, me.Actual, me.Expected)
@@ -345,7 +346,7 @@ func (j *Judge) checkPolicies(args strictjson.Value, errs []Error) []Error {
 			continue
 		}
 		e := Error{
-			Code: CodePolicyLimit, Path: "/arguments/" + escapePointer(rule.field), Keyword: "max",
+			Code: CodePolicyLimit, Path: string(jsontext.Pointer("/arguments").AppendToken(rule.field)), Keyword: "max",
 			Message:  fmt.Sprintf("%s must be a number at most %s", rule.field, strictjson.Canonical(rule.ceiling)),
 			Expected: strictjson.CanonicalText(rule.ceiling),
 		}
@@ -363,7 +364,7 @@ func (j *Judge) checkPolicies(args strictjson.Value, errs []Error) []Error {
 			continue
 		}
 		errs = append(errs, Error{
-			Code: CodePolicyOrder, Path: "/arguments/" + escapePointer(pair[1]), Keyword: "ordered",
+			Code: CodePolicyOrder, Path: string(jsontext.Pointer("/arguments").AppendToken(pair[1])), Keyword: "ordered",
 			Message: fmt.Sprintf("%s must be a string after %s (%s, %s)", pair[1], pair[0], strictjson.Canonical(first), strictjson.Canonical(second)),
 			Actual:  strictjson.CanonicalText(strictjson.ObjectValue(strictjson.Member{Key: pair[0], Value: first}, strictjson.Member{Key: pair[1], Value: second})),
 		})

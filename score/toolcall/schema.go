@@ -9,18 +9,16 @@ import (
 	"sync/atomic"
 
 	"github.com/fbeval/fbeval/contract/strictjson"
+	"github.com/fbeval/fbeval/schemas"
 	"github.com/fbeval/fbeval/score/relations"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
 
 // schemaURL is where a compiled schema document lives. It is not fetchable: the
 // loader refuses every URL that is not already in the compiler.
 const schemaURL = "mem:///fbeval/schema.json"
-
-var printer = message.NewPrinter(language.English)
 
 // Schema is a compiled JSON Schema (Draft 2020-12 unless it says otherwise) with
 // format assertions on and no way to reach files or networks.
@@ -52,25 +50,6 @@ type SchemaError struct {
 	Message string
 }
 
-// refusingLoader is the compiler's only loader: schemas must be self-contained.
-type refusingLoader struct{}
-
-func (refusingLoader) Load(string) (any, error) {
-	return nil, errors.New("refused: schemas must be self-contained (no remote or file references)")
-}
-
-// newCompiler returns a Draft 2020-12 compiler that asserts formats, reads dates
-// and patterns as Python's jsonschema does (pycompat.go) and loads nothing.
-func newCompiler() *jsonschema.Compiler {
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	c.UseLoader(refusingLoader{})
-	c.RegisterFormat(pyDateFormat)
-	c.UseRegexpEngine(compilePyRegexp)
-	return c
-}
-
 // CompileSchema compiles a JSON Schema document. The text is read strictly (see
 // Parse); any $ref to something outside the document is an error naming it.
 func CompileSchema(data []byte) (*Schema, error) {
@@ -86,14 +65,11 @@ func compileValue(doc strictjson.Value) (*Schema, error) {
 		return nil, fmt.Errorf("schema: must be an object or a boolean, got %s", doc.Kind())
 	}
 	sdoc := toExact(doc)
-	var c *jsonschema.Compiler
+	c := schemas.NewCompiler()
 	exact := relations.Declares(sdoc)
 	if exact {
-		// fbeval's relation keywords (x-sum, x-compare, ...): the vocabulary's
-		// compiler, which refuses outside references just the same
-		c = relations.NewCompiler()
-	} else {
-		c = newCompiler()
+		// fbeval's relation keywords (x-sum, x-compare, ...)
+		c = schemas.NewCompiler(relations.Vocabulary)
 	}
 	if err := c.AddResource(schemaURL, sdoc); err != nil {
 		return nil, fmt.Errorf("schema: %s", oneLine(err))
@@ -160,25 +136,16 @@ func (s *Schema) flatten(root *jsonschema.ValidationError, prefix string, v stri
 // which subschema (with which keywords left out) validated it, when depth > 0.
 func (s *Schema) leaves(root *jsonschema.ValidationError, prefix string, inst strictjson.Value, fragment string, dropped []string, depth int) []SchemaError {
 	var out []SchemaError
-	stack := []*jsonschema.ValidationError{root}
-	for len(stack) > 0 {
-		e := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if len(e.Causes) > 0 && !pyOneError(e.ErrorKind) {
-			stack = append(stack, e.Causes...)
-			continue
-		}
-		path := prefix + pointer(e.InstanceLocation)
-		kw := ""
-		if kp := e.ErrorKind.KeywordPath(); len(kp) > 0 {
-			kw = kp[len(kp)-1]
-		}
+	for l := range schemas.Leaves(root, pyOneError) {
+		e := l.ValidationError
+		path := string(schemas.AppendPointer(jsontext.Pointer(prefix), e.InstanceLocation))
+		kw := l.Keyword()
 		switch k := e.ErrorKind.(type) {
 		case *kind.AdditionalProperties:
 			if len(k.Properties) > 1 {
 				// The library lists them in map order.
 				sorted := &kind.AdditionalProperties{Properties: slices.Sorted(slices.Values(k.Properties))}
-				out = append(out, SchemaError{Path: path, Keyword: kw, Message: sorted.LocalizedString(printer)})
+				out = append(out, SchemaError{Path: path, Keyword: kw, Message: schemas.Message(sorted)})
 				continue
 			}
 		case *kind.Required:
@@ -187,11 +154,7 @@ func (s *Schema) leaves(root *jsonschema.ValidationError, prefix string, inst st
 			}
 			continue
 		}
-		msg := e.ErrorKind.LocalizedString(printer)
-		if strings.ContainsAny(msg, "\r\n") {
-			msg = strings.Join(strings.Fields(msg), " ")
-		}
-		out = append(out, SchemaError{Path: path, Keyword: kw, Message: msg})
+		out = append(out, SchemaError{Path: path, Keyword: kw, Message: schemas.Message(e.ErrorKind)})
 		if early := earlyKeyword(e.ErrorKind); early != "" {
 			url, frag, ok := strings.Cut(e.SchemaURL, "#")
 			sub, found := at(inst, e.InstanceLocation)
@@ -234,7 +197,7 @@ func requiredMessage(name string) string {
 	if m, ok := requiredMessages.Load(name); ok {
 		return m.(string)
 	}
-	msg := (&kind.Required{Missing: []string{name}}).LocalizedString(printer)
+	msg := schemas.Message(&kind.Required{Missing: []string{name}})
 	if requiredMessagesLen.Add(1) <= maxRequiredMessages {
 		requiredMessages.Store(strings.Clone(name), msg)
 	}
@@ -251,25 +214,4 @@ func sortSchemaErrors(errs []SchemaError) {
 		}
 		return strings.Compare(a.Message, b.Message)
 	})
-}
-
-// pointer writes tokens as an RFC 6901 JSON Pointer.
-func pointer(tokens []string) string {
-	if len(tokens) == 0 {
-		return ""
-	}
-	var sb strings.Builder
-	for _, t := range tokens {
-		sb.WriteByte('/')
-		sb.WriteString(escapePointer(t))
-	}
-	return sb.String()
-}
-
-// escapePointer escapes one RFC 6901 reference token.
-func escapePointer(tok string) string {
-	if !strings.ContainsAny(tok, "~/") {
-		return tok
-	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(tok)
 }

@@ -1,0 +1,120 @@
+package schemas
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+)
+
+func compileDoc(t *testing.T, c *jsonschema.Compiler, doc any) (*jsonschema.Schema, error) {
+	t.Helper()
+	const url = "mem:///test/schema.json"
+	if err := c.AddResource(url, doc); err != nil {
+		t.Fatal(err)
+	}
+	return c.Compile(url)
+}
+
+// The one configuration: references refused, formats asserted the Python way,
+// patterns searched the Python way, extensions applied.
+func TestNewCompiler(t *testing.T) {
+	for _, ref := range []string{"https://example.com/a.json", "file:///etc/passwd", URL("fbeval-response")} {
+		_, err := compileDoc(t, NewCompiler(), map[string]any{"$ref": ref})
+		if err == nil || !strings.Contains(err.Error(), errRefused.Error()) {
+			t.Errorf("$ref %s: %v, want it refused", ref, err)
+		}
+	}
+	s, err := compileDoc(t, NewCompiler(), map[string]any{"type": "string", "format": "date", "pattern": "^[0-9-]+$"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string]bool{"2027-01-11": true, "0000-01-01": false, "2027-02-29": false, "2027-01-11\n": false, "x": false} {
+		if got := s.Validate(in) == nil; got != want {
+			t.Errorf("%q valid = %v, want %v", in, got, want)
+		}
+	}
+	p, err := compileDoc(t, NewCompiler(), map[string]any{"pattern": "^a$"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Validate("a\n") != nil {
+		t.Error(`"a\n" does not match ^a$ as Python's re.search matches it`)
+	}
+	applied := 0
+	NewCompiler(func(*jsonschema.Compiler) { applied++ }, func(*jsonschema.Compiler) { applied++ })
+	if applied != 2 {
+		t.Errorf("%d extensions applied, want 2", applied)
+	}
+}
+
+func TestPointer(t *testing.T) {
+	tests := []struct {
+		base   jsontext.Pointer
+		tokens []string
+		want   jsontext.Pointer
+	}{
+		{"", nil, ""},
+		{"", []string{""}, "/"},
+		{"", []string{"a", "0"}, "/a/0"},
+		{"", []string{"a/b", "m~n"}, "/a~1b/m~0n"},
+		{"/x", []string{"~1"}, "/x/~01"},
+		{"/x", []string{"é", "b"}, "/x/é/b"},
+	}
+	for _, tt := range tests {
+		got := AppendPointer(tt.base, tt.tokens)
+		if got != tt.want {
+			t.Errorf("AppendPointer(%q, %q) = %q, want %q", tt.base, tt.tokens, got, tt.want)
+		}
+		if !got.IsValid() || !slices.Equal(slices.Collect(got[len(tt.base):].Tokens()), tt.tokens) && len(tt.tokens) > 0 {
+			t.Errorf("%q does not read back as %q", got, tt.tokens)
+		}
+	}
+}
+
+func TestLeaves(t *testing.T) {
+	s, err := compileDoc(t, NewCompiler(), map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"a": map[string]any{"anyOf": []any{map[string]any{"type": "string"}, map[string]any{"minimum": 10}}},
+			"b": map[string]any{"type": "integer"},
+		},
+		"required": []any{"c"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Validate(map[string]any{"a": 1, "b": "x"})
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("no validation error: %v", err)
+	}
+	keep := func(k jsonschema.ErrorKind) bool { _, ok := k.(*kind.AnyOf); return ok }
+	var got []string
+	for l := range Leaves(ve, keep) {
+		got = append(got, string(Pointer(l.InstanceLocation))+" "+l.Keyword()+" parent="+string(Pointer(l.Parent)))
+	}
+	slices.Sort(got)
+	want := []string{" required parent=", "/a anyOf parent=", "/b type parent="}
+	if !slices.Equal(got, want) {
+		t.Errorf("whole anyOf: leaves %q, want %q", got, want)
+	}
+	got = got[:0]
+	for l := range Leaves(ve, nil) {
+		got = append(got, string(Pointer(l.InstanceLocation))+" "+l.Keyword())
+	}
+	slices.Sort(got)
+	want = []string{" required", "/a minimum", "/a type", "/b type"}
+	if !slices.Equal(got, want) {
+		t.Errorf("every cause: leaves %q, want %q", got, want)
+	}
+	for l := range Leaves(ve, nil) {
+		if m := Message(l.ErrorKind); m == "" || strings.ContainsAny(m, "\r\n") {
+			t.Errorf("message %q", m)
+		}
+	}
+}
