@@ -159,23 +159,7 @@ func (r *Result) Object(mode Mode) contract.Object {
 		levels[i] = contract.Member{Key: l.Level, Value: l.members()}
 	}
 	failures := make([]contract.Object, 0, r.FailureCaseCount)
-	for i := range r.Cases {
-		c := &r.Cases[i]
-		if c.Failures == 0 {
-			continue
-		}
-		var parseErr any
-		if !c.ParseOK {
-			parseErr = c.ParseError
-		}
-		failures = append(failures, contract.Object{
-			{Key: "case_id", Value: c.CaseID},
-			{Key: "level", Value: c.Level},
-			{Key: "failure_categories", Value: c.Failures.Categories()},
-			{Key: "hallucinated_heads", Value: strs(c.Hallucinated)},
-			{Key: "parse_error", Value: parseErr},
-		})
-	}
+	r.eachFailure(func(c *CaseResult) { failures = append(failures, c.failureObject()) })
 	obj := contract.Object{
 		{Key: "schema_version", Value: contract.CogLangResult},
 		{Key: "tool", Value: Tool},
@@ -190,22 +174,8 @@ func (r *Result) Object(mode Mode) contract.Object {
 		{Key: "failure_cases", Value: failures},
 	}
 	if mode != ModeSummaryOnly {
-		failed := map[string]bool{}
-		if mode == ModeFailuresOnly {
-			for i := range r.Cases {
-				if r.Cases[i].Failures != 0 {
-					failed[r.Cases[i].CaseID] = true
-				}
-			}
-		}
 		cases := make([]contract.Object, 0, len(r.Cases))
-		for i := range r.Cases {
-			// As in the reference, failures-only keeps every case whose id failed.
-			if mode == ModeFailuresOnly && !failed[r.Cases[i].CaseID] {
-				continue
-			}
-			cases = append(cases, r.Cases[i].object())
-		}
+		r.eachCase(mode, func(c *CaseResult) { cases = append(cases, c.object()) })
 		obj = append(obj, contract.Member{Key: "cases", Value: cases})
 	}
 	obj = append(obj,
@@ -219,16 +189,107 @@ func (r *Result) Object(mode Mode) contract.Object {
 	return obj
 }
 
+// eachFailure calls fn with every failing case, in fixture order.
+func (r *Result) eachFailure(fn func(*CaseResult)) {
+	for i := range r.Cases {
+		if r.Cases[i].Failures != 0 {
+			fn(&r.Cases[i])
+		}
+	}
+}
+
+// eachCase calls fn with every case the mode lists, in fixture order.
+func (r *Result) eachCase(mode Mode, fn func(*CaseResult)) {
+	if mode == ModeSummaryOnly {
+		return
+	}
+	var failed map[string]bool
+	if mode == ModeFailuresOnly {
+		failed = map[string]bool{}
+		for i := range r.Cases {
+			if r.Cases[i].Failures != 0 {
+				failed[r.Cases[i].CaseID] = true
+			}
+		}
+	}
+	for i := range r.Cases {
+		// As in the reference, failures-only keeps every case whose id failed.
+		if failed != nil && !failed[r.Cases[i].CaseID] {
+			continue
+		}
+		fn(&r.Cases[i])
+	}
+}
+
+func (c *CaseResult) failureObject() contract.Object {
+	var parseErr any
+	if !c.ParseOK {
+		parseErr = c.ParseError
+	}
+	return contract.Object{
+		{Key: "case_id", Value: c.CaseID},
+		{Key: "level", Value: c.Level},
+		{Key: "failure_categories", Value: c.Failures.Categories()},
+		{Key: "hallucinated_heads", Value: strs(c.Hallucinated)},
+		{Key: "parse_error", Value: parseErr},
+	}
+}
+
 // WriteJSON writes the result document as Python's json.dumps(indent=2) would,
-// with a trailing newline.
+// with a trailing newline. The two case lists are written one case at a time
+// into the holes their empty lists leave in the rest of the document, so the
+// document is never held whole.
 func (r *Result) WriteJSON(w io.Writer, mode Mode) error {
-	data, err := contract.Marshal(r.Object(mode), contract.PythonIndent)
+	lists := Result{Cases: r.Cases}
+	head := *r
+	head.Cases, head.FailureCaseCount = nil, r.FailureCaseCount
+	data, err := contract.Marshal(head.Object(mode), contract.PythonIndent)
 	if err != nil {
 		return err
 	}
-	data = append(data, '\n')
-	_, err = w.Write(data)
-	return err
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var buf []byte
+	// list writes the elements fn yields where the member's empty list stands;
+	// only a top-level member sits one indent deep after a newline, and strings
+	// hold no raw newline, so the hole is found exactly.
+	list := func(key string, each func(func(*CaseResult)), elem func(*CaseResult) contract.Object) {
+		hole := []byte("\n  \"" + key + "\": []")
+		i := bytes.Index(data, hole)
+		if i < 0 || err != nil {
+			return
+		}
+		bw.Write(data[:i+len(hole)-2])
+		n := 0
+		each(func(c *CaseResult) {
+			if err != nil {
+				return
+			}
+			if n == 0 {
+				bw.WriteByte('[')
+			} else {
+				bw.WriteByte(',')
+			}
+			n++
+			bw.WriteString("\n    ")
+			if buf, err = contract.AppendJSON(buf[:0], elem(c), contract.PythonIndent, 2); err == nil {
+				bw.Write(buf)
+			}
+		})
+		if n == 0 {
+			bw.WriteString("[]")
+		} else {
+			bw.WriteString("\n  ]")
+		}
+		data = data[i+len(hole):]
+	}
+	list("failure_cases", lists.eachFailure, (*CaseResult).failureObject)
+	list("cases", func(fn func(*CaseResult)) { lists.eachCase(mode, fn) }, (*CaseResult).object)
+	if err != nil {
+		return err
+	}
+	bw.Write(data)
+	bw.WriteByte('\n')
+	return bw.Flush()
 }
 
 func orNone(s string) string {
