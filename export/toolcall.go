@@ -13,7 +13,7 @@ import (
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/fixtures"
-	tc "github.com/fbeval/fbeval/score/toolcall"
+	"github.com/fbeval/fbeval/schemas"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -33,8 +33,12 @@ type ToolcallPlan struct {
 	studyID   string
 }
 
-// PlanToolcall loads what a resolved toolcall study names.
-func PlanToolcall(s contract.Study) (*ToolcallPlan, error) {
+// PlanToolcall loads what a resolved toolcall study names. A schema file the study
+// names is compiled as the scorer will compile it, so that no request file carries
+// a schema that can never be scored: with the one configuration of package schemas
+// and the vocabularies of exts (the command passes relations.Vocabulary, the
+// relation keywords score/relations implements).
+func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, error) {
 	p := &ToolcallPlan{Study: s, Tools: map[string]contract.Tool{}, ArmSchemas: map[string]map[string][]byte{}, Candidate: map[string][]byte{}}
 	cases, input, err := loadDataset(s.Dataset)
 	if err != nil {
@@ -80,9 +84,7 @@ func PlanToolcall(s contract.Study) (*ToolcallPlan, error) {
 			if err != nil {
 				return nil, &contract.InputError{File: name, Msg: "cannot read schema: " + pathErr(err)}
 			}
-			// compiled as the scorer compiles it, so no request file carries a
-			// schema that can never be scored
-			if _, err := tc.CompileSchema(data); err != nil {
+			if _, _, err := schemas.Compile(data, exts...); err != nil {
 				return nil, &contract.InputError{File: name, Msg: err.Error()}
 			}
 			if len(domains) > 1 {

@@ -91,7 +91,7 @@ type Validator struct {
 func NewValidator() (*Validator, error) {
 	m, err := compiled()
 	if err != nil {
-		return nil, errors.New(strings.Join(strings.Fields(err.Error()), " "))
+		return nil, errors.New(oneLine(err))
 	}
 	return &Validator{schemas: m}, nil
 }

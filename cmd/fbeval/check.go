@@ -80,7 +80,7 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 		if err != nil {
 			return err
 		}
-		plan, err := export.PlanToolcall(s)
+		plan, err := export.PlanToolcall(s, relations.Vocabulary)
 		if err != nil {
 			return err
 		}

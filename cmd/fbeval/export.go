@@ -6,6 +6,7 @@ import (
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/score"
+	"github.com/fbeval/fbeval/score/relations"
 )
 
 // ExportCmd writes the requests of a study.
@@ -37,7 +38,7 @@ func (c *ExportCmd) Run(env *Env) error {
 			}
 			return export.WriteCogLangJSONL(w, fx, c.IncludeReference)
 		}
-		plan, err := export.PlanToolcall(s)
+		plan, err := export.PlanToolcall(s, relations.Vocabulary)
 		if err != nil {
 			return err
 		}

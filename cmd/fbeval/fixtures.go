@@ -14,6 +14,7 @@ import (
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/score"
+	"github.com/fbeval/fbeval/score/relations"
 )
 
 // FixturesCmd inspects and rebuilds the embedded datasets.
@@ -188,7 +189,7 @@ func (c *FixturesProbesCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	plan, err := export.PlanToolcall(s)
+	plan, err := export.PlanToolcall(s, relations.Vocabulary)
 	if err != nil {
 		return err
 	}

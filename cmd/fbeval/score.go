@@ -14,6 +14,7 @@ import (
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/score"
 	"github.com/fbeval/fbeval/score/coglang"
+	"github.com/fbeval/fbeval/score/relations"
 )
 
 // ScoreCmd scores response files against a study.
@@ -235,7 +236,7 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	plan, err := export.PlanToolcall(s)
+	plan, err := export.PlanToolcall(s, relations.Vocabulary)
 	if err != nil {
 		return err
 	}

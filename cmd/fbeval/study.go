@@ -5,6 +5,7 @@ import (
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
+	"github.com/fbeval/fbeval/score/relations"
 )
 
 // StudyCmd shows a resolved study or writes a template to edit.
@@ -32,7 +33,7 @@ func (c *StudyShowCmd) Run(env *Env) error {
 		}
 		inputs = append(inputs, inputObject(in))
 	default:
-		plan, err := export.PlanToolcall(s)
+		plan, err := export.PlanToolcall(s, relations.Vocabulary)
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fbeval/fbeval/contract/strictjson"
 	"github.com/fbeval/fbeval/fixtures/fixturetest"
+	"github.com/fbeval/fbeval/schemas"
 )
 
 // fastPathSchemas are schemas whose fast path must agree with the library: the
@@ -82,17 +83,17 @@ var fastPathInstances = []string{
 	`{"d":2}`, `{"d":null}`,
 }
 
-func checkFastPath(t *testing.T, schemas map[string]*Schema, inst string) {
+func checkFastPath(t *testing.T, set map[string]*Schema, inst string) {
 	v, err := strictjson.Parse(inst)
 	if err != nil {
 		return
 	}
-	for name, s := range schemas {
+	for name, s := range set {
 		if s.fast == nil {
 			continue
 		}
-		fast := s.fast.valid(v)
-		slow := s.compiled.Validate(toInstance(v)) == nil
+		fast := s.fast.Valid(v)
+		slow := s.compiled.Validate(schemas.Instance(v)) == nil
 		if fast != slow {
 			t.Fatalf("%s on %s: fast path says valid=%v, library %v", name, inst, fast, slow)
 		}
@@ -100,9 +101,9 @@ func checkFastPath(t *testing.T, schemas map[string]*Schema, inst string) {
 }
 
 func TestFastPathAgreement(t *testing.T) {
-	schemas := fastPathSchemas(t)
+	set := fastPathSchemas(t)
 	withFast := 0
-	for name, s := range schemas {
+	for name, s := range set {
 		if s.fast != nil {
 			withFast++
 		} else if !strings.Contains(name, "complex-equivalent") && !strings.Contains(name, "contradictory") {
@@ -113,7 +114,7 @@ func TestFastPathAgreement(t *testing.T) {
 		t.Fatalf("only %d schemas have a fast path", withFast)
 	}
 	for _, inst := range fastPathInstances {
-		checkFastPath(t, schemas, inst)
+		checkFastPath(t, set, inst)
 	}
 	// Every probe mutation of every instance object, too.
 	for _, inst := range fastPathInstances {
@@ -123,9 +124,9 @@ func TestFastPathAgreement(t *testing.T) {
 		}
 		for _, m := range v.Members() {
 			for _, bad := range []strictjson.Value{strictjson.ArrayValue(), strictjson.IntValue(7), strictjson.IntValue(0), strictjson.FloatValue(-1), strictjson.NullValue(), strictjson.StringValue("")} {
-				checkFastPath(t, schemas, strictjson.Canonical(with(v, m.Key, bad)))
+				checkFastPath(t, set, strictjson.Canonical(with(v, m.Key, bad)))
 			}
-			checkFastPath(t, schemas, strictjson.Canonical(without(v, m.Key)))
+			checkFastPath(t, set, strictjson.Canonical(without(v, m.Key)))
 		}
 	}
 }
@@ -134,8 +135,8 @@ func FuzzFastPath(f *testing.F) {
 	for _, s := range fastPathInstances {
 		f.Add(s)
 	}
-	schemas := fastPathSchemas(f)
+	set := fastPathSchemas(f)
 	f.Fuzz(func(t *testing.T, inst string) {
-		checkFastPath(t, schemas, inst)
+		checkFastPath(t, set, inst)
 	})
 }

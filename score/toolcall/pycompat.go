@@ -72,7 +72,7 @@ func (s *Schema) restErrors(fragment string, dropped []string, inst strictjson.V
 	if sub == nil {
 		return nil
 	}
-	err := sub.Validate(toInstance(inst))
+	err := sub.Validate(schemas.Instance(inst))
 	var verr *jsonschema.ValidationError
 	if err == nil || !errors.As(err, &verr) {
 		return nil
@@ -95,15 +95,15 @@ func (s *Schema) compileWithout(fragment string, dropped []string) *jsonschema.S
 		}
 		tokens = slices.Collect(jsontext.Pointer(ptr).Tokens())
 	}
-	doc, ok := withoutKeywords(toExact(s.doc), tokens, dropped)
+	doc, ok := withoutKeywords(schemas.Exact(s.doc), tokens, dropped)
 	if !ok {
 		return nil
 	}
 	c := schemas.NewCompiler()
-	if err := c.AddResource(schemaURL, doc); err != nil {
+	if err := c.AddResource(schemas.DocumentURL, doc); err != nil {
 		return nil
 	}
-	sub, err := c.Compile(schemaURL + "#" + fragment)
+	sub, err := c.Compile(schemas.DocumentURL + "#" + fragment)
 	if err != nil {
 		return nil
 	}

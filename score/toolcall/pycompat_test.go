@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fbeval/fbeval/contract/strictjson"
+	"github.com/fbeval/fbeval/schemas"
 )
 
 // The schema path and the fast path give the same verdicts on dates and patterns.
@@ -35,7 +36,7 @@ func TestPyCompatSchema(t *testing.T) {
 			t.Fatal(err)
 		}
 		errs := s.Validate(v)
-		lib := s.compiled.Validate(toInstance(v)) == nil
+		lib := s.compiled.Validate(schemas.Instance(v)) == nil
 		if s.Valid(v) != tt.want || (len(errs) == 0) != tt.want || lib != tt.want {
 			t.Errorf("%s: fast %v, errors %v, library %v; want valid %v", tt.in, s.Valid(v), errs, lib, tt.want)
 		}

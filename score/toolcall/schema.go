@@ -16,15 +16,11 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
-// schemaURL is where a compiled schema document lives. It is not fetchable: the
-// loader refuses every URL that is not already in the compiler.
-const schemaURL = "mem:///fbeval/schema.json"
-
 // Schema is a compiled JSON Schema (Draft 2020-12 unless it says otherwise) with
 // format assertions on and no way to reach files or networks.
 type Schema struct {
 	compiled *jsonschema.Schema
-	fast     *fastSchema      // nil when the schema uses keywords the fast path lacks
+	fast     *schemas.Fast    // nil when the schema uses keywords the fast path lacks
 	doc      strictjson.Value // the schema document, for probes
 	// exact: the relation keywords do exact decimal arithmetic, so every number
 	// reaches them as its JSON text
@@ -37,9 +33,9 @@ type Schema struct {
 // instance converts v for the compiled validator.
 func (s *Schema) instance(v strictjson.Value) any {
 	if s.exact {
-		return toExact(v)
+		return schemas.Exact(v)
 	}
-	return toInstance(v)
+	return schemas.Instance(v)
 }
 
 // SchemaError is one leaf failure of a validation: where in the instance (RFC 6901
@@ -50,8 +46,9 @@ type SchemaError struct {
 	Message string
 }
 
-// CompileSchema compiles a JSON Schema document. The text is read strictly (see
-// Parse); any $ref to something outside the document is an error naming it.
+// CompileSchema compiles a JSON Schema document with the one configuration of
+// package schemas. The text is read strictly (strictjson.Parse); any $ref to
+// something outside the document is an error naming it.
 func CompileSchema(data []byte) (*Schema, error) {
 	doc, err := strictjson.Parse(string(data))
 	if err != nil {
@@ -61,39 +58,28 @@ func CompileSchema(data []byte) (*Schema, error) {
 }
 
 func compileValue(doc strictjson.Value) (*Schema, error) {
-	if doc.Kind() != strictjson.Object && doc.Kind() != strictjson.Bool {
-		return nil, fmt.Errorf("schema: must be an object or a boolean, got %s", doc.Kind())
-	}
-	sdoc := toExact(doc)
-	c := schemas.NewCompiler()
-	exact := relations.Declares(sdoc)
+	// fbeval's relation keywords (x-sum, x-compare, ...) compute with exact
+	// decimals: only a schema that declares them gets them
+	exact := doc.Kind() == strictjson.Object && relations.Declares(schemas.Exact(doc))
+	var exts []schemas.Extension
 	if exact {
-		// fbeval's relation keywords (x-sum, x-compare, ...)
-		c = schemas.NewCompiler(relations.Vocabulary)
+		exts = append(exts, relations.Vocabulary)
 	}
-	if err := c.AddResource(schemaURL, sdoc); err != nil {
-		return nil, fmt.Errorf("schema: %s", oneLine(err))
-	}
-	sch, err := c.Compile(schemaURL)
+	sch, err := schemas.CompileValue(doc, exts...)
 	if err != nil {
-		return nil, fmt.Errorf("schema: %s", oneLine(err))
+		return nil, err
 	}
-	var fast *fastSchema
+	var fast *schemas.Fast
 	if !exact {
-		fast, _ = buildFast(sch, 0)
+		fast = schemas.NewFast(sch)
 	}
 	return &Schema{compiled: sch, fast: fast, doc: doc, exact: exact}, nil
-}
-
-// oneLine flattens a multi-line library error into one line.
-func oneLine(err error) string {
-	return strings.Join(strings.Fields(err.Error()), " ")
 }
 
 // Valid reports whether v satisfies the schema, without naming errors.
 func (s *Schema) Valid(v strictjson.Value) bool {
 	if s.fast != nil {
-		return s.fast.valid(v)
+		return s.fast.Valid(v)
 	}
 	return s.compiled.Validate(s.instance(v)) == nil
 }
@@ -106,7 +92,7 @@ func (s *Schema) Validate(v strictjson.Value) []SchemaError {
 
 // validate is Validate with every path prefixed by prefix (a JSON Pointer).
 func (s *Schema) validate(v strictjson.Value, prefix string) []SchemaError {
-	if s.fast != nil && s.fast.valid(v) {
+	if s.fast != nil && s.fast.Valid(v) {
 		return nil
 	}
 	err := s.compiled.Validate(s.instance(v))
@@ -115,7 +101,7 @@ func (s *Schema) validate(v strictjson.Value, prefix string) []SchemaError {
 	}
 	var verr *jsonschema.ValidationError
 	if !errors.As(err, &verr) {
-		return []SchemaError{{Path: prefix, Keyword: "", Message: oneLine(err)}}
+		return []SchemaError{{Path: prefix, Keyword: "", Message: strings.Join(strings.Fields(err.Error()), " ")}}
 	}
 	return s.flatten(verr, prefix, v)
 }
@@ -158,7 +144,7 @@ func (s *Schema) leaves(root *jsonschema.ValidationError, prefix string, inst st
 		if early := earlyKeyword(e.ErrorKind); early != "" {
 			url, frag, ok := strings.Cut(e.SchemaURL, "#")
 			sub, found := at(inst, e.InstanceLocation)
-			if !ok || url != schemaURL || !found {
+			if !ok || url != schemas.DocumentURL || !found {
 				continue
 			}
 			drop := []string{early}

@@ -73,7 +73,7 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 					deferred++
 					continue
 				}
-				fast := s.fast.valid(inst)
+				fast := s.fast.Valid(inst)
 				if fast != lib {
 					t.Errorf("%s: fast path says valid=%v, library %v", where, fast, lib)
 				}

@@ -1,4 +1,4 @@
-package toolcall
+package schemas
 
 import (
 	"encoding/json"
@@ -6,11 +6,11 @@ import (
 	"github.com/fbeval/fbeval/contract/strictjson"
 )
 
-// toInstance converts v to the Go values jsonschema/v6 validates: int64 and float64
+// Instance converts v to the Go values jsonschema/v6 validates: int64 and float64
 // for numbers that fit them and json.Number for larger integers, so every number keeps
 // the value Python's json would give it. (jsonschema/v6 reads numbers through their
 // decimal text, so 1.0 counts as an integer, as in Python's jsonschema.)
-func toInstance(v strictjson.Value) any {
+func Instance(v strictjson.Value) any {
 	switch v.Kind() {
 	case strictjson.Null:
 		return nil
@@ -27,40 +27,40 @@ func toInstance(v strictjson.Value) any {
 	case strictjson.Array:
 		out := make([]any, v.Len())
 		for i := range out {
-			out[i] = toInstance(v.Index(i))
+			out[i] = Instance(v.Index(i))
 		}
 		return out
 	case strictjson.Object:
 		ms := v.Members()
 		out := make(map[string]any, len(ms))
 		for i := range ms {
-			out[ms[i].Key] = toInstance(ms[i].Value)
+			out[ms[i].Key] = Instance(ms[i].Value)
 		}
 		return out
 	}
 	return nil
 }
 
-// toExact converts a value to the form jsonschema/v6 reads with every number as a
+// Exact converts a value to the form jsonschema/v6 reads with every number as a
 // json.Number holding its canonical text: for schema documents, and for instances
 // checked by validators that compute with exact decimals (the relation keywords).
-func toExact(v strictjson.Value) any {
+func Exact(v strictjson.Value) any {
 	switch v.Kind() {
 	case strictjson.Int, strictjson.BigInt, strictjson.Float:
 		return json.Number(strictjson.Canonical(v))
 	case strictjson.Array:
 		out := make([]any, v.Len())
 		for i := range out {
-			out[i] = toExact(v.Index(i))
+			out[i] = Exact(v.Index(i))
 		}
 		return out
 	case strictjson.Object:
 		ms := v.Members()
 		out := make(map[string]any, len(ms))
 		for i := range ms {
-			out[ms[i].Key] = toExact(ms[i].Value)
+			out[ms[i].Key] = Exact(ms[i].Value)
 		}
 		return out
 	}
-	return toInstance(v)
+	return Instance(v)
 }

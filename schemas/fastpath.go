@@ -1,4 +1,4 @@
-package toolcall
+package schemas
 
 import (
 	"cmp"
@@ -10,36 +10,34 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/fbeval/fbeval/schemas"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/fbeval/fbeval/contract/strictjson"
 )
 
-// fastSchema decides validity for the common subset of JSON Schema that tool
+// Fast decides validity for the common subset of JSON Schema that tool
 // contracts use (type, enum, const, format, properties, required,
 // additionalProperties, string lengths and patterns, numeric bounds, items and item
-// counts, allOf, anyOf, oneOf, not), working on Value directly with no allocation
-// in the usual case. It is
-// built from the compiled schema, so it reads every keyword exactly as the library
+// counts, allOf, anyOf, oneOf, not), working on a strictjson.Value directly with no
+// allocation in the usual case. It is built from the compiled schema (NewFast), so it reads every keyword exactly as the library
 // does; a schema using anything else has no fast path. When it says "invalid", the
 // library runs to name the errors; a differential test holds the two in agreement.
-type fastSchema struct {
+type Fast struct {
 	always     *bool // a boolean schema
 	types      uint8 // typeBits; 0 = any
 	enum       []constVal
 	hasEnum    bool
 	constant   *constVal
-	allOf      []*fastSchema
-	anyOf      []*fastSchema
-	oneOf      []*fastSchema
-	not        *fastSchema
+	allOf      []*Fast
+	anyOf      []*Fast
+	oneOf      []*Fast
+	not        *Fast
 	format     *jsonschema.Format
-	formatDate bool // format is schemas.DateFormat
+	formatDate bool // format is DateFormat
 	required   []string
-	props      []fastProp  // sorted by name: a short list beats a map here
-	addl       *fastSchema // additionalProperties schema, nil = allowed
-	minLen     int         // -1 = none
+	props      []fastProp // sorted by name: a short list beats a map here
+	addl       *Fast      // additionalProperties schema, nil = allowed
+	minLen     int        // -1 = none
 	maxLen     int
 	pattern    jsonschema.Regexp
 	minimum    *bound
@@ -47,7 +45,7 @@ type fastSchema struct {
 	exMinimum  *bound
 	exMaximum  *bound
 	multipleOf *big.Rat
-	items      *fastSchema
+	items      *Fast
 	minItems   int // -1 = none
 	maxItems   int
 }
@@ -81,16 +79,24 @@ const maxFastDepth = 64
 
 var (
 	falseSchema = false
-	falseFast   = &fastSchema{always: &falseSchema, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
+	falseFast   = &Fast{always: &falseSchema, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
 )
+
+// NewFast returns the fast path of a schema compiled with the one configuration, or
+// nil when the schema uses a keyword the fast path does not handle (then validate
+// with the library).
+func NewFast(s *jsonschema.Schema) *Fast {
+	f, _ := buildFast(s, 0)
+	return f
+}
 
 // buildFast returns the fast checker of s, or false when s uses a keyword it does not
 // handle.
-func buildFast(s *jsonschema.Schema, depth int) (*fastSchema, bool) {
+func buildFast(s *jsonschema.Schema, depth int) (*Fast, bool) {
 	if s == nil || depth > maxFastDepth {
 		return nil, false
 	}
-	f := &fastSchema{minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
+	f := &Fast{minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
 	if s.Bool != nil {
 		f.always = s.Bool
 		return f, true
@@ -146,7 +152,7 @@ func buildFast(s *jsonschema.Schema, depth int) (*fastSchema, bool) {
 			return nil, false
 		}
 		f.format = s.Format
-		f.formatDate = s.Format == schemas.DateFormat
+		f.formatDate = s.Format == DateFormat
 	}
 	f.required = s.Required
 	if len(s.Properties) > 0 {
@@ -205,11 +211,11 @@ func buildFast(s *jsonschema.Schema, depth int) (*fastSchema, bool) {
 // fastProp is one member of properties.
 type fastProp struct {
 	name   string
-	schema *fastSchema
+	schema *Fast
 }
 
 // prop returns the schema of property name, or nil.
-func (f *fastSchema) prop(name string) *fastSchema {
+func (f *Fast) prop(name string) *Fast {
 	if len(f.props) > 16 {
 		i, ok := slices.BinarySearchFunc(f.props, name, func(p fastProp, n string) int { return strings.Compare(p.name, n) })
 		if !ok {
@@ -225,8 +231,8 @@ func (f *fastSchema) prop(name string) *fastSchema {
 	return nil
 }
 
-func buildFastList(list []*jsonschema.Schema, depth int) ([]*fastSchema, bool) {
-	var out []*fastSchema
+func buildFastList(list []*jsonschema.Schema, depth int) ([]*Fast, bool) {
+	var out []*Fast
 	for _, sub := range list {
 		f, ok := buildFast(sub, depth+1)
 		if !ok {
@@ -362,8 +368,8 @@ func newBound(r *big.Rat, strict bool) *bound {
 	return b
 }
 
-// valid reports whether v satisfies the schema.
-func (f *fastSchema) valid(v strictjson.Value) bool {
+// Valid reports whether v satisfies the schema, as the library would decide.
+func (f *Fast) Valid(v strictjson.Value) bool {
 	if f.always != nil {
 		return *f.always
 	}
@@ -386,14 +392,14 @@ func (f *fastSchema) valid(v strictjson.Value) bool {
 		return false
 	}
 	for _, sub := range f.allOf {
-		if !sub.valid(v) {
+		if !sub.Valid(v) {
 			return false
 		}
 	}
 	if len(f.anyOf) > 0 {
 		matched := false
 		for _, sub := range f.anyOf {
-			if sub.valid(v) {
+			if sub.Valid(v) {
 				matched = true
 				break
 			}
@@ -405,7 +411,7 @@ func (f *fastSchema) valid(v strictjson.Value) bool {
 	if len(f.oneOf) > 0 {
 		n := 0
 		for _, sub := range f.oneOf {
-			if sub.valid(v) {
+			if sub.Valid(v) {
 				n++
 			}
 		}
@@ -413,19 +419,19 @@ func (f *fastSchema) valid(v strictjson.Value) bool {
 			return false
 		}
 	}
-	if f.not != nil && f.not.valid(v) {
+	if f.not != nil && f.not.Valid(v) {
 		return false
 	}
 	if f.format != nil {
 		if f.formatDate {
 			// the date check, without boxing the string
-			if v.Kind() == strictjson.String && !schemas.IsDate(v.Str()) {
+			if v.Kind() == strictjson.String && !IsDate(v.Str()) {
 				return false
 			}
 		} else {
 			var inst any = v.Str()
 			if v.Kind() != strictjson.String {
-				inst = toInstance(v)
+				inst = Instance(v)
 			}
 			if f.format.Validate(inst) != nil {
 				return false
@@ -445,7 +451,7 @@ func (f *fastSchema) valid(v strictjson.Value) bool {
 	return true
 }
 
-func (f *fastSchema) typeOK(v strictjson.Value) bool {
+func (f *Fast) typeOK(v strictjson.Value) bool {
 	switch v.Kind() {
 	case strictjson.Null:
 		return f.types&tNull != 0
@@ -469,7 +475,7 @@ func (f *fastSchema) typeOK(v strictjson.Value) bool {
 	return false
 }
 
-func (f *fastSchema) objectOK(v strictjson.Value) bool {
+func (f *Fast) objectOK(v strictjson.Value) bool {
 	for _, r := range f.required {
 		if _, ok := v.Get(r); !ok {
 			return false
@@ -479,17 +485,17 @@ func (f *fastSchema) objectOK(v strictjson.Value) bool {
 	for i := range members {
 		m := &members[i]
 		if ps := f.prop(m.Key); ps != nil {
-			if !ps.valid(m.Value) {
+			if !ps.Valid(m.Value) {
 				return false
 			}
-		} else if f.addl != nil && !f.addl.valid(m.Value) {
+		} else if f.addl != nil && !f.addl.Valid(m.Value) {
 			return false
 		}
 	}
 	return true
 }
 
-func (f *fastSchema) arrayOK(v strictjson.Value) bool {
+func (f *Fast) arrayOK(v strictjson.Value) bool {
 	if f.minItems >= 0 && v.Len() < f.minItems {
 		return false
 	}
@@ -498,7 +504,7 @@ func (f *fastSchema) arrayOK(v strictjson.Value) bool {
 	}
 	if f.items != nil {
 		for i := range v.Len() {
-			if !f.items.valid(v.Index(i)) {
+			if !f.items.Valid(v.Index(i)) {
 				return false
 			}
 		}
@@ -506,7 +512,7 @@ func (f *fastSchema) arrayOK(v strictjson.Value) bool {
 	return true
 }
 
-func (f *fastSchema) stringOK(s string) bool {
+func (f *Fast) stringOK(s string) bool {
 	if f.minLen >= 0 || f.maxLen >= 0 {
 		n := utf8.RuneCountInString(s)
 		if (f.minLen >= 0 && n < f.minLen) || (f.maxLen >= 0 && n > f.maxLen) {
@@ -519,7 +525,7 @@ func (f *fastSchema) stringOK(s string) bool {
 	return true
 }
 
-func (f *fastSchema) numberOK(v strictjson.Value) bool {
+func (f *Fast) numberOK(v strictjson.Value) bool {
 	if f.minimum == nil && f.maximum == nil && f.exMinimum == nil && f.exMaximum == nil && f.multipleOf == nil {
 		return true
 	}
