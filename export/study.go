@@ -103,8 +103,8 @@ func checkStudyFile(s *contract.Study) (ptr, msg string) {
 		}
 	}
 	switch {
-	case s.Repeats < 0 || s.Repeats > 100:
-		return "/repeats", fmt.Sprintf("repeats must be from 1 to 100, got %d", s.Repeats)
+	case s.Repeats < 0 || s.Repeats > MaxRequests:
+		return "/repeats", fmt.Sprintf("repeats must be from 1 to %d, got %d", MaxRequests, s.Repeats)
 	case s.Repairs < 0 || s.Repairs > 5:
 		return "/repairs", fmt.Sprintf("repairs must be from 0 to 5, got %d", s.Repairs)
 	case s.Filter.Limit < 0:
@@ -241,8 +241,8 @@ func Resolve(s contract.Study, o Overrides) (contract.Study, error) {
 	if s.Repeats == 0 {
 		s.Repeats = 1
 	}
-	if s.Repeats < 1 || s.Repeats > 100 {
-		return s, studyErr("repeats must be from 1 to 100, got %d", s.Repeats)
+	if s.Repeats < 1 || s.Repeats > MaxRequests {
+		return s, studyErr("repeats must be from 1 to %d, got %d", MaxRequests, s.Repeats)
 	}
 	if s.Repairs < 0 || s.Repairs > 5 {
 		return s, studyErr("repairs must be from 0 to 5, got %d", s.Repairs)
@@ -270,6 +270,13 @@ func Resolve(s contract.Study, o Overrides) (contract.Study, error) {
 	}
 	return s, nil
 }
+
+// MaxRequests bounds the first-attempt requests of a toolcall study (cases × arms ×
+// repeats). Export and the runners hold one request at a time and score a small
+// slot per request, so the bound guards no memory: it stops a mistyped --repeats
+// (70000 for 70) from starting an export of hundreds of gigabytes, and sits far
+// above the sweeps studies run (10^5 to 10^6 requests).
+const MaxRequests = 100_000_000
 
 func studyErr(format string, args ...any) error {
 	return &contract.InputError{Msg: "study: " + fmt.Sprintf(format, args...)}

@@ -74,7 +74,7 @@ func TestTemplateBounds(t *testing.T) {
 func TestStudyRangesLocated(t *testing.T) {
 	base := "{\n  \"schema_version\": \"fbeval-study/v1\",\n  \"suite\": \"toolcall\",\n"
 	for _, tt := range []struct{ body, want string }{
-		{`  "repeats": 500` + "\n}", "s.json:4:14: study: repeats must be from 1 to 100, got 500"},
+		{`  "repeats": 100000001` + "\n}", "s.json:4:14: study: repeats must be from 1 to 100000000, got 100000001"},
 		{`  "repairs": -1` + "\n}", "s.json:4:14: study: repairs must be from 0 to 5, got -1"},
 		{`  "filter": {"limit": -3}` + "\n}", "s.json:4:23: study: filter limit must not be negative, got -3"},
 		{`  "arms": ["no_schema", "no_schema"]` + "\n}", `s.json:4:25: study: arm "no_schema" is listed twice`},

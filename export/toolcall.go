@@ -62,6 +62,10 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 	if len(p.Cases) == 0 {
 		return nil, studyErr("the filter selects no case of %s", s.Dataset)
 	}
+	if n := len(p.Cases) * len(s.Arms) * s.Repeats; n > MaxRequests {
+		return nil, studyErr("%d cases × %d arms × %d repeats make %d requests, more than the %d a study may have: lower --repeats, or select fewer cases (--domain, --category, --limit)",
+			len(p.Cases), len(s.Arms), s.Repeats, n, MaxRequests)
+	}
 	var domains []string
 	for i := range p.Cases {
 		c := &p.Cases[i]
@@ -220,21 +224,53 @@ func filterCases(cases []contract.Case, f contract.Filter) []contract.Case {
 }
 
 // Requests returns the first-attempt requests of the study: for every case, every
-// repeat, every arm, in that order.
+// repeat, every arm, in that order. Each builds them one at a time instead.
 func (p *ToolcallPlan) Requests(includeRef bool) ([]contract.Request, error) {
-	out := make([]contract.Request, 0, len(p.Cases)*p.Study.Repeats*len(p.Study.Arms))
+	out := make([]contract.Request, 0, p.RequestCount())
+	err := p.Each(includeRef, func(req *contract.Request) error {
+		out = append(out, *req)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// RequestCount is the number of first-attempt requests of the study.
+func (p *ToolcallPlan) RequestCount() int {
+	return len(p.Cases) * p.Study.Repeats * len(p.Study.Arms)
+}
+
+// Each builds the first-attempt requests of the study in the order of Requests and
+// hands them to yield one at a time, so a study of any size is written in constant
+// memory. The request is reused: yield must not keep it. An error from yield stops
+// the walk and is returned.
+func (p *ToolcallPlan) Each(includeRef bool, yield func(*contract.Request) error) error {
+	// A case's prompts are the same in every repeat: each arm's request is built
+	// once per case, and later repeats change only its id, repeat and seed.
+	arms := make([]contract.Request, len(p.Study.Arms))
 	for i := range p.Cases {
+		c := &p.Cases[i]
 		for r := 1; r <= p.Study.Repeats; r++ {
-			for _, arm := range p.Study.Arms {
-				req, err := p.Request(&p.Cases[i], arm, r, includeRef)
-				if err != nil {
-					return nil, err
+			seed := Seed(p.Study.Seed, c.ID, r)
+			for a, arm := range p.Study.Arms {
+				req := &arms[a]
+				if r == 1 {
+					var err error
+					if *req, err = p.Request(c, arm, r, includeRef); err != nil {
+						return err
+					}
+				} else {
+					req.RequestID, req.Repeat, req.Seed = RequestID(c.ID, arm, r, 1), r, seed
 				}
-				out = append(out, req)
+				if err := yield(req); err != nil {
+					return err
+				}
 			}
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // PromptData is what a prompt template sees.
@@ -409,33 +445,80 @@ func toolDefinition(name, description string, argSchema []byte) contract.ToolDef
 // WriteRequests writes toolcall requests as JSONL (one compact record per line) or as
 // one fbeval-request-batch/v1 object.
 func WriteRequests(w io.Writer, s *contract.Study, reqs []contract.Request, format string) error {
-	if format == "json" {
-		objs := make([]contract.Object, len(reqs))
+	return StreamRequests(w, s, len(reqs), format, func(yield func(*contract.Request) error) error {
 		for i := range reqs {
-			objs[i] = reqs[i].Object()
+			if err := yield(&reqs[i]); err != nil {
+				return err
+			}
 		}
-		out, err := contract.Marshal(contract.Object{
-			{Key: "schema_version", Value: contract.RequestBatchV1},
-			{Key: "suite", Value: s.Suite},
-			{Key: "study", Value: s.Object()},
-			{Key: "request_count", Value: len(reqs)},
-			{Key: "requests", Value: objs},
-		}, contract.PythonIndent)
-		if err != nil {
+		return nil
+	})
+}
+
+// StreamRequests writes the count requests each hands it, one at a time, as
+// WriteRequests writes them: only one record is held at once, so the size of the
+// study does not matter. A batch object says request_count before its requests, so
+// each must hand exactly count requests.
+func StreamRequests(w io.Writer, s *contract.Study, count int, format string, each func(yield func(*contract.Request) error) error) error {
+	var buf []byte
+	if format != "json" {
+		err := each(func(req *contract.Request) error {
+			var err error
+			if buf, err = contract.AppendJSON(buf[:0], req.Object(), contract.Compact, 0); err != nil {
+				return err
+			}
+			_, err = w.Write(append(buf, '\n'))
 			return err
-		}
-		_, err = w.Write(append(out, '\n'))
+		})
 		return err
 	}
-	var buf []byte
-	for i := range reqs {
-		var err error
-		if buf, err = contract.AppendJSON(buf[:0], reqs[i].Object(), contract.Compact, 0); err != nil {
-			return err
-		}
-		if _, err := w.Write(append(buf, '\n')); err != nil {
-			return err
-		}
+	// The batch object is written around its requests list: the members before
+	// it, then each element at the list's depth, then the close.
+	head, err := contract.Marshal(contract.Object{
+		{Key: "schema_version", Value: contract.RequestBatchV1},
+		{Key: "suite", Value: s.Suite},
+		{Key: "study", Value: s.Object()},
+		{Key: "request_count", Value: count},
+		{Key: "requests", Value: contract.Raw(batchMark)},
+	}, contract.PythonIndent)
+	if err != nil {
+		return err
 	}
-	return nil
+	cut := bytes.LastIndex(head, []byte(batchMark))
+	if _, err := w.Write(head[:cut]); err != nil {
+		return err
+	}
+	n := 0
+	err = each(func(req *contract.Request) error {
+		buf = buf[:0]
+		if n == 0 {
+			buf = append(buf, '[')
+		} else {
+			buf = append(buf, contract.PythonIndent.Sep...)
+		}
+		buf = append(buf, "\n"+contract.PythonIndent.Indent+contract.PythonIndent.Indent...)
+		var err error
+		if buf, err = contract.AppendJSON(buf, req.Object(), contract.PythonIndent, 2); err != nil {
+			return err
+		}
+		n++
+		_, err = w.Write(buf)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if n != count {
+		return fmt.Errorf("export: %d requests written, %d announced", n, count)
+	}
+	tail := "[]"
+	if n > 0 {
+		tail = "\n" + contract.PythonIndent.Indent + "]"
+	}
+	_, err = io.WriteString(w, tail+string(head[cut+len(batchMark):])+"\n")
+	return err
 }
+
+// batchMark stands for the requests list in a batch object's head; it cannot occur
+// in JSON text written before it (it is not valid JSON).
+const batchMark = "\x00requests\x00"

@@ -42,19 +42,21 @@ func (c *ExportCmd) Run(env *Env) error {
 		if err != nil {
 			return err
 		}
-		var reqs []contract.Request
-		if len(c.RepairFrom) > 0 {
-			run, err := score.NewToolcallRun(plan)
-			if err != nil {
-				return err
-			}
-			if err := readAll(env, run, c.RepairFrom, score.Options{}); err != nil {
-				return err
-			}
-			if reqs, err = run.Repair(c.IncludeReference); err != nil {
-				return err
-			}
-		} else if reqs, err = plan.Requests(c.IncludeReference); err != nil {
+		if len(c.RepairFrom) == 0 {
+			// one request at a time: memory does not grow with the study
+			return export.StreamRequests(w, &plan.Study, plan.RequestCount(), c.Format, func(yield func(*contract.Request) error) error {
+				return plan.Each(c.IncludeReference, yield)
+			})
+		}
+		run, err := score.NewToolcallRun(plan)
+		if err != nil {
+			return err
+		}
+		if err := readAll(env, run, c.RepairFrom, score.Options{}); err != nil {
+			return err
+		}
+		reqs, err := run.Repair(c.IncludeReference)
+		if err != nil {
 			return err
 		}
 		return export.WriteRequests(w, &plan.Study, reqs, c.Format)
