@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -106,94 +107,199 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return code
 }
 
-func readItems(path string, stdin io.Reader) ([]runner.Item, error) {
+// openRequests opens a request file for reading twice (see runner.OpenRequests).
+func openRequests(path string, stdin io.Reader) (*runner.Requests, func(), error) {
 	if path == "-" {
-		return runner.ReadRequests("<stdin>", stdin)
+		q, err := runner.OpenRequests("<stdin>", stdin, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		return q, func() { q.Close() }, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, usagef("cannot read requests: %v", err)
+		return nil, nil, usagef("cannot read requests: %v", err)
 	}
-	defer f.Close()
-	return runner.ReadRequests(path, f)
+	q, err := runner.OpenRequests(path, f, nil)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return q, func() { q.Close(); f.Close() }, nil
 }
 
-func (c *toOpenAI) run(stdin io.Reader, stdout, stderr io.Writer) error {
-	items, err := readItems(c.Input, stdin)
+// batchShape is how a provider's batch file holds its entries.
+type batchShape struct {
+	head, sep, tail string
+	ext             string
+	maxN            int
+	maxBytes        int64
+}
+
+// writeBatches builds one entry per request with entry and writes them as batch
+// files under the shape's limits: to stdout when they fit one, else into dir as
+// batch-0001<ext>, batch-0002<ext>, ... The entries are built twice, once to plan
+// the files (and refuse what cannot be written before writing anything) and once to
+// write them, so only one is held at a time.
+func writeBatches(reqs *runner.Requests, entry func(it *runner.Item, planning bool) ([]byte, error), shape batchShape, dir string, stdout, stderr io.Writer) error {
+	const wrapper = 32
+	sep := int64(len(shape.sep))
+	var counts []int // entries per file
+	var size int64
+	i := 0
+	err := reqs.Each(func(it *runner.Item) error {
+		e, err := entry(it, true)
+		if err != nil {
+			return err
+		}
+		i++
+		n := int64(len(e)) + sep
+		if n+wrapper > shape.maxBytes {
+			return fmt.Errorf("request %d alone is %d bytes, over the %d-byte file limit", i, n, shape.maxBytes)
+		}
+		if len(counts) == 0 || counts[len(counts)-1] >= shape.maxN || size+n+wrapper > shape.maxBytes {
+			counts = append(counts, 0)
+			size = 0
+		}
+		counts[len(counts)-1]++
+		size += n
+		return nil
+	})
 	if err != nil {
 		return err
 	}
+	if len(counts) == 0 {
+		return nil
+	}
+	if dir == "" && len(counts) > 1 {
+		return usagef("the requests need %d batch files under the provider limits; give --out-dir", len(counts))
+	}
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	var w *bufio.Writer
+	var f *os.File
+	var path string
+	file, inFile := 0, 0
+	finish := func() error {
+		if _, err := w.WriteString(shape.tail); err != nil {
+			return err
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		if f != nil {
+			if err := f.Close(); err != nil {
+				return err
+			}
+			f = nil
+			fmt.Fprintf(stderr, "%s: wrote %s (%d requests)\n", name, path, counts[file])
+		}
+		return nil
+	}
+	err = reqs.Each(func(it *runner.Item) error {
+		e, err := entry(it, false)
+		if err != nil {
+			return err
+		}
+		if inFile == 0 {
+			if dir == "" {
+				w = bufio.NewWriterSize(stdout, 1<<20)
+			} else {
+				path = filepath.Join(dir, fmt.Sprintf("batch-%04d%s", file+1, shape.ext))
+				if f, err = os.Create(path); err != nil {
+					return err
+				}
+				w = bufio.NewWriterSize(f, 1<<20)
+			}
+			_, err = w.WriteString(shape.head)
+		} else {
+			_, err = w.WriteString(shape.sep)
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(e); err != nil {
+			return err
+		}
+		if inFile++; inFile == counts[file] {
+			if err := finish(); err != nil {
+				return err
+			}
+			file, inFile = file+1, 0
+		}
+		return nil
+	})
+	if f != nil {
+		f.Close()
+	}
+	return err
+}
+
+func (c *toOpenAI) run(stdin io.Reader, stdout, stderr io.Writer) error {
 	if c.MaxTokens > 0 && c.MaxCompletionTokens > 0 {
 		return usagef("--max-tokens and --max-completion-tokens are exclusive: give one")
 	}
+	reqs, done, err := openRequests(c.Input, stdin)
+	if err != nil {
+		return err
+	}
+	defer done()
 	opts := openai.Options{Model: c.Model, API: c.API, MaxTokens: c.MaxTokens, MaxCompletionTokens: c.MaxCompletionTokens, Temperature: c.Temperature, NativeSchema: c.NativeSchema, NoSeed: c.NoSeed}
 	url := "/v1" + opts.Path()
-	lines := make([][]byte, len(items))
-	for i := range items {
-		req := &items[i].Req
+	var line []byte
+	entry := func(it *runner.Item, _ bool) ([]byte, error) {
+		req := &it.Req
 		var body contract.Object
 		if c.API == "responses" {
 			body = openai.ResponsesBody(req, opts)
 		} else {
 			body = openai.ChatBody(req, opts)
 		}
-		line, err := contract.Marshal(contract.Object{
+		var err error
+		line, err = contract.AppendJSON(line[:0], contract.Object{
 			runner.Field("custom_id", req.RequestID),
 			runner.Field("method", "POST"),
 			runner.Field("url", url),
 			runner.Field("body", body),
-		}, contract.Compact)
-		if err != nil {
-			return err
-		}
-		lines[i] = append(line, '\n')
+		}, contract.Compact, 0)
+		return append(line, '\n'), err
 	}
-	files, err := split(lines, pick(c.MaxPerFile, openaiMaxRequests), pick64(c.MaxBytes, openaiMaxBytes), 0)
-	if err != nil {
-		return err
-	}
-	return writeFiles(files, c.OutDir, ".jsonl", stdout, stderr, func(part [][]byte) []byte { return concat(part) })
+	shape := batchShape{ext: ".jsonl", maxN: pick(c.MaxPerFile, openaiMaxRequests), maxBytes: pick64(c.MaxBytes, openaiMaxBytes)}
+	return writeBatches(reqs, entry, shape, c.OutDir, stdout, stderr)
 }
 
 func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
-	items, err := readItems(c.Input, stdin)
+	reqs, done, err := openRequests(c.Input, stdin)
 	if err != nil {
 		return err
 	}
+	defer done()
 	opts := anthropic.Options{Model: c.Model, MaxTokens: c.MaxTokens, Temperature: c.Temperature, NativeSchema: c.NativeSchema}
-	seen := map[string]string{}
-	entries := make([][]byte, len(items))
-	for i := range items {
-		req := &items[i].Req
+	// custom ids are checked for clashes while the files are planned
+	seen := map[runner.ID]int{} // the line of the request of each custom id
+	var line []byte
+	entry := func(it *runner.Item, planning bool) ([]byte, error) {
+		req := &it.Req
 		cid := anthropicCustomID(req.RequestID)
-		if other, dup := seen[cid]; dup {
-			return fmt.Errorf("%s: request ids %q and %q map to the same custom id %q", items[i].Where(), other, req.RequestID, cid)
+		if planning {
+			key := runner.IDOf(cid)
+			if first, dup := seen[key]; dup {
+				return nil, fmt.Errorf("%s: request id %q maps to the custom id %q of the request at line %d", it.Where(), req.RequestID, cid, first)
+			}
+			seen[key] = it.Line
 		}
-		seen[cid] = req.RequestID
-		entry, err := contract.Marshal(contract.Object{
+		var err error
+		line, err = contract.AppendJSON(line[:0], contract.Object{
 			runner.Field("custom_id", cid),
 			runner.Field("params", anthropic.Body(req, opts)),
-		}, contract.Compact)
-		if err != nil {
-			return err
-		}
-		entries[i] = entry
+		}, contract.Compact, 0)
+		return line, err
 	}
-	// The body around the entries: {"requests":[ ... ]} and a comma between entries.
-	files, err := split(entries, pick(c.MaxPerFile, anthropicMaxRequests), pick64(c.MaxBytes, anthropicMaxBytes), 1)
-	if err != nil {
-		return err
-	}
-	return writeFiles(files, c.OutDir, ".json", stdout, stderr, func(part [][]byte) []byte {
-		b := []byte(`{"requests":[`)
-		for i, e := range part {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, e...)
-		}
-		return append(b, "]}\n"...)
-	})
+	shape := batchShape{head: `{"requests":[`, sep: ",", tail: "]}\n", ext: ".json", maxN: pick(c.MaxPerFile, anthropicMaxRequests), maxBytes: pick64(c.MaxBytes, anthropicMaxBytes)}
+	return writeBatches(reqs, entry, shape, c.OutDir, stdout, stderr)
 }
 
 func pick(v, def int) int {
@@ -208,65 +314,6 @@ func pick64(v, def int64) int64 {
 		return v
 	}
 	return def
-}
-
-// split cuts items into files of at most maxN items and maxBytes bytes, counting sep
-// bytes between items and a little room for a wrapper.
-func split(items [][]byte, maxN int, maxBytes int64, sep int64) ([][][]byte, error) {
-	const wrapper = 32
-	var files [][][]byte
-	var cur [][]byte
-	var size int64
-	for i, it := range items {
-		n := int64(len(it)) + sep
-		if n+wrapper > maxBytes {
-			return nil, fmt.Errorf("request %d alone is %d bytes, over the %d-byte file limit", i+1, n, maxBytes)
-		}
-		if len(cur) > 0 && (len(cur) >= maxN || size+n+wrapper > maxBytes) {
-			files = append(files, cur)
-			cur, size = nil, 0
-		}
-		cur = append(cur, it)
-		size += n
-	}
-	if len(cur) > 0 {
-		files = append(files, cur)
-	}
-	return files, nil
-}
-
-func concat(part [][]byte) []byte {
-	var b []byte
-	for _, p := range part {
-		b = append(b, p...)
-	}
-	return b
-}
-
-// writeFiles writes one batch file to stdout, or every file into dir as
-// batch-0001<ext>, batch-0002<ext>, ...
-func writeFiles(files [][][]byte, dir, ext string, stdout, stderr io.Writer, render func([][]byte) []byte) error {
-	if dir == "" {
-		if len(files) > 1 {
-			return usagef("the requests need %d batch files under the provider limits; give --out-dir", len(files))
-		}
-		if len(files) == 1 {
-			_, err := stdout.Write(render(files[0]))
-			return err
-		}
-		return nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for i, part := range files {
-		path := filepath.Join(dir, fmt.Sprintf("batch-%04d%s", i+1, ext))
-		if err := os.WriteFile(path, render(part), 0o644); err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "%s: wrote %s (%d requests)\n", name, path, len(part))
-	}
-	return nil
 }
 
 // result is one batch result line, read into a runner.Result keyed by custom id.
@@ -302,6 +349,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, read resultRe
 	if err != nil {
 		return 0, err
 	}
+	defer j.close()
 	if c.Fresh && c.Output == "-" {
 		return 0, usagef("--fresh starts an -o file over; give -o FILE")
 	}
@@ -315,11 +363,10 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, read resultRe
 	}
 	var out []byte
 	skipped := 0
-	for i := range j.records {
-		r := &j.records[i]
+	err = j.each(func(r *joinedRecord) error {
 		if w.Answered(r.req.RequestID) {
 			skipped++
-			continue
+			return nil
 		}
 		if c.Provider != "" {
 			r.res.Provider = c.Provider
@@ -327,11 +374,20 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, read resultRe
 		ri := run
 		ri.Study = r.study
 		r.res.Run = &ri
+		var err error
 		if out, err = runner.AppendRecord(out, &r.req, &r.res); err != nil {
-			return 0, err
+			return err
 		}
+		// whole records, written in blocks
+		if len(out) >= 64<<10 {
+			err, out = w.Write(out), out[:0]
+		}
+		return err
+	})
+	if err == nil {
+		err = w.Write(out)
 	}
-	if err := w.Write(out); err != nil {
+	if err != nil {
 		return 0, err
 	}
 	if skipped > 0 {
@@ -348,8 +404,11 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, read resultRe
 	return 0, nil
 }
 
+// joined is the results matched to their requests: each hands them out in
+// request order (or in id order without a request file), one at a time.
 type joined struct {
-	records                                        []joinedRecord
+	each                                           func(yield func(*joinedRecord) error) error
+	close                                          func()
 	studies                                        map[string]bool // of the request file; nil without one
 	notes                                          []string
 	answered, errors, duplicates, unknown, missing int
@@ -361,9 +420,11 @@ type joinedRecord struct {
 	study string // the request's study identity; "" without --requests
 }
 
-// join matches results to requests by id. The last result for an id wins.
+// join matches results to requests by id. The last result for an id wins. With a
+// request file, the requests are read once to count and check, and again (by
+// each) to write, so they are never all held.
 func join(all []result, requestsPath string, anth bool, stdin io.Reader) (joined, error) {
-	var j joined
+	j := joined{close: func() {}}
 	byID := map[string]result{}
 	var order []string
 	for _, r := range all {
@@ -397,36 +458,59 @@ func join(all []result, requestsPath string, anth bool, stdin io.Reader) (joined
 			count(&recs[len(recs)-1].res)
 		}
 		sortRecords(recs)
-		j.records = recs
+		j.each = func(yield func(*joinedRecord) error) error {
+			for i := range recs {
+				if err := yield(&recs[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
 		return j, nil
 	}
-	items, err := readItems(requestsPath, stdin)
+	reqs, done, err := openRequests(requestsPath, stdin)
 	if err != nil {
 		return j, err
 	}
-	j.studies = runner.Studies(items)
-	known := map[string]bool{}
-	for i := range items {
-		req := items[i].Req
-		cid := req.RequestID
+	j.close = done
+	j.studies = reqs.Studies()
+	customID := func(id string) string {
 		if anth {
-			cid = anthropicCustomID(cid)
+			return anthropicCustomID(id)
 		}
-		known[cid] = true
+		return id
+	}
+	known := make(map[runner.ID]bool, reqs.Len())
+	err = reqs.Each(func(it *runner.Item) error {
+		cid := customID(it.Req.RequestID)
+		known[runner.IDOf(cid)] = true
 		r, ok := byID[cid]
 		if !ok {
 			j.missing++
-			j.notes = append(j.notes, fmt.Sprintf("%s: request %s has no result", items[i].Where(), req.RequestID))
-			continue
+			j.notes = append(j.notes, fmt.Sprintf("%s: request %s has no result", it.Where(), it.Req.RequestID))
+			return nil
 		}
-		j.records = append(j.records, joinedRecord{req: req, res: r.res, study: items[i].Study})
 		count(&r.res)
+		return nil
+	})
+	if err != nil {
+		done()
+		return j, err
 	}
 	for _, cid := range order {
-		if !known[cid] {
+		if !known[runner.IDOf(cid)] {
 			j.unknown++
 			j.notes = append(j.notes, fmt.Sprintf("%s: custom id %q is not in %s", byID[cid].where, cid, requestsPath))
 		}
+	}
+	j.each = func(yield func(*joinedRecord) error) error {
+		return reqs.Each(func(it *runner.Item) error {
+			r, ok := byID[customID(it.Req.RequestID)]
+			if !ok {
+				return nil
+			}
+			return yield(&joinedRecord{req: it.Req, res: r.res, study: it.Study})
+		})
 	}
 	return j, nil
 }

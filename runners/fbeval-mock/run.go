@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -38,27 +37,31 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer f.Close()
 		in, inName = f, c.Input
 	}
-	items, err := runner.ReadRequests(inName, in)
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
-		return runner.ExitUsage
-	}
-	if c.Mode != "refuse" {
-		for i := range items {
-			if items[i].Req.ReferenceOutput == nil {
-				fmt.Fprintf(stderr, "%s: %s: request %s has no reference output; export with --include-reference\n", name, items[i].Where(), items[i].Req.RequestID)
-				return runner.ExitUsage
-			}
-		}
-	}
 	if c.Fresh && c.Output == "-" {
 		fmt.Fprintf(stderr, "%s: --fresh starts an -o file over; give -o FILE (see %s --help)\n", name, name)
 		return runner.ExitUsage
 	}
+	// The first pass checks every request, so a bad input writes nothing; the
+	// second answers them one at a time.
+	var check runner.Check
+	if c.Mode != "refuse" {
+		check = func(it *runner.Item) error {
+			if it.Req.ReferenceOutput == nil {
+				return fmt.Errorf("%s: request %s has no reference output; export with --include-reference", it.Where(), it.Req.RequestID)
+			}
+			return nil
+		}
+	}
+	reqs, err := runner.OpenRequests(inName, in, check)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return runner.ExitUsage
+	}
+	defer reqs.Close()
 	run := runner.RunInfo{Runner: name, Provider: name, Model: "mock-" + c.Mode}
 	out := runner.NewOutput(stdout)
 	if c.Output != "-" {
-		if out, err = runner.OpenOutput(c.Output, runner.Resume{Fresh: c.Fresh, Run: run, Studies: runner.Studies(items)}); err != nil {
+		if out, err = runner.OpenOutput(c.Output, runner.Resume{Fresh: c.Fresh, Run: run, Studies: reqs.Studies()}); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			return runner.ExitUsage
 		}
@@ -67,32 +70,37 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "%s: %s: cut off a torn last line (%d bytes) left by an interrupted run\n", name, c.Output, out.Repaired)
 		}
 	}
-	// Everything is answered before anything is written, so a bad input writes nothing.
-	var buf bytes.Buffer
 	skipped := 0
-	for i := range items {
-		req := &items[i].Req
+	var buf []byte
+	err = reqs.Each(func(it *runner.Item) error {
+		req := &it.Req
 		if out.Answered(req.RequestID) {
 			skipped++
-			continue
+			return nil
 		}
 		res := answer(c.Mode, c.Seed, req)
 		r := run
-		r.Study = items[i].Study
+		r.Study = it.Study
 		res.Run = &r
-		b, err := runner.AppendRecord(nil, req, &res)
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", name, err)
-			return 1
+		var err error
+		if buf, err = runner.AppendRecord(buf, req, &res); err != nil {
+			return err
 		}
-		buf.Write(b)
+		// whole records, written in blocks
+		if len(buf) >= 64<<10 {
+			err, buf = out.Write(buf), buf[:0]
+		}
+		return err
+	})
+	if err == nil {
+		err = out.Write(buf)
 	}
-	if skipped > 0 {
-		fmt.Fprintf(stderr, "%s: %s: %d of %d requests already answered, skipped\n", name, c.Output, skipped, len(items))
-	}
-	if err := out.Write(buf.Bytes()); err != nil {
+	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return 1
+	}
+	if skipped > 0 {
+		fmt.Fprintf(stderr, "%s: %s: %d of %d requests already answered, skipped\n", name, c.Output, skipped, reqs.Len())
 	}
 	return 0
 }

@@ -3,12 +3,16 @@
 // and the engine that asks a provider for every request with bounded concurrency,
 // a rate limit, retries with backoff, timeouts, a request budget and resume.
 //
-// A runner reads requests, asks, and appends records:
+// A runner checks the whole request file once, then reads it again one request at a
+// time, asks, and appends records, so its memory does not grow with the file:
 //
-//	items, err := runner.ReadRequests("requests.jsonl", f)
-//	// ...
-//	rec, err := runner.AppendRecord(nil, &items[0].Req, &runner.Result{Output: &text})
-//	os.Stdout.Write(rec) // one JSON object and a newline
+//	reqs, err := runner.OpenRequests("requests.jsonl", f, nil) // checks every record
+//	defer reqs.Close()
+//	err = reqs.Each(func(it *runner.Item) error {
+//		rec, err := runner.AppendRecord(nil, &it.Req, &runner.Result{Output: &text})
+//		os.Stdout.Write(rec) // one JSON object and a newline
+//		return err
+//	})
 //
 // Output is deterministic for a given set of answers: records are written in request
 // order, each flushed as soon as every earlier request has its record.

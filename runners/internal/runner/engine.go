@@ -73,35 +73,36 @@ func (s Summary) ExitCode() int {
 	return 0
 }
 
-// Run asks p for every request of items that out does not already answer, and
-// appends their records to out in request order. Requests are started in request
-// order by up to Concurrency workers; a finished record waits until every earlier
-// request has its record (or is abandoned), so the output order is the request order.
+// Run asks p for every request of reqs that out does not already answer, and
+// appends their records to out in request order. Requests are read one at a time and
+// started in request order by up to Concurrency workers; a finished record waits
+// until every earlier request has its record (or is abandoned), so the output order
+// is the request order. At most window requests are between being started and being
+// written, so memory does not grow with the file, even behind one slow request.
 // When ctx is done (a signal), the budget runs out or too many errors come in a row,
 // no new call starts, calls in flight finish and are written, and requests waiting to
-// be retried are left for a later run. The error is a failure to write.
-func Run(ctx context.Context, items []Item, p Provider, out *Output, opts Options) (Summary, error) {
-	sum := Summary{Requests: len(items)}
-	var todo []int
-	for i := range items {
-		if out.Answered(items[i].Req.RequestID) {
-			sum.Skipped++
-		} else {
-			todo = append(todo, i)
-		}
-	}
+// be retried are left for a later run. The error is a failure to write or to read
+// the requests again.
+func Run(ctx context.Context, reqs *Requests, p Provider, out *Output, opts Options) (Summary, error) {
+	sum := Summary{Requests: reqs.Len(), Skipped: reqs.CountAnswered(out)}
 	e := newEngine(ctx, p, opts)
 	defer e.cancel()
 
+	type job struct {
+		pos int // among the requests asked in this run
+		it  *Item
+	}
 	type done struct {
-		pos  int // in todo
+		pos  int
 		line []byte
 		res  Result
 		ok   bool // false: abandoned, no record
 	}
-	jobs := make(chan int)
+	jobs := make(chan job)
 	results := make(chan done)
 	workers := max(opts.Concurrency, 1)
+	// slots bounds the requests started and not yet written.
+	slots := make(chan struct{}, max(window, 2*workers))
 	maxRecord := opts.MaxRecordBytes
 	if maxRecord <= 0 {
 		maxRecord = MaxRecordBytes
@@ -111,10 +112,10 @@ func Run(ctx context.Context, items []Item, p Provider, out *Output, opts Option
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for pos := range jobs {
-				it := &items[todo[pos]]
+			for j := range jobs {
+				it := j.it
 				res, ok := e.ask(&it.Req)
-				d := done{pos: pos, res: res, ok: ok}
+				d := done{pos: j.pos, res: res, ok: ok}
 				if ok {
 					run := opts.Run
 					run.Study = it.Study
@@ -136,14 +137,32 @@ func Run(ctx context.Context, items []Item, p Provider, out *Output, opts Option
 			}
 		}()
 	}
+	var rerr error // reading the requests again
 	go func() {
 		defer close(jobs)
-		for pos := range todo {
+		pos := 0
+		stopped := errors.New("stopped")
+		err := reqs.Each(func(it *Item) error {
+			if out.Answered(it.Req.RequestID) {
+				return nil
+			}
 			select {
 			case <-e.stop.Done():
-				return
-			case jobs <- pos:
+				return stopped
+			case slots <- struct{}{}:
 			}
+			select {
+			case <-e.stop.Done():
+				<-slots
+				return stopped
+			case jobs <- job{pos: pos, it: it}:
+				pos++
+				return nil
+			}
+		})
+		if err != nil && err != stopped {
+			rerr = err
+			e.halt("read error")
 		}
 	}()
 	go func() { wg.Wait(); close(results) }()
@@ -162,9 +181,9 @@ func Run(ctx context.Context, items []Item, p Provider, out *Output, opts Option
 			}
 			delete(pending, next)
 			next++
+			<-slots
 			switch {
 			case !d.ok:
-				sum.Left++
 				continue
 			case d.res.Error != nil:
 				sum.Errors++
@@ -181,14 +200,21 @@ func Run(ctx context.Context, items []Item, p Provider, out *Output, opts Option
 			}
 		}
 	}
-	sum.Left += len(todo) - next
+	sum.Left = sum.Requests - sum.Skipped - sum.Answered - sum.Errors
 	sum.Calls, sum.Retries = e.calls, e.retries
 	sum.Stopped = e.reason
 	if sum.Stopped == "" && ctx.Err() != nil && sum.Left > 0 {
 		sum.Stopped = "signal"
 	}
+	if werr == nil {
+		werr = rerr
+	}
 	return sum, werr
 }
+
+// window is the most requests a run holds between starting and writing them (or
+// twice the concurrency, when that is more).
+const window = 256
 
 type engine struct {
 	p     Provider

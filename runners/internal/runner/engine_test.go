@@ -103,7 +103,7 @@ func TestRunSurvivesFaults(t *testing.T) {
 	// Long enough that only the held calls time out, even under the race detector
 	// on a busy machine.
 	opts.Timeout = time.Second
-	sum, err := runner.Run(context.Background(), items, client(ts), runner.NewOutput(&buf), opts)
+	sum, err := runner.Run(context.Background(), runner.FromItems(items), client(ts), runner.NewOutput(&buf), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 	var buf bytes.Buffer
 	opts := fast
 	opts.BackoffMax = 5 * time.Second
-	sum, err := runner.Run(context.Background(), makeItems(1), client(ts), runner.NewOutput(&buf), opts)
+	sum, err := runner.Run(context.Background(), runner.FromItems(makeItems(1)), client(ts), runner.NewOutput(&buf), opts)
 	if err != nil || sum.Answered != 1 {
 		t.Fatalf("%v %v", sum, err)
 	}
@@ -185,7 +185,7 @@ func TestFinalErrors(t *testing.T) {
 			var buf bytes.Buffer
 			opts := fast
 			opts.Retries, opts.Timeout = 2, tt.timeout
-			sum, err := runner.Run(context.Background(), makeItems(1), client(ts), runner.NewOutput(&buf), opts)
+			sum, err := runner.Run(context.Background(), runner.FromItems(makeItems(1)), client(ts), runner.NewOutput(&buf), opts)
 			if err != nil || sum.Errors != 1 || sum.ExitCode() != 1 {
 				t.Fatalf("%v %v", sum, err)
 			}
@@ -210,7 +210,7 @@ func TestBudgetStopsTheRun(t *testing.T) {
 	var buf bytes.Buffer
 	opts := fast
 	opts.Concurrency, opts.MaxRequests = 1, 5
-	sum, err := runner.Run(context.Background(), makeItems(10), client(ts), runner.NewOutput(&buf), opts)
+	sum, err := runner.Run(context.Background(), runner.FromItems(makeItems(10)), client(ts), runner.NewOutput(&buf), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func TestConsecutiveErrorsStopTheRun(t *testing.T) {
 	var buf bytes.Buffer
 	opts := fast
 	opts.Concurrency, opts.Retries, opts.MaxConsecutiveErrors = 1, 1, 3
-	sum, _ := runner.Run(context.Background(), makeItems(20), client(ts), runner.NewOutput(&buf), opts)
+	sum, _ := runner.Run(context.Background(), runner.FromItems(makeItems(20)), client(ts), runner.NewOutput(&buf), opts)
 	if sum.Answered != 2 || sum.Errors != 3 || sum.Left != 15 || sum.Stopped != "consecutive errors" {
 		t.Errorf("summary %v", sum)
 	}
@@ -246,7 +246,7 @@ func TestCancelFinishesCallsInFlight(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
 	var buf bytes.Buffer
-	sum, err := runner.Run(ctx, makeItems(12), client(ts), runner.NewOutput(&buf), fast)
+	sum, err := runner.Run(ctx, runner.FromItems(makeItems(12)), client(ts), runner.NewOutput(&buf), fast)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +268,7 @@ func TestRateLimit(t *testing.T) {
 	opts.RPS = 40
 	start := time.Now()
 	var buf bytes.Buffer
-	sum, _ := runner.Run(context.Background(), makeItems(9), client(ts), runner.NewOutput(&buf), opts)
+	sum, _ := runner.Run(context.Background(), runner.FromItems(makeItems(9)), client(ts), runner.NewOutput(&buf), opts)
 	// Nine calls at 40 per second: the last starts 200ms after the first.
 	if d := time.Since(start); sum.Answered != 9 || d < 190*time.Millisecond {
 		t.Errorf("9 calls took %v at 40 rps (%v)", d, sum)
@@ -292,7 +292,7 @@ func TestOpenOutputResumes(t *testing.T) {
 		t.Errorf("repaired %d bytes, want %d", out.Repaired, torn)
 	}
 	_, ts := startServer(t, fakeserver.Options{Reply: func(u string) string { return u }})
-	sum, err := runner.Run(context.Background(), makeItems(5), client(ts), out, fast)
+	sum, err := runner.Run(context.Background(), runner.FromItems(makeItems(5)), client(ts), out, fast)
 	out.Close()
 	if err != nil || sum.Skipped != 2 || sum.Answered != 3 {
 		t.Fatalf("summary %v %v", sum, err)
@@ -399,7 +399,7 @@ func TestLatencyIsTheCallOnly(t *testing.T) {
 		{Concurrency: 6, RPS: 1000.0 / 300, Timeout: 10 * time.Second}, // each call waits its turn of the rate limit
 	} {
 		var buf bytes.Buffer
-		if _, err := runner.Run(context.Background(), makeItems(6), client(ts), runner.NewOutput(&buf), opts); err != nil {
+		if _, err := runner.Run(context.Background(), runner.FromItems(makeItems(6)), client(ts), runner.NewOutput(&buf), opts); err != nil {
 			t.Fatal(err)
 		}
 		for i, line := range bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n")) {
@@ -480,7 +480,7 @@ func TestUnscorableAnswers(t *testing.T) {
 	opts := fast
 	opts.MaxRecordBytes = 400
 	opts.Retries = 1
-	sum, err := runner.Run(context.Background(), makeItems(4), p, runner.NewOutput(&buf), opts)
+	sum, err := runner.Run(context.Background(), runner.FromItems(makeItems(4)), p, runner.NewOutput(&buf), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -533,7 +533,7 @@ func TestAnswersLoseTheKey(t *testing.T) {
 	opts := fast
 	opts.Secrets = []string{key, "https://example.org"}
 	opts.Keys = []string{key}
-	if _, err := runner.Run(context.Background(), makeItems(1), p, runner.NewOutput(&buf), opts); err != nil {
+	if _, err := runner.Run(context.Background(), runner.FromItems(makeItems(1)), p, runner.NewOutput(&buf), opts); err != nil {
 		t.Fatal(err)
 	}
 	got := buf.String()
@@ -565,5 +565,46 @@ func TestOverlongBatchObject(t *testing.T) {
 	// user looking for one.
 	if err != nil && strings.Contains(err.Error(), "--max-line-bytes") {
 		t.Errorf("error names a flag the runners lack: %v", err)
+	}
+}
+
+// TestWindowBehindSlowRequest: while the first request is held, the other workers
+// go on only until the window of started, unwritten requests is full: what waits to
+// be written stays bounded however long the file is.
+func TestWindowBehindSlowRequest(t *testing.T) {
+	release := make(chan struct{})
+	var mu sync.Mutex
+	calls := 0
+	p := providerFunc(func(req *contract.Request) (runner.Result, error) {
+		if req.RequestID == "case-00.a1" {
+			<-release
+		} else {
+			mu.Lock()
+			calls++
+			mu.Unlock()
+		}
+		return runner.Result{Output: runner.String("ok")}, nil
+	})
+	held := make(chan int, 1)
+	go func() {
+		// long enough for the other worker to answer every request, unbounded
+		time.Sleep(300 * time.Millisecond)
+		mu.Lock()
+		held <- calls
+		mu.Unlock()
+		close(release)
+	}()
+	var buf bytes.Buffer
+	opts := fast
+	opts.Concurrency = 2
+	sum, err := runner.Run(context.Background(), runner.FromItems(makeItems(2000)), p, runner.NewOutput(&buf), opts)
+	if err != nil || sum.Answered != 2000 {
+		t.Fatalf("%v, %v", sum, err)
+	}
+	if n := <-held; n > 255 {
+		t.Errorf("%d requests answered behind the held first one; want at most 255 (a window of 256)", n)
+	}
+	if recs := parseLines(t, buf.Bytes()); len(recs) != 2000 || recs[0].RequestID != "case-00.a1" || recs[1999].RequestID != "case-1999.a1" {
+		t.Fatalf("records out of order or missing: %d", len(recs))
 	}
 }

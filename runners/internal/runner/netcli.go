@@ -103,17 +103,18 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 		defer file.Close()
 		in, inName = file, f.Input
 	}
-	items, err := ReadRequests(inName, in)
+	reqs, err := OpenRequests(inName, in, nil)
 	if err != nil {
 		return fail(ExitUsage, "%v", err)
 	}
+	defer reqs.Close()
 	run := RunInfo{Runner: s.Name, Provider: f.Provider, Model: f.Model}
 	if run.Provider == "" {
 		run.Provider = s.Provider
 	}
 	out := NewOutput(stdout)
 	if f.Output != "-" {
-		if out, err = OpenOutput(f.Output, Resume{Fresh: f.Fresh, Run: run, Studies: Studies(items)}); err != nil {
+		if out, err = OpenOutput(f.Output, Resume{Fresh: f.Fresh, Run: run, Studies: reqs.Studies()}); err != nil {
 			return fail(ExitUsage, "%v", err)
 		}
 		defer out.Close()
@@ -128,22 +129,22 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 	}
 	stopProgress := func() {}
 	if file, ok := stderr.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
-		bar := progressbar.NewOptions(len(items),
+		bar := progressbar.NewOptions(reqs.Len(),
 			progressbar.OptionSetWriter(stderr),
 			progressbar.OptionSetDescription(s.Name),
 			progressbar.OptionShowCount(),
 			progressbar.OptionClearOnFinish(),
 		)
-		_ = bar.Add(countAnswered(items, out))
+		_ = bar.Add(reqs.CountAnswered(out))
 		opts.Progress = func(bool) { _ = bar.Add(1) }
 		defer bar.Finish()
 	} else if f.ProgressEvery > 0 {
-		p := &progress{name: s.Name, total: len(items), skipped: countAnswered(items, out), start: time.Now()}
+		p := &progress{name: s.Name, total: reqs.Len(), skipped: reqs.CountAnswered(out), start: time.Now()}
 		opts.Progress = p.add
 		stopProgress = p.report(stderr, f.ProgressEvery)
 	}
 	h := &HTTP{Client: &http.Client{}, BaseURL: f.BaseURL, Header: header, Secrets: secrets, CrossOrigin: f.AllowCrossOriginRedirects}
-	sum, err := Run(ctx, items, s.New(h), out, opts)
+	sum, err := Run(ctx, reqs, s.New(h), out, opts)
 	// The reporter writes to stderr too: stop it before the summary line.
 	stopProgress()
 	fmt.Fprintf(stderr, "%s: %s\n", s.Name, Redact(sum.String(), secrets))
@@ -172,16 +173,6 @@ func checkBaseURL(base string) error {
 		return bad("has a query or fragment")
 	}
 	return nil
-}
-
-func countAnswered(items []Item, out *Output) int {
-	n := 0
-	for i := range items {
-		if out.Answered(items[i].Req.RequestID) {
-			n++
-		}
-	}
-	return n
 }
 
 func sortByLenDesc(s []string) {

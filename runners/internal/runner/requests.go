@@ -1,11 +1,14 @@
 package runner
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 
 	"github.com/fbeval/fbeval/contract"
@@ -18,17 +21,8 @@ type Item struct {
 	Line int
 	// Study is the request's study identity: its "study" member, or for records
 	// that have none (CogLang requests, whose contract has no room for it), one
-	// derived from every such record of the file (see ReadRequests).
+	// derived from every such record of the file (see OpenRequests).
 	Study string
-}
-
-// Studies returns the set of study identities of items.
-func Studies(items []Item) map[string]bool {
-	s := make(map[string]bool)
-	for i := range items {
-		s[items[i].Study] = true
-	}
-	return s
 }
 
 // Where is the request's position for messages: FILE:LINE.
@@ -38,57 +32,257 @@ func (it *Item) Where() string { return fmt.Sprintf("%s:%d", it.File, it.Line) }
 // answer is a CogLang response record.
 func IsCogLang(req *contract.Request) bool { return req.SchemaVersion == contract.CogLangRequest }
 
-// ReadRequests reads every request of a request file fbeval writes (JSONL, a JSON
-// list, or a batch object holding "requests"), of either family. The first bad record
-// or a repeated request id is returned as an error located at FILE:LINE:COL.
-func ReadRequests(name string, r io.Reader) ([]Item, error) {
-	rd := contract.NewReader(name, r, contract.ReadOptions{ListKeys: []string{"requests"}, SingleRecord: isRequestRecord,
-		LimitHint: "no request fbeval exports is this long: is this the request file?"})
-	var items []Item
-	seen := make(map[string]int)
-	for rd.Scan() {
-		rec := rd.Record()
-		if rec.Err != nil {
-			return nil, rec.Err
+// ID is a request id as a runner remembers it: the first 16 bytes of its SHA-256.
+// Sets of ids (the requests of a file, the answers of an output file) hold these, so
+// they cost the same small slot per request however long the ids are; two ids of a
+// study of 10^9 requests share one with odds of about 10^-21.
+type ID [16]byte
+
+// IDOf returns the ID of a request id.
+func IDOf(id string) ID {
+	h := sha256.Sum256([]byte(id))
+	return ID(h[:16])
+}
+
+// Requests is a request file checked whole, then read again one request at a time,
+// so a run holds one request (per call in flight) whatever the size of the file. The
+// first pass (OpenRequests) checks every record, refuses a repeated id, and learns
+// the count, the ids and the study identities; Each is the second pass. Standard
+// input is spooled to a temporary file for the second pass; a regular file is read
+// again where it is.
+type Requests struct {
+	name    string
+	count   int
+	ids     map[ID]int // the line of each request id
+	studies map[string]bool
+	derived string // the study of records without one
+	file    *os.File
+	start   int64  // where the records begin in file
+	items   []Item // a request set held in memory instead of a file (FromItems)
+	closer  func() error
+}
+
+// Check is a test OpenRequests applies to every request in its first pass, so that
+// a request a runner cannot answer is refused before anything is written.
+type Check func(it *Item) error
+
+// OpenRequests reads a request file fbeval writes (JSONL, a JSON list, or a batch
+// object holding "requests"), of either family, once: the first bad record, a
+// repeated request id, or a request check refuses is returned as an error located
+// at FILE:LINE:COL. Close releases what it holds (the spooled copy of r).
+func OpenRequests(name string, r io.Reader, check Check) (q *Requests, e error) {
+	q = &Requests{name: name, ids: make(map[ID]int), studies: make(map[string]bool), closer: func() error { return nil }}
+	src := r
+	if f, ok := r.(*os.File); ok && regular(f) {
+		start, err := f.Seek(0, io.SeekCurrent)
+		if err == nil {
+			q.file, q.start = f, start
 		}
-		req, err := contract.DecodeRequest(rec)
-		if err != nil {
-			return nil, err
-		}
-		if first, dup := seen[req.RequestID]; dup {
-			return nil, rec.Errorf(0, "request id %q repeats the request at line %d; request ids must be unique", req.RequestID, first)
-		}
-		seen[req.RequestID] = rec.Line
-		items = append(items, Item{Req: req, File: name, Line: rec.Line})
 	}
-	if err := rd.Err(); err != nil {
+	if q.file == nil {
+		spool, err := os.CreateTemp("", "fbeval-requests-*")
+		if err != nil {
+			return nil, fmt.Errorf("cannot keep a copy of %s for reading it twice: %v", name, err)
+		}
+		// Unlinked at once where the system allows it: nothing is left behind,
+		// even when the run is killed.
+		removed := os.Remove(spool.Name()) == nil
+		q.file = spool
+		q.closer = func() error {
+			err := spool.Close()
+			if !removed {
+				os.Remove(spool.Name())
+			}
+			return err
+		}
+		sp := &spoolReader{r: r, w: bufio.NewWriterSize(spool, 1<<20)}
+		src = sp
+		defer func() {
+			if err := sp.flush(); err != nil && q != nil {
+				q.Close()
+				q, e = nil, fmt.Errorf("cannot keep a copy of %s for reading it twice: %v", name, err)
+			}
+		}()
+	}
+	var sums [][sha256.Size]byte // of records without a study identity
+	err := q.scan(src, func(it *Item, rec *contract.Record) error {
+		key := IDOf(it.Req.RequestID)
+		if first, dup := q.ids[key]; dup {
+			return rec.Errorf(0, "request id %q repeats the request at line %d; request ids must be unique", it.Req.RequestID, first)
+		}
+		q.ids[key] = it.Line
+		q.count++
+		if r := &it.Req; r.Study == "" {
+			sums = append(sums, sha256.Sum256([]byte(r.RequestID+"\x00"+r.Instructions+"\x00"+r.Prompt)))
+		} else {
+			q.studies[r.Study] = true
+		}
+		if check != nil {
+			return check(it)
+		}
+		return nil
+	})
+	if err != nil {
+		q.Close()
 		return nil, err
 	}
 	// Records without a study identity get one from their content: "sha256:" and 16
 	// hex digits of the SHA-256 of the sorted hashes of their ids, instructions and
 	// prompts, so that the order of the records does not matter.
-	var sums [][sha256.Size]byte
-	var without []int
-	for i := range items {
-		if r := &items[i].Req; r.Study == "" {
-			without = append(without, i)
-			sums = append(sums, sha256.Sum256([]byte(r.RequestID+"\x00"+r.Instructions+"\x00"+r.Prompt)))
-		} else {
-			items[i].Study = r.Study
-		}
-	}
-	if len(without) > 0 {
+	if len(sums) > 0 {
 		slices.SortFunc(sums, func(a, b [sha256.Size]byte) int { return bytes.Compare(a[:], b[:]) })
 		h := sha256.New()
 		for _, s := range sums {
 			h.Write(s[:])
 		}
-		id := "sha256:" + hex.EncodeToString(h.Sum(nil)[:8])
-		for _, i := range without {
-			items[i].Study = id
+		q.derived = "sha256:" + hex.EncodeToString(h.Sum(nil)[:8])
+		q.studies[q.derived] = true
+	}
+	return q, nil
+}
+
+// FromItems is a request set already in memory (tests, and callers that hold their
+// requests anyway), with the same ids, count and study identities as a file.
+func FromItems(items []Item) *Requests {
+	q := &Requests{ids: make(map[ID]int, len(items)), studies: make(map[string]bool), items: items, count: len(items), closer: func() error { return nil }}
+	for i := range items {
+		q.ids[IDOf(items[i].Req.RequestID)] = items[i].Line
+		q.studies[items[i].Study] = true
+	}
+	return q
+}
+
+// Len is the number of requests.
+func (q *Requests) Len() int { return q.count }
+
+// Studies is the set of study identities of the requests.
+func (q *Requests) Studies() map[string]bool { return q.studies }
+
+// Has reports whether a request has the id.
+func (q *Requests) Has(id string) bool {
+	_, ok := q.ids[IDOf(id)]
+	return ok
+}
+
+// CountAnswered is the number of requests out already answers.
+func (q *Requests) CountAnswered(out *Output) int {
+	if len(out.answered) == 0 {
+		return 0
+	}
+	n := 0
+	for id := range q.ids {
+		if _, ok := out.answered[id]; ok {
+			n++
 		}
 	}
-	return items, nil
+	return n
+}
+
+// Each hands every request to yield in file order, each a new Item yield may keep.
+// An error from yield stops the reading and is returned.
+func (q *Requests) Each(yield func(*Item) error) error {
+	if q.items != nil {
+		for i := range q.items {
+			it := q.items[i]
+			if err := yield(&it); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if _, err := q.file.Seek(q.start, io.SeekStart); err != nil {
+		return fmt.Errorf("cannot read %s again: %v", q.name, err)
+	}
+	n := 0
+	err := q.scan(q.file, func(it *Item, _ *contract.Record) error {
+		n++
+		if it.Req.Study == "" {
+			it.Study = q.derived
+		}
+		if _, ok := q.ids[IDOf(it.Req.RequestID)]; !ok || n > q.count {
+			return errChanged
+		}
+		return yield(it)
+	})
+	if err == nil && n != q.count {
+		err = errChanged
+	}
+	if errors.Is(err, errChanged) {
+		return fmt.Errorf("%s changed while it was read; run again on a file nothing writes to", q.name)
+	}
+	return err
+}
+
+var errChanged = errors.New("changed")
+
+// Close releases the spooled copy of standard input. The file a regular input was
+// read from is the caller's to close.
+func (q *Requests) Close() error { return q.closer() }
+
+// scan decodes every request of r, in order.
+func (q *Requests) scan(r io.Reader, fn func(*Item, *contract.Record) error) error {
+	rd := contract.NewReader(q.name, r, contract.ReadOptions{ListKeys: []string{"requests"}, SingleRecord: isRequestRecord,
+		LimitHint: "no request fbeval exports is this long: is this the request file?"})
+	for rd.Scan() {
+		rec := rd.Record()
+		if rec.Err != nil {
+			return rec.Err
+		}
+		req, err := contract.DecodeRequest(rec)
+		if err != nil {
+			return err
+		}
+		if err := fn(&Item{Req: req, File: q.name, Line: rec.Line, Study: req.Study}, rec); err != nil {
+			return err
+		}
+	}
+	return rd.Err()
+}
+
+// ReadRequests reads every request of a request file into memory: for callers that
+// need them all at once (a fake server's answers, tests). A runner streams them
+// with OpenRequests instead.
+func ReadRequests(name string, r io.Reader) ([]Item, error) {
+	q, err := OpenRequests(name, r, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer q.Close()
+	items := make([]Item, 0, q.Len())
+	err = q.Each(func(it *Item) error {
+		items = append(items, *it)
+		return nil
+	})
+	return items, err
+}
+
+// spoolReader reads r and keeps a copy of what it read in w.
+type spoolReader struct {
+	r   io.Reader
+	w   *bufio.Writer
+	err error // the first write error
+}
+
+func (s *spoolReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if n > 0 && s.err == nil {
+		_, s.err = s.w.Write(p[:n])
+	}
+	return n, err
+}
+
+// flush writes out the copy and returns the first error writing it.
+func (s *spoolReader) flush() error {
+	if s.err == nil {
+		s.err = s.w.Flush()
+	}
+	return s.err
+}
+
+// regular reports whether f is a regular file, which can be read twice.
+func regular(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode().IsRegular()
 }
 
 // isRequestRecord tells a one-record file from a batch object: a record names its

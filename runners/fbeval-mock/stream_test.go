@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/export"
+	"github.com/fbeval/fbeval/runners/internal/runner"
+)
+
+// TestStdinAndFileSameBytes: requests read from standard input (spooled to a
+// temporary file for the second pass) and from a regular file (read twice where it
+// is) give the same records, in both families; a second run resuming the file adds
+// nothing.
+func TestStdinAndFileSameBytes(t *testing.T) {
+	for _, file := range []string{"testdata/toolcall_requests.jsonl", "testdata/coglang_requests.jsonl"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, fromFile, errs := runMock(t, "", "--mode", "garble", "--seed", "3", file)
+		if code != 0 || errs != "" {
+			t.Fatalf("%s: exit %d, stderr %q", file, code, errs)
+		}
+		code, fromStdin, errs := runMock(t, string(data), "--mode", "garble", "--seed", "3")
+		if code != 0 || errs != "" {
+			t.Fatalf("%s from stdin: exit %d, stderr %q", file, code, errs)
+		}
+		if fromFile != fromStdin || strings.Count(fromFile, "\n") != strings.Count(string(data), "\n") {
+			t.Fatalf("%s: %d bytes from the file, %d from stdin", file, len(fromFile), len(fromStdin))
+		}
+		out := filepath.Join(t.TempDir(), "out.jsonl")
+		for i := 0; i < 2; i++ {
+			if code, _, errs := runMock(t, string(data), "--mode", "garble", "--seed", "3", "-o", out); code != 0 {
+				t.Fatalf("-o run %d: exit %d, stderr %q", i+1, code, errs)
+			}
+		}
+		if got, _ := os.ReadFile(out); string(got) != fromFile {
+			t.Errorf("%s: a resumed -o file is not the records of one run", file)
+		}
+	}
+}
+
+// TestBadRecordLateWritesNothing: a bad request near the end of a file is found by
+// the first pass, before any answer is written.
+func TestBadRecordLateWritesNothing(t *testing.T) {
+	data, err := os.ReadFile("testdata/toolcall_requests.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := string(data) + "{\"schema_version\":\"fbeval-request/v1\"}\n"
+	code, out, errs := runMock(t, in, "--mode", "reference")
+	if code != runner.ExitUsage || out != "" || !strings.Contains(errs, "<stdin>:") {
+		t.Fatalf("exit %d, %d bytes written, stderr %q; want exit 2, nothing written, the position", code, len(out), errs)
+	}
+}
+
+// BenchmarkMockStream answers the built-in toolcall study's requests (1,440, as
+// exported with --include-reference) from standard input, spooled and read twice,
+// in garble mode (see .ci/perf for the whole process at 100,800 and 1,008,000).
+func BenchmarkMockStream(b *testing.B) {
+	s, err := export.LoadStudy("toolcall")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if s, err = export.Resolve(s, export.Overrides{}); err != nil {
+		b.Fatal(err)
+	}
+	p, err := export.PlanToolcall(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var in bytes.Buffer
+	if err := export.StreamRequests(&in, &p.Study, p.RequestCount(), "jsonl", func(yield func(*contract.Request) error) error {
+		return p.Each(true, yield)
+	}); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(in.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		if code := run([]string{"--mode", "garble", "--seed", "3"}, bytes.NewReader(in.Bytes()), io.Discard, io.Discard); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+	}
+	b.ReportMetric(float64(p.RequestCount())*float64(b.N)/b.Elapsed().Seconds(), "requests/s")
+}

@@ -1,0 +1,64 @@
+package runner_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/fbeval/fbeval/runners/internal/runner"
+)
+
+const twoCogLang = `{"case_id": "A", "expected_top_level_heads": [], "instructions": "i", "level": 1, "prompt": "p1", "schema_version": "coglang-generation-eval-request/v0.1"}
+{"case_id": "B", "expected_top_level_heads": [], "instructions": "i", "level": 1, "prompt": "p2", "schema_version": "coglang-generation-eval-request/v0.1"}
+`
+
+// TestRequestsTwoPasses: a request file read from a stream (spooled) and from a
+// regular file gives the same items, ids, count and study identities; a file that
+// changes between the passes is an error, not a silent mix.
+func TestRequestsTwoPasses(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "req.jsonl")
+	if err := os.WriteFile(path, []byte(twoCogLang), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	collect := func(q *runner.Requests) []runner.Item {
+		var items []runner.Item
+		if err := q.Each(func(it *runner.Item) error { items = append(items, *it); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return items
+	}
+	stream, err := runner.OpenRequests(path, strings.NewReader(twoCogLang), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Close()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	file, err := runner.OpenRequests(path, f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := collect(stream), collect(file)
+	if len(a) != 2 || !reflect.DeepEqual(a, b) || !reflect.DeepEqual(stream.Studies(), file.Studies()) {
+		t.Fatalf("stream %+v\nfile %+v", a, b)
+	}
+	if a[0].Study == "" || a[0].Study != a[1].Study || !stream.Has("B") || stream.Has("C") || stream.Len() != 2 {
+		t.Errorf("study %q %q, has B %v, len %d", a[0].Study, a[1].Study, stream.Has("B"), stream.Len())
+	}
+	// twice over: Each starts again from the first record
+	if again := collect(file); !reflect.DeepEqual(again, b) {
+		t.Errorf("a second Each differs")
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(twoCogLang, `"B"`, `"C"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = file.Each(func(*runner.Item) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "changed while it was read") {
+		t.Errorf("a file changed between the passes: err %v", err)
+	}
+}
