@@ -1,8 +1,18 @@
-// Package schemas publishes the JSON Schemas (Draft 2020-12) of every record and file
-// fbeval reads or writes, embedded in the binary, and checks contract files against
-// them: the engine behind `fbeval validate` and `fbeval schema`.
+// Package schemas is fbeval's one home of JSON Schema. It owns:
 //
-// Each schema is named after its version string without the version
+//   - the JSON Schemas (Draft 2020-12) of every record and file fbeval reads or
+//     writes, embedded in the binary, and the checking of contract files against
+//     them: the engine behind `fbeval validate` and `fbeval schema`;
+//   - the one compiler configuration every schema is compiled with (NewCompiler:
+//     Draft 2020-12, formats asserted, references refused, format "date" and
+//     regular expressions read as Python's jsonschema reads them), extended by
+//     vocabularies such as score/relations' relation keywords (Extension);
+//   - Compile, which compiles a tool's schema document read strictly;
+//   - the allocation-free fast path that decides valid instances (Fast);
+//   - the one flattener of jsonschema/v6 error trees (Leaves, Message) and JSON
+//     Pointers built with jsontext.Pointer (Pointer).
+//
+// Each embedded schema is named after its version string without the version
 // ("fbeval-request" for fbeval-request/v1) and has the $id BaseURL+NAME+".schema.json".
 // Schemas refer to each other by $id only; nothing is ever fetched.
 //
@@ -18,6 +28,15 @@
 //
 // Records without a schema_version (a toolcall case, a bare response) need the
 // schema named in Options.Schema.
+//
+// Compiling a tool's schema and deciding instances quickly:
+//
+//	s, _, err := schemas.Compile(data, relations.Vocabulary)
+//	if err != nil {
+//		return err // "schema: ..." on one line
+//	}
+//	fast := schemas.NewFast(s) // nil when the schema uses keywords it lacks
+//	ok := fast != nil && fast.Valid(v) || fast == nil && s.Validate(schemas.Instance(v)) == nil
 package schemas
 
 import (
