@@ -1,11 +1,9 @@
-// Package score is fbeval's scoring engine: it joins response files to the request
-// set a study rebuilds, judges every response with the suite's scorer
-// (score/coglang, score/toolcall), and sums the results into reports: per-arm and
-// per-subset metrics, paired effects (score/stats), probes, classification and
-// gates. Reports are ordered JSON objects, identical byte for byte for the same
-// study and response files.
-//
-//	plan, _ := export.PlanToolcall(study)
-//	rep, _ := score.Toolcall(plan, []score.Source{{Name: "responses.jsonl", R: f}}, score.Options{})
-//	out, _ := contract.Marshal(rep.Object(), contract.PythonIndent)
+// Package score holds what fbeval's two suites share when they score response
+// files: sources and input accounting (every line read is accepted or rejected
+// with its reason, every file hashed), recognising a file that is not the study's
+// responses, gates (thresholds on report fields that decide the exit code), and
+// the ordered worker pipeline that judges records on several goroutines and
+// applies their results in input order. Each suite owns its judge, driver and
+// metrics: score/toolcall/study for the toolcall suite (with the judge in
+// score/toolcall), and score/coglang.
 package score

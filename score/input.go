@@ -4,12 +4,26 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"hash"
 	"io"
+	"strconv"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/go-json-experiment/json/jsontext"
 )
+
+// Options tune scoring without changing results.
+type Options struct {
+	MaxLineBytes int // longest response line read (0: the contract default)
+	// Workers is how many goroutines decode and judge records (0:
+	// runtime.GOMAXPROCS). Results are the same for any number.
+	Workers int
+	// StrictBatch (CogLang --strict): a batch object's own schema_version, when
+	// present and not null, must be the response-batch version. The reference
+	// ignores it, and so does the default.
+	StrictBatch bool
+}
 
 // Source is one response file to read.
 type Source struct {
@@ -43,8 +57,8 @@ type InputStats struct {
 // millions of bad lines does not make a report of gigabytes.
 const MaxListed = 1000
 
-// reject counts a rejected record and lists it while the list has room.
-func (s *InputStats) reject(r Rejection) {
+// Reject counts a rejected record and lists it while the list has room.
+func (s *InputStats) Reject(r Rejection) {
 	s.RejectedCount++
 	if len(s.Rejected) < MaxListed {
 		s.Rejected = append(s.Rejected, r)
@@ -115,6 +129,20 @@ const (
 	BatchBytes   = 128 << 10
 )
 
+// CheckBatchVersion refuses a batch object whose schema_version is present, not
+// null, and not want, at the value's position.
+func CheckBatchVersion(rd *contract.Reader, name, want string) error {
+	v, ok := rd.Header()["schema_version"]
+	if !ok || v.Kind() == 'n' {
+		return nil
+	}
+	if s, isStr := stringOf(v); isStr && s == want {
+		return nil
+	}
+	line, col := rd.HeaderPosition("schema_version")
+	return &contract.InputError{File: name, Line: line, Col: col, Msg: fmt.Sprintf("the batch schema_version must be %q (or absent), got %s", want, contract.ShowValue(v))}
+}
+
 func stringOf(v jsontext.Value) (string, bool) {
 	if v.Kind() != '"' {
 		return "", false
@@ -124,4 +152,12 @@ func stringOf(v jsontext.Value) (string, bool) {
 		return "", false
 	}
 	return tok.String(), true
+}
+
+// Plural writes a count with the noun that fits it: "1 record", "2 records".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -8,9 +8,9 @@ import (
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures"
-	"github.com/fbeval/fbeval/score"
 	"github.com/fbeval/fbeval/score/relations"
 	tc "github.com/fbeval/fbeval/score/toolcall"
+	"github.com/fbeval/fbeval/score/toolcall/study"
 )
 
 // CheckCmd checks one output: against a toolcall domain's tool contract (with an
@@ -92,7 +92,7 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 			return &exitError{code: 2, err: cleanPathError(err)}
 		}
 	}
-	res, err := score.CheckOne(tool, candidate, output, state)
+	res, err := study.CheckOne(tool, candidate, output, state)
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 	if c.Format == "json" {
 		errs := []contract.Object{}
 		for _, e := range res.Errors {
-			errs = append(errs, score.ErrorObject(e))
+			errs = append(errs, study.ErrorObject(e))
 		}
 		out, _ := contract.Marshal(contract.Object{
 			{Key: "verdict", Value: verdict},

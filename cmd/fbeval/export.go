@@ -7,6 +7,7 @@ import (
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/score"
 	"github.com/fbeval/fbeval/score/relations"
+	"github.com/fbeval/fbeval/score/toolcall/study"
 )
 
 // ExportCmd writes the requests of a study.
@@ -48,7 +49,7 @@ func (c *ExportCmd) Run(env *Env) error {
 				return plan.Each(c.IncludeReference, yield)
 			})
 		}
-		run, err := score.NewToolcallRun(plan)
+		run, err := study.NewToolcallRun(plan)
 		if err != nil {
 			return err
 		}
@@ -65,7 +66,7 @@ func (c *ExportCmd) Run(env *Env) error {
 
 // readAll joins response files to a toolcall run, reporting rejected lines on
 // stderr.
-func readAll(env *Env, run *score.ToolcallRun, paths []string, opts score.Options) error {
+func readAll(env *Env, run *study.ToolcallRun, paths []string, opts score.Options) error {
 	for _, p := range paths {
 		r, done, err := openInput(env, p)
 		if err != nil {

@@ -13,8 +13,8 @@ import (
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures"
-	"github.com/fbeval/fbeval/score"
 	"github.com/fbeval/fbeval/score/relations"
+	"github.com/fbeval/fbeval/score/toolcall/study"
 )
 
 // FixturesCmd inspects and rebuilds the embedded datasets.
@@ -109,7 +109,7 @@ func (c *FixturesAuditCmd) Run(env *Env) error {
 		return err
 	}
 	counts := fixtures.ToolcallAudit(cases)
-	fails := score.AuditOracle(cases)
+	fails := study.AuditOracle(cases)
 	if c.Format == "json" {
 		failObjs := []contract.Object{}
 		for _, f := range fails {
@@ -199,7 +199,7 @@ func (c *FixturesProbesCmd) Run(env *Env) error {
 			domains = append(domains, d)
 		}
 	}
-	reports, err := score.RunProbes(plan.Cases, domains, func(d string) ([]byte, error) { return plan.Candidate[d], nil })
+	reports, err := study.RunProbes(plan.Cases, domains, func(d string) ([]byte, error) { return plan.Candidate[d], nil })
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/fbeval/fbeval/score"
 	"github.com/fbeval/fbeval/score/coglang"
 	"github.com/fbeval/fbeval/score/relations"
+	"github.com/fbeval/fbeval/score/toolcall/study"
 )
 
 // ScoreCmd scores response files against a study.
@@ -240,10 +241,10 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	if err != nil {
 		return err
 	}
-	if err := score.CheckGates(gates, plan); err != nil {
+	if err := study.CheckGates(gates, plan); err != nil {
 		return usageError("%v", err)
 	}
-	run, err := score.NewToolcallRun(plan)
+	run, err := study.NewToolcallRun(plan)
 	if err != nil {
 		return err
 	}
@@ -320,7 +321,7 @@ func (c *ScoreCmd) cogSummary(env *Env, res *coglang.Result) {
 }
 
 // toolcallSummary writes the one-line summary of a toolcall score on stderr.
-func (c *ScoreCmd) toolcallSummary(env *Env, run *score.ToolcallRun, rep *score.ToolcallReport) {
+func (c *ScoreCmd) toolcallSummary(env *Env, run *study.ToolcallRun, rep *study.ToolcallReport) {
 	records, dups, unknown, rejected := 0, 0, 0, 0
 	for _, in := range run.Inputs {
 		records += in.Records

@@ -1,4 +1,4 @@
-package score
+package study
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/fixtures/fixturetest"
+	"github.com/fbeval/fbeval/score"
 )
 
 func plan(t *testing.T, name string, o export.Overrides) *export.ToolcallPlan {
@@ -56,7 +57,7 @@ func scoreText(t *testing.T, p *export.ToolcallPlan, files ...string) (*Toolcall
 		t.Fatal(err)
 	}
 	for i, f := range files {
-		if _, err := run.Read(Source{Name: fmt.Sprintf("r%d.jsonl", i+1), R: strings.NewReader(f)}, Options{}); err != nil {
+		if _, err := run.Read(score.Source{Name: fmt.Sprintf("r%d.jsonl", i+1), R: strings.NewReader(f)}, score.Options{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -213,17 +214,17 @@ func TestGates(t *testing.T) {
 		{"no_such.field>=0", false, false},
 	}
 	for _, tt := range tests {
-		g, err := ParseGate(tt.gate)
+		g, err := score.ParseGate(tt.gate)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := EvaluateGates([]Gate{g}, report)[0]
+		r := score.EvaluateGates([]score.Gate{g}, report)[0]
 		if r.Passed != tt.passed || (r.Actual != nil) != tt.known {
 			t.Errorf("%s: passed %v actual %v", tt.gate, r.Passed, r.Actual)
 		}
 	}
 	for _, bad := range []string{"x", ">=3", "a>=b", "a>=NaN"} {
-		if _, err := ParseGate(bad); err == nil {
+		if _, err := score.ParseGate(bad); err == nil {
 			t.Errorf("%q parsed", bad)
 		}
 	}
@@ -259,7 +260,7 @@ func quote(s string) string   { b, _ := contract.Marshal(s, contract.Compact); r
 // pass; a total that is not the sum of its lines fails with SUM_MISMATCH, which is
 // public feedback for a repair round.
 func TestToolcallRelationKeywords(t *testing.T) {
-	p := plan(t, "toolcall", export.Overrides{Dataset: "../docs/examples/toolcall-invoices.jsonl", Repairs: ptr(1)})
+	p := plan(t, "toolcall", export.Overrides{Dataset: "../../../docs/examples/toolcall-invoices.jsonl", Repairs: ptr(1)})
 	_, rep := scoreText(t, p, responses(t, p, func(r contract.Request) string { return *r.ReferenceOutput }))
 	if m := rep.Arms[contract.ArmInputSchema]; *m.FirstPassSuccess != 100 {
 		t.Fatalf("gold answers: FPS %v, errors %v", *m.FirstPassSuccess, m.ErrorCounts)
@@ -307,11 +308,11 @@ func TestCheckGates(t *testing.T) {
 		{"complete==2", "true (1) or false (0)"},
 	}
 	for _, tt := range tests {
-		g, err := ParseGate(tt.gate)
+		g, err := score.ParseGate(tt.gate)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.gate, err)
 		}
-		err = CheckGates([]Gate{g}, p)
+		err = CheckGates([]score.Gate{g}, p)
 		switch {
 		case tt.err == "" && err != nil:
 			t.Errorf("%s: %v", tt.gate, err)
@@ -320,7 +321,7 @@ func TestCheckGates(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"a=>3", "a=<3", "a<>3", "a>==3"} {
-		if _, err := ParseGate(bad); err == nil || !strings.Contains(err.Error(), "operator") {
+		if _, err := score.ParseGate(bad); err == nil || !strings.Contains(err.Error(), "operator") {
 			t.Errorf("%q: %v, want a malformed operator", bad, err)
 		}
 	}

@@ -1,4 +1,4 @@
-package score
+package study
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures/synth"
+	"github.com/fbeval/fbeval/score"
 	tc "github.com/fbeval/fbeval/score/toolcall"
 )
 
@@ -106,7 +107,7 @@ func BenchmarkToolcallStageRead(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		hr := NewHashingReader(bytes.NewReader(data))
+		hr := score.NewHashingReader(bytes.NewReader(data))
 		rd := contract.NewReader("bench", hr, contract.ReadOptions{})
 		n := 0
 		for rd.Scan() {
@@ -206,7 +207,7 @@ func benchToolcallRead(b *testing.B, workers int) {
 	b.ReportAllocs()
 	for b.Loop() {
 		run := tcBenchRun(b)
-		st, err := run.Read(Source{Name: "bench.jsonl", R: bytes.NewReader(data)}, Options{Workers: workers})
+		st, err := run.Read(score.Source{Name: "bench.jsonl", R: bytes.NewReader(data)}, score.Options{Workers: workers})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -227,7 +228,7 @@ func BenchmarkToolcallRead100k(b *testing.B) {
 // BenchmarkToolcallReport: the report over the rows once responses are in.
 func BenchmarkToolcallReport(b *testing.B) {
 	run := tcBenchRun(b)
-	if _, err := run.Read(Source{Name: "bench.jsonl", R: bytes.NewReader(tcBenchData())}, Options{}); err != nil {
+	if _, err := run.Read(score.Source{Name: "bench.jsonl", R: bytes.NewReader(tcBenchData())}, score.Options{}); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
@@ -269,7 +270,7 @@ func tcMixed(tb testing.TB, n int) []byte {
 func tcOutputs(t *testing.T, data []byte, workers int) (string, string) {
 	t.Helper()
 	run := tcBenchRun(t)
-	if _, err := run.Read(Source{Name: "r.jsonl", R: bytes.NewReader(data)}, Options{Workers: workers}); err != nil {
+	if _, err := run.Read(score.Source{Name: "r.jsonl", R: bytes.NewReader(data)}, score.Options{Workers: workers}); err != nil {
 		t.Fatal(err)
 	}
 	rep, err := run.Report()
@@ -340,7 +341,7 @@ func TestToolcallReadJudgesAsScore(t *testing.T) {
 		want[sl] = ref.judges[row.Case.Domain].Score(resp.Output, row.Prepared)
 	}
 	run := tcBenchRun(t)
-	if _, err := run.Read(Source{Name: "r.jsonl", R: bytes.NewReader(data)}, Options{}); err != nil {
+	if _, err := run.Read(score.Source{Name: "r.jsonl", R: bytes.NewReader(data)}, score.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	failed := 0
@@ -400,7 +401,7 @@ func TestToolcallReadMemoryFlat(t *testing.T) {
 				}
 			}
 		}()
-		st, err := run.Read(Source{Name: "r.jsonl", R: src}, Options{})
+		st, err := run.Read(score.Source{Name: "r.jsonl", R: src}, score.Options{})
 		close(stop)
 		<-done
 		if err != nil {
@@ -481,7 +482,7 @@ func BenchmarkToolcallWhole1440(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := run.Read(Source{Name: "r.jsonl", R: bytes.NewReader(data.Bytes())}, Options{}); err != nil {
+		if _, err := run.Read(score.Source{Name: "r.jsonl", R: bytes.NewReader(data.Bytes())}, score.Options{}); err != nil {
 			b.Fatal(err)
 		}
 		rep, err := run.Report()

@@ -1,4 +1,4 @@
-package score
+package study
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures"
+	"github.com/fbeval/fbeval/score"
 	"github.com/fbeval/fbeval/score/stats"
 	tc "github.com/fbeval/fbeval/score/toolcall"
 )
@@ -36,7 +37,7 @@ type ToolcallReport struct {
 	Effects        []namedEffect
 	Probes         *tc.ProbeStats
 	Classification []string
-	Gates          []GateResult
+	Gates          []score.GateResult
 	Warnings       []string
 	Models         map[string][]string // arm -> the models its answered attempts name, sorted
 	report         contract.Object     // built once
@@ -66,7 +67,7 @@ func (run *ToolcallRun) Report() (*ToolcallReport, error) {
 	}
 	if missing > 0 {
 		rep.Complete = false
-		rep.Warnings = append(rep.Warnings, plural(missing, "row has", "rows have")+" no first-attempt response and score as failures")
+		rep.Warnings = append(rep.Warnings, score.Plural(missing, "row has", "rows have")+" no first-attempt response and score as failures")
 	}
 	for _, arm := range s.Arms {
 		rep.Arms[arm] = computeMetrics(byArm[arm], s.Prices)
@@ -114,17 +115,17 @@ func (run *ToolcallRun) Report() (*ToolcallReport, error) {
 	}
 	for _, in := range run.Inputs {
 		if n := in.RejectedCount; n > 0 {
-			w := in.Path + ": " + plural(n, "line was", "lines were") + " rejected"
+			w := in.Path + ": " + score.Plural(n, "line was", "lines were") + " rejected"
 			if left := n - len(in.Rejected); left > 0 {
 				w += fmt.Sprintf(" (the first %d are listed)", len(in.Rejected))
 			}
 			rep.Warnings = append(rep.Warnings, w)
 		}
 		if in.Duplicates > 0 {
-			rep.Warnings = append(rep.Warnings, in.Path+": "+plural(in.Duplicates, "record repeats", "records repeat")+" an earlier request id (the last one wins)")
+			rep.Warnings = append(rep.Warnings, in.Path+": "+score.Plural(in.Duplicates, "record repeats", "records repeat")+" an earlier request id (the last one wins)")
 		}
 		if in.Unknown > 0 {
-			rep.Warnings = append(rep.Warnings, in.Path+": "+plural(in.Unknown, "record answers", "records answer")+" no request of this study")
+			rep.Warnings = append(rep.Warnings, in.Path+": "+score.Plural(in.Unknown, "record answers", "records answer")+" no request of this study")
 		}
 		rep.Warnings = append(rep.Warnings, in.Warnings...)
 	}
@@ -151,16 +152,16 @@ func (run *ToolcallRun) Report() (*ToolcallReport, error) {
 		slices.Sort(names)
 		parts := make([]string, len(names))
 		for i, m := range names {
-			parts[i] = m + " (" + plural(all[m], "answer", "answers") + ")"
+			parts[i] = m + " (" + score.Plural(all[m], "answer", "answers") + ")"
 		}
 		rep.Warnings = append(rep.Warnings, "the responses mix "+itoa(len(names))+" models: "+strings.Join(parts, ", ")+"; the figures mix runs: score each model's responses apart")
 	}
 	rep.report = rep.object(nil)
-	gates, err := ParseGates(s.Gates)
+	gates, err := score.ParseGates(s.Gates)
 	if err != nil {
 		return nil, err
 	}
-	rep.Gates = EvaluateGates(gates, rep.report)
+	rep.Gates = score.EvaluateGates(gates, rep.report)
 	rep.report = rep.object(rep.Gates)
 	return rep, nil
 }
@@ -236,7 +237,7 @@ func (rep *ToolcallReport) OK() bool {
 // Object returns the report as an ordered JSON object (fbeval-report/v1).
 func (rep *ToolcallReport) Object() contract.Object { return rep.report }
 
-func (rep *ToolcallReport) object(gates []GateResult) contract.Object {
+func (rep *ToolcallReport) object(gates []score.GateResult) contract.Object {
 	run := rep.Run
 	s := run.Plan.Study
 	inputs := []contract.Object{}
@@ -508,13 +509,6 @@ func ErrorObject(e tc.Error) contract.Object {
 		o = append(o, contract.Member{Key: "details", Value: d})
 	}
 	return o
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return itoa(n) + " " + many
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

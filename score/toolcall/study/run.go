@@ -1,4 +1,4 @@
-package score
+package study
 
 import (
 	"fmt"
@@ -12,20 +12,9 @@ import (
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
+	"github.com/fbeval/fbeval/score"
 	tc "github.com/fbeval/fbeval/score/toolcall"
 )
-
-// Options tune scoring without changing results.
-type Options struct {
-	MaxLineBytes int // longest response line read (0: the contract default)
-	// Workers is how many goroutines decode and judge records (0:
-	// runtime.GOMAXPROCS). Results are the same for any number.
-	Workers int
-	// StrictBatch (CogLang --strict): a batch object's own schema_version, when
-	// present and not null, must be the response-batch version. The reference
-	// ignores it, and so does the default.
-	StrictBatch bool
-}
 
 // attempt is what one response said for one attempt of a row.
 type attempt struct {
@@ -130,7 +119,7 @@ func (r *Row) repairs() int {
 type ToolcallRun struct {
 	Plan   *export.ToolcallPlan
 	Rows   []*Row
-	Inputs []InputStats
+	Inputs []score.InputStats
 	judges map[string]*tc.Judge
 	byID   map[string]slot
 	byCase map[string]int // case id -> row, where a case has exactly one row
@@ -216,15 +205,15 @@ func (run *ToolcallRun) lookup(resp *contract.Response) (slot, bool) {
 // (errors, messages) once the file is read, if no later record replaced it: in
 // files that answer the same requests many times over, most failures never need
 // their messages. The results are the ones Judge.Score gives (tested).
-func (run *ToolcallRun) Read(src Source, opts Options) (*InputStats, error) {
-	hr := NewHashingReader(src.R)
+func (run *ToolcallRun) Read(src score.Source, opts score.Options) (*score.InputStats, error) {
+	hr := score.NewHashingReader(src.R)
 	rd := contract.NewReader(src.Name, hr, contract.ReadOptions{
 		ListKeys:      []string{"responses"},
 		OtherListKeys: []string{"requests"}, // to say what the file is
 		SingleRecord:  isSingleResponse,
 		MaxLineBytes:  opts.MaxLineBytes,
 	})
-	st := &InputStats{Path: src.Name}
+	st := &score.InputStats{Path: src.Name}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -243,13 +232,13 @@ func (run *ToolcallRun) Read(src Source, opts Options) (*InputStats, error) {
 	if err := rd.Err(); err != nil {
 		return nil, err
 	}
-	if err := checkResponseBatchVersion(rd, src.Name, contract.ResponseBatchV1); err != nil {
+	if err := score.CheckBatchVersion(rd, src.Name, contract.ResponseBatchV1); err != nil {
 		return nil, err
 	}
 	if st.Records > 0 && st.Accepted == 0 {
 		// nothing in the file is a record: a wrong file, not a run with bad lines
 		return nil, &exitErr{msg: fmt.Sprintf("%s; no record of the file could be read (%s): give a JSONL file, a JSON list or a batch object of response records",
-			st.Rejected[0].Reason, plural(st.Records, "record rejected", "records rejected"))}
+			st.Rejected[0].Reason, score.Plural(st.Records, "record rejected", "records rejected"))}
 	}
 	st.Shape = rd.Shape().String()
 	st.Lines = rd.Lines()
@@ -265,7 +254,7 @@ func (run *ToolcallRun) Read(src Source, opts Options) (*InputStats, error) {
 // count every row missing.
 func (run *ToolcallRun) CheckJoined() error {
 	scored, unknown := 0, 0
-	var first *InputStats
+	var first *score.InputStats
 	for i := range run.Inputs {
 		in := &run.Inputs[i]
 		scored += in.Accepted - in.Unknown
@@ -278,7 +267,7 @@ func (run *ToolcallRun) CheckJoined() error {
 		return nil
 	}
 	return &contract.InputError{File: first.Path, Line: first.UnknownAt[0], Col: first.UnknownAt[1], Msg: fmt.Sprintf("none of its %s answers a request of this study (%s): %s",
-		plural(unknown, "record", "records"), plural(len(run.byID), "request", "requests"), run.whyUnknown(first.FirstUnknown))}
+		score.Plural(unknown, "record", "records"), score.Plural(len(run.byID), "request", "requests"), run.whyUnknown(first.FirstUnknown))}
 }
 
 // whyUnknown says why a request id is not one of the study's.
@@ -318,20 +307,6 @@ type exitErr struct{ msg string }
 
 func (e *exitErr) Error() string { return e.msg }
 func (e *exitErr) ExitCode() int { return 2 }
-
-// checkResponseBatchVersion refuses a batch object whose schema_version is present, not
-// null, and not want, at the value's position.
-func checkResponseBatchVersion(rd *contract.Reader, name, want string) error {
-	v, ok := rd.Header()["schema_version"]
-	if !ok || v.Kind() == 'n' {
-		return nil
-	}
-	if s, isStr := stringOf(v); isStr && s == want {
-		return nil
-	}
-	line, col := rd.HeaderPosition("schema_version")
-	return &contract.InputError{File: name, Line: line, Col: col, Msg: fmt.Sprintf("the batch schema_version must be %q (or absent), got %s", want, contract.ShowValue(v))}
-}
 
 // Outcomes of one record.
 const (
@@ -558,11 +533,11 @@ func (run *ToolcallRun) keepOutput(r *tc.Result) bool {
 }
 
 // apply adds one record's outcome to the rows and the file's counts.
-func (run *ToolcallRun) apply(o *tcOutcome, st *InputStats) {
+func (run *ToolcallRun) apply(o *tcOutcome, st *score.InputStats) {
 	st.Records++
 	switch o.kind {
 	case outRejected:
-		st.reject(Rejection{Line: o.line, Reason: o.reason})
+		st.Reject(score.Rejection{Line: o.line, Reason: o.reason})
 		return
 	case outUnknown:
 		st.Accepted++
@@ -580,14 +555,14 @@ func (run *ToolcallRun) apply(o *tcOutcome, st *InputStats) {
 	*a = o.att
 }
 
-func (run *ToolcallRun) readSerial(rd *contract.Reader, st *InputStats) error {
+func (run *ToolcallRun) readSerial(rd *contract.Reader, st *score.InputStats) error {
 	w := &tcWorker{run: run, name: st.Path}
 	var o tcOutcome
 	first := true
 	for rd.Scan() {
 		rec := rd.Record()
 		if first {
-			if err := SniffRecord(rec, contract.SuiteToolcall); err != nil {
+			if err := score.SniffRecord(rec, contract.SuiteToolcall); err != nil {
 				return err
 			}
 			first = false
@@ -601,7 +576,7 @@ func (run *ToolcallRun) readSerial(rd *contract.Reader, st *InputStats) error {
 // readParallel reads on the calling goroutine, judges batches on workers
 // goroutines and applies them in input order on one more. The order channel holds
 // the batches in input order; its capacity bounds the batches in flight.
-func (run *ToolcallRun) readParallel(rd *contract.Reader, st *InputStats, workers int) error {
+func (run *ToolcallRun) readParallel(rd *contract.Reader, st *score.InputStats, workers int) error {
 	inFlight := 4 * workers
 	jobs := make(chan *tcBatch, inFlight)
 	order := make(chan *tcBatch, inFlight)
@@ -650,13 +625,13 @@ func (run *ToolcallRun) readParallel(rd *contract.Reader, st *InputStats, worker
 	for rd.Scan() {
 		rec := rd.Record()
 		if first {
-			if err = SniffRecord(rec, contract.SuiteToolcall); err != nil {
+			if err = score.SniffRecord(rec, contract.SuiteToolcall); err != nil {
 				break
 			}
 			first = false
 		}
 		b.add(rec)
-		if len(b.ends) >= BatchRecords || len(b.raw) >= BatchBytes {
+		if len(b.ends) >= score.BatchRecords || len(b.raw) >= score.BatchBytes {
 			send(b)
 			b = get()
 		}

@@ -1,0 +1,122 @@
+package study
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/export"
+	"github.com/fbeval/fbeval/score"
+	"github.com/fbeval/fbeval/score/stats"
+)
+
+// GateFields returns every numeric field of the report a toolcall plan yields,
+// as gate paths: top-level fields, each arm's metrics (ARM.FIELD, or
+// arms.ARM.FIELD), effects, probes and per-domain and per-category metrics.
+func GateFields(plan *export.ToolcallPlan) []string {
+	s := plan.Study
+	metricKeys := numericKeys((&Metrics{}).Object())
+	out := []string{"complete", "expected_rows"}
+	for _, arm := range s.Arms {
+		for _, k := range metricKeys {
+			out = append(out, arm+"."+k, "arms."+arm+"."+k)
+		}
+	}
+	effectKeys := numericKeys(stats.Effect{}.Object())
+	for _, cmp := range Comparisons {
+		if slices.Contains(s.Arms, cmp.Treatment) && slices.Contains(s.Arms, cmp.Baseline) {
+			for _, k := range effectKeys {
+				out = append(out, "effects."+cmp.Name+"."+k)
+			}
+		}
+	}
+	for _, k := range []string{"valid_probe_count", "invalid_probe_count", "invalid_rejection_percent", "false_rejection_percent"} {
+		out = append(out, "probes."+k)
+	}
+	subsets := func(kind string, keys []string) {
+		for _, d := range keys {
+			for _, arm := range s.Arms {
+				for _, k := range metricKeys {
+					out = append(out, "subsets."+kind+"."+d+"."+arm+"."+k)
+				}
+			}
+		}
+	}
+	var domains, categories []string
+	for i := range plan.Cases {
+		c := &plan.Cases[i]
+		if !slices.Contains(domains, c.Domain) {
+			domains = append(domains, c.Domain)
+		}
+		if !slices.Contains(categories, c.Category) {
+			categories = append(categories, c.Category)
+		}
+	}
+	subsets("domain", domains)
+	subsets("category", categories)
+	return out
+}
+
+// numericKeys are the keys of o whose values are numbers or null (a number that
+// may be missing); nested objects and lists are left out.
+func numericKeys(o contract.Object) []string {
+	var out []string
+	for _, m := range o {
+		switch m.Value.(type) {
+		case contract.Object, []any, []string, string, []contract.Object:
+			continue
+		}
+		if m.Key == "first_pass_wilson95" || m.Key == "ci95" {
+			continue
+		}
+		out = append(out, m.Key)
+	}
+	return out
+}
+
+// CheckGates resolves every gate against the fields of the report plan yields,
+// before any response is read, so that a typo is bad usage (exit 2) rather than a
+// failed gate: an unknown field or arm is named with the closest known field;
+// a threshold that cannot be meant for the field's unit is refused (a percent
+// gate below 1 looks like a 0-1 rate: write 90 for 90 %, or 0.5% to mean half a
+// percent; a percent outside 0-100, a negative count).
+func CheckGates(gates []score.Gate, plan *export.ToolcallPlan) error {
+	fields := GateFields(plan)
+	known := make(map[string]bool, len(fields))
+	for _, f := range fields {
+		known[f] = true
+	}
+	for _, g := range gates {
+		path := strings.Join(g.Path, ".")
+		if !known[path] {
+			return &contract.InputError{Msg: unknownGateField(g, path, fields, plan.Study.Arms)}
+		}
+		if err := score.CheckThreshold(g); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func unknownGateField(g score.Gate, path string, fields, arms []string) string {
+	msg := fmt.Sprintf("gate %q: unknown field %s", g.Text, path)
+	first := g.Path[0]
+	if first == "arms" && len(g.Path) > 1 {
+		first = g.Path[1]
+	}
+	if len(g.Path) >= 2 && !slices.Contains(arms, first) && !slices.Contains([]string{"effects", "probes", "subsets", "arms"}, g.Path[0]) {
+		// ARM.FIELD with an arm the study does not have
+		if isMetricKey(g.Path[len(g.Path)-1]) {
+			msg = fmt.Sprintf("gate %q: unknown arm %s; the study's arms: %s", g.Text, first, strings.Join(arms, ", "))
+		}
+	}
+	if best := score.Closest(path, fields); best != "" {
+		msg += "; did you mean " + best
+	}
+	return msg
+}
+
+func isMetricKey(k string) bool {
+	return slices.Contains(numericKeys((&Metrics{}).Object()), k)
+}
