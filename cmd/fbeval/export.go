@@ -49,7 +49,7 @@ func (c *ExportCmd) Run(env *Env) error {
 				return plan.Each(c.IncludeReference, yield)
 			})
 		}
-		run, err := study.NewToolcallRun(plan)
+		run, err := study.New(plan)
 		if err != nil {
 			return err
 		}
@@ -66,7 +66,7 @@ func (c *ExportCmd) Run(env *Env) error {
 
 // readAll joins response files to a toolcall run, reporting rejected lines on
 // stderr.
-func readAll(env *Env, run *study.ToolcallRun, paths []string, opts score.Options) error {
+func readAll(env *Env, run *study.Run, paths []string, opts score.Options) error {
 	for _, p := range paths {
 		r, done, err := openInput(env, p)
 		if err != nil {

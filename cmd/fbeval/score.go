@@ -244,7 +244,7 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	if err := study.CheckGates(gates, plan); err != nil {
 		return usageError("%v", err)
 	}
-	run, err := study.NewToolcallRun(plan)
+	run, err := study.New(plan)
 	if err != nil {
 		return err
 	}
@@ -321,7 +321,7 @@ func (c *ScoreCmd) cogSummary(env *Env, res *coglang.Result) {
 }
 
 // toolcallSummary writes the one-line summary of a toolcall score on stderr.
-func (c *ScoreCmd) toolcallSummary(env *Env, run *study.ToolcallRun, rep *study.ToolcallReport) {
+func (c *ScoreCmd) toolcallSummary(env *Env, run *study.Run, rep *study.Aggregates) {
 	records, dups, unknown, rejected := 0, 0, 0, 0
 	for _, in := range run.Inputs {
 		records += in.Records
@@ -348,7 +348,7 @@ func (c *ScoreCmd) toolcallSummary(env *Env, run *study.ToolcallRun, rep *study.
 		verdict = "not ok"
 	}
 	env.warnf("%s: %d rows from %s: first-pass success %s; %d records, %s, %s, %d rejected; gates met %d/%d; %s",
-		c.Study, len(run.Rows), strings.Join(c.Responses, ", "), strings.Join(arms, ", "), records,
+		c.Study, run.RowCount(), strings.Join(c.Responses, ", "), strings.Join(arms, ", "), records,
 		plural(dups, "duplicate", "duplicates"), plural(unknown, "unknown id", "unknown ids"), rejected, met, len(rep.Gates), verdict)
 }
 

@@ -71,13 +71,13 @@ func tcBenchLines() [][]byte {
 	return bytes.Split(bytes.TrimSuffix(tcBenchData(), []byte("\n")), []byte("\n"))
 }
 
-func tcBenchRun(tb testing.TB) *ToolcallRun {
+func tcBenchRun(tb testing.TB) *Run {
 	tb.Helper()
 	p, err := tcBenchPlan()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	run, err := NewToolcallRun(p)
+	run, err := New(p)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func BenchmarkToolcallStageJudge(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, it := range items {
-			row := run.Rows[it.sl.row]
+			row := run.rows[it.sl.row]
 			run.judges[row.Case.Domain].Score(it.out, row.Prepared)
 		}
 	}
@@ -176,7 +176,7 @@ func BenchmarkToolcallStageQuick(b *testing.B) {
 	run := tcBenchRun(b)
 	type item struct {
 		out []byte
-		row *Row
+		row *caseRow
 	}
 	var items []item
 	rec := contract.Record{File: "bench", Line: 1, Col: 1}
@@ -190,7 +190,7 @@ func BenchmarkToolcallStageQuick(b *testing.B) {
 		if !ok {
 			b.Fatal("unknown id")
 		}
-		items = append(items, item{[]byte(resp.Output), run.Rows[sl.row]})
+		items = append(items, item{[]byte(resp.Output), run.rows[sl.row]})
 	}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -218,7 +218,7 @@ func benchToolcallRead(b *testing.B, workers int) {
 	reportRate(b, tcBenchRecords)
 }
 
-// BenchmarkToolcallRead100k: the whole of ToolcallRun.Read (read, decode, judge,
+// BenchmarkToolcallRead100k: the whole of Run.Read (read, decode, judge,
 // merge) on 100,000 records, one worker and as many as GOMAXPROCS.
 func BenchmarkToolcallRead100k(b *testing.B) {
 	b.Run("workers=1", func(b *testing.B) { benchToolcallRead(b, 1) })
@@ -337,7 +337,7 @@ func TestToolcallReadJudgesAsScore(t *testing.T) {
 			delete(want, sl)
 			continue
 		}
-		row := ref.Rows[sl.row]
+		row := ref.rows[sl.row]
 		want[sl] = ref.judges[row.Case.Domain].Score(resp.Output, row.Prepared)
 	}
 	run := tcBenchRun(t)
@@ -345,7 +345,7 @@ func TestToolcallReadJudgesAsScore(t *testing.T) {
 		t.Fatal(err)
 	}
 	failed := 0
-	for i, row := range run.Rows {
+	for i, row := range run.rows {
 		for k := range row.attempts {
 			a := &row.attempts[k]
 			w, ok := want[slot{i, k + 1}]
@@ -478,7 +478,7 @@ func BenchmarkToolcallWhole1440(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		run, err := NewToolcallRun(p)
+		run, err := New(p)
 		if err != nil {
 			b.Fatal(err)
 		}

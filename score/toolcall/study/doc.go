@@ -6,7 +6,7 @@
 // byte for the same study and response files, whatever the number of workers.
 //
 //	plan, _ := export.PlanToolcall(study)
-//	run, _ := study.NewToolcallRun(plan)
+//	run, _ := study.New(plan)
 //	_, err := run.Read(score.Source{Name: "responses.jsonl", R: f}, score.Options{})
 //	rep, _ := run.Report()
 //	out, _ := contract.Marshal(rep.Object(), contract.PythonIndent)

@@ -16,7 +16,7 @@ import (
 // arms.ARM.FIELD), effects, probes and per-domain and per-category metrics.
 func GateFields(plan *export.ToolcallPlan) []string {
 	s := plan.Study
-	metricKeys := numericKeys((&Metrics{}).Object())
+	metricKeys := numericKeys((&ArmMetrics{}).Object())
 	out := []string{"complete", "expected_rows"}
 	for _, arm := range s.Arms {
 		for _, k := range metricKeys {
@@ -118,5 +118,5 @@ func unknownGateField(g score.Gate, path string, fields, arms []string) string {
 }
 
 func isMetricKey(k string) bool {
-	return slices.Contains(numericKeys((&Metrics{}).Object()), k)
+	return slices.Contains(numericKeys((&ArmMetrics{}).Object()), k)
 }

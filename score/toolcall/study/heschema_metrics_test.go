@@ -28,7 +28,7 @@ func TestMetricsRowsLikeHESchema(t *testing.T) {
 		return attempt{present: true, result: tc.Result{Errors: []tc.Error{{Code: tc.CodeJSONInvalid}}}, latency: &lat, inTokens: i64(in), outTokens: i64(out)}
 	}
 	providerErr := attempt{present: true, provider: &contract.ProviderError{Code: "timeout"}}
-	row := func(atts ...attempt) *Row { return &Row{Prepared: prepared, attempts: atts} }
+	row := func(atts ...attempt) *caseRow { return &caseRow{Prepared: prepared, attempts: atts} }
 	noLatency := ok(0, 3, 4)
 	noLatency.latency = nil
 	noTokens := ok(5, 0, 0)
@@ -46,24 +46,24 @@ func TestMetricsRowsLikeHESchema(t *testing.T) {
 
 	tests := []struct {
 		name             string
-		rows             []*Row
+		rows             []*caseRow
 		providerErrors   int
 		p50, p95         *float64
 		in, out          *int64
 		without          int
 		totalCost, perOK *float64
 	}{
-		{"every row known", []*Row{a, b}, 0, ptrF(30), ptrF(48), i64(8), i64(10), 0,
+		{"every row known", []*caseRow{a, b}, 0, ptrF(30), ptrF(48), i64(8), i64(10), 0,
 			ptrF(cost(5, 7) + cost(3, 3)), ptrF((cost(5, 7) + cost(3, 3)) / 2)},
-		{"provider error at a repair", []*Row{a, b, c}, 1, ptrF(30), ptrF(48), i64(9), i64(11), 1,
+		{"provider error at a repair", []*caseRow{a, b, c}, 1, ptrF(30), ptrF(48), i64(9), i64(11), 1,
 			ptrF(cost(5, 7) + cost(3, 3) + cost(1, 1)), nil},
-		{"provider error at once", []*Row{a, d}, 1, ptrF(10), ptrF(10), i64(5), i64(7), 1, ptrF(cost(5, 7)), nil},
-		{"latency unknown", []*Row{a, e}, 0, ptrF(10), ptrF(10), i64(8), i64(11), 0,
+		{"provider error at once", []*caseRow{a, d}, 1, ptrF(10), ptrF(10), i64(5), i64(7), 1, ptrF(cost(5, 7)), nil},
+		{"latency unknown", []*caseRow{a, e}, 0, ptrF(10), ptrF(10), i64(8), i64(11), 0,
 			ptrF(cost(5, 7) + cost(3, 4)), ptrF((cost(5, 7) + cost(3, 4)) / 2)},
-		{"tokens unknown", []*Row{a, f}, 0, ptrF(7.5), ptrF(9.75), i64(5), i64(7), 1, ptrF(cost(5, 7)), nil},
-		{"missing row left out", []*Row{a, missing}, 0, ptrF(10), ptrF(10), i64(5), i64(7), 0, ptrF(cost(5, 7)), ptrF(cost(5, 7))},
-		{"only failures", []*Row{c}, 1, nil, nil, i64(1), i64(1), 1, ptrF(cost(1, 1)), nil},
-		{"only provider errors", []*Row{d}, 1, nil, nil, nil, nil, 1, nil, nil},
+		{"tokens unknown", []*caseRow{a, f}, 0, ptrF(7.5), ptrF(9.75), i64(5), i64(7), 1, ptrF(cost(5, 7)), nil},
+		{"missing row left out", []*caseRow{a, missing}, 0, ptrF(10), ptrF(10), i64(5), i64(7), 0, ptrF(cost(5, 7)), ptrF(cost(5, 7))},
+		{"only failures", []*caseRow{c}, 1, nil, nil, i64(1), i64(1), 1, ptrF(cost(1, 1)), nil},
+		{"only provider errors", []*caseRow{d}, 1, nil, nil, nil, nil, 1, nil, nil},
 	}
 	eq := func(x, y *float64) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
 	eqi := func(x, y *int64) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }

@@ -8,7 +8,7 @@ import (
 	"github.com/fbeval/fbeval/score/stats"
 )
 
-// Metrics are the figures of one arm over a set of rows (spec section 5). Rates
+// ArmMetrics are the figures of one arm over a set of rows (spec section 5). Rates
 // are percentages; a rate whose denominator is zero is nil. A row's latency covers
 // all its attempts, as HESchema's does: a row with a provider error at any attempt
 // has no latency. Tokens and cost are summed over every response record (attempt)
@@ -16,7 +16,7 @@ import (
 // not (provider errors mostly), so one provider error does not hide the totals
 // (HESchema leaves them unknown then). Rows with no response at all are left out
 // of the tokens, cost and latency (HESchema has no such rows).
-type Metrics struct {
+type ArmMetrics struct {
 	Runs               int
 	ProviderErrors     int // rows with a provider error at any attempt
 	MissingResponses   int // rows whose first attempt has no response
@@ -65,9 +65,9 @@ func satAdd(a, b int64) (int64, bool) {
 	return a + b, false
 }
 
-// computeMetrics sums rows (all of one arm) into Metrics.
-func computeMetrics(rows []*Row, prices *contract.Prices) *Metrics {
-	m := &Metrics{Runs: len(rows), ErrorCounts: map[string]int{}}
+// computeMetrics sums rows (all of one arm) into ArmMetrics.
+func computeMetrics(rows []*caseRow, prices *contract.Prices) *ArmMetrics {
+	m := &ArmMetrics{Runs: len(rows), ErrorCounts: map[string]int{}}
 	var semantic, retried, firstFailed, recovered, repairs int
 	var inTok, outTok int64
 	withTokens := 0
@@ -178,7 +178,7 @@ func computeMetrics(rows []*Row, prices *contract.Prices) *Metrics {
 }
 
 // Object returns the metrics in report order.
-func (m *Metrics) Object() contract.Object {
+func (m *ArmMetrics) Object() contract.Object {
 	var wilson any
 	if m.FirstPassWilson != nil {
 		wilson = []any{m.FirstPassWilson[0], m.FirstPassWilson[1]}

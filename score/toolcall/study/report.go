@@ -27,13 +27,14 @@ var Comparisons = []comparison{
 	{"minimal_schema_vs_no_schema", contract.ArmMinimalSchema, contract.ArmNoSchema},
 }
 
-// ToolcallReport is an fbeval-report/v1 of a toolcall study.
-type ToolcallReport struct {
-	Run            *ToolcallRun
+// Aggregates are what a run's rows sum to: an fbeval-report/v1 of a toolcall
+// study (per-arm and per-subset metrics, effects, probes, classification, gates).
+type Aggregates struct {
+	Run            *Run
 	Complete       bool
-	Arms           map[string]*Metrics
-	Domains        map[string]map[string]*Metrics
-	Categories     map[string]map[string]*Metrics
+	Arms           map[string]*ArmMetrics
+	Domains        map[string]map[string]*ArmMetrics
+	Categories     map[string]map[string]*ArmMetrics
 	Effects        []namedEffect
 	Probes         *tc.ProbeStats
 	Classification []string
@@ -49,15 +50,15 @@ type namedEffect struct {
 }
 
 // Report sums a run's rows into a report and checks the study's gates.
-func (run *ToolcallRun) Report() (*ToolcallReport, error) {
+func (run *Run) Report() (*Aggregates, error) {
 	s := run.Plan.Study
-	rep := &ToolcallReport{Run: run, Complete: true, Arms: map[string]*Metrics{},
-		Domains: map[string]map[string]*Metrics{}, Categories: map[string]map[string]*Metrics{}}
-	byArm := map[string][]*Row{}
-	byDomain := map[[2]string][]*Row{}
-	byCategory := map[[2]string][]*Row{}
+	rep := &Aggregates{Run: run, Complete: true, Arms: map[string]*ArmMetrics{},
+		Domains: map[string]map[string]*ArmMetrics{}, Categories: map[string]map[string]*ArmMetrics{}}
+	byArm := map[string][]*caseRow{}
+	byDomain := map[[2]string][]*caseRow{}
+	byCategory := map[[2]string][]*caseRow{}
 	missing := 0
-	for _, r := range run.Rows {
+	for _, r := range run.rows {
 		byArm[r.Arm] = append(byArm[r.Arm], r)
 		byDomain[[2]string{r.Case.Domain, r.Arm}] = append(byDomain[[2]string{r.Case.Domain, r.Arm}], r)
 		byCategory[[2]string{r.Case.Category, r.Arm}] = append(byCategory[[2]string{r.Case.Category, r.Arm}], r)
@@ -74,13 +75,13 @@ func (run *ToolcallRun) Report() (*ToolcallReport, error) {
 	}
 	for k, rows := range byDomain {
 		if rep.Domains[k[0]] == nil {
-			rep.Domains[k[0]] = map[string]*Metrics{}
+			rep.Domains[k[0]] = map[string]*ArmMetrics{}
 		}
 		rep.Domains[k[0]][k[1]] = computeMetrics(rows, s.Prices)
 	}
 	for k, rows := range byCategory {
 		if rep.Categories[k[0]] == nil {
-			rep.Categories[k[0]] = map[string]*Metrics{}
+			rep.Categories[k[0]] = map[string]*ArmMetrics{}
 		}
 		rep.Categories[k[0]][k[1]] = computeMetrics(rows, s.Prices)
 	}
@@ -131,7 +132,7 @@ func (run *ToolcallRun) Report() (*ToolcallReport, error) {
 	}
 	rep.Models = map[string][]string{}
 	all := map[string]int{}
-	for _, r := range run.Rows {
+	for _, r := range run.rows {
 		for i := range r.attempts {
 			if a := &r.attempts[i]; a.present && a.model != "" {
 				if !slices.Contains(rep.Models[r.Arm], a.model) {
@@ -167,19 +168,19 @@ func (run *ToolcallRun) Report() (*ToolcallReport, error) {
 }
 
 // pairs pairs the first-attempt outcomes of two arms on (case, repeat).
-func (run *ToolcallRun) pairs(baseline, treatment string) []stats.Pair {
+func (run *Run) pairs(baseline, treatment string) []stats.Pair {
 	type key struct {
 		id     string
 		repeat int
 	}
 	base := map[key]bool{}
-	for _, r := range run.Rows {
+	for _, r := range run.rows {
 		if r.Arm == baseline {
 			base[key{r.Case.ID, r.Repeat}] = r.firstSuccess()
 		}
 	}
 	var out []stats.Pair
-	for _, r := range run.Rows {
+	for _, r := range run.rows {
 		if r.Arm != treatment {
 			continue
 		}
@@ -194,10 +195,10 @@ func (run *ToolcallRun) pairs(baseline, treatment string) []stats.Pair {
 
 // probes runs the mutation probes of the candidate schema of every domain and adds
 // the counts up.
-func (run *ToolcallRun) probes() *tc.ProbeStats {
+func (run *Run) probes() *tc.ProbeStats {
 	byDomain := map[string][]*tc.Case{}
 	seen := map[string]bool{}
-	for _, r := range run.Rows {
+	for _, r := range run.rows {
 		if !seen[r.Case.ID] {
 			seen[r.Case.ID] = true
 			byDomain[r.Case.Domain] = append(byDomain[r.Case.Domain], r.Prepared)
@@ -222,7 +223,7 @@ func (run *ToolcallRun) probes() *tc.ProbeStats {
 }
 
 // OK reports whether the report is complete and every gate passed.
-func (rep *ToolcallReport) OK() bool {
+func (rep *Aggregates) OK() bool {
 	if !rep.Complete {
 		return false
 	}
@@ -235,9 +236,9 @@ func (rep *ToolcallReport) OK() bool {
 }
 
 // Object returns the report as an ordered JSON object (fbeval-report/v1).
-func (rep *ToolcallReport) Object() contract.Object { return rep.report }
+func (rep *Aggregates) Object() contract.Object { return rep.report }
 
-func (rep *ToolcallReport) object(gates []score.GateResult) contract.Object {
+func (rep *Aggregates) object(gates []score.GateResult) contract.Object {
 	run := rep.Run
 	s := run.Plan.Study
 	inputs := []contract.Object{}
@@ -288,7 +289,7 @@ func (rep *ToolcallReport) object(gates []score.GateResult) contract.Object {
 		{Key: "study", Value: s.Object()},
 		{Key: "inputs", Value: inputs},
 		{Key: "complete", Value: rep.Complete},
-		{Key: "expected_rows", Value: len(run.Rows)},
+		{Key: "expected_rows", Value: len(run.rows)},
 		{Key: "arms", Value: arms},
 		{Key: "subsets", Value: contract.Object{
 			{Key: "domain", Value: subsetObject(rep.Domains, domainOrder(run), s.Arms)},
@@ -307,10 +308,10 @@ func (rep *ToolcallReport) object(gates []score.GateResult) contract.Object {
 
 // caseObjects lists each case of the rows once, in row order: its prompt and
 // expected answer, so a report shows every sample beside what was asked.
-func (run *ToolcallRun) caseObjects() []contract.Object {
+func (run *Run) caseObjects() []contract.Object {
 	out := []contract.Object{}
 	seen := map[string]bool{}
-	for _, r := range run.Rows {
+	for _, r := range run.rows {
 		if seen[r.Case.ID] {
 			continue
 		}
@@ -333,7 +334,7 @@ func (run *ToolcallRun) caseObjects() []contract.Object {
 
 // attemptObjects lists a row's attempts that have a response, in order: the
 // output as written and every error with its JSON Pointer and message.
-func attemptObjects(r *Row) []contract.Object {
+func attemptObjects(r *caseRow) []contract.Object {
 	out := []contract.Object{}
 	for i := range r.attempts {
 		a := &r.attempts[i]
@@ -358,7 +359,7 @@ func attemptObjects(r *Row) []contract.Object {
 	return out
 }
 
-func subsetObject(m map[string]map[string]*Metrics, order, arms []string) contract.Object {
+func subsetObject(m map[string]map[string]*ArmMetrics, order, arms []string) contract.Object {
 	out := contract.Object{}
 	for _, k := range order {
 		perArm := contract.Object{}
@@ -373,15 +374,15 @@ func subsetObject(m map[string]map[string]*Metrics, order, arms []string) contra
 }
 
 // domainOrder is the built-in domain order, then other domains in dataset order.
-func domainOrder(run *ToolcallRun) []string {
+func domainOrder(run *Run) []string {
 	return orderOf(run, fixtures.ToolcallDomains(), func(c *contract.Case) string { return c.Domain })
 }
 
-func categoryOrder(run *ToolcallRun) []string {
+func categoryOrder(run *Run) []string {
 	return orderOf(run, fixtures.ToolcallCategories(), func(c *contract.Case) string { return c.Category })
 }
 
-func orderOf(run *ToolcallRun, known []string, key func(*contract.Case) string) []string {
+func orderOf(run *Run, known []string, key func(*contract.Case) string) []string {
 	present := map[string]bool{}
 	var extra []string
 	for i := range run.Plan.Cases {
@@ -414,9 +415,9 @@ func codesOf(a *attempt) []string {
 	return codes
 }
 
-func (run *ToolcallRun) rowObjects() []contract.Object {
-	out := make([]contract.Object, 0, len(run.Rows))
-	for _, r := range run.Rows {
+func (run *Run) rowObjects() []contract.Object {
+	out := make([]contract.Object, 0, len(run.rows))
+	for _, r := range run.rows {
 		last, n := r.latest()
 		finalCodes := []string{"MISSING_RESPONSE"}
 		if last != nil {
@@ -447,9 +448,9 @@ func (run *ToolcallRun) rowObjects() []contract.Object {
 }
 
 // CaseResults returns one fbeval-case-result/v1 record per row, for --cases-out.
-func (run *ToolcallRun) CaseResults() []contract.Object {
-	out := make([]contract.Object, 0, len(run.Rows))
-	for _, r := range run.Rows {
+func (run *Run) CaseResults() []contract.Object {
+	out := make([]contract.Object, 0, len(run.rows))
+	for _, r := range run.rows {
 		ids := []string{}
 		attempts := []contract.Object{}
 		for i := range r.attempts {

@@ -37,8 +37,8 @@ type usage struct {
 	latency float64
 }
 
-// Row is one (case, arm, repeat) of a study with all its attempts.
-type Row struct {
+// caseRow is one (case, arm, repeat) of a study with all its attempts.
+type caseRow struct {
 	Case     *contract.Case
 	Prepared *tc.Case
 	Arm      string
@@ -48,7 +48,7 @@ type Row struct {
 }
 
 // latest returns the last attempt that has a response, and its number (0 if none).
-func (r *Row) latest() (*attempt, int) {
+func (r *caseRow) latest() (*attempt, int) {
 	for i := len(r.attempts) - 1; i >= 0; i-- {
 		if r.attempts[i].present {
 			return &r.attempts[i], i + 1
@@ -57,24 +57,24 @@ func (r *Row) latest() (*attempt, int) {
 	return nil, 0
 }
 
-func (r *Row) first() *attempt { return &r.attempts[0] }
+func (r *caseRow) first() *attempt { return &r.attempts[0] }
 
 // firstSuccess is the first attempt's success: a missing response or a provider
 // error is a failure.
-func (r *Row) firstSuccess() bool {
+func (r *caseRow) firstSuccess() bool {
 	a := r.first()
 	return a.present && a.provider == nil && a.result.Success
 }
 
 // finalSuccess is the success of the latest attempt with a response.
-func (r *Row) finalSuccess() bool {
+func (r *caseRow) finalSuccess() bool {
 	a, _ := r.latest()
 	return a != nil && a.provider == nil && a.result.Success
 }
 
 // providerError reports whether any attempt of the row ended in a provider error
 // (a runner does not repair after one, so it is the last).
-func (r *Row) providerError() bool {
+func (r *caseRow) providerError() bool {
 	for i := range r.attempts {
 		if r.attempts[i].present && r.attempts[i].provider != nil {
 			return true
@@ -85,7 +85,7 @@ func (r *Row) providerError() bool {
 
 // latency is the row's time over all its attempts, as HESchema times a row; ok is
 // false when an attempt's latency is unknown or the row has a provider error.
-func (r *Row) latency() (ms float64, ok bool) {
+func (r *caseRow) latency() (ms float64, ok bool) {
 	n := 0
 	for i := range r.attempts {
 		a := &r.attempts[i]
@@ -105,7 +105,7 @@ func (r *Row) latency() (ms float64, ok bool) {
 }
 
 // repairs is the number of repair attempts with a response.
-func (r *Row) repairs() int {
+func (r *caseRow) repairs() int {
 	n := 0
 	for _, a := range r.attempts[1:] {
 		if a.present {
@@ -115,10 +115,10 @@ func (r *Row) repairs() int {
 	return n
 }
 
-// ToolcallRun holds every row of a study after its responses were joined.
-type ToolcallRun struct {
+// Run holds every row of a study after its responses were joined.
+type Run struct {
 	Plan   *export.ToolcallPlan
-	Rows   []*Row
+	rows   []*caseRow
 	Inputs []score.InputStats
 	judges map[string]*tc.Judge
 	byID   map[string]slot
@@ -130,9 +130,9 @@ type slot struct {
 	attempt int // 1-based
 }
 
-// NewToolcallRun compiles each domain's judge once and lays out the rows of a plan.
-func NewToolcallRun(plan *export.ToolcallPlan) (*ToolcallRun, error) {
-	run := &ToolcallRun{Plan: plan, judges: map[string]*tc.Judge{}, byID: map[string]slot{}, byCase: map[string]int{}}
+// New compiles each domain's judge once and lays out the rows of a plan.
+func New(plan *export.ToolcallPlan) (*Run, error) {
+	run := &Run{Plan: plan, judges: map[string]*tc.Judge{}, byID: map[string]slot{}, byCase: map[string]int{}}
 	for d, tool := range plan.Tools {
 		j, err := tc.NewJudge(tool, plan.Candidate[d])
 		if err != nil {
@@ -154,9 +154,9 @@ func NewToolcallRun(plan *export.ToolcallPlan) (*ToolcallRun, error) {
 		}
 		for r := 1; r <= s.Repeats; r++ {
 			for _, arm := range s.Arms {
-				row := &Row{Case: c, Prepared: pc, Arm: arm, Repeat: r, attempts: make([]attempt, s.Repairs+1), judge: j}
-				idx := len(run.Rows)
-				run.Rows = append(run.Rows, row)
+				row := &caseRow{Case: c, Prepared: pc, Arm: arm, Repeat: r, attempts: make([]attempt, s.Repairs+1), judge: j}
+				idx := len(run.rows)
+				run.rows = append(run.rows, row)
 				for a := 1; a <= s.Repairs+1; a++ {
 					run.byID[export.RequestID(c.ID, arm, r, a)] = slot{idx, a}
 				}
@@ -173,11 +173,14 @@ func NewToolcallRun(plan *export.ToolcallPlan) (*ToolcallRun, error) {
 	return run, nil
 }
 
+// RowCount is the number of rows: (case, arm, repeat) triples of the study.
+func (run *Run) RowCount() int { return len(run.rows) }
+
 // Judge returns the judge of a domain.
-func (run *ToolcallRun) Judge(domain string) *tc.Judge { return run.judges[domain] }
+func (run *Run) Judge(domain string) *tc.Judge { return run.judges[domain] }
 
 // lookup finds the row and attempt a response answers.
-func (run *ToolcallRun) lookup(resp *contract.Response) (slot, bool) {
+func (run *Run) lookup(resp *contract.Response) (slot, bool) {
 	if resp.RequestID != "" {
 		s, ok := run.byID[resp.RequestID]
 		return s, ok
@@ -205,7 +208,7 @@ func (run *ToolcallRun) lookup(resp *contract.Response) (slot, bool) {
 // (errors, messages) once the file is read, if no later record replaced it: in
 // files that answer the same requests many times over, most failures never need
 // their messages. The results are the ones Judge.Score gives (tested).
-func (run *ToolcallRun) Read(src score.Source, opts score.Options) (*score.InputStats, error) {
+func (run *Run) Read(src score.Source, opts score.Options) (*score.InputStats, error) {
 	hr := score.NewHashingReader(src.R)
 	rd := contract.NewReader(src.Name, hr, contract.ReadOptions{
 		ListKeys:      []string{"responses"},
@@ -252,7 +255,7 @@ func (run *ToolcallRun) Read(src score.Source, opts score.Options) (*score.Input
 // of them answers a request of the study: they were written for another study,
 // or the study was given other flags than the export, and a report would only
 // count every row missing.
-func (run *ToolcallRun) CheckJoined() error {
+func (run *Run) CheckJoined() error {
 	scored, unknown := 0, 0
 	var first *score.InputStats
 	for i := range run.Inputs {
@@ -271,7 +274,7 @@ func (run *ToolcallRun) CheckJoined() error {
 }
 
 // whyUnknown says why a request id is not one of the study's.
-func (run *ToolcallRun) whyUnknown(id string) string {
+func (run *Run) whyUnknown(id string) string {
 	s := run.Plan.Study
 	m := requestIDParts.FindStringSubmatch(id)
 	if m == nil {
@@ -354,7 +357,7 @@ func (b *tcBatch) add(rec *contract.Record) {
 
 // tcWorker decodes and judges records; one per goroutine.
 type tcWorker struct {
-	run    *ToolcallRun
+	run    *Run
 	name   string
 	sc     tc.RecordScanner
 	fields tc.RecordFields
@@ -419,7 +422,7 @@ func (w *tcWorker) record(raw []byte, line, col int, rerr error, o *tcOutcome) {
 			}
 			return
 		}
-		row := run.Rows[sl.row]
+		row := run.rows[sl.row]
 		o.kind, o.slot = outScored, sl
 		a := &o.att
 		a.present = true
@@ -455,7 +458,7 @@ func (w *tcWorker) record(raw []byte, line, col int, rerr error, o *tcOutcome) {
 		}
 		return
 	}
-	row := run.Rows[sl.row]
+	row := run.rows[sl.row]
 	o.kind, o.slot = outScored, sl
 	o.att = attempt{present: true, provider: resp.Error, model: w.model([]byte(resp.Model)),
 		inTokens: resp.InputTokens, outTokens: resp.OutputTokens, latency: resp.LatencyMS}
@@ -470,7 +473,7 @@ func (w *tcWorker) record(raw []byte, line, col int, rerr error, o *tcOutcome) {
 // output and marks a pending: most such records are replaced by a later one for
 // the same request, so the errors and their messages are made (by settle) only
 // for the one that stays. text is output as a string, or "" to copy it.
-func (run *ToolcallRun) judgeQuick(row *Row, output []byte, text string, a *attempt) {
+func (run *Run) judgeQuick(row *caseRow, output []byte, text string, a *attempt) {
 	r, ok := row.judge.Quick(output, row.Prepared)
 	if ok {
 		a.result = r
@@ -487,13 +490,13 @@ func (run *ToolcallRun) judgeQuick(row *Row, output []byte, text string, a *atte
 
 // settle judges in full the attempts whose records were not clean, now that no
 // later record can replace them, on up to workers goroutines.
-func (run *ToolcallRun) settle(workers int) {
+func (run *Run) settle(workers int) {
 	type item struct {
-		row *Row
+		row *caseRow
 		a   *attempt
 	}
 	var todo []item
-	for _, row := range run.Rows {
+	for _, row := range run.rows {
 		for i := range row.attempts {
 			if a := &row.attempts[i]; a.pending {
 				todo = append(todo, item{row, a})
@@ -528,12 +531,12 @@ func (run *ToolcallRun) settle(workers int) {
 
 // keepOutput says whether an attempt's output text is kept: reports quote the
 // output of a failed row, and repair turns quote every earlier output.
-func (run *ToolcallRun) keepOutput(r *tc.Result) bool {
+func (run *Run) keepOutput(r *tc.Result) bool {
 	return !r.Success || run.Plan.Study.Repairs > 0
 }
 
 // apply adds one record's outcome to the rows and the file's counts.
-func (run *ToolcallRun) apply(o *tcOutcome, st *score.InputStats) {
+func (run *Run) apply(o *tcOutcome, st *score.InputStats) {
 	st.Records++
 	switch o.kind {
 	case outRejected:
@@ -548,14 +551,14 @@ func (run *ToolcallRun) apply(o *tcOutcome, st *score.InputStats) {
 		return
 	}
 	st.Accepted++
-	a := &run.Rows[o.slot.row].attempts[o.slot.attempt-1]
+	a := &run.rows[o.slot.row].attempts[o.slot.attempt-1]
 	if a.present {
 		st.Duplicates++
 	}
 	*a = o.att
 }
 
-func (run *ToolcallRun) readSerial(rd *contract.Reader, st *score.InputStats) error {
+func (run *Run) readSerial(rd *contract.Reader, st *score.InputStats) error {
 	w := &tcWorker{run: run, name: st.Path}
 	var o tcOutcome
 	first := true
@@ -576,7 +579,7 @@ func (run *ToolcallRun) readSerial(rd *contract.Reader, st *score.InputStats) er
 // readParallel reads on the calling goroutine, judges batches on workers
 // goroutines and applies them in input order on one more. The order channel holds
 // the batches in input order; its capacity bounds the batches in flight.
-func (run *ToolcallRun) readParallel(rd *contract.Reader, st *score.InputStats, workers int) error {
+func (run *Run) readParallel(rd *contract.Reader, st *score.InputStats, workers int) error {
 	inFlight := 4 * workers
 	jobs := make(chan *tcBatch, inFlight)
 	order := make(chan *tcBatch, inFlight)
@@ -659,9 +662,9 @@ func isSingleResponse(names []string) bool {
 // previous output as the assistant's turn, and one user message listing the
 // failures. Rows without feedback (a wrong answer the model cannot be told about, a
 // provider error, no response) get no repair.
-func (run *ToolcallRun) Repair(includeRef bool) ([]contract.Request, error) {
+func (run *Run) Repair(includeRef bool) ([]contract.Request, error) {
 	var out []contract.Request
-	for _, row := range run.Rows {
+	for _, row := range run.rows {
 		a, n := row.latest()
 		if a == nil || a.provider != nil || a.result.Success || n > run.Plan.Study.Repairs {
 			continue

@@ -50,9 +50,9 @@ func responses(t *testing.T, p *export.ToolcallPlan, answer func(contract.Reques
 	return b.String()
 }
 
-func scoreText(t *testing.T, p *export.ToolcallPlan, files ...string) (*ToolcallRun, *ToolcallReport) {
+func scoreText(t *testing.T, p *export.ToolcallPlan, files ...string) (*Run, *Aggregates) {
 	t.Helper()
-	run, err := NewToolcallRun(p)
+	run, err := New(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestToolcallAccounting(t *testing.T) {
 	if missing != len(reqs)-2 || provider != 1 {
 		t.Errorf("missing %d provider %d", missing, provider)
 	}
-	if !run.Rows[0].firstSuccess() {
+	if !run.rows[0].firstSuccess() {
 		t.Error("the later duplicate should win")
 	}
 }
@@ -331,7 +331,7 @@ func TestCheckGates(t *testing.T) {
 // largest value they can hold instead of becoming infinite or wrapping negative.
 func TestSumsSaturate(t *testing.T) {
 	big := 1.7e308
-	r := &Row{attempts: []attempt{{present: true, latency: &big}, {present: true, latency: &big}}}
+	r := &caseRow{attempts: []attempt{{present: true, latency: &big}, {present: true, latency: &big}}}
 	if ms, ok := r.latency(); !ok || ms != math.MaxFloat64 {
 		t.Errorf("latency = %v, %v; want math.MaxFloat64", ms, ok)
 	}
