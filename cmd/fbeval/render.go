@@ -26,8 +26,15 @@ func renderReport(w io.Writer, obj contract.Object, format string) error {
 	return renderDoc(w, doc, format)
 }
 
+// renderDoc writes a report document in any format of fbeval score and fbeval
+// report: both commands call it with the same typed model, so they print the same
+// bytes.
 func renderDoc(w io.Writer, doc report.Doc, format string) error {
 	switch format {
+	case "json":
+		return report.WriteJSON(w, doc)
+	case "text":
+		return report.WriteTextWidth(contract.NewPrintableWriter(w), doc, tableWidth())
 	case "html":
 		return report.WriteHTML(w, doc)
 	case "markdown":
@@ -43,7 +50,7 @@ func renderDoc(w io.Writer, doc report.Doc, format string) error {
 // ReportCmd re-renders a saved report.
 type ReportCmd struct {
 	File   string `arg:"" help:"A saved fbeval-report/v1 or CogLang result JSON (- for standard input)." placeholder:"REPORT.json"`
-	Format string `help:"html, markdown, junit or table." enum:"html,markdown,junit,table" default:"table"`
+	Format string `help:"table, text, json, markdown, html or junit: the bytes fbeval score writes in that format." enum:"table,text,json,markdown,html,junit" default:"table"`
 	Output string `short:"o" help:"Write to FILE (atomically) instead of standard output." placeholder:"FILE"`
 }
 

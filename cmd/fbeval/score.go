@@ -190,17 +190,8 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 		mode = coglang.ModeFailuresOnly
 	}
 	defer c.cogSummary(env, res)
-	err = writeOutput(env, c.Output, func(w *bufio.Writer) error {
-		switch c.Format {
-		case "text":
-			return res.WriteText(contract.NewPrintableWriter(w), mode)
-		case "table":
-			return res.WriteTableWidth(contract.NewPrintableWriter(w), tableWidth())
-		case "markdown", "html", "junit":
-			return renderReport(w, res.Object(coglang.ModeFull), c.Format)
-		}
-		return res.WriteJSON(w, mode)
-	})
+	doc := res.Doc(mode)
+	err = writeOutput(env, c.Output, func(w *bufio.Writer) error { return renderDoc(w, doc, c.Format) })
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/score"
+	"github.com/fbeval/fbeval/score/report"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -151,34 +152,22 @@ func isSingleRecord(names []string) bool {
 }
 
 // Block returns the response_file block fbeval adds to a CogLang result.
-func (c *ResponseFiles) Block() contract.Object {
-	files := make([]contract.Object, len(c.Files))
+func (c *ResponseFiles) Block() *report.ResponseFile {
+	files := make([]report.ResponseFileInfo, len(c.Files))
 	for i, f := range c.Files {
-		files[i] = contract.Object{
-			{Key: "path", Value: f.Path},
-			{Key: "sha256", Value: f.SHA256},
-			{Key: "shape", Value: f.Shape},
-			{Key: "lines", Value: f.Lines},
-			{Key: "records", Value: f.Records},
-		}
+		files[i] = report.ResponseFileInfo{Path: f.Path, SHA256: f.SHA256, Shape: f.Shape, Lines: f.Lines, Records: f.Records}
 	}
-	warnings := c.Warnings
-	if warnings == nil {
-		warnings = []string{}
+	return &report.ResponseFile{
+		Files:                files,
+		RecordsRead:          c.Read,
+		RecordsAccepted:      c.Accepted,
+		ProviderErrorRecords: c.ProviderErrors,
+		DuplicateCaseIDs:     sortedSet(c.Duplicates),
+		UnknownCaseIDs:       sortedSet(c.Unknown),
+		ProviderErrorCaseIDs: strs(c.ErrorCases),
+		UnknownNotListed:     c.UnknownNotListed,
+		Warnings:             strs(c.Warnings),
 	}
-	obj := contract.Object{
-		{Key: "files", Value: files},
-		{Key: "records_read", Value: c.Read},
-		{Key: "records_accepted", Value: c.Accepted},
-		{Key: "provider_error_records", Value: c.ProviderErrors},
-		{Key: "duplicate_case_ids", Value: sortedSet(c.Duplicates)},
-		{Key: "unknown_case_ids", Value: sortedSet(c.Unknown)},
-		{Key: "provider_error_case_ids", Value: strs(c.ErrorCases)},
-	}
-	if c.UnknownNotListed > 0 {
-		obj = append(obj, contract.Member{Key: "unknown_records_not_listed", Value: c.UnknownNotListed})
-	}
-	return append(obj, contract.Member{Key: "warnings", Value: warnings})
 }
 
 func sortedSet(m map[string]bool) []string {

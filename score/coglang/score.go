@@ -8,8 +8,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/fixtures"
+	"github.com/fbeval/fbeval/score/report"
 )
 
 // Response is one accepted response record: the case it answers and its output
@@ -169,7 +169,7 @@ type Result struct {
 	UnknownNotListed int
 
 	// ResponseFile, when set by the caller, is written as the response_file block.
-	ResponseFile contract.Object
+	ResponseFile *report.ResponseFile
 }
 
 // OK reports whether the result is ok (exit code 0).

@@ -10,6 +10,7 @@ import (
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/fixtures/fixturetest"
+	"github.com/fbeval/fbeval/score/report"
 )
 
 func str(s string) *string { return &s }
@@ -154,7 +155,7 @@ func TestLevelsAndMaturity(t *testing.T) {
 func TestWriteJSONModes(t *testing.T) {
 	fx := fixtureOf(kase("a", "L1", "Equal"), kase("b", "L1", "Equal"), kase("a", "L2", "Other"))
 	res := Score(fx, []Response{{CaseID: "a", Output: str("Equal[1, 1]")}, {CaseID: "b", Output: str("Equal[1, 1]")}}, Options{AnswerSource: "r", FixturePath: "f.json"})
-	res.ResponseFile = contract.Object{{Key: "records_read", Value: 2}}
+	res.ResponseFile = &report.ResponseFile{RecordsRead: 2}
 	var full, summary, failures bytes.Buffer
 	for _, w := range []struct {
 		buf  *bytes.Buffer
@@ -185,7 +186,13 @@ func TestWriteJSONModes(t *testing.T) {
     "none": 0
   },
   "response_file": {
-    "records_read": 2
+    "records_read": 2,
+    "records_accepted": 0,
+    "provider_error_records": 0,
+    "duplicate_case_ids": [],
+    "unknown_case_ids": [],
+    "provider_error_case_ids": [],
+    "warnings": []
   }
 }
 `
@@ -228,10 +235,10 @@ func TestGoldenOutputs(t *testing.T) {
 			suffix = "_strict"
 		}
 		var text, table, js bytes.Buffer
-		if err := res.WriteText(&text, ModeFull); err != nil {
+		if err := report.WriteText(&text, res.Doc(ModeFull)); err != nil {
 			t.Fatal(err)
 		}
-		if err := res.WriteTable(&table); err != nil {
+		if err := report.WriteTable(&table, res.Doc(ModeFull)); err != nil {
 			t.Fatal(err)
 		}
 		if err := res.WriteJSON(&js, ModeFailuresOnly); err != nil {
@@ -246,7 +253,7 @@ func TestGoldenOutputs(t *testing.T) {
 func TestReferenceText(t *testing.T) {
 	res := Score(fixtures.DefaultCogLangFixture(), nil, Options{})
 	var buf bytes.Buffer
-	if err := res.WriteText(&buf, ModeFull); err != nil {
+	if err := report.WriteText(&buf, res.Doc(ModeFull)); err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range []string{

@@ -53,6 +53,7 @@ var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 // no scripts and no external references, readable on a phone and printable. Every
 // text from the report is escaped by html/template.
 func WriteHTML(w io.Writer, doc Doc) error {
+	doc = doc.held()
 	var b bytes.Buffer
 	var err error
 	switch doc.Kind {

@@ -78,6 +78,7 @@ const (
 // When the result lists only failing cases (or none), only the failing cases are
 // written and the suite says how many passing cases were not listed.
 func WriteJUnit(w io.Writer, doc Doc) error {
+	doc = doc.held()
 	var s JUnitSuites
 	switch doc.Kind {
 	case KindToolcall:

@@ -16,6 +16,7 @@ const MarkdownFailureLimit = 50
 // details collapsed in <details> blocks. It suits a pull-request comment or
 // $GITHUB_STEP_SUMMARY.
 func WriteMarkdown(w io.Writer, doc Doc) error {
+	doc = doc.held()
 	var b bytes.Buffer
 	switch doc.Kind {
 	case KindToolcall:

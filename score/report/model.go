@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"iter"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -109,9 +110,11 @@ type ToolcallReport struct {
 	CustomFitness  *float64         `json:"custom_fitness_percent"`
 	Gates          []Gate           `json:"gates"`
 	Warnings       []string         `json:"warnings"`
-	// Rows are written one at a time (see WriteJSON), so a writer that produces
-	// them as they are scored can take their place.
-	Rows []Row `json:"rows"`
+	// Rows are the report's rows. When RowSource is set it yields them instead,
+	// one at a time as they are written, and Rows is nil: a report need not hold
+	// its rows.
+	Rows      []Row          `json:"rows"`
+	RowSource iter.Seq[*Row] `json:"-"`
 	// Cases holds each case's prompt and expected answer; reports written before
 	// it existed have none.
 	Cases []CaseInfo `json:"cases"`
@@ -311,11 +314,16 @@ type CogLangResult struct {
 	FailureCases         []FailureCase           `json:"failure_cases"`
 	// Cases is nil for a summary-only result and holds only failing cases for a
 	// failures-only one.
-	Cases            []CogLangCase `json:"cases,omitzero"`
-	FixturePath      string        `json:"fixture_path"`
-	ScoringProfile   string        `json:"scoring_profile"`
-	PreflightSummary Ordered[int]  `json:"preflight_summary"`
-	ResponseFile     *ResponseFile `json:"response_file,omitzero"`
+	Cases []CogLangCase `json:"cases,omitzero"`
+	// CaseSource and FailureSource, when set, yield the cases and the failure
+	// cases one at a time as they are written, in place of Cases and
+	// FailureCases (which are then nil), so a result need not hold them.
+	CaseSource       iter.Seq[*CogLangCase] `json:"-"`
+	FailureSource    iter.Seq[*FailureCase] `json:"-"`
+	FixturePath      string                 `json:"fixture_path"`
+	ScoringProfile   string                 `json:"scoring_profile"`
+	PreflightSummary Ordered[int]           `json:"preflight_summary"`
+	ResponseFile     *ResponseFile          `json:"response_file,omitzero"`
 }
 
 // CogLangSummary holds the counts and rates of all cases or of one level.
@@ -405,16 +413,28 @@ type ResponseFileInfo struct {
 }
 
 // WriteJSON writes the report held by doc as its saved JSON: indented as Python's
-// json.dumps(indent=2), with a trailing newline. The rows of a toolcall report are
-// written one at a time, so the output never has to be held whole.
+// json.dumps(indent=2), with a trailing newline. Rows and case lists are written one
+// element at a time, from their sources when they are set, so the output is never
+// held whole.
 func WriteJSON(w io.Writer, doc Doc) error {
 	bw := bufioWriter(w)
 	var err error
 	switch doc.Kind {
 	case KindToolcall:
-		err = writeToolcallJSON(bw, doc.Toolcall)
+		r := doc.Toolcall
+		head := *r
+		head.Rows, head.RowSource = nil, nil
+		err = writeSpliced(bw, &head, splice{"rows", r.EachRow()})
 	case KindCogLang:
-		err = writeValue(bw, doc.CogLang)
+		r := doc.CogLang
+		head := *r
+		head.FailureCases, head.FailureSource = nil, nil
+		lists := []splice{{"failure_cases", r.EachFailure()}}
+		if r.Cases != nil || r.CaseSource != nil {
+			head.Cases, head.CaseSource = []CogLangCase{}, nil
+			lists = append(lists, splice{"cases", r.EachCase()})
+		}
+		err = writeSpliced(bw, &head, lists...)
 	default:
 		return errNoKind
 	}
@@ -427,49 +447,131 @@ func WriteJSON(w io.Writer, doc Doc) error {
 	return bw.Flush()
 }
 
-func writeValue(w *bufio.Writer, v any) error {
-	data, err := contract.Marshal(v, contract.PythonIndent)
+// splice is a top-level list member of a document and the elements to write
+// where its empty list stands.
+type splice struct {
+	key  string
+	each iter.Seq[any]
+}
+
+// writeSpliced writes head (whose spliced members are empty lists) with each
+// splice's elements written one at a time into its list. Only a top-level member
+// sits one indent deep after a newline, and strings hold no raw newline, so each
+// hole is found exactly.
+func writeSpliced(w *bufio.Writer, head any, lists ...splice) error {
+	data, err := contract.Marshal(head, contract.PythonIndent)
 	if err != nil {
 		return err
+	}
+	var buf []byte
+	for _, l := range lists {
+		hole := []byte("\n  \"" + l.key + "\": []")
+		i := bytes.Index(data, hole)
+		if i < 0 {
+			return fmt.Errorf("report: no %s list to write", l.key)
+		}
+		w.Write(data[:i+len(hole)-2])
+		n := 0
+		for v := range l.each {
+			if n == 0 {
+				w.WriteByte('[')
+			} else {
+				w.WriteByte(',')
+			}
+			n++
+			w.WriteString("\n    ")
+			if buf, err = contract.AppendJSON(buf[:0], v, contract.PythonIndent, 2); err != nil {
+				return err
+			}
+			w.Write(buf)
+		}
+		if n == 0 {
+			w.WriteString("[]")
+		} else {
+			w.WriteString("\n  ]")
+		}
+		data = data[i+len(hole):]
 	}
 	_, err = w.Write(data)
 	return err
 }
 
-// writeToolcallJSON writes the report with its rows left out, then splices the
-// rows in one at a time where the empty list stands. Only the top-level member is
-// one indent deep after a newline, and strings never hold a raw newline, so the
-// hole is found exactly.
-func writeToolcallJSON(w *bufio.Writer, r *ToolcallReport) error {
-	head := *r
-	head.Rows = nil
-	data, err := contract.Marshal(&head, contract.PythonIndent)
-	if err != nil {
-		return err
-	}
-	const hole = "\n  \"rows\": []"
-	i := bytes.Index(data, []byte(hole))
-	if i < 0 || len(r.Rows) == 0 {
-		_, err = w.Write(data)
-		return err
-	}
-	w.Write(data[:i+len(hole)-1])
-	var buf []byte
-	for k := range r.Rows {
-		if k > 0 {
-			w.WriteByte(',')
-		}
-		w.WriteString("\n    ")
-		if buf, err = contract.AppendJSON(buf[:0], &r.Rows[k], contract.PythonIndent, 2); err != nil {
-			return err
-		}
-		if _, err := w.Write(buf); err != nil {
-			return err
+// anySeq turns a sequence of one element type into a sequence of any.
+func anySeq[T any](seq iter.Seq[T]) iter.Seq[any] {
+	return func(yield func(any) bool) {
+		for v := range seq {
+			if !yield(v) {
+				return
+			}
 		}
 	}
-	w.WriteString("\n  ]")
-	_, err = w.Write(data[i+len(hole):])
-	return err
+}
+
+// sliceSeq yields a pointer to each element of list.
+func sliceSeq[T any](list []T) iter.Seq[*T] {
+	return func(yield func(*T) bool) {
+		for i := range list {
+			if !yield(&list[i]) {
+				return
+			}
+		}
+	}
+}
+
+// EachRow yields the report's rows, from RowSource when it is set.
+func (r *ToolcallReport) EachRow() iter.Seq[any] {
+	if r.RowSource != nil {
+		return anySeq(r.RowSource)
+	}
+	return anySeq(sliceSeq(r.Rows))
+}
+
+// EachCase yields the result's cases, from CaseSource when it is set.
+func (c *CogLangResult) EachCase() iter.Seq[any] {
+	if c.CaseSource != nil {
+		return anySeq(c.CaseSource)
+	}
+	return anySeq(sliceSeq(c.Cases))
+}
+
+// EachFailure yields the result's failure cases, from FailureSource when it is set.
+func (c *CogLangResult) EachFailure() iter.Seq[any] {
+	if c.FailureSource != nil {
+		return anySeq(c.FailureSource)
+	}
+	return anySeq(sliceSeq(c.FailureCases))
+}
+
+// held returns doc with every list a source yields collected, for the renderers
+// that read them more than once. A source may reuse the element it yields, so
+// each is copied.
+func (d Doc) held() Doc {
+	switch {
+	case d.Toolcall != nil && d.Toolcall.RowSource != nil:
+		r := *d.Toolcall
+		r.Rows = collect(r.RowSource)
+		r.RowSource = nil
+		d.Toolcall = &r
+	case d.CogLang != nil && (d.CogLang.CaseSource != nil || d.CogLang.FailureSource != nil):
+		c := *d.CogLang
+		if c.CaseSource != nil {
+			c.Cases = collect(c.CaseSource)
+		}
+		if c.FailureSource != nil {
+			c.FailureCases = collect(c.FailureSource)
+		}
+		c.CaseSource, c.FailureSource = nil, nil
+		d.CogLang = &c
+	}
+	return d
+}
+
+func collect[T any](seq iter.Seq[*T]) []T {
+	out := []T{}
+	for v := range seq {
+		out = append(out, *v)
+	}
+	return out
 }
 
 // WriteCaseResults writes case results as JSON lines (fbeval-case-result/v1).

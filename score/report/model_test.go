@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/fbeval/fbeval/contract"
 )
 
 // Reports written by fbeval score (testdata/live_*.json: a toolcall report with a
@@ -50,15 +52,22 @@ func TestWriteJSONRows(t *testing.T) {
 		if err := WriteJSON(&got, Doc{Kind: KindToolcall, Toolcall: r}); err != nil {
 			t.Fatal(err)
 		}
-		var want bytes.Buffer
-		w := bufioWriter(&want)
-		if err := writeValue(w, r); err != nil {
+		want, err := contract.Marshal(r, contract.PythonIndent)
+		if err != nil {
 			t.Fatal(err)
 		}
-		w.WriteByte('\n')
-		w.Flush()
-		if got.String() != want.String() {
-			t.Errorf("%d rows:\n%s\nwant\n%s", len(rows), got.String(), want.String())
+		if got.String() != string(want)+"\n" {
+			t.Errorf("%d rows:\n%s\nwant\n%s", len(rows), got.String(), want)
+		}
+		// The same rows from a source give the same bytes.
+		src := *r
+		src.Rows, src.RowSource = nil, sliceSeq(rows)
+		var streamed bytes.Buffer
+		if err := WriteJSON(&streamed, Doc{Kind: KindToolcall, Toolcall: &src}); err != nil {
+			t.Fatal(err)
+		}
+		if streamed.String() != got.String() {
+			t.Errorf("%d rows from a source:\n%s\nwant\n%s", len(rows), streamed.String(), got.String())
 		}
 	}
 }

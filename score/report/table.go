@@ -21,6 +21,7 @@ func WriteTable(w io.Writer, doc Doc) error { return WriteTableWidth(w, doc, 0) 
 // (0: no limit): a table too wide loses its rightmost, least important columns
 // until it fits, and a line under it names them.
 func WriteTableWidth(w io.Writer, doc Doc, width int) error {
+	doc = doc.held()
 	b := &tableBuf{width: width}
 	var err error
 	switch doc.Kind {
