@@ -56,7 +56,11 @@ func (c *ExportCmd) Run(env *Env) error {
 		if err := readAll(env, run, c.RepairFrom, score.Options{}); err != nil {
 			return err
 		}
-		reqs, err := run.Repair(c.IncludeReference)
+		repairs, err := run.Repairs()
+		if err != nil {
+			return err
+		}
+		reqs, err := plan.RepairRequests(repairs, c.IncludeReference)
 		if err != nil {
 			return err
 		}

@@ -657,43 +657,32 @@ func isSingleResponse(names []string) bool {
 	return id && (out || req)
 }
 
-// Repair returns the next-attempt request of every row whose latest attempt failed
-// with public feedback, up to the study's repairs: the previous conversation, the
-// previous output as the assistant's turn, and one user message listing the
-// failures. Rows without feedback (a wrong answer the model cannot be told about, a
-// provider error, no response) get no repair.
-func (run *Run) Repair(includeRef bool) ([]contract.Request, error) {
-	var out []contract.Request
+// Repairs returns what export needs to build the next attempt of every row whose
+// latest attempt failed with public feedback, up to the study's repairs: every
+// earlier attempt's output and the public feedback on it, as text a model may be
+// shown (export.ToolcallPlan.RepairRequests builds the requests). Rows without
+// feedback (a wrong answer the model cannot be told about, a provider error, no
+// response) get no repair.
+func (run *Run) Repairs() ([]export.Repair, error) {
+	var out []export.Repair
 	for _, row := range run.rows {
 		a, n := row.latest()
 		if a == nil || a.provider != nil || a.result.Success || n > run.Plan.Study.Repairs {
 			continue
 		}
-		feedback := a.result.PublicFeedback(row.Prepared)
-		if len(feedback) == 0 {
+		if len(a.result.PublicFeedback(row.Prepared)) == 0 {
 			continue
 		}
-		first, err := run.Plan.Request(row.Case, row.Arm, row.Repeat, includeRef)
-		if err != nil {
-			return nil, err
-		}
-		// rebuild the conversation: every earlier attempt's output and feedback
-		msgs := first.Messages
-		for k := 0; k < n; k++ {
+		turns := make([]export.RepairTurn, n)
+		for k := range turns {
 			prev := &row.attempts[k]
 			if !prev.present || prev.provider != nil {
-				return nil, fmt.Errorf("%s: attempt %d has no usable response, so attempt %d cannot be built", first.RequestID, k+1, n+1)
+				return nil, fmt.Errorf("%s: attempt %d has no usable response, so attempt %d cannot be built",
+					export.RequestID(row.Case.ID, row.Arm, row.Repeat, 1), k+1, n+1)
 			}
-			fb := prev.result.PublicFeedback(row.Prepared)
-			msgs = append(msgs,
-				contract.Message{Role: "assistant", Content: prev.output},
-				contract.Message{Role: "user", Content: strings.TrimSpace(tc.FeedbackText(fb)) + "\nAnswer again with one corrected JSON object."})
+			turns[k] = export.RepairTurn{Output: prev.output, Feedback: tc.FeedbackText(prev.result.PublicFeedback(row.Prepared))}
 		}
-		req := first
-		req.Attempt = n + 1
-		req.RequestID = export.RequestID(row.Case.ID, row.Arm, row.Repeat, n+1)
-		req.Messages = msgs
-		out = append(out, req)
+		out = append(out, export.Repair{Case: row.Case, Arm: row.Arm, Repeat: row.Repeat, Turns: turns})
 	}
 	return out, nil
 }

@@ -167,7 +167,7 @@ func TestToolcallRepairRound(t *testing.T) {
 		return *r.ReferenceOutput
 	})
 	run, _ := scoreText(t, p, round1)
-	repairs, err := run.Repair(true)
+	repairs, err := repairRequests(run, p, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestToolcallRelationKeywords(t *testing.T) {
 	if got := rep.Arms[contract.ArmInputSchema].ErrorCounts["SUM_MISMATCH"]; got != 1 {
 		t.Errorf("SUM_MISMATCH count %d, want 1 (errors %v)", got, rep.Arms[contract.ArmInputSchema].ErrorCounts)
 	}
-	reqs, err := run.Repair(false)
+	reqs, err := repairRequests(run, p, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,4 +353,14 @@ func TestPositionsPast2To31(t *testing.T) {
 	if b.lines[0] != rec.Line || b.cols[0] != rec.Col {
 		t.Errorf("toolcall batch keeps %d:%d, want %d:%d", b.lines[0], b.cols[0], rec.Line, rec.Col)
 	}
+}
+
+// repairRequests builds the next round's requests, as fbeval export --repair-from
+// does: scoring says what failed, export builds the requests.
+func repairRequests(run *Run, p *export.ToolcallPlan, includeRef bool) ([]contract.Request, error) {
+	repairs, err := run.Repairs()
+	if err != nil {
+		return nil, err
+	}
+	return p.RepairRequests(repairs, includeRef)
 }
