@@ -172,7 +172,10 @@ func newline(dst []byte, s Style, depth int) []byte {
 
 // AppendString appends s as a JSON string the way Python's json.dumps does with
 // ensure_ascii=False: quotes, backslashes and control characters escaped, everything
-// else (including non-ASCII) kept. Invalid UTF-8 bytes become U+FFFD.
+// else (including non-ASCII) kept. A lone UTF-16 surrogate, which the JSON readers
+// keep as its three WTF-8 bytes (as Python keeps it in a str), is written back as
+// its \uXXXX escape, as Python writes it with ensure_ascii=True; any other invalid
+// UTF-8 byte becomes U+FFFD.
 func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
@@ -201,7 +204,7 @@ func AppendString(dst []byte, s string) []byte {
 				dst = append(dst, `\f`...)
 			default:
 				dst = append(dst, `\u00`...)
-				dst = append(dst, "0123456789abcdef"[c>>4], "0123456789abcdef"[c&0xf])
+				dst = append(dst, hexDigits[c>>4], hexDigits[c&0xf])
 			}
 			i++
 			start = i
@@ -210,8 +213,15 @@ func AppendString(dst []byte, s string) []byte {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, "\ufffd"...)
-			i++
+			if i+2 < len(s) && c == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2]&0xC0 == 0x80 {
+				// a lone surrogate as the JSON readers keep it (WTF-8)
+				r = rune(c&0x0F)<<12 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+				dst = append(dst, '\\', 'u', hexDigits[r>>12], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
+				i += 3
+			} else {
+				dst = append(dst, "\ufffd"...)
+				i++
+			}
 			start = i
 			continue
 		}
@@ -305,3 +315,5 @@ func sortedObject[V any](m map[string]V) Object {
 	}
 	return obj
 }
+
+const hexDigits = "0123456789abcdef"

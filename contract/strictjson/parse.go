@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -483,135 +482,38 @@ func (p *parser) array() (Value, bool) {
 }
 
 // str reads a string starting at the opening quote. Strings without escapes are
-// substrings of the input and cost no allocation.
+// substrings of the input and cost no allocation. A lone surrogate escape is kept,
+// as Python's json reads it (KeepSurrogates).
 func (p *parser) str() (string, bool) {
+	end, buf, escaped, err := ReadString(p.data, p.pos, p.buf[:0], KeepSurrogates)
+	if err != LexOK {
+		return "", p.stringFail(end, err)
+	}
 	start := p.pos + 1
-	i := start
-	for i < len(p.data) {
-		c := p.data[i]
-		if plainByte[c] {
-			i++
-			continue
-		}
-		switch {
-		case c == '"':
-			p.pos = i + 1
-			return p.data[start:i], true
-		case c == '\\':
-			return p.strEscaped(start, i)
-		case c < 0x20:
-			return "", p.fail(i, "control character "+fmt.Sprintf("%q", c)+" in string must be escaped")
-		case c < utf8.RuneSelf:
-			i++
-		default:
-			r, size := utf8.DecodeRuneInString(p.data[i:])
-			if r == utf8.RuneError && size == 1 {
-				return "", p.fail(i, fmt.Sprintf("invalid UTF-8 byte 0x%02x in string", c))
-			}
-			i += size
-		}
+	p.pos = end
+	if !escaped {
+		return p.data[start : end-1], true
 	}
-	return "", p.fail(len(p.data), "unexpected end of input in string")
+	p.buf = buf
+	return string(buf), true
 }
 
-func (p *parser) strEscaped(start, i int) (string, bool) {
-	buf := append(p.buf[:0], p.data[start:i]...)
-	for i < len(p.data) {
-		c := p.data[i]
-		switch {
-		case c == '"':
-			p.pos = i + 1
-			p.buf = buf
-			return string(buf), true
-		case c == '\\':
-			if i+1 >= len(p.data) {
-				return "", p.fail(len(p.data), "unexpected end of input in string escape")
-			}
-			e := p.data[i+1]
-			switch e {
-			case '"', '\\', '/':
-				buf = append(buf, e)
-			case 'b':
-				buf = append(buf, '\b')
-			case 'f':
-				buf = append(buf, '\f')
-			case 'n':
-				buf = append(buf, '\n')
-			case 'r':
-				buf = append(buf, '\r')
-			case 't':
-				buf = append(buf, '\t')
-			case 'u':
-				r, ok := p.hex4(i + 2)
-				if !ok {
-					return "", false
-				}
-				next := i + 6
-				if utf16.IsSurrogate(r) {
-					// A high surrogate followed by an escaped low one is one
-					// character. Any other surrogate stays lone, as Python's json
-					// reads it; Go strings cannot hold one as UTF-8, so it is kept
-					// as its three WTF-8 bytes: distinct from every character and in
-					// code point order, written back as the same escape.
-					if r < 0xDC00 && next+1 < len(p.data) && p.data[next] == '\\' && p.data[next+1] == 'u' {
-						r2, ok := p.hex4(next + 2)
-						if !ok {
-							return "", false
-						}
-						if r2 >= 0xDC00 && r2 <= 0xDFFF {
-							buf = utf8.AppendRune(buf, utf16.DecodeRune(r, r2))
-							i = next + 6
-							continue
-						}
-					}
-					buf = append(buf, 0xE0|byte(r>>12), 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F)
-					i = next
-					continue
-				}
-				buf = utf8.AppendRune(buf, r)
-				i = next
-				continue
-			default:
-				return "", p.fail(i, "invalid escape "+strconv.Quote(p.data[i:i+2])+" in string")
-			}
-			i += 2
-		case c < 0x20:
-			return "", p.fail(i, "control character "+fmt.Sprintf("%q", c)+" in string must be escaped")
-		case c < utf8.RuneSelf:
-			buf = append(buf, c)
-			i++
-		default:
-			r, size := utf8.DecodeRuneInString(p.data[i:])
-			if r == utf8.RuneError && size == 1 {
-				return "", p.fail(i, fmt.Sprintf("invalid UTF-8 byte 0x%02x in string", c))
-			}
-			buf = append(buf, p.data[i:i+size]...)
-			i += size
+// stringFail words a lexer error in a string at off.
+func (p *parser) stringFail(off int, err LexError) bool {
+	switch err {
+	case ErrControl:
+		return p.fail(off, "control character "+fmt.Sprintf("%q", p.data[off])+" in string must be escaped")
+	case ErrUTF8:
+		return p.fail(off, fmt.Sprintf("invalid UTF-8 byte 0x%02x in string", p.data[off]))
+	case ErrEscape:
+		return p.fail(off, "invalid escape "+strconv.Quote(p.data[off:off+2])+" in string")
+	case ErrUnicodeEscape:
+		if off+6 > len(p.data) {
+			return p.fail(off, "incomplete \\u escape in string")
 		}
+		return p.fail(off, "invalid \\u escape in string")
 	}
-	return "", p.fail(len(p.data), "unexpected end of input in string")
-}
-
-func (p *parser) hex4(at int) (rune, bool) {
-	if at+4 > len(p.data) {
-		return 0, p.fail(at-2, "incomplete \\u escape in string")
-	}
-	var r rune
-	for _, c := range []byte(p.data[at : at+4]) {
-		var d byte
-		switch {
-		case c >= '0' && c <= '9':
-			d = c - '0'
-		case c >= 'a' && c <= 'f':
-			d = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			d = c - 'A' + 10
-		default:
-			return 0, p.fail(at-2, "invalid \\u escape in string")
-		}
-		r = r<<4 | rune(d)
-	}
-	return r, true
+	return p.fail(off, "unexpected end of input in string")
 }
 
 // maxIntDigits is Python's default limit on the digits of an integer it converts
@@ -621,51 +523,19 @@ const maxIntDigits = 4300
 // number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)? as Python's json does.
 func (p *parser) number() (Value, bool) {
 	start := p.pos
-	i := start
-	if p.data[i] == '-' {
-		i++
-		if strings.HasPrefix(p.data[i:], "Infinity") {
-			return Value{}, p.fail(start, "-Infinity is not allowed")
-		}
+	if strings.HasPrefix(p.data[start:], "-Infinity") {
+		return Value{}, p.fail(start, "-Infinity is not allowed")
 	}
-	if i >= len(p.data) || p.data[i] < '0' || p.data[i] > '9' {
+	i, isInt, err := ScanNumber(p.data, start)
+	switch err {
+	case ErrNumberDigit:
 		return Value{}, p.fail(i, "unexpected "+describe(p.data, i)+", expected a digit in number")
-	}
-	if p.data[i] == '0' {
-		i++
-		if i < len(p.data) && p.data[i] >= '0' && p.data[i] <= '9' {
-			return Value{}, p.fail(start, "leading zero in number")
-		}
-	} else {
-		for i < len(p.data) && p.data[i] >= '0' && p.data[i] <= '9' {
-			i++
-		}
-	}
-	isInt := true
-	if i < len(p.data) && p.data[i] == '.' {
-		isInt = false
-		i++
-		d := i
-		for i < len(p.data) && p.data[i] >= '0' && p.data[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return Value{}, p.fail(i, "unexpected "+describe(p.data, i)+", expected a digit after decimal point")
-		}
-	}
-	if i < len(p.data) && (p.data[i] == 'e' || p.data[i] == 'E') {
-		isInt = false
-		i++
-		if i < len(p.data) && (p.data[i] == '+' || p.data[i] == '-') {
-			i++
-		}
-		d := i
-		for i < len(p.data) && p.data[i] >= '0' && p.data[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return Value{}, p.fail(i, "unexpected "+describe(p.data, i)+", expected a digit in exponent")
-		}
+	case ErrLeadingZero:
+		return Value{}, p.fail(start, "leading zero in number")
+	case ErrFractionDigit:
+		return Value{}, p.fail(i, "unexpected "+describe(p.data, i)+", expected a digit after decimal point")
+	case ErrExponentDigit:
+		return Value{}, p.fail(i, "unexpected "+describe(p.data, i)+", expected a digit in exponent")
 	}
 	lit := p.data[start:i]
 	p.pos = i
@@ -693,19 +563,10 @@ func (p *parser) number() (Value, bool) {
 		}
 		return Value{kind: BigInt, s: lit}, true
 	}
-	f, err := strconv.ParseFloat(lit, 64)
-	if err != nil && (math.IsInf(f, 0) || math.IsNaN(f)) {
+	f, ferr := strconv.ParseFloat(lit, 64)
+	if ferr != nil && (math.IsInf(f, 0) || math.IsNaN(f)) {
 		return Value{}, p.fail(start, "number "+lit+" overflows a float64")
 	}
 	// Underflow reads as zero, as in Python.
 	return FloatValue(f), true
 }
-
-// plainByte marks the bytes a string holds as they are: printable ASCII but the
-// quote and the backslash.
-var plainByte = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/fbeval/fbeval/contract"
 )
@@ -67,7 +66,7 @@ func AppendCanonical(dst []byte, v Value) []byte {
 		}
 		return append(dst, "false"...)
 	case String:
-		return AppendString(dst, v.s)
+		return contract.AppendString(dst, v.s)
 	case Int:
 		return strconv.AppendInt(dst, int64(v.n), 10)
 	case BigInt:
@@ -95,52 +94,13 @@ func AppendCanonical(dst []byte, v Value) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = AppendString(dst, v.kids[k].Key)
+			dst = contract.AppendString(dst, v.kids[k].Key)
 			dst = append(dst, ':')
 			dst = AppendCanonical(dst, v.kids[k].Value)
 		}
 		return append(dst, '}')
 	}
 	return dst
-}
-
-// AppendString appends s as a JSON string as AppendCanonical writes it: a string
-// that holds lone surrogates (as the parser keeps them, three WTF-8 bytes each) gets
-// each of them back as its \uXXXX escape, as Python's json.dumps writes them.
-func AppendString(dst []byte, s string) []byte {
-	if !utf8.ValidString(s) {
-		return appendWTF8String(dst, s)
-	}
-	return contract.AppendString(dst, s)
-}
-
-// appendWTF8String writes a string that holds lone surrogates (as the parser keeps
-// them: three WTF-8 bytes each) with each of them as its \uXXXX escape, the rest as
-// contract.AppendString writes it.
-func appendWTF8String(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if i+2 < len(s) && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2]&0xC0 == 0x80 {
-			if start < i {
-				q := contract.AppendString(nil, s[start:i])
-				dst = append(dst, q[1:len(q)-1]...)
-			}
-			r := rune(s[i]&0x0F)<<12 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
-			dst = append(dst, `\u`...)
-			dst = append(dst, "0123456789abcdef"[r>>12], "0123456789abcdef"[r>>8&0xF],
-				"0123456789abcdef"[r>>4&0xF], "0123456789abcdef"[r&0xF])
-			i += 3
-			start = i
-			continue
-		}
-		i++
-	}
-	if start < len(s) {
-		q := contract.AppendString(nil, s[start:])
-		dst = append(dst, q[1:len(q)-1]...)
-	}
-	return append(dst, '"')
 }
 
 // Canonical returns v as canonical JSON text (see AppendCanonical).

@@ -12,6 +12,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/strictjson"
 )
 
 // maxValueDepth bounds the nesting of a non-string output value.
@@ -61,8 +62,9 @@ func DecodeResponse(raw []byte) (Response, error) {
 	return r, nil
 }
 
-// decodeFields is the full decoder: jsontext, with its error messages. It accepts
-// whatever scanRecord accepts, and more (\u escapes, any nesting).
+// decodeFields is the full decoder: jsontext, with its error messages, for the
+// records scanRecord refuses. It reads what scanRecord reads, but lone surrogate
+// escapes, which it refuses.
 func decodeFields(raw []byte, f *recordFields) error {
 	*f = recordFields{}
 	dec := jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true))
@@ -232,14 +234,11 @@ func unquoteJSON(v jsontext.Value) string {
 		return string(v[1 : len(v)-1])
 	}
 	var buf [256]byte
-	if b, ok := unescapeShort(buf[:0], v); ok {
-		return string(b)
-	}
-	s, err := jsontext.AppendUnquote(nil, v)
-	if err != nil {
+	_, b, _, err := strictjson.ReadString(v, 0, buf[:0], strictjson.KeepSurrogates)
+	if err != strictjson.LexOK {
 		return string(v)
 	}
-	return string(s)
+	return string(b)
 }
 
 func shortJSON(v jsontext.Value) string {

@@ -3,7 +3,6 @@ package toolcall
 import (
 	"math"
 	"strconv"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/fbeval/fbeval/contract"
@@ -229,16 +228,7 @@ type matcher struct {
 	pos int
 }
 
-func (m *matcher) space() {
-	for m.pos < len(m.d) {
-		switch m.d[m.pos] {
-		case ' ', '\t', '\n', '\r':
-			m.pos++
-		default:
-			return
-		}
-	}
-}
+func (m *matcher) space() { m.pos = strictjson.SkipSpace(m.d, m.pos) }
 
 // take consumes byte b if it is next.
 func (m *matcher) take(b byte) bool {
@@ -270,87 +260,36 @@ func (m *matcher) empty(open, close byte) matchVerdict {
 }
 
 // str reads a string without escapes; the result is part of the output. A
-// string with an escape is matchUnsure; a control character, invalid UTF-8 or an
-// unclosed string is matchNo (the parser refuses them).
+// string with an escape is matchUnsure; a string the parser refuses (a control
+// character, invalid UTF-8, a bad escape, no closing quote) is matchNo.
 func (m *matcher) str() (string, matchVerdict) {
-	if !m.take('"') {
+	if m.pos >= len(m.d) || m.d[m.pos] != '"' {
 		return "", matchNo
 	}
-	start := m.pos
-	ascii := true
-	for i := start; i < len(m.d); i++ {
-		c := m.d[i]
-		switch {
-		case c == '"':
-			s := m.d[start:i]
-			m.pos = i + 1
-			if !ascii && !utf8.ValidString(s) {
-				return "", matchNo
-			}
-			return s, matchYes
-		case c == '\\':
-			return "", matchUnsure
-		case c < 0x20:
-			return "", matchNo
-		case c >= utf8.RuneSelf:
-			ascii = false
-		}
+	end, escaped, err := strictjson.ScanString(m.d, m.pos, strictjson.KeepSurrogates)
+	if err != strictjson.LexOK {
+		return "", matchNo
 	}
-	return "", matchNo
+	if escaped {
+		return "", matchUnsure
+	}
+	s := m.d[m.pos+1 : end-1]
+	m.pos = end
+	return s, matchYes
 }
 
-// anyStr reads a string whose value does not matter (a reason): its escapes are
-// checked as the parser checks them, not decoded.
+// anyStr reads a string whose value does not matter (a reason): checked as the
+// parser checks it (a lone surrogate is read too), not decoded.
 func (m *matcher) anyStr() matchVerdict {
-	if !m.take('"') {
+	if m.pos >= len(m.d) || m.d[m.pos] != '"' {
 		return matchNo
 	}
-	start := m.pos
-	ascii := true
-	for i := start; i < len(m.d); i++ {
-		c := m.d[i]
-		switch {
-		case c == '"':
-			// escapes are ASCII: the bytes around them are valid UTF-8 exactly
-			// when the whole is
-			if !ascii && !utf8.ValidString(m.d[start:i]) {
-				return matchNo
-			}
-			m.pos = i + 1
-			return matchYes
-		case c == '\\':
-			if i+1 >= len(m.d) {
-				return matchNo
-			}
-			switch m.d[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i++
-			case 'u':
-				// any four hex digits: a lone surrogate is read too
-				if i+6 > len(m.d) || !isHex4(m.d[i+2:i+6]) {
-					return matchNo
-				}
-				i += 5
-			default:
-				return matchNo
-			}
-		case c < 0x20:
-			return matchNo
-		case c >= utf8.RuneSelf:
-			ascii = false
-		}
+	end, _, err := strictjson.ScanString(m.d, m.pos, strictjson.KeepSurrogates)
+	if err != strictjson.LexOK {
+		return matchNo
 	}
-	return matchNo
-}
-
-func isHex4(s string) bool {
-	for i := 0; i < 4; i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
+	m.pos = end
+	return matchYes
 }
 
 // stringSet reads an array of strings that holds each of want once, in any order.
@@ -434,52 +373,12 @@ func (m *matcher) equal(want strictjson.Value, depth int) matchVerdict {
 // number reads a number literal as the parser does and compares it with want
 // (an Int or a Float) as Equal does.
 func (m *matcher) number(want strictjson.Value) matchVerdict {
-	d := m.d
 	start := m.pos
-	i := start
-	if i < len(d) && d[i] == '-' {
-		i++
-	}
-	if i >= len(d) || d[i] < '0' || d[i] > '9' {
+	i, isInt, err := strictjson.ScanNumber(m.d, start)
+	if err != strictjson.LexOK {
 		return matchNo
 	}
-	if d[i] == '0' {
-		i++
-		if i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			return matchNo // leading zero
-		}
-	} else {
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-	}
-	isInt := true
-	if i < len(d) && d[i] == '.' {
-		isInt = false
-		i++
-		k := i
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-		if i == k {
-			return matchNo
-		}
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		isInt = false
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		k := i
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-		if i == k {
-			return matchNo
-		}
-	}
-	lit := d[start:i]
+	lit := m.d[start:i]
 	m.pos = i
 	if isInt != (want.Kind() == strictjson.Int) {
 		return matchNo // 1 != 1.0
@@ -505,8 +404,8 @@ func (m *matcher) number(want strictjson.Value) matchVerdict {
 		}
 		return matchYes
 	}
-	f, err := strconv.ParseFloat(lit, 64)
-	if err != nil {
+	f, ferr := strconv.ParseFloat(lit, 64)
+	if ferr != nil {
 		return matchUnsure
 	}
 	if math.Float64bits(f) != math.Float64bits(want.Float()) {

@@ -2,10 +2,9 @@ package toolcall
 
 import (
 	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/strictjson"
 )
 
 // RecordFields are the members of one plain response record that scoring needs,
@@ -180,16 +179,7 @@ func (s *RecordScanner) Scan(raw []byte, f *RecordFields) bool {
 	return true
 }
 
-func (s *RecordScanner) skipSpace() {
-	for s.pos < len(s.data) {
-		switch s.data[s.pos] {
-		case ' ', '\t', '\n', '\r':
-			s.pos++
-		default:
-			return
-		}
-	}
-}
+func (s *RecordScanner) skipSpace() { s.pos = strictjson.SkipSpace(s.data, s.pos) }
 
 func (s *RecordScanner) object(f *RecordFields) bool {
 	// the decoder wants the object's brace first; trailing space is fine
@@ -249,24 +239,19 @@ func (s *RecordScanner) object(f *RecordFields) bool {
 	}
 }
 
-// name reads a member name at its opening quote. Names are plain ASCII in the
-// records read here; anything else (escapes, other characters) declines.
+// name reads a member name at its opening quote. Names hold no escapes in the
+// records read here; a name with one declines.
 func (s *RecordScanner) name() ([]byte, bool) {
 	if s.pos >= len(s.data) || s.data[s.pos] != '"' {
 		return nil, false
 	}
-	start := s.pos + 1
-	for end := start; end < len(s.data); end++ {
-		c := s.data[end]
-		if c == '"' {
-			s.pos = end + 1
-			return s.data[start:end], true
-		}
-		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
-			return nil, false
-		}
+	end, escaped, err := strictjson.ScanString(s.data, s.pos, strictjson.RejectSurrogates)
+	if err != strictjson.LexOK || escaped {
+		return nil, false
 	}
-	return nil, false
+	name := s.data[s.pos+1 : end-1]
+	s.pos = end
+	return name, true
 }
 
 // Limits of the values skip reads; past them the record is declined.
@@ -312,16 +297,14 @@ func (s *RecordScanner) skip(depth int) bool {
 	case 'n':
 		return s.literal("null")
 	}
-	_, ok := s.number()
+	_, _, ok := s.number()
 	return ok
 }
 
 func (s *RecordScanner) literal(word string) bool {
-	if len(s.data)-s.pos >= len(word) && string(s.data[s.pos:s.pos+len(word)]) == word {
-		s.pos += len(word)
-		return true
-	}
-	return false
+	end, err := strictjson.ScanLiteral(s.data, s.pos, word)
+	s.pos = end
+	return err == strictjson.LexOK
 }
 
 func (s *RecordScanner) skipObject(depth int) bool {
@@ -402,7 +385,7 @@ func (s *RecordScanner) value(field int, f *RecordFields) bool {
 	}
 	switch field {
 	case fLatency:
-		lit, ok := s.number()
+		lit, _, ok := s.number()
 		if !ok {
 			return false
 		}
@@ -413,12 +396,12 @@ func (s *RecordScanner) value(field int, f *RecordFields) bool {
 		f.LatencyMS, f.HasLatency = x, true
 		return true
 	case fInputTokens, fOutputTokens:
-		lit, ok := s.number()
-		if !ok {
-			return false
+		lit, isInt, ok := s.number()
+		if !ok || !isInt {
+			return false // a fraction or an exponent: the decoder words the error
 		}
-		n, ok := parseInt64(lit)
-		if !ok || n < 0 {
+		n, err := strconv.ParseInt(string(lit), 10, 64)
+		if err != nil || n < 0 {
 			return false
 		}
 		if field == fInputTokens {
@@ -436,182 +419,32 @@ func (s *RecordScanner) value(field int, f *RecordFields) bool {
 	return s.str(sp)
 }
 
-// number reads one JSON number literal.
-func (s *RecordScanner) number() ([]byte, bool) {
-	d := s.data
-	i := s.pos
-	if i < len(d) && d[i] == '-' {
-		i++
+// number reads one JSON number literal; isInt reports one with no fraction and
+// no exponent.
+func (s *RecordScanner) number() (lit []byte, isInt, ok bool) {
+	end, isInt, err := strictjson.ScanNumber(s.data, s.pos)
+	if err != strictjson.LexOK {
+		return nil, false, false
 	}
-	if i >= len(d) || d[i] < '0' || d[i] > '9' {
-		return nil, false
-	}
-	if d[i] == '0' {
-		i++
-	} else {
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-	}
-	if i < len(d) && d[i] == '.' {
-		i++
-		k := i
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-		if i == k {
-			return nil, false
-		}
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		k := i
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-		if i == k {
-			return nil, false
-		}
-	}
-	lit := d[s.pos:i]
-	s.pos = i
-	return lit, true
+	lit = s.data[s.pos:end]
+	s.pos = end
+	return lit, isInt, true
 }
 
-// parseInt64 reads an integer literal (no fraction, no exponent) that fits an int64.
-func parseInt64(lit []byte) (int64, bool) {
-	for _, c := range lit {
-		if c == '.' || c == 'e' || c == 'E' {
-			return 0, false
-		}
-	}
-	n, err := strconv.ParseInt(string(lit), 10, 64)
-	return n, err == nil
-}
-
-// str reads a string value at the opening quote into sp.
+// str reads a string value at the opening quote into sp. A lone surrogate escape
+// declines: the decoder refuses it.
 func (s *RecordScanner) str(sp *span) bool {
-	d := s.data
-	start := s.pos + 1
-	i := start
-	for i < len(d) {
-		c := d[i]
-		if plainByte[c] {
-			i++
-			continue
-		}
-		switch {
-		case c == '"':
-			sp.a, sp.b = start, i
-			s.pos = i + 1
-			return true
-		case c == '\\':
-			return s.strEscaped(sp, start, i)
-		case c < 0x20:
-			return false
-		case c < utf8.RuneSelf:
-			i++
-		default:
-			r, size := utf8.DecodeRune(d[i:])
-			if r == utf8.RuneError && size == 1 {
-				return false
-			}
-			i += size
-		}
-	}
-	return false
-}
-
-func (s *RecordScanner) strEscaped(sp *span, start, i int) bool {
-	d := s.data
 	a := len(s.buf)
-	buf := append(s.buf, d[start:i]...)
-	for i < len(d) {
-		c := d[i]
-		if plainByte[c] {
-			// copy the run of plain bytes at once
-			j := i + 1
-			for j < len(d) && plainByte[d[j]] {
-				j++
-			}
-			buf = append(buf, d[i:j]...)
-			i = j
-			continue
-		}
-		switch {
-		case c == '\\':
-			if i+1 >= len(d) {
-				return false
-			}
-			// Escaped quotes are most of the escapes in an output that is JSON
-			// text itself: one table look-up for every one-letter escape.
-			if b := shortEscape[d[i+1]]; b != 0 {
-				buf = append(buf, b)
-				i += 2
-				continue
-			}
-			if d[i+1] != 'u' {
-				return false
-			}
-			r, ok := hex4(d, i+2)
-			if !ok || utf16.IsSurrogate(r) {
-				return false // surrogates are the full decoder's business
-			}
-			buf = utf8.AppendRune(buf, r)
-			i += 6
-		case c == '"':
-			s.buf = buf
-			sp.inBuf, sp.a, sp.b = true, a, len(buf)
-			s.pos = i + 1
-			return true
-		case c < 0x20:
-			return false
-		default:
-			r, size := utf8.DecodeRune(d[i:])
-			if r == utf8.RuneError && size == 1 {
-				return false
-			}
-			buf = append(buf, d[i:i+size]...)
-			i += size
-		}
+	end, buf, escaped, err := strictjson.ReadString(s.data, s.pos, s.buf, strictjson.RejectSurrogates)
+	if err != strictjson.LexOK {
+		return false
 	}
-	return false
-}
-
-// shortEscape maps the letter of each one-letter JSON escape to the byte it
-// stands for; 0 for any other byte.
-var shortEscape = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
-
-// plainByte marks the bytes a string holds as they are: printable ASCII but the
-// quote and the backslash.
-var plainByte = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
+	if escaped {
+		s.buf = buf
+		sp.inBuf, sp.a, sp.b = true, a, len(buf)
+	} else {
+		sp.a, sp.b = s.pos+1, end-1
 	}
-	return t
-}()
-
-func hex4(d []byte, at int) (rune, bool) {
-	if at+4 > len(d) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range d[at : at+4] {
-		var x byte
-		switch {
-		case c >= '0' && c <= '9':
-			x = c - '0'
-		case c >= 'a' && c <= 'f':
-			x = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			x = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(x)
-	}
-	return r, true
+	s.pos = end
+	return true
 }

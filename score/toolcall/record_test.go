@@ -20,7 +20,7 @@ var recordCases = []struct {
 	{`{"schema_version":"fbeval-response/v1","request_id":"r","completion":"c","latency_ms":12.5,"input_token_count":3,"output_token_count":-0}`, true},
 	{`{"request_id":"r","output":null,"text":"t","raw_response_id":"x","finish_reason":"stop"}`, true},
 	{`{"request_id":"r","case_id":null,"output":"","latency_ms":1e2,"input_token_count":null}`, true},
-	{`{"request_id":"r","output":"\ud83d\ude00"}`, false},
+	{`{"request_id":"r","output":"\ud83d\ude00"}`, true}, // a pair is one character
 	{`{"request_id":"r","output":"\ud83d"}`, false},
 	{`{"request_id":"r","output":"x","metadata":{}}`, true},
 	{`{"request_id":"r","output":"x","metadata":{"garble":"right","n":[1,-2.5e3,true,false,null,{"a":{}},[]],"s":"\u00e9\n"},"id":"chatcmpl-1","usage":{ "prompt_tokens" : 3 }}`, true},
