@@ -81,3 +81,17 @@ func TestMarshalStyles(t *testing.T) {
 		t.Error("an unsupported type was written")
 	}
 }
+
+func TestAppendStringLoneSurrogate(t *testing.T) {
+	for in, want := range map[string]string{
+		"a\xed\xa0\x80b":           `"a\ud800b"`,
+		"\xed\xbf\xbf\xed\xb0\x80": `"\udfff\udc00"`,
+		"\xed\x9f\xbf":             `"` + "\ud7ff" + `"`, // U+D7FF is a character
+		"\xed\xa0":                 "\"\ufffd\ufffd\"",
+		"\xff":                     "\"\ufffd\"",
+	} {
+		if got := string(AppendString(nil, in)); got != want {
+			t.Errorf("AppendString(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

@@ -3,27 +3,44 @@ package contract
 import (
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // Printable returns s with every control character but the newline written as an
 // escape (\x1b, \x00, \r, \u0085, ...), so text from a file name or a model cannot
 // move the cursor, clear a terminal, end a line early or hide in a Markdown file.
-// Tabs are kept.
+// Tabs are kept. A lone surrogate, as the JSON readers keep one (three WTF-8
+// bytes), is written as its escape (\ud800) too.
 func Printable(s string) string {
-	i := strings.IndexFunc(s, isEscaped)
+	i := strings.IndexFunc(s, needsWork)
 	if i < 0 {
 		return s
 	}
 	var b strings.Builder
 	b.WriteString(s[:i])
-	for _, r := range s[i:] {
+	for i < len(s) {
+		if r, ok := wtf8Surrogate(s, i); ok {
+			writeEscape(&b, r)
+			i += 3
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
 		if isEscaped(r) {
 			writeEscape(&b, r)
 		} else {
 			b.WriteRune(r)
 		}
+		i += size
 	}
 	return b.String()
+}
+
+// wtf8Surrogate reads the WTF-8 bytes of a lone surrogate at s[i].
+func wtf8Surrogate(s string, i int) (rune, bool) {
+	if i+2 < len(s) && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2]&0xC0 == 0x80 {
+		return rune(s[i]&0x0F)<<12 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F), true
+	}
+	return 0, false
 }
 
 // PrintableLine is Printable with the newline escaped too: for one-line messages.
@@ -34,6 +51,10 @@ func PrintableLine(s string) string {
 func isEscaped(r rune) bool {
 	return (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) || r == 0x2028 || r == 0x2029
 }
+
+// needsWork reports a character Printable changes: an escaped one, or an invalid
+// UTF-8 byte (which may start a lone surrogate).
+func needsWork(r rune) bool { return isEscaped(r) || r == utf8.RuneError }
 
 func writeEscape(b *strings.Builder, r rune) {
 	const hex = "0123456789abcdef"
@@ -67,7 +88,7 @@ type printableWriter struct{ w io.Writer }
 // character is never cut between two writes.
 func (p *printableWriter) Write(b []byte) (int, error) {
 	s := string(b)
-	if strings.IndexFunc(s, isEscaped) >= 0 {
+	if strings.IndexFunc(s, needsWork) >= 0 {
 		s = Printable(s)
 	}
 	if _, err := io.WriteString(p.w, s); err != nil {

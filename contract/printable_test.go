@@ -47,3 +47,15 @@ func TestPointerOffset(t *testing.T) {
 		}
 	}
 }
+
+func TestPrintableLoneSurrogate(t *testing.T) {
+	for in, want := range map[string]string{
+		"x\xed\xb0\x80y":   `x\udc00y`,
+		"\xed\xa0\x80\x1b": `\ud800\x1b`,
+		"a\ufffdb\xffc":    "a\ufffdb\ufffdc", // U+FFFD kept, a bad byte becomes it
+	} {
+		if got := Printable(in); got != want {
+			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -50,6 +51,10 @@ type ReadOptions struct {
 	// LimitHint is the advice given with a record over MaxLineBytes (empty: raise
 	// the limit with --max-line-bytes). A program without that flag says its own.
 	LimitHint string
+	// LoneSurrogates accepts \u escapes of lone UTF-16 surrogates, as Python's json
+	// reads them, for a suite whose decoder keeps them (strictjson.KeepSurrogates).
+	// The bytes of the file must still be valid UTF-8.
+	LoneSurrogates bool
 }
 
 // Record is one record of a file, or one line that could not be read as a record.
@@ -233,7 +238,7 @@ func (r *Reader) detect() bool {
 			return true
 		}
 		trimmed := bytes.TrimSpace(line)
-		if jsontext.Value(trimmed).IsValid() {
+		if jsontext.Value(trimmed).IsValid(r.jsonOptions()...) && r.validUTF8(trimmed) {
 			// Only the end of the input makes a lone object a whole-file document; any
 			// other byte (a NUL included) is the next JSONL line, read on its own.
 			_, perr := r.peekNonSpace()
@@ -282,6 +287,21 @@ func (r *Reader) peekNonSpace() (byte, error) {
 			return b[0], nil
 		}
 	}
+}
+
+// jsonOptions are the options of every jsontext check of the reader: invalid
+// UTF-8 allowed with LoneSurrogates, as it is the only way to have jsontext pass a
+// lone surrogate escape; validUTF8 then refuses what jsontext let through.
+func (r *Reader) jsonOptions() []jsontext.Options {
+	if r.opts.LoneSurrogates {
+		return []jsontext.Options{jsontext.AllowInvalidUTF8(true)}
+	}
+	return nil
+}
+
+// validUTF8 reports whether text is valid UTF-8, where that is not left to jsontext.
+func (r *Reader) validUTF8(text []byte) bool {
+	return !r.opts.LoneSurrogates || utf8.Valid(text)
 }
 
 // isIncomplete reports whether text is a prefix of a JSON value cut short by the end
@@ -433,7 +453,7 @@ func (r *Reader) startObject() bool {
 	if !r.checkValue(at) || !r.atEOF() {
 		return false
 	}
-	names, members, err := splitObject(obj)
+	names, members, err := splitObject(obj, r.jsonOptions()...)
 	if err != nil {
 		return r.fail(ErrSyntax, line, col, "invalid JSON: %v", err)
 	}
@@ -461,7 +481,7 @@ func (r *Reader) startObject() bool {
 			return r.fail(ErrShape, l, c, "%q must be a JSON list of records", key)
 		}
 		r.base = memberOffset(obj, list)
-		r.dec = jsontext.NewDecoder(bytes.NewReader(list))
+		r.dec = jsontext.NewDecoder(bytes.NewReader(list), r.jsonOptions()...)
 		r.dec.ReadToken()
 	}
 	if found != "" {
@@ -488,8 +508,13 @@ func (r *Reader) HeaderPosition(name string) (line, col int) {
 // checkValue parses the text of a value found by the document scanner strictly; a
 // syntax error ends the scan at its position.
 func (r *Reader) checkValue(rec *Record) bool {
-	d := jsontext.NewDecoder(bytes.NewReader(rec.Raw))
+	d := jsontext.NewDecoder(bytes.NewReader(rec.Raw), r.jsonOptions()...)
 	_, err := d.ReadValue()
+	if err == nil && !r.validUTF8(rec.Raw) {
+		// what jsontext passed only because invalid UTF-8 was allowed
+		d = jsontext.NewDecoder(bytes.NewReader(rec.Raw))
+		_, err = d.ReadValue()
+	}
 	var off int64
 	msg := ""
 	var se *jsontext.SyntacticError
@@ -533,8 +558,8 @@ func memberOffset(obj, sub []byte) int64 {
 
 // splitObject returns the member names of obj in order and its members by name
 // (values are slices of obj).
-func splitObject(obj jsontext.Value) ([]string, map[string]jsontext.Value, error) {
-	d := jsontext.NewDecoder(bytes.NewReader(obj))
+func splitObject(obj jsontext.Value, opts ...jsontext.Options) ([]string, map[string]jsontext.Value, error) {
+	d := jsontext.NewDecoder(bytes.NewReader(obj), opts...)
 	if _, err := d.ReadToken(); err != nil {
 		return nil, nil, err
 	}

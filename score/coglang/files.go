@@ -50,6 +50,8 @@ func ReadResponses(fx *fixtures.CogLangFixture, sources []score.Source, opts sco
 			ListKeys:     []string{"responses", "answers"},
 			SingleRecord: isSingleRecord,
 			MaxLineBytes: opts.MaxLineBytes,
+			// lone surrogate escapes are read, as the reference's Python reads them
+			LoneSurrogates: true,
 		})
 		st := score.InputStats{Path: src.Name}
 		for rd.Scan() {

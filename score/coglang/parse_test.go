@@ -178,6 +178,7 @@ func TestPyRepr(t *testing.T) {
 		{"\u200b", `'\u200b'`},
 		{"\U000e0001", `'\U000e0001'`},
 		{"é漢😀", `'é漢😀'`},
+		{"a\xed\xa0\x80b\xed\xbf\xbf", `'a\ud800b\udfff'`}, // lone surrogates (WTF-8)
 	}
 	for _, c := range cases {
 		if got := pyRepr(c.in); got != c.want {

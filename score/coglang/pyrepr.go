@@ -22,7 +22,15 @@ func appendPyRepr(dst []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			// Not reachable from decoded JSON; Python would hold a surrogate escape.
+			if i+2 < len(s) && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2]&0xC0 == 0x80 {
+				// a lone surrogate as the JSON reader keeps it (WTF-8): Python
+				// prints it as its escape
+				r = rune(s[i]&0x0F)<<12 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+				dst = appendHex(dst, `\u`, uint32(r), 4)
+				i += 3
+				continue
+			}
+			// Not reachable from decoded JSON.
 			dst = appendHex(dst, `\x`, uint32(s[i]), 2)
 			i++
 			continue

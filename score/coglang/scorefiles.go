@@ -130,6 +130,8 @@ func openSourceFile(src score.Source, opts score.Options) *sourceFile {
 		OtherListKeys: []string{"requests"}, // to say what the file is
 		SingleRecord:  isSingleRecord,
 		MaxLineBytes:  opts.MaxLineBytes,
+		// lone surrogate escapes are read, as the reference's Python reads them
+		LoneSurrogates: true,
 	})}
 }
 
