@@ -34,40 +34,60 @@ func MaxFileBytes() int64 { return maxFileBytes.Load() }
 // an *InputError, found without reading past the bound; errors from the system
 // (a missing file, a directory) are returned as they are.
 func ReadFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, r, err := OpenFile(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, &os.PathError{Op: "read", Path: path, Err: errors.New("is a directory")}
+	var buf bytes.Buffer
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() < MaxFileBytes() {
+		buf.Grow(int(st.Size()) + bytes.MinRead)
 	}
-	return ReadAll(path, f)
+	if _, err := buf.ReadFrom(r); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// OpenFile opens a file to be read in a stream as ReadFile reads it whole: the
+// reader returns ReadFile's *InputError when it meets a NUL first byte or passes
+// the bound. The caller closes f.
+func OpenFile(path string) (f *os.File, r io.Reader, err error) {
+	f, err = os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, nil, &os.PathError{Op: "read", Path: path, Err: errors.New("is a directory")}
+	}
+	return f, &boundedReader{name: path, r: f, limit: MaxFileBytes()}, nil
 }
 
 // ReadAll reads r whole, as ReadFile does; name is used in messages.
 func ReadAll(name string, r io.Reader) ([]byte, error) {
-	limit := MaxFileBytes()
-	var buf bytes.Buffer
-	first := true
-	chunk := make([]byte, 64<<10)
-	for {
-		n, err := r.Read(chunk)
-		if n > 0 {
-			if first && chunk[0] == 0 {
-				return nil, &InputError{Kind: ErrSyntax, File: name, Msg: "starts with a NUL byte: this is not a text file"}
-			}
-			first = false
-			if int64(buf.Len()+n) > limit {
-				return nil, &InputError{Kind: ErrLimit, File: name, Msg: fmt.Sprintf("larger than %d bytes (raise the limit with --max-file-bytes)", limit)}
-			}
-			buf.Write(chunk[:n])
-		}
-		if err == io.EOF {
-			return buf.Bytes(), nil
-		}
-		if err != nil {
-			return nil, err
-		}
+	return io.ReadAll(&boundedReader{name: name, r: r, limit: MaxFileBytes()})
+}
+
+// boundedReader reads r, refusing a NUL first byte and more than limit bytes.
+type boundedReader struct {
+	name  string
+	r     io.Reader
+	limit int64
+	n     int64
+}
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	if room := b.limit + 1 - b.n; int64(len(p)) > room {
+		p = p[:room] // one byte past the bound is enough to know
 	}
+	n, err := b.r.Read(p)
+	if n > 0 && b.n == 0 && p[0] == 0 {
+		return 0, &InputError{Kind: ErrSyntax, File: b.name, Msg: "starts with a NUL byte: this is not a text file"}
+	}
+	b.n += int64(n)
+	if b.n > b.limit {
+		return 0, &InputError{Kind: ErrLimit, File: b.name, Msg: fmt.Sprintf("larger than %d bytes (raise the limit with --max-file-bytes)", b.limit)}
+	}
+	return n, err
 }
