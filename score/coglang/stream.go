@@ -27,13 +27,13 @@ import (
 type Index struct {
 	fx    *fixtures.CogLangFixture
 	ids   map[string]int32
-	names []string  // by number
-	cases [][]int32 // by number: the cases with that id (a fixture may repeat one)
+	names []string // by number
+	idOf  []int32  // by case: the number of its id (a fixture may repeat one)
 }
 
 // NewIndex indexes the case ids of fx.
 func NewIndex(fx *fixtures.CogLangFixture) *Index {
-	ix := &Index{fx: fx, ids: make(map[string]int32, len(fx.Cases))}
+	ix := &Index{fx: fx, ids: make(map[string]int32, len(fx.Cases)), names: make([]string, 0, len(fx.Cases)), idOf: make([]int32, len(fx.Cases))}
 	for i := range fx.Cases {
 		id := fx.Cases[i].CaseID
 		n, ok := ix.ids[id]
@@ -41,9 +41,8 @@ func NewIndex(fx *fixtures.CogLangFixture) *Index {
 			n = int32(len(ix.names))
 			ix.ids[id] = n
 			ix.names = append(ix.names, id)
-			ix.cases = append(ix.cases, nil)
 		}
-		ix.cases[n] = append(ix.cases[n], int32(i))
+		ix.idOf[i] = n
 	}
 	return ix
 }
@@ -175,22 +174,20 @@ func (t *Tally) Result() *Result {
 	fx := t.ix.fx
 	res := &Result{AnswerSource: t.opts.AnswerSource, FixturePath: t.opts.FixturePath, Strict: t.opts.Strict, RecordsRead: t.read, ProviderErrorRecords: t.errs, UnknownNotListed: t.unlisted}
 	res.Cases = make([]CaseResult, len(fx.Cases))
-	for n, cases := range t.ix.cases {
-		for _, i := range cases {
-			r, c := &res.Cases[i], &fx.Cases[i]
-			if !t.seen[n] {
-				r.CaseID, r.Level, r.Prompt = c.CaseID, c.Level, c.Prompt
-				r.Failures = FailMissingOutput
-				r.ParseError = "missing output"
-				continue
-			}
-			s := &t.last[n]
-			if s.ProviderError {
-				fillProviderError(r, c, s.ErrorCode)
-				continue
-			}
-			s.outcome.fill(r, c, s.Output)
+	for i, n := range t.ix.idOf {
+		r, c := &res.Cases[i], &fx.Cases[i]
+		if !t.seen[n] {
+			r.CaseID, r.Level, r.Prompt = c.CaseID, c.Level, c.Prompt
+			r.Failures = FailMissingOutput
+			r.ParseError = "missing output"
+			continue
 		}
+		s := &t.last[n]
+		if s.ProviderError {
+			fillProviderError(r, c, s.ErrorCode)
+			continue
+		}
+		s.outcome.fill(r, c, s.Output)
 	}
 	for n, d := range t.dup {
 		if d {
