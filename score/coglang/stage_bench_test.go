@@ -2,6 +2,9 @@ package coglang
 
 import (
 	"bytes"
+	"io"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -168,4 +171,53 @@ func BenchmarkScoreFiles100k(b *testing.B) {
 			reportRate(b, benchRecords)
 		})
 	}
+}
+
+// BenchmarkScoreFixture100k and BenchmarkScoreFixture1M are the CogLang rows of
+// the study-scale targets: a fixture of N distinct cases (synth.CogLangFixture),
+// one response per case (synth.CogLangResponses, seed 1), and the whole path of
+// `fbeval score coglang --fixture FX --format json`: load the fixture file,
+// read and score the responses, write the JSON result with every case.
+func BenchmarkScoreFixture100k(b *testing.B) { benchScoreFixture(b, 100_000) }
+
+func BenchmarkScoreFixture1M(b *testing.B) {
+	if testing.Short() {
+		b.Skip("a 1,000,000-case fixture (-short)")
+	}
+	benchScoreFixture(b, 1_000_000)
+}
+
+func benchScoreFixture(b *testing.B, n int) {
+	fx := synth.CogLangFixture(fixtures.DefaultCogLangFixture(), n)
+	path := filepath.Join(b.TempDir(), "fixture.json")
+	var buf bytes.Buffer
+	if err := synth.WriteCogLangFixture(&buf, fx); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	buf.Reset()
+	if err := synth.CogLangResponses(&buf, fx, n, 1); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	fx = nil
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		fx, err := fixtures.LoadCogLangFixture(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, _, err := ScoreFiles(fx, []score.Source{{Name: "bench", R: bytes.NewReader(data)}}, score.Options{}, Options{AnswerSource: "bench"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := res.WriteJSON(io.Discard, ModeFull); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "responses/s")
 }
