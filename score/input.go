@@ -122,13 +122,6 @@ func (h *HashingReader) Finish() string {
 
 func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
 
-// Batches of records travel between the reading, judging and merging goroutines;
-// a batch is flushed at this many records or bytes, and at the end of each file.
-const (
-	BatchRecords = 512
-	BatchBytes   = 128 << 10
-)
-
 // CheckBatchVersion refuses a batch object whose schema_version is present, not
 // null, and not want, at the value's position.
 func CheckBatchVersion(rd *contract.Reader, name, want string) error {

@@ -221,12 +221,28 @@ func (run *Run) Read(src score.Source, opts score.Options) (*score.InputStats, e
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	p := score.NewPipeline(workers, func() func(*score.Batch[outcome]) {
+		w := &worker{run: run, name: st.Path}
+		return w.judge
+	}, func(b *score.Batch[outcome]) bool {
+		for i := range b.Out {
+			run.apply(&b.Out[i], st)
+		}
+		return true
+	})
 	var err error
-	if workers == 1 {
-		err = run.readSerial(rd, st)
-	} else {
-		err = run.readParallel(rd, st, workers)
+	first := true
+	for rd.Scan() {
+		rec := rd.Record()
+		if first {
+			if err = score.SniffRecord(rec, contract.SuiteToolcall); err != nil {
+				break
+			}
+			first = false
+		}
+		p.Add(0, rec)
 	}
+	p.Close()
 	// what was read stays in the rows even when the reading failed: judge it
 	run.settle(workers)
 	if err != nil {
@@ -318,9 +334,9 @@ const (
 	outScored
 )
 
-// tcOutcome is what one record did: rejected with a reason, unknown, or the
+// outcome is what one record did: rejected with a reason, unknown, or the
 // attempt it fills.
-type tcOutcome struct {
+type outcome struct {
 	kind   uint8
 	line   int
 	col    int
@@ -330,33 +346,8 @@ type tcOutcome struct {
 	att    attempt
 }
 
-// tcBatch is a run of consecutive records of one file and their outcomes.
-type tcBatch struct {
-	raw   []byte // the records' text, one after another
-	ends  []int  // end of each record in raw
-	lines []int
-	cols  []int
-	errs  []error // the reader's rejection of each record, or nil
-	out   []tcOutcome
-	done  chan struct{}
-}
-
-func (b *tcBatch) reset() {
-	b.raw, b.ends, b.lines, b.cols = b.raw[:0], b.ends[:0], b.lines[:0], b.cols[:0]
-	clear(b.errs)
-	b.errs = b.errs[:0]
-}
-
-func (b *tcBatch) add(rec *contract.Record) {
-	b.raw = append(b.raw, rec.Raw...)
-	b.ends = append(b.ends, len(b.raw))
-	b.lines = append(b.lines, rec.Line)
-	b.cols = append(b.cols, rec.Col)
-	b.errs = append(b.errs, rec.Err)
-}
-
-// tcWorker decodes and judges records; one per goroutine.
-type tcWorker struct {
+// worker decodes and judges records; one per goroutine of the pipeline.
+type worker struct {
 	run    *Run
 	name   string
 	sc     tc.RecordScanner
@@ -365,7 +356,7 @@ type tcWorker struct {
 }
 
 // model returns b as a string, allocating once per distinct name.
-func (w *tcWorker) model(b []byte) string {
+func (w *worker) model(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
@@ -380,25 +371,18 @@ func (w *tcWorker) model(b []byte) string {
 	return m
 }
 
-// judge fills b.out.
-func (w *tcWorker) judge(b *tcBatch) {
-	n := len(b.ends)
-	if cap(b.out) < n {
-		b.out = make([]tcOutcome, n)
-	}
-	b.out = b.out[:n]
-	start := 0
-	for i, end := range b.ends {
-		w.record(b.raw[start:end], b.lines[i], b.cols[i], b.errs[i], &b.out[i])
-		start = end
+// judge fills b.Out.
+func (w *worker) judge(b *score.Batch[outcome]) {
+	for i := range b.Out {
+		w.record(b.Record(i), b.Lines[i], b.Cols[i], b.Errs[i], &b.Out[i])
 	}
 }
 
 // record decodes and judges one record. Plain records take the scanner's path,
 // which copies nothing but a failed output; the rest go through
 // contract.DecodeResponse, which gives the verdict and the message.
-func (w *tcWorker) record(raw []byte, line, col int, rerr error, o *tcOutcome) {
-	*o = tcOutcome{line: line}
+func (w *worker) record(raw []byte, line, col int, rerr error, o *outcome) {
+	*o = outcome{line: line}
 	if rerr != nil {
 		o.kind, o.reason = outRejected, rerr.Error()
 		return
@@ -536,7 +520,7 @@ func (run *Run) keepOutput(r *tc.Result) bool {
 }
 
 // apply adds one record's outcome to the rows and the file's counts.
-func (run *Run) apply(o *tcOutcome, st *score.InputStats) {
+func (run *Run) apply(o *outcome, st *score.InputStats) {
 	st.Records++
 	switch o.kind {
 	case outRejected:
@@ -556,94 +540,6 @@ func (run *Run) apply(o *tcOutcome, st *score.InputStats) {
 		st.Duplicates++
 	}
 	*a = o.att
-}
-
-func (run *Run) readSerial(rd *contract.Reader, st *score.InputStats) error {
-	w := &tcWorker{run: run, name: st.Path}
-	var o tcOutcome
-	first := true
-	for rd.Scan() {
-		rec := rd.Record()
-		if first {
-			if err := score.SniffRecord(rec, contract.SuiteToolcall); err != nil {
-				return err
-			}
-			first = false
-		}
-		w.record(rec.Raw, rec.Line, rec.Col, rec.Err, &o)
-		run.apply(&o, st)
-	}
-	return nil
-}
-
-// readParallel reads on the calling goroutine, judges batches on workers
-// goroutines and applies them in input order on one more. The order channel holds
-// the batches in input order; its capacity bounds the batches in flight.
-func (run *Run) readParallel(rd *contract.Reader, st *score.InputStats, workers int) error {
-	inFlight := 4 * workers
-	jobs := make(chan *tcBatch, inFlight)
-	order := make(chan *tcBatch, inFlight)
-	free := make(chan *tcBatch, inFlight+1)
-	for range workers {
-		go func() {
-			w := &tcWorker{run: run, name: st.Path}
-			for b := range jobs {
-				w.judge(b)
-				close(b.done)
-			}
-		}()
-	}
-	merged := make(chan struct{})
-	go func() {
-		for b := range order {
-			<-b.done
-			for i := range b.out {
-				run.apply(&b.out[i], st)
-			}
-			select {
-			case free <- b:
-			default:
-			}
-		}
-		close(merged)
-	}()
-	get := func() *tcBatch {
-		var b *tcBatch
-		select {
-		case b = <-free:
-		default:
-			b = &tcBatch{}
-		}
-		b.reset()
-		b.done = make(chan struct{})
-		return b
-	}
-	send := func(b *tcBatch) {
-		order <- b
-		jobs <- b
-	}
-	b := get()
-	first := true
-	var err error
-	for rd.Scan() {
-		rec := rd.Record()
-		if first {
-			if err = score.SniffRecord(rec, contract.SuiteToolcall); err != nil {
-				break
-			}
-			first = false
-		}
-		b.add(rec)
-		if len(b.ends) >= score.BatchRecords || len(b.raw) >= score.BatchBytes {
-			send(b)
-			b = get()
-		}
-	}
-	send(b)
-	close(jobs)
-	close(order)
-	<-merged
-	return err
 }
 
 // isSingleResponse tells a whole-file object that is one response record from a

@@ -343,18 +343,6 @@ func TestSumsSaturate(t *testing.T) {
 	}
 }
 
-// TestPositionsPast2To31: record positions past 2^31 lines keep their value in
-// the batches the workers judge (they once went through int32 and wrapped
-// negative, so a report differed with the number of workers).
-func TestPositionsPast2To31(t *testing.T) {
-	rec := &contract.Record{File: "f", Line: 1<<33 + 5, Col: 1<<31 + 7, Raw: []byte(`{}`)}
-	var b tcBatch
-	b.add(rec)
-	if b.lines[0] != rec.Line || b.cols[0] != rec.Col {
-		t.Errorf("toolcall batch keeps %d:%d, want %d:%d", b.lines[0], b.cols[0], rec.Line, rec.Col)
-	}
-}
-
 // repairRequests builds the next round's requests, as fbeval export --repair-from
 // does: scoring says what failed, export builds the requests.
 func repairRequests(run *Run, p *export.ToolcallPlan, includeRef bool) ([]contract.Request, error) {
