@@ -28,21 +28,31 @@ type Index struct {
 	fx    *fixtures.CogLangFixture
 	ids   map[string]int32
 	names []string // by number
-	idOf  []int32  // by case: the number of its id (a fixture may repeat one)
+	idOf  []int32  // by case: the number of its id
+	first []int32  // by number: the first case with that id
+	// more holds the further cases of an id a fixture repeats (rare)
+	more map[int32][]int32
 }
 
 // NewIndex indexes the case ids of fx.
 func NewIndex(fx *fixtures.CogLangFixture) *Index {
-	ix := &Index{fx: fx, ids: make(map[string]int32, len(fx.Cases)), names: make([]string, 0, len(fx.Cases)), idOf: make([]int32, len(fx.Cases))}
+	n := len(fx.Cases)
+	ix := &Index{fx: fx, ids: make(map[string]int32, n), names: make([]string, 0, n), idOf: make([]int32, n), first: make([]int32, 0, n)}
 	for i := range fx.Cases {
 		id := fx.Cases[i].CaseID
-		n, ok := ix.ids[id]
+		k, ok := ix.ids[id]
 		if !ok {
-			n = int32(len(ix.names))
-			ix.ids[id] = n
+			k = int32(len(ix.names))
+			ix.ids[id] = k
 			ix.names = append(ix.names, id)
+			ix.first = append(ix.first, int32(i))
+		} else {
+			if ix.more == nil {
+				ix.more = map[int32][]int32{}
+			}
+			ix.more[k] = append(ix.more[k], int32(i))
 		}
-		ix.idOf[i] = n
+		ix.idOf[i] = k
 	}
 	return ix
 }
@@ -123,9 +133,10 @@ func (s *RecordScorer) Score(raw []byte, dst *Scored) error {
 
 // Tally gathers scored records in input order; the last record per case id wins.
 type Tally struct {
-	ix      *Index
-	opts    Options
-	last    []Scored // by id number
+	ix   *Index
+	opts Options
+	// cases holds each case's result from the last record of its id so far
+	cases   []CaseResult
 	seen    []bool
 	dup     []bool
 	unknown map[string]int // the first MaxUnknownListed unknown ids, with their records
@@ -142,7 +153,7 @@ const MaxUnknownListed = 1000
 // NewTally returns an empty tally for the indexed fixture.
 func (ix *Index) NewTally(opts Options) *Tally {
 	n := len(ix.names)
-	return &Tally{ix: ix, opts: opts, last: make([]Scored, n), seen: make([]bool, n), dup: make([]bool, n), unknown: map[string]int{}}
+	return &Tally{ix: ix, opts: opts, cases: make([]CaseResult, len(ix.idOf)), seen: make([]bool, n), dup: make([]bool, n), unknown: map[string]int{}}
 }
 
 // Add counts the next record. It reports whether the record's case id came
@@ -164,30 +175,37 @@ func (t *Tally) Add(s *Scored) (duplicate, unknown bool) {
 	duplicate = t.seen[s.ID]
 	t.seen[s.ID] = true
 	t.dup[s.ID] = t.dup[s.ID] || duplicate
-	t.last[s.ID] = *s
+	t.fill(t.ix.first[s.ID], s)
+	for _, i := range t.ix.more[s.ID] {
+		t.fill(i, s)
+	}
 	return duplicate, false
 }
 
-// Result builds the scored fixture from the last record of every case id, as
-// Score does for the same records.
+// fill writes case i's result from the record s, replacing an earlier one.
+func (t *Tally) fill(i int32, s *Scored) {
+	r, c := &t.cases[i], &t.ix.fx.Cases[i]
+	*r = CaseResult{}
+	if s.ProviderError {
+		fillProviderError(r, c, s.ErrorCode)
+		return
+	}
+	s.outcome.fill(r, c, s.Output)
+}
+
+// Result returns the scored fixture from the last record of every case id, as
+// Score does for the same records. The tally is spent: call Result once.
 func (t *Tally) Result() *Result {
 	fx := t.ix.fx
 	res := &Result{AnswerSource: t.opts.AnswerSource, FixturePath: t.opts.FixturePath, Strict: t.opts.Strict, RecordsRead: t.read, ProviderErrorRecords: t.errs, UnknownNotListed: t.unlisted}
-	res.Cases = make([]CaseResult, len(fx.Cases))
+	res.Cases = t.cases
 	for i, n := range t.ix.idOf {
-		r, c := &res.Cases[i], &fx.Cases[i]
 		if !t.seen[n] {
+			r, c := &res.Cases[i], &fx.Cases[i]
 			r.CaseID, r.Level, r.Prompt = c.CaseID, c.Level, c.Prompt
 			r.Failures = FailMissingOutput
 			r.ParseError = "missing output"
-			continue
 		}
-		s := &t.last[n]
-		if s.ProviderError {
-			fillProviderError(r, c, s.ErrorCode)
-			continue
-		}
-		s.outcome.fill(r, c, s.Output)
 	}
 	for n, d := range t.dup {
 		if d {
