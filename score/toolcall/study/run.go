@@ -1,6 +1,7 @@
 package study
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"regexp"
@@ -121,8 +122,9 @@ type Run struct {
 	rows   []*caseRow
 	Inputs []score.InputStats
 	judges map[string]*tc.Judge
-	byID   map[string]slot
-	byCase map[string]int // case id -> row, where a case has exactly one row
+	// caseIndex is each case's place in the plan; rows and request ids follow
+	// from it (slotOf)
+	caseIndex map[string]int
 }
 
 type slot struct {
@@ -130,9 +132,11 @@ type slot struct {
 	attempt int // 1-based
 }
 
-// New compiles each domain's judge once and lays out the rows of a plan.
+// New compiles each domain's judge once and lays out the rows of a plan: case
+// by case, each case's repeats, each repeat's arms, so a row's place follows
+// from its request id without a table of every id.
 func New(plan *export.ToolcallPlan) (*Run, error) {
-	run := &Run{Plan: plan, judges: map[string]*tc.Judge{}, byID: map[string]slot{}, byCase: map[string]int{}}
+	run := &Run{Plan: plan, judges: map[string]*tc.Judge{}, caseIndex: make(map[string]int, len(plan.Cases))}
 	for d, tool := range plan.Tools {
 		j, err := tc.NewJudge(tool, plan.Candidate[d])
 		if err != nil {
@@ -141,7 +145,10 @@ func New(plan *export.ToolcallPlan) (*Run, error) {
 		run.judges[d] = j
 	}
 	s := plan.Study
-	perCase := map[string]int{}
+	perCase := s.Repeats * len(s.Arms)
+	rows := make([]caseRow, len(plan.Cases)*perCase)
+	attempts := make([]attempt, len(rows)*(s.Repairs+1))
+	run.rows = make([]*caseRow, 0, len(rows))
 	for i := range plan.Cases {
 		c := &plan.Cases[i]
 		pc, err := tc.PrepareCase(*c)
@@ -152,25 +159,81 @@ func New(plan *export.ToolcallPlan) (*Run, error) {
 		if j == nil {
 			return nil, &contract.InputError{File: s.Dataset, Msg: fmt.Sprintf("case %q: no tool for domain %q", c.ID, c.Domain)}
 		}
+		run.caseIndex[c.ID] = i
 		for r := 1; r <= s.Repeats; r++ {
 			for _, arm := range s.Arms {
-				row := &caseRow{Case: c, Prepared: pc, Arm: arm, Repeat: r, attempts: make([]attempt, s.Repairs+1), judge: j}
-				idx := len(run.rows)
+				row := &rows[len(run.rows)]
+				at := attempts[len(run.rows)*(s.Repairs+1):][: s.Repairs+1 : s.Repairs+1]
+				*row = caseRow{Case: c, Prepared: pc, Arm: arm, Repeat: r, attempts: at, judge: j}
 				run.rows = append(run.rows, row)
-				for a := 1; a <= s.Repairs+1; a++ {
-					run.byID[export.RequestID(c.ID, arm, r, a)] = slot{idx, a}
-				}
-				run.byCase[c.ID] = idx
-				perCase[c.ID]++
 			}
 		}
 	}
-	for id, n := range perCase {
-		if n != 1 {
-			delete(run.byCase, id)
-		}
-	}
 	return run, nil
+}
+
+// slotOf finds the row and attempt a request id names. Ids are
+// CASE.ARM.rREPEAT.aATTEMPT (export.RequestID) with numbers written without
+// leading zeros, so an id names a slot exactly when it splits into a case of the
+// plan, one of its arms and numbers in range.
+func (run *Run) slotOf(id []byte) (slot, bool) {
+	s := run.Plan.Study
+	i := bytes.LastIndex(id, []byte(".a"))
+	if i < 0 {
+		return slot{}, false
+	}
+	att, ok := idNumber(id[i+2:])
+	if !ok || att > s.Repairs+1 {
+		return slot{}, false
+	}
+	id = id[:i]
+	if i = bytes.LastIndex(id, []byte(".r")); i < 0 {
+		return slot{}, false
+	}
+	rep, ok := idNumber(id[i+2:])
+	if !ok || rep > s.Repeats {
+		return slot{}, false
+	}
+	id = id[:i]
+	for ai, arm := range s.Arms {
+		n := len(id) - len(arm) - 1
+		if n < 0 || id[n] != '.' || string(id[n+1:]) != arm {
+			continue
+		}
+		ci, ok := run.caseIndex[string(id[:n])]
+		if !ok {
+			return slot{}, false
+		}
+		return slot{(ci*s.Repeats+rep-1)*len(s.Arms) + ai, att}, true
+	}
+	return slot{}, false
+}
+
+// idNumber reads a repeat or attempt number of a request id: 1 or more, in
+// decimal without a sign or leading zeros, as strconv.Itoa writes it.
+func idNumber(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 9 || b[0] == '0' {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// caseSlot finds the row a response naming only its case answers: where the
+// study has one row per case and no repair rounds.
+func (run *Run) caseSlot(caseID []byte) (slot, bool) {
+	s := run.Plan.Study
+	if s.Repeats != 1 || len(s.Arms) != 1 || s.Repairs != 0 {
+		return slot{}, false
+	}
+	ci, ok := run.caseIndex[string(caseID)]
+	return slot{ci, 1}, ok
 }
 
 // RowCount is the number of rows: (case, arm, repeat) triples of the study.
@@ -182,13 +245,9 @@ func (run *Run) Judge(domain string) *tc.Judge { return run.judges[domain] }
 // lookup finds the row and attempt a response answers.
 func (run *Run) lookup(resp *contract.Response) (slot, bool) {
 	if resp.RequestID != "" {
-		s, ok := run.byID[resp.RequestID]
-		return s, ok
+		return run.slotOf([]byte(resp.RequestID))
 	}
-	if i, ok := run.byCase[resp.CaseID]; ok && run.Plan.Study.Repairs == 0 {
-		return slot{i, 1}, true
-	}
-	return slot{}, false
+	return run.caseSlot([]byte(resp.CaseID))
 }
 
 // Read joins one response file to the rows: each record is decoded strictly and
@@ -286,7 +345,7 @@ func (run *Run) CheckJoined() error {
 		return nil
 	}
 	return &contract.InputError{File: first.Path, Line: first.UnknownAt[0], Col: first.UnknownAt[1], Msg: fmt.Sprintf("none of its %s answers a request of this study (%s): %s",
-		score.Plural(unknown, "record", "records"), score.Plural(len(run.byID), "request", "requests"), run.whyUnknown(first.FirstUnknown))}
+		score.Plural(unknown, "record", "records"), score.Plural(len(run.rows)*(run.Plan.Study.Repairs+1), "request", "requests"), run.whyUnknown(first.FirstUnknown))}
 }
 
 // whyUnknown says why a request id is not one of the study's.
@@ -393,9 +452,9 @@ func (w *worker) record(raw []byte, line, col int, rerr error, o *outcome) {
 		var sl slot
 		var ok bool
 		if f.RequestID != nil {
-			sl, ok = run.byID[string(f.RequestID)]
-		} else if i, found := run.byCase[string(f.CaseID)]; found && run.Plan.Study.Repairs == 0 {
-			sl, ok = slot{i, 1}, true
+			sl, ok = run.slotOf(f.RequestID)
+		} else {
+			sl, ok = run.caseSlot(f.CaseID)
 		}
 		if !ok {
 			o.kind, o.col = outUnknown, col
