@@ -122,6 +122,27 @@ func ScanNumber[T Text](d T, i int) (end int, isInt bool, err LexError) {
 	return i, isInt, LexOK
 }
 
+// SmallInt returns the value of an integer literal (as ScanNumber read it, isInt)
+// of at most 18 bytes, which fits an int64 without overflow checks; false for a
+// longer one.
+func SmallInt[T Text](lit T) (int64, bool) {
+	if len(lit) > 18 || len(lit) == 0 {
+		return 0, false
+	}
+	k := 0
+	if lit[0] == '-' {
+		k = 1
+	}
+	var n int64
+	for ; k < len(lit); k++ {
+		n = n*10 + int64(lit[k]-'0')
+	}
+	if lit[0] == '-' {
+		n = -n
+	}
+	return n, true
+}
+
 // ScanString reads the string whose opening quote is at d[i] without unescaping
 // it: end is just past the closing quote, escaped reports a backslash in it.
 func ScanString[T Text](d T, i int, lone Surrogates) (end int, escaped bool, err LexError) {

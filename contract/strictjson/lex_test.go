@@ -2,6 +2,7 @@ package strictjson
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -203,4 +204,18 @@ func FuzzLexer(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestSmallInt(t *testing.T) {
+	for _, lit := range []string{"0", "-0", "7", "-123", "999999999999999999", "-99999999999999999"} {
+		want, _ := strconv.ParseInt(lit, 10, 64)
+		if n, ok := SmallInt(lit); !ok || n != want {
+			t.Errorf("SmallInt(%q) = %d, %v; want %d", lit, n, ok, want)
+		}
+	}
+	for _, lit := range []string{"", "1234567890123456789", "-999999999999999999"} {
+		if _, ok := SmallInt(lit); ok {
+			t.Errorf("SmallInt(%q) reads a literal it cannot vouch for", lit)
+		}
+	}
 }

@@ -540,19 +540,7 @@ func (p *parser) number() (Value, bool) {
 	lit := p.data[start:i]
 	p.pos = i
 	if isInt {
-		if len(lit) <= 18 { // fits int64 without overflow checks
-			var n int64
-			neg := lit[0] == '-'
-			digits := lit
-			if neg {
-				digits = lit[1:]
-			}
-			for j := 0; j < len(digits); j++ {
-				n = n*10 + int64(digits[j]-'0')
-			}
-			if neg {
-				n = -n
-			}
+		if n, ok := SmallInt(lit); ok {
 			return IntValue(n), true
 		}
 		if n, err := strconv.ParseInt(lit, 10, 64); err == nil {

@@ -384,20 +384,9 @@ func (m *matcher) number(want strictjson.Value) matchVerdict {
 		return matchNo // 1 != 1.0
 	}
 	if isInt {
-		if len(lit) > 18 {
+		n, ok := strictjson.SmallInt(lit)
+		if !ok {
 			return matchUnsure
-		}
-		var n int64
-		neg := lit[0] == '-'
-		digits := lit
-		if neg {
-			digits = lit[1:]
-		}
-		for k := 0; k < len(digits); k++ {
-			n = n*10 + int64(digits[k]-'0')
-		}
-		if neg {
-			n = -n
 		}
 		if n != want.Int() {
 			return matchNo
