@@ -14,6 +14,22 @@
 //	g, _ := v.Get("guests")
 //	fmt.Println(g.Int(), strictjson.Canonical(v)) // 2 {"city":"Goa","guests":2}
 //
+// Beside the parser sits the lexer every fast scanner calls instead of writing the
+// grammar again: ScanNumber (where a number ends, integer or not), ReadString and
+// ScanString (a string unescaped into the caller's buffer, or only checked, with
+// the lone-surrogate policy a parameter: RejectSurrogates as jsontext reads JSON,
+// KeepSurrogates as Python does) and SkipValue (one value, with a depth limit, no
+// recursion). They read a string or a byte slice, never allocate and return the
+// offset after the token, or the offset of the fault with a LexError:
+//
+//	end, isInt, err := strictjson.ScanNumber(`-12.5e3,`, 0) // 7, false, LexOK
+//
+// The parser is built on them, so a fast path that accepts a token accepts what
+// Parse accepts; FuzzLexer holds the lexer to jsontext on valid input and to Parse
+// on everything.
+//
 // The suites, the schema compiler, gates and input accounting all read JSON values
-// through this package; it imports nothing of fbeval but contract.
+// through this package; it imports nothing of fbeval but contract, which therefore
+// cannot import it (contract's document scanner only finds where a value ends in a
+// stream and leaves the checking to jsontext).
 package strictjson
