@@ -191,3 +191,21 @@ func isEmpty(v reflect.Value) bool {
 	}
 	return false
 }
+
+// StructField is one member a struct type writes: its key and the field's index
+// path (through inlined structs).
+type StructField struct {
+	Key   string
+	Index []int
+}
+
+// StructFields returns the members struct type t writes, in order, as the writer
+// names them from their json tags.
+func StructFields(t reflect.Type) []StructField {
+	fields := fieldsOf(t)
+	out := make([]StructField, len(fields))
+	for i, f := range fields {
+		out[i] = StructField{Key: f.key, Index: f.index}
+	}
+	return out
+}

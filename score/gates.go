@@ -72,15 +72,6 @@ func FormatValue(key string, v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
-// Object returns the result in report order.
-func (g GateResult) Object() contract.Object {
-	return contract.Object{
-		{Key: "gate", Value: g.Gate.Text},
-		{Key: "actual", Value: g.Actual},
-		{Key: "passed", Value: g.Passed},
-	}
-}
-
 var gateOps = []string{">=", "<=", "==", "!=", ">", "<"}
 
 // malformedOps are operators people type that are not gate operators, with the one
@@ -136,15 +127,15 @@ func ParseGate(text string) (Gate, error) {
 	return Gate{}, &contract.InputError{Msg: fmt.Sprintf("gate %q: want FIELD OP NUMBER, e.g. input_schema.first_pass_success_percent>=90", text)}
 }
 
-// EvaluateGates checks every gate against a report object.
-func EvaluateGates(gates []Gate, report contract.Object) []GateResult {
+// EvaluateGates checks every gate against a report: number returns the number at a
+// path of member names, and whether there is one. A path that is not found from
+// the top is looked up under "arms" (ARM.FIELD).
+func EvaluateGates(gates []Gate, number func(path []string) (float64, bool)) []GateResult {
 	out := make([]GateResult, 0, len(gates))
 	for _, g := range gates {
-		v, ok := lookupNumber(report, g.Path)
+		v, ok := number(g.Path)
 		if !ok {
-			if arms, found := member(report, "arms"); found {
-				v, ok = lookupNumber(arms, g.Path)
-			}
+			v, ok = number(append([]string{"arms"}, g.Path...))
 		}
 		r := GateResult{Gate: g}
 		if ok {
@@ -172,46 +163,4 @@ func compare(v float64, op string, t float64) bool {
 		return v < t
 	}
 	return false
-}
-
-func member(v any, key string) (any, bool) {
-	switch o := v.(type) {
-	case contract.Object:
-		for _, m := range o {
-			if m.Key == key {
-				return m.Value, true
-			}
-		}
-	case map[string]any:
-		x, ok := o[key]
-		return x, ok
-	}
-	return nil, false
-}
-
-func lookupNumber(v any, path []string) (float64, bool) {
-	for _, k := range path {
-		var ok bool
-		if v, ok = member(v, k); !ok {
-			return 0, false
-		}
-	}
-	switch x := v.(type) {
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, true
-	case *float64:
-		if x != nil {
-			return *x, true
-		}
-	case bool:
-		if x {
-			return 1, true
-		}
-		return 0, true
-	}
-	return 0, false
 }

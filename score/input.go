@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/score/report"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -71,28 +72,25 @@ type Rejection struct {
 	Reason string // the whole one-line error, with file:line:col
 }
 
-// Object returns the stats in report order.
-func (s *InputStats) Object() contract.Object {
-	rej := make([]contract.Object, len(s.Rejected))
+// Input returns the stats as the report's entry for the file.
+func (s *InputStats) Input() report.Input {
+	rej := make([]report.Rejected, len(s.Rejected))
 	for i, r := range s.Rejected {
-		rej[i] = contract.Object{{Key: "line", Value: r.Line}, {Key: "reason", Value: r.Reason}}
+		rej[i] = report.Rejected{Line: r.Line, Reason: r.Reason}
 	}
-	obj := contract.Object{
-		{Key: "role", Value: "responses"},
-		{Key: "path", Value: s.Path},
-		{Key: "sha256", Value: s.SHA256},
-		{Key: "shape", Value: s.Shape},
-		{Key: "lines", Value: s.Lines},
-		{Key: "records", Value: s.Records},
-		{Key: "accepted", Value: s.Accepted},
-		{Key: "duplicates", Value: s.Duplicates},
-		{Key: "unknown", Value: s.Unknown},
-		{Key: "rejected", Value: rej},
+	return report.Input{
+		Role:              "responses",
+		Path:              s.Path,
+		SHA256:            s.SHA256,
+		Shape:             s.Shape,
+		Lines:             &s.Lines,
+		Records:           &s.Records,
+		Accepted:          &s.Accepted,
+		Duplicates:        &s.Duplicates,
+		Unknown:           &s.Unknown,
+		Rejected:          rej,
+		RejectedNotListed: s.RejectedCount - len(s.Rejected),
 	}
-	if n := s.RejectedCount - len(s.Rejected); n > 0 {
-		obj = append(obj, contract.Member{Key: "rejected_not_listed", Value: n})
-	}
-	return obj
 }
 
 // HashingReader hashes everything read through it, for the sha256 a report

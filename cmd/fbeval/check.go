@@ -9,6 +9,7 @@ import (
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/score/relations"
+	"github.com/fbeval/fbeval/score/report"
 	tc "github.com/fbeval/fbeval/score/toolcall"
 	"github.com/fbeval/fbeval/score/toolcall/study"
 )
@@ -102,9 +103,9 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 	}
 	w := bufio.NewWriter(env.Stdout)
 	if c.Format == "json" {
-		errs := []contract.Object{}
+		errs := []report.ErrorInfo{}
 		for _, e := range res.Errors {
-			errs = append(errs, study.ErrorObject(e))
+			errs = append(errs, study.ErrorInfo(e))
 		}
 		out, _ := contract.Marshal(contract.Object{
 			{Key: "verdict", Value: verdict},

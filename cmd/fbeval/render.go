@@ -11,21 +11,6 @@ import (
 	"github.com/fbeval/fbeval/score/report"
 )
 
-// renderReport renders a report object (an fbeval-report/v1 or a CogLang result) in a
-// format for people or CI. It goes through the saved-JSON form, so `fbeval report`
-// renders a saved file exactly as `fbeval score` renders it live.
-func renderReport(w io.Writer, obj contract.Object, format string) error {
-	data, err := contract.Marshal(obj, contract.PythonIndent)
-	if err != nil {
-		return err
-	}
-	doc, err := report.Load("report", data)
-	if err != nil {
-		return err
-	}
-	return renderDoc(w, doc, format)
-}
-
 // renderDoc writes a report document in any format of fbeval score and fbeval
 // report: both commands call it with the same typed model, so they print the same
 // bytes.

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"github.com/fbeval/fbeval/score"
 	"github.com/fbeval/fbeval/score/coglang"
 	"github.com/fbeval/fbeval/score/relations"
+	"github.com/fbeval/fbeval/score/report"
 	"github.com/fbeval/fbeval/score/toolcall/study"
 )
 
@@ -250,25 +250,16 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 		return err
 	}
 	if c.CasesOut != "" {
-		if err := writeFileAtomic(env, c.CasesOut, func(w *bufio.Writer) error { return writeJSONL(w, run.CaseResults()) }); err != nil {
+		if err := writeFileAtomic(env, c.CasesOut, func(w *bufio.Writer) error { return report.WriteCaseResults(w, run.CaseResults) }); err != nil {
 			return err
 		}
 	}
+	doc := rep.Doc()
 	err = writeOutput(env, c.Output, func(w *bufio.Writer) error {
-		switch c.Format {
-		case "jsonl":
-			return writeJSONL(w, run.CaseResults())
-		case "text", "table":
-			return renderReport(w, rep.Object(), "table")
-		case "markdown", "html", "junit":
-			return renderReport(w, rep.Object(), c.Format)
+		if c.Format == "jsonl" {
+			return report.WriteCaseResults(w, run.CaseResults)
 		}
-		out, err := contract.Marshal(rep.Object(), contract.PythonIndent)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(append(out, '\n'))
-		return err
+		return renderDoc(w, doc, c.Format)
 	})
 	if err != nil {
 		return err
@@ -391,18 +382,4 @@ func minSuccessGates(values, arms []string) ([]string, error) {
 		out = append(out, arm+".first_pass_success_percent>="+pct)
 	}
 	return out, nil
-}
-
-func writeJSONL(w io.Writer, objs []contract.Object) error {
-	var buf []byte
-	for _, o := range objs {
-		var err error
-		if buf, err = contract.AppendJSON(buf[:0], o, contract.Compact, 0); err != nil {
-			return err
-		}
-		if _, err := w.Write(append(buf, '\n')); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -37,7 +37,7 @@ func (r *Result) Object() contract.Object {
 			{Key: "rows", Value: a.Rows},
 			{Key: "right_only_in_a", Value: a.OnlyA},
 			{Key: "right_only_in_b", Value: a.OnlyB},
-			{Key: "paired_b_vs_a", Value: a.Paired.Object()},
+			{Key: "paired_b_vs_a", Value: a.Paired},
 			{Key: "winner", Value: winnerValue(a.Winner)},
 		}})
 	}

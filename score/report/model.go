@@ -178,28 +178,45 @@ type Subsets struct {
 	Category Ordered[Ordered[Metrics]] `json:"category"`
 }
 
-// Effect is a paired comparison of two arms.
-type Effect struct {
-	PairedRuns          int          `json:"paired_runs"`
-	IndependentClusters int          `json:"independent_clusters"`
-	BaselineSuccess     *float64     `json:"baseline_success_percent"`
-	TreatmentSuccess    *float64     `json:"treatment_success_percent"`
-	AbsoluteUplift      *float64     `json:"absolute_uplift_points"`
-	RelativeImprovement *float64     `json:"relative_improvement_percent"`
-	ErrorReduction      *float64     `json:"error_reduction_percent"`
-	CI95                *[2]float64  `json:"ci95"`
-	McNemarP            *float64     `json:"mcnemar_exact_p"`
-	DiscordantWins      int          `json:"discordant_wins"`
-	DiscordantLosses    int          `json:"discordant_losses"`
-	Label               string       `json:"effect"`
-	Bootstrap           BootstrapRun `json:"bootstrap"`
+// Bootstrap records how an interval was drawn, so it can be reproduced.
+type Bootstrap struct {
+	Resamples int    `json:"resamples"`
+	Seed      uint64 `json:"seed"`      // first PCG seed: the study seed
+	Stream    uint64 `json:"-"`         // second PCG seed: FNV-1a 64 of the comparison's name (named by Algorithm)
+	Algorithm string `json:"algorithm"` // names the generator and both seeds
 }
 
-// BootstrapRun records how an effect's interval was drawn.
-type BootstrapRun struct {
-	Resamples int    `json:"resamples"`
-	Seed      uint64 `json:"seed"`
-	Algorithm string `json:"algorithm"`
+// Effect is the paired comparison of a treatment arm with a baseline arm, as
+// score/stats.Paired computes it. Rates are in percent, differences in percentage
+// points; a nil pointer is a value that does not exist for these pairs (written as
+// null).
+type Effect struct {
+	PairedRuns          int `json:"paired_runs"`
+	IndependentClusters int `json:"independent_clusters"`
+	// BaselineSuccess and TreatmentSuccess are 100 B and 100 S, where B and S are
+	// the means over clusters of each cluster's success rate.
+	BaselineSuccess  *float64 `json:"baseline_success_percent"`
+	TreatmentSuccess *float64 `json:"treatment_success_percent"`
+	// AbsoluteUplift is 100 (S - B) points.
+	AbsoluteUplift *float64 `json:"absolute_uplift_points"`
+	// RelativeImprovement is 100 (S - B) / B; nil when B = 0.
+	RelativeImprovement *float64 `json:"relative_improvement_percent"`
+	// ErrorReduction is 100 (S - B) / (1 - B), the share of baseline failures
+	// removed; nil when B = 1.
+	ErrorReduction *float64 `json:"error_reduction_percent"`
+	// CI95 is the percentile bootstrap 95% interval of AbsoluteUplift.
+	CI95 *[2]float64 `json:"ci95"`
+	// McNemarP is the exact two-sided McNemar p-value; nil unless every cluster
+	// holds exactly one pair.
+	McNemarP *float64 `json:"mcnemar_exact_p"`
+	// DiscordantWins counts pairs the treatment got right and the baseline wrong;
+	// DiscordantLosses the reverse.
+	DiscordantWins   int `json:"discordant_wins"`
+	DiscordantLosses int `json:"discordant_losses"`
+	// Label is LabelImprovement when the interval lies above 0, LabelHarm when it
+	// lies below 0, else LabelInconclusive.
+	Label     string    `json:"effect"`
+	Bootstrap Bootstrap `json:"bootstrap"`
 }
 
 // Probes are the mutation-probe figures of the candidate schema.
@@ -574,17 +591,18 @@ func collect[T any](seq iter.Seq[*T]) []T {
 	return out
 }
 
-// WriteCaseResults writes case results as JSON lines (fbeval-case-result/v1).
-func WriteCaseResults(w io.Writer, results []CaseResult) error {
+// WriteCaseResults writes case results as JSON lines (fbeval-case-result/v1), one
+// at a time as results yields them.
+func WriteCaseResults(w io.Writer, results iter.Seq[*CaseResult]) error {
 	bw := bufioWriter(w)
 	var buf []byte
-	for i := range results {
-		var err error
-		if buf, err = contract.AppendJSON(buf[:0], &results[i], contract.Compact, 0); err != nil {
+	var err error
+	for r := range results {
+		if buf, err = contract.AppendJSON(buf[:0], r, contract.Compact, 0); err != nil {
 			return err
 		}
 		buf = append(buf, '\n')
-		if _, err := bw.Write(buf); err != nil {
+		if _, err = bw.Write(buf); err != nil {
 			return err
 		}
 	}

@@ -15,7 +15,7 @@
 //		{Cluster: "flights-complete-1", Baseline: true, Treatment: true},
 //	}
 //	e := stats.Paired(pairs, stats.Options{Name: "input_schema vs no_schema", Seed: 7})
-//	out, _ := contract.Marshal(e.Object(), contract.PythonIndent)
+//	out, _ := contract.Marshal(e, contract.PythonIndent) // the report's keys, in its order
 //
 // docs/statistics.md explains every number in plain language.
 package stats

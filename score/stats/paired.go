@@ -2,12 +2,12 @@ package stats
 
 import (
 	"fmt"
+
+	"github.com/fbeval/fbeval/score/report"
 	"hash/fnv"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
-
-	"github.com/fbeval/fbeval/contract"
 )
 
 // DefaultResamples is the number of bootstrap resamples of clusters drawn for a
@@ -44,44 +44,11 @@ type Options struct {
 }
 
 // Bootstrap records how an interval was drawn, so it can be reproduced.
-type Bootstrap struct {
-	Resamples int
-	Seed      uint64 // first PCG seed: the study seed
-	Stream    uint64 // second PCG seed: FNV-1a 64 of Options.Name
-	Algorithm string // names the generator and both seeds
-}
+type Bootstrap = report.Bootstrap
 
-// Effect is the paired comparison of a treatment arm with a baseline arm. Rates are
-// in percent, differences in percentage points; a nil pointer is a value that does
-// not exist for these pairs (written as null).
-type Effect struct {
-	PairedRuns          int
-	IndependentClusters int
-	// BaselineSuccess and TreatmentSuccess are 100 B and 100 S, where B and S are
-	// the means over clusters of each cluster's success rate.
-	BaselineSuccess  *float64
-	TreatmentSuccess *float64
-	// AbsoluteUplift is 100 (S - B) points.
-	AbsoluteUplift *float64
-	// RelativeImprovement is 100 (S - B) / B; nil when B = 0.
-	RelativeImprovement *float64
-	// ErrorReduction is 100 (S - B) / (1 - B), the share of baseline failures
-	// removed; nil when B = 1.
-	ErrorReduction *float64
-	// CI95 is the percentile bootstrap 95% interval of AbsoluteUplift.
-	CI95 *[2]float64
-	// McNemarP is the exact two-sided McNemar p-value; nil unless every cluster
-	// holds exactly one pair.
-	McNemarP *float64
-	// DiscordantWins counts pairs the treatment got right and the baseline wrong;
-	// DiscordantLosses the reverse.
-	DiscordantWins   int
-	DiscordantLosses int
-	// Label is LabelImprovement when the interval lies above 0, LabelHarm when it
-	// lies below 0, else LabelInconclusive.
-	Label     string
-	Bootstrap Bootstrap
-}
+// Effect is the paired comparison of a treatment arm with a baseline arm, as a
+// report holds it (its json tags are the report contract's keys).
+type Effect = report.Effect
 
 // Paired computes the paired clustered effect of the treatment over the baseline.
 //
@@ -231,41 +198,3 @@ func meanOf(xs []float64) float64 {
 }
 
 func ptr(x float64) *float64 { return &x }
-
-// Object returns the effect as an ordered JSON object with the keys of the report
-// contract, in this order: paired_runs, independent_clusters,
-// baseline_success_percent, treatment_success_percent, absolute_uplift_points,
-// relative_improvement_percent, error_reduction_percent, ci95, mcnemar_exact_p,
-// discordant_wins, discordant_losses, effect, bootstrap {resamples, seed,
-// algorithm}. Nil values are written as null.
-func (e Effect) Object() contract.Object {
-	var ci any
-	if e.CI95 != nil {
-		ci = []any{e.CI95[0], e.CI95[1]}
-	}
-	return contract.Object{
-		{Key: "paired_runs", Value: e.PairedRuns},
-		{Key: "independent_clusters", Value: e.IndependentClusters},
-		{Key: "baseline_success_percent", Value: e.BaselineSuccess},
-		{Key: "treatment_success_percent", Value: e.TreatmentSuccess},
-		{Key: "absolute_uplift_points", Value: e.AbsoluteUplift},
-		{Key: "relative_improvement_percent", Value: e.RelativeImprovement},
-		{Key: "error_reduction_percent", Value: e.ErrorReduction},
-		{Key: "ci95", Value: ci},
-		{Key: "mcnemar_exact_p", Value: e.McNemarP},
-		{Key: "discordant_wins", Value: e.DiscordantWins},
-		{Key: "discordant_losses", Value: e.DiscordantLosses},
-		{Key: "effect", Value: e.Label},
-		{Key: "bootstrap", Value: contract.Object{
-			{Key: "resamples", Value: e.Bootstrap.Resamples},
-			{Key: "seed", Value: e.Bootstrap.Seed},
-			{Key: "algorithm", Value: e.Bootstrap.Algorithm},
-		}},
-	}
-}
-
-// AppendJSON writes the effect as Object does, so an Effect can be placed directly
-// in a contract.Object.
-func (e Effect) AppendJSON(dst []byte, s contract.Style, depth int) ([]byte, error) {
-	return contract.AppendJSON(dst, e.Object(), s, depth)
-}

@@ -278,11 +278,11 @@ func TestResampleAllocatesNothing(t *testing.T) {
 // TestPairedGolden pins the whole JSON of a few effects, including the intervals, so
 // any change to the generator, the index mapping or the quantile shows up here.
 func TestPairedGolden(t *testing.T) {
-	effects := []contract.Object{
-		Paired(nil, Options{Name: "input_schema vs no_schema", Seed: 7}).Object(),
-		Paired(singles(ft, ft, tt, tf), Options{Name: "input_schema vs no_schema", Seed: 7}).Object(),
-		Paired(synthetic(480), Options{Name: "input_schema vs no_schema", Seed: 7}).Object(),
-		Paired(append(synthetic(480), synthetic(480)...), Options{Name: "minimal_schema vs no_schema", Seed: 7}).Object(),
+	effects := []Effect{
+		Paired(nil, Options{Name: "input_schema vs no_schema", Seed: 7}),
+		Paired(singles(ft, ft, tt, tf), Options{Name: "input_schema vs no_schema", Seed: 7}),
+		Paired(synthetic(480), Options{Name: "input_schema vs no_schema", Seed: 7}),
+		Paired(append(synthetic(480), synthetic(480)...), Options{Name: "minimal_schema vs no_schema", Seed: 7}),
 	}
 	got, err := contract.Marshal(effects, contract.PythonIndent)
 	if err != nil {
@@ -318,7 +318,7 @@ func FuzzPaired(f *testing.F) {
 		if e.McNemarP != nil && !(*e.McNemarP >= 0 && *e.McNemarP <= 1) {
 			t.Fatalf("mcnemar = %v", *e.McNemarP)
 		}
-		if _, err := contract.Marshal(e.Object(), contract.Compact); err != nil {
+		if _, err := contract.Marshal(e, contract.Compact); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures/synth"
 	"github.com/fbeval/fbeval/score"
+	"github.com/fbeval/fbeval/score/report"
 	tc "github.com/fbeval/fbeval/score/toolcall"
 )
 
@@ -277,20 +278,14 @@ func tcOutputs(t *testing.T, data []byte, workers int) (string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	js, err := contract.Marshal(rep.Object(), contract.PythonIndent)
-	if err != nil {
+	var js, cases bytes.Buffer
+	if err := report.WriteJSON(&js, rep.Doc()); err != nil {
 		t.Fatal(err)
 	}
-	var cases bytes.Buffer
-	for _, o := range run.CaseResults() {
-		line, err := contract.Marshal(o, contract.Compact)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cases.Write(line)
-		cases.WriteByte('\n')
+	if err := report.WriteCaseResults(&cases, run.CaseResults); err != nil {
+		t.Fatal(err)
 	}
-	return string(js), cases.String()
+	return js.String(), cases.String()
 }
 
 func TestToolcallReadSameAtAnyWorkers(t *testing.T) {
@@ -489,7 +484,7 @@ func BenchmarkToolcallWhole1440(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := contract.Marshal(rep.Object(), contract.PythonIndent); err != nil {
+		if err := report.WriteJSON(io.Discard, rep.Doc()); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/score"
-	"github.com/fbeval/fbeval/score/stats"
+	"github.com/fbeval/fbeval/score/report"
 )
 
 // GateFields returns every numeric field of the report a toolcall plan yields,
@@ -16,14 +16,14 @@ import (
 // arms.ARM.FIELD), effects, probes and per-domain and per-category metrics.
 func GateFields(plan *export.ToolcallPlan) []string {
 	s := plan.Study
-	metricKeys := numericKeys((&ArmMetrics{}).Object())
+	metricKeys := report.NumberKeys(report.Metrics{})
 	out := []string{"complete", "expected_rows"}
 	for _, arm := range s.Arms {
 		for _, k := range metricKeys {
 			out = append(out, arm+"."+k, "arms."+arm+"."+k)
 		}
 	}
-	effectKeys := numericKeys(stats.Effect{}.Object())
+	effectKeys := report.NumberKeys(report.Effect{})
 	for _, cmp := range Comparisons {
 		if slices.Contains(s.Arms, cmp.Treatment) && slices.Contains(s.Arms, cmp.Baseline) {
 			for _, k := range effectKeys {
@@ -55,23 +55,6 @@ func GateFields(plan *export.ToolcallPlan) []string {
 	}
 	subsets("domain", domains)
 	subsets("category", categories)
-	return out
-}
-
-// numericKeys are the keys of o whose values are numbers or null (a number that
-// may be missing); nested objects and lists are left out.
-func numericKeys(o contract.Object) []string {
-	var out []string
-	for _, m := range o {
-		switch m.Value.(type) {
-		case contract.Object, []any, []string, string, []contract.Object:
-			continue
-		}
-		if m.Key == "first_pass_wilson95" || m.Key == "ci95" {
-			continue
-		}
-		out = append(out, m.Key)
-	}
 	return out
 }
 
@@ -118,5 +101,5 @@ func unknownGateField(g score.Gate, path string, fields, arms []string) string {
 }
 
 func isMetricKey(k string) bool {
-	return slices.Contains(numericKeys((&ArmMetrics{}).Object()), k)
+	return slices.Contains(report.NumberKeys(report.Metrics{}), k)
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/score/report"
 	"github.com/fbeval/fbeval/score/stats"
 )
 
@@ -177,48 +178,39 @@ func computeMetrics(rows []*caseRow, prices *contract.Prices) *ArmMetrics {
 	return m
 }
 
-// Object returns the metrics in report order.
-func (m *ArmMetrics) Object() contract.Object {
-	var wilson any
-	if m.FirstPassWilson != nil {
-		wilson = []any{m.FirstPassWilson[0], m.FirstPassWilson[1]}
-	}
+// metrics returns the metrics as the report writes them (an arm's decoding and
+// models are the caller's to add).
+func (m *ArmMetrics) metrics() report.Metrics {
 	codes := make([]string, 0, len(m.ErrorCounts))
 	for c := range m.ErrorCounts {
 		codes = append(codes, c)
 	}
 	slices.Sort(codes)
-	counts := contract.Object{}
-	for _, c := range codes {
-		counts = append(counts, contract.Member{Key: c, Value: m.ErrorCounts[c]})
+	counts := make(report.Ordered[int], len(codes))
+	for i, c := range codes {
+		counts[i] = report.Entry[int]{Key: c, Value: m.ErrorCounts[c]}
 	}
-	return contract.Object{
-		{Key: "runs", Value: m.Runs},
-		{Key: "provider_errors", Value: m.ProviderErrors},
-		{Key: "missing_responses", Value: m.MissingResponses},
-		{Key: "first_pass_success_percent", Value: m.FirstPassSuccess},
-		{Key: "first_pass_wilson95", Value: wilson},
-		{Key: "final_success_percent", Value: m.FinalSuccess},
-		{Key: "semantic_accuracy_percent", Value: m.SemanticAccuracy},
-		{Key: "call_schema_validity_percent", Value: m.CallSchemaValidity},
-		{Key: "semantic_precision_among_valid_calls_percent", Value: m.SemanticPrecision},
-		{Key: "retry_rate_percent", Value: m.RetryRate},
-		{Key: "recovery_rate_percent", Value: m.RecoveryRate},
-		{Key: "mean_repair_attempts", Value: m.MeanRepairAttempts},
-		{Key: "input_tokens", Value: int64Ptr(m.InputTokens)},
-		{Key: "output_tokens", Value: int64Ptr(m.OutputTokens)},
-		{Key: "records_without_tokens", Value: m.RecordsWithoutTokens},
-		{Key: "total_cost_usd", Value: m.TotalCostUSD},
-		{Key: "cost_per_successful_task_usd", Value: m.CostPerSuccessUSD},
-		{Key: "latency_p50_ms", Value: m.LatencyP50},
-		{Key: "latency_p95_ms", Value: m.LatencyP95},
-		{Key: "error_counts", Value: counts},
+	without := m.RecordsWithoutTokens
+	return report.Metrics{
+		Runs:                 m.Runs,
+		ProviderErrors:       m.ProviderErrors,
+		MissingResponses:     m.MissingResponses,
+		FirstPassSuccess:     m.FirstPassSuccess,
+		FirstPassWilson95:    m.FirstPassWilson,
+		FinalSuccess:         m.FinalSuccess,
+		SemanticAccuracy:     m.SemanticAccuracy,
+		CallSchemaValidity:   m.CallSchemaValidity,
+		SemanticPrecision:    m.SemanticPrecision,
+		RetryRate:            m.RetryRate,
+		RecoveryRate:         m.RecoveryRate,
+		MeanRepairAttempts:   m.MeanRepairAttempts,
+		InputTokens:          m.InputTokens,
+		OutputTokens:         m.OutputTokens,
+		RecordsWithoutTokens: &without,
+		TotalCostUSD:         m.TotalCostUSD,
+		CostPerSuccessUSD:    m.CostPerSuccessUSD,
+		LatencyP50Ms:         m.LatencyP50,
+		LatencyP95Ms:         m.LatencyP95,
+		ErrorCounts:          counts,
 	}
-}
-
-func int64Ptr(p *int64) any {
-	if p == nil {
-		return nil
-	}
-	return *p
 }

@@ -9,10 +9,14 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/strictjson"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/score"
+	"github.com/fbeval/fbeval/score/report"
 	"github.com/fbeval/fbeval/score/stats"
 	tc "github.com/fbeval/fbeval/score/toolcall"
 )
@@ -41,7 +45,7 @@ type Aggregates struct {
 	Gates          []score.GateResult
 	Warnings       []string
 	Models         map[string][]string // arm -> the models its answered attempts name, sorted
-	report         contract.Object     // built once
+	model          *report.ToolcallReport
 }
 
 type namedEffect struct {
@@ -157,13 +161,16 @@ func (run *Run) Report() (*Aggregates, error) {
 		}
 		rep.Warnings = append(rep.Warnings, "the responses mix "+itoa(len(names))+" models: "+strings.Join(parts, ", ")+"; the figures mix runs: score each model's responses apart")
 	}
-	rep.report = rep.object(nil)
+	rep.model = rep.build()
 	gates, err := score.ParseGates(s.Gates)
 	if err != nil {
 		return nil, err
 	}
-	rep.Gates = score.EvaluateGates(gates, rep.report)
-	rep.report = rep.object(rep.Gates)
+	rep.Gates = score.EvaluateGates(gates, rep.model.Number)
+	rep.model.Gates = make([]report.Gate, len(rep.Gates))
+	for i, g := range rep.Gates {
+		rep.model.Gates[i] = report.Gate{Gate: g.Gate.Text, Actual: g.Actual, Passed: g.Passed}
+	}
 	return rep, nil
 }
 
@@ -235,140 +242,119 @@ func (rep *Aggregates) OK() bool {
 	return true
 }
 
-// Object returns the report as an ordered JSON object (fbeval-report/v1).
-func (rep *Aggregates) Object() contract.Object { return rep.report }
+// Model returns the report in the report model (fbeval-report/v1). Its rows are a
+// source that builds each row as it is written.
+func (rep *Aggregates) Model() *report.ToolcallReport { return rep.model }
 
-func (rep *Aggregates) object(gates []score.GateResult) contract.Object {
-	run := rep.Run
-	s := run.Plan.Study
-	inputs := []contract.Object{}
-	for _, in := range run.Plan.Inputs {
-		inputs = append(inputs, contract.Object{{Key: "role", Value: in.Role}, {Key: "path", Value: in.Path}, {Key: "sha256", Value: in.SHA256}})
-	}
-	for i := range run.Inputs {
-		inputs = append(inputs, run.Inputs[i].Object())
-	}
-	arms := contract.Object{}
-	for _, arm := range s.Arms {
-		// Every arm of a study is asked the same way; the report says how beside the figures.
-		models := rep.Models[arm]
-		if models == nil {
-			models = []string{}
-		}
-		m := append(contract.Object{{Key: "decoding", Value: s.Decoding}, {Key: "models", Value: models}}, rep.Arms[arm].Object()...)
-		arms = append(arms, contract.Member{Key: arm, Value: m})
-	}
-	effects := contract.Object{}
-	for _, e := range rep.Effects {
-		effects = append(effects, contract.Member{Key: e.Name, Value: e.Effect.Object()})
-	}
-	var probes any
-	if p := rep.Probes; p != nil {
-		probes = contract.Object{
-			{Key: "valid_probe_count", Value: p.ValidProbeCount},
-			{Key: "invalid_probe_count", Value: p.InvalidProbeCount},
-			{Key: "invalid_rejection_percent", Value: p.InvalidRejectionPercent},
-			{Key: "false_rejection_percent", Value: p.FalseRejectionPercent},
-		}
-	}
-	gateObjs := []contract.Object{}
-	for _, g := range gates {
-		gateObjs = append(gateObjs, g.Object())
-	}
-	classification := rep.Classification
-	if classification == nil {
-		classification = []string{}
-	}
-	warnings := rep.Warnings
-	if warnings == nil {
-		warnings = []string{}
-	}
-	return contract.Object{
-		{Key: "schema_version", Value: contract.ReportV1},
-		{Key: "suite", Value: contract.SuiteToolcall},
-		{Key: "study", Value: s.Object()},
-		{Key: "inputs", Value: inputs},
-		{Key: "complete", Value: rep.Complete},
-		{Key: "expected_rows", Value: len(run.rows)},
-		{Key: "arms", Value: arms},
-		{Key: "subsets", Value: contract.Object{
-			{Key: "domain", Value: subsetObject(rep.Domains, domainOrder(run), s.Arms)},
-			{Key: "category", Value: subsetObject(rep.Categories, categoryOrder(run), s.Arms)},
-		}},
-		{Key: "effects", Value: effects},
-		{Key: "probes", Value: probes},
-		{Key: "classification", Value: classification},
-		{Key: "custom_fitness_percent", Value: nil},
-		{Key: "gates", Value: gateObjs},
-		{Key: "warnings", Value: warnings},
-		{Key: "rows", Value: run.rowObjects()},
-		{Key: "cases", Value: run.caseObjects()},
-	}
+// Doc returns the report as a report document, for any renderer.
+func (rep *Aggregates) Doc() report.Doc {
+	return report.Doc{Kind: report.KindToolcall, Toolcall: rep.model}
 }
 
-// caseObjects lists each case of the rows once, in row order: its prompt and
-// expected answer, so a report shows every sample beside what was asked.
-func (run *Run) caseObjects() []contract.Object {
-	out := []contract.Object{}
+// build returns the report model without its gates.
+func (rep *Aggregates) build() *report.ToolcallReport {
+	run := rep.Run
+	s := run.Plan.Study
+	out := &report.ToolcallReport{
+		SchemaVersion:  contract.ReportV1,
+		Suite:          contract.SuiteToolcall,
+		Study:          s,
+		Inputs:         []report.Input{},
+		Complete:       rep.Complete,
+		ExpectedRows:   len(run.rows),
+		Arms:           report.Ordered[report.Metrics]{},
+		Effects:        report.Ordered[report.Effect]{},
+		Classification: strs(rep.Classification),
+		Gates:          []report.Gate{},
+		Warnings:       strs(rep.Warnings),
+		RowSource:      run.eachRow,
+		Cases:          run.cases(),
+	}
+	for _, in := range run.Plan.Inputs {
+		out.Inputs = append(out.Inputs, report.Input{Role: in.Role, Path: in.Path, SHA256: in.SHA256})
+	}
+	for i := range run.Inputs {
+		out.Inputs = append(out.Inputs, run.Inputs[i].Input())
+	}
+	for _, arm := range s.Arms {
+		// Every arm of a study is asked the same way; the report says how beside the figures.
+		m := rep.Arms[arm].metrics()
+		m.Decoding, m.Models = s.Decoding, strs(rep.Models[arm])
+		out.Arms = append(out.Arms, report.Entry[report.Metrics]{Key: arm, Value: m})
+	}
+	out.Subsets.Domain = subsets(rep.Domains, domainOrder(run), s.Arms)
+	out.Subsets.Category = subsets(rep.Categories, categoryOrder(run), s.Arms)
+	for _, e := range rep.Effects {
+		out.Effects = append(out.Effects, report.Entry[report.Effect]{Key: e.Name, Value: e.Effect})
+	}
+	if p := rep.Probes; p != nil {
+		out.Probes = &report.Probes{ValidProbeCount: p.ValidProbeCount, InvalidProbeCount: p.InvalidProbeCount,
+			InvalidRejectionPercent: p.InvalidRejectionPercent, FalseRejectionPercent: p.FalseRejectionPercent}
+	}
+	return out
+}
+
+func strs(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
+}
+
+// cases lists each case of the rows once, in row order: its prompt and expected
+// answer, so a report shows every sample beside what was asked.
+func (run *Run) cases() []report.CaseInfo {
+	out := []report.CaseInfo{}
 	seen := map[string]bool{}
 	for _, r := range run.rows {
 		if seen[r.Case.ID] {
 			continue
 		}
 		seen[r.Case.ID] = true
-		var expected any
+		info := report.CaseInfo{CaseID: r.Case.ID, Prompt: r.Case.Prompt}
 		if len(r.Case.Expected) > 0 {
 			var b bytes.Buffer
 			if err := json.Compact(&b, r.Case.Expected); err == nil {
-				expected = contract.Raw(b.Bytes())
+				info.Expected = b.Bytes()
 			}
 		}
-		out = append(out, contract.Object{
-			{Key: "case_id", Value: r.Case.ID},
-			{Key: "prompt", Value: r.Case.Prompt},
-			{Key: "expected", Value: expected},
-		})
+		out = append(out, info)
 	}
 	return out
 }
 
-// attemptObjects lists a row's attempts that have a response, in order: the
-// output as written and every error with its JSON Pointer and message.
-func attemptObjects(r *caseRow) []contract.Object {
-	out := []contract.Object{}
+// attempts lists a row's attempts that have a response, in order: the output as
+// written and every error with its JSON Pointer and message.
+func attempts(r *caseRow) []report.AttemptResult {
+	out := []report.AttemptResult{}
 	for i := range r.attempts {
 		a := &r.attempts[i]
 		if !a.present {
 			continue
 		}
-		errs := []contract.Object{}
-		var output any = a.output
+		res := report.AttemptResult{Attempt: i + 1, Output: &a.output, Errors: []report.AttemptError{}}
 		if a.provider != nil {
-			output = nil
-			errs = append(errs, contract.Object{{Key: "code", Value: "PROVIDER_ERROR"}, {Key: "path", Value: ""}, {Key: "message", Value: a.provider.Code + ": " + a.provider.Message}})
+			res.Output = nil
+			res.Errors = append(res.Errors, report.AttemptError{Code: "PROVIDER_ERROR", Message: a.provider.Code + ": " + a.provider.Message})
 		}
 		for _, e := range a.result.Errors {
-			errs = append(errs, contract.Object{{Key: "code", Value: e.Code}, {Key: "path", Value: e.Path}, {Key: "message", Value: e.Message}})
+			res.Errors = append(res.Errors, report.AttemptError{Code: e.Code, Path: e.Path, Message: e.Message})
 		}
-		out = append(out, contract.Object{
-			{Key: "attempt", Value: i + 1},
-			{Key: "output", Value: output},
-			{Key: "errors", Value: errs},
-		})
+		out = append(out, res)
 	}
 	return out
 }
 
-func subsetObject(m map[string]map[string]*ArmMetrics, order, arms []string) contract.Object {
-	out := contract.Object{}
+func subsets(m map[string]map[string]*ArmMetrics, order, arms []string) report.Ordered[report.Ordered[report.Metrics]] {
+	out := report.Ordered[report.Ordered[report.Metrics]]{}
 	for _, k := range order {
-		perArm := contract.Object{}
+		perArm := report.Ordered[report.Metrics]{}
 		for _, arm := range arms {
 			if mm, ok := m[k][arm]; ok {
-				perArm = append(perArm, contract.Member{Key: arm, Value: mm.Object()})
+				perArm = append(perArm, report.Entry[report.Metrics]{Key: arm, Value: mm.metrics()})
 			}
 		}
-		out = append(out, contract.Member{Key: k, Value: perArm})
+		out = append(out, report.Entry[report.Ordered[report.Metrics]]{Key: k, Value: perArm})
 	}
 	return out
 }
@@ -415,101 +401,107 @@ func codesOf(a *attempt) []string {
 	return codes
 }
 
-func (run *Run) rowObjects() []contract.Object {
-	out := make([]contract.Object, 0, len(run.rows))
+// eachRow yields every row as the report writes it, built as it is yielded.
+func (run *Run) eachRow(yield func(*report.Row) bool) {
+	var row report.Row
 	for _, r := range run.rows {
 		last, n := r.latest()
 		finalCodes := []string{"MISSING_RESPONSE"}
 		if last != nil {
 			finalCodes = codesOf(last)
 		}
-		o := contract.Object{
-			{Key: "case_id", Value: r.Case.ID},
-			{Key: "domain", Value: r.Case.Domain},
-			{Key: "category", Value: r.Case.Category},
-			{Key: "cluster", Value: r.Case.Cluster},
-			{Key: "arm", Value: r.Arm},
-			{Key: "repeat", Value: r.Repeat},
-			{Key: "first_pass_success", Value: r.firstSuccess()},
-			{Key: "final_success", Value: r.finalSuccess()},
-			{Key: "attempts", Value: n},
-			{Key: "provider_error", Value: r.first().present && r.first().provider != nil},
-			{Key: "missing", Value: !r.first().present},
-			{Key: "codes", Value: codesOf(r.first())},
-			{Key: "final_codes", Value: finalCodes},
+		row = report.Row{
+			CaseID:           r.Case.ID,
+			Domain:           r.Case.Domain,
+			Category:         r.Case.Category,
+			Cluster:          r.Case.Cluster,
+			Arm:              r.Arm,
+			Repeat:           r.Repeat,
+			FirstPassSuccess: r.firstSuccess(),
+			FinalSuccess:     r.finalSuccess(),
+			Attempts:         n,
+			ProviderError:    r.first().present && r.first().provider != nil,
+			Missing:          !r.first().present,
+			Codes:            codesOf(r.first()),
+			FinalCodes:       finalCodes,
+			AttemptResults:   attempts(r),
 		}
-		if !r.finalSuccess() && last != nil {
-			o = append(o, contract.Member{Key: "output", Value: last.output})
+		if !row.FinalSuccess && last != nil {
+			row.Output = &last.output
 		}
-		o = append(o, contract.Member{Key: "attempt_results", Value: attemptObjects(r)})
-		out = append(out, o)
+		if !yield(&row) {
+			return
+		}
 	}
-	return out
 }
 
-// CaseResults returns one fbeval-case-result/v1 record per row, for --cases-out.
-func (run *Run) CaseResults() []contract.Object {
-	out := make([]contract.Object, 0, len(run.rows))
+// CaseResults yields one fbeval-case-result/v1 record per row, for --cases-out
+// and --format jsonl, each built as it is yielded.
+func (run *Run) CaseResults(yield func(*report.CaseResult) bool) {
+	var res report.CaseResult
 	for _, r := range run.rows {
 		ids := []string{}
-		attempts := []contract.Object{}
+		attempts := []report.CaseAttempt{}
 		for i := range r.attempts {
 			a := &r.attempts[i]
 			if !a.present {
 				continue
 			}
 			ids = append(ids, export.RequestID(r.Case.ID, r.Arm, r.Repeat, i+1))
-			errs := []contract.Object{}
+			errs := []report.ErrorInfo{}
 			if a.provider != nil {
-				errs = append(errs, contract.Object{{Key: "code", Value: "PROVIDER_ERROR"}, {Key: "message", Value: a.provider.Code + ": " + a.provider.Message}})
+				errs = append(errs, report.ErrorInfo{Code: "PROVIDER_ERROR", Message: a.provider.Code + ": " + a.provider.Message})
 			}
 			for _, e := range a.result.Errors {
-				errs = append(errs, ErrorObject(e))
+				errs = append(errs, ErrorInfo(e))
 			}
-			attempts = append(attempts, contract.Object{
-				{Key: "attempt", Value: i + 1},
-				{Key: "success", Value: a.provider == nil && a.result.Success},
-				{Key: "codes", Value: codesOf(a)},
-				{Key: "errors", Value: errs},
-			})
+			attempts = append(attempts, report.CaseAttempt{Attempt: i + 1, Success: a.provider == nil && a.result.Success, Codes: codesOf(a), Errors: errs})
 		}
-		out = append(out, contract.Object{
-			{Key: "schema_version", Value: contract.CaseResultV1},
-			{Key: "case_id", Value: r.Case.ID},
-			{Key: "domain", Value: r.Case.Domain},
-			{Key: "category", Value: r.Case.Category},
-			{Key: "arm", Value: r.Arm},
-			{Key: "repeat", Value: r.Repeat},
-			{Key: "request_ids", Value: ids},
-			{Key: "first_pass_success", Value: r.firstSuccess()},
-			{Key: "final_success", Value: r.finalSuccess()},
-			{Key: "provider_error", Value: r.first().present && r.first().provider != nil},
-			{Key: "missing", Value: !r.first().present},
-			{Key: "attempts", Value: attempts},
-		})
+		res = report.CaseResult{
+			SchemaVersion:    contract.CaseResultV1,
+			CaseID:           r.Case.ID,
+			Domain:           r.Case.Domain,
+			Category:         r.Case.Category,
+			Arm:              r.Arm,
+			Repeat:           r.Repeat,
+			RequestIDs:       ids,
+			FirstPassSuccess: r.firstSuccess(),
+			FinalSuccess:     r.finalSuccess(),
+			ProviderError:    r.first().present && r.first().provider != nil,
+			Missing:          !r.first().present,
+			Attempts:         attempts,
+		}
+		if !yield(&res) {
+			return
+		}
+	}
+}
+
+// ErrorInfo returns one judge error in full: code, path, keyword, message,
+// expected, actual, and the details of a candidate schema error.
+func ErrorInfo(e tc.Error) report.ErrorInfo {
+	out := report.ErrorInfo{Code: e.Code, Path: &e.Path, Keyword: &e.Keyword, Message: e.Message,
+		Expected: jsonText(e.Expected), Actual: jsonText(e.Actual)}
+	for _, x := range e.Details {
+		out.Details = append(out.Details, ErrorInfo(x))
 	}
 	return out
 }
 
-// ErrorObject returns one judge error as a report object: code, path, keyword,
-// message, expected, actual, and the details of a candidate schema error.
-func ErrorObject(e tc.Error) contract.Object {
-	o := contract.Object{
-		{Key: "code", Value: e.Code},
-		{Key: "path", Value: e.Path},
-		{Key: "keyword", Value: e.Keyword},
-		{Key: "message", Value: e.Message},
-		{Key: "expected", Value: e.Expected},
-		{Key: "actual", Value: e.Actual},
+// jsonText is a judge error's expected or actual value as JSON text: null when
+// there is none.
+func jsonText(v any) jsontext.Value {
+	switch x := v.(type) {
+	case nil:
+		return jsontext.Value("null")
+	case strictjson.JSONText:
+		return jsontext.Value(x)
 	}
-	if len(e.Details) > 0 {
-		d := make([]contract.Object, len(e.Details))
-		for i, x := range e.Details {
-			d[i] = ErrorObject(x)
-		}
-		o = append(o, contract.Member{Key: "details", Value: d})
+	b, err := contract.Marshal(v, contract.Compact)
+	if err != nil {
+		return jsontext.Value("null")
 	}
-	return o
+	return b
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

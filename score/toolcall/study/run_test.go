@@ -12,6 +12,7 @@ import (
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/fixtures/fixturetest"
 	"github.com/fbeval/fbeval/score"
+	"github.com/fbeval/fbeval/score/report"
 )
 
 func plan(t *testing.T, name string, o export.Overrides) *export.ToolcallPlan {
@@ -142,11 +143,11 @@ func TestToolcallReportDeterministic(t *testing.T) {
 	})
 	render := func() []byte {
 		_, rep := scoreText(t, plan(t, "toolcall-quick", export.Overrides{}), resp)
-		out, err := contract.Marshal(rep.Object(), contract.PythonIndent)
-		if err != nil {
+		var out bytes.Buffer
+		if err := report.WriteJSON(&out, rep.Doc()); err != nil {
 			t.Fatal(err)
 		}
-		return out
+		return out.Bytes()
 	}
 	if a, b := render(), render(); !bytes.Equal(a, b) {
 		t.Error("the same study and responses gave different reports")
@@ -197,9 +198,9 @@ func TestToolcallRepairRound(t *testing.T) {
 }
 
 func TestGates(t *testing.T) {
-	report := contract.Object{
-		{Key: "arms", Value: contract.Object{{Key: "input_schema", Value: contract.Object{{Key: "first_pass_success_percent", Value: ptrF(91.5)}, {Key: "latency_p50_ms", Value: (*float64)(nil)}}}}},
-		{Key: "expected_rows", Value: 10},
+	rep := &report.ToolcallReport{
+		Arms:         report.Ordered[report.Metrics]{{Key: "input_schema", Value: report.Metrics{FirstPassSuccess: ptrF(91.5)}}},
+		ExpectedRows: 10,
 	}
 	tests := []struct {
 		gate   string
@@ -218,7 +219,7 @@ func TestGates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := score.EvaluateGates([]score.Gate{g}, report)[0]
+		r := score.EvaluateGates([]score.Gate{g}, rep.Number)[0]
 		if r.Passed != tt.passed || (r.Actual != nil) != tt.known {
 			t.Errorf("%s: passed %v actual %v", tt.gate, r.Passed, r.Actual)
 		}
