@@ -73,10 +73,6 @@ func WriteCogLangJSONL(w io.Writer, fx *fixtures.CogLangFixture, includeRef bool
 // WriteCogLangBatch writes the request batch object of the reference tool (with
 // tool "fbeval"), indented by two spaces.
 func WriteCogLangBatch(w io.Writer, fx *fixtures.CogLangFixture, fixturePath string, includeRef bool) error {
-	reqs := make([]contract.Object, len(fx.Cases))
-	for i := range fx.Cases {
-		reqs[i] = cogLangRequest(&fx.Cases[i], includeRef, false)
-	}
 	batch := contract.Object{
 		{Key: "schema_version", Value: contract.CogLangRequestBatch},
 		{Key: "tool", Value: "fbeval"},
@@ -95,14 +91,17 @@ func WriteCogLangBatch(w io.Writer, fx *fixtures.CogLangFixture, fixturePath str
 			{Key: "accepted_output_fields", Value: []string{"output", "text", "completion"}},
 			{Key: "output_instructions", Value: CogLangInstructions},
 		}},
-		{Key: "requests", Value: reqs},
+		{Key: "requests", Value: contract.Raw(batchMark)},
 	}
-	out, err := contract.Marshal(batch, contract.PythonIndent)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(out, '\n'))
-	return err
+	// one request object at a time
+	return writeBatch(w, batch, func(yield func(contract.Object) error) error {
+		for i := range fx.Cases {
+			if err := yield(cogLangRequest(&fx.Cases[i], includeRef, false)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // LoadCogLangFixture returns the fixture a study names: the embedded default or a

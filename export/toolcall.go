@@ -472,15 +472,31 @@ func StreamRequests(w io.Writer, s *contract.Study, count int, format string, ea
 		})
 		return err
 	}
-	// The batch object is written around its requests list: the members before
-	// it, then each element at the list's depth, then the close.
-	head, err := contract.Marshal(contract.Object{
+	n := 0
+	err := writeBatch(w, contract.Object{
 		{Key: "schema_version", Value: contract.RequestBatchV1},
 		{Key: "suite", Value: s.Suite},
 		{Key: "study", Value: s.Object()},
 		{Key: "request_count", Value: count},
 		{Key: "requests", Value: contract.Raw(batchMark)},
-	}, contract.PythonIndent)
+	}, func(yield func(contract.Object) error) error {
+		return each(func(req *contract.Request) error {
+			n++
+			return yield(req.Object())
+		})
+	})
+	if err == nil && n != count {
+		return fmt.Errorf("export: %d requests written, %d announced", n, count)
+	}
+	return err
+}
+
+// writeBatch writes a batch object in PythonIndent style, as contract.Marshal
+// writes it whole, but with the list its last member holds (written as
+// Raw(batchMark)) streamed: the members before it, then each element at the list's
+// depth as each hands it over, then the close and a newline.
+func writeBatch(w io.Writer, batch contract.Object, each func(yield func(contract.Object) error) error) error {
+	head, err := contract.Marshal(batch, contract.PythonIndent)
 	if err != nil {
 		return err
 	}
@@ -488,17 +504,19 @@ func StreamRequests(w io.Writer, s *contract.Study, count int, format string, ea
 	if _, err := w.Write(head[:cut]); err != nil {
 		return err
 	}
+	st := contract.PythonIndent
+	var buf []byte
 	n := 0
-	err = each(func(req *contract.Request) error {
+	err = each(func(o contract.Object) error {
 		buf = buf[:0]
 		if n == 0 {
 			buf = append(buf, '[')
 		} else {
-			buf = append(buf, contract.PythonIndent.Sep...)
+			buf = append(buf, st.Sep...)
 		}
-		buf = append(buf, "\n"+contract.PythonIndent.Indent+contract.PythonIndent.Indent...)
+		buf = append(buf, "\n"+st.Indent+st.Indent...)
 		var err error
-		if buf, err = contract.AppendJSON(buf, req.Object(), contract.PythonIndent, 2); err != nil {
+		if buf, err = contract.AppendJSON(buf, o, st, 2); err != nil {
 			return err
 		}
 		n++
@@ -508,12 +526,9 @@ func StreamRequests(w io.Writer, s *contract.Study, count int, format string, ea
 	if err != nil {
 		return err
 	}
-	if n != count {
-		return fmt.Errorf("export: %d requests written, %d announced", n, count)
-	}
 	tail := "[]"
 	if n > 0 {
-		tail = "\n" + contract.PythonIndent.Indent + "]"
+		tail = "\n" + st.Indent + "]"
 	}
 	_, err = io.WriteString(w, tail+string(head[cut+len(batchMark):])+"\n")
 	return err
