@@ -33,6 +33,7 @@ type cli struct {
 }
 
 func main() {
+	runner.LimitMemory()
 	ctx, stop := runner.NotifySignals()
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

@@ -16,8 +16,13 @@
 // request sets are split under the provider limits with --out-dir.
 package main
 
-import "os"
+import (
+	"os"
+
+	"github.com/fbeval/fbeval/runners/internal/runner"
+)
 
 func main() {
+	runner.LimitMemory()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -18,8 +18,13 @@
 // so the output is the same bytes for the same input, whatever the order of requests.
 package main
 
-import "os"
+import (
+	"os"
+
+	"github.com/fbeval/fbeval/runners/internal/runner"
+)
 
 func main() {
+	runner.LimitMemory()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -18,13 +18,13 @@ import (
 type Output struct {
 	w        io.Writer
 	f        *os.File
-	answered map[ID]struct{} // the ids of the answers the file holds
+	answered idSet // the ids of the answers the file holds, sealed
 	resume   Resume
 	Repaired int64 // bytes of a torn last line cut off when the file was opened
 }
 
 // NewOutput writes records to w (stdout, say); nothing is resumed.
-func NewOutput(w io.Writer) *Output { return &Output{w: w, answered: map[ID]struct{}{}} }
+func NewOutput(w io.Writer) *Output { return &Output{w: w} }
 
 // Resume says what OpenOutput does with the records a file already holds.
 type Resume struct {
@@ -54,8 +54,9 @@ func OpenOutput(path string, r Resume) (*Output, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the output file: %v", err)
 	}
-	o := &Output{w: f, f: f, answered: map[ID]struct{}{}, resume: r}
+	o := &Output{w: f, f: f, resume: r}
 	keep, err := o.scan(path, f)
+	o.answered.seal() // an id answered twice is no error here
 	if err == nil {
 		var size int64
 		if size, err = f.Seek(0, io.SeekEnd); err == nil && size > keep {
@@ -116,7 +117,7 @@ func (o *Output) scan(path string, r io.Reader) (int64, error) {
 			return 0, fmt.Errorf("%s:%d: written by another run (%s); start the file over with %s, or write to another file", path, line, msg, FreshFlag)
 		}
 		if ok {
-			o.answered[IDOf(id)] = struct{}{}
+			o.answered.add(IDOf(id), line)
 		}
 	}
 }
@@ -179,8 +180,7 @@ func answeredID(text []byte) (string, bool, *RunInfo, error) {
 
 // Answered reports whether the file already answers the request id.
 func (o *Output) Answered(id string) bool {
-	_, ok := o.answered[IDOf(id)]
-	return ok
+	return o.answered.has(IDOf(id))
 }
 
 // Write appends one record (a whole line) with one write.

@@ -53,7 +53,7 @@ func IDOf(id string) ID {
 type Requests struct {
 	name    string
 	count   int
-	ids     map[ID]int // the line of each request id
+	ids     idSet // every request id, with its line
 	studies map[string]bool
 	derived string // the study of records without one
 	file    *os.File
@@ -70,8 +70,9 @@ type Check func(it *Item) error
 // object holding "requests"), of either family, once: the first bad record, a
 // repeated request id, or a request check refuses is returned as an error located
 // at FILE:LINE:COL. Close releases what it holds (the spooled copy of r).
-func OpenRequests(name string, r io.Reader, check Check) (q *Requests, e error) {
-	q = &Requests{name: name, ids: make(map[ID]int), studies: make(map[string]bool), closer: func() error { return nil }}
+func OpenRequests(name string, r io.Reader, check Check) (*Requests, error) {
+	var sp *spoolReader
+	q := &Requests{name: name, studies: make(map[string]bool), closer: func() error { return nil }}
 	src := r
 	if f, ok := r.(*os.File); ok && regular(f) {
 		start, err := f.Seek(0, io.SeekCurrent)
@@ -95,22 +96,12 @@ func OpenRequests(name string, r io.Reader, check Check) (q *Requests, e error) 
 			}
 			return err
 		}
-		sp := &spoolReader{r: r, w: bufio.NewWriterSize(spool, 1<<20)}
+		sp = &spoolReader{r: r, w: bufio.NewWriterSize(spool, 1<<20)}
 		src = sp
-		defer func() {
-			if err := sp.flush(); err != nil && q != nil {
-				q.Close()
-				q, e = nil, fmt.Errorf("cannot keep a copy of %s for reading it twice: %v", name, err)
-			}
-		}()
 	}
 	var sums [][sha256.Size]byte // of records without a study identity
-	err := q.scan(src, func(it *Item, rec *contract.Record) error {
-		key := IDOf(it.Req.RequestID)
-		if first, dup := q.ids[key]; dup {
-			return rec.Errorf(0, "request id %q repeats the request at line %d; request ids must be unique", it.Req.RequestID, first)
-		}
-		q.ids[key] = it.Line
+	err := q.scan(src, func(it *Item, _ *contract.Record) error {
+		q.ids.add(IDOf(it.Req.RequestID), it.Line)
 		q.count++
 		if r := &it.Req; r.Study == "" {
 			sums = append(sums, sha256.Sum256([]byte(r.RequestID+"\x00"+r.Instructions+"\x00"+r.Prompt)))
@@ -122,6 +113,16 @@ func OpenRequests(name string, r io.Reader, check Check) (q *Requests, e error) 
 		}
 		return nil
 	})
+	if sp != nil && err == nil {
+		if ferr := sp.flush(); ferr != nil {
+			err = fmt.Errorf("cannot keep a copy of %s for reading it twice: %v", name, ferr)
+		}
+	}
+	if err == nil {
+		if first, again, dup := q.ids.seal(); dup {
+			err = q.repeated(first, again)
+		}
+	}
 	if err != nil {
 		q.Close()
 		return nil, err
@@ -144,11 +145,12 @@ func OpenRequests(name string, r io.Reader, check Check) (q *Requests, e error) 
 // FromItems is a request set already in memory (tests, and callers that hold their
 // requests anyway), with the same ids, count and study identities as a file.
 func FromItems(items []Item) *Requests {
-	q := &Requests{ids: make(map[ID]int, len(items)), studies: make(map[string]bool), items: items, count: len(items), closer: func() error { return nil }}
+	q := &Requests{ids: make(idSet, 0, len(items)), studies: make(map[string]bool), items: items, count: len(items), closer: func() error { return nil }}
 	for i := range items {
-		q.ids[IDOf(items[i].Req.RequestID)] = items[i].Line
+		q.ids.add(IDOf(items[i].Req.RequestID), items[i].Line)
 		q.studies[items[i].Study] = true
 	}
+	q.ids.seal()
 	return q
 }
 
@@ -160,8 +162,7 @@ func (q *Requests) Studies() map[string]bool { return q.studies }
 
 // Has reports whether a request has the id.
 func (q *Requests) Has(id string) bool {
-	_, ok := q.ids[IDOf(id)]
-	return ok
+	return q.ids.has(IDOf(id))
 }
 
 // CountAnswered is the number of requests out already answers.
@@ -170,8 +171,8 @@ func (q *Requests) CountAnswered(out *Output) int {
 		return 0
 	}
 	n := 0
-	for id := range q.ids {
-		if _, ok := out.answered[id]; ok {
+	for i := range q.ids {
+		if out.answered.has(q.ids[i].id) {
 			n++
 		}
 	}
@@ -199,7 +200,7 @@ func (q *Requests) Each(yield func(*Item) error) error {
 		if it.Req.Study == "" {
 			it.Study = q.derived
 		}
-		if _, ok := q.ids[IDOf(it.Req.RequestID)]; !ok || n > q.count {
+		if !q.ids.has(IDOf(it.Req.RequestID)) || n > q.count {
 			return errChanged
 		}
 		return yield(it)
@@ -214,6 +215,31 @@ func (q *Requests) Each(yield func(*Item) error) error {
 }
 
 var errChanged = errors.New("changed")
+
+// repeated is the error for a request id read at line again that the request at
+// line first has: the first pass found it among the sorted ids, this finds the
+// record again for its id and column.
+func (q *Requests) repeated(first, again int) error {
+	if _, err := q.file.Seek(q.start, io.SeekStart); err != nil {
+		return fmt.Errorf("%s:%d: request ids must be unique: the request at line %d has its id", q.name, again, first)
+	}
+	stop := errors.New("found")
+	var found error
+	err := q.scan(q.file, func(it *Item, rec *contract.Record) error {
+		if it.Line == again {
+			found = rec.Errorf(0, "request id %q repeats the request at line %d; request ids must be unique", it.Req.RequestID, first)
+			return stop
+		}
+		return nil
+	})
+	if found != nil {
+		return found
+	}
+	if err == nil || err == stop {
+		err = fmt.Errorf("%s:%d: request ids must be unique: the request at line %d has its id", q.name, again, first)
+	}
+	return err
+}
 
 // Close releases the spooled copy of standard input. The file a regular input was
 // read from is the caller's to close.

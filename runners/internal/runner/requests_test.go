@@ -62,3 +62,29 @@ func TestRequestsTwoPasses(t *testing.T) {
 		t.Errorf("a file changed between the passes: err %v", err)
 	}
 }
+
+// TestRepeatedIDFirstInReadingOrder: of two repeated ids, the error names the one
+// repeated first in the file, at its line and column, from a stream and a file.
+func TestRepeatedIDFirstInReadingOrder(t *testing.T) {
+	rec := func(id string) string {
+		return `{"schema_version":"fbeval-request/v1","request_id":"` + id + `","case_id":"c","suite":"toolcall","attempt":1,"seed":1,"messages":[{"role":"user","content":"x"}]}` + "\n"
+	}
+	data := rec("a") + rec("b") + rec("b") + rec("c") + rec("a")
+	_, err := runner.OpenRequests("req.jsonl", strings.NewReader(data), nil)
+	want := `req.jsonl:3:1: request id "b" repeats the request at line 2; request ids must be unique`
+	if err == nil || err.Error() != want {
+		t.Errorf("stream: %v\nwant %s", err, want)
+	}
+	path := filepath.Join(t.TempDir(), "req.jsonl")
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := runner.OpenRequests("req.jsonl", f, nil); err == nil || err.Error() != want {
+		t.Errorf("file: %v\nwant %s", err, want)
+	}
+}
