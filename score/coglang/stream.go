@@ -27,9 +27,8 @@ import (
 type Index struct {
 	fx    *fixtures.CogLangFixture
 	ids   map[string]int32
-	names []string // by number
-	idOf  []int32  // by case: the number of its id
-	first []int32  // by number: the first case with that id
+	idOf  []int32 // by case: the number of its id
+	first []int32 // by number: the first case with that id
 	// more holds the further cases of an id a fixture repeats (rare)
 	more map[int32][]int32
 }
@@ -37,14 +36,13 @@ type Index struct {
 // NewIndex indexes the case ids of fx.
 func NewIndex(fx *fixtures.CogLangFixture) *Index {
 	n := len(fx.Cases)
-	ix := &Index{fx: fx, ids: make(map[string]int32, n), names: make([]string, 0, n), idOf: make([]int32, n), first: make([]int32, 0, n)}
+	ix := &Index{fx: fx, ids: make(map[string]int32, n), idOf: make([]int32, n), first: make([]int32, 0, n)}
 	for i := range fx.Cases {
 		id := fx.Cases[i].CaseID
 		k, ok := ix.ids[id]
 		if !ok {
-			k = int32(len(ix.names))
+			k = int32(len(ix.first))
 			ix.ids[id] = k
-			ix.names = append(ix.names, id)
 			ix.first = append(ix.first, int32(i))
 		} else {
 			if ix.more == nil {
@@ -152,7 +150,7 @@ const MaxUnknownListed = 1000
 
 // NewTally returns an empty tally for the indexed fixture.
 func (ix *Index) NewTally(opts Options) *Tally {
-	n := len(ix.names)
+	n := len(ix.first)
 	return &Tally{ix: ix, opts: opts, cases: make([]CaseResult, len(ix.idOf)), seen: make([]bool, n), dup: make([]bool, n), unknown: map[string]int{}}
 }
 
@@ -209,7 +207,7 @@ func (t *Tally) Result() *Result {
 	}
 	for n, d := range t.dup {
 		if d {
-			res.DuplicateCaseIDs = append(res.DuplicateCaseIDs, t.ix.names[n])
+			res.DuplicateCaseIDs = append(res.DuplicateCaseIDs, t.ix.fx.Cases[t.ix.first[n]].CaseID)
 		}
 	}
 	for id, k := range t.unknown {
