@@ -176,26 +176,17 @@ func (run *Run) Report() (*Aggregates, error) {
 
 // pairs pairs the first-attempt outcomes of two arms on (case, repeat).
 func (run *Run) pairs(baseline, treatment string) []stats.Pair {
-	type key struct {
-		id     string
-		repeat int
+	// rows go case by case, repeat by repeat, arm by arm (New): the two arms of
+	// one case and repeat are in the same run of len(arms) rows
+	arms := run.Plan.Study.Arms
+	bi, ti := slices.Index(arms, baseline), slices.Index(arms, treatment)
+	if bi < 0 || ti < 0 {
+		return nil
 	}
-	base := map[key]bool{}
-	for _, r := range run.rows {
-		if r.Arm == baseline {
-			base[key{r.Case.ID, r.Repeat}] = r.firstSuccess()
-		}
-	}
-	var out []stats.Pair
-	for _, r := range run.rows {
-		if r.Arm != treatment {
-			continue
-		}
-		b, ok := base[key{r.Case.ID, r.Repeat}]
-		if !ok {
-			continue
-		}
-		out = append(out, stats.Pair{Cluster: r.Case.Cluster, Baseline: b, Treatment: r.firstSuccess()})
+	out := make([]stats.Pair, 0, len(run.rows)/len(arms))
+	for start := 0; start < len(run.rows); start += len(arms) {
+		b, t := run.rows[start+bi], run.rows[start+ti]
+		out = append(out, stats.Pair{Cluster: t.Case.Cluster, Baseline: b.firstSuccess(), Treatment: t.firstSuccess()})
 	}
 	return out
 }
