@@ -26,7 +26,7 @@ type Env struct {
 type CLI struct {
 	Export   ExportCmd   `cmd:"" help:"Write the request file of a study (JSONL or a JSON batch object)."`
 	Score    ScoreCmd    `cmd:"" help:"Score response files against a study."`
-	Report   ReportCmd   `cmd:"" help:"Re-render a saved report as html, markdown, junit or a table."`
+	Report   ReportCmd   `cmd:"" help:"Re-render a saved report in any format of fbeval score (table, text, json, markdown, html, junit)."`
 	Compare  CompareCmd  `cmd:"" help:"Compare two models' reports on the same study: gap, stability, sensitivity, per-case flips."`
 	Validate ValidateCmd `cmd:"" help:"Check contract files against their published JSON Schemas."`
 	Schema   SchemaCmd   `cmd:"" help:"Print the published JSON Schemas."`

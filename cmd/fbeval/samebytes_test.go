@@ -61,48 +61,40 @@ func TestScoreAndReportSameBytes(t *testing.T) {
 // toolcallResponses answers a small toolcall study with its reference answers,
 // some of them broken, one a provider error and some rows left without any.
 func toolcallResponses(t *testing.T, dir string) string {
-	code, requests, stderr := runMain(t, nil, "export", "toolcall-quick", "--domain", "flights", "--limit", "1", "--include-reference")
-	if code != 0 {
-		t.Fatalf("export: %s", stderr)
-	}
-	var out strings.Builder
-	sc := bufio.NewScanner(strings.NewReader(requests))
-	sc.Buffer(nil, 1<<20)
-	for i := 0; sc.Scan(); i++ {
-		var req struct {
-			RequestID       string `json:"request_id"`
-			ReferenceOutput string `json:"reference_output"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
-			t.Fatal(err)
-		}
-		rec := map[string]any{"request_id": req.RequestID, "output": req.ReferenceOutput, "input_token_count": 100 + i, "output_token_count": 20, "latency_ms": 10 * i}
-		switch i % 7 {
-		case 1:
-			rec["output"] = `{"action":"call_tool","tool":"search_flights","arguments":{}}`
-		case 2:
-			rec["output"] = "```json\n" + req.ReferenceOutput + "\n```"
-		case 3:
-			delete(rec, "output")
-			rec["error"] = map[string]string{"code": "rate_limit", "message": "slow down"}
-		case 5:
-			continue
-		}
-		line, _ := json.Marshal(rec)
-		out.Write(append(line, '\n'))
-	}
-	out.WriteString("not json\n")
-	path := filepath.Join(dir, "toolcall.jsonl")
-	if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return answerFile(t, filepath.Join(dir, "toolcall.jsonl"), "request_id", "reference_output",
+		func(i int, rec map[string]any, ref string) bool {
+			rec["input_token_count"], rec["output_token_count"], rec["latency_ms"] = 100+i, 20, 10*i
+			switch i % 7 {
+			case 1:
+				rec["output"] = `{"action":"call_tool","tool":"search_flights","arguments":{}}`
+			case 2:
+				rec["output"] = "```json\n" + ref + "\n```"
+			}
+			return i%7 != 5
+		}, "not json\n", "export", "toolcall-quick", "--domain", "flights", "--limit", "1", "--include-reference")
 }
 
 // coglangResponses answers the CogLang fixture with its reference answers, some
 // of them wrong, unparsable, a provider error or missing.
 func coglangResponses(t *testing.T, dir string) string {
-	code, requests, stderr := runMain(t, nil, "export", "coglang", "--include-reference")
+	return answerFile(t, filepath.Join(dir, "coglang.jsonl"), "case_id", "reference_expr",
+		func(i int, rec map[string]any, _ string) bool {
+			switch i % 9 {
+			case 1:
+				rec["output"] = "Equals[1, 2]"
+			case 2:
+				rec["output"] = "Equal[1, "
+			}
+			return i%9 != 5
+		}, `{"case_id": "NOT-A-CASE", "output": "Equal[1, 1]"}`+"\n", "export", "coglang", "--include-reference")
+}
+
+// answerFile writes a response file to path: one record per request fbeval
+// export writes for args, under the request's id (idKey) with its reference
+// answer (refKey) as output, changed by answer (false leaves the request
+// unanswered); every third a provider error instead; then tail.
+func answerFile(t *testing.T, path, idKey, refKey string, answer func(i int, rec map[string]any, ref string) bool, tail string, args ...string) string {
+	code, requests, stderr := runMain(t, nil, args...)
 	if code != 0 {
 		t.Fatalf("export: %s", stderr)
 	}
@@ -110,30 +102,23 @@ func coglangResponses(t *testing.T, dir string) string {
 	sc := bufio.NewScanner(strings.NewReader(requests))
 	sc.Buffer(nil, 1<<20)
 	for i := 0; sc.Scan(); i++ {
-		var req struct {
-			CaseID    string `json:"case_id"`
-			Reference string `json:"reference_expr"`
-		}
+		var req map[string]any
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
 			t.Fatal(err)
 		}
-		rec := map[string]any{"case_id": req.CaseID, "output": req.Reference}
-		switch i % 9 {
-		case 1:
-			rec["output"] = "Equals[1, 2]"
-		case 2:
-			rec["output"] = "Equal[1, "
-		case 3:
+		ref, _ := req[refKey].(string)
+		rec := map[string]any{idKey: req[idKey], "output": ref}
+		if !answer(i, rec, ref) {
+			continue
+		}
+		if i%3 == 0 {
 			delete(rec, "output")
 			rec["error"] = map[string]string{"code": "rate_limited", "message": "slow down"}
-		case 5:
-			continue
 		}
 		line, _ := json.Marshal(rec)
 		out.Write(append(line, '\n'))
 	}
-	out.WriteString(`{"case_id": "NOT-A-CASE", "output": "Equal[1, 1]"}` + "\n")
-	path := filepath.Join(dir, "coglang.jsonl")
+	out.WriteString(tail)
 	if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}

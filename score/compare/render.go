@@ -13,69 +13,39 @@ import (
 	"github.com/fbeval/fbeval/score/report"
 )
 
-// Object returns the comparison as ordered JSON (fbeval-compare/v1): schema_version,
-// a, b, study, gap_definition, arms, custom_fitness_percent, flips.
-func (r *Result) Object() contract.Object {
-	side := func(s Side) contract.Object {
-		return contract.Object{
-			{Key: "label", Value: s.Label},
-			{Key: "path", Value: s.Path},
-			{Key: "study_name", Value: s.StudyName},
-			{Key: "responses_sha256", Value: nonNil(s.ResponsesSHA256)},
-		}
+// Report returns the comparison in the report model (fbeval-compare/v1).
+func (r *Result) Report() *report.Comparison {
+	side := func(s Side) report.ComparisonSide {
+		return report.ComparisonSide{Label: s.Label, Path: s.Path, StudyName: s.StudyName, ResponsesSHA256: nonNil(s.ResponsesSHA256)}
 	}
-	arms := contract.Object{}
+	out := &report.Comparison{
+		SchemaVersion: Version,
+		A:             side(r.A),
+		B:             side(r.B),
+		Study:         r.Study,
+		GapDefinition: "b minus a first-pass success, points; model-sensitive when the absolute gap is at least 15",
+		Arms:          report.Ordered[report.ComparisonArm]{},
+		CustomFitness: report.ComparisonFitness{A: r.FitnessA, B: r.FitnessB, Definition: FitnessDefinition},
+		Flips:         make([]report.Flip, 0, len(r.Flips)),
+	}
 	for _, a := range r.Arms {
-		arms = append(arms, contract.Member{Key: a.Arm, Value: contract.Object{
-			{Key: "a_first_pass_success_percent", Value: a.FPSA},
-			{Key: "b_first_pass_success_percent", Value: a.FPSB},
-			{Key: "gap_points", Value: a.Gap},
-			{Key: "model_sensitivity", Value: a.MS},
-			{Key: "model_sensitive", Value: a.Sensitive},
-			{Key: "stability_percent", Value: a.Stability},
-			{Key: "stable_rows", Value: a.StableRows},
-			{Key: "rows", Value: a.Rows},
-			{Key: "right_only_in_a", Value: a.OnlyA},
-			{Key: "right_only_in_b", Value: a.OnlyB},
-			{Key: "paired_b_vs_a", Value: a.Paired},
-			{Key: "winner", Value: winnerValue(a.Winner)},
-		}})
+		arm := report.ComparisonArm{FirstPassSuccessA: a.FPSA, FirstPassSuccessB: a.FPSB, Gap: a.Gap, ModelSensitivity: a.MS,
+			ModelSensitive: a.Sensitive, Stability: a.Stability, StableRows: a.StableRows, Rows: a.Rows,
+			RightOnlyInA: a.OnlyA, RightOnlyInB: a.OnlyB, PairedBvsA: a.Paired}
+		if a.Winner != "" {
+			arm.Winner = &a.Winner
+		}
+		out.Arms = append(out.Arms, report.Entry[report.ComparisonArm]{Key: a.Arm, Value: arm})
 	}
-	flips := make([]contract.Object, 0, len(r.Flips))
 	for _, f := range r.Flips {
-		flips = append(flips, contract.Object{
-			{Key: "arm", Value: f.Arm},
-			{Key: "case_id", Value: f.CaseID},
-			{Key: "repeat", Value: f.Repeat},
-			{Key: "domain", Value: f.Domain},
-			{Key: "category", Value: f.Category},
-			{Key: "a_first_pass_success", Value: f.A},
-			{Key: "b_first_pass_success", Value: f.B},
-			{Key: "a_codes", Value: nonNil(f.CodesA)},
-			{Key: "b_codes", Value: nonNil(f.CodesB)},
-		})
+		out.Flips = append(out.Flips, report.Flip{Arm: f.Arm, CaseID: f.CaseID, Repeat: f.Repeat, Domain: f.Domain, Category: f.Category,
+			FirstPassSuccessA: f.A, FirstPassSuccessB: f.B, CodesA: nonNil(f.CodesA), CodesB: nonNil(f.CodesB)})
 	}
-	return contract.Object{
-		{Key: "schema_version", Value: Version},
-		{Key: "a", Value: side(r.A)},
-		{Key: "b", Value: side(r.B)},
-		{Key: "study", Value: r.Study.Object()},
-		{Key: "gap_definition", Value: "b minus a first-pass success, points; model-sensitive when the absolute gap is at least 15"},
-		{Key: "arms", Value: arms},
-		{Key: "custom_fitness_percent", Value: contract.Object{{Key: "a", Value: r.FitnessA}, {Key: "b", Value: r.FitnessB}, {Key: "definition", Value: FitnessDefinition}}},
-		{Key: "flips", Value: flips},
-	}
+	return out
 }
 
 // FitnessDefinition says what the custom fitness figure is, wherever it is shown.
 const FitnessDefinition = "custom fitness = 0.45 FPS + 0.20 SPV + 0.15 IRR + 0.10 (100 - retry rate) + 0.10 MS of the input_schema arm, MS from this comparison (docs/statistics.md)"
-
-func winnerValue(w string) any {
-	if w == "" {
-		return nil
-	}
-	return w
-}
 
 // verdict says in words what the paired test found on one arm.
 func verdict(r *Result, a Arm) string {
@@ -120,7 +90,7 @@ func nonNil(s []string) []string {
 
 // WriteJSON writes the comparison as indented JSON with a final newline.
 func WriteJSON(w io.Writer, r *Result) error {
-	b, err := contract.Marshal(r.Object(), contract.PythonIndent)
+	b, err := contract.Marshal(r.Report(), contract.PythonIndent)
 	if err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}

@@ -610,3 +610,61 @@ func WriteCaseResults(w io.Writer, results iter.Seq[*CaseResult]) error {
 }
 
 func bufioWriter(w io.Writer) *bufio.Writer { return bufio.NewWriterSize(w, 64<<10) }
+
+// Comparison is an fbeval-compare/v1 document: two toolcall reports of one study
+// compared arm by arm (fbeval compare --format json).
+type Comparison struct {
+	SchemaVersion string                 `json:"schema_version"`
+	A             ComparisonSide         `json:"a"`
+	B             ComparisonSide         `json:"b"`
+	Study         contract.Study         `json:"study"` // written in its published order (contract.Study.Object)
+	GapDefinition string                 `json:"gap_definition"`
+	Arms          Ordered[ComparisonArm] `json:"arms"`
+	CustomFitness ComparisonFitness      `json:"custom_fitness_percent"`
+	Flips         []Flip                 `json:"flips"`
+}
+
+// ComparisonSide names one of the compared reports.
+type ComparisonSide struct {
+	Label           string   `json:"label"`
+	Path            string   `json:"path"`
+	StudyName       string   `json:"study_name"`
+	ResponsesSHA256 []string `json:"responses_sha256"`
+}
+
+// ComparisonArm is one arm's cross-model figures.
+type ComparisonArm struct {
+	FirstPassSuccessA *float64 `json:"a_first_pass_success_percent"`
+	FirstPassSuccessB *float64 `json:"b_first_pass_success_percent"`
+	Gap               *float64 `json:"gap_points"`
+	ModelSensitivity  *float64 `json:"model_sensitivity"`
+	ModelSensitive    bool     `json:"model_sensitive"`
+	Stability         *float64 `json:"stability_percent"`
+	StableRows        int      `json:"stable_rows"`
+	Rows              int      `json:"rows"`
+	RightOnlyInA      int      `json:"right_only_in_a"`
+	RightOnlyInB      int      `json:"right_only_in_b"`
+	PairedBvsA        Effect   `json:"paired_b_vs_a"`
+	Winner            *string  `json:"winner"` // the label of the side the paired interval favours; nil when it holds zero
+}
+
+// ComparisonFitness is the custom fitness of each side and what it means.
+type ComparisonFitness struct {
+	A          *float64 `json:"a"`
+	B          *float64 `json:"b"`
+	Definition string   `json:"definition"`
+}
+
+// Flip is a (case, repeat) of one arm whose first-pass outcome differs between
+// the compared reports.
+type Flip struct {
+	Arm               string   `json:"arm"`
+	CaseID            string   `json:"case_id"`
+	Repeat            int      `json:"repeat"`
+	Domain            string   `json:"domain"`
+	Category          string   `json:"category"`
+	FirstPassSuccessA bool     `json:"a_first_pass_success"`
+	FirstPassSuccessB bool     `json:"b_first_pass_success"`
+	CodesA            []string `json:"a_codes"`
+	CodesB            []string `json:"b_codes"`
+}

@@ -9,5 +9,5 @@
 //	run, _ := study.New(plan)
 //	_, err := run.Read(score.Source{Name: "responses.jsonl", R: f}, score.Options{})
 //	rep, _ := run.Report()
-//	out, _ := contract.Marshal(rep.Object(), contract.PythonIndent)
+//	err = report.WriteJSON(os.Stdout, rep.Doc()) // the typed report model, rows written one at a time
 package study
