@@ -94,13 +94,13 @@ func ObjectValue(members ...Member) Value {
 }
 
 // Kind returns the value's kind.
-func (v Value) Kind() Kind { return v.kind }
+func (v *Value) Kind() Kind { return v.kind }
 
 // Bool returns a Bool value's truth.
-func (v Value) Bool() bool { return v.kind == Bool && v.n == 1 }
+func (v *Value) Bool() bool { return v.kind == Bool && v.n == 1 }
 
 // Int returns an Int value.
-func (v Value) Int() int64 {
+func (v *Value) Int() int64 {
 	if v.kind != Int {
 		return 0
 	}
@@ -108,7 +108,7 @@ func (v Value) Int() int64 {
 }
 
 // Float returns a Float value.
-func (v Value) Float() float64 {
+func (v *Value) Float() float64 {
 	if v.kind != Float {
 		return 0
 	}
@@ -116,16 +116,25 @@ func (v Value) Float() float64 {
 }
 
 // Str returns a String value, or the decimal digits of a BigInt.
-func (v Value) Str() string { return v.s }
+func (v *Value) Str() string { return v.s }
 
 // Len returns the number of items of an array or members of an object.
-func (v Value) Len() int { return len(v.kids) }
+func (v *Value) Len() int { return len(v.kids) }
 
 // Index returns item i of an array.
-func (v Value) Index(i int) Value { return v.kids[i].Value }
+func (v *Value) Index(i int) Value { return v.kids[i].Value }
+
+// Items returns an array's items, each in the Value of a Member with an empty key.
+// The slice must not be modified.
+func (v *Value) Items() []Member {
+	if v.kind != Array {
+		return nil
+	}
+	return v.kids
+}
 
 // Members returns an object's members in input order. The slice must not be modified.
-func (v Value) Members() []Member {
+func (v *Value) Members() []Member {
 	if v.kind != Object {
 		return nil
 	}
@@ -133,7 +142,7 @@ func (v Value) Members() []Member {
 }
 
 // Get returns the member of an object named key.
-func (v Value) Get(key string) (Value, bool) {
+func (v *Value) Get(key string) (Value, bool) {
 	if v.kind != Object {
 		return Value{}, false
 	}
@@ -146,7 +155,7 @@ func (v Value) Get(key string) (Value, bool) {
 }
 
 // IsNumber reports whether v is an Int, BigInt or Float.
-func (v Value) IsNumber() bool { return v.kind == Int || v.kind == BigInt || v.kind == Float }
+func (v *Value) IsNumber() bool { return v.kind == Int || v.kind == BigInt || v.kind == Float }
 
 // SyntaxError is a strict-JSON failure with its position in the text.
 type SyntaxError struct {

@@ -78,12 +78,13 @@ func validAction(a string) bool {
 }
 
 func uniqueStrings(arr strictjson.Value) bool {
-	for i := range arr.Len() {
-		if arr.Index(i).Kind() != strictjson.String {
+	items := arr.Items()
+	for i := range items {
+		if items[i].Value.Kind() != strictjson.String {
 			return false
 		}
 		for j := 0; j < i; j++ {
-			if arr.Index(j).Str() == arr.Index(i).Str() {
+			if items[j].Value.Str() == items[i].Value.Str() {
 				return false
 			}
 		}

@@ -162,8 +162,8 @@ func PrepareCase(c contract.Case) (*Case, error) {
 	}
 	e := splitEnvelope(exp)
 	pc.action, pc.tool, pc.args = e.action, e.tool, e.arguments
-	for i := range e.missing.Len() {
-		pc.missing = append(pc.missing, e.missing.Index(i).Str())
+	for _, m := range e.missing.Items() {
+		pc.missing = append(pc.missing, m.Value.Str())
 	}
 	pc.version = strictjson.NullValue()
 	pc.state = strictjson.NullValue()
@@ -419,8 +419,9 @@ func sameStringSet(arr strictjson.Value, want []string) bool {
 	if arr.Len() != len(want) {
 		return false
 	}
-	for i := range arr.Len() {
-		if !slices.Contains(want, arr.Index(i).Str()) {
+	items := arr.Items()
+	for i := range items {
+		if !slices.Contains(want, items[i].Value.Str()) {
 			return false
 		}
 	}
