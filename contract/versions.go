@@ -2,6 +2,10 @@
 // of every file the toolkit reads or writes, the reader that loads response and
 // request files (JSONL, a JSON list or a JSON batch object) with every bad line
 // reported by file:line:col, and the deterministic JSON writer used for all output.
+// The writer takes ordered Objects and typed values alike: a struct is written
+// member by member in field order under its json tags (the tags
+// go-json-experiment/json reads it back with), floats as Python's repr writes
+// them, and JSON text held as jsontext.Value or Raw verbatim.
 //
 // Runner authors: docs/contract.md describes the same contract in prose.
 package contract
