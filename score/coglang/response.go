@@ -273,7 +273,9 @@ func appendPyNumber(dst []byte, text string) []byte {
 // appendPyStr writes Python's str() of a parsed JSON value that is not a string:
 // numbers and literals as str() prints them, lists and objects as repr() does.
 func appendPyStr(dst []byte, v jsontext.Value) ([]byte, error) {
-	dec := jsontext.NewDecoder(bytes.NewReader(v), jsontext.AllowDuplicateNames(true))
+	// Lone surrogate escapes are read as Python reads them: strings are read raw and
+	// unquoted by the one lexer, which keeps them.
+	dec := jsontext.NewDecoder(bytes.NewReader(v), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	return appendPyValue(dst, dec, 0)
 }
 
@@ -282,6 +284,13 @@ func appendPyStr(dst []byte, v jsontext.Value) ([]byte, error) {
 func appendPyValue(dst []byte, dec *jsontext.Decoder, depth int) ([]byte, error) {
 	if depth > maxValueDepth {
 		return dst, errors.New("output value nested too deeply")
+	}
+	if dec.PeekKind() == '"' {
+		raw, err := dec.ReadValue()
+		if err != nil {
+			return dst, jsonErr(err)
+		}
+		return appendPyRepr(dst, unquoteJSON(raw)), nil
 	}
 	tok, err := dec.ReadToken()
 	if err != nil {
@@ -294,8 +303,6 @@ func appendPyValue(dst []byte, dec *jsontext.Decoder, depth int) ([]byte, error)
 		return append(dst, "True"...), nil
 	case 'f':
 		return append(dst, "False"...), nil
-	case '"':
-		return appendPyRepr(dst, tok.String()), nil
 	case '0':
 		return appendPyNumber(dst, tok.String()), nil
 	case '[':
@@ -321,11 +328,11 @@ func appendPyValue(dst []byte, dec *jsontext.Decoder, depth int) ([]byte, error)
 		var entries []entry
 		index := map[string]int{}
 		for dec.PeekKind() != '}' {
-			name, err := dec.ReadToken()
+			name, err := dec.ReadValue()
 			if err != nil {
 				return dst, jsonErr(err)
 			}
-			key := name.String()
+			key := unquoteJSON(name)
 			val, err := appendPyValue(nil, dec, depth+1)
 			if err != nil {
 				return dst, err
