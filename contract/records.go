@@ -483,6 +483,14 @@ func DecodeRequest(rec *Record) (Request, error) {
 		if len(r.Messages) == 0 {
 			return r, rec.Errorf(0, "messages must hold at least one message")
 		}
+		if rf := r.ResponseFormat; rf != nil {
+			if rf.Type != "json_schema" {
+				return r, rec.Errorf(0, "response_format.type must be \"json_schema\", got %q", rf.Type)
+			}
+			if k := rf.JSONSchema.Schema.Kind(); k != '{' && k != 't' && k != 'f' {
+				return r, rec.Errorf(0, "response_format.json_schema.schema must be a JSON Schema (an object or a boolean)")
+			}
+		}
 		for i, t := range r.Tools {
 			if t.Name == "" {
 				return r, rec.Errorf(0, "tools[%d].name must be a non-empty string", i)
