@@ -21,6 +21,12 @@ var (
 	ErrField = errors.New("bad record field")
 	// ErrVersion: a schema_version that is not the one expected.
 	ErrVersion = errors.New("wrong schema_version")
+	// ErrWrongFile: a readable file of the wrong kind for its place (request records
+	// given as responses, the other suite's responses, a file that answers no request
+	// of the study).
+	ErrWrongFile = errors.New("wrong kind of file")
+	// ErrUsage: a flag value that cannot be used (a malformed gate, an unknown study).
+	ErrUsage = errors.New("bad usage")
 )
 
 // InputError is a problem with an input file, located by file, line and column

@@ -43,9 +43,9 @@ func LoadStudy(arg string) (contract.Study, error) {
 	data, err := contract.ReadFile(arg)
 	if err != nil {
 		if os.IsNotExist(err) && !strings.ContainsAny(arg, "/.\\") {
-			return contract.Study{}, &contract.InputError{Msg: fmt.Sprintf("unknown study %q: use %s, or a study file", arg, strings.Join(fixtures.StudyNames(), ", "))}
+			return contract.Study{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("unknown study %q: use %s, or a study file", arg, strings.Join(fixtures.StudyNames(), ", "))}
 		}
-		return contract.Study{}, &contract.InputError{File: arg, Msg: "cannot read study: " + pathErr(err)}
+		return contract.Study{}, &contract.InputError{Kind: contract.ErrRead, File: arg, Msg: "cannot read study: " + pathErr(err)}
 	}
 	return ParseStudy(arg, data)
 }
@@ -318,7 +318,7 @@ func CogLangInput(dataset string) (Input, error) {
 	}
 	data, err := contract.ReadFile(dataset)
 	if err != nil {
-		return Input{}, &contract.InputError{File: dataset, Msg: "cannot read fixture: " + pathErr(err)}
+		return Input{}, &contract.InputError{Kind: contract.ErrRead, File: dataset, Msg: "cannot read fixture: " + pathErr(err)}
 	}
 	return Input{Role: "fixture", Path: dataset, SHA256: sha(data)}, nil
 }

@@ -86,7 +86,7 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 		if isSchemaFile(name) {
 			data, err := contract.ReadFile(name)
 			if err != nil {
-				return nil, &contract.InputError{File: name, Msg: "cannot read schema: " + pathErr(err)}
+				return nil, &contract.InputError{Kind: contract.ErrRead, File: name, Msg: "cannot read schema: " + pathErr(err)}
 			}
 			if _, _, err := schemas.Compile(data, exts...); err != nil {
 				return nil, &contract.InputError{File: name, Msg: err.Error()}
@@ -116,7 +116,7 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 	if s.PromptTemplate != "" {
 		data, err := contract.ReadFile(s.PromptTemplate)
 		if err != nil {
-			return nil, &contract.InputError{File: s.PromptTemplate, Msg: "cannot read prompt template: " + pathErr(err)}
+			return nil, &contract.InputError{Kind: contract.ErrRead, File: s.PromptTemplate, Msg: "cannot read prompt template: " + pathErr(err)}
 		}
 		tmplText = string(data)
 		p.Inputs = append(p.Inputs, Input{Role: "template", Path: s.PromptTemplate, SHA256: sha(data)})
@@ -192,7 +192,7 @@ func loadDataset(path string) ([]contract.Case, Input, error) {
 	}
 	data, err := contract.ReadFile(path)
 	if err != nil {
-		return nil, Input{}, &contract.InputError{File: path, Msg: "cannot read dataset: " + pathErr(err)}
+		return nil, Input{}, &contract.InputError{Kind: contract.ErrRead, File: path, Msg: "cannot read dataset: " + pathErr(err)}
 	}
 	cases, err := fixtures.LoadToolcallCases(path, bytes.NewReader(data))
 	if err != nil {

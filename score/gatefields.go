@@ -53,7 +53,7 @@ func CheckThreshold(g Gate) error {
 	key := g.Path[len(g.Path)-1]
 	t := g.Threshold
 	bad := func(why string) error {
-		return &contract.InputError{Msg: fmt.Sprintf("gate %q: %s", g.Text, why)}
+		return &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: %s", g.Text, why)}
 	}
 	switch unitOf(key) {
 	case unitPercent:

@@ -98,7 +98,7 @@ func ParseGate(text string) (Gate, error) {
 	s := strings.TrimSpace(text)
 	for _, m := range malformedOps {
 		if strings.Contains(s, m.bad) {
-			return Gate{}, &contract.InputError{Msg: fmt.Sprintf("gate %q: malformed operator %q; did you mean %s", text, m.bad, m.want)}
+			return Gate{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: malformed operator %q; did you mean %s", text, m.bad, m.want)}
 		}
 	}
 	for _, op := range gateOps {
@@ -112,19 +112,19 @@ func ParseGate(text string) (Gate, error) {
 		v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(num, "%")), 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			if strings.HasPrefix(num, "=") || strings.HasPrefix(num, ">") || strings.HasPrefix(num, "<") {
-				return Gate{}, &contract.InputError{Msg: fmt.Sprintf("gate %q: malformed operator %q; operators: >=, <=, ==, !=, >, <", text, op+num[:1])}
+				return Gate{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: malformed operator %q; operators: >=, <=, ==, !=, >, <", text, op+num[:1])}
 			}
-			return Gate{}, &contract.InputError{Msg: fmt.Sprintf("gate %q: %q is not a number; write FIELD OP NUMBER, e.g. input_schema.first_pass_success_percent>=90", text, num)}
+			return Gate{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: %q is not a number; write FIELD OP NUMBER, e.g. input_schema.first_pass_success_percent>=90", text, num)}
 		}
 		if strings.HasSuffix(path, "=") || strings.HasSuffix(path, "!") {
-			return Gate{}, &contract.InputError{Msg: fmt.Sprintf("gate %q: malformed operator %q; operators: >=, <=, ==, !=, >, <", text, path[len(path)-1:]+op)}
+			return Gate{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: malformed operator %q; operators: >=, <=, ==, !=, >, <", text, path[len(path)-1:]+op)}
 		}
 		if path == "" || strings.ContainsAny(path, " \t") {
-			return Gate{}, &contract.InputError{Msg: fmt.Sprintf("gate %q: bad field path %q; write FIELD OP NUMBER, e.g. input_schema.first_pass_success_percent>=90", text, path)}
+			return Gate{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: bad field path %q; write FIELD OP NUMBER, e.g. input_schema.first_pass_success_percent>=90", text, path)}
 		}
 		return Gate{Text: s, Path: strings.Split(path, "."), Op: op, Threshold: v, Percent: percent}, nil
 	}
-	return Gate{}, &contract.InputError{Msg: fmt.Sprintf("gate %q: want FIELD OP NUMBER, e.g. input_schema.first_pass_success_percent>=90", text)}
+	return Gate{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: want FIELD OP NUMBER, e.g. input_schema.first_pass_success_percent>=90", text)}
 }
 
 // EvaluateGates checks every gate against a report: number returns the number at a

@@ -131,7 +131,7 @@ func CheckBatchVersion(rd *contract.Reader, name, want string) error {
 		return nil
 	}
 	line, col := rd.HeaderPosition("schema_version")
-	return &contract.InputError{File: name, Line: line, Col: col, Msg: fmt.Sprintf("the batch schema_version must be %q (or absent), got %s", want, contract.ShowValue(v))}
+	return &contract.InputError{Kind: contract.ErrVersion, File: name, Line: line, Col: col, Msg: fmt.Sprintf("the batch schema_version must be %q (or absent), got %s", want, contract.ShowValue(v))}
 }
 
 func stringOf(v jsontext.Value) (string, bool) {

@@ -79,12 +79,12 @@ func SniffRecord(rec *contract.Record, suite string) error {
 		if sh.version != "" {
 			what += " (" + sh.version + ")"
 		}
-		return rec.Errorf(0, "this is %s, not responses: run it through a runner first (fbeval-mock, fbeval-openai, fbeval-anthropic or your own) and score the file it writes", what)
+		return rec.Errorf(0, "this is %s, not responses: run it through a runner first (fbeval-mock, fbeval-openai, fbeval-anthropic or your own) and score the file it writes", what).Of(contract.ErrWrongFile)
 	}
 	switch suite {
 	case contract.SuiteToolcall:
 		if sh.version == contract.CogLangResponse || (sh.requestID == "" && isCogLangCaseID(sh.caseID)) {
-			return rec.Errorf(0, "these are coglang responses; the study is a toolcall study: score them with fbeval score coglang")
+			return rec.Errorf(0, "these are coglang responses; the study is a toolcall study: score them with fbeval score coglang").Of(contract.ErrWrongFile)
 		}
 	case contract.SuiteCogLang:
 		id := sh.requestID
@@ -92,7 +92,7 @@ func SniffRecord(rec *contract.Record, suite string) error {
 			id = sh.caseID
 		}
 		if toolcallID.MatchString(id) {
-			return rec.Errorf(0, "these are toolcall responses; the study is coglang: score them with the toolcall study they answer (e.g. fbeval score toolcall-quick)")
+			return rec.Errorf(0, "these are toolcall responses; the study is coglang: score them with the toolcall study they answer (e.g. fbeval score toolcall-quick)").Of(contract.ErrWrongFile)
 		}
 	}
 	return nil

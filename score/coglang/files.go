@@ -120,7 +120,7 @@ func checkBatchVersion(rd *contract.Reader, name string, opts score.Options) err
 	if v, ok := rd.Header()["schema_version"]; ok && v.Kind() != 'n' {
 		if s, isStr := stringOf(v); !isStr || s != contract.CogLangResponseBatch {
 			line, col := rd.HeaderPosition("schema_version")
-			return &contract.InputError{File: name, Line: line, Col: col, Msg: "the batch schema_version must be \"" + contract.CogLangResponseBatch + "\", got " + shortValue(v) + " (--strict; without it the batch version is ignored, as the reference ignores it)"}
+			return &contract.InputError{Kind: contract.ErrVersion, File: name, Line: line, Col: col, Msg: "the batch schema_version must be \"" + contract.CogLangResponseBatch + "\", got " + shortValue(v) + " (--strict; without it the batch version is ignored, as the reference ignores it)"}
 		}
 	}
 	return nil

@@ -31,7 +31,7 @@ func ScoreFiles(fx *fixtures.CogLangFixture, sources []score.Source, opts score.
 	}
 	if out.Accepted > 0 && unknown == out.Accepted && len(res.UnknownCaseIDs) > 0 {
 		f := out.Files[slices.IndexFunc(out.Files, func(f score.InputStats) bool { return f.Unknown > 0 })]
-		return nil, nil, &contract.InputError{File: f.Path, Line: f.UnknownAt[0], Col: f.UnknownAt[1], Msg: fmt.Sprintf(
+		return nil, nil, &contract.InputError{Kind: contract.ErrWrongFile, File: f.Path, Line: f.UnknownAt[0], Col: f.UnknownAt[1], Msg: fmt.Sprintf(
 			"none of its %s answers a case of the fixture (%s; unknown ids include %s): score them with the fixture (--fixture) or study they were exported for",
 			score.Plural(unknown, "record", "records"), score.Plural(len(fx.Cases), "case", "cases"), res.UnknownCaseIDs[0])}
 	}

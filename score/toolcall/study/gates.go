@@ -73,7 +73,7 @@ func CheckGates(gates []score.Gate, plan *export.ToolcallPlan) error {
 	for _, g := range gates {
 		path := strings.Join(g.Path, ".")
 		if !known[path] {
-			return &contract.InputError{Msg: unknownGateField(g, path, fields, plan.Study.Arms)}
+			return &contract.InputError{Kind: contract.ErrUsage, Msg: unknownGateField(g, path, fields, plan.Study.Arms)}
 		}
 		if err := score.CheckThreshold(g); err != nil {
 			return err

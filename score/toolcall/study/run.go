@@ -344,7 +344,7 @@ func (run *Run) CheckJoined() error {
 	if scored > 0 || unknown == 0 {
 		return nil
 	}
-	return &contract.InputError{File: first.Path, Line: first.UnknownAt[0], Col: first.UnknownAt[1], Msg: fmt.Sprintf("none of its %s answers a request of this study (%s): %s",
+	return &contract.InputError{Kind: contract.ErrWrongFile, File: first.Path, Line: first.UnknownAt[0], Col: first.UnknownAt[1], Msg: fmt.Sprintf("none of its %s answers a request of this study (%s): %s",
 		score.Plural(unknown, "record", "records"), score.Plural(len(run.rows)*(run.Plan.Study.Repairs+1), "request", "requests"), run.whyUnknown(first.FirstUnknown))}
 }
 

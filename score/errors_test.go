@@ -1,0 +1,32 @@
+package score
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/fbeval/fbeval/contract"
+)
+
+// TestErrorKinds: a malformed gate is a usage error and a file of the wrong kind is
+// said to be one, whatever their messages say.
+func TestErrorKinds(t *testing.T) {
+	for _, g := range []string{"x>=", "x=>5", "x>=five", ">=5", "x"} {
+		if _, err := ParseGate(g); !errors.Is(err, contract.ErrUsage) {
+			t.Errorf("ParseGate(%q) = %v, want a usage error", g, err)
+		}
+	}
+	tests := []struct {
+		suite, raw string
+	}{
+		{contract.SuiteToolcall, `{"schema_version":"fbeval-request/v1","request_id":"a","messages":[]}`},
+		{contract.SuiteToolcall, `{"case_id":"FB-L1-001","output":"Equal[1, 1]"}`},
+	}
+	for _, tt := range tests {
+		rec := &contract.Record{File: "r.jsonl", Line: 4, Col: 1, Raw: []byte(tt.raw)}
+		err := SniffRecord(rec, tt.suite)
+		var ie *contract.InputError
+		if !errors.Is(err, contract.ErrWrongFile) || !errors.As(err, &ie) || ie.Line != 4 {
+			t.Errorf("SniffRecord(%s) = %v, want a wrong-file error at line 4", tt.raw, err)
+		}
+	}
+}
