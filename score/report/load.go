@@ -67,7 +67,7 @@ func Load(name string, data []byte) (Doc, error) {
 	case "":
 		return Doc{}, fmt.Errorf("%s:1:1: expected an fbeval report (%s or %s), found no schema_version: write one with fbeval score --format json", name, contract.ReportV1, contract.CogLangResult)
 	default:
-		return Doc{}, fmt.Errorf("%s:1:1: expected an fbeval report, found %s%s", name, head.SchemaVersion, whatToDo(head.SchemaVersion))
+		return Doc{}, fmt.Errorf("%s:1:1: expected an fbeval report, found %s%s", name, contract.PrintableLine(head.SchemaVersion), whatToDo(head.SchemaVersion))
 	}
 	return doc, nil
 }
@@ -110,7 +110,7 @@ func notAReport(name string, data []byte, err error) error {
 		}
 		json.Unmarshal(first, &rec)
 		if rec.SchemaVersion != "" {
-			return fmt.Errorf("%s:%d:%d: expected an fbeval report (one JSON document), found JSON lines of %s%s", name, line, col, rec.SchemaVersion, whatToDo(rec.SchemaVersion))
+			return fmt.Errorf("%s:%d:%d: expected an fbeval report (one JSON document), found JSON lines of %s%s", name, line, col, contract.PrintableLine(rec.SchemaVersion), whatToDo(rec.SchemaVersion))
 		}
 		return fmt.Errorf("%s:%d:%d: expected an fbeval report (one JSON document), found JSON lines: write a report with fbeval score --format json", name, line, col)
 	}
