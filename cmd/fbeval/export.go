@@ -68,24 +68,30 @@ func (c *ExportCmd) Run(env *Env) error {
 	})
 }
 
-// readAll joins response files to a toolcall run, reporting rejected lines on
-// stderr.
+// readAll joins response files to a toolcall run and checks that they answer it,
+// then names their rejected lines on stderr. Nothing is written before an error,
+// so an unreadable or wrong file is one line.
 func readAll(env *Env, run *study.Run, paths []string, opts score.Options) error {
 	for _, p := range paths {
 		r, done, err := openInput(env, p)
 		if err != nil {
 			return err
 		}
-		st, err := run.Read(score.Source{Name: p, R: r}, opts)
+		_, err = run.Read(score.Source{Name: p, R: r}, opts)
 		done()
 		if err != nil {
 			return err
 		}
+	}
+	if err := run.CheckJoined(); err != nil {
+		return err
+	}
+	for _, st := range run.Inputs {
 		for _, rej := range st.Rejected {
 			env.warnf("%s (line rejected)", rej.Reason)
 		}
 		if left := st.RejectedCount - len(st.Rejected); left > 0 {
-			env.warnf("%s: %d more rejected lines are not named here", p, left)
+			env.warnf("%s: %d more rejected lines are not named here", st.Path, left)
 		}
 	}
 	return nil

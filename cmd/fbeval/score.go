@@ -242,9 +242,6 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	if err := readAll(env, run, c.Responses, c.options()); err != nil {
 		return err
 	}
-	if err := run.CheckJoined(); err != nil {
-		return err
-	}
 	rep, err := run.Report()
 	if err != nil {
 		return err
