@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"slices"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -32,21 +33,24 @@ func (c *ToolCall) Envelope() string {
 		if v.Compact() == nil {
 			args = contract.Raw(v)
 		} else {
-			args = c.Arguments
+			args = strings.ToValidUTF8(c.Arguments, "\uFFFD")
 		}
 	default:
-		args = c.Arguments
+		// bytes that are not UTF-8 become U+FFFD, so the envelope stays JSON every
+		// reader takes (the contract writer would keep a lone surrogate's bytes as
+		// its escape, which strict readers refuse)
+		args = strings.ToValidUTF8(c.Arguments, "\uFFFD")
 	}
 	out, err := contract.Marshal(contract.Object{
 		Field("action", contract.ActionCallTool),
-		Field("tool", c.Name),
+		Field("tool", strings.ToValidUTF8(c.Name, "\uFFFD")),
 		Field("arguments", args),
 		Field("missingFields", []string{}),
 		Field("reason", ""),
 	}, contract.Compact)
 	if err != nil {
-		// Only a name that is not valid UTF-8 could fail: keep the arguments text, so
-		// the answer is scored as the wrong shape it is rather than lost.
+		// not reached with valid UTF-8: keep the arguments text, so the answer is
+		// scored as the wrong shape it is rather than lost
 		return c.Arguments
 	}
 	return string(out)
