@@ -1,14 +1,12 @@
 package runner
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 
 	"github.com/fbeval/fbeval/contract"
@@ -55,10 +53,9 @@ type Requests struct {
 	count   int
 	ids     idSet // every request id, with its line
 	studies map[string]bool
-	derived string // the study of records without one
-	file    *os.File
-	start   int64  // where the records begin in file
-	items   []Item // a request set held in memory instead of a file (FromItems)
+	derived string          // the study of records without one
+	spool   *contract.Spool // the file, read again by Each
+	items   []Item          // a request set held in memory instead of a file (FromItems)
 	closer  func() error
 }
 
@@ -71,36 +68,14 @@ type Check func(it *Item) error
 // repeated request id, or a request check refuses is returned as an error located
 // at FILE:LINE:COL. Close releases what it holds (the spooled copy of r).
 func OpenRequests(name string, r io.Reader, check Check) (*Requests, error) {
-	var sp *spoolReader
 	q := &Requests{name: name, studies: make(map[string]bool), closer: func() error { return nil }}
-	src := r
-	if f, ok := r.(*os.File); ok && regular(f) {
-		start, err := f.Seek(0, io.SeekCurrent)
-		if err == nil {
-			q.file, q.start = f, start
-		}
+	sp, err := contract.NewSpool(name, r)
+	if err != nil {
+		return nil, err
 	}
-	if q.file == nil {
-		spool, err := os.CreateTemp("", "fbeval-requests-*")
-		if err != nil {
-			return nil, fmt.Errorf("cannot keep a copy of %s for reading it twice: %v", name, err)
-		}
-		// Unlinked at once where the system allows it: nothing is left behind,
-		// even when the run is killed.
-		removed := os.Remove(spool.Name()) == nil
-		q.file = spool
-		q.closer = func() error {
-			err := spool.Close()
-			if !removed {
-				os.Remove(spool.Name())
-			}
-			return err
-		}
-		sp = &spoolReader{r: r, w: bufio.NewWriterSize(spool, 1<<20)}
-		src = sp
-	}
+	q.spool, q.closer = sp, sp.Close
 	var sums [][sha256.Size]byte // of records without a study identity
-	err := q.scan(src, func(it *Item, _ *contract.Record) error {
+	err = q.scan(sp, func(it *Item, _ *contract.Record) error {
 		q.ids.add(IDOf(it.Req.RequestID), it.Line)
 		q.count++
 		if r := &it.Req; r.Study == "" {
@@ -113,11 +88,6 @@ func OpenRequests(name string, r io.Reader, check Check) (*Requests, error) {
 		}
 		return nil
 	})
-	if sp != nil && err == nil {
-		if ferr := sp.flush(); ferr != nil {
-			err = fmt.Errorf("cannot keep a copy of %s for reading it twice: %v", name, ferr)
-		}
-	}
 	if err == nil {
 		if first, again, dup := q.ids.seal(); dup {
 			err = q.repeated(first, again)
@@ -191,11 +161,12 @@ func (q *Requests) Each(yield func(*Item) error) error {
 		}
 		return nil
 	}
-	if _, err := q.file.Seek(q.start, io.SeekStart); err != nil {
-		return fmt.Errorf("cannot read %s again: %v", q.name, err)
+	src, err := q.spool.Rewind()
+	if err != nil {
+		return err
 	}
 	n := 0
-	err := q.scan(q.file, func(it *Item, _ *contract.Record) error {
+	err = q.scan(src, func(it *Item, _ *contract.Record) error {
 		n++
 		if it.Req.Study == "" {
 			it.Study = q.derived
@@ -220,12 +191,13 @@ var errChanged = errors.New("changed")
 // line first has: the first pass found it among the sorted ids, this finds the
 // record again for its id and column.
 func (q *Requests) repeated(first, again int) error {
-	if _, err := q.file.Seek(q.start, io.SeekStart); err != nil {
+	src, err := q.spool.Rewind()
+	if err != nil {
 		return fmt.Errorf("%s:%d: request ids must be unique: the request at line %d has its id", q.name, again, first)
 	}
 	stop := errors.New("found")
 	var found error
-	err := q.scan(q.file, func(it *Item, rec *contract.Record) error {
+	err = q.scan(src, func(it *Item, rec *contract.Record) error {
 		if it.Line == again {
 			found = rec.Errorf(0, "request id %q repeats the request at line %d; request ids must be unique", it.Req.RequestID, first)
 			return stop
@@ -280,35 +252,6 @@ func ReadRequests(name string, r io.Reader) ([]Item, error) {
 		return nil
 	})
 	return items, err
-}
-
-// spoolReader reads r and keeps a copy of what it read in w.
-type spoolReader struct {
-	r   io.Reader
-	w   *bufio.Writer
-	err error // the first write error
-}
-
-func (s *spoolReader) Read(p []byte) (int, error) {
-	n, err := s.r.Read(p)
-	if n > 0 && s.err == nil {
-		_, s.err = s.w.Write(p[:n])
-	}
-	return n, err
-}
-
-// flush writes out the copy and returns the first error writing it.
-func (s *spoolReader) flush() error {
-	if s.err == nil {
-		s.err = s.w.Flush()
-	}
-	return s.err
-}
-
-// regular reports whether f is a regular file, which can be read twice.
-func regular(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode().IsRegular()
 }
 
 // isRequestRecord tells a one-record file from a batch object: a record names its
