@@ -62,10 +62,14 @@ type ReadOptions struct {
 // suite's decoder parses it once, strictly) and it is valid only until the next
 // call to Scan: copy what you keep.
 type Record struct {
-	File   string
-	Line   int // 1-based line of the record's first byte
-	Col    int // 1-based byte column of the record's first byte
-	Index  int // 0-based position among the file's records
+	File  string
+	Line  int // 1-based line of the record's first byte
+	Col   int // 1-based byte column of the record's first byte
+	Index int // 0-based position among the file's records
+	// Offset is where Raw begins in the input, in bytes from its first byte (a byte
+	// order mark counted), so a reader of the same input can read the record again
+	// (contract.Spool's ReadAt): the input's bytes at Offset are Raw.
+	Offset int64
 	Raw    []byte
 	Err    error // non-nil: the line was rejected (an *InputError)
 	inline bool  // Raw sits on one line
@@ -123,6 +127,9 @@ type Reader struct {
 	pendingLong bool // the pending first line was over the limit
 	colSkip     int  // blanks already consumed on the next line while detecting the shape
 	lineBuf     []byte
+	pos         int64 // bytes of the input consumed
+	lineOff     int64 // where the line readLine last returned began
+	pendingOff  int64 // where the pending first line began
 
 	// whole-file state
 	doc    *docScanner       // a list's elements, or a whole object
@@ -131,6 +138,10 @@ type Reader struct {
 	cursor lineCursor        // positions within object
 	dec    *jsontext.Decoder // the records of a batch object's list
 	base   int64             // offset of dec's input within object
+	// where the whole-file document begins in the input, and how its first line
+	// was given back to the scanner (see docOffset)
+	docStart, prefixLen, prefixDelta int64
+	objOff                           int64 // where object begins in the document
 }
 
 // NewReader returns a Reader of r, which is named name in messages.
@@ -197,6 +208,7 @@ func (r *Reader) fail(kind error, line, col int, format string, args ...any) boo
 func (r *Reader) detect() bool {
 	if b, err := r.br.Peek(3); err == nil && bytes.Equal(b, []byte{0xEF, 0xBB, 0xBF}) {
 		r.br.Discard(3)
+		r.pos += 3
 		r.warnings = append(r.warnings, r.name+": a UTF-8 byte order mark was skipped")
 	}
 	first, err := r.peekNonSpace()
@@ -225,6 +237,7 @@ func (r *Reader) detect() bool {
 		}
 		line = bytes.Clone(line) // it may sit in br's buffer, which peeking moves
 		r.pendingLine = r.lines
+		r.pendingOff = r.lineOff
 		if !complete {
 			// The first line is over the limit: a JSONL line to reject, unless it is
 			// the whole file, then a JSON object too large to read.
@@ -278,9 +291,11 @@ func (r *Reader) peekNonSpace() (byte, error) {
 		switch b[0] {
 		case ' ', '\t', '\r':
 			r.br.Discard(1)
+			r.pos++
 			r.colSkip++
 		case '\n':
 			r.br.Discard(1)
+			r.pos++
 			r.lines++
 			r.colSkip = 0
 		default:
@@ -318,8 +333,10 @@ func isIncomplete(text []byte) bool {
 // valid until the next read.
 func (r *Reader) readLine() (line []byte, complete bool, err error) {
 	r.lineBuf = r.lineBuf[:0]
+	r.lineOff = r.pos
 	for {
 		chunk, e := r.br.ReadSlice('\n')
+		r.pos += int64(len(chunk))
 		if e == nil && len(r.lineBuf) == 0 && len(chunk) <= r.opts.MaxLineBytes {
 			r.lines++
 			line = chunk[:len(chunk)-1]
@@ -335,6 +352,7 @@ func (r *Reader) readLine() (line []byte, complete bool, err error) {
 			for !binary && e == bufio.ErrBufferFull {
 				binary = bytes.IndexByte(chunk, 0) >= 0
 				chunk, e = r.br.ReadSlice('\n')
+				r.pos += int64(len(chunk))
 			}
 			if binary || bytes.IndexByte(chunk, 0) >= 0 {
 				return nil, false, errBinary
@@ -371,7 +389,7 @@ func (r *Reader) scanLine() bool {
 	for {
 		var line []byte
 		var complete bool
-		lineNo, lead := r.pendingLine, r.pendingCol
+		lineNo, lead, off := r.pendingLine, r.pendingCol, r.pendingOff
 		if r.pendingLong {
 			r.pendingLong = false
 		} else if r.pending != nil {
@@ -389,10 +407,10 @@ func (r *Reader) scanLine() bool {
 			if err != nil && err != io.EOF {
 				return r.fail(ErrRead, r.lines+1, 0, "%s", readErrMsg(err))
 			}
-			lineNo = r.lines
+			lineNo, off = r.lines, r.lineOff
 		}
 		if !complete {
-			r.rec = Record{File: r.name, Line: lineNo, Col: 1, Index: r.index, inline: true,
+			r.rec = Record{File: r.name, Line: lineNo, Col: 1, Index: r.index, Offset: off, inline: true,
 				Err: &InputError{Kind: ErrLimit, File: r.name, Line: lineNo, Col: 1,
 					Msg: fmt.Sprintf("line is longer than %d bytes (%s)", r.opts.MaxLineBytes, r.opts.LimitHint)}}
 			r.index++
@@ -410,7 +428,7 @@ func (r *Reader) scanLine() bool {
 			continue
 		}
 		col := start + 1 + lead
-		r.rec = Record{File: r.name, Line: lineNo, Col: col, Index: r.index, Raw: line[start:end], inline: true}
+		r.rec = Record{File: r.name, Line: lineNo, Col: col, Index: r.index, Offset: off + int64(start), Raw: line[start:end], inline: true}
 		r.index++
 		return true
 	}
@@ -419,7 +437,13 @@ func (r *Reader) scanLine() bool {
 // startWholeFile sets up the document scanner over the rest of the file, prefixed by
 // text already read (the first line, which began at line, col).
 func (r *Reader) startWholeFile(prefix []byte, line, col int) bool {
+	r.docStart = r.pos
 	if prefix != nil {
+		// the prefix is the pending first line, given back with a '\n' in place of
+		// the line end it had (none, "\n" or "\r\n")
+		r.docStart = r.pendingOff
+		r.prefixLen = int64(len(prefix)) + 1
+		r.prefixDelta = r.pos - r.pendingOff - r.prefixLen
 		// the prefix was one physical line counted by readLine; its newline was cut
 		src := io.MultiReader(bytes.NewReader(append(append([]byte(nil), prefix...), '\n')), r.br)
 		r.br = bufio.NewReaderSize(src, 256<<10)
@@ -440,7 +464,7 @@ func (r *Reader) startWholeFile(prefix []byte, line, col int) bool {
 // whether it is one record or a batch.
 func (r *Reader) startObject() bool {
 	d := r.doc
-	line, col := d.line, d.col
+	line, col, objOff := d.line, d.col, d.off
 	raw, tooLong, err := d.value()
 	if err != nil {
 		return r.docFail(err)
@@ -449,7 +473,7 @@ func (r *Reader) startObject() bool {
 		return r.fail(ErrLimit, line, col, "a JSON object longer than %d bytes cannot be read whole (%s, or write JSONL, which is read one line at a time)", r.opts.MaxLineBytes, r.opts.LimitHint)
 	}
 	obj := jsontext.Value(bytes.Clone(raw))
-	at := &Record{File: r.name, Line: line, Col: col, Raw: obj}
+	at := &Record{File: r.name, Line: line, Col: col, Offset: r.docOffset(objOff), Raw: obj}
 	if !r.checkValue(at) || !r.atEOF() {
 		return false
 	}
@@ -462,7 +486,7 @@ func (r *Reader) startObject() bool {
 		return true
 	}
 	r.header = members
-	r.object = at
+	r.object, r.objOff = at, objOff
 	r.cursor = lineCursor{data: obj, line: line, col: col}
 	var found string
 	for _, key := range slices.Concat(r.opts.ListKeys, r.opts.OtherListKeys) {
@@ -606,8 +630,9 @@ func (r *Reader) scanElement() bool {
 		// the object was checked whole: this cannot happen
 		return r.fail(ErrSyntax, r.object.Line, r.object.Col, "invalid JSON: %v", err)
 	}
-	line, col := r.cursor.at(r.base + r.dec.InputOffset() - int64(len(val)))
-	r.rec = Record{File: r.name, Line: line, Col: col, Index: r.index, Raw: val}
+	at := r.base + r.dec.InputOffset() - int64(len(val))
+	line, col := r.cursor.at(at)
+	r.rec = Record{File: r.name, Line: line, Col: col, Index: r.index, Offset: r.docOffset(r.objOff + at), Raw: val}
 	r.index++
 	return true
 }
@@ -638,12 +663,12 @@ func (r *Reader) scanListElement() bool {
 		}
 	}
 	r.first = false
-	line, col := d.line, d.col
+	line, col, off := d.line, d.col, d.off
 	raw, tooLong, err := d.value()
 	if err != nil {
 		return r.docFail(err)
 	}
-	r.rec = Record{File: r.name, Line: line, Col: col, Index: r.index, Raw: raw}
+	r.rec = Record{File: r.name, Line: line, Col: col, Index: r.index, Offset: r.docOffset(off), Raw: raw}
 	r.index++
 	if tooLong {
 		r.rec.Raw = nil
@@ -659,6 +684,14 @@ func quoteByte(b byte) string {
 		return fmt.Sprintf("byte 0x%02x", b)
 	}
 	return strconv.QuoteRune(rune(b))
+}
+
+// docOffset is the input offset of the byte at offset off of the whole-file document.
+func (r *Reader) docOffset(off int64) int64 {
+	if r.prefixLen > 0 && off >= r.prefixLen {
+		off += r.prefixDelta
+	}
+	return r.docStart + off
 }
 
 // atEOF checks that only white space follows the whole-file document.

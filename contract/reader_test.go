@@ -79,6 +79,42 @@ func TestReaderShapes(t *testing.T) {
 	}
 }
 
+// TestRecordOffset: every record's Offset is where its bytes are in the input, in
+// every shape, after a byte order mark, blank lines, CRLF line ends and a line over
+// the limit, so the record can be read again from the input.
+func TestRecordOffset(t *testing.T) {
+	long := `{"x":"` + strings.Repeat("y", 600) + `"}`
+	for _, in := range []string{
+		"{\"a\":1}\n\n  {\"b\":2}  \n",
+		"\ufeff{\"a\":1}\r\n\t{\"b\":2}\r\n{\"c\":3}",
+		"\n \n{\"a\":1}\n" + long + "\n{\"c\":3}\n",
+		"\ufeff [\n {\"a\":1},\r\n {\"b\":2}\n]\n",
+		"\ufeff\n {\"case_id\": \"x\", \"output\": \"y\"}\r\n",
+		"{\"schema_version\": \"v\",\r\n  \"responses\": [\r\n    {\"a\": 1},\r\n{\"b\": 2}]\r\n}\r\n",
+		"\n  {\"responses\": [{\"a\": 1}, {\"b\": 2}]}",
+		"{\n\"answers\": [{\"a\": 1}, {\"b\": 2}]}\n",
+	} {
+		r := NewReader("in", strings.NewReader(in), ReadOptions{ListKeys: []string{"responses", "answers"}, MaxLineBytes: 500, SingleRecord: batchOpts.SingleRecord})
+		n := 0
+		for r.Scan() {
+			rec := r.Record()
+			if rec.Err != nil {
+				if !strings.HasPrefix(in[rec.Offset:], long) {
+					t.Errorf("%q: the line over the limit is not at offset %d", in, rec.Offset)
+				}
+				continue
+			}
+			n++
+			if end := rec.Offset + int64(len(rec.Raw)); rec.Offset < 0 || end > int64(len(in)) || in[rec.Offset:end] != string(rec.Raw) {
+				t.Errorf("%q: record %d (%s) at offset %d", in, rec.Index, rec.Raw, rec.Offset)
+			}
+		}
+		if r.Err() != nil || n < 1 {
+			t.Errorf("%q: %d records, %v", in, n, r.Err())
+		}
+	}
+}
+
 func TestReaderLongLine(t *testing.T) {
 	in := "{\"a\":1}\n{\"b\":\"" + strings.Repeat("x", 100) + "\"}\n{\"c\":3}\n"
 	_, got, err := readAll(t, in, ReadOptions{MaxLineBytes: 50})
@@ -103,7 +139,7 @@ func TestRecordErrorf(t *testing.T) {
 }
 
 func FuzzReader(f *testing.F) {
-	for _, s := range []string{"", "{}\n", "[{}]", `{"responses":[{}]}`, "{\n", "[1,", "\ufeff{}", "{\"case_id\":1,\"output\":2}"} {
+	for _, s := range []string{"", "{}\n", "[{}]", `{"responses":[{}]}`, "{\n", "[1,", "\ufeff{}", "{\"case_id\":1,\"output\":2}", "{\"responses\": [\r\n {\"a\": 1}]}"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
@@ -120,6 +156,9 @@ func FuzzReader(f *testing.F) {
 			}
 			if rec.Err == nil && r.Shape() != ShapeJSONL && !jsontext.Value(rec.Raw).IsValid() {
 				t.Fatalf("whole-file record is not valid JSON: %q", rec.Raw)
+			}
+			if rec.Err == nil && (rec.Offset < 0 || rec.Offset+int64(len(rec.Raw)) > int64(len(in)) || in[rec.Offset:rec.Offset+int64(len(rec.Raw))] != string(rec.Raw)) {
+				t.Fatalf("record %d at offset %d is not the input's bytes there: %q", rec.Index, rec.Offset, rec.Raw)
 			}
 		}
 		if err := r.Err(); err != nil {
