@@ -13,10 +13,20 @@ import (
 	"github.com/fbeval/fbeval/runners/internal/runner"
 )
 
-// eachLine reads a JSONL results file and calls f with each record; a bad line is an
+// parser reads one batch result record; a record that is not a result line is an
 // error at FILE:LINE:COL.
-func eachLine(name string, r io.Reader, f func(rec *contract.Record) (result, error)) ([]result, error) {
-	rd := contract.NewReader(name, r, contract.ReadOptions{SingleRecord: func([]string) bool { return true }})
+type parser func(rec *contract.Record) (result, error)
+
+// newResultsReader reads the records of a results file: JSONL (a JSON list and a
+// lone object are taken too).
+func newResultsReader(name string, r io.Reader) *contract.Reader {
+	return contract.NewReader(name, r, contract.ReadOptions{SingleRecord: func([]string) bool { return true }})
+}
+
+// eachLine reads a whole results file with f into memory; a bad line is an error at
+// FILE:LINE:COL.
+func eachLine(name string, r io.Reader, f parser) ([]result, error) {
+	rd := newResultsReader(name, r)
 	var out []result
 	for rd.Scan() {
 		rec := rd.Record()
@@ -120,120 +130,126 @@ func parseError(err error) *contract.ProviderError {
 // "error"; a line with a top-level "error" failed as a whole. Older vLLM lines put
 // the chat completion itself in "response".
 func readOpenAIResults(name string, r io.Reader) ([]result, error) {
-	return eachLine(name, r, func(rec *contract.Record) (result, error) {
-		var w struct {
-			CustomID *string         `json:"custom_id"`
-			Response json.RawMessage `json:"response"`
-			Error    json.RawMessage `json:"error"`
+	return eachLine(name, r, parseOpenAIResult)
+}
+
+// parseOpenAIResult reads one OpenAI Batch or vLLM run-batch line (readOpenAIResults).
+func parseOpenAIResult(rec *contract.Record) (result, error) {
+	var w struct {
+		CustomID *string         `json:"custom_id"`
+		Response json.RawMessage `json:"response"`
+		Error    json.RawMessage `json:"error"`
+	}
+	if err := runner.JSON.Unmarshal(rec.Raw, &w); err != nil {
+		return result{}, rec.Errorf(0, "not a batch result line: %v", err)
+	}
+	if w.CustomID == nil || *w.CustomID == "" {
+		return result{}, rec.Errorf(0, "a batch result line needs custom_id")
+	}
+	out := result{customID: *w.CustomID}
+	hasResponse := len(w.Response) > 0 && string(w.Response) != "null"
+	var resp struct {
+		StatusCode *int            `json:"status_code"`
+		Body       json.RawMessage `json:"body"`
+		Choices    json.RawMessage `json:"choices"`
+	}
+	if hasResponse {
+		if err := runner.JSON.Unmarshal(w.Response, &resp); err != nil {
+			return result{}, rec.Errorf(0, "response is not an object: %v", err)
 		}
-		if err := runner.JSON.Unmarshal(rec.Raw, &w); err != nil {
-			return result{}, rec.Errorf(0, "not a batch result line: %v", err)
-		}
-		if w.CustomID == nil || *w.CustomID == "" {
-			return result{}, rec.Errorf(0, "a batch result line needs custom_id")
-		}
-		out := result{customID: *w.CustomID}
-		hasResponse := len(w.Response) > 0 && string(w.Response) != "null"
-		var resp struct {
-			StatusCode *int            `json:"status_code"`
-			Body       json.RawMessage `json:"body"`
-			Choices    json.RawMessage `json:"choices"`
-		}
-		if hasResponse {
-			if err := runner.JSON.Unmarshal(w.Response, &resp); err != nil {
-				return result{}, rec.Errorf(0, "response is not an object: %v", err)
-			}
-		}
-		if len(w.Error) > 0 && string(w.Error) != "null" {
-			// vLLM gives a failed request a response with its status and no body.
-			kind, text := apiError(w.Error)
-			if resp.StatusCode != nil && *resp.StatusCode >= 400 {
-				out.res.Error = statusError(*resp.StatusCode, kind, text)
-			} else {
-				out.res.Error = batchError(kind, text)
-			}
-			return out, nil
-		}
-		if !hasResponse {
-			return result{}, rec.Errorf(0, "a batch result line needs response or error")
-		}
-		body := resp.Body
-		if resp.StatusCode == nil && len(resp.Choices) > 0 {
-			body = w.Response // the older vLLM shape
-		}
+	}
+	if len(w.Error) > 0 && string(w.Error) != "null" {
+		// vLLM gives a failed request a response with its status and no body.
+		kind, text := apiError(w.Error)
 		if resp.StatusCode != nil && *resp.StatusCode >= 400 {
-			var b struct {
-				Error json.RawMessage `json:"error"`
-			}
-			runner.JSON.Unmarshal(body, &b)
-			kind, text := apiError(b.Error)
 			out.res.Error = statusError(*resp.StatusCode, kind, text)
-			return out, nil
-		}
-		var probe struct {
-			Object string `json:"object"`
-		}
-		runner.JSON.Unmarshal(body, &probe)
-		var res runner.Result
-		var err error
-		if probe.Object == "response" {
-			res, err = openai.ParseResponses(body)
 		} else {
-			res, err = openai.ParseChat(body)
+			out.res.Error = batchError(kind, text)
 		}
-		if err != nil {
-			res = runner.Result{Error: parseError(err)}
-		}
-		if res.Provider == "" {
-			res.Provider = "openai-compatible"
-		}
-		out.res = res
 		return out, nil
-	})
+	}
+	if !hasResponse {
+		return result{}, rec.Errorf(0, "a batch result line needs response or error")
+	}
+	body := resp.Body
+	if resp.StatusCode == nil && len(resp.Choices) > 0 {
+		body = w.Response // the older vLLM shape
+	}
+	if resp.StatusCode != nil && *resp.StatusCode >= 400 {
+		var b struct {
+			Error json.RawMessage `json:"error"`
+		}
+		runner.JSON.Unmarshal(body, &b)
+		kind, text := apiError(b.Error)
+		out.res.Error = statusError(*resp.StatusCode, kind, text)
+		return out, nil
+	}
+	var probe struct {
+		Object string `json:"object"`
+	}
+	runner.JSON.Unmarshal(body, &probe)
+	var res runner.Result
+	var err error
+	if probe.Object == "response" {
+		res, err = openai.ParseResponses(body)
+	} else {
+		res, err = openai.ParseChat(body)
+	}
+	if err != nil {
+		res = runner.Result{Error: parseError(err)}
+	}
+	if res.Provider == "" {
+		res.Provider = "openai-compatible"
+	}
+	out.res = res
+	return out, nil
 }
 
 // readAnthropicResults reads Message Batches results: {"custom_id", "result":
 // {"type": "succeeded", "message"} | {"type": "errored", "error"} | {"type":
 // "expired"} | {"type": "canceled"}}.
 func readAnthropicResults(name string, r io.Reader) ([]result, error) {
-	return eachLine(name, r, func(rec *contract.Record) (result, error) {
-		var w struct {
-			CustomID *string `json:"custom_id"`
-			Result   *struct {
-				Type    string          `json:"type"`
-				Message json.RawMessage `json:"message"`
-				Error   json.RawMessage `json:"error"`
-			} `json:"result"`
+	return eachLine(name, r, parseAnthropicResult)
+}
+
+// parseAnthropicResult reads one Message Batches results line (readAnthropicResults).
+func parseAnthropicResult(rec *contract.Record) (result, error) {
+	var w struct {
+		CustomID *string `json:"custom_id"`
+		Result   *struct {
+			Type    string          `json:"type"`
+			Message json.RawMessage `json:"message"`
+			Error   json.RawMessage `json:"error"`
+		} `json:"result"`
+	}
+	if err := runner.JSON.Unmarshal(rec.Raw, &w); err != nil {
+		return result{}, rec.Errorf(0, "not a batch result line: %v", err)
+	}
+	if w.CustomID == nil || *w.CustomID == "" || w.Result == nil {
+		return result{}, rec.Errorf(0, "a batch result line needs custom_id and result")
+	}
+	out := result{customID: *w.CustomID}
+	switch w.Result.Type {
+	case "succeeded":
+		res, err := anthropic.ParseMessage(w.Result.Message)
+		if err != nil {
+			res = runner.Result{Error: parseError(err)}
 		}
-		if err := runner.JSON.Unmarshal(rec.Raw, &w); err != nil {
-			return result{}, rec.Errorf(0, "not a batch result line: %v", err)
+		res.Provider = "anthropic"
+		out.res = res
+	case "errored":
+		// The error is the one the Messages API would have answered a live call
+		// with, so its type gives the HTTP status of the live call's code.
+		kind, text := apiError(w.Result.Error)
+		if code := anthropic.ErrorStatus(kind); code != 0 {
+			out.res.Error = statusError(code, kind, text)
+		} else {
+			out.res.Error = batchError(kind, text)
 		}
-		if w.CustomID == nil || *w.CustomID == "" || w.Result == nil {
-			return result{}, rec.Errorf(0, "a batch result line needs custom_id and result")
-		}
-		out := result{customID: *w.CustomID}
-		switch w.Result.Type {
-		case "succeeded":
-			res, err := anthropic.ParseMessage(w.Result.Message)
-			if err != nil {
-				res = runner.Result{Error: parseError(err)}
-			}
-			res.Provider = "anthropic"
-			out.res = res
-		case "errored":
-			// The error is the one the Messages API would have answered a live call
-			// with, so its type gives the HTTP status of the live call's code.
-			kind, text := apiError(w.Result.Error)
-			if code := anthropic.ErrorStatus(kind); code != 0 {
-				out.res.Error = statusError(code, kind, text)
-			} else {
-				out.res.Error = batchError(kind, text)
-			}
-		case "expired", "canceled":
-			out.res.Error = notRun(w.Result.Type)
-		default:
-			return result{}, rec.Errorf(0, "unknown result type %q", w.Result.Type)
-		}
-		return out, nil
-	})
+	case "expired", "canceled":
+		out.res.Error = notRun(w.Result.Type)
+	default:
+		return result{}, rec.Errorf(0, "unknown result type %q", w.Result.Type)
+	}
+	return out, nil
 }

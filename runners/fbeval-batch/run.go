@@ -2,11 +2,13 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 
 	"github.com/alecthomas/kong"
 
@@ -88,9 +90,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "to-anthropic", "to-anthropic <input>":
 		err = c.ToAnthropic.run(stdin, stdout, stderr)
 	case "from-openai <results>":
-		code, err = c.FromOpenAI.run(stdin, stdout, stderr, readOpenAIResults, false)
+		code, err = c.FromOpenAI.run(stdin, stdout, stderr, parseOpenAIResult, false)
 	case "from-anthropic <results>":
-		code, err = c.FromAnthropic.run(stdin, stdout, stderr, readAnthropicResults, true)
+		code, err = c.FromAnthropic.run(stdin, stdout, stderr, parseAnthropicResult, true)
 	default:
 		err = usagef("unknown command %q", ctx.Command())
 	}
@@ -323,59 +325,119 @@ type result struct {
 	where    string
 }
 
-type resultReader func(name string, r io.Reader) ([]result, error)
-
-func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, read resultReader, anth bool) (int, error) {
-	var all []result
-	for _, path := range c.Results {
-		var rs []result
-		var err error
-		if path == "-" {
-			rs, err = read("<stdin>", stdin)
-		} else {
-			f, oerr := os.Open(path)
-			if oerr != nil {
-				return 0, usagef("cannot read results: %v", oerr)
+// run converts the results files to response records. The results are read once to
+// check and index them (results), the request file once to check it and once to
+// count what it has results for; the records are then written one at a time, each
+// result read again from its file: in request order, or without a request file in
+// id order.
+func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser, anth bool) (int, error) {
+	var names *idNames
+	var unmapped string // the first custom id that cannot be mapped back without the request file
+	var seen func(cid string)
+	if c.Requests == "" {
+		names = &idNames{}
+		seen = func(cid string) {
+			id := cid
+			if anth {
+				var ok bool
+				if id, ok = decodeAnthropicID(cid); !ok && unmapped == "" {
+					unmapped = cid
+				}
 			}
-			rs, err = read(path, f)
-			f.Close()
+			names.add(id)
 		}
-		if err != nil {
-			return 0, err
-		}
-		all = append(all, rs...)
 	}
-	j, err := join(all, c.Requests, anth, stdin)
+	rs, err := indexResults(c.Results, stdin, parse, seen)
 	if err != nil {
 		return 0, err
 	}
-	defer j.close()
+	defer rs.close()
+	customID := func(id string) string {
+		if anth {
+			return anthropicCustomID(id)
+		}
+		return id
+	}
+	var t tally
+	var reqs *runner.Requests
+	var studies map[string]bool
+	var order []uint32 // without a request file: the entry of each id's result, by id
+	if c.Requests == "" {
+		if unmapped != "" {
+			_, last, _ := rs.find(unmapped)
+			return 0, usagef("%s: custom id %q cannot be mapped back without the request file; give --requests", rs.where(rs.entryAt(last)), unmapped)
+		}
+		order = lastOfEach(rs)
+		for _, i := range order {
+			t.count(&rs.entries[i])
+		}
+		slices.SortFunc(order, func(a, b uint32) int {
+			if c := bytes.Compare(names.at(a), names.at(b)); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+	} else {
+		var done func()
+		if reqs, done, err = openRequests(c.Requests, stdin); err != nil {
+			return 0, err
+		}
+		defer done()
+		studies = reqs.Studies()
+		err = reqs.Each(func(it *runner.Item) error {
+			first, last, ok := rs.find(customID(it.Req.RequestID))
+			if !ok {
+				t.missing++
+				return nil
+			}
+			rs.entryAt(first).flags |= matched
+			t.count(rs.entryAt(last))
+			return nil
+		})
+		if err != nil {
+			return 0, err
+		}
+		for i := range rs.entries {
+			if rs.entries[i].flags&(repeat|matched) == 0 {
+				t.unknown++
+			}
+		}
+	}
+	for i := range rs.entries {
+		if rs.entries[i].flags&repeat != 0 {
+			t.duplicates++
+		}
+	}
 	if c.Fresh && c.Output == "-" {
 		return 0, usagef("--fresh starts an -o file over; give -o FILE")
 	}
 	run := runner.RunInfo{Runner: name, Provider: c.Provider}
 	w := runner.NewOutput(stdout)
 	if c.Output != "-" {
-		if w, err = runner.OpenOutput(c.Output, runner.Resume{Fresh: c.Fresh, Run: run, Studies: j.studies}); err != nil {
+		if w, err = runner.OpenOutput(c.Output, runner.Resume{Fresh: c.Fresh, Run: run, Studies: studies}); err != nil {
 			return 0, usagef("%v", err)
 		}
 		defer w.Close()
 	}
 	var out []byte
 	skipped := 0
-	err = j.each(func(r *joinedRecord) error {
-		if w.Answered(r.req.RequestID) {
+	// write writes the record of the result at e for req
+	write := func(req *contract.Request, study string, e *entry) error {
+		if w.Answered(req.RequestID) {
 			skipped++
 			return nil
+		}
+		r, err := rs.read(e)
+		if err != nil {
+			return err
 		}
 		if c.Provider != "" {
 			r.res.Provider = c.Provider
 		}
 		ri := run
-		ri.Study = r.study
+		ri.Study = study
 		r.res.Run = &ri
-		var err error
-		if out, err = runner.AppendRecord(out, &r.req, &r.res); err != nil {
+		if out, err = runner.AppendRecord(out, req, &r.res); err != nil {
 			return err
 		}
 		// whole records, written in blocks
@@ -383,7 +445,23 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, read resultRe
 			err, out = w.Write(out), out[:0]
 		}
 		return err
-	})
+	}
+	if reqs == nil {
+		for _, i := range order {
+			req := contract.Request{SchemaVersion: contract.RequestV1, RequestID: string(names.at(i))}
+			if err = write(&req, "", &rs.entries[i]); err != nil {
+				break
+			}
+		}
+	} else {
+		err = reqs.Each(func(it *runner.Item) error {
+			_, last, ok := rs.find(customID(it.Req.RequestID))
+			if !ok {
+				return nil
+			}
+			return write(&it.Req, it.Study, rs.entryAt(last))
+		})
+	}
 	if err == nil {
 		err = w.Write(out)
 	}
@@ -393,128 +471,45 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, read resultRe
 	if skipped > 0 {
 		fmt.Fprintf(stderr, "%s: %s: %d requests already answered, skipped\n", name, c.Output, skipped)
 	}
-	for _, msg := range j.notes {
-		fmt.Fprintf(stderr, "%s: %s\n", name, msg)
+	// The notes are found again now rather than held: a results file of another
+	// batch has one for every line.
+	note := func(msg string) { fmt.Fprintf(stderr, "%s: %s\n", name, msg) }
+	if t.duplicates > 0 {
+		if err := rs.duplicateNotes(note); err != nil {
+			return 0, err
+		}
+	}
+	if t.missing > 0 {
+		err := reqs.Each(func(it *runner.Item) error {
+			if _, _, ok := rs.find(customID(it.Req.RequestID)); !ok {
+				note(fmt.Sprintf("%s: request %s has no result", it.Where(), it.Req.RequestID))
+			}
+			return nil
+		})
+		if err != nil {
+			return 0, err
+		}
+	}
+	if t.unknown > 0 {
+		if err := rs.unknownNotes(c.Requests, note); err != nil {
+			return 0, err
+		}
 	}
 	fmt.Fprintf(stderr, "%s: %d results: %d answered, %d errors, %d duplicates, %d unknown, %d missing\n",
-		name, len(all), j.answered, j.errors, j.duplicates, j.unknown, j.missing)
-	if j.errors+j.unknown+j.missing > 0 {
+		name, len(rs.entries), t.answered, t.errors, t.duplicates, t.unknown, t.missing)
+	if t.errors+t.unknown+t.missing > 0 {
 		return 1, nil
 	}
 	return 0, nil
 }
 
-// joined is the results matched to their requests: each hands them out in
-// request order (or in id order without a request file), one at a time.
-type joined struct {
-	each                                           func(yield func(*joinedRecord) error) error
-	close                                          func()
-	studies                                        map[string]bool // of the request file; nil without one
-	notes                                          []string
-	answered, errors, duplicates, unknown, missing int
-}
-
-type joinedRecord struct {
-	req   contract.Request
-	res   runner.Result
-	study string // the request's study identity; "" without --requests
-}
-
-// join matches results to requests by id. The last result for an id wins. With a
-// request file, the requests are read once to count and check, and again (by
-// each) to write, so they are never all held.
-func join(all []result, requestsPath string, anth bool, stdin io.Reader) (joined, error) {
-	j := joined{close: func() {}}
-	byID := map[string]result{}
-	var order []string
-	for _, r := range all {
-		if _, dup := byID[r.customID]; dup {
-			j.duplicates++
-			j.notes = append(j.notes, fmt.Sprintf("%s: custom id %q repeats; the last result wins", r.where, r.customID))
-		} else {
-			order = append(order, r.customID)
-		}
-		byID[r.customID] = r
-	}
-	count := func(res *runner.Result) {
-		if res.Error != nil {
-			j.errors++
-		} else {
-			j.answered++
+// lastOfEach is the entry of the last line of every custom id, in id hash order.
+func lastOfEach(rs *results) []uint32 {
+	var out []uint32
+	for k := range rs.byID {
+		if k+1 == len(rs.byID) || rs.entryAt(k+1).id != rs.entryAt(k).id {
+			out = append(out, rs.byID[k])
 		}
 	}
-	if requestsPath == "" {
-		var recs []joinedRecord
-		for _, cid := range order {
-			id := cid
-			if anth {
-				var ok bool
-				if id, ok = decodeAnthropicID(cid); !ok {
-					return j, usagef("%s: custom id %q cannot be mapped back without the request file; give --requests", byID[cid].where, cid)
-				}
-			}
-			r := byID[cid]
-			recs = append(recs, joinedRecord{req: contract.Request{SchemaVersion: contract.RequestV1, RequestID: id}, res: r.res})
-			count(&recs[len(recs)-1].res)
-		}
-		sortRecords(recs)
-		j.each = func(yield func(*joinedRecord) error) error {
-			for i := range recs {
-				if err := yield(&recs[i]); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-		return j, nil
-	}
-	reqs, done, err := openRequests(requestsPath, stdin)
-	if err != nil {
-		return j, err
-	}
-	j.close = done
-	j.studies = reqs.Studies()
-	customID := func(id string) string {
-		if anth {
-			return anthropicCustomID(id)
-		}
-		return id
-	}
-	known := make(map[runner.ID]bool, reqs.Len())
-	err = reqs.Each(func(it *runner.Item) error {
-		cid := customID(it.Req.RequestID)
-		known[runner.IDOf(cid)] = true
-		r, ok := byID[cid]
-		if !ok {
-			j.missing++
-			j.notes = append(j.notes, fmt.Sprintf("%s: request %s has no result", it.Where(), it.Req.RequestID))
-			return nil
-		}
-		count(&r.res)
-		return nil
-	})
-	if err != nil {
-		done()
-		return j, err
-	}
-	for _, cid := range order {
-		if !known[runner.IDOf(cid)] {
-			j.unknown++
-			j.notes = append(j.notes, fmt.Sprintf("%s: custom id %q is not in %s", byID[cid].where, cid, requestsPath))
-		}
-	}
-	j.each = func(yield func(*joinedRecord) error) error {
-		return reqs.Each(func(it *runner.Item) error {
-			r, ok := byID[customID(it.Req.RequestID)]
-			if !ok {
-				return nil
-			}
-			return yield(&joinedRecord{req: it.Req, res: r.res, study: it.Study})
-		})
-	}
-	return j, nil
-}
-
-func sortRecords(recs []joinedRecord) {
-	sort.Slice(recs, func(a, b int) bool { return recs[a].req.RequestID < recs[b].req.RequestID })
+	return out
 }

@@ -1,0 +1,233 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/runners/internal/runner"
+)
+
+// results is the results files of a from-* run, read once to check every line and
+// index it: a fixed entry per line (the hash of its custom id, where its bytes are,
+// its line, whether it failed), not the results themselves. The lines a run writes
+// are read again from their files by offset, one at a time, in the order they are
+// written; standard input and pipes are kept in a copy for that (contract.Spool).
+type results struct {
+	parse   parser
+	names   []string          // of the files, for messages
+	files   []*contract.Spool // the files, read again by offset
+	closers []func() error
+	entries []entry  // every line, in reading order
+	byID    []uint32 // the entries by custom id, then reading order
+	buf     []byte
+}
+
+// entry is one results line: 40 bytes.
+type entry struct {
+	id    runner.ID // of the custom id
+	off   int64     // where the line's record begins in its file
+	n     uint32    // the record's length
+	line  uint32    // its line, for messages (saturated)
+	file  uint16    // which results file
+	flags uint8
+}
+
+const (
+	failed  uint8 = 1 << iota // the result is an error
+	repeat                    // an earlier line has the custom id
+	matched                   // a request has the custom id (set on the id's first line)
+)
+
+// indexResults reads every results file once, in order, checking each line with
+// parse (the first bad line is the error) and calling seen, when not nil, with each
+// line's custom id. Close releases the files.
+func indexResults(paths []string, stdin io.Reader, parse parser, seen func(cid string)) (*results, error) {
+	rs := &results{parse: parse}
+	for _, path := range paths {
+		if err := rs.index(path, stdin, seen); err != nil {
+			rs.close()
+			return nil, err
+		}
+	}
+	rs.byID = make([]uint32, len(rs.entries))
+	for i := range rs.byID {
+		rs.byID[i] = uint32(i)
+	}
+	slices.SortFunc(rs.byID, func(a, b uint32) int {
+		if c := bytes.Compare(rs.entries[a].id[:], rs.entries[b].id[:]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	for k := 1; k < len(rs.byID); k++ {
+		if rs.entries[rs.byID[k]].id == rs.entries[rs.byID[k-1]].id {
+			rs.entries[rs.byID[k]].flags |= repeat
+		}
+	}
+	return rs, nil
+}
+
+func (rs *results) index(path string, stdin io.Reader, seen func(cid string)) error {
+	if len(rs.files) > math.MaxUint16 {
+		return usagef("more than %d results files: join them first", math.MaxUint16+1)
+	}
+	name, in := "<stdin>", stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return usagef("cannot read results: %v", err)
+		}
+		rs.closers = append(rs.closers, f.Close)
+		name, in = path, f
+	}
+	sp, err := contract.NewSpool(name, in)
+	if err != nil {
+		return err
+	}
+	rs.closers = append(rs.closers, sp.Close)
+	file := uint16(len(rs.files))
+	rs.names, rs.files = append(rs.names, name), append(rs.files, sp)
+	rd := newResultsReader(name, sp)
+	for rd.Scan() {
+		rec := rd.Record()
+		if rec.Err != nil {
+			return rec.Err
+		}
+		r, err := rs.parse(rec)
+		if err != nil {
+			return err
+		}
+		if len(rs.entries) == math.MaxUint32 {
+			return usagef("more than %d results: convert them in parts", uint64(math.MaxUint32))
+		}
+		e := entry{id: runner.IDOf(r.customID), off: rec.Offset, n: uint32(len(rec.Raw)), line: uint32(min(rec.Line, math.MaxUint32)), file: file}
+		if r.res.Error != nil {
+			e.flags |= failed
+		}
+		rs.entries = append(rs.entries, e)
+		if seen != nil {
+			seen(r.customID)
+		}
+	}
+	return rd.Err()
+}
+
+func (rs *results) close() {
+	for i := len(rs.closers) - 1; i >= 0; i-- {
+		rs.closers[i]()
+	}
+}
+
+// find returns the positions in byID of the first and the last line with the
+// custom id; ok is false when no line has it.
+func (rs *results) find(cid string) (first, last int, ok bool) {
+	id := runner.IDOf(cid)
+	first, ok = slices.BinarySearchFunc(rs.byID, id, func(i uint32, id runner.ID) int {
+		return bytes.Compare(rs.entries[i].id[:], id[:])
+	})
+	last = first
+	for ok && last+1 < len(rs.byID) && rs.entries[rs.byID[last+1]].id == id {
+		last++
+	}
+	return first, last, ok
+}
+
+// entryAt is the entry at position k of byID.
+func (rs *results) entryAt(k int) *entry { return &rs.entries[rs.byID[k]] }
+
+// where is the line's position for messages: FILE:LINE.
+func (rs *results) where(e *entry) string { return fmt.Sprintf("%s:%d", rs.names[e.file], e.line) }
+
+// read reads a line again from its file and parses it.
+func (rs *results) read(e *entry) (result, error) {
+	name := rs.names[e.file]
+	rs.buf = slices.Grow(rs.buf[:0], int(e.n))[:e.n]
+	n, err := rs.files[e.file].ReadAt(rs.buf, e.off)
+	if n == len(rs.buf) {
+		err = nil
+	}
+	if err != nil {
+		return result{}, fmt.Errorf("cannot read %s again: %v", name, err)
+	}
+	rec := contract.Record{File: name, Line: int(e.line), Col: 1, Offset: e.off, Raw: rs.buf}
+	r, err := rs.parse(&rec)
+	if err != nil || runner.IDOf(r.customID) != e.id {
+		return result{}, fmt.Errorf("%s changed while it was read; run again on a file nothing writes to", name)
+	}
+	r.where = rs.where(e)
+	return r, nil
+}
+
+// tally is what a run found, for the summary line and the exit code.
+type tally struct {
+	answered, errors, duplicates, unknown, missing int
+}
+
+func (t *tally) count(e *entry) {
+	if e.flags&failed != 0 {
+		t.errors++
+	} else {
+		t.answered++
+	}
+}
+
+// duplicateNotes writes a note for every line whose custom id an earlier line has,
+// in reading order.
+func (rs *results) duplicateNotes(note func(string)) error {
+	for i := range rs.entries {
+		e := &rs.entries[i]
+		if e.flags&repeat == 0 {
+			continue
+		}
+		r, err := rs.read(e)
+		if err != nil {
+			return err
+		}
+		note(fmt.Sprintf("%s: custom id %q repeats; the last result wins", r.where, r.customID))
+	}
+	return nil
+}
+
+// unknownNotes writes a note for every custom id no request has, in the order the
+// ids first appear, at the line whose result wins.
+func (rs *results) unknownNotes(requestsPath string, note func(string)) error {
+	for i := range rs.entries {
+		e := &rs.entries[i]
+		if e.flags&(repeat|matched) != 0 {
+			continue
+		}
+		r, err := rs.read(e)
+		if err != nil {
+			return err
+		}
+		_, last, _ := rs.find(r.customID)
+		note(fmt.Sprintf("%s: custom id %q is not in %s", rs.where(rs.entryAt(last)), r.customID, requestsPath))
+	}
+	return nil
+}
+
+// idNames are the request ids of results lines read without a request file, in
+// reading order, in one block of bytes.
+type idNames struct {
+	text []byte
+	ends []int64 // where each line's id ends in text
+}
+
+func (n *idNames) add(id string) {
+	n.text = append(n.text, id...)
+	n.ends = append(n.ends, int64(len(n.text)))
+}
+
+func (n *idNames) at(i uint32) []byte {
+	start := int64(0)
+	if i > 0 {
+		start = n.ends[i-1]
+	}
+	return n.text[start:n.ends[i]]
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func readTestdata(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func writeTemp(t *testing.T, dir, name, data string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestFromReadsResultsAgain: the results are read once to index them and again by
+// offset to write them, so the records do not depend on where the results come
+// from: a file, standard input (kept in a spooled copy), the lines in another
+// order, CRLF line ends, a JSON list. They follow the request file's order.
+func TestFromReadsResultsAgain(t *testing.T) {
+	dir := t.TempDir()
+	output := readTestdata(t, "openai_output.jsonl")
+	errs := readTestdata(t, "openai_errors.jsonl")
+	all := output + errs
+	lines := strings.Split(strings.TrimSuffix(all, "\n"), "\n")
+	list := "[\n" + strings.Join(lines, ",\n") + "\n]\n"
+	slices.Reverse(lines)
+	reversed := strings.Join(lines, "\n") + "\n"
+	code, want, wantErr := runBatch(t, "", "from-openai", "--requests", "testdata/requests.jsonl", "testdata/openai_output.jsonl", "testdata/openai_errors.jsonl")
+	if code != 1 || strings.Count(want, "\n") != 4 {
+		t.Fatalf("exit %d:\n%s", code, want)
+	}
+	for _, tt := range []struct {
+		name, stdin string
+		args        []string
+	}{
+		{"stdin", output, []string{"-", "testdata/openai_errors.jsonl"}},
+		{"stdin after a file", errs, []string{"testdata/openai_output.jsonl", "-"}},
+		{"one file", "", []string{writeTemp(t, dir, "all.jsonl", all)}},
+		{"reversed", reversed, []string{"-"}},
+		{"crlf", "", []string{writeTemp(t, dir, "crlf.jsonl", "\ufeff"+strings.ReplaceAll(all, "\n", "\r\n"))}},
+		{"list", "", []string{writeTemp(t, dir, "list.json", list)}},
+		{"list from stdin", list, []string{"-"}},
+	} {
+		code, out, errb := runBatch(t, tt.stdin, append([]string{"from-openai", "--requests", "testdata/requests.jsonl"}, tt.args...)...)
+		if code != 1 || out != want {
+			t.Errorf("%s: exit %d, records:\n%s\nwant:\n%s", tt.name, code, out, want)
+		}
+		if summary := wantErr[strings.LastIndex(wantErr[:len(wantErr)-1], "\n")+1:]; !strings.HasSuffix(errb, summary) {
+			t.Errorf("%s: stderr %q, want it to end %q", tt.name, errb, summary)
+		}
+	}
+}
+
+// TestFromNotes: duplicates, results of requests not in the request file and
+// requests without a result are each named, in this order: duplicates in reading
+// order, missing results in request order, unknown ids in the order they first
+// appear, at the line whose result wins. Results of another batch are all unknown.
+func TestFromNotes(t *testing.T) {
+	dir := t.TempDir()
+	output := readTestdata(t, "openai_output.jsonl")
+	lines := strings.SplitAfter(output, "\n")
+	// line 1: hotels-020, 2: flights-000, 3: payments-070, 4: unknown-id
+	first := writeTemp(t, dir, "a.jsonl", lines[3]+lines[1]+strings.Replace(lines[3], `"unknown-id"`, `"other-id"`, 1)+lines[3])
+	second := writeTemp(t, dir, "b.jsonl", lines[1]+lines[0])
+	code, out, errb := runBatch(t, "", "from-openai", "--requests", "testdata/requests.jsonl", first, second)
+	want := []string{
+		"fbeval-batch: " + first + `:4: custom id "unknown-id" repeats; the last result wins`,
+		"fbeval-batch: " + second + `:1: custom id "flights-000.input_schema.r0.a1" repeats; the last result wins`,
+		"fbeval-batch: testdata/requests.jsonl:3: request payments-070.input_schema.r0.a1 has no result",
+		"fbeval-batch: testdata/requests.jsonl:4: request inventory-003.input_schema.r0.a2 has no result",
+		"fbeval-batch: testdata/requests.jsonl:5: request search-011.input_schema.r0.a3 has no result",
+		"fbeval-batch: " + first + `:4: custom id "unknown-id" is not in testdata/requests.jsonl`,
+		"fbeval-batch: " + first + `:3: custom id "other-id" is not in testdata/requests.jsonl`,
+		"fbeval-batch: 6 results: 2 answered, 0 errors, 2 duplicates, 2 unknown, 3 missing",
+	}
+	if got := strings.Split(strings.TrimSuffix(errb, "\n"), "\n"); code != 1 || !slices.Equal(got, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant:\n%s", code, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if strings.Count(out, "\n") != 2 || !strings.HasPrefix(out, `{"schema_version":"fbeval-response/v1","request_id":"flights-000.input_schema.r0.a1"`) {
+		t.Errorf("records:\n%s", out)
+	}
+	// The results of another batch: nothing of them is written.
+	other := writeTemp(t, dir, "other.jsonl", strings.ReplaceAll(output, `"custom_id":"`, `"custom_id":"x`))
+	code, out, errb = runBatch(t, "", "from-openai", "--requests", "testdata/requests.jsonl", other)
+	if code != 1 || out != "" || strings.Count(errb, "is not in testdata/requests.jsonl") != 4 || strings.Count(errb, "has no result") != 5 ||
+		!strings.HasSuffix(errb, "4 results: 0 answered, 0 errors, 0 duplicates, 4 unknown, 5 missing\n") {
+		t.Errorf("another batch: exit %d, records %q, stderr:\n%s", code, out, errb)
+	}
+}
+
+// TestFromResultsChanged: a results file that changes between the two readings is
+// an error, not a record of another result.
+func TestFromResultsChanged(t *testing.T) {
+	dir := t.TempDir()
+	output := readTestdata(t, "openai_output.jsonl")
+	path := writeTemp(t, dir, "out.jsonl", output)
+	rs, err := indexResults([]string{path}, nil, parseOpenAIResult, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.close()
+	if r, err := rs.read(&rs.entries[1]); err != nil || r.customID != "flights-000.input_schema.r0.a1" || r.where != path+":2" {
+		t.Fatalf("read again: %+v %v", r, err)
+	}
+	writeTemp(t, dir, "out.jsonl", strings.Replace(output, "hotels-020", "hotels-021", 1))
+	if _, err := rs.read(&rs.entries[0]); err == nil || !strings.Contains(err.Error(), "changed while it was read") {
+		t.Errorf("a changed line: %v", err)
+	}
+	writeTemp(t, dir, "out.jsonl", output[:100])
+	if _, err := rs.read(&rs.entries[3]); err == nil || !strings.Contains(err.Error(), "cannot read "+path+" again") {
+		t.Errorf("a cut file: %v", err)
+	}
+}
