@@ -53,6 +53,7 @@ func (c *ExportCmd) Run(env *Env) error {
 		if err != nil {
 			return err
 		}
+		defer run.Close()
 		if err := readAll(env, run, c.RepairFrom, score.Options{}); err != nil {
 			return err
 		}

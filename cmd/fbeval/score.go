@@ -239,6 +239,7 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	if err != nil {
 		return err
 	}
+	defer run.Close()
 	if err := readAll(env, run, c.Responses, c.options()); err != nil {
 		return err
 	}
@@ -247,16 +248,20 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 		return err
 	}
 	if c.CasesOut != "" {
-		if err := writeFileAtomic(env, c.CasesOut, func(w *bufio.Writer) error { return report.WriteCaseResults(w, run.CaseResults) }); err != nil {
+		if err := writeFileAtomic(env, c.CasesOut, func(w *bufio.Writer) error { return caseResults(w, run) }); err != nil {
 			return err
 		}
 	}
 	doc := rep.Doc()
 	err = writeOutput(env, c.Output, func(w *bufio.Writer) error {
 		if c.Format == "jsonl" {
-			return report.WriteCaseResults(w, run.CaseResults)
+			return caseResults(w, run)
 		}
-		return renderDoc(w, doc, c.Format)
+		if err := renderDoc(w, doc, c.Format); err != nil {
+			return err
+		}
+		// rows are built from details read back as they are written
+		return run.Err()
 	})
 	if err != nil {
 		return err
@@ -277,6 +282,15 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 		return &exitError{code: 1}
 	}
 	return nil
+}
+
+// caseResults writes a run's case results, failing when a detail could not be
+// read back.
+func caseResults(w *bufio.Writer, run *study.Run) error {
+	if err := report.WriteCaseResults(w, run.CaseResults); err != nil {
+		return err
+	}
+	return run.Err()
 }
 
 // cogSummary writes the one-line summary of a CogLang score on stderr.

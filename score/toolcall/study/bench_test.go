@@ -5,6 +5,7 @@ import (
 	"io"
 	"reflect"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -164,8 +165,8 @@ func BenchmarkToolcallStageJudge(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, it := range items {
-			row := run.rows[it.sl.row]
-			run.judges[row.Case.Domain].Score(it.out, row.Prepared)
+			ci := run.placeOf(it.sl.row).ci
+			run.caseJudge[ci].Score(it.out, run.prepared[ci])
 		}
 	}
 	reportRate(b, len(items))
@@ -177,7 +178,7 @@ func BenchmarkToolcallStageQuick(b *testing.B) {
 	run := tcBenchRun(b)
 	type item struct {
 		out []byte
-		row *caseRow
+		ci  int
 	}
 	var items []item
 	rec := contract.Record{File: "bench", Line: 1, Col: 1}
@@ -191,12 +192,12 @@ func BenchmarkToolcallStageQuick(b *testing.B) {
 		if !ok {
 			b.Fatal("unknown id")
 		}
-		items = append(items, item{[]byte(resp.Output), run.rows[sl.row]})
+		items = append(items, item{[]byte(resp.Output), run.placeOf(sl.row).ci})
 	}
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, it := range items {
-			it.row.judge.Quick(it.out, it.row.Prepared)
+			run.caseJudge[it.ci].Quick(it.out, run.prepared[it.ci])
 		}
 	}
 	reportRate(b, len(items))
@@ -308,11 +309,17 @@ func TestToolcallReadSameAtAnyWorkers(t *testing.T) {
 }
 
 // TestToolcallReadJudgesAsScore holds Read, which judges most records with the
-// quick check and the rest in full only once the file is read, to judging the last
-// record of every request in full with Judge.Score.
+// quick check and the rest in full only once every file is read, keeping a
+// slot per attempt and the details in a spool file, to judging the last record
+// of every request in full with Judge.Score: the same verdict, codes, errors
+// (every field, details included) and output.
 func TestToolcallReadJudgesAsScore(t *testing.T) {
 	data := tcMixed(t, 20000)
-	want := map[slot]tc.Result{}
+	type judged struct {
+		res tc.Result
+		out string
+	}
+	want := map[slot]judged{}
 	ref := tcBenchRun(t)
 	rd := contract.NewReader("r.jsonl", bytes.NewReader(data), contract.ReadOptions{})
 	for rd.Scan() {
@@ -332,31 +339,57 @@ func TestToolcallReadJudgesAsScore(t *testing.T) {
 			delete(want, sl)
 			continue
 		}
-		row := ref.rows[sl.row]
-		want[sl] = ref.judges[row.Case.Domain].Score(resp.Output, row.Prepared)
+		ci := ref.placeOf(sl.row).ci
+		want[sl] = judged{ref.caseJudge[ci].Score(resp.Output, ref.prepared[ci]), resp.Output}
 	}
 	run := tcBenchRun(t)
 	if _, err := run.Read(score.Source{Name: "r.jsonl", R: bytes.NewReader(data)}, score.Options{}); err != nil {
 		t.Fatal(err)
 	}
+	if err := run.settle(); err != nil {
+		t.Fatal(err)
+	}
+	details := run.details()
 	failed := 0
-	for i, row := range run.rows {
-		for k := range row.attempts {
-			a := &row.attempts[k]
+	for i := range run.rows {
+		r := run.rowAt(i)
+		for k := range r {
+			a := &r[k]
+			d, err := details.next(a, false)
+			if err != nil {
+				t.Fatal(err)
+			}
 			w, ok := want[slot{i, k + 1}]
-			if !ok || a.provider != nil {
+			if !ok || a.has(fProvider) {
 				continue
 			}
-			if a.pending {
+			if a.has(fPending) {
 				t.Fatalf("row %d attempt %d still pending after Read", i, k+1)
 			}
-			if !reflect.DeepEqual(a.result, w) {
-				t.Fatalf("row %d attempt %d: Read judged %+v, Score %+v", i, k+1, a.result, w)
+			verdict := uint16(fSuccess | fSemantic | fCandValid | fCall)
+			if got := a.flags & verdict; got != resultFlags(&w.res) {
+				t.Fatalf("row %d attempt %d: flags %b, Score gives %b (%+v)", i, k+1, got, resultFlags(&w.res), w.res)
 			}
-			if !w.Success {
+			if !reflect.DeepEqual(d.errors, w.res.Errors) {
+				t.Fatalf("row %d attempt %d: details hold %+v, Score gives %+v", i, k+1, d.errors, w.res.Errors)
+			}
+			var codes []string
+			if k == 0 {
+				for _, id := range run.codesOf(a) {
+					codes = append(codes, run.codeNames[id])
+				}
+				var wantCodes []string
+				for _, e := range w.res.Errors {
+					wantCodes = append(wantCodes, e.Code)
+				}
+				if !slices.Equal(codes, wantCodes) {
+					t.Fatalf("row %d: codes %v, Score gives %v", i, codes, wantCodes)
+				}
+			}
+			if !w.res.Success {
 				failed++
-				if a.output == "" {
-					t.Fatalf("row %d attempt %d: failed output not kept", i, k+1)
+				if d.output != w.out {
+					t.Fatalf("row %d attempt %d: failed output %q kept as %q", i, k+1, w.out, d.output)
 				}
 			}
 		}

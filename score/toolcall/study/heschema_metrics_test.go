@@ -19,51 +19,53 @@ func TestMetricsRowsLikeHESchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	expectCall := prepared.ExpectedAction() == contract.ActionCallTool
 	i64 := func(n int64) *int64 { return &n }
-	ok := func(lat float64, in, out int64) attempt {
-		return attempt{present: true, result: tc.Result{Success: true, ReferenceValid: true, CandidateValid: true,
-			SemanticallyRight: true, PolicyValid: true, Action: contract.ActionCallTool}, latency: &lat, inTokens: i64(in), outTokens: i64(out)}
+	known := uint16(fPresent | fLat | fIn | fOut)
+	ok := func(lat float64, in, out int64) att {
+		return att{flags: known | fSuccess | fSemantic | fCandValid | fCall, lat: lat, in: in, out: out}
 	}
-	failed := func(lat float64, in, out int64) attempt {
-		return attempt{present: true, result: tc.Result{Errors: []tc.Error{{Code: tc.CodeJSONInvalid}}}, latency: &lat, inTokens: i64(in), outTokens: i64(out)}
+	codes := []uint16{2} // JSON_INVALID
+	failed := func(lat float64, in, out int64) att {
+		return att{flags: known, ncodes: 1, lat: lat, in: in, out: out}
 	}
-	providerErr := attempt{present: true, provider: &contract.ProviderError{Code: "timeout"}}
-	row := func(atts ...attempt) *caseRow { return &caseRow{Prepared: prepared, attempts: atts} }
+	providerErr := att{flags: fPresent | fProvider}
 	noLatency := ok(0, 3, 4)
-	noLatency.latency = nil
+	noLatency.flags &^= fLat
 	noTokens := ok(5, 0, 0)
-	noTokens.inTokens = nil
+	noTokens.flags &^= fIn
+	rowOf := func(atts ...att) row { return atts }
 
-	a := row(ok(10, 5, 7))                   // first-pass success
-	b := row(failed(20, 1, 1), ok(30, 2, 2)) // repaired: latency 50, tokens 3/3
-	c := row(failed(40, 1, 1), providerErr)  // provider error at the repair
-	d := row(providerErr)                    // provider error at once
-	e := row(noLatency)                      // no latency reported
-	f := row(noTokens)                       // tokens unknown
-	missing := row(attempt{})                // no response at all
+	a := rowOf(ok(10, 5, 7))                   // first-pass success
+	b := rowOf(failed(20, 1, 1), ok(30, 2, 2)) // repaired: latency 50, tokens 3/3
+	c := rowOf(failed(40, 1, 1), providerErr)  // provider error at the repair
+	d := rowOf(providerErr)                    // provider error at once
+	e := rowOf(noLatency)                      // no latency reported
+	f := rowOf(noTokens)                       // tokens unknown
+	missing := rowOf(att{})                    // no response at all
 	prices := &contract.Prices{InputPerMillionUSD: 3, OutputPerMillionUSD: 15}
 	cost := func(in, out float64) float64 { return (in*3 + out*15) / 1e6 }
 
 	tests := []struct {
 		name             string
-		rows             []*caseRow
+		rows             []row
 		providerErrors   int
 		p50, p95         *float64
 		in, out          *int64
 		without          int
 		totalCost, perOK *float64
 	}{
-		{"every row known", []*caseRow{a, b}, 0, ptrF(30), ptrF(48), i64(8), i64(10), 0,
+		{"every row known", []row{a, b}, 0, ptrF(30), ptrF(48), i64(8), i64(10), 0,
 			ptrF(cost(5, 7) + cost(3, 3)), ptrF((cost(5, 7) + cost(3, 3)) / 2)},
-		{"provider error at a repair", []*caseRow{a, b, c}, 1, ptrF(30), ptrF(48), i64(9), i64(11), 1,
+		{"provider error at a repair", []row{a, b, c}, 1, ptrF(30), ptrF(48), i64(9), i64(11), 1,
 			ptrF(cost(5, 7) + cost(3, 3) + cost(1, 1)), nil},
-		{"provider error at once", []*caseRow{a, d}, 1, ptrF(10), ptrF(10), i64(5), i64(7), 1, ptrF(cost(5, 7)), nil},
-		{"latency unknown", []*caseRow{a, e}, 0, ptrF(10), ptrF(10), i64(8), i64(11), 0,
+		{"provider error at once", []row{a, d}, 1, ptrF(10), ptrF(10), i64(5), i64(7), 1, ptrF(cost(5, 7)), nil},
+		{"latency unknown", []row{a, e}, 0, ptrF(10), ptrF(10), i64(8), i64(11), 0,
 			ptrF(cost(5, 7) + cost(3, 4)), ptrF((cost(5, 7) + cost(3, 4)) / 2)},
-		{"tokens unknown", []*caseRow{a, f}, 0, ptrF(7.5), ptrF(9.75), i64(5), i64(7), 1, ptrF(cost(5, 7)), nil},
-		{"missing row left out", []*caseRow{a, missing}, 0, ptrF(10), ptrF(10), i64(5), i64(7), 0, ptrF(cost(5, 7)), ptrF(cost(5, 7))},
-		{"only failures", []*caseRow{c}, 1, nil, nil, i64(1), i64(1), 1, ptrF(cost(1, 1)), nil},
-		{"only provider errors", []*caseRow{d}, 1, nil, nil, nil, nil, 1, nil, nil},
+		{"tokens unknown", []row{a, f}, 0, ptrF(7.5), ptrF(9.75), i64(5), i64(7), 1, ptrF(cost(5, 7)), nil},
+		{"missing row left out", []row{a, missing}, 0, ptrF(10), ptrF(10), i64(5), i64(7), 0, ptrF(cost(5, 7)), ptrF(cost(5, 7))},
+		{"only failures", []row{c}, 1, nil, nil, i64(1), i64(1), 1, ptrF(cost(1, 1)), nil},
+		{"only provider errors", []row{d}, 1, nil, nil, nil, nil, 1, nil, nil},
 	}
 	eq := func(x, y *float64) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
 	eqi := func(x, y *int64) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
@@ -75,7 +77,11 @@ func TestMetricsRowsLikeHESchema(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := computeMetrics(tt.rows, prices)
+			acc := newMetricsAcc()
+			for _, r := range tt.rows {
+				acc.add(r, expectCall, codes, prices)
+			}
+			m := acc.finish([]string{codeMissing, codeProvider, tc.CodeJSONInvalid})
 			if m.ProviderErrors != tt.providerErrors {
 				t.Errorf("provider errors %d, want %d", m.ProviderErrors, tt.providerErrors)
 			}

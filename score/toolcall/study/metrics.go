@@ -66,87 +66,152 @@ func satAdd(a, b int64) (int64, bool) {
 	return a + b, false
 }
 
-// computeMetrics sums rows (all of one arm) into ArmMetrics.
-func computeMetrics(rows []*caseRow, prices *contract.Prices) *ArmMetrics {
-	m := &ArmMetrics{Runs: len(rows), ErrorCounts: map[string]int{}}
-	var semantic, retried, firstFailed, recovered, repairs int
-	var inTok, outTok int64
-	withTokens := 0
-	var cost float64
-	var latencies []float64
-	for _, r := range rows {
-		a := r.first()
-		switch {
-		case !a.present:
-			m.MissingResponses++
-			m.ErrorCounts["MISSING_RESPONSE"]++
-		case a.provider != nil:
-			m.ErrorCounts["PROVIDER_ERROR"]++
-		default:
-			for _, e := range a.result.Errors {
-				m.ErrorCounts[e.Code]++
-			}
+// metricsBy sums the rows into ArmMetrics per (key of the row's case, arm), in
+// one pass over the rows.
+func (run *Run) metricsBy(key func(*contract.Case) string, prices *contract.Prices) map[[2]string]*ArmMetrics {
+	arms := run.Plan.Study.Arms
+	var keys []string
+	index := map[string]int{}
+	caseKey := make([]int, run.rowCases())
+	for ci := range caseKey {
+		k := key(&run.Plan.Cases[ci])
+		i, ok := index[k]
+		if !ok {
+			i = len(keys)
+			index[k] = i
+			keys = append(keys, k)
 		}
-		if r.providerError() {
-			m.ProviderErrors++
+		caseKey[ci] = i
+	}
+	accs := make([]*metricsAcc, len(keys)*len(arms))
+	for i := range run.rows {
+		ci := run.placeOf(i).ci
+		g := caseKey[ci]*len(arms) + i%len(arms)
+		if accs[g] == nil {
+			accs[g] = newMetricsAcc()
 		}
-		first, final := r.firstSuccess(), r.finalSuccess()
-		if first {
-			m.firstSuccesses++
-		} else {
-			firstFailed++
-			if final {
-				recovered++
-			}
+		accs[g].add(run.rowAt(i), run.prepared[ci].ExpectedAction() == contract.ActionCallTool, run.codes, prices)
+	}
+	out := make(map[[2]string]*ArmMetrics, len(accs))
+	for g, acc := range accs {
+		if acc != nil {
+			out[[2]string{keys[g/len(arms)], arms[g%len(arms)]}] = acc.finish(run.codeNames)
 		}
+	}
+	return out
+}
+
+// metricsAcc sums rows (all of one arm) into ArmMetrics.
+type metricsAcc struct {
+	m                                                 *ArmMetrics
+	semantic, retried, firstFailed, recovered, repair int
+	inTok, outTok                                     int64
+	withTokens                                        int
+	cost                                              float64
+	priced                                            bool
+	latencies                                         []float64
+	counts                                            []int // by code id
+}
+
+func newMetricsAcc() *metricsAcc {
+	return &metricsAcc{m: &ArmMetrics{ErrorCounts: map[string]int{}}}
+}
+
+// count adds one to an error code's count.
+func (acc *metricsAcc) count(id uint16) {
+	if int(id) >= len(acc.counts) {
+		acc.counts = append(acc.counts, make([]int, int(id)+1-len(acc.counts))...)
+	}
+	acc.counts[id]++
+}
+
+// add sums one row; expectCall is its case's expected action being call_tool,
+// codes the arena the attempts' codes are in.
+func (acc *metricsAcc) add(r row, expectCall bool, codes []uint16, prices *contract.Prices) {
+	m := acc.m
+	m.Runs++
+	a := &r[0]
+	switch {
+	case !a.has(fPresent):
+		m.MissingResponses++
+		acc.count(codeMissingID)
+	case a.has(fProvider):
+		acc.count(codeProviderID)
+	default:
+		for _, c := range codes[a.codes : a.codes+a.ncodes] {
+			acc.count(c)
+		}
+	}
+	if r.providerError() {
+		m.ProviderErrors++
+	}
+	first, final := r.firstSuccess(), r.finalSuccess()
+	if first {
+		m.firstSuccesses++
+	} else {
+		acc.firstFailed++
 		if final {
-			m.finalSuccesses++
+			acc.recovered++
 		}
-		ok := a.present && a.provider == nil
-		if ok && a.result.SemanticallyRight {
-			semantic++
-		}
-		if r.Prepared.ExpectedAction() == contract.ActionCallTool {
-			m.expectedCalls++
-			if ok && a.result.Action == contract.ActionCallTool && a.result.CandidateValid {
-				m.validCalls++
-				if a.result.SemanticallyRight {
-					m.semanticValidCalls++
-				}
+	}
+	if final {
+		m.finalSuccesses++
+	}
+	ok := a.ok()
+	if ok && a.has(fSemantic) {
+		acc.semantic++
+	}
+	if expectCall {
+		m.expectedCalls++
+		if ok && a.has(fCall) && a.has(fCandValid) {
+			m.validCalls++
+			if a.has(fSemantic) {
+				m.semanticValidCalls++
 			}
 		}
-		if n := r.repairs(); n > 0 {
-			retried++
-			repairs += n
+	}
+	if n := r.repairs(); n > 0 {
+		acc.retried++
+		acc.repair += n
+	}
+	if !a.has(fPresent) {
+		return // no attempt: nothing to count (the row is reported missing)
+	}
+	if lat, ok := r.latency(); ok {
+		acc.latencies = append(acc.latencies, lat)
+	}
+	for i := range r {
+		at := &r[i]
+		if !at.has(fPresent) {
+			continue
 		}
-		if !a.present {
-			continue // no attempt: nothing to count (the row is reported missing)
+		if !at.has(fIn) || !at.has(fOut) {
+			m.RecordsWithoutTokens++
+			continue
 		}
-		if lat, ok := r.latency(); ok {
-			latencies = append(latencies, lat)
+		in, out := at.in, at.out
+		acc.withTokens++
+		var sat1, sat2 bool
+		acc.inTok, sat1 = satAdd(acc.inTok, in)
+		acc.outTok, sat2 = satAdd(acc.outTok, out)
+		m.Saturated = m.Saturated || sat1 || sat2
+		if prices != nil {
+			acc.priced = true
+			// per record, then summed
+			acc.cost += (float64(in)*prices.InputPerMillionUSD + float64(out)*prices.OutputPerMillionUSD) / 1e6
+			if math.IsInf(acc.cost, 0) || math.IsNaN(acc.cost) {
+				acc.cost, m.Saturated = math.MaxFloat64, true
+			}
 		}
-		for i := range r.attempts {
-			at := &r.attempts[i]
-			if !at.present {
-				continue
-			}
-			if at.inTokens == nil || at.outTokens == nil {
-				m.RecordsWithoutTokens++
-				continue
-			}
-			in, out := *at.inTokens, *at.outTokens
-			withTokens++
-			var sat1, sat2 bool
-			inTok, sat1 = satAdd(inTok, in)
-			outTok, sat2 = satAdd(outTok, out)
-			m.Saturated = m.Saturated || sat1 || sat2
-			if prices != nil {
-				// per record, then summed
-				cost += (float64(in)*prices.InputPerMillionUSD + float64(out)*prices.OutputPerMillionUSD) / 1e6
-				if math.IsInf(cost, 0) || math.IsNaN(cost) {
-					cost, m.Saturated = math.MaxFloat64, true
-				}
-			}
+	}
+}
+
+// finish returns the figures of the rows added; names are the codes by id.
+func (acc *metricsAcc) finish(names []string) *ArmMetrics {
+	m := acc.m
+	for id, n := range acc.counts {
+		if n > 0 {
+			m.ErrorCounts[names[id]] = n
 		}
 	}
 	m.FirstPassSuccess = pct(m.firstSuccesses, m.Runs)
@@ -154,18 +219,19 @@ func computeMetrics(rows []*caseRow, prices *contract.Prices) *ArmMetrics {
 		m.FirstPassWilson = &[2]float64{lo, hi}
 	}
 	m.FinalSuccess = pct(m.finalSuccesses, m.Runs)
-	m.SemanticAccuracy = pct(semantic, m.Runs)
+	m.SemanticAccuracy = pct(acc.semantic, m.Runs)
 	m.CallSchemaValidity = pct(m.validCalls, m.expectedCalls)
 	m.SemanticPrecision = pct(m.semanticValidCalls, m.validCalls)
-	m.RetryRate = pct(retried, m.Runs)
-	m.RecoveryRate = pct(recovered, firstFailed)
+	m.RetryRate = pct(acc.retried, m.Runs)
+	m.RecoveryRate = pct(acc.recovered, acc.firstFailed)
 	if m.Runs > 0 {
-		v := float64(repairs) / float64(m.Runs)
+		v := float64(acc.repair) / float64(m.Runs)
 		m.MeanRepairAttempts = &v
 	}
-	if withTokens > 0 {
+	if acc.withTokens > 0 {
+		inTok, outTok, cost := acc.inTok, acc.outTok, acc.cost
 		m.InputTokens, m.OutputTokens = &inTok, &outTok
-		if prices != nil {
+		if acc.priced {
 			m.TotalCostUSD = &cost
 			// A cost per success from part of the records would understate it.
 			if m.finalSuccesses > 0 && m.RecordsWithoutTokens == 0 {
@@ -174,7 +240,7 @@ func computeMetrics(rows []*caseRow, prices *contract.Prices) *ArmMetrics {
 			}
 		}
 	}
-	m.LatencyP50, m.LatencyP95 = stats.LatencyPercentiles(latencies)
+	m.LatencyP50, m.LatencyP95 = stats.LatencyPercentiles(acc.latencies)
 	return m
 }
 

@@ -55,18 +55,15 @@ type namedEffect struct {
 
 // Report sums a run's rows into a report and checks the study's gates.
 func (run *Run) Report() (*Aggregates, error) {
+	if err := run.settle(); err != nil {
+		return nil, err
+	}
 	s := run.Plan.Study
 	rep := &Aggregates{Run: run, Complete: true, Arms: map[string]*ArmMetrics{},
 		Domains: map[string]map[string]*ArmMetrics{}, Categories: map[string]map[string]*ArmMetrics{}}
-	byArm := map[string][]*caseRow{}
-	byDomain := map[[2]string][]*caseRow{}
-	byCategory := map[[2]string][]*caseRow{}
 	missing := 0
-	for _, r := range run.rows {
-		byArm[r.Arm] = append(byArm[r.Arm], r)
-		byDomain[[2]string{r.Case.Domain, r.Arm}] = append(byDomain[[2]string{r.Case.Domain, r.Arm}], r)
-		byCategory[[2]string{r.Case.Category, r.Arm}] = append(byCategory[[2]string{r.Case.Category, r.Arm}], r)
-		if !r.first().present {
+	for i := range run.rows {
+		if !run.rowAt(i)[0].has(fPresent) {
 			missing++
 		}
 	}
@@ -74,20 +71,25 @@ func (run *Run) Report() (*Aggregates, error) {
 		rep.Complete = false
 		rep.Warnings = append(rep.Warnings, score.Plural(missing, "row has", "rows have")+" no first-attempt response and score as failures")
 	}
+	// one grouping at a time, so that only its latencies are held
+	for k, m := range run.metricsBy(func(*contract.Case) string { return "" }, s.Prices) {
+		rep.Arms[k[1]] = m
+	}
 	for _, arm := range s.Arms {
-		rep.Arms[arm] = computeMetrics(byArm[arm], s.Prices)
-	}
-	for k, rows := range byDomain {
-		if rep.Domains[k[0]] == nil {
-			rep.Domains[k[0]] = map[string]*ArmMetrics{}
+		if rep.Arms[arm] == nil {
+			rep.Arms[arm] = newMetricsAcc().finish(run.codeNames) // no rows
 		}
-		rep.Domains[k[0]][k[1]] = computeMetrics(rows, s.Prices)
 	}
-	for k, rows := range byCategory {
-		if rep.Categories[k[0]] == nil {
-			rep.Categories[k[0]] = map[string]*ArmMetrics{}
+	for _, g := range []struct {
+		out map[string]map[string]*ArmMetrics
+		key func(*contract.Case) string
+	}{{rep.Domains, func(c *contract.Case) string { return c.Domain }}, {rep.Categories, func(c *contract.Case) string { return c.Category }}} {
+		for k, m := range run.metricsBy(g.key, s.Prices) {
+			if g.out[k[0]] == nil {
+				g.out[k[0]] = map[string]*ArmMetrics{}
+			}
+			g.out[k[0]][k[1]] = m
 		}
-		rep.Categories[k[0]][k[1]] = computeMetrics(rows, s.Prices)
 	}
 	for _, cmp := range Comparisons {
 		if slices.Contains(s.Arms, cmp.Treatment) && slices.Contains(s.Arms, cmp.Baseline) {
@@ -136,14 +138,30 @@ func (run *Run) Report() (*Aggregates, error) {
 	}
 	rep.Models = map[string][]string{}
 	all := map[string]int{}
-	for _, r := range run.rows {
-		for i := range r.attempts {
-			if a := &r.attempts[i]; a.present && a.model != "" {
-				if !slices.Contains(rep.Models[r.Arm], a.model) {
-					rep.Models[r.Arm] = append(rep.Models[r.Arm], a.model)
-				}
-				all[a.model]++
+	perModel := make([]int, len(run.models))
+	armModels := make([][]bool, len(s.Arms))
+	for a := range armModels {
+		armModels[a] = make([]bool, len(run.models))
+	}
+	for i := range run.rows {
+		r, arm := run.rowAt(i), i%len(s.Arms)
+		for k := range r {
+			if a := &r[k]; a.has(fPresent) && a.model != 0 {
+				armModels[arm][a.model] = true
+				perModel[a.model]++
 			}
+		}
+	}
+	for a, arm := range s.Arms {
+		for id, ok := range armModels[a] {
+			if ok {
+				rep.Models[arm] = append(rep.Models[arm], run.models[id])
+			}
+		}
+	}
+	for id, n := range perModel {
+		if n > 0 {
+			all[run.models[id]] = n
 		}
 	}
 	for arm := range rep.Models {
@@ -183,24 +201,30 @@ func (run *Run) pairs(baseline, treatment string) []stats.Pair {
 	if bi < 0 || ti < 0 {
 		return nil
 	}
-	out := make([]stats.Pair, 0, len(run.rows)/len(arms))
-	for start := 0; start < len(run.rows); start += len(arms) {
-		b, t := run.rows[start+bi], run.rows[start+ti]
-		out = append(out, stats.Pair{Cluster: t.Case.Cluster, Baseline: b.firstSuccess(), Treatment: t.firstSuccess()})
+	out := make([]stats.Pair, 0, run.rows/len(arms))
+	for start := 0; start < run.rows; start += len(arms) {
+		c := run.caseOf(run.placeOf(start))
+		out = append(out, stats.Pair{Cluster: c.Cluster, Baseline: run.rowAt(start + bi).firstSuccess(), Treatment: run.rowAt(start + ti).firstSuccess()})
 	}
 	return out
+}
+
+// rowCases is the number of cases that have rows: every case of the plan, unless
+// the study has no repeats or arms.
+func (run *Run) rowCases() int {
+	if run.rows == 0 {
+		return 0
+	}
+	return len(run.Plan.Cases)
 }
 
 // probes runs the mutation probes of the candidate schema of every domain and adds
 // the counts up.
 func (run *Run) probes() *tc.ProbeStats {
 	byDomain := map[string][]*tc.Case{}
-	seen := map[string]bool{}
-	for _, r := range run.rows {
-		if !seen[r.Case.ID] {
-			seen[r.Case.ID] = true
-			byDomain[r.Case.Domain] = append(byDomain[r.Case.Domain], r.Prepared)
-		}
+	for ci := range run.rowCases() {
+		d := run.Plan.Cases[ci].Domain
+		byDomain[d] = append(byDomain[d], run.prepared[ci])
 	}
 	var total tc.ProbeStats
 	domains := make([]string, 0, len(byDomain))
@@ -252,7 +276,7 @@ func (rep *Aggregates) build() *report.ToolcallReport {
 		Study:          s,
 		Inputs:         []report.Input{},
 		Complete:       rep.Complete,
-		ExpectedRows:   len(run.rows),
+		ExpectedRows:   run.rows,
 		Arms:           report.Ordered[report.Metrics]{},
 		Effects:        report.Ordered[report.Effect]{},
 		Classification: strs(rep.Classification),
@@ -297,15 +321,16 @@ func strs(list []string) []string {
 func (run *Run) cases() []report.CaseInfo {
 	out := []report.CaseInfo{}
 	seen := map[string]bool{}
-	for _, r := range run.rows {
-		if seen[r.Case.ID] {
+	for ci := range run.rowCases() {
+		c := &run.Plan.Cases[ci]
+		if seen[c.ID] {
 			continue
 		}
-		seen[r.Case.ID] = true
-		info := report.CaseInfo{CaseID: r.Case.ID, Prompt: r.Case.Prompt}
-		if len(r.Case.Expected) > 0 {
+		seen[c.ID] = true
+		info := report.CaseInfo{CaseID: c.ID, Prompt: c.Prompt}
+		if len(c.Expected) > 0 {
 			var b bytes.Buffer
-			if err := json.Compact(&b, r.Case.Expected); err == nil {
+			if err := json.Compact(&b, c.Expected); err == nil {
 				info.Expected = b.Bytes()
 			}
 		}
@@ -314,21 +339,36 @@ func (run *Run) cases() []report.CaseInfo {
 	return out
 }
 
+// rowDetails reads the details of every attempt of a row, in order, into a new
+// slice (a yielded row refers to them). ok is false after an error, which
+// run.err holds.
+func (run *Run) rowDetails(rd *detailReader, r row) ([]detail, bool) {
+	dets := make([]detail, len(r))
+	for k := range r {
+		var err error
+		if dets[k], err = rd.next(&r[k], false); err != nil {
+			run.err = err
+			return nil, false
+		}
+	}
+	return dets, true
+}
+
 // attempts lists a row's attempts that have a response, in order: the output as
 // written and every error with its JSON Pointer and message.
-func attempts(r *caseRow) []report.AttemptResult {
+func attempts(r row, dets []detail) []report.AttemptResult {
 	out := []report.AttemptResult{}
-	for i := range r.attempts {
-		a := &r.attempts[i]
-		if !a.present {
+	for i := range r {
+		a, d := &r[i], &dets[i]
+		if !a.has(fPresent) {
 			continue
 		}
-		res := report.AttemptResult{Attempt: i + 1, Output: &a.output, Errors: []report.AttemptError{}}
-		if a.provider != nil {
+		res := report.AttemptResult{Attempt: i + 1, Output: &d.output, Errors: []report.AttemptError{}}
+		if a.has(fProvider) {
 			res.Output = nil
-			res.Errors = append(res.Errors, report.AttemptError{Code: "PROVIDER_ERROR", Message: a.provider.Code + ": " + a.provider.Message})
+			res.Errors = append(res.Errors, report.AttemptError{Code: codeProvider, Message: d.provider.Code + ": " + d.provider.Message})
 		}
-		for _, e := range a.result.Errors {
+		for _, e := range d.errors {
 			res.Errors = append(res.Errors, report.AttemptError{Code: e.Code, Path: e.Path, Message: e.Message})
 		}
 		out = append(out, res)
@@ -378,88 +418,111 @@ func orderOf(run *Run, known []string, key func(*contract.Case) string) []string
 	return append(out, extra...)
 }
 
-func codesOf(a *attempt) []string {
+func codesOf(a *att, d *detail) []string {
 	switch {
-	case !a.present:
-		return []string{"MISSING_RESPONSE"}
-	case a.provider != nil:
-		return []string{"PROVIDER_ERROR"}
+	case !a.has(fPresent):
+		return []string{codeMissing}
+	case a.has(fProvider):
+		return []string{codeProvider}
 	}
 	codes := []string{}
-	for _, e := range a.result.Errors {
+	for _, e := range d.errors {
 		codes = append(codes, e.Code)
 	}
 	return codes
 }
 
-// eachRow yields every row as the report writes it, built as it is yielded.
+// eachRow yields every row as the report writes it, built as it is yielded from
+// its slots and details.
 func (run *Run) eachRow(yield func(*report.Row) bool) {
-	var row report.Row
-	for _, r := range run.rows {
-		last, n := r.latest()
-		finalCodes := []string{"MISSING_RESPONSE"}
-		if last != nil {
-			finalCodes = codesOf(last)
+	if run.settle() != nil {
+		return
+	}
+	rd := run.details()
+	var out report.Row
+	for i := range run.rows {
+		r := run.rowAt(i)
+		dets, ok := run.rowDetails(rd, r)
+		if !ok {
+			return
 		}
-		row = report.Row{
-			CaseID:           r.Case.ID,
-			Domain:           r.Case.Domain,
-			Category:         r.Case.Category,
-			Cluster:          r.Case.Cluster,
-			Arm:              r.Arm,
-			Repeat:           r.Repeat,
+		p := run.placeOf(i)
+		c := run.caseOf(p)
+		last, n := r.latest()
+		finalCodes := []string{codeMissing}
+		if last != nil {
+			finalCodes = codesOf(last, &dets[n-1])
+		}
+		out = report.Row{
+			CaseID:           c.ID,
+			Domain:           c.Domain,
+			Category:         c.Category,
+			Cluster:          c.Cluster,
+			Arm:              p.arm,
+			Repeat:           p.repeat,
 			FirstPassSuccess: r.firstSuccess(),
 			FinalSuccess:     r.finalSuccess(),
 			Attempts:         n,
-			ProviderError:    r.first().present && r.first().provider != nil,
-			Missing:          !r.first().present,
-			Codes:            codesOf(r.first()),
+			ProviderError:    r[0].flags&(fPresent|fProvider) == fPresent|fProvider,
+			Missing:          !r[0].has(fPresent),
+			Codes:            codesOf(&r[0], &dets[0]),
 			FinalCodes:       finalCodes,
-			AttemptResults:   attempts(r),
+			AttemptResults:   attempts(r, dets),
 		}
-		if !row.FinalSuccess && last != nil {
-			row.Output = &last.output
+		if !out.FinalSuccess && last != nil {
+			out.Output = &dets[n-1].output
 		}
-		if !yield(&row) {
+		if !yield(&out) {
 			return
 		}
 	}
 }
 
 // CaseResults yields one fbeval-case-result/v1 record per row, for --cases-out
-// and --format jsonl, each built as it is yielded.
+// and --format jsonl, each built as it is yielded from its slots and details.
 func (run *Run) CaseResults(yield func(*report.CaseResult) bool) {
+	if run.settle() != nil {
+		return
+	}
+	rd := run.details()
 	var res report.CaseResult
-	for _, r := range run.rows {
+	for i := range run.rows {
+		r := run.rowAt(i)
+		dets, ok := run.rowDetails(rd, r)
+		if !ok {
+			return
+		}
+		p := run.placeOf(i)
+		c := run.caseOf(p)
 		ids := []string{}
 		attempts := []report.CaseAttempt{}
-		for i := range r.attempts {
-			a := &r.attempts[i]
-			if !a.present {
+		for k := range r {
+			a, d := &r[k], &dets[k]
+			if !a.has(fPresent) {
 				continue
 			}
-			ids = append(ids, export.RequestID(r.Case.ID, r.Arm, r.Repeat, i+1))
+			ids = append(ids, export.RequestID(c.ID, p.arm, p.repeat, k+1))
 			errs := []report.ErrorInfo{}
-			if a.provider != nil {
-				errs = append(errs, report.ErrorInfo{Code: "PROVIDER_ERROR", Message: a.provider.Code + ": " + a.provider.Message})
+			if a.has(fProvider) {
+				errs = append(errs, report.ErrorInfo{Code: codeProvider, Message: d.provider.Code + ": " + d.provider.Message})
 			}
-			for _, e := range a.result.Errors {
+			for _, e := range d.errors {
 				errs = append(errs, ErrorInfo(e))
 			}
-			attempts = append(attempts, report.CaseAttempt{Attempt: i + 1, Success: a.provider == nil && a.result.Success, Codes: codesOf(a), Errors: errs})
+			attempts = append(attempts, report.CaseAttempt{Attempt: k + 1, Success: a.success(), Codes: codesOf(a, d), Errors: errs})
 		}
 		res = report.CaseResult{
 			SchemaVersion:    contract.CaseResultV1,
-			CaseID:           r.Case.ID,
-			Domain:           r.Case.Domain,
-			Category:         r.Case.Category,
-			Arm:              r.Arm,
-			Repeat:           r.Repeat,
+			CaseID:           c.ID,
+			Domain:           c.Domain,
+			Category:         c.Category,
+			Arm:              p.arm,
+			Repeat:           p.repeat,
 			RequestIDs:       ids,
 			FirstPassSuccess: r.firstSuccess(),
 			FinalSuccess:     r.finalSuccess(),
-			ProviderError:    r.first().present && r.first().provider != nil,
-			Missing:          !r.first().present,
+			ProviderError:    r[0].flags&(fPresent|fProvider) == fPresent|fProvider,
+			Missing:          !r[0].has(fPresent),
 			Attempts:         attempts,
 		}
 		if !yield(&res) {
@@ -467,6 +530,10 @@ func (run *Run) CaseResults(yield func(*report.CaseResult) bool) {
 		}
 	}
 }
+
+// Err returns the first error met reading the details back while rows or case
+// results were built: an output that stopped early is then incomplete.
+func (run *Run) Err() error { return run.err }
 
 // ErrorInfo returns one judge error in full: code, path, keyword, message,
 // expected, actual, and the details of a candidate schema error.

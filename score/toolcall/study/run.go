@@ -3,13 +3,11 @@ package study
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
@@ -17,114 +15,40 @@ import (
 	tc "github.com/fbeval/fbeval/score/toolcall"
 )
 
-// attempt is what one response said for one attempt of a row.
-type attempt struct {
-	present  bool
-	provider *contract.ProviderError
-	// pending: result is not judged yet (the output was not clean); settle
-	// judges it in full once the file is read, if it is still the row's attempt
-	pending   bool
-	result    tc.Result
-	output    string
-	inTokens  *int64
-	outTokens *int64
-	latency   *float64
-	model     string // as the record gives it (interned per worker)
-}
-
-// usage holds an attempt's token counts and latency, which it points to.
-type usage struct {
-	in, out int64
-	latency float64
-}
-
-// caseRow is one (case, arm, repeat) of a study with all its attempts.
-type caseRow struct {
-	Case     *contract.Case
-	Prepared *tc.Case
-	Arm      string
-	Repeat   int
-	attempts []attempt // index attempt-1
-	judge    *tc.Judge // the judge of the case's domain
-}
-
-// latest returns the last attempt that has a response, and its number (0 if none).
-func (r *caseRow) latest() (*attempt, int) {
-	for i := len(r.attempts) - 1; i >= 0; i-- {
-		if r.attempts[i].present {
-			return &r.attempts[i], i + 1
-		}
-	}
-	return nil, 0
-}
-
-func (r *caseRow) first() *attempt { return &r.attempts[0] }
-
-// firstSuccess is the first attempt's success: a missing response or a provider
-// error is a failure.
-func (r *caseRow) firstSuccess() bool {
-	a := r.first()
-	return a.present && a.provider == nil && a.result.Success
-}
-
-// finalSuccess is the success of the latest attempt with a response.
-func (r *caseRow) finalSuccess() bool {
-	a, _ := r.latest()
-	return a != nil && a.provider == nil && a.result.Success
-}
-
-// providerError reports whether any attempt of the row ended in a provider error
-// (a runner does not repair after one, so it is the last).
-func (r *caseRow) providerError() bool {
-	for i := range r.attempts {
-		if r.attempts[i].present && r.attempts[i].provider != nil {
-			return true
-		}
-	}
-	return false
-}
-
-// latency is the row's time over all its attempts, as HESchema times a row; ok is
-// false when an attempt's latency is unknown or the row has a provider error.
-func (r *caseRow) latency() (ms float64, ok bool) {
-	n := 0
-	for i := range r.attempts {
-		a := &r.attempts[i]
-		if !a.present {
-			continue
-		}
-		if a.provider != nil || a.latency == nil {
-			return 0, false
-		}
-		ms += *a.latency
-		n++
-	}
-	if math.IsInf(ms, 0) {
-		ms = math.MaxFloat64 // latencies are finite and never negative: only the sum can overflow
-	}
-	return ms, n > 0
-}
-
-// repairs is the number of repair attempts with a response.
-func (r *caseRow) repairs() int {
-	n := 0
-	for _, a := range r.attempts[1:] {
-		if a.present {
-			n++
-		}
-	}
-	return n
-}
-
-// Run holds every row of a study after its responses were joined.
+// Run holds a study's rows after its responses were joined: a fixed slot per
+// attempt (att) in memory, and the details of the attempts that need them
+// (failed outputs, messages) in a spool file, read back as rows are written.
+// Close removes the spool.
 type Run struct {
 	Plan   *export.ToolcallPlan
-	rows   []*caseRow
 	Inputs []score.InputStats
 	judges map[string]*tc.Judge
 	// caseIndex is each case's place in the plan; rows and request ids follow
 	// from it (slotOf)
 	caseIndex map[string]int
+	prepared  []*tc.Case  // per plan case
+	caseJudge []*tc.Judge // per plan case: its domain's judge
+	rows      int
+	atts      []att // row by row, attempt by attempt (rowAt)
+
+	codes     []uint16 // error codes of judged attempts (att.codes), as ids
+	codeNames []string
+	codeIDs   map[string]uint16
+	models    []string // model names as records give them; 0 is none
+	modelIDs  map[string]uint32
+	lastModel struct {
+		name string
+		id   uint32
+		ok   bool
+	}
+
+	spool   spool
+	workers int
+	// settled: no attempt is pending, and the details are in row order in the
+	// spool from settledAt
+	settled   bool
+	settledAt int64
+	err       error // the first error reading details back while rows were built
 }
 
 type slot struct {
@@ -136,7 +60,8 @@ type slot struct {
 // by case, each case's repeats, each repeat's arms, so a row's place follows
 // from its request id without a table of every id.
 func New(plan *export.ToolcallPlan) (*Run, error) {
-	run := &Run{Plan: plan, judges: map[string]*tc.Judge{}, caseIndex: make(map[string]int, len(plan.Cases))}
+	run := &Run{Plan: plan, judges: map[string]*tc.Judge{}, caseIndex: make(map[string]int, len(plan.Cases)),
+		codeIDs: map[string]uint16{}, models: []string{""}, modelIDs: map[string]uint32{"": 0}, settled: true}
 	for d, tool := range plan.Tools {
 		j, err := tc.NewJudge(tool, plan.Candidate[d])
 		if err != nil {
@@ -145,10 +70,8 @@ func New(plan *export.ToolcallPlan) (*Run, error) {
 		run.judges[d] = j
 	}
 	s := plan.Study
-	perCase := s.Repeats * len(s.Arms)
-	rows := make([]caseRow, len(plan.Cases)*perCase)
-	attempts := make([]attempt, len(rows)*(s.Repairs+1))
-	run.rows = make([]*caseRow, 0, len(rows))
+	run.prepared = make([]*tc.Case, len(plan.Cases))
+	run.caseJudge = make([]*tc.Judge, len(plan.Cases))
 	for i := range plan.Cases {
 		c := &plan.Cases[i]
 		pc, err := tc.PrepareCase(*c)
@@ -160,16 +83,20 @@ func New(plan *export.ToolcallPlan) (*Run, error) {
 			return nil, &contract.InputError{File: s.Dataset, Msg: fmt.Sprintf("case %q: no tool for domain %q", c.ID, c.Domain)}
 		}
 		run.caseIndex[c.ID] = i
-		for r := 1; r <= s.Repeats; r++ {
-			for _, arm := range s.Arms {
-				row := &rows[len(run.rows)]
-				at := attempts[len(run.rows)*(s.Repairs+1):][: s.Repairs+1 : s.Repairs+1]
-				*row = caseRow{Case: c, Prepared: pc, Arm: arm, Repeat: r, attempts: at, judge: j}
-				run.rows = append(run.rows, row)
-			}
-		}
+		run.prepared[i], run.caseJudge[i] = pc, j
 	}
+	run.rows = len(plan.Cases) * s.Repeats * len(s.Arms)
+	run.atts = make([]att, run.rows*(s.Repairs+1))
+	// the codes that are not the judge's
+	run.codeID(codeMissing)
+	run.codeID(codeProvider)
 	return run, nil
+}
+
+// Close removes the run's temporary file. Rows cannot be built after it.
+func (run *Run) Close() error {
+	run.spool.close()
+	return nil
 }
 
 // slotOf finds the row and attempt a request id names. Ids are
@@ -237,7 +164,7 @@ func (run *Run) caseSlot(caseID []byte) (slot, bool) {
 }
 
 // RowCount is the number of rows: (case, arm, repeat) triples of the study.
-func (run *Run) RowCount() int { return len(run.rows) }
+func (run *Run) RowCount() int { return run.rows }
 
 // Judge returns the judge of a domain.
 func (run *Run) Judge(domain string) *tc.Judge { return run.judges[domain] }
@@ -258,15 +185,17 @@ func (run *Run) lookup(resp *contract.Response) (slot, bool) {
 //
 // Records are decoded and judged in batches on opts.Workers goroutines and their
 // results applied in input order, so the rows and counts are the same whatever the
-// number of workers. Memory stays flat however many records the file holds: a
-// row keeps one result per attempt, and the output text only where it failed (or
-// where the study has repair rounds, which quote it).
+// number of workers. Memory stays flat however many records the file holds: an
+// attempt keeps a fixed slot (flags, tokens, latency, model), and the text rows
+// quote (an output that was not clean, a provider error, every output where the
+// study has repair rounds) goes to a temporary file.
 //
 // Most records are judged by Judge.Quick, which only tells a clean output from
-// the rest. A record that is not clean keeps its output and is judged in full
-// (errors, messages) once the file is read, if no later record replaced it: in
-// files that answer the same requests many times over, most failures never need
-// their messages. The results are the ones Judge.Score gives (tested).
+// the rest. A record that is not clean is judged in full (errors, messages) once
+// every file is read (when the report or repairs are built), if no later record
+// replaced it: in files that answer the same requests many times over, most
+// failures never need their messages. The results are the ones Judge.Score
+// gives (tested).
 func (run *Run) Read(src score.Source, opts score.Options) (*score.InputStats, error) {
 	hr := score.NewHashingReader(src.R)
 	rd := contract.NewReader(src.Name, hr, contract.ReadOptions{
@@ -285,7 +214,9 @@ func (run *Run) Read(src score.Source, opts score.Options) (*score.InputStats, e
 		return w.judge
 	}, func(b *score.Batch[outcome]) bool {
 		for i := range b.Out {
-			run.apply(&b.Out[i], st)
+			if !run.apply(&b.Out[i], st) {
+				return false
+			}
 		}
 		return true
 	})
@@ -302,8 +233,10 @@ func (run *Run) Read(src score.Source, opts score.Options) (*score.InputStats, e
 		p.Add(0, rec)
 	}
 	p.Close()
-	// what was read stays in the rows even when the reading failed: judge it
-	run.settle(workers)
+	run.workers = workers
+	if run.spool.err != nil {
+		return nil, run.spool.err
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -345,7 +278,7 @@ func (run *Run) CheckJoined() error {
 		return nil
 	}
 	return &contract.InputError{Kind: contract.ErrWrongFile, File: first.Path, Line: first.UnknownAt[0], Col: first.UnknownAt[1], Msg: fmt.Sprintf("none of its %s answers a request of this study (%s): %s",
-		score.Plural(unknown, "record", "records"), score.Plural(len(run.rows)*(run.Plan.Study.Repairs+1), "request", "requests"), run.whyUnknown(first.FirstUnknown))}
+		score.Plural(unknown, "record", "records"), score.Plural(len(run.atts), "request", "requests"), run.whyUnknown(first.FirstUnknown))}
 }
 
 // whyUnknown says why a request id is not one of the study's.
@@ -402,7 +335,9 @@ type outcome struct {
 	reason string
 	id     string // the id of an unknown record
 	slot   slot
-	att    attempt
+	att    att
+	model  string
+	enc    []byte // the attempt's detail entry, where att has fDetail (reused with its batch)
 }
 
 // worker decodes and judges records; one per goroutine of the pipeline.
@@ -438,10 +373,10 @@ func (w *worker) judge(b *score.Batch[outcome]) {
 }
 
 // record decodes and judges one record. Plain records take the scanner's path,
-// which copies nothing but a failed output; the rest go through
-// contract.DecodeResponse, which gives the verdict and the message.
+// which copies nothing; the rest go through contract.DecodeResponse, which gives
+// the verdict and the message.
 func (w *worker) record(raw []byte, line, col int, rerr error, o *outcome) {
-	*o = outcome{line: line}
+	*o = outcome{line: line, enc: o.enc[:0]}
 	if rerr != nil {
 		o.kind, o.reason = outRejected, rerr.Error()
 		return
@@ -465,25 +400,20 @@ func (w *worker) record(raw []byte, line, col int, rerr error, o *outcome) {
 			}
 			return
 		}
-		row := run.rows[sl.row]
 		o.kind, o.slot = outScored, sl
+		o.model = w.model(f.Model)
 		a := &o.att
-		a.present = true
-		a.model = w.model(f.Model)
-		run.judgeQuick(row, f.Output, "", a)
-		if f.HasInput || f.HasOutputTok || f.HasLatency {
-			// one allocation for the three numbers runners write on every record
-			u := &usage{f.InputTokens, f.OutputTokens, f.LatencyMS}
-			if f.HasInput {
-				a.inTokens = &u.in
-			}
-			if f.HasOutputTok {
-				a.outTokens = &u.out
-			}
-			if f.HasLatency {
-				a.latency = &u.latency
-			}
+		a.flags = fPresent
+		if f.HasInput {
+			a.flags, a.in = a.flags|fIn, f.InputTokens
 		}
+		if f.HasOutputTok {
+			a.flags, a.out = a.flags|fOut, f.OutputTokens
+		}
+		if f.HasLatency {
+			a.flags, a.lat = a.flags|fLat, f.LatencyMS
+		}
+		run.judgeQuick(sl.row, f.Output, o)
 		return
 	}
 	rec := &contract.Record{File: w.name, Line: line, Col: col, Raw: raw}
@@ -501,104 +431,97 @@ func (w *worker) record(raw []byte, line, col int, rerr error, o *outcome) {
 		}
 		return
 	}
-	row := run.rows[sl.row]
 	o.kind, o.slot = outScored, sl
-	o.att = attempt{present: true, provider: resp.Error, model: w.model([]byte(resp.Model)),
-		inTokens: resp.InputTokens, outTokens: resp.OutputTokens, latency: resp.LatencyMS}
+	o.model = w.model([]byte(resp.Model))
+	a := &o.att
+	a.flags = fPresent
+	if resp.InputTokens != nil {
+		a.flags, a.in = a.flags|fIn, *resp.InputTokens
+	}
+	if resp.OutputTokens != nil {
+		a.flags, a.out = a.flags|fOut, *resp.OutputTokens
+	}
+	if resp.LatencyMS != nil {
+		a.flags, a.lat = a.flags|fLat, *resp.LatencyMS
+	}
 	if resp.Error != nil {
-		o.att.output = resp.Output
+		a.flags |= fProvider | fDetail
+		o.enc = appendDetail(o.enc, []byte(resp.Output), resp.Error, nil)
 		return
 	}
-	run.judgeQuick(row, []byte(resp.Output), resp.Output, &o.att)
+	run.judgeQuick(sl.row, []byte(resp.Output), o)
 }
 
-// judgeQuick gives a its result when the output is clean, and otherwise keeps the
-// output and marks a pending: most such records are replaced by a later one for
-// the same request, so the errors and their messages are made (by settle) only
-// for the one that stays. text is output as a string, or "" to copy it.
-func (run *Run) judgeQuick(row *caseRow, output []byte, text string, a *attempt) {
-	r, ok := row.judge.Quick(output, row.Prepared)
+// judgeQuick gives o's attempt its verdict when the output is clean, and
+// otherwise marks it pending and keeps the output as its detail: most such
+// records are replaced by a later one for the same request, so the errors and
+// their messages are made (by settle) only for the one that stays.
+func (run *Run) judgeQuick(row int, output []byte, o *outcome) {
+	ci := run.placeOf(row).ci
+	r, ok := run.caseJudge[ci].Quick(output, run.prepared[ci])
+	a := &o.att
 	if ok {
-		a.result = r
+		a.flags |= resultFlags(&r)
 	} else {
-		a.pending = true
+		a.flags |= fPending
 	}
-	if !ok || run.keepOutput(&a.result) {
-		if text == "" {
-			text = string(output)
-		}
-		a.output = text
+	if !ok || run.Plan.Study.Repairs > 0 {
+		// reports quote a failed output, and repair turns every earlier one
+		a.flags |= fDetail
+		o.enc = appendDetail(o.enc, output, nil, nil)
 	}
 }
 
-// settle judges in full the attempts whose records were not clean, now that no
-// later record can replace them, on up to workers goroutines.
-func (run *Run) settle(workers int) {
-	type item struct {
-		row *caseRow
-		a   *attempt
+// resultFlags are the flags of a judge's verdict.
+func resultFlags(r *tc.Result) uint16 {
+	var f uint16
+	if r.Success {
+		f |= fSuccess
 	}
-	var todo []item
-	for _, row := range run.rows {
-		for i := range row.attempts {
-			if a := &row.attempts[i]; a.pending {
-				todo = append(todo, item{row, a})
-			}
-		}
+	if r.SemanticallyRight {
+		f |= fSemantic
 	}
-	judge := func(it item) {
-		it.a.result = it.row.judge.Score(it.a.output, it.row.Prepared)
-		it.a.pending = false
-		if !run.keepOutput(&it.a.result) {
-			it.a.output = ""
-		}
+	if r.CandidateValid {
+		f |= fCandValid
 	}
-	workers = min(workers, len(todo)/64+1)
-	if workers <= 1 {
-		for _, it := range todo {
-			judge(it)
-		}
-		return
+	if r.Action == contract.ActionCallTool {
+		f |= fCall
 	}
-	var wg sync.WaitGroup
-	per := (len(todo) + workers - 1) / workers
-	for part := range slices.Chunk(todo, per) {
-		wg.Go(func() {
-			for _, it := range part {
-				judge(it)
-			}
-		})
-	}
-	wg.Wait()
+	return f
 }
 
-// keepOutput says whether an attempt's output text is kept: reports quote the
-// output of a failed row, and repair turns quote every earlier output.
-func (run *Run) keepOutput(r *tc.Result) bool {
-	return !r.Success || run.Plan.Study.Repairs > 0
-}
-
-// apply adds one record's outcome to the rows and the file's counts.
-func (run *Run) apply(o *outcome, st *score.InputStats) {
+// apply adds one record's outcome to the rows and the file's counts; it stops
+// the reading when the detail cannot be written.
+func (run *Run) apply(o *outcome, st *score.InputStats) bool {
 	st.Records++
 	switch o.kind {
 	case outRejected:
 		st.Reject(score.Rejection{Line: o.line, Reason: o.reason})
-		return
+		return true
 	case outUnknown:
 		st.Accepted++
 		if st.Unknown == 0 {
 			st.FirstUnknown, st.UnknownAt = o.id, [2]int{o.line, o.col}
 		}
 		st.Unknown++
-		return
+		return true
 	}
 	st.Accepted++
-	a := &run.rows[o.slot.row].attempts[o.slot.attempt-1]
-	if a.present {
+	a := &run.atts[o.slot.row*(run.Plan.Study.Repairs+1)+o.slot.attempt-1]
+	if a.has(fPresent) {
 		st.Duplicates++
 	}
 	*a = o.att
+	a.model = run.modelID(o.model)
+	if a.has(fDetail) {
+		off, err := run.spool.write(o.enc)
+		if err != nil {
+			return false
+		}
+		a.det, a.detLen = off, uint32(len(o.enc))
+	}
+	run.settled = false
+	return true
 }
 
 // isSingleResponse tells a whole-file object that is one response record from a
@@ -619,25 +542,39 @@ func isSingleResponse(names []string) bool {
 // feedback (a wrong answer the model cannot be told about, a provider error, no
 // response) get no repair.
 func (run *Run) Repairs() ([]export.Repair, error) {
+	if err := run.settle(); err != nil {
+		return nil, err
+	}
 	var out []export.Repair
-	for _, row := range run.rows {
-		a, n := row.latest()
-		if a == nil || a.provider != nil || a.result.Success || n > run.Plan.Study.Repairs {
+	rd := run.details()
+	dets := make([]detail, run.Plan.Study.Repairs+1)
+	for i := range run.rows {
+		r := run.rowAt(i)
+		for k := range r {
+			var err error
+			if dets[k], err = rd.next(&r[k], false); err != nil {
+				return nil, err
+			}
+		}
+		a, n := r.latest()
+		if a == nil || a.has(fProvider) || a.has(fSuccess) || n > run.Plan.Study.Repairs {
 			continue
 		}
-		if len(a.result.PublicFeedback(row.Prepared)) == 0 {
+		p := run.placeOf(i)
+		pc := run.prepared[p.ci]
+		if len(tc.Result{Errors: dets[n-1].errors}.PublicFeedback(pc)) == 0 {
 			continue
 		}
+		c := run.caseOf(p)
 		turns := make([]export.RepairTurn, n)
 		for k := range turns {
-			prev := &row.attempts[k]
-			if !prev.present || prev.provider != nil {
+			if prev := &r[k]; !prev.has(fPresent) || prev.has(fProvider) {
 				return nil, fmt.Errorf("%s: attempt %d has no usable response, so attempt %d cannot be built",
-					export.RequestID(row.Case.ID, row.Arm, row.Repeat, 1), k+1, n+1)
+					export.RequestID(c.ID, p.arm, p.repeat, 1), k+1, n+1)
 			}
-			turns[k] = export.RepairTurn{Output: prev.output, Feedback: tc.FeedbackText(prev.result.PublicFeedback(row.Prepared))}
+			turns[k] = export.RepairTurn{Output: dets[k].output, Feedback: tc.FeedbackText(tc.Result{Errors: dets[k].errors}.PublicFeedback(pc))}
 		}
-		out = append(out, export.Repair{Case: row.Case, Arm: row.Arm, Repeat: row.Repeat, Turns: turns})
+		out = append(out, export.Repair{Case: c, Arm: p.arm, Repeat: p.repeat, Turns: turns})
 	}
 	return out, nil
 }

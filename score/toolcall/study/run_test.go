@@ -126,7 +126,7 @@ func TestToolcallAccounting(t *testing.T) {
 	if missing != len(reqs)-2 || provider != 1 {
 		t.Errorf("missing %d provider %d", missing, provider)
 	}
-	if !run.rows[0].firstSuccess() {
+	if !run.rowAt(0).firstSuccess() {
 		t.Error("the later duplicate should win")
 	}
 }
@@ -332,7 +332,7 @@ func TestCheckGates(t *testing.T) {
 // largest value they can hold instead of becoming infinite or wrapping negative.
 func TestSumsSaturate(t *testing.T) {
 	big := 1.7e308
-	r := &caseRow{attempts: []attempt{{present: true, latency: &big}, {present: true, latency: &big}}}
+	r := row{{flags: fPresent | fLat, lat: big}, {flags: fPresent | fLat, lat: big}}
 	if ms, ok := r.latency(); !ok || ms != math.MaxFloat64 {
 		t.Errorf("latency = %v, %v; want math.MaxFloat64", ms, ok)
 	}

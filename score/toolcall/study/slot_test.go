@@ -17,9 +17,10 @@ func TestSlotOf(t *testing.T) {
 	}
 	s := p.Study
 	n := 0
-	for i, row := range run.rows {
+	for i := range run.rows {
+		pl := run.placeOf(i)
 		for a := 1; a <= s.Repairs+1; a++ {
-			id := export.RequestID(row.Case.ID, row.Arm, row.Repeat, a)
+			id := export.RequestID(run.caseOf(pl).ID, pl.arm, pl.repeat, a)
 			got, ok := run.slotOf([]byte(id))
 			if !ok || got != (slot{i, a}) {
 				t.Fatalf("%s: slot %v %v, want {%d %d}", id, got, ok, i, a)

@@ -1,0 +1,275 @@
+package study
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/strictjson"
+	tc "github.com/fbeval/fbeval/score/toolcall"
+)
+
+// An attempt's detail is what its rows and case results quote and the
+// aggregates do not need: the output text, the provider error, and every judge
+// error in full (code, path, keyword, message, expected, actual, details). It is
+// not kept in memory: it is written to a spool file and read back by offset.
+//
+// Encoding of one entry (all counts and lengths unsigned varints):
+//
+//	entry  = flags output [code message] count error*   (code, message when flags&1)
+//	error  = code path keyword message value value count error*
+//	value  = 0 (none) | 1 text                           (an expected or actual value)
+//	string = length bytes
+type detail struct {
+	output   string
+	provider *contract.ProviderError
+	errors   []tc.Error
+}
+
+const detailProvider = 1
+
+// maxDetailDepth bounds the nesting of error details a decoder follows: the
+// judge nests one level (a candidate schema error's details).
+const maxDetailDepth = 8
+
+// appendDetail appends the encoding of an entry to b.
+func appendDetail(b []byte, output []byte, provider *contract.ProviderError, errs []tc.Error) []byte {
+	if provider != nil {
+		b = append(b, detailProvider)
+	} else {
+		b = append(b, 0)
+	}
+	b = appendBytes(b, output)
+	if provider != nil {
+		b = appendString(b, provider.Code)
+		b = appendString(b, provider.Message)
+	}
+	return appendErrors(b, errs)
+}
+
+func appendErrors(b []byte, errs []tc.Error) []byte {
+	b = binary.AppendUvarint(b, uint64(len(errs)))
+	for i := range errs {
+		e := &errs[i]
+		b = appendString(b, e.Code)
+		b = appendString(b, e.Path)
+		b = appendString(b, e.Keyword)
+		b = appendString(b, e.Message)
+		b = appendValue(b, e.Expected)
+		b = appendValue(b, e.Actual)
+		b = appendErrors(b, e.Details)
+	}
+	return b
+}
+
+// appendValue writes an expected or actual value as JSON text; the judge gives
+// nil or strictjson.JSONText, and anything else is written as ErrorInfo would.
+func appendValue(b []byte, v any) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(b, 0)
+	case strictjson.JSONText:
+		return appendString(append(b, 1), string(x))
+	}
+	return appendBytes(append(b, 1), jsonText(v))
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func appendBytes(b []byte, s []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+var errBadDetail = errors.New("a detail entry of the scoring spool is damaged")
+
+// decodeDetail decodes one entry that fills b exactly. With outputOnly, only the
+// output and provider error are decoded (the errors are left out).
+func decodeDetail(b []byte, outputOnly bool) (detail, error) {
+	d := detailDecoder{b: b}
+	var out detail
+	flags := d.byte()
+	out.output = d.str()
+	if flags&detailProvider != 0 {
+		out.provider = &contract.ProviderError{Code: d.str(), Message: d.str()}
+	}
+	if flags&^detailProvider != 0 {
+		d.err = true
+	}
+	if outputOnly {
+		return out, d.check(false)
+	}
+	out.errors = d.errors(0)
+	return out, d.check(true)
+}
+
+type detailDecoder struct {
+	b   []byte
+	err bool
+}
+
+func (d *detailDecoder) check(whole bool) error {
+	if d.err || (whole && len(d.b) != 0) {
+		return errBadDetail
+	}
+	return nil
+}
+
+func (d *detailDecoder) byte() byte {
+	if d.err || len(d.b) == 0 {
+		d.err = true
+		return 0
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
+}
+
+func (d *detailDecoder) uvarint() uint64 {
+	if d.err {
+		return 0
+	}
+	n, k := binary.Uvarint(d.b)
+	if k <= 0 {
+		d.err = true
+		return 0
+	}
+	d.b = d.b[k:]
+	return n
+}
+
+func (d *detailDecoder) str() string {
+	n := d.uvarint()
+	if d.err || n > uint64(len(d.b)) {
+		d.err = true
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+func (d *detailDecoder) value() any {
+	switch d.byte() {
+	case 0:
+		return nil
+	case 1:
+		return strictjson.JSONText(d.str())
+	}
+	d.err = true
+	return nil
+}
+
+func (d *detailDecoder) errors(depth int) []tc.Error {
+	n := d.uvarint()
+	if n == 0 || d.err {
+		return nil
+	}
+	// an error takes at least 7 bytes: a count larger than that is damage
+	if depth > maxDetailDepth || n > uint64(len(d.b))/7 {
+		d.err = true
+		return nil
+	}
+	out := make([]tc.Error, n)
+	for i := range out {
+		e := &out[i]
+		e.Code, e.Path, e.Keyword, e.Message = d.str(), d.str(), d.str(), d.str()
+		e.Expected, e.Actual = d.value(), d.value()
+		e.Details = d.errors(depth + 1)
+		if d.err {
+			return nil
+		}
+	}
+	return out
+}
+
+// spool is the temporary file details are written to and read back from. The
+// file is removed from its directory as soon as it is created (where the
+// system allows it), so nothing is left behind however the process ends; it
+// lives in os.TempDir (TMPDIR).
+type spool struct {
+	f    *os.File
+	name string // still to remove on close: the system did not let it go at once
+	w    *bufio.Writer
+	size int64 // bytes written, flushed or not
+	err  error
+}
+
+func (s *spool) open() error {
+	if s.f != nil || s.err != nil {
+		return s.err
+	}
+	f, err := os.CreateTemp("", "fbeval-details-*")
+	if err != nil {
+		s.err = fmt.Errorf("a temporary file for scoring details: %w (set TMPDIR to a writable directory)", err)
+		return s.err
+	}
+	s.f = f
+	if os.Remove(f.Name()) != nil {
+		s.name = f.Name()
+	}
+	s.w = bufio.NewWriterSize(f, 256<<10)
+	return nil
+}
+
+// write appends one entry and returns its offset.
+func (s *spool) write(entry []byte) (int64, error) {
+	if err := s.open(); err != nil {
+		return 0, err
+	}
+	off := s.size
+	if _, err := s.w.Write(entry); err != nil {
+		s.err = fmt.Errorf("writing scoring details to a temporary file: %w", err)
+		return 0, s.err
+	}
+	s.size += int64(len(entry))
+	return off, nil
+}
+
+// flush makes everything written readable by offset.
+func (s *spool) flush() error {
+	if s.err != nil || s.w == nil {
+		return s.err
+	}
+	if err := s.w.Flush(); err != nil {
+		s.err = fmt.Errorf("writing scoring details to a temporary file: %w", err)
+	}
+	return s.err
+}
+
+// section returns a reader of the bytes [from, to) of the spool.
+func (s *spool) section(from, to int64) io.Reader {
+	if s.f == nil {
+		return eofReader{}
+	}
+	return io.NewSectionReader(s.f, from, to-from)
+}
+
+func (s *spool) readAt(b []byte, off int64) error {
+	if _, err := s.f.ReadAt(b, off); err != nil {
+		return fmt.Errorf("reading scoring details back from a temporary file: %w", err)
+	}
+	return nil
+}
+
+func (s *spool) close() {
+	if s.f == nil {
+		return
+	}
+	s.f.Close()
+	if s.name != "" {
+		os.Remove(s.name)
+	}
+	s.f, s.w, s.name = nil, nil, ""
+}
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }

@@ -1,0 +1,199 @@
+package study
+
+import (
+	"bufio"
+	"io"
+	"sync"
+)
+
+// Codes a row counts that are not the judge's.
+const (
+	codeMissing  = "MISSING_RESPONSE"
+	codeProvider = "PROVIDER_ERROR"
+	// their ids: New interns them first
+	codeMissingID  = 0
+	codeProviderID = 1
+)
+
+// settleChunk is how many attempts with a detail settle takes at a time: their
+// entries are read, judged on the workers and written back in row order.
+const settleChunk = 4096
+
+// settle judges in full the attempts whose records were not clean, now that no
+// later record can replace them, and writes every detail entry again in row
+// order after what the spool holds, so that rows read them back in one
+// sequential pass. It does nothing when nothing was read since the last time.
+func (run *Run) settle() error {
+	if run.settled || run.err != nil {
+		return run.err
+	}
+	if err := run.spool.flush(); err != nil {
+		run.err = err
+		return err
+	}
+	start := run.spool.size
+	workers := max(run.workers, 1)
+	items := make([]int, 0, settleChunk)
+	parts := make([]settlePart, workers)
+	for i := range run.atts {
+		if run.atts[i].has(fDetail) {
+			items = append(items, i)
+		}
+		if len(items) == settleChunk || (i == len(run.atts)-1 && len(items) > 0) {
+			if err := run.settleItems(items, parts); err != nil {
+				run.err = err
+				return err
+			}
+			items = items[:0]
+		}
+	}
+	if err := run.spool.flush(); err != nil {
+		run.err = err
+		return err
+	}
+	run.settled, run.settledAt = true, start
+	return nil
+}
+
+// settlePart is one worker's share of a chunk: the entries it wrote, one after
+// another, and for each attempt its verdict.
+type settlePart struct {
+	items []int
+	out   []byte
+	lens  []uint32
+	flags []uint16
+	codes [][]string // the codes of each judged attempt (nil for the others)
+	read  []byte
+	err   error
+}
+
+// settleItems settles one chunk of attempts (indexes into run.atts, in order).
+func (run *Run) settleItems(items []int, parts []settlePart) error {
+	n := min(len(parts), len(items)/64+1)
+	per := (len(items) + n - 1) / n
+	var wg sync.WaitGroup
+	for k := 0; k < n; k++ {
+		p := &parts[k]
+		p.items = items[min(k*per, len(items)):min((k+1)*per, len(items))]
+		if n == 1 {
+			run.settlePart(p)
+			break
+		}
+		wg.Go(func() { run.settlePart(p) })
+	}
+	wg.Wait()
+	for k := 0; k < n; k++ {
+		p := &parts[k]
+		if p.err != nil {
+			return p.err
+		}
+		off, err := run.spool.write(p.out)
+		if err != nil {
+			return err
+		}
+		for j, i := range p.items {
+			a := &run.atts[i]
+			a.det, a.detLen = off, p.lens[j]
+			off += int64(p.lens[j])
+			if !a.has(fPending) {
+				continue
+			}
+			a.flags = a.flags&^(fPending|fSuccess|fSemantic|fCandValid|fCall) | p.flags[j]
+			a.codes, a.ncodes = uint32(len(run.codes)), uint32(len(p.codes[j]))
+			for _, c := range p.codes[j] {
+				run.codes = append(run.codes, run.codeID(c))
+			}
+		}
+	}
+	return nil
+}
+
+// settlePart reads the entries of p.items (contiguous ones in one read), judges
+// the pending ones in full and encodes them again with their errors.
+func (run *Run) settlePart(p *settlePart) {
+	p.out, p.lens, p.flags, p.err = p.out[:0], p.lens[:0], p.flags[:0], nil
+	clear(p.codes)
+	p.codes = p.codes[:0]
+	per := run.Plan.Study.Repairs + 1
+	const maxRead = 1 << 20
+	for j := 0; j < len(p.items); {
+		// one read for the run of entries that follow each other in the spool
+		first := &run.atts[p.items[j]]
+		end := j + 1
+		size := int64(first.detLen)
+		for end < len(p.items) {
+			a := &run.atts[p.items[end]]
+			if a.det != first.det+size || size+int64(a.detLen) > maxRead {
+				break
+			}
+			size += int64(a.detLen)
+			end++
+		}
+		if int64(cap(p.read)) < size {
+			p.read = make([]byte, size)
+		}
+		buf := p.read[:size]
+		if err := run.spool.readAt(buf, first.det); err != nil {
+			p.err = err
+			return
+		}
+		for ; j < end; j++ {
+			i := p.items[j]
+			a := &run.atts[i]
+			entry := buf[:a.detLen]
+			buf = buf[a.detLen:]
+			before := len(p.out)
+			if !a.has(fPending) {
+				p.out = append(p.out, entry...)
+				p.lens, p.flags, p.codes = append(p.lens, uint32(len(entry))), append(p.flags, 0), append(p.codes, nil)
+				continue
+			}
+			d, err := decodeDetail(entry, true)
+			if err != nil {
+				p.err = err
+				return
+			}
+			ci := run.placeOf(i / per).ci
+			r := run.caseJudge[ci].Score(d.output, run.prepared[ci])
+			output := d.output
+			if r.Success && run.Plan.Study.Repairs == 0 {
+				output = "" // a success is quoted only by repair turns
+			}
+			p.out = appendDetail(p.out, []byte(output), nil, r.Errors)
+			var codes []string
+			for _, e := range r.Errors {
+				codes = append(codes, e.Code)
+			}
+			p.lens = append(p.lens, uint32(len(p.out)-before))
+			p.flags = append(p.flags, resultFlags(&r))
+			p.codes = append(p.codes, codes)
+		}
+	}
+}
+
+// detailReader reads the settled details back in row order: every attempt with
+// a detail, in order, reads or skips its entry.
+type detailReader struct {
+	r   *bufio.Reader
+	buf []byte
+}
+
+func (run *Run) details() *detailReader {
+	return &detailReader{r: bufio.NewReaderSize(run.spool.section(run.settledAt, run.spool.size), 64<<10)}
+}
+
+// next returns the detail of a (none when it has none); with outputOnly, its
+// errors are left out.
+func (d *detailReader) next(a *att, outputOnly bool) (detail, error) {
+	if !a.has(fDetail) {
+		return detail{}, nil
+	}
+	if cap(d.buf) < int(a.detLen) {
+		d.buf = make([]byte, a.detLen)
+	}
+	b := d.buf[:a.detLen]
+	if _, err := io.ReadFull(d.r, b); err != nil {
+		return detail{}, errBadDetail
+	}
+	return decodeDetail(b, outputOnly)
+}

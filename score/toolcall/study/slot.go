@@ -1,0 +1,164 @@
+package study
+
+import (
+	"math"
+
+	"github.com/fbeval/fbeval/contract"
+)
+
+// att is what scoring keeps in memory of one attempt of a row: a fixed slot of
+// flags, the numbers the aggregates sum, the first codes of its errors and
+// where its detail (output, messages) is in the spool. A row's case, arm and
+// repeat follow from its place (New lays rows out case by case, repeat by
+// repeat, arm by arm), and its attempts are adjacent.
+type att struct {
+	flags  uint16
+	ncodes uint32 // error codes in Run.codes from codes
+	model  uint32 // index in Run.models
+	codes  uint32
+	detLen uint32 // the detail entry's length, where flags has fDetail
+	det    int64  // the detail entry's offset in the spool
+	in     int64
+	out    int64
+	lat    float64
+}
+
+const (
+	fPresent   = 1 << iota // a record answered the attempt
+	fProvider              // it is a provider error
+	fSuccess               // judged a success (not set for a provider error)
+	fSemantic              // semantically right
+	fCandValid             // valid against the candidate schema
+	fCall                  // the output's action is call_tool
+	fPending               // not clean: judged in full once no later record can replace it
+	fDetail                // has a detail entry in the spool
+	fIn                    // input token count known
+	fOut                   // output token count known
+	fLat                   // latency known
+)
+
+func (a *att) has(f uint16) bool { return a.flags&f != 0 }
+
+// ok is a response that is not a provider error.
+func (a *att) ok() bool { return a.flags&(fPresent|fProvider) == fPresent }
+
+// success is a judged success: a missing response or a provider error is a failure.
+func (a *att) success() bool { return a.flags&(fPresent|fProvider|fSuccess) == fPresent|fSuccess }
+
+// row is the attempts of one row, index attempt-1.
+type row []att
+
+// latest returns the last attempt that has a response, and its number (0 if none).
+func (r row) latest() (*att, int) {
+	for i := len(r) - 1; i >= 0; i-- {
+		if r[i].has(fPresent) {
+			return &r[i], i + 1
+		}
+	}
+	return nil, 0
+}
+
+func (r row) firstSuccess() bool { return r[0].success() }
+
+func (r row) finalSuccess() bool {
+	a, _ := r.latest()
+	return a != nil && a.success()
+}
+
+// providerError reports whether any attempt of the row ended in a provider error
+// (a runner does not repair after one, so it is the last).
+func (r row) providerError() bool {
+	for i := range r {
+		if r[i].flags&(fPresent|fProvider) == fPresent|fProvider {
+			return true
+		}
+	}
+	return false
+}
+
+// latency is the row's time over all its attempts, as HESchema times a row; ok is
+// false when an attempt's latency is unknown or the row has a provider error.
+func (r row) latency() (ms float64, ok bool) {
+	n := 0
+	for i := range r {
+		a := &r[i]
+		if !a.has(fPresent) {
+			continue
+		}
+		if a.has(fProvider) || !a.has(fLat) {
+			return 0, false
+		}
+		ms += a.lat
+		n++
+	}
+	if math.IsInf(ms, 0) {
+		ms = math.MaxFloat64 // latencies are finite and never negative: only the sum can overflow
+	}
+	return ms, n > 0
+}
+
+// repairs is the number of repair attempts with a response.
+func (r row) repairs() int {
+	n := 0
+	for i := 1; i < len(r); i++ {
+		if r[i].has(fPresent) {
+			n++
+		}
+	}
+	return n
+}
+
+// place is where a row sits in the study.
+type place struct {
+	ci     int // the case's index in the plan
+	arm    string
+	repeat int
+}
+
+// placeOf returns the place of row i.
+func (run *Run) placeOf(i int) place {
+	s := run.Plan.Study
+	arms := len(s.Arms)
+	per := s.Repeats * arms
+	return place{ci: i / per, arm: s.Arms[i%arms], repeat: i%per/arms + 1}
+}
+
+// rowAt returns the attempts of row i.
+func (run *Run) rowAt(i int) row {
+	n := run.Plan.Study.Repairs + 1
+	return run.atts[i*n : (i+1)*n : (i+1)*n]
+}
+
+// caseOf returns the plan case of a place.
+func (run *Run) caseOf(p place) *contract.Case { return &run.Plan.Cases[p.ci] }
+
+// codeID interns an error code.
+func (run *Run) codeID(code string) uint16 {
+	if id, ok := run.codeIDs[code]; ok {
+		return id
+	}
+	id := uint16(len(run.codeNames))
+	run.codeNames = append(run.codeNames, code)
+	run.codeIDs[code] = id
+	return id
+}
+
+// codesOf returns the ids of the error codes a attempt's first-pass figures count.
+func (run *Run) codesOf(a *att) []uint16 {
+	return run.codes[a.codes : a.codes+a.ncodes]
+}
+
+// modelID interns a model name; the last one is remembered, as a file names few.
+func (run *Run) modelID(m string) uint32 {
+	if run.lastModel.ok && run.lastModel.name == m {
+		return run.lastModel.id
+	}
+	id, ok := run.modelIDs[m]
+	if !ok {
+		id = uint32(len(run.models))
+		run.models = append(run.models, m)
+		run.modelIDs[m] = id
+	}
+	run.lastModel.name, run.lastModel.id, run.lastModel.ok = m, id, true
+	return id
+}
