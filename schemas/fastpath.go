@@ -20,11 +20,13 @@ import (
 // additionalProperties, string lengths and patterns, numeric bounds, items and item
 // counts, allOf, anyOf, oneOf, not), working on a strictjson.Value directly with no
 // allocation in the usual case. It is built from the compiled schema (NewFast), so it reads every keyword exactly as the library
-// does; a schema using anything else has no fast path. When it says "invalid", the
-// library runs to name the errors; a differential test holds the two in agreement.
+// does; a schema using anything else has no fast path. When it says "invalid",
+// Failures names what fails (the library, where Failures cannot); differential tests
+// hold the two in agreement.
 type Fast struct {
-	always     *bool // a boolean schema
-	types      uint8 // typeBits; 0 = any
+	sch        *jsonschema.Schema // what the fast path was built from, for Failures
+	always     *bool              // a boolean schema
+	types      uint8              // typeBits; 0 = any
 	enum       []constVal
 	hasEnum    bool
 	constant   *constVal
@@ -96,7 +98,7 @@ func buildFast(s *jsonschema.Schema, depth int) (*Fast, bool) {
 	if s == nil || depth > maxFastDepth {
 		return nil, false
 	}
-	f := &Fast{minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
+	f := &Fast{sch: s, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
 	if s.Bool != nil {
 		f.always = s.Bool
 		return f, true

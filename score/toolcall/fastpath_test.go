@@ -3,6 +3,7 @@ package toolcall
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -11,7 +12,8 @@ import (
 	"github.com/fbeval/fbeval/schemas"
 )
 
-// fastPathSchemas are schemas whose fast path must agree with the library: the
+// fastPathSchemas are schemas whose fast path must agree with the library (on
+// validity, and on the errors named where it is invalid): the
 // inline tool contracts, a few with other keywords, and, when present, HESchema's 36
 // variants.
 func fastPathSchemas(t testing.TB) map[string]*Schema {
@@ -96,6 +98,11 @@ func checkFastPath(t *testing.T, set map[string]*Schema, inst string) {
 		slow := s.compiled.Validate(schemas.Instance(v)) == nil
 		if fast != slow {
 			t.Fatalf("%s on %s: fast path says valid=%v, library %v", name, inst, fast, slow)
+		}
+		// and where it is not valid, the errors named from the fast path's walk
+		// are the library's
+		if got, want := s.Validate(v), s.validateLib(v, ""); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s on %s: the fast path names %q, the library %q", name, inst, got, want)
 		}
 	}
 }

@@ -90,11 +90,29 @@ func (s *Schema) Validate(v strictjson.Value) []SchemaError {
 	return s.validate(v, "")
 }
 
-// validate is Validate with every path prefixed by prefix (a JSON Pointer).
+// validate is Validate with every path prefixed by prefix (a JSON Pointer). The
+// fast path names the errors of the schemas it covers (schemas.Fast.Failures),
+// the same leaves validateLib finds in the library's error tree, in one walk
+// instead of a validation and a re-validation per early keyword.
 func (s *Schema) validate(v strictjson.Value, prefix string) []SchemaError {
-	if s.fast != nil && s.fast.Valid(v) {
-		return nil
+	if s.fast != nil {
+		if s.fast.Valid(v) {
+			return nil
+		}
+		if fs, ok := s.fast.Failures(v, nil); ok {
+			var out []SchemaError
+			for _, f := range fs {
+				out = appendLeaf(out, string(schemas.AppendPointer(jsontext.Pointer(prefix), f.Tokens)), f.Kind)
+			}
+			sortSchemaErrors(out)
+			return out
+		}
 	}
+	return s.validateLib(v, prefix)
+}
+
+// validateLib is validate by the library alone: what Fast.Failures must agree with.
+func (s *Schema) validateLib(v strictjson.Value, prefix string) []SchemaError {
 	err := s.compiled.Validate(s.instance(v))
 	if err == nil {
 		return nil
@@ -125,22 +143,7 @@ func (s *Schema) leaves(root *jsonschema.ValidationError, prefix string, inst st
 	for l := range schemas.Leaves(root, pyOneError) {
 		e := l.ValidationError
 		path := string(schemas.AppendPointer(jsontext.Pointer(prefix), e.InstanceLocation))
-		kw := l.Keyword()
-		switch k := e.ErrorKind.(type) {
-		case *kind.AdditionalProperties:
-			if len(k.Properties) > 1 {
-				// The library lists them in map order.
-				sorted := &kind.AdditionalProperties{Properties: slices.Sorted(slices.Values(k.Properties))}
-				out = append(out, SchemaError{Path: path, Keyword: kw, Message: schemas.Message(sorted)})
-				continue
-			}
-		case *kind.Required:
-			for _, m := range k.Missing {
-				out = append(out, SchemaError{Path: path, Keyword: kw, Message: requiredMessage(m)})
-			}
-			continue
-		}
-		out = append(out, SchemaError{Path: path, Keyword: kw, Message: schemas.Message(e.ErrorKind)})
+		out = appendLeaf(out, path, e.ErrorKind)
 		if early := earlyKeyword(e.ErrorKind); early != "" {
 			url, frag, ok := strings.Cut(e.SchemaURL, "#")
 			sub, found := at(inst, e.InstanceLocation)
@@ -155,6 +158,30 @@ func (s *Schema) leaves(root *jsonschema.ValidationError, prefix string, inst st
 		}
 	}
 	return out
+}
+
+// appendLeaf appends the errors of one leaf of kind k at path: a required error
+// naming several properties is one error per property, as Python's jsonschema
+// reports it.
+func appendLeaf(out []SchemaError, path string, k jsonschema.ErrorKind) []SchemaError {
+	var kw string
+	if kp := k.KeywordPath(); len(kp) > 0 {
+		kw = kp[len(kp)-1]
+	}
+	switch k := k.(type) {
+	case *kind.AdditionalProperties:
+		if len(k.Properties) > 1 {
+			// The library lists them in map order.
+			sorted := &kind.AdditionalProperties{Properties: slices.Sorted(slices.Values(k.Properties))}
+			return append(out, SchemaError{Path: path, Keyword: kw, Message: schemas.Message(sorted)})
+		}
+	case *kind.Required:
+		for _, m := range k.Missing {
+			out = append(out, SchemaError{Path: path, Keyword: kw, Message: requiredMessage(m)})
+		}
+		return out
+	}
+	return append(out, SchemaError{Path: path, Keyword: kw, Message: schemas.Message(k)})
 }
 
 // pyOneError reports whether Python's jsonschema reports an error of this kind as

@@ -3,6 +3,7 @@ package toolcall
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/fbeval/fbeval/contract/strictjson"
@@ -63,6 +64,9 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 					t.Errorf("%s: library says valid=%v, suite %v", where, lib, want.Bool())
 				}
 				errs := s.Validate(inst)
+				if lib := s.validateLib(inst, ""); !reflect.DeepEqual(errs, lib) {
+					t.Errorf("%s: the fast path names %q, the library %q", where, errs, lib)
+				}
 				if (len(errs) == 0) != want.Bool() {
 					t.Errorf("%s: Validate gives %d errors, suite says valid=%v", where, len(errs), want.Bool())
 				}

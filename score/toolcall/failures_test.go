@@ -1,0 +1,116 @@
+package toolcall
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/fbeval/fbeval/contract/strictjson"
+	"github.com/fbeval/fbeval/fixtures"
+)
+
+// mutations returns values near gold (an object): each member deleted, each set
+// to values of every type and to edge numbers and strings, an unknown member
+// added, and pairs of those changes, so that most keywords fail alone and
+// together.
+func mutations(gold strictjson.Value) []strictjson.Value {
+	bad := []strictjson.Value{
+		strictjson.NullValue(), strictjson.BoolValue(true), strictjson.IntValue(0), strictjson.IntValue(-1),
+		strictjson.IntValue(7), strictjson.IntValue(1 << 40), strictjson.FloatValue(1.5), strictjson.FloatValue(2.0),
+		strictjson.FloatValue(-0.25), strictjson.FloatValue(1e300), strictjson.StringValue(""), strictjson.StringValue("x"),
+		strictjson.StringValue("2027-02-30"), strictjson.StringValue("0000-01-01"), strictjson.StringValue("25:99"),
+		strictjson.StringValue("a very long string that goes on and on past any maximum length a schema of a tool would set, surely"),
+		strictjson.StringValue("12:30\n"), strictjson.ArrayValue(), strictjson.ArrayValue(strictjson.IntValue(1), strictjson.StringValue("y")),
+		strictjson.ObjectValue(), strictjson.ObjectValue(strictjson.Member{Key: "k", Value: strictjson.IntValue(1)}),
+	}
+	var one []strictjson.Value
+	for _, m := range gold.Members() {
+		one = append(one, without(gold, m.Key))
+		for _, b := range bad {
+			one = append(one, with(gold, m.Key, b))
+		}
+		if m.Value.Kind() == strictjson.String {
+			one = append(one, with(gold, m.Key, strictjson.StringValue(m.Value.Str()+"!")))
+		}
+	}
+	one = append(one, with(gold, "unexpected", strictjson.StringValue("x")),
+		with(with(gold, "zz", strictjson.IntValue(1)), "aa", strictjson.IntValue(2)),
+		strictjson.ObjectValue())
+	out := append([]strictjson.Value{gold}, one...)
+	// pairs: every first-order change of one member with a few of another's
+	ms := gold.Members()
+	for i := range ms {
+		for j := range ms {
+			if i == j {
+				continue
+			}
+			for _, a := range []strictjson.Value{strictjson.IntValue(-1), strictjson.StringValue(""), strictjson.NullValue()} {
+				for _, b := range []strictjson.Value{strictjson.FloatValue(1.5), strictjson.ArrayValue(), strictjson.StringValue("x")} {
+					out = append(out, with(with(gold, ms[i].Key, a), ms[j].Key, b))
+				}
+			}
+			out = append(out, without(with(gold, ms[i].Key, strictjson.BoolValue(false)), ms[j].Key))
+		}
+	}
+	return out
+}
+
+// TestFailuresAgreeWithLibrary: on every schema variant of every built-in domain,
+// for the gold arguments of every case and many values near them, the errors named
+// from the fast path's walk (Fast.Failures) are the ones named from the library's
+// error tree with the Python-compatible re-validations, byte for byte.
+func TestFailuresAgreeWithLibrary(t *testing.T) {
+	items, err := garbleItems()
+	if err != nil {
+		t.Fatal(err)
+	}
+	golds := map[string][]strictjson.Value{} // by domain
+	seen := map[*Case]bool{}
+	for _, it := range items {
+		if seen[it.c] || it.c.action != "call_tool" {
+			continue
+		}
+		seen[it.c] = true
+		d := it.judge.tool.Domain
+		if len(golds[d]) < 6 {
+			golds[d] = append(golds[d], it.c.args)
+		}
+	}
+	var checked, walked, invalid int
+	for _, d := range fixtures.ToolcallDomains() {
+		if len(golds[d]) == 0 {
+			t.Fatalf("no gold arguments for %s", d)
+		}
+		for _, variant := range fixtures.ToolcallVariantNames() {
+			doc, err := fixtures.ToolcallVariant(d, variant)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := CompileSchema(doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, gold := range golds[d] {
+				for _, v := range mutations(gold) {
+					checked++
+					want := s.validateLib(v, "/arguments")
+					got := s.validate(v, "/arguments")
+					if len(want) > 0 {
+						invalid++
+					}
+					if !reflect.DeepEqual(got, want) {
+						t.Fatalf("%s %s: %s:\n fast %q\n  lib %q", d, variant, strictjson.Canonical(v), got, want)
+					}
+					if s.fast != nil && len(want) > 0 {
+						if _, ok := s.fast.Failures(v, nil); ok {
+							walked++
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d values, %d invalid, %d named by the walk", checked, invalid, walked)
+	if walked < invalid*9/10 {
+		t.Errorf("the walk names only %d of %d invalid values", walked, invalid)
+	}
+}
