@@ -21,7 +21,9 @@ func WriteTable(w io.Writer, doc Doc) error { return WriteTableWidth(w, doc, 0) 
 // (0: no limit): a table too wide loses its rightmost, least important columns
 // until it fits, and a line under it names them.
 func WriteTableWidth(w io.Writer, doc Doc, width int) error {
-	doc = doc.held()
+	if doc.Kind != KindToolcall {
+		doc = doc.held() // a toolcall table reads its rows once, keeping a few
+	}
 	b := &tableBuf{width: width}
 	var err error
 	switch doc.Kind {
@@ -201,11 +203,10 @@ func tableToolcall(b *tableBuf, name string, r *ToolcallReport) error {
 		fmt.Fprintf(b, "warning: %s\n", plain(w))
 	}
 	b.WriteByte('\n')
-	if fails := r.failingRows(); len(fails) > 0 {
+	if fails, n := r.firstFailingRows(maxTableFailures); n > 0 {
 		title := "failing cases (by final success)"
-		if len(fails) > maxTableFailures {
-			title = fmt.Sprintf("failing cases (by final success): the first %d of %d; every row is in --format json and --cases-out", maxTableFailures, len(fails))
-			fails = fails[:maxTableFailures]
+		if n > maxTableFailures {
+			title = fmt.Sprintf("failing cases (by final success): the first %d of %d; every row is in --format json and --cases-out", maxTableFailures, n)
 		}
 		rows = rows[:0]
 		for _, f := range fails {

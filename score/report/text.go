@@ -17,12 +17,11 @@ func WriteText(w io.Writer, doc Doc) error { return WriteTextWidth(w, doc, 0) }
 // WriteTextWidth is WriteText with a toolcall report's tables fitted to width
 // columns (0: any).
 func WriteTextWidth(w io.Writer, doc Doc, width int) error {
-	doc = doc.held()
 	switch doc.Kind {
 	case KindToolcall:
 		return WriteTableWidth(w, doc, width)
 	case KindCogLang:
-		return textCogLang(w, doc.CogLang)
+		return textCogLang(w, doc.held().CogLang)
 	}
 	return errNoKind
 }

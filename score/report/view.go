@@ -20,6 +20,40 @@ func (r *ToolcallReport) failingRows() []Row {
 	return out
 }
 
+// firstFailingRows returns the first max rows failingRows gives and how many it
+// gives, reading the rows once (from RowSource when it is set) and keeping only
+// those, without their attempts: a table shows a few of a study's rows.
+func (r *ToolcallReport) firstFailingRows(max int) ([]Row, int) {
+	arms := r.Arms.Keys()
+	kept := make([][]Row, len(arms))
+	total := 0
+	rows := r.RowSource
+	if rows == nil {
+		rows = sliceSeq(r.Rows)
+	}
+	for row := range rows {
+		if row.FinalSuccess {
+			continue
+		}
+		for a, arm := range arms {
+			if row.Arm != arm {
+				continue
+			}
+			total++
+			if len(kept[a]) < max {
+				k := *row
+				k.AttemptResults, k.Output = nil, nil
+				kept[a] = append(kept[a], k)
+			}
+		}
+	}
+	var out []Row
+	for _, k := range kept {
+		out = append(out, k...)
+	}
+	return out[:min(len(out), max)], total
+}
+
 // errorCodes returns every code counted in any arm, sorted.
 func (r *ToolcallReport) errorCodes() []string {
 	seen := map[string]bool{}
