@@ -1,7 +1,6 @@
 package schemas
 
 import (
-	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
@@ -258,8 +257,7 @@ func (w *failWalker) number(f *Fast, v strictjson.Value) {
 		return
 	}
 	s := f.sch
-	// the library's reading: the exact value of the number's %v text
-	got, _ := new(big.Rat).SetString(fmt.Sprintf("%v", Instance(v)))
+	got := libRat(v) // the exact value of the number's %v text, as the library reads it
 	if s.Minimum != nil && got.Cmp(s.Minimum) < 0 {
 		w.add(&kind.Minimum{Got: got, Want: s.Minimum})
 	}

@@ -3,6 +3,7 @@ package toolcall
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"unsafe"
@@ -68,6 +69,8 @@ type Judge struct {
 type maxRule struct {
 	field   string
 	ceiling strictjson.Value
+	text    strictjson.JSONText // the ceiling's canonical text
+	path    string              // the field's JSON Pointer in an output
 }
 
 // NewJudge compiles tool's reference schema and the candidate schema (nil: the
@@ -96,7 +99,8 @@ func NewJudge(tool contract.Tool, candidateSchema []byte) (*Judge, error) {
 		if err != nil || !c.IsNumber() {
 			return nil, fmt.Errorf("tool %q: policy max %q: ceiling %q is not a number", tool.Name, f, tool.Policy.Max[f])
 		}
-		j.maxRules = append(j.maxRules, maxRule{field: f, ceiling: c})
+		j.maxRules = append(j.maxRules, maxRule{field: f, ceiling: c, text: strictjson.CanonicalText(c),
+			path: string(jsontext.Pointer("/arguments").AppendToken(f))})
 	}
 	j.ordered = slices.Clone(tool.Policy.Ordered)
 	return j, nil
@@ -238,8 +242,8 @@ func (j *Judge) Score(output string, c *Case) Result {
 	if e.action != c.action {
 		r.Errors = append(r.Errors, Error{
 			Code: CodeWrongAction, Path: "/action",
-			Message:  fmt.Sprintf("action %q, expected %q", e.action, c.action),
-			Expected: c.actionText, Actual: strictjson.CanonicalText(strictjson.StringValue(e.action)),
+			Message:  "action " + strconv.Quote(e.action) + ", expected " + strconv.Quote(c.action),
+			Expected: c.actionText, Actual: actionText(e.action),
 		})
 	}
 	r.SemanticallyRight = semantic
@@ -286,8 +290,8 @@ func (j *Judge) scoreCall(e envelopeParts, c *Case, semantic bool) (errs []Error
 		}
 		errs = append(errs, Error{
 			Code: CodeCandidateSchemaInvalid, Path: "/arguments",
-			Message: fmt.Sprintf("arguments fail the candidate schema (%d error%s; first at %q: %s)",
-				len(candErrs), plural(len(candErrs)), candErrs[0].Path, candErrs[0].Message),
+			Message: "arguments fail the candidate schema (" + strconv.Itoa(len(candErrs)) + " error" + plural(len(candErrs)) +
+				"; first at " + strconv.Quote(candErrs[0].Path) + ": " + candErrs[0].Message + ")",
 			Details: details,
 		})
 	}
@@ -301,10 +305,11 @@ func (j *Judge) scoreCall(e envelopeParts, c *Case, semantic bool) (errs []Error
 		semantic = false
 		me := Error{Code: CodeStateMismatch, Path: string(jsontext.Pointer("/arguments").AppendToken(b.Key)), Expected: c.bindingTexts[i]}
 		if ok {
-			me.Actual = strictjson.CanonicalText(got)
-			me.Message = fmt.Sprintf("%s is %s, expected %s", b.Key, me.Actual, me.Expected)
+			actual := strictjson.CanonicalText(got)
+			me.Actual = actual
+			me.Message = b.Key + " is " + string(actual) + ", expected " + string(c.bindingTexts[i])
 		} else {
-			me.Message = fmt.Sprintf("%s is missing, expected %s", b.Key, me.Expected)
+			me.Message = b.Key + " is missing, expected " + string(c.bindingTexts[i])
 		}
 		errs = append(errs, me)
 	}
@@ -317,10 +322,11 @@ func (j *Judge) scoreCall(e envelopeParts, c *Case, semantic bool) (errs []Error
 	}
 	if !strictjson.Equal(e.tool, c.tool) {
 		semantic = false
+		actual := strictjson.CanonicalText(e.tool)
 		errs = append(errs, Error{
 			Code: CodeWrongTool, Path: "/tool",
-			Message:  fmt.Sprintf("tool %s, expected %s", strictjson.Canonical(e.tool), strictjson.Canonical(c.tool)),
-			Expected: c.toolText, Actual: strictjson.CanonicalText(e.tool),
+			Message:  "tool " + string(actual) + ", expected " + string(c.toolText),
+			Expected: c.toolText, Actual: actual,
 		})
 	}
 	if e.missing.Len() > 0 {
@@ -346,14 +352,14 @@ func (j *Judge) checkPolicies(args strictjson.Value, errs []Error) []Error {
 			continue
 		}
 		e := Error{
-			Code: CodePolicyLimit, Path: string(jsontext.Pointer("/arguments").AppendToken(rule.field)), Keyword: "max",
-			Message:  fmt.Sprintf("%s must be a number at most %s", rule.field, strictjson.Canonical(rule.ceiling)),
-			Expected: strictjson.CanonicalText(rule.ceiling),
+			Code: CodePolicyLimit, Path: rule.path, Keyword: "max",
+			Message:  rule.field + " must be a number at most " + string(rule.text),
+			Expected: rule.text,
 		}
 		if ok {
 			e.Actual = strictjson.CanonicalText(got)
 		} else {
-			e.Message = fmt.Sprintf("%s is missing; it must be a number at most %s", rule.field, strictjson.Canonical(rule.ceiling))
+			e.Message = rule.field + " is missing; it must be a number at most " + string(rule.text)
 		}
 		errs = append(errs, e)
 	}
@@ -365,7 +371,7 @@ func (j *Judge) checkPolicies(args strictjson.Value, errs []Error) []Error {
 		}
 		errs = append(errs, Error{
 			Code: CodePolicyOrder, Path: string(jsontext.Pointer("/arguments").AppendToken(pair[1])), Keyword: "ordered",
-			Message: fmt.Sprintf("%s must be a string after %s (%s, %s)", pair[1], pair[0], strictjson.Canonical(first), strictjson.Canonical(second)),
+			Message: pair[1] + " must be a string after " + pair[0] + " (" + strictjson.Canonical(first) + ", " + strictjson.Canonical(second) + ")",
 			Actual:  strictjson.CanonicalText(strictjson.ObjectValue(strictjson.Member{Key: pair[0], Value: first}, strictjson.Member{Key: pair[1], Value: second})),
 		})
 	}
@@ -403,6 +409,22 @@ func (j *Judge) scoreControl(e envelopeParts, c *Case, errs *[]Error) bool {
 			Expected: wantText, Actual: strictjson.CanonicalText(e.missing)})
 	}
 	return ok
+}
+
+// actionTexts are the canonical texts of the three actions, which every
+// envelope's action is one of.
+var actionTexts = map[string]strictjson.JSONText{
+	contract.ActionCallTool: strictjson.CanonicalText(strictjson.StringValue(contract.ActionCallTool)),
+	contract.ActionAsk:      strictjson.CanonicalText(strictjson.StringValue(contract.ActionAsk)),
+	contract.ActionRefuse:   strictjson.CanonicalText(strictjson.StringValue(contract.ActionRefuse)),
+}
+
+// actionText is the canonical text of an action.
+func actionText(a string) strictjson.JSONText {
+	if t, ok := actionTexts[a]; ok {
+		return t
+	}
+	return strictjson.CanonicalText(strictjson.StringValue(a))
 }
 
 // stringsValue returns a JSON array of strings.

@@ -3,6 +3,8 @@ package toolcall
 import (
 	"errors"
 	"fmt"
+	"math"
+	"math/big"
 	"slices"
 	"strings"
 	"sync"
@@ -181,7 +183,7 @@ func appendLeaf(out []SchemaError, path string, k jsonschema.ErrorKind) []Schema
 		}
 		return out
 	}
-	return append(out, SchemaError{Path: path, Keyword: kw, Message: schemas.Message(k)})
+	return append(out, SchemaError{Path: path, Keyword: kw, Message: message(k)})
 }
 
 // pyOneError reports whether Python's jsonschema reports an error of this kind as
@@ -194,27 +196,84 @@ func pyOneError(k jsonschema.ErrorKind) bool {
 	return false
 }
 
-// requiredMessages holds the library's message for each missing property name met
-// so far: wrong actions make the same few messages over and over, and the printer
-// is slow. The names come from schemas' required lists, so the set stays small;
-// past maxRequiredMessages it is not added to.
+// messages holds the library's message for each error met so far whose message
+// depends on a few values only (the type found and wanted, a missing or an extra
+// property's name, the number found and the bound, ...): wrong answers make the
+// same few messages over and over, and the library's printer is slow. The values
+// come from schemas and from what outputs got wrong, so the set stays small for a
+// study; past maxMessages it is not added to.
 var (
-	requiredMessages    sync.Map // name -> message
-	requiredMessagesLen atomic.Int32
+	messages    sync.Map // messageKey -> message
+	messagesLen atomic.Int32
 )
 
-const maxRequiredMessages = 4096
+const maxMessages = 4096
+
+// messageKey is what one message depends on: its kind and up to two strings and
+// two numbers.
+type messageKey struct {
+	kind   string
+	s1, s2 string
+	n1, n2 uint64
+}
+
+// message is schemas.Message(k), from the cache where k's message has a key.
+func message(k jsonschema.ErrorKind) string {
+	key, ok := keyOf(k)
+	if !ok {
+		return schemas.Message(k)
+	}
+	if m, ok := messages.Load(key); ok {
+		return m.(string)
+	}
+	msg := schemas.Message(k)
+	if messagesLen.Add(1) <= maxMessages {
+		key.s1, key.s2 = strings.Clone(key.s1), strings.Clone(key.s2)
+		messages.Store(key, msg)
+	}
+	return msg
+}
+
+// keyOf returns the values k's message is made of (see kind's LocalizedString
+// methods), or false for kinds whose message is not cached.
+func keyOf(k jsonschema.ErrorKind) (messageKey, bool) {
+	bound := func(name string, got, want *big.Rat) (messageKey, bool) {
+		g, _ := got.Float64()
+		w, _ := want.Float64()
+		return messageKey{kind: name, n1: math.Float64bits(g), n2: math.Float64bits(w)}, true
+	}
+	switch k := k.(type) {
+	case *kind.Required:
+		if len(k.Missing) == 1 {
+			return messageKey{kind: "required", s1: k.Missing[0]}, true
+		}
+	case *kind.AdditionalProperties:
+		if len(k.Properties) == 1 {
+			return messageKey{kind: "additionalProperties", s1: k.Properties[0]}, true
+		}
+	case *kind.Type:
+		if len(k.Want) == 1 {
+			return messageKey{kind: "type", s1: k.Got, s2: k.Want[0]}, true
+		}
+	case *kind.Minimum:
+		return bound("minimum", k.Got, k.Want)
+	case *kind.Maximum:
+		return bound("maximum", k.Got, k.Want)
+	case *kind.ExclusiveMinimum:
+		return bound("exclusiveMinimum", k.Got, k.Want)
+	case *kind.ExclusiveMaximum:
+		return bound("exclusiveMaximum", k.Got, k.Want)
+	case *kind.MinLength:
+		return messageKey{kind: "minLength", n1: uint64(k.Got), n2: uint64(k.Want)}, true
+	case *kind.MaxLength:
+		return messageKey{kind: "maxLength", n1: uint64(k.Got), n2: uint64(k.Want)}, true
+	}
+	return messageKey{}, false
+}
 
 // requiredMessage is the library's message for one missing property.
 func requiredMessage(name string) string {
-	if m, ok := requiredMessages.Load(name); ok {
-		return m.(string)
-	}
-	msg := schemas.Message(&kind.Required{Missing: []string{name}})
-	if requiredMessagesLen.Add(1) <= maxRequiredMessages {
-		requiredMessages.Store(strings.Clone(name), msg)
-	}
-	return msg
+	return message(&kind.Required{Missing: []string{name}})
 }
 
 func sortSchemaErrors(errs []SchemaError) {
