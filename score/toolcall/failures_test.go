@@ -6,6 +6,8 @@ import (
 
 	"github.com/fbeval/fbeval/contract/strictjson"
 	"github.com/fbeval/fbeval/fixtures"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
 // mutations returns values near gold (an object): each member deleted, each set
@@ -112,5 +114,23 @@ func TestFailuresAgreeWithLibrary(t *testing.T) {
 	t.Logf("%d values, %d invalid, %d named by the walk", checked, invalid, walked)
 	if walked < invalid*9/10 {
 		t.Errorf("the walk names only %d of %d invalid values", walked, invalid)
+	}
+}
+
+// TestKeywordOf: the keyword of every kind keywordOf names without the library is
+// the last of the library's keyword path.
+func TestKeywordOf(t *testing.T) {
+	for _, k := range []jsonschema.ErrorKind{
+		&kind.Type{}, &kind.Required{}, &kind.AdditionalProperties{}, &kind.Enum{}, &kind.Const{}, &kind.Format{},
+		&kind.Minimum{}, &kind.Maximum{}, &kind.ExclusiveMinimum{}, &kind.ExclusiveMaximum{}, &kind.MinLength{},
+		&kind.MaxLength{}, &kind.Pattern{}, &kind.AnyOf{}, &kind.OneOf{}, &kind.Not{}, &kind.FalseSchema{}, &kind.MultipleOf{},
+	} {
+		want := ""
+		if kp := k.KeywordPath(); len(kp) > 0 {
+			want = kp[len(kp)-1]
+		}
+		if got := keywordOf(k); got != want {
+			t.Errorf("%T: keywordOf %q, the library's path ends in %q", k, got, want)
+		}
 	}
 }

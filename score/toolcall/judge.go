@@ -274,6 +274,11 @@ func (j *Judge) ScoreBytes(output []byte, c *Case) Result {
 
 func (j *Judge) scoreCall(e envelopeParts, c *Case, semantic bool) (errs []Error, sem, refValid, candValid, polValid bool) {
 	refErrs := j.reference.validate(e.arguments, "/arguments")
+	if len(refErrs) > 0 {
+		// room for the schema errors, the candidate's and the most the checks
+		// below add (a success keeps Errors nil)
+		errs = make([]Error, 0, len(refErrs)+len(c.bindings)+4+len(j.maxRules)+len(j.ordered))
+	}
 	for _, se := range refErrs {
 		errs = append(errs, Error{Code: schemaCode(se.Keyword), Path: se.Path, Keyword: se.Keyword, Message: se.Message})
 	}
@@ -284,9 +289,16 @@ func (j *Judge) scoreCall(e envelopeParts, c *Case, semantic bool) (errs []Error
 	}
 	candValid = len(candErrs) == 0
 	if !candValid {
-		details := make([]Error, len(candErrs))
-		for i, se := range candErrs {
-			details[i] = Error{Code: schemaCode(se.Keyword), Path: se.Path, Keyword: se.Keyword, Message: se.Message}
+		var details []Error
+		if j.candidate == j.reference {
+			// the same errors as the reference's, which open errs: shared, capped so
+			// that nothing appended to one reaches the other
+			details = errs[:len(refErrs):len(refErrs)]
+		} else {
+			details = make([]Error, len(candErrs))
+			for i, se := range candErrs {
+				details[i] = Error{Code: schemaCode(se.Keyword), Path: se.Path, Keyword: se.Keyword, Message: se.Message}
+			}
 		}
 		errs = append(errs, Error{
 			Code: CodeCandidateSchemaInvalid, Path: "/arguments",

@@ -102,7 +102,7 @@ func (s *Schema) validate(v strictjson.Value, prefix string) []SchemaError {
 			return nil
 		}
 		if fs, ok := s.fast.Failures(v, nil); ok {
-			var out []SchemaError
+			out := make([]SchemaError, 0, len(fs))
 			for _, f := range fs {
 				out = appendLeaf(out, string(schemas.AppendPointer(jsontext.Pointer(prefix), f.Tokens)), f.Kind)
 			}
@@ -166,10 +166,7 @@ func (s *Schema) leaves(root *jsonschema.ValidationError, prefix string, inst st
 // naming several properties is one error per property, as Python's jsonschema
 // reports it.
 func appendLeaf(out []SchemaError, path string, k jsonschema.ErrorKind) []SchemaError {
-	var kw string
-	if kp := k.KeywordPath(); len(kp) > 0 {
-		kw = kp[len(kp)-1]
-	}
+	kw := keywordOf(k)
 	switch k := k.(type) {
 	case *kind.AdditionalProperties:
 		if len(k.Properties) > 1 {
@@ -184,6 +181,43 @@ func appendLeaf(out []SchemaError, path string, k jsonschema.ErrorKind) []Schema
 		return out
 	}
 	return append(out, SchemaError{Path: path, Keyword: kw, Message: message(k)})
+}
+
+// keywordOf is the last keyword of k's keyword path ("" when it has none), for the
+// kinds wrong answers make most without the library's allocation of the path.
+func keywordOf(k jsonschema.ErrorKind) string {
+	switch k.(type) {
+	case *kind.Type:
+		return "type"
+	case *kind.Required:
+		return "required"
+	case *kind.AdditionalProperties:
+		return "additionalProperties"
+	case *kind.Enum:
+		return "enum"
+	case *kind.Const:
+		return "const"
+	case *kind.Format:
+		return "format"
+	case *kind.Minimum:
+		return "minimum"
+	case *kind.Maximum:
+		return "maximum"
+	case *kind.ExclusiveMinimum:
+		return "exclusiveMinimum"
+	case *kind.ExclusiveMaximum:
+		return "exclusiveMaximum"
+	case *kind.MinLength:
+		return "minLength"
+	case *kind.MaxLength:
+		return "maxLength"
+	case *kind.Pattern:
+		return "pattern"
+	}
+	if kp := k.KeywordPath(); len(kp) > 0 {
+		return kp[len(kp)-1]
+	}
+	return ""
 }
 
 // pyOneError reports whether Python's jsonschema reports an error of this kind as
