@@ -108,7 +108,7 @@ func AppendJSON(dst []byte, v any, s Style, depth int) ([]byte, error) {
 	case JSONAppender:
 		return x.AppendJSON(dst, s, depth)
 	}
-	return appendValue(dst, reflect.ValueOf(v), s, depth)
+	return appendValue(dst, reflect.ValueOf(v), s, depth, false)
 }
 
 func appendObject(dst []byte, obj Object, s Style, depth int) ([]byte, error) {
@@ -317,3 +317,53 @@ func sortedObject[V any](m map[string]V) Object {
 }
 
 const hexDigits = "0123456789abcdef"
+
+// Hand-written AppendJSON methods lay their values out with AppendMember,
+// AppendItem and AppendClose, so they write exactly the bytes the reflection
+// writer writes for the same value.
+
+// AppendMember appends what comes before the i-th (0-based) member's value in an
+// object at nesting depth depth: "{" before the first member or s.Sep before a
+// later one, the line break and indentation of style s, the key and s.Colon.
+func AppendMember(dst []byte, s Style, depth, i int, key string) []byte {
+	if i == 0 {
+		dst = append(dst, '{')
+	} else {
+		dst = append(dst, s.Sep...)
+	}
+	dst = newline(dst, s, depth+1)
+	dst = AppendString(dst, key)
+	return append(dst, s.Colon...)
+}
+
+// AppendItem appends what comes before the i-th (0-based) item of a list at
+// nesting depth depth: "[" before the first item or s.Sep before a later one,
+// and the line break and indentation of style s.
+func AppendItem(dst []byte, s Style, depth, i int) []byte {
+	if i == 0 {
+		dst = append(dst, '[')
+	} else {
+		dst = append(dst, s.Sep...)
+	}
+	return newline(dst, s, depth+1)
+}
+
+// AppendClose appends the end of an object (end '}') or a list (end ']') of n
+// members or items at nesting depth depth, begun with AppendMember or AppendItem:
+// "{}" or "[]" when n is 0.
+func AppendClose(dst []byte, s Style, depth, n int, end byte) []byte {
+	if n == 0 {
+		return append(dst, end-2, end) // '{' is '}'-2, '[' is ']'-2
+	}
+	dst = newline(dst, s, depth)
+	return append(dst, end)
+}
+
+// AppendStrings appends a list of strings at nesting depth depth; nil is [].
+func AppendStrings(dst []byte, xs []string, s Style, depth int) []byte {
+	for i, x := range xs {
+		dst = AppendItem(dst, s, depth, i)
+		dst = AppendString(dst, x)
+	}
+	return AppendClose(dst, s, depth, len(xs), ']')
+}

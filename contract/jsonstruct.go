@@ -94,8 +94,17 @@ func fieldsOf(t reflect.Type) []field {
 	return out
 }
 
+// AppendJSONReflect appends v as AppendJSON does, but writes every struct by
+// reflection from its json tags even where its type has an AppendJSON method:
+// the reference that hand-written AppendJSON methods are tested against.
+func AppendJSONReflect(dst []byte, v any, s Style, depth int) ([]byte, error) {
+	return appendValue(dst, reflect.ValueOf(v), s, depth, true)
+}
+
 // appendValue writes a typed value by reflection: the fallback of AppendJSON.
-func appendValue(dst []byte, v reflect.Value, s Style, depth int) ([]byte, error) {
+// With plain, struct types are written from their fields even when they have an
+// AppendJSON method.
+func appendValue(dst []byte, v reflect.Value, s Style, depth int, plain bool) ([]byte, error) {
 	if !v.IsValid() {
 		return append(dst, "null"...), nil
 	}
@@ -109,13 +118,14 @@ func appendValue(dst []byte, v reflect.Value, s Style, depth int) ([]byte, error
 		}
 		return append(dst, v.Bytes()...), nil
 	}
-	if t.Implements(appenderType) {
+	if plain && (t.Kind() == reflect.Struct || t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct) {
+		// written from its fields below
+	} else if t.Implements(appenderType) {
 		if t.Kind() == reflect.Pointer && v.IsNil() {
 			return append(dst, "null"...), nil
 		}
 		return v.Interface().(JSONAppender).AppendJSON(dst, s, depth)
-	}
-	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(appenderType) {
+	} else if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(appenderType) {
 		if v.CanAddr() {
 			return v.Addr().Interface().(JSONAppender).AppendJSON(dst, s, depth)
 		}
@@ -128,12 +138,15 @@ func appendValue(dst []byte, v reflect.Value, s Style, depth int) ([]byte, error
 		if v.IsNil() {
 			return append(dst, "null"...), nil
 		}
+		if plain {
+			return appendValue(dst, v.Elem(), s, depth, plain)
+		}
 		return AppendJSON(dst, v.Elem().Interface(), s, depth)
 	case reflect.Pointer:
 		if v.IsNil() {
 			return append(dst, "null"...), nil
 		}
-		return appendValue(dst, v.Elem(), s, depth)
+		return appendValue(dst, v.Elem(), s, depth, plain)
 	case reflect.String:
 		return AppendString(dst, v.String()), nil
 	case reflect.Bool:
@@ -145,7 +158,7 @@ func appendValue(dst []byte, v reflect.Value, s Style, depth int) ([]byte, error
 	case reflect.Float64, reflect.Float32:
 		return AppendPyFloat(dst, v.Float()), nil
 	case reflect.Slice, reflect.Array:
-		return appendList(dst, v.Len(), func(dst []byte, i int) ([]byte, error) { return appendValue(dst, v.Index(i), s, depth+1) }, s, depth)
+		return appendList(dst, v.Len(), func(dst []byte, i int) ([]byte, error) { return appendValue(dst, v.Index(i), s, depth+1, plain) }, s, depth)
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String {
 			break
@@ -155,7 +168,7 @@ func appendValue(dst []byte, v reflect.Value, s Style, depth int) ([]byte, error
 		return appendMembers(dst, len(keys), func(dst []byte, i int) ([]byte, error) {
 			dst = AppendString(dst, keys[i].String())
 			dst = append(dst, s.Colon...)
-			return appendValue(dst, v.MapIndex(keys[i]), s, depth+1)
+			return appendValue(dst, v.MapIndex(keys[i]), s, depth+1, plain)
 		}, s, depth)
 	case reflect.Struct:
 		fields := fieldsOf(t)
@@ -174,7 +187,7 @@ func appendValue(dst []byte, v reflect.Value, s Style, depth int) ([]byte, error
 			f := &fields[written[i]]
 			dst = AppendString(dst, f.key)
 			dst = append(dst, s.Colon...)
-			return appendValue(dst, v.FieldByIndex(f.index), s, depth+1)
+			return appendValue(dst, v.FieldByIndex(f.index), s, depth+1, plain)
 		}, s, depth)
 	}
 	return dst, fmt.Errorf("contract: cannot write %s as JSON", t)
