@@ -34,52 +34,95 @@ func renderDoc(w io.Writer, doc report.Doc, format string) error {
 
 // ReportCmd re-renders a saved report.
 type ReportCmd struct {
-	File   string `arg:"" help:"A saved fbeval-report/v1 or CogLang result JSON (- for standard input)." placeholder:"REPORT.json"`
-	Format string `help:"table, text, json, markdown, html or junit: the bytes fbeval score writes in that format." enum:"table,text,json,markdown,html,junit" default:"table"`
-	Output string `short:"o" help:"Write to FILE (atomically) instead of standard output." placeholder:"FILE"`
+	File         string `arg:"" help:"A saved fbeval-report/v1 or CogLang result JSON (- for standard input)." placeholder:"REPORT.json"`
+	Format       string `help:"table, text, json, markdown, html or junit: the bytes fbeval score writes in that format." enum:"table,text,json,markdown,html,junit" default:"table"`
+	Output       string `short:"o" help:"Write to FILE (atomically) instead of standard output." placeholder:"FILE"`
+	MaxLineBytes int64  `help:"Longest row of a toolcall report read, in bytes (the rest of a report is bounded by --max-file-bytes)." default:"67108864" placeholder:"BYTES"`
 }
 
 func (c *ReportCmd) Run(env *Env) error {
-	data, err := readInputFile(env, c.File)
+	doc, done, err := openReport(env, c.File, c.MaxLineBytes)
 	if err != nil {
 		return err
 	}
-	doc, err := report.Load(c.File, data)
+	defer done()
+	return writeOutput(env, c.Output, func(w *bufio.Writer) error {
+		if err := renderDoc(w, doc, c.Format); err != nil {
+			return err
+		}
+		return rowsErr(doc)
+	})
+}
+
+// openReport opens a saved report for rendering without holding a toolcall
+// report's rows: they are read again from the file (standard input is kept in a
+// temporary file) as they are written. done releases the input.
+func openReport(env *Env, path string, maxRow int64) (report.Doc, func(), error) {
+	if maxRow <= 0 {
+		return report.Doc{}, nil, usageError("--max-line-bytes must be positive")
+	}
+	r, closeInput, err := openInput(env, path)
 	if err != nil {
+		return report.Doc{}, nil, err
+	}
+	sp, err := contract.NewSpool(path, r)
+	if err != nil {
+		closeInput()
+		return report.Doc{}, nil, &exitError{code: 2, err: err}
+	}
+	done := func() { sp.Close(); closeInput() }
+	opts := report.OpenOptions{MaxRowBytes: maxRow}
+	if sp.Spooled() {
+		opts.First = sp
+	}
+	doc, err := report.Open(path, sp, opts)
+	if err != nil {
+		done()
+		return report.Doc{}, nil, &exitError{code: 2, err: err}
+	}
+	return doc, done, nil
+}
+
+// rowsErr is the error of reading a report's rows again, as an exit 2.
+func rowsErr(doc report.Doc) error {
+	if err := doc.Err(); err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	return writeOutput(env, c.Output, func(w *bufio.Writer) error { return renderDoc(w, doc, c.Format) })
+	return nil
 }
 
 // CompareCmd compares the reports of two models on the same study.
 type CompareCmd struct {
-	A      string `arg:"" help:"The first report (e.g. the smaller model)." placeholder:"A.json"`
-	B      string `arg:"" help:"The second report (e.g. the larger model)." placeholder:"B.json"`
-	Format string `help:"table, json, markdown or html." enum:"table,json,markdown,html" default:"table"`
-	LabelA string `help:"Name of the first report in outputs (default: the models its responses name, else its responses file)."`
-	LabelB string `help:"Name of the second report in outputs (default: the models its responses name, else its responses file)."`
-	Output string `short:"o" help:"Write to FILE (atomically) instead of standard output." placeholder:"FILE"`
+	A            string `arg:"" help:"The first report (e.g. the smaller model)." placeholder:"A.json"`
+	B            string `arg:"" help:"The second report (e.g. the larger model)." placeholder:"B.json"`
+	Format       string `help:"table, json, markdown or html." enum:"table,json,markdown,html" default:"table"`
+	LabelA       string `help:"Name of the first report in outputs (default: the models its responses name, else its responses file)."`
+	LabelB       string `help:"Name of the second report in outputs (default: the models its responses name, else its responses file)."`
+	Output       string `short:"o" help:"Write to FILE (atomically) instead of standard output." placeholder:"FILE"`
+	MaxLineBytes int64  `help:"Longest row of a report read, in bytes (the rest of a report is bounded by --max-file-bytes)." default:"67108864" placeholder:"BYTES"`
 }
 
 func (c *CompareCmd) Run(env *Env) error {
-	var docs [2]*report.ToolcallReport
+	var docs [2]report.Doc
 	for i, p := range []string{c.A, c.B} {
-		data, err := readInputFile(env, p)
+		doc, done, err := openReport(env, p, c.MaxLineBytes)
 		if err != nil {
 			return err
 		}
-		doc, err := report.Load(p, data)
-		if err != nil {
-			return &exitError{code: 2, err: err}
-		}
+		defer done()
 		if doc.Toolcall == nil {
 			return usageError("%s: compare takes two toolcall reports (fbeval-report/v1)", p)
 		}
-		docs[i] = doc.Toolcall
+		docs[i] = doc
 	}
-	res, err := compare.Compare(docs[0], docs[1], compare.Options{LabelA: c.LabelA, LabelB: c.LabelB, PathA: c.A, PathB: c.B})
+	res, err := compare.Compare(docs[0].Toolcall, docs[1].Toolcall, compare.Options{LabelA: c.LabelA, LabelB: c.LabelB, PathA: c.A, PathB: c.B})
 	if err != nil {
 		return &exitError{code: 2, err: err}
+	}
+	for _, d := range docs {
+		if err := rowsErr(d); err != nil {
+			return err
+		}
 	}
 	return writeOutput(env, c.Output, func(w *bufio.Writer) error {
 		switch c.Format {
@@ -102,17 +145,4 @@ func tableWidth() int {
 		return 0
 	}
 	return n
-}
-
-func readInputFile(env *Env, path string) ([]byte, error) {
-	r, done, err := openInput(env, path)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	data, err := contract.ReadAll(path, r)
-	if err != nil {
-		return nil, &exitError{code: 2, err: cleanPathError(err)}
-	}
-	return data, nil
 }

@@ -111,6 +111,7 @@ func Compare(a, b *report.ToolcallReport, opts Options) (*Result, error) {
 	if a == nil || b == nil {
 		return nil, errors.New("compare: two toolcall reports are needed")
 	}
+	a, b = held(a), held(b)
 	if opts.LabelA == "" {
 		opts.LabelA = defaultLabel(a, "A")
 	}
@@ -195,6 +196,19 @@ func Compare(a, b *report.ToolcallReport, opts Options) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// held returns r with the rows its source yields collected.
+func held(r *report.ToolcallReport) *report.ToolcallReport {
+	if r.RowSource == nil {
+		return r
+	}
+	h := *r
+	h.Rows, h.RowSource = []report.Row{}, nil
+	for row := range r.RowSource {
+		h.Rows = append(h.Rows, *row)
+	}
+	return &h
 }
 
 // defaultLabel names a side by the models its responses name, else by its

@@ -26,7 +26,13 @@ func loadReport(t testing.TB, name string) *report.ToolcallReport {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return doc.Toolcall
+	// The tests change rows, so the report holds them.
+	r := doc.Toolcall
+	for row := range r.RowSource {
+		r.Rows = append(r.Rows, *row)
+	}
+	r.RowSource = nil
+	return r
 }
 
 func pair(t testing.TB) (*report.ToolcallReport, *report.ToolcallReport) {

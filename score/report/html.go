@@ -53,7 +53,9 @@ var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 // no scripts and no external references, readable on a phone and printable. Every
 // text from the report is escaped by html/template.
 func WriteHTML(w io.Writer, doc Doc) error {
-	doc = doc.held()
+	if doc.Kind != KindToolcall {
+		doc = doc.held() // a toolcall report's rows are read as the page is built
+	}
 	var b bytes.Buffer
 	var err error
 	switch doc.Kind {
@@ -358,10 +360,8 @@ func findings(r *ToolcallReport) []finding {
 func toolcallView(r *ToolcallReport) toolcallPage {
 	p := toolcallPage{Title: r.title(), Style: template.CSS(styleCSS), R: r, Findings: findings(r), ArmChart: armChart(r), Forest: forestChart(r),
 		Arms: r.Arms.Keys(), GatesPassed: r.gatesPassed()}
-	p.Failing = r.failingRows()
-	p.FailingAll = len(p.Failing)
-	p.Failing = p.Failing[:min(len(p.Failing), HTMLFailureLimit)]
-	for _, row := range r.Rows {
+	p.Failing, p.FailingAll = r.failingRows(HTMLFailureLimit)
+	for row := range r.rows() {
 		p.Requests += max(1, len(row.AttemptResults))
 	}
 	for _, sub := range []struct {

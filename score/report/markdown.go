@@ -16,7 +16,9 @@ const MarkdownFailureLimit = 50
 // details collapsed in <details> blocks. It suits a pull-request comment or
 // $GITHUB_STEP_SUMMARY.
 func WriteMarkdown(w io.Writer, doc Doc) error {
-	doc = doc.held()
+	if doc.Kind != KindToolcall {
+		doc = doc.held() // a toolcall report's rows are read once, keeping the failing rows listed
+	}
 	var b bytes.Buffer
 	switch doc.Kind {
 	case KindToolcall:
@@ -243,20 +245,17 @@ func markdownToolcall(b *bytes.Buffer, name string, r *ToolcallReport) {
 	mdTable(b, []string{"arm", "input tokens", "output tokens", "records without tokens", "cost", "cost / success", "p50", "p95", "recovery", "mean repairs"}, "lrrrrrrrrr", rows)
 	detailsClose(b)
 
-	fails := r.failingRows()
-	if len(fails) > 0 {
-		detailsOpen(b, fmt.Sprintf("Failing cases (%d, by final success)", len(fails)))
+	fails, total := r.failingRows(MarkdownFailureLimit)
+	if total > 0 {
+		detailsOpen(b, fmt.Sprintf("Failing cases (%d, by final success)", total))
 		rows = rows[:0]
-		for i, f := range fails {
-			if i == MarkdownFailureLimit {
-				break
-			}
+		for _, f := range fails {
 			rows = append(rows, []string{mdCell(caseName(f.CaseID, f.Repeat)), mdCell(f.Arm), rowStatus(f),
 				mdCell(strings.Join(f.Codes, ", ")), mdCell(strings.Join(f.FinalCodes, ", ")), mdCode(clip(strOr(f.Output, ""), 160))})
 		}
 		mdTable(b, []string{"case", "arm", "status", "first codes", "final codes", "output"}, "llllll", rows)
-		if len(fails) > MarkdownFailureLimit {
-			fmt.Fprintf(b, "… and %d more; the HTML report lists every one.\n\n", len(fails)-MarkdownFailureLimit)
+		if total > MarkdownFailureLimit {
+			fmt.Fprintf(b, "… and %d more; the HTML report lists every one.\n\n", total-MarkdownFailureLimit)
 		}
 		detailsClose(b)
 	}

@@ -122,7 +122,7 @@ func checkOffline(t *testing.T, page string) {
 }
 
 func TestHTMLToolcall(t *testing.T) {
-	doc := load(t, "testdata/toolcall_small.json")
+	doc := load(t, "testdata/toolcall_small.json").held()
 	var b bytes.Buffer
 	if err := WriteHTML(&b, doc); err != nil {
 		t.Fatal(err)
@@ -164,8 +164,8 @@ func TestHTMLToolcall(t *testing.T) {
 			t.Errorf("page lacks escaped output %q", w)
 		}
 	}
-	if got := strings.Count(page, `<pre class="out">`); got != min(HTMLFailureLimit, len(r.failingRows())) {
-		t.Errorf("page shows %d failing outputs, want %d", got, len(r.failingRows()))
+	if _, n := r.failingRows(HTMLFailureLimit); strings.Count(page, `<pre class="out">`) != min(HTMLFailureLimit, n) {
+		t.Errorf("page shows %d failing outputs, want %d", strings.Count(page, `<pre class="out">`), n)
 	}
 	if n := strings.Count(page, `<figure class="hc"`); n != 2 {
 		t.Errorf("want two charts (forest plot and arms), got %d", n)
@@ -270,7 +270,7 @@ func checkTotals(t *testing.T, s JUnitSuites) {
 }
 
 func TestJUnitToolcallCounts(t *testing.T) {
-	doc := load(t, "testdata/toolcall_small.json")
+	doc := load(t, "testdata/toolcall_small.json").held()
 	r := doc.Toolcall
 	// A provider error and a missing response are errors, not failures.
 	r.Rows[0].ProviderError, r.Rows[0].FinalSuccess = true, false
@@ -527,7 +527,7 @@ func TestMarkdownStaysSmall(t *testing.T) {
 	doc := load(t, "testdata/toolcall_small.json")
 	r := *doc.Toolcall
 	long := strings.Repeat("x|<b>", 4000)
-	r.Rows, r.Warnings = nil, nil
+	r.Rows, r.RowSource, r.Warnings = nil, nil, nil
 	for i := range 20000 {
 		r.Rows = append(r.Rows, Row{CaseID: fmt.Sprintf("case-%05d", i), Arm: r.Arms[0].Key, Repeat: 1, Codes: []string{"JSON_INVALID"}, FinalCodes: []string{"JSON_INVALID"}, Output: &long})
 	}

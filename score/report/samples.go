@@ -4,7 +4,6 @@ import (
 	"bytes"
 	_ "embed"
 	"html/template"
-	"slices"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -70,7 +69,9 @@ func sampleData(r *ToolcallReport) samples {
 		info[r.Cases[i].CaseID] = &r.Cases[i]
 	}
 	out := samples{Cases: [][5]any{}, Rows: [][5]any{}}
-	for _, row := range r.Rows {
+	missing := false
+	for row := range r.rows() {
+		missing = missing || row.Missing
 		ci, known := caseIDs.idx[row.CaseID]
 		if !known {
 			ci = caseIDs.id(row.CaseID)
@@ -108,7 +109,7 @@ func sampleData(r *ToolcallReport) samples {
 		}
 		out.Rows = append(out.Rows, [5]any{ci, arms.id(row.Arm), row.Repeat, flags, attempts})
 	}
-	if slices.ContainsFunc(r.Rows, func(row Row) bool { return row.Missing }) {
+	if missing {
 		codes.id("MISSING_RESPONSE")
 	}
 	out.Arms, out.Domains, out.Categories, out.Codes, out.Strings = arms.all(), domains.all(), categories.all(), codes.all(), strs.all()

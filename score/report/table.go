@@ -203,10 +203,10 @@ func tableToolcall(b *tableBuf, name string, r *ToolcallReport) error {
 		fmt.Fprintf(b, "warning: %s\n", plain(w))
 	}
 	b.WriteByte('\n')
-	if fails, n := r.firstFailingRows(maxTableFailures); n > 0 {
+	if fails, total := r.failingRows(maxTableFailures); total > 0 {
 		title := "failing cases (by final success)"
-		if n > maxTableFailures {
-			title = fmt.Sprintf("failing cases (by final success): the first %d of %d; every row is in --format json and --cases-out", maxTableFailures, n)
+		if total > maxTableFailures {
+			title = fmt.Sprintf("failing cases (by final success): the first %d of %d; every row is in --format json and --cases-out", maxTableFailures, total)
 		}
 		rows = rows[:0]
 		for _, f := range fails {

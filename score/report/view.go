@@ -1,57 +1,47 @@
 package report
 
 import (
+	"iter"
 	"slices"
 	"sort"
 	"strconv"
 )
 
-// failingRows returns the rows that did not finally succeed (provider errors and
-// missing responses included), arm by arm in report order, then in row order.
-func (r *ToolcallReport) failingRows() []Row {
-	var out []Row
-	for _, arm := range r.Arms.Keys() {
-		for _, row := range r.Rows {
-			if row.Arm == arm && !row.FinalSuccess {
-				out = append(out, row)
-			}
-		}
+// rows yields the report's rows, from RowSource when it is set. A source may
+// reuse the row it yields: keep a copy.
+func (r *ToolcallReport) rows() iter.Seq[*Row] {
+	if r.RowSource != nil {
+		return r.RowSource
 	}
-	return out
+	return sliceSeq(r.Rows)
 }
 
-// firstFailingRows returns the first max rows failingRows gives and how many it
-// gives, reading the rows once (from RowSource when it is set) and keeping only
-// those, without their attempts: a table shows a few of a study's rows.
-func (r *ToolcallReport) firstFailingRows(max int) ([]Row, int) {
+// failingRows returns the first limit rows that did not finally succeed
+// (provider errors and missing responses included), arm by arm in report order,
+// then in row order, and how many there are in all. It reads the rows once and
+// holds no more than limit rows of each arm.
+func (r *ToolcallReport) failingRows(limit int) (first []Row, total int) {
 	arms := r.Arms.Keys()
-	kept := make([][]Row, len(arms))
-	total := 0
-	rows := r.RowSource
-	if rows == nil {
-		rows = sliceSeq(r.Rows)
-	}
-	for row := range rows {
+	byArm := make([][]Row, len(arms))
+	for row := range r.rows() {
 		if row.FinalSuccess {
 			continue
 		}
-		for a, arm := range arms {
-			if row.Arm != arm {
-				continue
-			}
-			total++
-			if len(kept[a]) < max {
-				k := *row
-				k.AttemptResults, k.Output = nil, nil
-				kept[a] = append(kept[a], k)
-			}
+		i := slices.Index(arms, row.Arm)
+		if i < 0 {
+			continue
+		}
+		total++
+		if len(byArm[i]) < limit {
+			k := *row
+			k.AttemptResults = nil // no list of failing rows shows them
+			byArm[i] = append(byArm[i], k)
 		}
 	}
-	var out []Row
-	for _, k := range kept {
-		out = append(out, k...)
+	for _, rows := range byArm {
+		first = append(first, rows[:min(len(rows), limit-len(first))]...)
 	}
-	return out[:min(len(out), max)], total
+	return first, total
 }
 
 // errorCodes returns every code counted in any arm, sorted.
