@@ -198,7 +198,8 @@ func Compare(a, b *report.ToolcallReport, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// held returns r with the rows its source yields collected.
+// held returns r with the rows its source yields collected, without their
+// outputs and attempts, which a comparison does not use.
 func held(r *report.ToolcallReport) *report.ToolcallReport {
 	if r.RowSource == nil {
 		return r
@@ -206,7 +207,9 @@ func held(r *report.ToolcallReport) *report.ToolcallReport {
 	h := *r
 	h.Rows, h.RowSource = []report.Row{}, nil
 	for row := range r.RowSource {
-		h.Rows = append(h.Rows, *row)
+		k := *row
+		k.Output, k.AttemptResults = nil, nil
+		h.Rows = append(h.Rows, k)
 	}
 	return &h
 }
