@@ -22,6 +22,8 @@ package compare
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,7 +56,35 @@ type Result struct {
 	// arm's FPS, SPV and retry rate, its probes' IRR, and the input arm's MS.
 	// Nil when any term is unknown.
 	FitnessA, FitnessB *float64
-	Flips              []Flip
+	// Flips lists the flips, arm by arm, in row order. When FlipSource is set it
+	// yields them instead, reading the reports' rows again, and Flips is nil;
+	// FlipCount counts them either way.
+	Flips      []Flip
+	FlipSource iter.Seq[*Flip]
+	FlipCount  int
+}
+
+// flipCount is FlipCount, or the length of Flips when no source is set.
+func (r *Result) flipCount() int {
+	if r.FlipSource != nil {
+		return r.FlipCount
+	}
+	return len(r.Flips)
+}
+
+// EachFlip yields the flips, from FlipSource when it is set. A source reuses
+// the flip it yields.
+func (r *Result) EachFlip() iter.Seq[*Flip] {
+	if r.FlipSource != nil {
+		return r.FlipSource
+	}
+	return func(yield func(*Flip) bool) {
+		for i := range r.Flips {
+			if !yield(&r.Flips[i]) {
+				return
+			}
+		}
+	}
 }
 
 // Side describes one of the compared reports.
@@ -111,7 +141,6 @@ func Compare(a, b *report.ToolcallReport, opts Options) (*Result, error) {
 	if a == nil || b == nil {
 		return nil, errors.New("compare: two toolcall reports are needed")
 	}
-	a, b = held(a), held(b)
 	if opts.LabelA == "" {
 		opts.LabelA = defaultLabel(a, "A")
 	}
@@ -121,11 +150,17 @@ func Compare(a, b *report.ToolcallReport, opts Options) (*Result, error) {
 	if opts.LabelA == opts.LabelB {
 		opts.LabelA, opts.LabelB = opts.LabelA+" (A)", opts.LabelB+" (B)"
 	}
+	if a.RowSource != nil || b.RowSource != nil {
+		if res, ok, err := comparePositional(a, b, opts); ok {
+			return res, err
+		}
+	}
+	a, b = held(a), held(b)
 	var diffs []string
 	diffs = append(diffs, studyDiffs(&a.Study, &b.Study)...)
 	diffs = append(diffs, inputDiffs(a, b)...)
-	diffs = append(diffs, health(opts.LabelA, a)...)
-	diffs = append(diffs, health(opts.LabelB, b)...)
+	diffs = append(diffs, health(opts.LabelA, a, flagsOf(a))...)
+	diffs = append(diffs, health(opts.LabelB, b, flagsOf(b))...)
 
 	rowsA, dupA := index(a)
 	rowsB, dupB := index(b)
@@ -141,11 +176,7 @@ func Compare(a, b *report.ToolcallReport, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("reports cannot be compared: %s", strings.Join(diffs, "; "))
 	}
 
-	res := &Result{
-		A:     Side{Label: opts.LabelA, Path: opts.PathA, StudyName: a.Study.Name, ResponsesSHA256: hashes(a, "responses")},
-		B:     Side{Label: opts.LabelB, Path: opts.PathB, StudyName: b.Study.Name, ResponsesSHA256: hashes(b, "responses")},
-		Study: a.Study,
-	}
+	res := newResult(a, b, opts)
 	for _, e := range a.Arms {
 		mb, _ := b.Arms.Get(e.Key)
 		arm := Arm{Arm: e.Key, FPSA: e.Value.FirstPassSuccess, FPSB: mb.FirstPassSuccess}
@@ -175,27 +206,201 @@ func Compare(a, b *report.ToolcallReport, opts Options) (*Result, error) {
 			res.Flips = append(res.Flips, Flip{Arm: ra.Arm, CaseID: ra.CaseID, Repeat: ra.Repeat, Domain: ra.Domain, Category: ra.Category,
 				A: ra.FirstPassSuccess, B: rb.FirstPassSuccess, CodesA: ra.Codes, CodesB: rb.Codes})
 		}
-		if arm.Rows > 0 {
-			s := 100 * float64(arm.StableRows) / float64(arm.Rows)
-			arm.Stability = &s
-		}
-		// The stream is named by the arm alone, so labels never change a digit.
-		arm.Paired = stats.Paired(pairs, stats.Options{Name: "b vs a on " + e.Key, Seed: uint64(a.Study.Seed)})
-		switch arm.Paired.Label {
-		case stats.LabelImprovement:
-			arm.Winner = opts.LabelB
-		case stats.LabelHarm:
-			arm.Winner = opts.LabelA
-		}
+		arm.finish(pairs, a.Study.Seed, opts)
 		res.Arms = append(res.Arms, arm)
 	}
+	res.FlipCount = len(res.Flips)
+	res.fitness(a, b)
+	return res, nil
+}
+
+func newResult(a, b *report.ToolcallReport, opts Options) *Result {
+	return &Result{
+		A:     Side{Label: opts.LabelA, Path: opts.PathA, StudyName: a.Study.Name, ResponsesSHA256: hashes(a, "responses")},
+		B:     Side{Label: opts.LabelB, Path: opts.PathB, StudyName: b.Study.Name, ResponsesSHA256: hashes(b, "responses")},
+		Study: a.Study,
+	}
+}
+
+// fitness sets both custom fitness values from the input arm's MS.
+func (res *Result) fitness(a, b *report.ToolcallReport) {
 	for _, arm := range res.Arms {
 		if arm.Arm == InputArm {
 			res.FitnessA = fitness(a, arm.MS)
 			res.FitnessB = fitness(b, arm.MS)
 		}
 	}
-	return res, nil
+}
+
+// finish sets an arm's stability, paired effect and winner from its counts
+// and pairs.
+func (arm *Arm) finish(pairs []stats.Pair, seed int64, opts Options) {
+	if arm.Rows > 0 {
+		s := 100 * float64(arm.StableRows) / float64(arm.Rows)
+		arm.Stability = &s
+	}
+	// The stream is named by the arm alone, so labels never change a digit.
+	arm.Paired = stats.Paired(pairs, stats.Options{Name: "b vs a on " + arm.Arm, Seed: uint64(seed)})
+	switch arm.Paired.Label {
+	case stats.LabelImprovement:
+		arm.Winner = opts.LabelB
+	case stats.LabelHarm:
+		arm.Winner = opts.LabelA
+	}
+}
+
+// rowsOf yields r's rows, from RowSource when it is set.
+func rowsOf(r *report.ToolcallReport) iter.Seq[*report.Row] {
+	if r.RowSource != nil {
+		return r.RowSource
+	}
+	return func(yield func(*report.Row) bool) {
+		for i := range r.Rows {
+			if !yield(&r.Rows[i]) {
+				return
+			}
+		}
+	}
+}
+
+// lockstep calls f with the i-th rows of a and b, one pair at a time, until f
+// returns false. It reports whether f took every row and a and b have as many.
+func lockstep(a, b *report.ToolcallReport, f func(ra, rb *report.Row) bool) bool {
+	next, stop := iter.Pull(rowsOf(b))
+	defer stop()
+	for ra := range rowsOf(a) {
+		rb, ok := next()
+		if !ok || !f(ra, rb) {
+			return false
+		}
+	}
+	_, more := next()
+	return !more
+}
+
+// comparePositional compares reports whose rows stand in the same order (as
+// the rows of two runs of one study do) by reading them side by side, holding
+// a few bytes per row instead of the rows. ok is false when the rows are not in
+// the same order, or a row may appear twice: Compare then joins them by key.
+func comparePositional(a, b *report.ToolcallReport, opts Options) (res *Result, ok bool, err error) {
+	var flagsA, flagsB rowFlags
+	var keys []uint64
+	if !lockstep(a, b, func(ra, rb *report.Row) bool {
+		if ra.Arm != rb.Arm || ra.CaseID != rb.CaseID || ra.Repeat != rb.Repeat {
+			return false
+		}
+		flagsA.note(ra)
+		flagsB.note(rb)
+		keys = append(keys, keyHash(ra))
+		return true
+	}) {
+		return nil, false, nil
+	}
+	slices.Sort(keys)
+	for i := 1; i < len(keys); i++ {
+		if keys[i] == keys[i-1] {
+			return nil, false, nil // perhaps a row twice: the join names it
+		}
+	}
+	keys = nil
+	var diffs []string
+	diffs = append(diffs, studyDiffs(&a.Study, &b.Study)...)
+	diffs = append(diffs, inputDiffs(a, b)...)
+	diffs = append(diffs, health(opts.LabelA, a, flagsA)...)
+	diffs = append(diffs, health(opts.LabelB, b, flagsB)...)
+	if len(diffs) > 0 {
+		return nil, true, fmt.Errorf("reports cannot be compared: %s", strings.Join(diffs, "; "))
+	}
+	res = newResult(a, b, opts)
+	arms := a.Arms.Keys()
+	res.Arms = make([]Arm, len(arms))
+	pairs := make([][]stats.Pair, len(arms))
+	clusters := map[string]string{}
+	lockstep(a, b, func(ra, rb *report.Row) bool {
+		i := slices.Index(arms, ra.Arm)
+		if i < 0 {
+			return true
+		}
+		cluster := ra.Cluster
+		if cluster == "" {
+			cluster = ra.CaseID
+		}
+		if c, ok := clusters[cluster]; ok {
+			cluster = c
+		} else {
+			cluster = strings.Clone(cluster)
+			clusters[cluster] = cluster
+		}
+		pairs[i] = append(pairs[i], stats.Pair{Cluster: cluster, Baseline: ra.FirstPassSuccess, Treatment: rb.FirstPassSuccess})
+		arm := &res.Arms[i]
+		arm.Rows++
+		switch {
+		case ra.FirstPassSuccess == rb.FirstPassSuccess:
+			arm.StableRows++
+		case ra.FirstPassSuccess:
+			arm.OnlyA++
+		default:
+			arm.OnlyB++
+		}
+		return true
+	})
+	for i, e := range a.Arms {
+		arm := &res.Arms[i]
+		mb, _ := b.Arms.Get(e.Key)
+		arm.Arm, arm.FPSA, arm.FPSB = e.Key, e.Value.FirstPassSuccess, mb.FirstPassSuccess
+		arm.Gap = stats.Gap(arm.FPSB, arm.FPSA)
+		arm.MS, arm.Sensitive = stats.ModelSensitivity(arm.Gap)
+		arm.finish(pairs[i], a.Study.Seed, opts)
+		pairs[i] = nil
+		res.FlipCount += arm.OnlyA + arm.OnlyB
+	}
+	res.FlipSource = func(yield func(*Flip) bool) {
+		var f Flip
+		for _, arm := range arms {
+			stopped := false
+			lockstep(a, b, func(ra, rb *report.Row) bool {
+				if ra.Arm != arm || ra.FirstPassSuccess == rb.FirstPassSuccess {
+					return true
+				}
+				f = Flip{Arm: ra.Arm, CaseID: ra.CaseID, Repeat: ra.Repeat, Domain: ra.Domain, Category: ra.Category,
+					A: ra.FirstPassSuccess, B: rb.FirstPassSuccess, CodesA: ra.Codes, CodesB: rb.Codes}
+				stopped = !yield(&f)
+				return !stopped
+			})
+			if stopped {
+				return
+			}
+		}
+	}
+	res.fitness(a, b)
+	return res, true, nil
+}
+
+// rowFlags records whether any row is a provider error or a missing response.
+type rowFlags struct{ provider, missing bool }
+
+func (f *rowFlags) note(row *report.Row) {
+	f.provider = f.provider || row.ProviderError
+	f.missing = f.missing || row.Missing
+}
+
+func flagsOf(r *report.ToolcallReport) rowFlags {
+	var f rowFlags
+	for row := range rowsOf(r) {
+		f.note(row)
+	}
+	return f
+}
+
+// keyHash is FNV-1a 64 of a row's (arm, case, repeat).
+func keyHash(row *report.Row) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(row.Arm))
+	h.Write([]byte{0})
+	h.Write([]byte(row.CaseID))
+	h.Write([]byte{0})
+	h.Write([]byte(strconv.Itoa(row.Repeat)))
+	return h.Sum64()
 }
 
 // held returns r with the rows its source yields collected, without their
@@ -315,7 +520,7 @@ func hashes(r *report.ToolcallReport, role string) []string {
 
 // health lists why one report cannot take part: incomplete, provider errors,
 // missing responses.
-func health(label string, r *report.ToolcallReport) []string {
+func health(label string, r *report.ToolcallReport, flags rowFlags) []string {
 	var d []string
 	if !r.Complete {
 		d = append(d, label+": report is not complete")
@@ -325,13 +530,11 @@ func health(label string, r *report.ToolcallReport) []string {
 		provider += a.Value.ProviderErrors
 		missing += a.Value.MissingResponses
 	}
-	for _, row := range r.Rows {
-		if row.ProviderError {
-			provider = max(provider, 1)
-		}
-		if row.Missing {
-			missing = max(missing, 1)
-		}
+	if flags.provider {
+		provider = max(provider, 1)
+	}
+	if flags.missing {
+		missing = max(missing, 1)
 	}
 	if provider > 0 {
 		d = append(d, fmt.Sprintf("%s: %d provider error%s", label, provider, plural(provider)))

@@ -26,13 +26,39 @@ func loadReport(t testing.TB, name string) *report.ToolcallReport {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The tests change rows, so the report holds them.
+	// The tests change rows, so the report holds them; streamed, its source
+	// yields them as they are when it is read.
 	r := doc.Toolcall
 	for row := range r.RowSource {
 		r.Rows = append(r.Rows, *row)
 	}
 	r.RowSource = nil
+	if streamed {
+		r.RowSource = func(yield func(*report.Row) bool) {
+			for i := range r.Rows {
+				row := r.Rows[i]
+				if !yield(&row) {
+					return
+				}
+			}
+		}
+	}
 	return r
+}
+
+// streamed makes loadReport give reports whose rows come from a source, as
+// report.Open gives them.
+var streamed bool
+
+// TestStreamed runs the tests on reports whose rows come from a source: rows in
+// the same order are compared side by side, others joined by key, with the
+// same results.
+func TestStreamed(t *testing.T) {
+	streamed = true
+	defer func() { streamed = false }()
+	t.Run("figures", TestCompareFigures)
+	t.Run("refuses", TestCompareRefuses)
+	t.Run("golden", TestGolden)
 }
 
 func pair(t testing.TB) (*report.ToolcallReport, *report.ToolcallReport) {
@@ -86,10 +112,17 @@ func TestCompareFigures(t *testing.T) {
 	if want := 0.45*100 + 0.20*100 + 0.15*100 + 0.10*100 + 0.10*75; !near(res.FitnessB, want) {
 		t.Errorf("fitness b %s, want %v", num(res.FitnessB), want)
 	}
-	if len(res.Flips) != 4 {
-		t.Errorf("%d flips, want 4", len(res.Flips))
+	var flips []Flip
+	for f := range res.EachFlip() {
+		flips = append(flips, *f)
 	}
-	for _, f := range res.Flips {
+	if len(flips) != 4 || res.flipCount() != 4 {
+		t.Errorf("%d flips (count %d), want 4", len(flips), res.flipCount())
+	}
+	if streamed != (res.FlipSource != nil) {
+		t.Errorf("streamed %v, but flips from a source: %v", streamed, res.FlipSource != nil)
+	}
+	for _, f := range flips {
 		if f.A == f.B {
 			t.Errorf("flip %s/%s has the same outcome", f.Arm, f.CaseID)
 		}
@@ -128,6 +161,8 @@ func TestCompareRefuses(t *testing.T) {
 		{"dataset contents", func(a, b *report.ToolcallReport) { b.Inputs[0].SHA256 = "00" }, []string{"dataset input sha256 differs"}},
 		{"rows differ", func(a, b *report.ToolcallReport) { b.Rows = b.Rows[1:] }, []string{"1 row only in small (first: no_schema/flights-complete-001#r1)"}},
 		{"duplicate row", func(a, b *report.ToolcallReport) { b.Rows[1] = b.Rows[0] }, []string{"large: row no_schema/flights-complete-001#r1 appears twice"}},
+		{"duplicate row in both", func(a, b *report.ToolcallReport) { a.Rows[1], b.Rows[1] = a.Rows[0], b.Rows[0] },
+			[]string{"small: row no_schema/flights-complete-001#r1 appears twice", "large: row no_schema/flights-complete-001#r1 appears twice"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, b := pair(t)

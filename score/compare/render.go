@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/score/report"
 )
 
@@ -26,7 +25,7 @@ func (r *Result) Report() *report.Comparison {
 		GapDefinition: "b minus a first-pass success, points; model-sensitive when the absolute gap is at least 15",
 		Arms:          report.Ordered[report.ComparisonArm]{},
 		CustomFitness: report.ComparisonFitness{A: r.FitnessA, B: r.FitnessB, Definition: FitnessDefinition},
-		Flips:         make([]report.Flip, 0, len(r.Flips)),
+		Flips:         []report.Flip{},
 	}
 	for _, a := range r.Arms {
 		arm := report.ComparisonArm{FirstPassSuccessA: a.FPSA, FirstPassSuccessB: a.FPSB, Gap: a.Gap, ModelSensitivity: a.MS,
@@ -37,11 +36,15 @@ func (r *Result) Report() *report.Comparison {
 		}
 		out.Arms = append(out.Arms, report.Entry[report.ComparisonArm]{Key: a.Arm, Value: arm})
 	}
-	for _, f := range r.Flips {
-		out.Flips = append(out.Flips, report.Flip{Arm: f.Arm, CaseID: f.CaseID, Repeat: f.Repeat, Domain: f.Domain, Category: f.Category,
-			FirstPassSuccessA: f.A, FirstPassSuccessB: f.B, CodesA: nonNil(f.CodesA), CodesB: nonNil(f.CodesB)})
+	for f := range r.EachFlip() {
+		out.Flips = append(out.Flips, reportFlip(f))
 	}
 	return out
+}
+
+func reportFlip(f *Flip) report.Flip {
+	return report.Flip{Arm: f.Arm, CaseID: f.CaseID, Repeat: f.Repeat, Domain: f.Domain, Category: f.Category,
+		FirstPassSuccessA: f.A, FirstPassSuccessB: f.B, CodesA: nonNil(f.CodesA), CodesB: nonNil(f.CodesB)}
 }
 
 // FitnessDefinition says what the custom fitness figure is, wherever it is shown.
@@ -90,12 +93,21 @@ func nonNil(s []string) []string {
 
 // WriteJSON writes the comparison as indented JSON with a final newline.
 func WriteJSON(w io.Writer, r *Result) error {
-	b, err := contract.Marshal(r.Report(), contract.PythonIndent)
-	if err != nil {
+	head := *r
+	head.Flips, head.FlipSource = nil, nil
+	flips := func(yield func(any) bool) {
+		var rf report.Flip
+		for f := range r.EachFlip() {
+			rf = reportFlip(f)
+			if !yield(&rf) {
+				return
+			}
+		}
+	}
+	if err := report.WriteSplicedJSON(w, head.Report(), "flips", flips); err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return nil
 }
 
 func pct(p *float64) string {
@@ -175,12 +187,19 @@ func WriteTableWidth(w io.Writer, r *Result, width int) error {
 		return err
 	}
 	fmt.Fprintf(&b, "custom fitness: %s %s, %s %s (%s)\n\n", r.A.Label, num(r.FitnessA), r.B.Label, num(r.FitnessB), FitnessDefinition)
-	if len(r.Flips) > 0 {
+	if r.flipCount() > 0 {
 		rows = rows[:0]
-		for _, f := range r.Flips {
-			rows = append(rows, []string{flipName(f), f.Arm, outcome(f.A), strings.Join(f.CodesA, ", "), outcome(f.B), strings.Join(f.CodesB, ", ")})
+		for f := range r.EachFlip() {
+			if len(rows) == TableFlipLimit {
+				break
+			}
+			rows = append(rows, []string{flipName(*f), f.Arm, outcome(f.A), strings.Join(f.CodesA, ", "), outcome(f.B), strings.Join(f.CodesB, ", ")})
 		}
-		if err := table(&b, width, "flips (first pass)", []string{"case", "arm", r.A.Label, r.A.Label + " codes", r.B.Label, r.B.Label + " codes"}, rows); err != nil {
+		title := "flips (first pass)"
+		if r.flipCount() > TableFlipLimit {
+			title = fmt.Sprintf("flips (first pass): the first %d of %d; --format json lists every one", TableFlipLimit, r.flipCount())
+		}
+		if err := table(&b, width, title, []string{"case", "arm", r.A.Label, r.A.Label + " codes", r.B.Label, r.B.Label + " codes"}, rows); err != nil {
 			return err
 		}
 	}
@@ -206,6 +225,9 @@ func md(s string) string {
 // step summary or a pull-request comment.
 const MarkdownFlipLimit = 50
 
+// TableFlipLimit caps the flips listed in a table, which is for reading.
+const TableFlipLimit = 50
+
 // WriteMarkdown writes the comparison as GitHub-flavoured Markdown, flips folded
 // in a <details> block.
 func WriteMarkdown(w io.Writer, r *Result) error {
@@ -223,18 +245,20 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 		b.WriteString("| " + strings.Join(mdAll(armRow(r, a)), " | ") + " |\n")
 	}
 	fmt.Fprintf(&b, "\nCustom fitness: %s %s · %s %s (%s)\n\n", md(r.A.Label), num(r.FitnessA), md(r.B.Label), num(r.FitnessB), md(FitnessDefinition))
-	if len(r.Flips) > 0 {
-		fmt.Fprintf(&b, "<details><summary>Flips (%d rows with a different first-pass outcome)</summary>\n\n", len(r.Flips))
+	if r.flipCount() > 0 {
+		fmt.Fprintf(&b, "<details><summary>Flips (%d rows with a different first-pass outcome)</summary>\n\n", r.flipCount())
 		fmt.Fprintf(&b, "| case | arm | %s | %s codes | %s | %s codes |\n|---|---|---|---|---|---|\n", md(r.A.Label), md(r.A.Label), md(r.B.Label), md(r.B.Label))
-		for i, f := range r.Flips {
+		i := 0
+		for f := range r.EachFlip() {
 			if i == MarkdownFlipLimit {
 				break
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", md(flipName(f)), md(f.Arm), outcome(f.A), md(strings.Join(f.CodesA, ", ")),
+			i++
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", md(flipName(*f)), md(f.Arm), outcome(f.A), md(strings.Join(f.CodesA, ", ")),
 				outcome(f.B), md(strings.Join(f.CodesB, ", ")))
 		}
-		if len(r.Flips) > MarkdownFlipLimit {
-			fmt.Fprintf(&b, "\n… and %d more flips; the JSON and HTML comparisons list every one.\n", len(r.Flips)-MarkdownFlipLimit)
+		if r.flipCount() > MarkdownFlipLimit {
+			fmt.Fprintf(&b, "\n… and %d more flips; the JSON and HTML comparisons list every one.\n", r.flipCount()-MarkdownFlipLimit)
 		}
 		b.WriteString("\n</details>\n")
 	}
@@ -350,6 +374,14 @@ const flipsJS = `(function () {
 
 // WriteHTML writes the comparison as one self-contained HTML page.
 func WriteHTML(w io.Writer, r *Result) error {
+	if r.FlipSource != nil { // the page lists every flip
+		held := *r
+		held.Flips, held.FlipSource = []Flip{}, nil
+		for f := range r.EachFlip() {
+			held.Flips = append(held.Flips, *f)
+		}
+		r = &held
+	}
 	var b bytes.Buffer
 	var rows []report.ForestRow
 	for _, a := range r.Arms {

@@ -464,6 +464,20 @@ func WriteJSON(w io.Writer, doc Doc) error {
 	return bw.Flush()
 }
 
+// WriteSplicedJSON writes head as WriteJSON writes a report, with the items of
+// the top-level list member key written one at a time where head holds an empty
+// list under key.
+func WriteSplicedJSON(w io.Writer, head any, key string, items iter.Seq[any]) error {
+	bw := bufioWriter(w)
+	if err := writeSpliced(bw, head, splice{key, items}); err != nil {
+		return err
+	}
+	if err := bw.WriteByte('\n'); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
 // splice is a top-level list member of a document and the elements to write
 // where its empty list stands.
 type splice struct {
