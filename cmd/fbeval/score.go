@@ -201,6 +201,15 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 	return nil
 }
 
+// toolcallMemoryLimit is the soft memory limit of toolcall scoring unless
+// GOMEMLIMIT is set. Scoring holds a slot of 56 bytes per request and little
+// else that lives long, and collects rarely (GOGC 400) for throughput: the
+// limit keeps the heap near what is live instead of five times it (1,008,000
+// requests: 352 to about 110 MB peak RSS), and costs no measurable time. A
+// study that holds more only collects more often, as the runners do with the
+// same limit.
+const toolcallMemoryLimit = 96 << 20
+
 func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	if c.SummaryOnly || c.FailuresOnly {
 		return usageError("--summary-only and --failures-only are for coglang studies")
@@ -234,6 +243,9 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	}
 	if err := study.CheckGates(gates, plan); err != nil {
 		return usageError("%v", err)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(toolcallMemoryLimit)
 	}
 	run, err := study.New(plan)
 	if err != nil {

@@ -83,6 +83,7 @@ func tcBenchRun(tb testing.TB) *Run {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	tb.Cleanup(func() { run.Close() })
 	return run
 }
 
@@ -520,6 +521,7 @@ func BenchmarkToolcallWhole1440(b *testing.B) {
 		if err := report.WriteJSON(io.Discard, rep.Doc()); err != nil {
 			b.Fatal(err)
 		}
+		run.Close()
 	}
 }
 

@@ -93,7 +93,8 @@ var errBadDetail = errors.New("a detail entry of the scoring spool is damaged")
 // decodeDetail decodes one entry that fills b exactly. With outputOnly, only the
 // output and provider error are decoded (the errors are left out).
 func decodeDetail(b []byte, outputOnly bool) (detail, error) {
-	d := detailDecoder{b: b}
+	// one string for the whole entry: its strings are parts of it
+	d := detailDecoder{s: string(b)}
 	var out detail
 	flags := d.byte()
 	out.output = d.str()
@@ -111,48 +112,56 @@ func decodeDetail(b []byte, outputOnly bool) (detail, error) {
 }
 
 type detailDecoder struct {
-	b   []byte
+	s   string // what is left to decode
 	err bool
 }
 
 func (d *detailDecoder) check(whole bool) error {
-	if d.err || (whole && len(d.b) != 0) {
+	if d.err || (whole && len(d.s) != 0) {
 		return errBadDetail
 	}
 	return nil
 }
 
 func (d *detailDecoder) byte() byte {
-	if d.err || len(d.b) == 0 {
+	if d.err || len(d.s) == 0 {
 		d.err = true
 		return 0
 	}
-	c := d.b[0]
-	d.b = d.b[1:]
+	c := d.s[0]
+	d.s = d.s[1:]
 	return c
 }
 
 func (d *detailDecoder) uvarint() uint64 {
-	if d.err {
-		return 0
+	var n uint64
+	for shift := uint(0); shift < 64; shift += 7 {
+		if d.err || len(d.s) == 0 {
+			d.err = true
+			return 0
+		}
+		c := d.s[0]
+		d.s = d.s[1:]
+		if c < 0x80 {
+			if shift == 63 && c > 1 {
+				break // overflows 64 bits
+			}
+			return n | uint64(c)<<shift
+		}
+		n |= uint64(c&0x7f) << shift
 	}
-	n, k := binary.Uvarint(d.b)
-	if k <= 0 {
-		d.err = true
-		return 0
-	}
-	d.b = d.b[k:]
-	return n
+	d.err = true
+	return 0
 }
 
 func (d *detailDecoder) str() string {
 	n := d.uvarint()
-	if d.err || n > uint64(len(d.b)) {
+	if d.err || n > uint64(len(d.s)) {
 		d.err = true
 		return ""
 	}
-	s := string(d.b[:n])
-	d.b = d.b[n:]
+	s := d.s[:n]
+	d.s = d.s[n:]
 	return s
 }
 
@@ -173,7 +182,7 @@ func (d *detailDecoder) errors(depth int) []tc.Error {
 		return nil
 	}
 	// an error takes at least 7 bytes: a count larger than that is damage
-	if depth > maxDetailDepth || n > uint64(len(d.b))/7 {
+	if depth > maxDetailDepth || n > uint64(len(d.s))/7 {
 		d.err = true
 		return nil
 	}

@@ -57,6 +57,7 @@ func scoreText(t *testing.T, p *export.ToolcallPlan, files ...string) (*Run, *Ag
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { run.Close() })
 	for i, f := range files {
 		if _, err := run.Read(score.Source{Name: fmt.Sprintf("r%d.jsonl", i+1), R: strings.NewReader(f)}, score.Options{}); err != nil {
 			t.Fatal(err)

@@ -127,6 +127,10 @@ func BenchmarkToolcallStudy(b *testing.B) {
 				if err := report.WriteCaseResults(io.Discard, run.CaseResults); err != nil {
 					b.Fatal(err)
 				}
+				if err := run.Err(); err != nil {
+					b.Fatal(err)
+				}
+				run.Close()
 			}
 			b.ReportMetric(float64(1440*repeats)*float64(b.N)/b.Elapsed().Seconds(), "requests/s")
 		})
