@@ -46,39 +46,52 @@ func cogLangRequest(c *fixtures.CogLangCase, includeRef, sorted bool) contract.O
 	return o
 }
 
-// WriteCogLangJSONL writes one request per line with sorted keys and Python's
-// separators, as the reference tool does (a fixture without cases is one empty
-// line, as there).
-func WriteCogLangJSONL(w io.Writer, fx *fixtures.CogLangFixture, includeRef bool) error {
-	if len(fx.Cases) == 0 {
-		// the reference prints the records joined by newlines: one empty line
-		_, err := io.WriteString(w, "\n")
+// CogLangCases yields the cases of a fixture in order, one at a time; the
+// first error of the fixture or of yield ends it.
+type CogLangCases func(yield func(*fixtures.CogLangCase) error) error
+
+// CogLangCasesOf returns the cases of a fixture read from src, one at a time.
+func CogLangCasesOf(src fixtures.CogLangSource) CogLangCases {
+	return func(yield func(*fixtures.CogLangCase) error) error {
+		_, err := src.Each(func(_ int, c *fixtures.CogLangCase) error { return yield(c) })
 		return err
 	}
+}
+
+// WriteCogLangJSONL writes one request per line with sorted keys and Python's
+// separators, as the reference tool does (a fixture without cases is one empty
+// line, as there). A fixture error after the first case leaves what is written;
+// CheckCogLangFixture first when nothing may be written then.
+func WriteCogLangJSONL(w io.Writer, cases CogLangCases, includeRef bool) error {
 	var buf []byte
-	for i := range fx.Cases {
+	n := 0
+	err := cases(func(c *fixtures.CogLangCase) error {
+		n++
 		var err error
-		buf, err = contract.AppendJSON(buf[:0], cogLangRequest(&fx.Cases[i], includeRef, true), contract.PythonLine, 0)
+		buf, err = contract.AppendJSON(buf[:0], cogLangRequest(c, includeRef, true), contract.PythonLine, 0)
 		if err != nil {
 			return err
 		}
 		buf = append(buf, '\n')
-		if _, err := w.Write(buf); err != nil {
-			return err
-		}
+		_, err = w.Write(buf)
+		return err
+	})
+	if err == nil && n == 0 {
+		// the reference prints the records joined by newlines: one empty line
+		_, err = io.WriteString(w, "\n")
 	}
-	return nil
+	return err
 }
 
 // WriteCogLangBatch writes the request batch object of the reference tool (with
-// tool "fbeval"), indented by two spaces.
-func WriteCogLangBatch(w io.Writer, fx *fixtures.CogLangFixture, fixturePath string, includeRef bool) error {
+// tool "fbeval"), indented by two spaces, for a fixture of count cases.
+func WriteCogLangBatch(w io.Writer, cases CogLangCases, count int, fixturePath string, includeRef bool) error {
 	batch := contract.Object{
 		{Key: "schema_version", Value: contract.CogLangRequestBatch},
 		{Key: "tool", Value: "fbeval"},
 		{Key: "fixture_schema_version", Value: contract.CogLangFixture},
 		{Key: "fixture_path", Value: fixturePath},
-		{Key: "case_count", Value: len(fx.Cases)},
+		{Key: "case_count", Value: count},
 		{Key: "include_reference", Value: includeRef},
 		{Key: "response_schema_version", Value: contract.CogLangResponseBatch},
 		{Key: "request_record_schema_version", Value: contract.CogLangRequest},
@@ -95,17 +108,31 @@ func WriteCogLangBatch(w io.Writer, fx *fixtures.CogLangFixture, fixturePath str
 	}
 	// one request object at a time
 	return writeBatch(w, batch, func(yield func(contract.Object) error) error {
-		for i := range fx.Cases {
-			if err := yield(cogLangRequest(&fx.Cases[i], includeRef, false)); err != nil {
-				return err
-			}
-		}
-		return nil
+		return cases(func(c *fixtures.CogLangCase) error { return yield(cogLangRequest(c, includeRef, false)) })
 	})
 }
 
-// LoadCogLangFixture returns the fixture a study names: the embedded default or a
-// file, with its path for reports.
+// CogLangSourceOf returns the fixture a study names, to be read one case at a
+// time: the embedded default or a file, with its path for reports.
+func CogLangSourceOf(dataset string) (src fixtures.CogLangSource, path string) {
+	if dataset == "" || dataset == fixtures.CogLangDefaultPath {
+		return fixtures.DefaultCogLangSource(), fixtures.CogLangDefaultPath
+	}
+	path = PythonPath(dataset)
+	return fixtures.CogLangSource{Name: path}, path
+}
+
+// CheckCogLangFixture reads a fixture through once, holding one case at a
+// time, and returns its number of cases or its first error: the first pass of an
+// export that must refuse a bad fixture before writing a byte.
+func CheckCogLangFixture(src fixtures.CogLangSource) (int, error) {
+	n := 0
+	_, err := src.Each(func(int, *fixtures.CogLangCase) error { n++; return nil })
+	return n, err
+}
+
+// LoadCogLangFixture returns the fixture a study names, whole: the embedded
+// default or a file, with its path for reports.
 func LoadCogLangFixture(dataset string) (*fixtures.CogLangFixture, string, error) {
 	if dataset == "" || dataset == fixtures.CogLangDefaultPath {
 		return fixtures.DefaultCogLangFixture(), fixtures.CogLangDefaultPath, nil

@@ -10,19 +10,20 @@ import (
 	"github.com/fbeval/fbeval/fixtures/fixturetest"
 )
 
-func interopFixture(t *testing.T) *fixtures.CogLangFixture {
+func interopFixture(t *testing.T) (CogLangCases, int) {
 	t.Helper()
-	fx, err := fixtures.LoadCogLangFixture(fixturetest.Interop(t, "coglang", "generation_eval_minimal_v0_1.json"))
+	src := fixtures.CogLangSource{Name: fixturetest.Interop(t, "coglang", "generation_eval_minimal_v0_1.json")}
+	n, err := CheckCogLangFixture(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fx
+	return CogLangCasesOf(src), n
 }
 
 // The JSONL export is byte-identical to the reference tool's, with and without
 // reference expressions.
 func TestCogLangJSONLMatchesReference(t *testing.T) {
-	fx := interopFixture(t)
+	fx, _ := interopFixture(t)
 	for _, tt := range []struct {
 		file string
 		ref  bool
@@ -44,13 +45,13 @@ func TestCogLangJSONLMatchesReference(t *testing.T) {
 // The batch export is the reference tool's batch byte for byte, but for the tool
 // name, the fixture path and a final newline.
 func TestCogLangBatchMatchesReference(t *testing.T) {
-	fx := interopFixture(t)
+	fx, n := interopFixture(t)
 	want, err := os.ReadFile(fixturetest.Interop(t, "coglang", "exported_request_batch.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got bytes.Buffer
-	if err := WriteCogLangBatch(&got, fx, "<absolute path of generation_eval_minimal_v0_1.json>", false); err != nil {
+	if err := WriteCogLangBatch(&got, fx, n, "<absolute path of generation_eval_minimal_v0_1.json>", false); err != nil {
 		t.Fatal(err)
 	}
 	text := bytes.Replace(got.Bytes(), []byte(`"tool": "fbeval"`), []byte(`"tool": "coglang"`), 1)
@@ -62,7 +63,7 @@ func TestCogLangBatchMatchesReference(t *testing.T) {
 func TestCogLangDefaultExportReadsBack(t *testing.T) {
 	var buf bytes.Buffer
 	fx := fixtures.DefaultCogLangFixture()
-	if err := WriteCogLangJSONL(&buf, fx, true); err != nil {
+	if err := WriteCogLangJSONL(&buf, CogLangCasesOf(fixtures.DefaultCogLangSource()), true); err != nil {
 		t.Fatal(err)
 	}
 	r := contract.NewReader("export", &buf, contract.ReadOptions{})
@@ -79,5 +80,19 @@ func TestCogLangDefaultExportReadsBack(t *testing.T) {
 	}
 	if n != len(fx.Cases) || r.Err() != nil {
 		t.Fatalf("read %d of %d requests: %v", n, len(fx.Cases), r.Err())
+	}
+}
+
+// A fixture without cases is one empty line, as the reference prints it; a bad
+// fixture is refused by the first pass.
+func TestCogLangExportEdges(t *testing.T) {
+	empty := fixtures.CogLangSource{Name: "e.json", Data: []byte(`{"schema_version": "coglang-generation-eval-fixture/v0.1", "cases": []}`)}
+	var buf bytes.Buffer
+	if err := WriteCogLangJSONL(&buf, CogLangCasesOf(empty), false); err != nil || buf.String() != "\n" {
+		t.Errorf("empty fixture: %q %v", buf.String(), err)
+	}
+	bad := fixtures.CogLangSource{Name: "b.json", Data: []byte(`{"schema_version": "coglang-generation-eval-fixture/v0.1", "cases": [{"case_id": "a", "level": "L1", "prompt": "p", "reference_expr": "X"}, 7]}`)}
+	if n, err := CheckCogLangFixture(bad); err == nil || err.Error() != "b.json:1:141: cases[1] must be an object, got a number" {
+		t.Errorf("bad fixture: %d %v", n, err)
 	}
 }

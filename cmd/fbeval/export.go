@@ -30,14 +30,17 @@ func (c *ExportCmd) Run(env *Env) error {
 			if len(c.RepairFrom) > 0 {
 				return usageError("--repair-from is for toolcall studies")
 			}
-			fx, path, err := export.LoadCogLangFixture(s.Dataset)
+			// two passes over the fixture, one case at a time: the first checks it
+			// whole (and counts its cases), so a bad fixture writes nothing
+			src, path := export.CogLangSourceOf(s.Dataset)
+			n, err := export.CheckCogLangFixture(src)
 			if err != nil {
 				return err
 			}
 			if c.Format == "json" {
-				return export.WriteCogLangBatch(w, fx, path, c.IncludeReference)
+				return export.WriteCogLangBatch(w, export.CogLangCasesOf(src), n, path, c.IncludeReference)
 			}
-			return export.WriteCogLangJSONL(w, fx, c.IncludeReference)
+			return export.WriteCogLangJSONL(w, export.CogLangCasesOf(src), c.IncludeReference)
 		}
 		plan, err := export.PlanToolcall(s, relations.Vocabulary)
 		if err != nil {
