@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/fbeval/fbeval/contract"
 )
 
 // Output is an append-only response file. Records are written one per line, each
@@ -18,7 +20,7 @@ import (
 type Output struct {
 	w        io.Writer
 	f        *os.File
-	answered idSet // the ids of the answers the file holds, sealed
+	answered contract.IDSet // the ids of the answers the file holds, sealed
 	resume   Resume
 	Repaired int64 // bytes of a torn last line cut off when the file was opened
 }
@@ -56,7 +58,7 @@ func OpenOutput(path string, r Resume) (*Output, error) {
 	}
 	o := &Output{w: f, f: f, resume: r}
 	keep, err := o.scan(path, f)
-	o.answered.seal() // an id answered twice is no error here
+	o.answered.Seal() // an id answered twice is no error here
 	if err == nil {
 		var size int64
 		if size, err = f.Seek(0, io.SeekEnd); err == nil && size > keep {
@@ -117,7 +119,7 @@ func (o *Output) scan(path string, r io.Reader) (int64, error) {
 			return 0, fmt.Errorf("%s:%d: written by another run (%s); start the file over with %s, or write to another file", path, line, msg, FreshFlag)
 		}
 		if ok {
-			o.answered.add(IDOf(id), line)
+			o.answered.Add(IDOf(id), line)
 		}
 	}
 }
@@ -180,7 +182,7 @@ func answeredID(text []byte) (string, bool, *RunInfo, error) {
 
 // Answered reports whether the file already answers the request id.
 func (o *Output) Answered(id string) bool {
-	return o.answered.has(IDOf(id))
+	return o.answered.Has(IDOf(id))
 }
 
 // Write appends one record (a whole line) with one write.

@@ -30,17 +30,11 @@ func (it *Item) Where() string { return fmt.Sprintf("%s:%d", it.File, it.Line) }
 // answer is a CogLang response record.
 func IsCogLang(req *contract.Request) bool { return req.SchemaVersion == contract.CogLangRequest }
 
-// ID is a request id as a runner remembers it: the first 16 bytes of its SHA-256.
-// Sets of ids (the requests of a file, the answers of an output file) hold these, so
-// they cost the same small slot per request however long the ids are; two ids of a
-// study of 10^9 requests share one with odds of about 10^-21.
-type ID [16]byte
+// ID is a request id as a runner remembers it (see contract.ID).
+type ID = contract.ID
 
 // IDOf returns the ID of a request id.
-func IDOf(id string) ID {
-	h := sha256.Sum256([]byte(id))
-	return ID(h[:16])
-}
+func IDOf(id string) ID { return contract.IDOf(id) }
 
 // Requests is a request file checked whole, then read again one request at a time,
 // so a run holds one request (per call in flight) whatever the size of the file. The
@@ -51,7 +45,7 @@ func IDOf(id string) ID {
 type Requests struct {
 	name    string
 	count   int
-	ids     idSet // every request id, with its line
+	ids     contract.IDSet // every request id, with its line
 	studies map[string]bool
 	derived string          // the study of records without one
 	spool   *contract.Spool // the file, read again by Each
@@ -76,7 +70,7 @@ func OpenRequests(name string, r io.Reader, check Check) (*Requests, error) {
 	q.spool, q.closer = sp, sp.Close
 	var sums [][sha256.Size]byte // of records without a study identity
 	err = q.scan(sp, func(it *Item, _ *contract.Record) error {
-		q.ids.add(IDOf(it.Req.RequestID), it.Line)
+		q.ids.Add(IDOf(it.Req.RequestID), it.Line)
 		q.count++
 		if r := &it.Req; r.Study == "" {
 			sums = append(sums, sha256.Sum256([]byte(r.RequestID+"\x00"+r.Instructions+"\x00"+r.Prompt)))
@@ -89,7 +83,7 @@ func OpenRequests(name string, r io.Reader, check Check) (*Requests, error) {
 		return nil
 	})
 	if err == nil {
-		if first, again, dup := q.ids.seal(); dup {
+		if first, again, dup := q.ids.Seal(); dup {
 			err = q.repeated(first, again)
 		}
 	}
@@ -115,12 +109,12 @@ func OpenRequests(name string, r io.Reader, check Check) (*Requests, error) {
 // FromItems is a request set already in memory (tests, and callers that hold their
 // requests anyway), with the same ids, count and study identities as a file.
 func FromItems(items []Item) *Requests {
-	q := &Requests{ids: make(idSet, 0, len(items)), studies: make(map[string]bool), items: items, count: len(items), closer: func() error { return nil }}
+	q := &Requests{ids: make(contract.IDSet, 0, len(items)), studies: make(map[string]bool), items: items, count: len(items), closer: func() error { return nil }}
 	for i := range items {
-		q.ids.add(IDOf(items[i].Req.RequestID), items[i].Line)
+		q.ids.Add(IDOf(items[i].Req.RequestID), items[i].Line)
 		q.studies[items[i].Study] = true
 	}
-	q.ids.seal()
+	q.ids.Seal()
 	return q
 }
 
@@ -132,7 +126,7 @@ func (q *Requests) Studies() map[string]bool { return q.studies }
 
 // Has reports whether a request has the id.
 func (q *Requests) Has(id string) bool {
-	return q.ids.has(IDOf(id))
+	return q.ids.Has(IDOf(id))
 }
 
 // CountAnswered is the number of requests out already answers.
@@ -142,7 +136,7 @@ func (q *Requests) CountAnswered(out *Output) int {
 	}
 	n := 0
 	for i := range q.ids {
-		if out.answered.has(q.ids[i].id) {
+		if out.answered.Has(q.ids[i].ID) {
 			n++
 		}
 	}
@@ -171,7 +165,7 @@ func (q *Requests) Each(yield func(*Item) error) error {
 		if it.Req.Study == "" {
 			it.Study = q.derived
 		}
-		if !q.ids.has(IDOf(it.Req.RequestID)) || n > q.count {
+		if !q.ids.Has(IDOf(it.Req.RequestID)) || n > q.count {
 			return errChanged
 		}
 		return yield(it)
