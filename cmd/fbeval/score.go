@@ -143,6 +143,10 @@ func (c *ScoreCmd) sources(env *Env) ([]score.Source, func(), error) {
 	return srcs, closeAll, nil
 }
 
+// cogLangMemoryLimit is the soft memory limit of CogLang scoring unless
+// GOMEMLIMIT is set.
+const cogLangMemoryLimit = 80 << 20
+
 func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 	if c.CasesOut != "" || c.Format == "jsonl" || len(c.Gate) > 0 || len(c.MinSuccess) > 0 || c.InputPrice != nil || c.OutputPrice != nil {
 		return usageError("--cases-out, --format jsonl, --gate, --min-success and prices are for toolcall studies")
@@ -150,10 +154,15 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 	if len(s.Gates) > 0 {
 		return usageError("%s: gates are for toolcall studies; a CogLang result's ok decides the exit code: remove \"gates\" from the study", c.Study)
 	}
-	fx, path, err := export.LoadCogLangFixture(s.Dataset)
-	if err != nil {
-		return err
+	// the fixture is read once, one case at a time, and each case keeps a small
+	// slot; the result reads its cases back as it is written
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// The live heap is the slots (about 44 bytes a case) and the batches in
+		// flight; a soft limit keeps the collector from letting it grow to
+		// GOGC's goal at a million cases.
+		debug.SetMemoryLimit(cogLangMemoryLimit)
 	}
+	src, path := export.CogLangSourceOf(s.Dataset)
 	opts := coglang.Options{Strict: s.Strict, FixturePath: path, Workers: c.Workers}
 	var res *coglang.Result
 	if len(c.Responses) > 0 {
@@ -166,7 +175,7 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 		var loaded *coglang.ResponseFiles
 		sopts := c.options()
 		sopts.StrictBatch = s.Strict
-		res, loaded, err = coglang.ScoreFiles(fx, srcs, sopts, opts)
+		res, loaded, err = coglang.ScoreFiles(src, srcs, sopts, opts)
 		if err != nil {
 			return err
 		}
@@ -180,8 +189,12 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 			env.warnf("%s the fixture does not have (%s), not scored", plural(n, "case id", "case ids"), listWords(res.UnknownCaseIDs, 5))
 		}
 	} else {
-		res = coglang.Score(fx, nil, opts)
+		var err error
+		if res, err = coglang.ScoreReferences(src, opts); err != nil {
+			return err
+		}
 	}
+	defer res.Close()
 	mode := coglang.ModeFull
 	switch {
 	case c.SummaryOnly:
@@ -191,7 +204,12 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 	}
 	defer c.cogSummary(env, res)
 	doc := res.Doc(mode)
-	err = writeOutput(env, c.Output, func(w *bufio.Writer) error { return renderDoc(w, doc, c.Format) })
+	err := writeOutput(env, c.Output, func(w *bufio.Writer) error {
+		if err := renderDoc(w, doc, c.Format); err != nil {
+			return err
+		}
+		return res.Err()
+	})
 	if err != nil {
 		return err
 	}

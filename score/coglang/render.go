@@ -198,6 +198,10 @@ func (r *Result) Report(mode Mode) *report.CogLangResult {
 // eachFailure calls fn with every failing case, in fixture order, until fn
 // returns false.
 func (r *Result) eachFailure(fn func(*CaseResult) bool) {
+	if r.store != nil {
+		r.store.each(ModeFull, true, fn)
+		return
+	}
 	for i := range r.Cases {
 		if r.Cases[i].Failures != 0 && !fn(&r.Cases[i]) {
 			return
@@ -209,6 +213,10 @@ func (r *Result) eachFailure(fn func(*CaseResult) bool) {
 // returns false.
 func (r *Result) eachCase(mode Mode, fn func(*CaseResult) bool) {
 	if mode == ModeSummaryOnly {
+		return
+	}
+	if r.store != nil {
+		r.store.each(mode, false, fn)
 		return
 	}
 	var failed map[string]bool

@@ -129,16 +129,6 @@ func (f *recordFields) caseIDText() (string, error) {
 	}
 }
 
-// plainCaseID returns the case id's bytes when it is a string without escapes, so
-// it can be looked up without building a string.
-func (f *recordFields) plainCaseID() ([]byte, bool) {
-	v := f.caseID
-	if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 {
-		return nil, false
-	}
-	return v[1 : len(v)-1], true
-}
-
 func (f *recordFields) checkVersion() error {
 	version := f.version
 	if len(version) == 0 || version.Kind() == 'n' {

@@ -170,6 +170,30 @@ type Result struct {
 
 	// ResponseFile, when set by the caller, is written as the response_file block.
 	ResponseFile *report.ResponseFile
+
+	// store, when set, holds the cases in place of Cases (ScoreFiles,
+	// ScoreReferences); errorCases are the ids whose last record is a provider
+	// error record.
+	store      *caseStore
+	errorCases []string
+}
+
+// Err returns the error that stopped a result from being read back while it was
+// written (its temporary files unreadable, two case ids sharing a hash): the
+// written cases are then incomplete. Check it after writing.
+func (r *Result) Err() error {
+	if r.store == nil {
+		return nil
+	}
+	return r.store.err
+}
+
+// Close removes the temporary files of a result of ScoreFiles or
+// ScoreReferences; it is not written after.
+func (r *Result) Close() {
+	if r.store != nil {
+		r.store.close()
+	}
 }
 
 // OK reports whether the result is ok (exit code 0).

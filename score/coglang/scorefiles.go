@@ -10,30 +10,41 @@ import (
 )
 
 // ScoreFiles reads CogLang response files as ReadResponses does and scores every
-// record as it arrives: each one is decoded strictly, parsed, written in
-// canonical form, validated and given its preflight decision, on copts.Workers
-// goroutines, and the results are merged in input order so that the last record
-// per case id wins. The result is the one ReadResponses followed by Score
-// gives (RecordsRead and ResponseFile included), whatever the number of workers;
-// memory stays flat however many records the files hold. The first bad record
+// record as it arrives against the fixture src: each one is decoded strictly,
+// parsed, written in canonical form, validated and given its preflight decision,
+// on copts.Workers goroutines, and the results are taken in input order so that
+// the last record per case id wins. The result is the one ReadResponses followed
+// by Score gives (RecordsRead and ResponseFile included), whatever the number of
+// workers. The fixture is read once and each case keeps a small slot, so memory
+// stays flat in the number of cases and records; the cases are read back as
+// the result is written (see Result.Close and Result.Err). The first bad record
 // (in input order) ends the scoring with its *contract.InputError.
-func ScoreFiles(fx *fixtures.CogLangFixture, sources []score.Source, opts score.Options, copts Options) (*Result, *ResponseFiles, error) {
-	ix := NewIndex(fx)
-	tally := ix.NewTally(copts)
-	out := &ResponseFiles{Duplicates: map[string]bool{}, Unknown: map[string]bool{}}
-	if err := scoreSources(ix, tally, sources, opts, copts, out); err != nil {
+func ScoreFiles(src fixtures.CogLangSource, sources []score.Source, opts score.Options, copts Options) (*Result, *ResponseFiles, error) {
+	st, err := newCaseStore(src, false, ParseOptions{})
+	if err != nil {
 		return nil, nil, err
 	}
-	res := tally.Result()
+	t := &tally{st: st, unknown: map[string]int{}}
+	out := &ResponseFiles{Duplicates: map[string]bool{}, Unknown: map[string]bool{}}
+	if err := scoreSources(t, sources, opts, copts, out); err != nil {
+		st.close()
+		return nil, nil, err
+	}
+	res, err := t.result(copts)
+	if err != nil {
+		st.close()
+		return nil, nil, err
+	}
 	unknown := 0
 	for _, f := range out.Files {
 		unknown += f.Unknown
 	}
 	if out.Accepted > 0 && unknown == out.Accepted && len(res.UnknownCaseIDs) > 0 {
+		st.close()
 		f := out.Files[slices.IndexFunc(out.Files, func(f score.InputStats) bool { return f.Unknown > 0 })]
 		return nil, nil, &contract.InputError{Kind: contract.ErrWrongFile, File: f.Path, Line: f.UnknownAt[0], Col: f.UnknownAt[1], Msg: fmt.Sprintf(
 			"none of its %s answers a case of the fixture (%s; unknown ids include %s): score them with the fixture (--fixture) or study they were exported for",
-			score.Plural(unknown, "record", "records"), score.Plural(len(fx.Cases), "case", "cases"), res.UnknownCaseIDs[0])}
+			score.Plural(unknown, "record", "records"), score.Plural(len(st.slots), "case", "cases"), res.UnknownCaseIDs[0])}
 	}
 	for _, id := range res.DuplicateCaseIDs {
 		out.Duplicates[id] = true
@@ -47,16 +58,26 @@ func ScoreFiles(fx *fixtures.CogLangFixture, sources []score.Source, opts score.
 	}
 	out.Responses = []Response{}
 	out.ProviderErrors = res.ProviderErrorRecords
-	seen := map[string]bool{}
-	for i := range res.Cases {
-		if c := &res.Cases[i]; c.ProviderError && !seen[c.CaseID] {
-			seen[c.CaseID] = true
-			out.ErrorCases = append(out.ErrorCases, c.CaseID)
-		}
-	}
-	slices.Sort(out.ErrorCases)
+	out.ErrorCases = res.errorCases
 	res.ResponseFile = out.Block()
 	return res, out, nil
+}
+
+// ScoreReferences scores every case of the fixture src against its own reference
+// expression (answer_source "fixture_reference" unless copts names one), as
+// Score(fx, nil, copts) does, reading the fixture once and keeping a small slot
+// per case. The caller closes the result.
+func ScoreReferences(src fixtures.CogLangSource, copts Options) (*Result, error) {
+	st, err := newCaseStore(src, true, ParseOptions{Strict: copts.Strict, MaxDepth: copts.MaxDepth, MaxBytes: copts.MaxBytes})
+	if err != nil {
+		return nil, err
+	}
+	if copts.AnswerSource == "" {
+		copts.AnswerSource = "fixture_reference"
+	}
+	res := &Result{AnswerSource: copts.AnswerSource, FixturePath: copts.FixturePath, Strict: copts.Strict, store: st}
+	st.summarize(res)
+	return res, nil
 }
 
 // sourceFile reads one source and reports each record (or the error that ends it).
@@ -119,11 +140,11 @@ func count(st *score.InputStats, dup, unknown bool, line, col int) {
 // records through the ordered worker pipeline: batches are scored on
 // copts.Workers goroutines and added to the tally in input order. The first bad
 // record, in input order, is the error.
-func scoreSources(ix *Index, tally *Tally, sources []score.Source, opts score.Options, copts Options, out *ResponseFiles) error {
+func scoreSources(tally *tally, sources []score.Source, opts score.Options, copts Options, out *ResponseFiles) error {
 	stats := make([]score.InputStats, len(sources)) // what the tally counted, by file
 	var failed error                                // the first bad record, set by apply
 	p := score.NewPipeline(copts.Workers, func() func(*score.Batch[Scored]) {
-		sc := ix.NewScorer(copts)
+		sc := tally.st.newScorer(copts)
 		return func(b *score.Batch[Scored]) {
 			for i := range b.Out {
 				err := b.Errs[i]
@@ -141,7 +162,11 @@ func scoreSources(ix *Index, tally *Tally, sources []score.Source, opts score.Op
 	}, func(b *score.Batch[Scored]) bool {
 		st := &stats[b.File]
 		for i := range b.Out {
-			dup, unknown := tally.Add(&b.Out[i])
+			dup, unknown, err := tally.add(&b.Out[i])
+			if err != nil {
+				failed = err
+				return false
+			}
 			count(st, dup, unknown, b.Lines[i], b.Cols[i])
 		}
 		failed = b.Err

@@ -33,6 +33,16 @@ func reference(t *testing.T, fx *fixtures.CogLangFixture, files [][]byte, copts 
 	return render(t, res), nil
 }
 
+// sourceOf returns fx as a fixture source, its JSON held in memory.
+func sourceOf(t testing.TB, fx *fixtures.CogLangFixture) fixtures.CogLangSource {
+	t.Helper()
+	var b bytes.Buffer
+	if err := synth.WriteCogLangFixture(&b, fx); err != nil {
+		t.Fatal(err)
+	}
+	return fixtures.CogLangSource{Name: "fixture.json", Data: b.Bytes()}
+}
+
 func sources(files [][]byte) []score.Source {
 	var out []score.Source
 	for i, f := range files {
@@ -72,10 +82,11 @@ func TestScoreFilesWorkers(t *testing.T) {
 		}
 		for _, w := range []int{1, 2, 4} {
 			copts.Workers = w
-			res, loaded, err := ScoreFiles(fx, sources(files), score.Options{}, copts)
+			res, loaded, err := ScoreFiles(sourceOf(t, fx), sources(files), score.Options{}, copts)
 			if err != nil {
 				t.Fatal(err)
 			}
+			defer res.Close()
 			if loaded.Read != 5000+2+1234+5+1 || res.RecordsRead != loaded.Read {
 				t.Errorf("workers %d: read %d, %d", w, loaded.Read, res.RecordsRead)
 			}
@@ -119,7 +130,10 @@ func TestScoreFilesErrors(t *testing.T) {
 			t.Fatalf("%s: ReadResponses accepts the input", tc.name)
 		}
 		for _, w := range []int{1, 2, 4} {
-			_, _, got := ScoreFiles(fx, sources(tc.files), tc.opts, Options{Workers: w})
+			res, _, got := ScoreFiles(sourceOf(t, fx), sources(tc.files), tc.opts, Options{Workers: w})
+			if res != nil {
+				res.Close()
+			}
 			if got == nil || got.Error() != want.Error() {
 				t.Errorf("%s, workers %d: got %v, want %v", tc.name, w, got, want)
 			}

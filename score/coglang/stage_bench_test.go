@@ -150,7 +150,7 @@ func BenchmarkReadThenScore100k(b *testing.B) {
 // arrives, at 1 worker and at GOMAXPROCS workers.
 func BenchmarkScoreFiles100k(b *testing.B) {
 	data, _ := benchData()
-	fx := fixtures.DefaultCogLangFixture()
+	src := fixtures.DefaultCogLangSource()
 	for _, w := range []int{1, 0} {
 		name := "workers=1"
 		if w == 0 {
@@ -160,13 +160,14 @@ func BenchmarkScoreFiles100k(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				res, _, err := ScoreFiles(fx, []score.Source{{Name: "bench", R: bytes.NewReader(data)}}, score.Options{}, Options{AnswerSource: "bench", Workers: w})
+				res, _, err := ScoreFiles(src, []score.Source{{Name: "bench", R: bytes.NewReader(data)}}, score.Options{}, Options{AnswerSource: "bench", Workers: w})
 				if err != nil {
 					b.Fatal(err)
 				}
 				if res.RecordsRead != benchRecords {
 					b.Fatal(res.RecordsRead)
 				}
+				res.Close()
 			}
 			reportRate(b, benchRecords)
 		})
@@ -176,7 +177,7 @@ func BenchmarkScoreFiles100k(b *testing.B) {
 // BenchmarkScoreFixture100k and BenchmarkScoreFixture1M are the CogLang rows of
 // the study-scale targets: a fixture of N distinct cases (synth.CogLangFixture),
 // one response per case (synth.CogLangResponses, seed 1), and the whole path of
-// `fbeval score coglang --fixture FX --format json`: load the fixture file,
+// `fbeval score coglang --fixture FX --format json`: read the fixture file,
 // read and score the responses, write the JSON result with every case.
 func BenchmarkScoreFixture100k(b *testing.B) { benchScoreFixture(b, 100_000) }
 
@@ -207,17 +208,17 @@ func benchScoreFixture(b *testing.B, n int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		fx, err := fixtures.LoadCogLangFixture(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		res, _, err := ScoreFiles(fx, []score.Source{{Name: "bench", R: bytes.NewReader(data)}}, score.Options{}, Options{AnswerSource: "bench"})
+		res, _, err := ScoreFiles(fixtures.CogLangSource{Name: path}, []score.Source{{Name: "bench", R: bytes.NewReader(data)}}, score.Options{}, Options{AnswerSource: "bench"})
 		if err != nil {
 			b.Fatal(err)
 		}
 		if err := res.WriteJSON(io.Discard, ModeFull); err != nil {
 			b.Fatal(err)
 		}
+		if err := res.Err(); err != nil {
+			b.Fatal(err)
+		}
+		res.Close()
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "responses/s")
 }

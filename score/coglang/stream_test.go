@@ -1,74 +1,155 @@
-package coglang_test
+package coglang
 
 import (
-	"bufio"
 	"bytes"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/fixtures/synth"
-	"github.com/fbeval/fbeval/score/coglang"
+	"github.com/fbeval/fbeval/score"
 )
 
-// TestTallyMatchesScore: scoring every record as it arrives and keeping the last
-// per case gives what Score gives for the same records, in both profiles, with
-// duplicate, unknown and repeated fixture ids.
-func TestTallyMatchesScore(t *testing.T) {
+// TestStoreMatchesScore: scoring every record as it arrives into a small slot per
+// case gives what Score gives for the same records, in both profiles and every
+// mode, with duplicate, unknown and repeated fixture ids and provider errors.
+func TestStoreMatchesScore(t *testing.T) {
 	fx := fixtures.DefaultCogLangFixture()
-	// a fixture that repeats one id and lacks some of the ids answered
-	fx.Cases = append(fx.Cases[:40], fx.Cases[3])
+	// a fixture that repeats one id (with other expected heads) and lacks some of
+	// the ids answered
+	again := fx.Cases[3]
+	again.ExpectedTopLevelHeads = []string{"Nope"}
+	unanswered := fx.Cases[5]
+	unanswered.CaseID = "never-answered"
+	fx.Cases = append(fx.Cases[:40], again, unanswered)
 	var b bytes.Buffer
 	if err := synth.CogLangResponses(&b, fixtures.DefaultCogLangFixture(), 700, 5); err != nil {
 		t.Fatal(err)
 	}
 	b.WriteString(`{"case_id": 12, "output": "Equal[1, 1]"}` + "\n" + `{"case_id": 12, "output": "Equal[1, 2]"}` + "\n")
+	b.WriteString(`{"case_id": "FB-L1-005", "error": {"code": "http_429", "message": "m"}}` + "\n")
+	files := [][]byte{b.Bytes()}
 	for _, strict := range []bool{false, true} {
-		opts := coglang.Options{Strict: strict, AnswerSource: "t"}
-		ix := coglang.NewIndex(fx)
-		sc, tally := ix.NewScorer(opts), ix.NewTally(opts)
-		var responses []coglang.Response
-		sca := bufio.NewScanner(bytes.NewReader(b.Bytes()))
-		dups := 0
-		for sca.Scan() {
-			r, err := coglang.DecodeResponse(sca.Bytes())
+		opts := Options{Strict: strict, AnswerSource: "t"}
+		var responses []Response
+		for _, line := range bytes.Split(bytes.TrimSpace(files[0]), []byte("\n")) {
+			r, err := DecodeResponse(line)
 			if err != nil {
 				t.Fatal(err)
 			}
 			responses = append(responses, r)
-			var s coglang.Scored
-			if err := sc.Score(sca.Bytes(), &s); err != nil {
-				t.Fatal(err)
+		}
+		want := Score(fx, responses, opts)
+		got, _, err := ScoreFiles(sourceOf(t, fx), sources(files), score.Options{}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(got.DuplicateCaseIDs, " ") != strings.Join(want.DuplicateCaseIDs, " ") || strings.Join(got.UnknownCaseIDs, " ") != strings.Join(want.UnknownCaseIDs, " ") {
+			t.Errorf("strict=%v: duplicate and unknown ids differ", strict)
+		}
+		if len(got.UnknownCaseIDs) != 24 || len(got.DuplicateCaseIDs) != 64 {
+			t.Errorf("strict=%v: %d unknown, %d duplicate ids", strict, len(got.UnknownCaseIDs), len(got.DuplicateCaseIDs))
+		}
+		got.ResponseFile = nil
+		for _, mode := range []Mode{ModeFull, ModeSummaryOnly, ModeFailuresOnly} {
+			var gj, wj bytes.Buffer
+			if err := got.WriteJSON(&gj, mode); err != nil || got.Err() != nil {
+				t.Fatal(err, got.Err())
 			}
-			if d, _ := tally.Add(&s); d {
-				dups++
+			want.WriteJSON(&wj, mode)
+			if !bytes.Equal(gj.Bytes(), wj.Bytes()) {
+				t.Errorf("strict=%v mode %d: the JSON differs from Score's", strict, mode)
 			}
 		}
-		want := coglang.Score(fx, responses, opts)
-		got := tally.Result()
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("strict=%v: the tally differs from Score", strict)
-		}
-		if len(got.UnknownCaseIDs) != 24 || len(got.DuplicateCaseIDs) != 64 || dups != 702-64 {
-			t.Errorf("strict=%v: %d unknown, %d duplicate ids, %d duplicate records", strict, len(got.UnknownCaseIDs), len(got.DuplicateCaseIDs), dups)
+		got.Close()
+	}
+}
+
+// TestScoreReferencesMatchesScore: the fixture's own references, scored case by
+// case as the fixture is read, give Score's result.
+func TestScoreReferencesMatchesScore(t *testing.T) {
+	fx := fixtures.DefaultCogLangFixture()
+	bad := fx.Cases[0]
+	bad.ReferenceExpr = "Equal[1"
+	fx.Cases = append(fx.Cases, bad, fx.Cases[1])
+	fx.Cases[len(fx.Cases)-1].ReferenceExpr = "Nonsense[1]"
+	for _, strict := range []bool{false, true} {
+		opts := Options{Strict: strict, FixturePath: "fx"}
+		want := Score(fx, nil, opts)
+		got, err := ScoreReferences(sourceOf(t, fx), opts)
+		if err != nil {
+			t.Fatal(err)
 		}
 		var gj, wj bytes.Buffer
-		got.WriteJSON(&gj, coglang.ModeFull)
-		want.WriteJSON(&wj, coglang.ModeFull)
-		if !bytes.Equal(gj.Bytes(), wj.Bytes()) {
-			t.Errorf("strict=%v: the JSON differs", strict)
+		got.WriteJSON(&gj, ModeFull)
+		want.WriteJSON(&wj, ModeFull)
+		if !bytes.Equal(gj.Bytes(), wj.Bytes()) || got.Err() != nil {
+			t.Errorf("strict=%v: the JSON differs from Score's: %v", strict, got.Err())
 		}
+		got.Close()
 	}
 }
 
 func TestScorerErrors(t *testing.T) {
-	sc := coglang.NewIndex(fixtures.DefaultCogLangFixture()).NewScorer(coglang.Options{})
+	st, err := newCaseStore(fixtures.DefaultCogLangSource(), false, ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.close()
+	sc := st.newScorer(Options{})
 	for _, tc := range []string{`{"output": "x"}`, `{"case_id": "a"}`, `{"case_id": "a", "output": "x", "schema_version": "v9"}`, `{`} {
-		_, want := coglang.DecodeResponse([]byte(tc))
-		var s coglang.Scored
+		_, want := DecodeResponse([]byte(tc))
+		var s Scored
 		got := sc.Score([]byte(tc), &s)
 		if got == nil || want == nil || got.Error() != want.Error() {
 			t.Errorf("%s: scorer says %v, DecodeResponse says %v", tc, got, want)
 		}
 	}
+}
+
+// TestStoreHashCollision: a record whose detail names another id than its case
+// (two ids sharing a hash) stops the cases with an error instead of a wrong case.
+func TestStoreHashCollision(t *testing.T) {
+	st, err := newCaseStore(fixtures.DefaultCogLangSource(), false, ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.close()
+	s := Scored{ID: 0, CaseID: "not-the-id", Output: "Equal[1, 1]", outcome: newCaseScorer(ParseOptions{}).judge("Equal[1, 1]")}
+	if _, err := st.add(&s); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	st.each(ModeFull, false, func(*CaseResult) bool { n++; return true })
+	if st.err == nil || !strings.Contains(st.err.Error(), "share a 128-bit hash") {
+		t.Errorf("after %d cases: %v", n, st.err)
+	}
+}
+
+func FuzzDecodeDetail(f *testing.F) {
+	cs := newCaseScorer(ParseOptions{})
+	for _, s := range []Scored{
+		{CaseID: "a", Output: "Equal[1, 1]", outcome: cs.judge("Equal[1, 1]")},
+		{CaseID: "b", Output: "Foo[Bar[1]]", outcome: cs.judge("Foo[Bar[1]]")},
+		{CaseID: "c", ProviderError: true, ErrorCode: "http_500"},
+	} {
+		f.Add(appendDetail(nil, &s)[4:])
+	}
+	f.Add([]byte{1, 'x', 0, 200})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var d detail
+		if err := decodeDetail(b, &d); err != nil {
+			return
+		}
+		// what decodes is written and decoded back to the same detail
+		s := Scored{CaseID: d.caseID, Output: d.output, outcome: outcome{text: d.text, halluc: d.halluc}}
+		if d.provider {
+			s = Scored{CaseID: d.caseID, ProviderError: true, ErrorCode: d.code}
+		}
+		var again detail
+		if err := decodeDetail(appendDetail(nil, &s)[4:], &again); err != nil || !reflect.DeepEqual(again, d) {
+			t.Fatalf("%q decodes to %+v, which reads back as %+v (%v)", b, d, again, err)
+		}
+	})
 }

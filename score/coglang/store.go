@@ -1,0 +1,613 @@
+package coglang
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/fixtures"
+)
+
+// caseStore holds a fixture being scored at study scale in a small slot per case:
+// the case ids as one sealed contract.IDSet (20 bytes per case), and per case its
+// verdict bits, decision, level and expected heads as interned numbers, and where
+// the detail of the record that scored it is (24 bytes). What is long lives in two
+// unlinked temporary files, gone whenever the process ends: the cases' ids and
+// prompts in fixture order (written by the one read of the fixture), and the
+// details of the records (response case id, output, canonical text or parse
+// error, hallucinated heads, error code) in the order they were scored. The cases
+// are written in fixture order by reading the first file again in step with the
+// slots, and each case's detail by its offset in the second.
+type caseStore struct {
+	ids      contract.IDSet // N: the case
+	slots    []slot
+	levels   []string   // by number
+	headSets [][]string // by number
+	header   fixtures.CogLangHeader
+	cases    *spoolFile // id, prompt per case, in fixture order
+	details  *spoolFile // one detail per scored record
+	enc      []byte     // the detail being written
+	err      error      // the first error met while reading the store back
+}
+
+// slot is what a case keeps while the records are read.
+type slot struct {
+	detail   uint64 // 1 + the offset of the case's detail; 0: no record
+	level    uint32
+	heads    uint32
+	failures Failure
+	decision Decision
+	bits     uint8
+}
+
+// slot bits
+const (
+	bitSeen     = 1 << iota // a record named the case's id
+	bitDup                  // more than one did
+	bitOutput               // the last record has an output
+	bitParseOK              // it parses (and is canonicalized)
+	bitValid                // it validates
+	bitHeadOK               // its head is one the case expects
+	bitProvider             // the last record is a provider error record
+	bitHalluc               // it names hallucinated heads
+)
+
+// newCaseStore reads the fixture once, keeping a slot per case. With refs, each
+// case is scored from its own reference expression as it is read.
+func newCaseStore(src fixtures.CogLangSource, refs bool, popts ParseOptions) (st *caseStore, err error) {
+	st = &caseStore{}
+	if st.cases, err = newSpoolFile(); err != nil {
+		return nil, err
+	}
+	if st.details, err = newSpoolFile(); err != nil {
+		st.close()
+		return nil, err
+	}
+	levelNum := map[string]uint32{}
+	headNum := map[string]uint32{}
+	var key []byte
+	var cs *caseScorer
+	if refs {
+		cs = newCaseScorer(popts)
+	}
+	var s Scored
+	st.header, err = src.Each(func(i int, c *fixtures.CogLangCase) error {
+		if i >= 1<<31-1 {
+			return &contract.InputError{File: src.Name, Msg: "the fixture has more than 2^31 cases"}
+		}
+		st.ids.Add(contract.IDOf(c.CaseID), i)
+		sl := slot{failures: FailMissingOutput} // until a record names the case
+		n, ok := levelNum[c.Level]
+		if !ok {
+			n = uint32(len(st.levels))
+			levelNum[c.Level] = n
+			st.levels = append(st.levels, c.Level)
+		}
+		sl.level = n
+		key = key[:0]
+		for _, h := range c.ExpectedTopLevelHeads {
+			key = binary.AppendUvarint(key, uint64(len(h)))
+			key = append(key, h...)
+		}
+		n, ok = headNum[string(key)]
+		if !ok {
+			n = uint32(len(st.headSets))
+			headNum[string(key)] = n
+			st.headSets = append(st.headSets, slices.Clone(c.ExpectedTopLevelHeads))
+		}
+		sl.heads = n
+		st.slots = append(st.slots, sl)
+		if err := st.cases.writeStrings(c.CaseID, c.Prompt); err != nil {
+			return err
+		}
+		if refs {
+			s.CaseID, s.Output, s.ProviderError, s.ErrorCode = c.CaseID, c.ReferenceExpr, false, ""
+			s.outcome = cs.judge(c.ReferenceExpr)
+			return st.fill(i, &s)
+		}
+		return nil
+	})
+	if err != nil {
+		st.close()
+		return nil, err
+	}
+	st.ids.Seal()
+	return st, nil
+}
+
+func (st *caseStore) close() {
+	if st.cases != nil {
+		st.cases.close()
+	}
+	if st.details != nil {
+		st.details.close()
+	}
+}
+
+// lookup returns the place in ids of the first case with id, or -1.
+func (st *caseStore) lookup(id contract.ID) int32 {
+	if i, ok := st.ids.Find(id); ok {
+		return int32(i)
+	}
+	return -1
+}
+
+// add takes the next record in input order, scored as s (s.ID from lookup), for
+// every case with its id; the last record per id wins. It reports whether the id
+// came before; unknown ids are the caller's.
+func (st *caseStore) add(s *Scored) (duplicate bool, err error) {
+	id := st.ids[s.ID].ID
+	for j := int(s.ID); j < len(st.ids) && st.ids[j].ID == id; j++ {
+		sl := &st.slots[st.ids[j].N]
+		if sl.bits&bitSeen != 0 {
+			duplicate = true
+		}
+	}
+	first := true
+	var off uint64
+	for j := int(s.ID); j < len(st.ids) && st.ids[j].ID == id; j++ {
+		i := int(st.ids[j].N)
+		if first {
+			// one detail for every case of the id
+			if err := st.fill(i, s); err != nil {
+				return false, err
+			}
+			off, first = st.slots[i].detail, false
+		} else {
+			st.setSlot(i, s, off)
+		}
+		if duplicate {
+			st.slots[i].bits |= bitDup
+		}
+	}
+	return duplicate, nil
+}
+
+// fill writes the detail of record s and sets case i's slot from it.
+func (st *caseStore) fill(i int, s *Scored) error {
+	st.enc = appendDetail(st.enc[:0], s)
+	off, err := st.details.write(st.enc)
+	if err != nil {
+		return err
+	}
+	st.setSlot(i, s, uint64(off)+1)
+	return nil
+}
+
+// setSlot sets case i's slot from the record s, whose detail is at detail.
+func (st *caseStore) setSlot(i int, s *Scored, detail uint64) {
+	sl := &st.slots[i]
+	sl.detail = detail
+	sl.bits = bitSeen | sl.bits&bitDup
+	sl.decision, sl.failures = DecisionNone, 0
+	if s.ProviderError {
+		sl.bits |= bitProvider
+		sl.failures = FailProviderError
+		return
+	}
+	sl.bits |= bitOutput
+	o := &s.outcome
+	sl.decision = o.decision
+	if !o.parseOK {
+		sl.failures = FailParseError
+		sl.decision = Rejected
+		return
+	}
+	sl.bits |= bitParseOK
+	if o.valid {
+		sl.bits |= bitValid
+	} else {
+		sl.failures |= FailValidation
+	}
+	if slices.Contains(st.headSets[sl.heads], o.head) {
+		sl.bits |= bitHeadOK
+	} else {
+		sl.failures |= FailHeadMismatch
+	}
+	if len(o.halluc) > 0 {
+		sl.bits |= bitHalluc
+		sl.failures |= FailHallucinated
+	}
+}
+
+// summarize fills res's counts from the slots, as Result.summarize does from
+// whole case results.
+func (st *caseStore) summarize(res *Result) {
+	byLevel := make([]Counts, len(st.levels))
+	for i := range st.slots {
+		sl := &st.slots[i]
+		c := &byLevel[sl.level]
+		c.CaseCount++
+		if sl.bits&bitOutput == 0 {
+			c.Missing++
+		}
+		if sl.bits&bitParseOK != 0 {
+			c.ParseOK++
+		}
+		if sl.bits&bitValid != 0 {
+			c.ValidateOK++
+		}
+		if sl.bits&bitHeadOK != 0 {
+			c.HeadOK++
+		}
+		if sl.bits&bitHalluc != 0 {
+			c.Hallucinated++
+		}
+		for j := range failureNames {
+			if sl.failures&(1<<j) != 0 {
+				res.FailureCounts[j]++
+			}
+		}
+		if sl.failures != 0 {
+			res.FailureCaseCount++
+		}
+		res.Preflight[sl.decision]++
+	}
+	order := make([]int, len(st.levels))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(st.levels[a], st.levels[b]) })
+	res.Levels = make([]LevelSummary, len(order))
+	for k, l := range order {
+		c := byLevel[l]
+		res.Levels[k] = LevelSummary{Level: st.levels[l], Counts: c}
+		s := &res.Summary
+		s.CaseCount += c.CaseCount
+		s.Missing += c.Missing
+		s.ParseOK += c.ParseOK
+		s.ValidateOK += c.ValidateOK
+		s.HeadOK += c.HeadOK
+		s.Hallucinated += c.Hallucinated
+	}
+	res.Maturity = maturity(res.Levels, st.header.DefinedLevels)
+}
+
+// names returns the sorted case ids given more than once (each id once) and those
+// whose case's last record is a provider error record, from one read of the
+// cases file; nothing is read when no slot needs it.
+func (st *caseStore) names() (dups, errs []string, err error) {
+	need := false
+	for i := range st.slots {
+		if st.slots[i].bits&(bitDup|bitProvider) != 0 {
+			need = true
+			break
+		}
+	}
+	if !need {
+		return nil, nil, nil
+	}
+	// a fixture that repeats an id names it once, by its first case
+	firstOfID := make([]bool, len(st.slots))
+	for j := range st.ids {
+		if j == 0 || st.ids[j].ID != st.ids[j-1].ID {
+			firstOfID[st.ids[j].N] = true
+		}
+	}
+	cr := st.cases.reader()
+	var id, prompt []byte
+	for i := range st.slots {
+		if id, prompt, err = cr.strings(id, prompt); err != nil {
+			return nil, nil, err
+		}
+		b := st.slots[i].bits
+		if b&bitDup != 0 && firstOfID[i] {
+			dups = append(dups, string(id))
+		}
+		if b&bitProvider != 0 && firstOfID[i] {
+			errs = append(errs, string(id))
+		}
+	}
+	slices.Sort(dups)
+	slices.Sort(errs)
+	return dups, errs, nil
+}
+
+// each calls fn with every case the mode lists, as a whole CaseResult, in
+// fixture order, until fn returns false. A store that cannot be read back, or a
+// case whose detail names another id (two ids sharing a hash), stops it with
+// st.err set.
+func (st *caseStore) each(mode Mode, failing bool, fn func(*CaseResult) bool) {
+	if st.err != nil || mode == ModeSummaryOnly {
+		return
+	}
+	var listed []bool
+	if mode == ModeFailuresOnly && !failing {
+		// As in the reference, failures-only keeps every case whose id failed.
+		listed = make([]bool, len(st.slots))
+		for j := 0; j < len(st.ids); {
+			k, failed := j, false
+			for ; k < len(st.ids) && st.ids[k].ID == st.ids[j].ID; k++ {
+				failed = failed || st.slots[st.ids[k].N].failures != 0
+			}
+			for ; j < k; j++ {
+				listed[st.ids[j].N] = failed
+			}
+		}
+	}
+	cr := st.cases.reader()
+	dr := st.details.readerAt()
+	var id, prompt []byte
+	var d detail
+	for i := range st.slots {
+		var err error
+		if id, prompt, err = cr.strings(id, prompt); err != nil {
+			st.err = err
+			return
+		}
+		sl := &st.slots[i]
+		if (failing && sl.failures == 0) || (listed != nil && !listed[i]) {
+			continue
+		}
+		// a case of its own: renderers may keep what fn is given
+		r := &CaseResult{CaseID: string(id), Level: st.levels[sl.level], Prompt: string(prompt), Failures: sl.failures, Decision: sl.decision}
+		if sl.detail == 0 {
+			r.ParseError = "missing output"
+		} else {
+			raw, err := dr.record(int64(sl.detail - 1))
+			if err == nil {
+				err = decodeDetail(raw, &d)
+			}
+			if err != nil {
+				st.err = fmt.Errorf("reading back the scored cases: %v", err)
+				return
+			}
+			if d.caseID != r.CaseID {
+				st.err = fmt.Errorf("case ids %q and %q share a 128-bit hash: please report this pair", r.CaseID, d.caseID)
+				return
+			}
+			d.fill(r, sl)
+		}
+		if !fn(r) {
+			return
+		}
+	}
+}
+
+// detail is a record's detail as the store keeps it.
+type detail struct {
+	caseID, output, text, code string
+	halluc                     []string
+	provider                   bool // a provider error record, with code
+}
+
+// appendDetail encodes the detail of record s: its case id, then for a provider
+// error record its error code, otherwise its output, the canonical text (or that
+// of the ParseError expression) and the hallucinated heads, each a uvarint length
+// and bytes, the whole prefixed by its length.
+func appendDetail(dst []byte, s *Scored) []byte {
+	start := len(dst)
+	dst = append(dst, 0, 0, 0, 0)
+	dst = appendString(dst, s.CaseID)
+	if s.ProviderError {
+		dst = append(dst, 1)
+		dst = appendString(dst, s.ErrorCode)
+	} else {
+		dst = append(dst, 0)
+		dst = appendString(dst, s.Output)
+		dst = appendString(dst, s.outcome.text)
+		dst = binary.AppendUvarint(dst, uint64(len(s.outcome.halluc)))
+		for _, h := range s.outcome.halluc {
+			dst = appendString(dst, h)
+		}
+	}
+	binary.LittleEndian.PutUint32(dst[start:], uint32(len(dst)-start-4))
+	return dst
+}
+
+func appendString(dst []byte, s string) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(s)))
+	return append(dst, s...)
+}
+
+var errDetail = errors.New("a detail record is cut short")
+
+// decodeDetail decodes the body of one detail (after its length).
+func decodeDetail(b []byte, d *detail) error {
+	var err error
+	str := func() string {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > uint64(len(b)-k) {
+			err = errDetail
+			b = nil
+			return ""
+		}
+		s := string(b[k : k+int(n)])
+		b = b[k+int(n):]
+		return s
+	}
+	*d = detail{caseID: str()}
+	if err != nil || len(b) == 0 {
+		return errDetail
+	}
+	kind := b[0]
+	b = b[1:]
+	switch kind {
+	case 1:
+		d.provider, d.code = true, str()
+	case 0:
+		d.output, d.text = str(), str()
+		n, k := binary.Uvarint(b)
+		if err != nil || k <= 0 || n > uint64(len(b)) {
+			return errDetail
+		}
+		b = b[k:]
+		for range n {
+			d.halluc = append(d.halluc, str())
+		}
+	default:
+		return errDetail
+	}
+	if err != nil || len(b) != 0 {
+		return errDetail
+	}
+	return nil
+}
+
+// fill writes the case result of the detail, with the slot's verdict.
+func (d *detail) fill(r *CaseResult, sl *slot) {
+	if sl.bits&bitProvider != 0 {
+		r.ProviderError, r.ErrorCode = true, d.code
+		r.ParseError = "provider error"
+		if d.code != "" {
+			r.ParseError += ": " + d.code
+		}
+		return
+	}
+	r.Output, r.HasOutput = d.output, true
+	if sl.bits&bitParseOK == 0 {
+		r.ParseError = d.text
+		return
+	}
+	r.ParseOK, r.Canonical = true, d.text
+	r.ValidateOK = sl.bits&bitValid != 0
+	r.HeadOK = sl.bits&bitHeadOK != 0
+	r.Hallucinated = d.halluc
+}
+
+// spoolFile is an unlinked temporary file written once, then read back.
+type spoolFile struct {
+	f   *os.File
+	w   *bufio.Writer
+	off int64
+}
+
+func newSpoolFile() (*spoolFile, error) {
+	f, err := os.CreateTemp("", "fbeval-coglang-*")
+	if err != nil {
+		return nil, fmt.Errorf("cannot make a temporary file for the scored cases: %v (set TMPDIR to a writable directory)", err)
+	}
+	// unlinked at once: the file goes when it is closed or the process ends,
+	// however it ends
+	os.Remove(f.Name())
+	return &spoolFile{f: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
+}
+
+func (s *spoolFile) close() { s.f.Close() }
+
+// write appends b and returns its offset.
+func (s *spoolFile) write(b []byte) (int64, error) {
+	off := s.off
+	if _, err := s.w.Write(b); err != nil {
+		return 0, fmt.Errorf("cannot write the temporary file of the scored cases: %v", err)
+	}
+	s.off += int64(len(b))
+	return off, nil
+}
+
+func (s *spoolFile) writeStrings(a, b string) error {
+	var buf [2 * binary.MaxVarintLen64]byte
+	n := binary.PutUvarint(buf[:], uint64(len(a)))
+	s.w.Write(buf[:n])
+	s.w.WriteString(a)
+	s.off += int64(n + len(a))
+	n = binary.PutUvarint(buf[:], uint64(len(b)))
+	s.w.Write(buf[:n])
+	k, err := s.w.WriteString(b)
+	s.off += int64(n + k)
+	if err != nil {
+		return fmt.Errorf("cannot write the temporary file of the scored cases: %v", err)
+	}
+	return nil
+}
+
+// reader reads the file from the start, in order.
+func (s *spoolFile) reader() *spoolReader {
+	err := s.w.Flush()
+	return &spoolReader{r: bufio.NewReaderSize(io.NewSectionReader(s.f, 0, 1<<62), 64<<10), err: err}
+}
+
+type spoolReader struct {
+	r   *bufio.Reader
+	err error
+}
+
+// strings reads the next pair of strings into a and b.
+func (r *spoolReader) strings(a, b []byte) ([]byte, []byte, error) {
+	if r.err != nil {
+		return a, b, r.err
+	}
+	a, r.err = r.bytes(a)
+	if r.err == nil {
+		b, r.err = r.bytes(b)
+	}
+	return a, b, r.err
+}
+
+func (r *spoolReader) bytes(dst []byte) ([]byte, error) {
+	n, err := binary.ReadUvarint(r.r)
+	if err != nil {
+		return dst, fmt.Errorf("reading back the scored cases: %v", err)
+	}
+	dst = slices.Grow(dst[:0], int(n))[:n]
+	if _, err := io.ReadFull(r.r, dst); err != nil {
+		return dst, fmt.Errorf("reading back the scored cases: %v", err)
+	}
+	return dst, nil
+}
+
+// readerAt reads records by offset, through a window of the file.
+func (s *spoolFile) readerAt() *detailReader {
+	err := s.w.Flush()
+	return &detailReader{f: s.f, size: s.off, err: err, win: make([]byte, 0, 64<<10)}
+}
+
+type detailReader struct {
+	f     *os.File
+	size  int64
+	err   error
+	win   []byte // the file from winAt
+	winAt int64
+	big   []byte
+}
+
+// record returns the body of the detail at off, valid until the next call.
+func (r *detailReader) record(off int64) ([]byte, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	head, err := r.at(off, 4)
+	if err != nil {
+		return nil, err
+	}
+	n := int64(binary.LittleEndian.Uint32(head))
+	return r.at(off+4, n)
+}
+
+// at returns n bytes of the file from off.
+func (r *detailReader) at(off, n int64) ([]byte, error) {
+	if off < 0 || n < 0 || off+n > r.size {
+		return nil, errDetail
+	}
+	if off >= r.winAt && off+n <= r.winAt+int64(len(r.win)) {
+		return r.win[off-r.winAt : off-r.winAt+n], nil
+	}
+	if n > int64(cap(r.win)) {
+		r.big = slices.Grow(r.big[:0], int(n))[:n]
+		if _, err := r.f.ReadAt(r.big, off); err != nil {
+			return nil, err
+		}
+		return r.big, nil
+	}
+	// In fixture order the details of responses read in study order follow each
+	// other: read ahead. Otherwise (responses shuffled) read little, as the next
+	// detail is elsewhere.
+	k := int64(cap(r.win))
+	if off != r.winAt+int64(len(r.win)) {
+		k = max(n, 512)
+	}
+	k = min(k, r.size-off)
+	r.win = r.win[:k]
+	if _, err := r.f.ReadAt(r.win, off); err != nil {
+		r.win = r.win[:0]
+		return nil, err
+	}
+	r.winAt = off
+	return r.win[:n], nil
+}
