@@ -15,12 +15,25 @@
 //		os.Exit(1)
 //	}
 //
-// Scoring response files, as `fbeval score coglang` does: ScoreFiles reads them
+// Scoring response files, as `fbeval score coglang` does: ScoreFiles reads the
+// fixture once, keeping a small slot per case, then reads the response files
 // (JSONL, a JSON list or a batch object, as the reference's Python reads text),
 // scores every record as it arrives on several goroutines, and keeps the last
-// record per case id:
+// record per case id; the cases are read back from temporary files as the result
+// is written, so memory stays flat in the number of cases:
 //
-//	res, files, err := coglang.ScoreFiles(fx, []score.Source{{Name: "r.jsonl", R: f}}, score.Options{}, coglang.Options{})
+//	src := fixtures.CogLangSource{Name: "fixture.json"}
+//	res, files, err := coglang.ScoreFiles(src, []score.Source{{Name: "r.jsonl", R: f}}, score.Options{}, coglang.Options{})
+//	if err != nil {
+//		return err
+//	}
+//	defer res.Close()
+//	if err := res.WriteJSON(os.Stdout, coglang.ModeFull); err != nil {
+//		return err
+//	}
+//	if err := res.Err(); err != nil { // the cases could not be read back
+//		return err
+//	}
 //
 // A single expression:
 //
