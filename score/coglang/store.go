@@ -2,6 +2,7 @@ package coglang
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -33,6 +34,7 @@ type caseStore struct {
 	cases    *spoolFile // id, prompt per case, in fixture order
 	details  *spoolFile // one detail per scored record
 	enc      []byte     // the detail being written
+	written  int        // details written
 	err      error      // the first error met while reading the store back
 }
 
@@ -176,6 +178,7 @@ func (st *caseStore) fill(i int, s *Scored) error {
 	if err != nil {
 		return err
 	}
+	st.written++
 	st.setSlot(i, s, uint64(off)+1)
 	return nil
 }
@@ -331,43 +334,85 @@ func (st *caseStore) each(mode Mode, failing bool, fn func(*CaseResult) bool) {
 			}
 		}
 	}
+	want := func(i int) bool {
+		return !(failing && st.slots[i].failures == 0) && (listed == nil || listed[i])
+	}
 	cr := st.cases.reader()
 	dr := st.details.readerAt()
+	// The details are read a chunk of cases at a time, in the order they lie in
+	// the file, into arena, then taken in fixture order: responses that came
+	// shuffled cost a few large reads per chunk, not a small read per case.
+	chunk := max(minDetailChunk, detailChunkBytes/max(1, int(st.details.off)/max(1, st.written)))
+	var refs []detailRef
+	var arena []byte
 	var id, prompt []byte
 	var d detail
-	for i := range st.slots {
-		var err error
-		if id, prompt, err = cr.strings(id, prompt); err != nil {
-			st.err = err
-			return
-		}
-		sl := &st.slots[i]
-		if (failing && sl.failures == 0) || (listed != nil && !listed[i]) {
-			continue
-		}
-		// a case of its own: renderers may keep what fn is given
-		r := &CaseResult{CaseID: string(id), Level: st.levels[sl.level], Prompt: string(prompt), Failures: sl.failures, Decision: sl.decision}
-		if sl.detail == 0 {
-			r.ParseError = "missing output"
-		} else {
-			raw, err := dr.record(int64(sl.detail - 1))
-			if err == nil {
-				err = decodeDetail(raw, &d)
+	for lo := 0; lo < len(st.slots); lo += chunk {
+		hi := min(len(st.slots), lo+chunk)
+		refs = refs[:0]
+		for i := lo; i < hi; i++ {
+			if st.slots[i].detail != 0 && want(i) {
+				refs = append(refs, detailRef{off: int64(st.slots[i].detail - 1), i: i})
 			}
+		}
+		slices.SortFunc(refs, func(a, b detailRef) int { return cmp.Compare(a.off, b.off) })
+		arena = arena[:0]
+		for k := range refs {
+			raw, err := dr.record(refs[k].off)
 			if err != nil {
 				st.err = fmt.Errorf("reading back the scored cases: %v", err)
 				return
 			}
-			if d.caseID != r.CaseID {
-				st.err = fmt.Errorf("case ids %q and %q share a 128-bit hash: please report this pair", r.CaseID, d.caseID)
+			refs[k].start, refs[k].n = len(arena), len(raw)
+			arena = append(arena, raw...)
+		}
+		// back in fixture order
+		slices.SortFunc(refs, func(a, b detailRef) int { return cmp.Compare(a.i, b.i) })
+		next := 0
+		for i := lo; i < hi; i++ {
+			var err error
+			if id, prompt, err = cr.strings(id, prompt); err != nil {
+				st.err = err
 				return
 			}
-			d.fill(r, sl)
-		}
-		if !fn(r) {
-			return
+			if !want(i) {
+				continue
+			}
+			sl := &st.slots[i]
+			// a case of its own: renderers may keep what fn is given
+			r := &CaseResult{CaseID: string(id), Level: st.levels[sl.level], Prompt: string(prompt), Failures: sl.failures, Decision: sl.decision}
+			if sl.detail == 0 {
+				r.ParseError = "missing output"
+			} else {
+				ref := &refs[next]
+				next++
+				if err := decodeDetail(arena[ref.start:ref.start+ref.n], &d); err != nil {
+					st.err = fmt.Errorf("reading back the scored cases: %v", err)
+					return
+				}
+				if d.caseID != r.CaseID {
+					st.err = fmt.Errorf("case ids %q and %q share a 128-bit hash: please report this pair", r.CaseID, d.caseID)
+					return
+				}
+				d.fill(r, sl)
+			}
+			if !fn(r) {
+				return
+			}
 		}
 	}
+}
+
+// detailChunkBytes is about how many bytes of details each read of a chunk of
+// cases holds, and minDetailChunk the fewest cases in a chunk (variables for
+// the tests).
+var detailChunkBytes, minDetailChunk = 8 << 20, 1024
+
+// detailRef is where the detail of case i is in the file and in the chunk read.
+type detailRef struct {
+	off      int64
+	i        int
+	start, n int
 }
 
 // detail is a record's detail as the store keeps it.
@@ -595,11 +640,11 @@ func (r *detailReader) at(off, n int64) ([]byte, error) {
 		}
 		return r.big, nil
 	}
-	// In fixture order the details of responses read in study order follow each
-	// other: read ahead. Otherwise (responses shuffled) read little, as the next
+	// Details asked for in file order close after each other (each chunk of
+	// cases asks in file order): read ahead. Otherwise read little, as the next
 	// detail is elsewhere.
 	k := int64(cap(r.win))
-	if off != r.winAt+int64(len(r.win)) {
+	if end := r.winAt + int64(len(r.win)); off < end || off-end > k/2 {
 		k = max(n, 512)
 	}
 	k = min(k, r.size-off)

@@ -27,10 +27,20 @@ func TestStoreMatchesScore(t *testing.T) {
 	if err := synth.CogLangResponses(&b, fixtures.DefaultCogLangFixture(), 700, 5); err != nil {
 		t.Fatal(err)
 	}
+	var shuffled bytes.Buffer
+	if err := synth.Shuffle(&shuffled, b.Bytes(), 1); err != nil {
+		t.Fatal(err)
+	}
+	b = shuffled
 	b.WriteString(`{"case_id": 12, "output": "Equal[1, 1]"}` + "\n" + `{"case_id": 12, "output": "Equal[1, 2]"}` + "\n")
 	b.WriteString(`{"case_id": "FB-L1-005", "error": {"code": "http_429", "message": "m"}}` + "\n")
 	files := [][]byte{b.Bytes()}
 	for _, strict := range []bool{false, true} {
+		// strict: cases read back in chunks of 7, their details out of order
+		if strict {
+			detailChunkBytes, minDetailChunk = 1, 7
+			defer func() { detailChunkBytes, minDetailChunk = 8<<20, 1024 }()
+		}
 		opts := Options{Strict: strict, AnswerSource: "t"}
 		var responses []Response
 		for _, line := range bytes.Split(bytes.TrimSpace(files[0]), []byte("\n")) {
