@@ -2,6 +2,7 @@ package coglang
 
 import (
 	"bytes"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -162,4 +163,26 @@ func FuzzDecodeDetail(f *testing.F) {
 			t.Fatalf("%q decodes to %+v, which reads back as %+v (%v)", b, d, again, err)
 		}
 	})
+}
+
+// TestStoreLeavesNoFiles: the temporary files are unlinked as soon as they are
+// made, so nothing is left behind however the process ends.
+func TestStoreLeavesNoFiles(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir)
+	res, _, err := ScoreFiles(fixtures.DefaultCogLangSource(), sources([][]byte{synthCogLang(t, 100, 1)}), score.Options{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("while the result is open: %d files in TMPDIR", len(left))
+	}
+	var b bytes.Buffer
+	if err := res.WriteJSON(&b, ModeFull); err != nil || res.Err() != nil || !bytes.Contains(b.Bytes(), []byte(`"case_id": "FB-L1-001"`)) {
+		t.Fatalf("write: %v %v", err, res.Err())
+	}
+	res.Close()
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("after Close: %d files in TMPDIR", len(left))
+	}
 }
