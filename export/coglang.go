@@ -131,17 +131,6 @@ func CheckCogLangFixture(src fixtures.CogLangSource) (int, error) {
 	return n, err
 }
 
-// LoadCogLangFixture returns the fixture a study names, whole: the embedded
-// default or a file, with its path for reports.
-func LoadCogLangFixture(dataset string) (*fixtures.CogLangFixture, string, error) {
-	if dataset == "" || dataset == fixtures.CogLangDefaultPath {
-		return fixtures.DefaultCogLangFixture(), fixtures.CogLangDefaultPath, nil
-	}
-	path := PythonPath(dataset)
-	fx, err := fixtures.LoadCogLangFixture(path)
-	return fx, path, err
-}
-
 // PythonPath returns p as Python's str(pathlib.Path(p)) writes it, which is how
 // the reference names the fixture it read (and opens it): repeated and trailing
 // slashes and "." components dropped ("./fixtures//x.json/" -> "fixtures/x.json"),
