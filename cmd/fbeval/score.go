@@ -172,8 +172,14 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 	opts := coglang.Options{Strict: s.Strict, FixturePath: path, Workers: c.Workers}
 	var res *coglang.Result
 	if len(c.Responses) > 0 {
+		// the fixture first: a bad one is the error, whatever the responses
+		fx, err := coglang.IndexFixture(src)
+		if err != nil {
+			return err
+		}
 		srcs, done, err := c.sources(env)
 		if err != nil {
+			fx.Close()
 			return err
 		}
 		defer done()
@@ -181,7 +187,7 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 		var loaded *coglang.ResponseFiles
 		sopts := c.options()
 		sopts.StrictBatch = s.Strict
-		res, loaded, err = coglang.ScoreFiles(src, srcs, sopts, opts)
+		res, loaded, err = fx.ScoreFiles(srcs, sopts, opts)
 		if err != nil {
 			return err
 		}

@@ -20,10 +20,35 @@ import (
 // the result is written (see Result.Close and Result.Err). The first bad record
 // (in input order) ends the scoring with its *contract.InputError.
 func ScoreFiles(src fixtures.CogLangSource, sources []score.Source, opts score.Options, copts Options) (*Result, *ResponseFiles, error) {
-	st, err := newCaseStore(src, false, ParseOptions{})
+	fx, err := IndexFixture(src)
 	if err != nil {
 		return nil, nil, err
 	}
+	return fx.ScoreFiles(sources, opts, copts)
+}
+
+// Indexed is a fixture read once and held as a small slot per case, ready to
+// score response files (the first half of ScoreFiles, for a caller that opens
+// the response files only once the fixture is known to be good).
+type Indexed struct{ st *caseStore }
+
+// IndexFixture reads the fixture src once, keeping a small slot per case.
+func IndexFixture(src fixtures.CogLangSource) (*Indexed, error) {
+	st, err := newCaseStore(src, false, ParseOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return &Indexed{st: st}, nil
+}
+
+// Close removes the temporary files of a fixture that is not scored after all.
+func (x *Indexed) Close() { x.st.close() }
+
+// ScoreFiles scores the response files against the indexed fixture, as the
+// package's ScoreFiles does; the result owns the fixture's temporary files
+// (close the result, or the Indexed on an error). Call it once.
+func (x *Indexed) ScoreFiles(sources []score.Source, opts score.Options, copts Options) (*Result, *ResponseFiles, error) {
+	st := x.st
 	t := &tally{st: st, unknown: map[string]int{}}
 	out := &ResponseFiles{Duplicates: map[string]bool{}, Unknown: map[string]bool{}}
 	if err := scoreSources(t, sources, opts, copts, out); err != nil {
