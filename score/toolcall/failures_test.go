@@ -2,6 +2,7 @@ package toolcall
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/fbeval/fbeval/contract/strictjson"
@@ -131,6 +132,41 @@ func TestKeywordOf(t *testing.T) {
 		}
 		if got := keywordOf(k); got != want {
 			t.Errorf("%T: keywordOf %q, the library's path ends in %q", k, got, want)
+		}
+	}
+}
+
+// TestCandidateSameAsReference: a candidate schema that is the reference document
+// (laid out and ordered otherwise) is validated once, as the reference; any other
+// is compiled on its own. Either way the Results are the same.
+func TestCandidateSameAsReference(t *testing.T) {
+	ref := hotelsTool()
+	doc, err := strictjson.Parse(hotelsSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := doc.Members()
+	reordered := make([]strictjson.Member, len(ms))
+	for i := range ms {
+		reordered[len(ms)-1-i] = ms[i]
+	}
+	same := mustJudge(t, ref, strictjson.Canonical(strictjson.ObjectValue(reordered...)))
+	if same.Candidate() != same.Reference() {
+		t.Error("a candidate equal to the reference is compiled apart")
+	}
+	other := mustJudge(t, ref, strings.Replace(hotelsSchema, `"maximum": 8`, `"maximum": 8.5`, 1))
+	if other.Candidate() == other.Reference() {
+		t.Error("a candidate unlike the reference is taken for it")
+	}
+	apart := mustJudge(t, ref, "")
+	apart.candidate = mustJudge(t, ref, "").reference // the same schema, compiled apart
+	c := mustCase(t, "", call("search_hotels", hotelArgs), hotelState)
+	for _, out := range []string{
+		call("search_hotels", `{"city":"","checkIn":"2027-13-01","checkOut":"x","guests":0,"maxNightlyPrice":-1,"x":1}`),
+		call("search_hotels", `{"city":"Goa","guests":"9"}`), benchOutput,
+	} {
+		if got, want := same.Score(out, c), apart.Score(out, c); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\nshared %+v\n apart %+v", out, got, want)
 		}
 	}
 }

@@ -84,7 +84,7 @@ func NewJudge(tool contract.Tool, candidateSchema []byte) (*Judge, error) {
 		return nil, fmt.Errorf("tool %q: reference %w", tool.Name, err)
 	}
 	j := &Judge{tool: tool, reference: ref, candidate: ref}
-	if candidateSchema != nil {
+	if candidateSchema != nil && !sameDocument(ref, candidateSchema) {
 		if j.candidate, err = CompileSchema(candidateSchema); err != nil {
 			return nil, fmt.Errorf("tool %q: candidate %w", tool.Name, err)
 		}
@@ -104,6 +104,14 @@ func NewJudge(tool contract.Tool, candidateSchema []byte) (*Judge, error) {
 	}
 	j.ordered = slices.Clone(tool.Policy.Ordered)
 	return j, nil
+}
+
+// sameDocument reports whether data is a JSON document equal to s's (the same
+// value, whatever its layout and member order): a candidate schema that is the
+// reference schema validates as the reference does, so it is validated once.
+func sameDocument(s *Schema, data []byte) bool {
+	doc, err := strictjson.Parse(string(data))
+	return err == nil && strictjson.Equal(doc, s.doc)
 }
 
 // Tool returns the judge's tool contract.
