@@ -343,8 +343,8 @@ func (st *caseStore) each(mode Mode, failing bool, fn func(*CaseResult) bool) {
 	// the file, into arena, then taken in fixture order: responses that came
 	// shuffled cost a few large reads per chunk, not a small read per case.
 	chunk := max(minDetailChunk, detailChunkBytes/max(1, int(st.details.off)/max(1, st.written)))
-	var refs []detailRef
-	var arena []byte
+	refs := make([]detailRef, 0, min(chunk, len(st.slots)))
+	arena := make([]byte, 0, min(int(st.details.off), detailChunkBytes+detailChunkBytes/4))
 	var id, prompt []byte
 	var d detail
 	for lo := 0; lo < len(st.slots); lo += chunk {
