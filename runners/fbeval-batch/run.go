@@ -109,10 +109,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return code
 }
 
-// openRequests opens a request file for reading twice (see runner.OpenRequests).
-func openRequests(path string, stdin io.Reader) (*runner.Requests, func(), error) {
+// openRequests opens a request file for reading twice (see runner.OpenRequests),
+// calling check, when not nil, with every request of the first reading.
+func openRequests(path string, stdin io.Reader, check runner.Check) (*runner.Requests, func(), error) {
 	if path == "-" {
-		q, err := runner.OpenRequests("<stdin>", stdin, nil)
+		q, err := runner.OpenRequests("<stdin>", stdin, check)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -122,7 +123,7 @@ func openRequests(path string, stdin io.Reader) (*runner.Requests, func(), error
 	if err != nil {
 		return nil, nil, usagef("cannot read requests: %v", err)
 	}
-	q, err := runner.OpenRequests(path, f, nil)
+	q, err := runner.OpenRequests(path, f, check)
 	if err != nil {
 		f.Close()
 		return nil, nil, err
@@ -244,7 +245,7 @@ func (c *toOpenAI) run(stdin io.Reader, stdout, stderr io.Writer) error {
 	if c.MaxTokens > 0 && c.MaxCompletionTokens > 0 {
 		return usagef("--max-tokens and --max-completion-tokens are exclusive: give one")
 	}
-	reqs, done, err := openRequests(c.Input, stdin)
+	reqs, done, err := openRequests(c.Input, stdin, nil)
 	if err != nil {
 		return err
 	}
@@ -274,7 +275,7 @@ func (c *toOpenAI) run(stdin io.Reader, stdout, stderr io.Writer) error {
 }
 
 func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
-	reqs, done, err := openRequests(c.Input, stdin)
+	reqs, done, err := openRequests(c.Input, stdin, nil)
 	if err != nil {
 		return err
 	}
@@ -326,10 +327,10 @@ type result struct {
 }
 
 // run converts the results files to response records. The results are read once to
-// check and index them (results), the request file once to check it and once to
-// count what it has results for; the records are then written one at a time, each
-// result read again from its file: in request order, or without a request file in
-// id order.
+// check and index them (results), the request file once to check it and count the
+// results of its requests; the records are then written one at a time, each result
+// read again from its file: in request order, or without a request file in id
+// order.
 func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser, anth bool) (int, error) {
 	var names *idNames
 	var unmapped string // the first custom id that cannot be mapped back without the request file
@@ -378,13 +379,8 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			return cmp.Compare(a, b)
 		})
 	} else {
-		var done func()
-		if reqs, done, err = openRequests(c.Requests, stdin); err != nil {
-			return 0, err
-		}
-		defer done()
-		studies = reqs.Studies()
-		err = reqs.Each(func(it *runner.Item) error {
+		// the results of each request are counted while the request file is checked
+		count := func(it *runner.Item) error {
 			first, last, ok := rs.find(customID(it.Req.RequestID))
 			if !ok {
 				t.missing++
@@ -393,10 +389,13 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			rs.entryAt(first).flags |= matched
 			t.count(rs.entryAt(last))
 			return nil
-		})
-		if err != nil {
+		}
+		var done func()
+		if reqs, done, err = openRequests(c.Requests, stdin, count); err != nil {
 			return 0, err
 		}
+		defer done()
+		studies = reqs.Studies()
 		for i := range rs.entries {
 			if rs.entries[i].flags&(repeat|matched) == 0 {
 				t.unknown++
