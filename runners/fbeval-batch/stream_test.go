@@ -1,11 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/export"
+	"github.com/fbeval/fbeval/fixtures/synth"
 )
 
 func readTestdata(t *testing.T, name string) string {
@@ -123,5 +129,94 @@ func TestFromResultsChanged(t *testing.T) {
 	writeTemp(t, dir, "out.jsonl", output[:100])
 	if _, err := rs.read(&rs.entries[3]); err == nil || !strings.Contains(err.Error(), "cannot read "+path+" again") {
 		t.Errorf("a cut file: %v", err)
+	}
+}
+
+// batchFiles exports the built-in toolcall study with repeats, converts it with
+// to-PROVIDER and answers it with the synthetic batch engine (fixtures/synth), the
+// results shuffled as a batch engine returns them: the paths of the request file
+// and the results file, and the request count.
+func batchFiles(b *testing.B, provider string, repeats int) (requests, results string, n int) {
+	b.Helper()
+	s, err := export.LoadStudy("toolcall")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if s, err = export.Resolve(s, export.Overrides{Repeats: &repeats}); err != nil {
+		b.Fatal(err)
+	}
+	p, err := export.PlanToolcall(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	var in bytes.Buffer
+	if err := export.StreamRequests(&in, &p.Study, p.RequestCount(), "jsonl", func(yield func(*contract.Request) error) error {
+		return p.Each(true, yield)
+	}); err != nil {
+		b.Fatal(err)
+	}
+	requests = filepath.Join(dir, "requests.jsonl")
+	if err := os.WriteFile(requests, in.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	var batch, answers, shuffled bytes.Buffer
+	if code := run([]string{"to-" + provider, "--model", "m", requests}, nil, &batch, io.Discard); code != 0 {
+		b.Fatalf("to-%s: exit %d", provider, code)
+	}
+	engine, err := synth.NewBatchResults(provider, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := engine.Answer(&answers, "batch", &batch); err != nil {
+		b.Fatal(err)
+	}
+	if err := synth.Shuffle(&shuffled, answers.Bytes(), 1); err != nil {
+		b.Fatal(err)
+	}
+	results = filepath.Join(dir, "results.jsonl")
+	if err := os.WriteFile(results, shuffled.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return requests, results, p.RequestCount()
+}
+
+// BenchmarkFrom converts the shuffled batch results of the built-in toolcall study
+// with --repeats 10 (14,400 requests) back to response records, with the request
+// file (see .ci/perf, PERF_ONLY=runners, for the whole process at 100,800 and
+// 1,008,000 requests).
+func BenchmarkFrom(b *testing.B) {
+	for _, provider := range []string{"openai", "anthropic"} {
+		b.Run(provider, func(b *testing.B) {
+			requests, results, n := batchFiles(b, provider, 10)
+			b.ReportAllocs()
+			for b.Loop() {
+				if code := run([]string{"from-" + provider, "--requests", requests, results}, nil, io.Discard, io.Discard); code != 1 {
+					b.Fatalf("exit %d, want 1 (the results hold errors)", code)
+				}
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "requests/s")
+		})
+	}
+}
+
+// TestSyntheticBatchEngine: the synthetic batch engine the benchmarks and .ci/perf
+// use answers every request of a to-* file in lines from-* reads: every request has
+// its record, none is unknown.
+func TestSyntheticBatchEngine(t *testing.T) {
+	for _, provider := range []string{"openai", "anthropic"} {
+		_, batch, errs := runBatch(t, "", "to-"+provider, "--model", "m", "testdata/requests.jsonl")
+		engine, err := synth.NewBatchResults(provider, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var results bytes.Buffer
+		if err := engine.Answer(&results, "batch", strings.NewReader(batch)); err != nil {
+			t.Fatalf("%s: %v (%s)", provider, err, errs)
+		}
+		code, out, errs := runBatch(t, results.String(), "from-"+provider, "--requests", "testdata/requests.jsonl", "-")
+		if code > 1 || strings.Count(out, "\n") != 5 || !strings.HasSuffix(errs, "0 duplicates, 0 unknown, 0 missing\n") {
+			t.Errorf("%s: exit %d, stderr %q:\n%s", provider, code, errs, out)
+		}
 	}
 }
