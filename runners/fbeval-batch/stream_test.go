@@ -12,6 +12,7 @@ import (
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures/synth"
+	"github.com/fbeval/fbeval/runners/internal/runner"
 )
 
 func readTestdata(t *testing.T, name string) string {
@@ -219,4 +220,44 @@ func TestSyntheticBatchEngine(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q:\n%s", provider, code, errs, out)
 		}
 	}
+}
+
+// FuzzIndexResults: a results file indexed and each line read again by its offset
+// gives the results one reading of the whole file gives, in every shape the reader
+// takes, or the same refusal.
+func FuzzIndexResults(f *testing.F) {
+	for _, name := range []string{"openai_output.jsonl", "openai_errors.jsonl"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+		f.Add([]byte("[" + strings.ReplaceAll(strings.TrimSuffix(string(data), "\n"), "\n", ",\r\n") + "]"))
+	}
+	f.Add([]byte("\ufeff{\"custom_id\":\"a\",\"error\":\"x\"}\r\n\r\n {\"custom_id\":\"b\",\"error\":{\"code\":\"c\"}}"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		whole, werr := readOpenAIResults("<stdin>", bytes.NewReader(b))
+		rs, err := indexResults([]string{"-"}, bytes.NewReader(b), parseOpenAIResult, nil)
+		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+			t.Fatalf("indexed: %v; read whole: %v", err, werr)
+		}
+		if err != nil {
+			return
+		}
+		defer rs.close()
+		if len(rs.entries) != len(whole) {
+			t.Fatalf("%d entries, %d results", len(rs.entries), len(whole))
+		}
+		for i := range rs.entries {
+			r, err := rs.read(&rs.entries[i])
+			if err != nil {
+				t.Fatalf("line %d read again: %v", i, err)
+			}
+			a, _ := runner.AppendRecord(nil, &contract.Request{RequestID: r.customID}, &r.res)
+			w, _ := runner.AppendRecord(nil, &contract.Request{RequestID: whole[i].customID}, &whole[i].res)
+			if r.where != whole[i].where || !bytes.Equal(a, w) {
+				t.Fatalf("line %d read again: %s at %s; read whole: %s at %s", i, a, r.where, w, whole[i].where)
+			}
+		}
+	})
 }
