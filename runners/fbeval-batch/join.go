@@ -23,12 +23,12 @@ type results struct {
 	names   []string          // of the files, for messages
 	files   []*contract.Spool // the files, read again by offset
 	closers []func() error
-	entries []entry  // every line, in reading order
-	byID    []uint32 // the entries by custom id, then reading order
+	entries entryList // every line, in reading order
+	byID    []uint32  // the entries by custom id, then reading order
 	buf     []byte
 }
 
-// entry is one results line: 40 bytes.
+// entry is one results line: 40 bytes, and 4 more for its place in byID.
 type entry struct {
 	id    runner.ID // of the custom id
 	off   int64     // where the line's record begins in its file
@@ -44,6 +44,29 @@ const (
 	matched                   // a request has the custom id (set on the id's first line)
 )
 
+// entryList holds entries in blocks of a fixed size, so that it grows without
+// copying: one slice would hold its old and its new array at once as it grows.
+type entryList struct {
+	blocks [][]entry
+	n      int
+}
+
+const entryBlock = 1 << 16
+
+func (l *entryList) add(e entry) {
+	if l.n%entryBlock == 0 {
+		l.blocks = append(l.blocks, make([]entry, 0, entryBlock))
+	}
+	b := &l.blocks[len(l.blocks)-1]
+	*b = append(*b, e)
+	l.n++
+}
+
+func (l *entryList) len() int { return l.n }
+
+// at is the entry of line i, in reading order.
+func (l *entryList) at(i uint32) *entry { return &l.blocks[i/entryBlock][i%entryBlock] }
+
 // indexResults reads every results file once, in order, checking each line with
 // parse (the first bad line is the error) and calling seen, when not nil, with each
 // line's custom id. Close releases the files.
@@ -55,19 +78,19 @@ func indexResults(paths []string, stdin io.Reader, parse parser, seen func(cid s
 			return nil, err
 		}
 	}
-	rs.byID = make([]uint32, len(rs.entries))
+	rs.byID = make([]uint32, rs.entries.len())
 	for i := range rs.byID {
 		rs.byID[i] = uint32(i)
 	}
 	slices.SortFunc(rs.byID, func(a, b uint32) int {
-		if c := bytes.Compare(rs.entries[a].id[:], rs.entries[b].id[:]); c != 0 {
+		if c := bytes.Compare(rs.entries.at(a).id[:], rs.entries.at(b).id[:]); c != 0 {
 			return c
 		}
 		return cmp.Compare(a, b)
 	})
 	for k := 1; k < len(rs.byID); k++ {
-		if rs.entries[rs.byID[k]].id == rs.entries[rs.byID[k-1]].id {
-			rs.entries[rs.byID[k]].flags |= repeat
+		if rs.entries.at(rs.byID[k]).id == rs.entries.at(rs.byID[k-1]).id {
+			rs.entries.at(rs.byID[k]).flags |= repeat
 		}
 	}
 	return rs, nil
@@ -103,14 +126,14 @@ func (rs *results) index(path string, stdin io.Reader, seen func(cid string)) er
 		if err != nil {
 			return err
 		}
-		if len(rs.entries) == math.MaxUint32 {
+		if rs.entries.len() == math.MaxUint32 {
 			return usagef("more than %d results: convert them in parts", uint64(math.MaxUint32))
 		}
 		e := entry{id: runner.IDOf(r.customID), off: rec.Offset, n: uint32(len(rec.Raw)), line: uint32(min(rec.Line, math.MaxUint32)), file: file}
 		if r.res.Error != nil {
 			e.flags |= failed
 		}
-		rs.entries = append(rs.entries, e)
+		rs.entries.add(e)
 		if seen != nil {
 			seen(r.customID)
 		}
@@ -129,17 +152,17 @@ func (rs *results) close() {
 func (rs *results) find(cid string) (first, last int, ok bool) {
 	id := runner.IDOf(cid)
 	first, ok = slices.BinarySearchFunc(rs.byID, id, func(i uint32, id runner.ID) int {
-		return bytes.Compare(rs.entries[i].id[:], id[:])
+		return bytes.Compare(rs.entries.at(i).id[:], id[:])
 	})
 	last = first
-	for ok && last+1 < len(rs.byID) && rs.entries[rs.byID[last+1]].id == id {
+	for ok && last+1 < len(rs.byID) && rs.entries.at(rs.byID[last+1]).id == id {
 		last++
 	}
 	return first, last, ok
 }
 
 // entryAt is the entry at position k of byID.
-func (rs *results) entryAt(k int) *entry { return &rs.entries[rs.byID[k]] }
+func (rs *results) entryAt(k int) *entry { return rs.entries.at(rs.byID[k]) }
 
 // where is the line's position for messages: FILE:LINE.
 func (rs *results) where(e *entry) string { return fmt.Sprintf("%s:%d", rs.names[e.file], e.line) }
@@ -180,8 +203,8 @@ func (t *tally) count(e *entry) {
 // duplicateNotes writes a note for every line whose custom id an earlier line has,
 // in reading order.
 func (rs *results) duplicateNotes(note func(string)) error {
-	for i := range rs.entries {
-		e := &rs.entries[i]
+	for i := range uint32(rs.entries.len()) {
+		e := rs.entries.at(i)
 		if e.flags&repeat == 0 {
 			continue
 		}
@@ -197,8 +220,8 @@ func (rs *results) duplicateNotes(note func(string)) error {
 // unknownNotes writes a note for every custom id no request has, in the order the
 // ids first appear, at the line whose result wins.
 func (rs *results) unknownNotes(requestsPath string, note func(string)) error {
-	for i := range rs.entries {
-		e := &rs.entries[i]
+	for i := range uint32(rs.entries.len()) {
+		e := rs.entries.at(i)
 		if e.flags&(repeat|matched) != 0 {
 			continue
 		}

@@ -370,7 +370,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		}
 		order = lastOfEach(rs)
 		for _, i := range order {
-			t.count(&rs.entries[i])
+			t.count(rs.entries.at(i))
 		}
 		slices.SortFunc(order, func(a, b uint32) int {
 			if c := bytes.Compare(names.at(a), names.at(b)); c != 0 {
@@ -396,14 +396,14 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		}
 		defer done()
 		studies = reqs.Studies()
-		for i := range rs.entries {
-			if rs.entries[i].flags&(repeat|matched) == 0 {
+		for i := range uint32(rs.entries.len()) {
+			if rs.entries.at(i).flags&(repeat|matched) == 0 {
 				t.unknown++
 			}
 		}
 	}
-	for i := range rs.entries {
-		if rs.entries[i].flags&repeat != 0 {
+	for i := range uint32(rs.entries.len()) {
+		if rs.entries.at(i).flags&repeat != 0 {
 			t.duplicates++
 		}
 	}
@@ -448,7 +448,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	if reqs == nil {
 		for _, i := range order {
 			req := contract.Request{SchemaVersion: contract.RequestV1, RequestID: string(names.at(i))}
-			if err = write(&req, "", &rs.entries[i]); err != nil {
+			if err = write(&req, "", rs.entries.at(i)); err != nil {
 				break
 			}
 		}
@@ -495,7 +495,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		}
 	}
 	fmt.Fprintf(stderr, "%s: %d results: %d answered, %d errors, %d duplicates, %d unknown, %d missing\n",
-		name, len(rs.entries), t.answered, t.errors, t.duplicates, t.unknown, t.missing)
+		name, rs.entries.len(), t.answered, t.errors, t.duplicates, t.unknown, t.missing)
 	if t.errors+t.unknown+t.missing > 0 {
 		return 1, nil
 	}

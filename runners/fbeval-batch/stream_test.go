@@ -120,15 +120,15 @@ func TestFromResultsChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rs.close()
-	if r, err := rs.read(&rs.entries[1]); err != nil || r.customID != "flights-000.input_schema.r0.a1" || r.where != path+":2" {
+	if r, err := rs.read(rs.entries.at(1)); err != nil || r.customID != "flights-000.input_schema.r0.a1" || r.where != path+":2" {
 		t.Fatalf("read again: %+v %v", r, err)
 	}
 	writeTemp(t, dir, "out.jsonl", strings.Replace(output, "hotels-020", "hotels-021", 1))
-	if _, err := rs.read(&rs.entries[0]); err == nil || !strings.Contains(err.Error(), "changed while it was read") {
+	if _, err := rs.read(rs.entries.at(0)); err == nil || !strings.Contains(err.Error(), "changed while it was read") {
 		t.Errorf("a changed line: %v", err)
 	}
 	writeTemp(t, dir, "out.jsonl", output[:100])
-	if _, err := rs.read(&rs.entries[3]); err == nil || !strings.Contains(err.Error(), "cannot read "+path+" again") {
+	if _, err := rs.read(rs.entries.at(3)); err == nil || !strings.Contains(err.Error(), "cannot read "+path+" again") {
 		t.Errorf("a cut file: %v", err)
 	}
 }
@@ -245,11 +245,11 @@ func FuzzIndexResults(f *testing.F) {
 			return
 		}
 		defer rs.close()
-		if len(rs.entries) != len(whole) {
-			t.Fatalf("%d entries, %d results", len(rs.entries), len(whole))
+		if rs.entries.len() != len(whole) {
+			t.Fatalf("%d entries, %d results", rs.entries.len(), len(whole))
 		}
-		for i := range rs.entries {
-			r, err := rs.read(&rs.entries[i])
+		for i := range uint32(rs.entries.len()) {
+			r, err := rs.read(rs.entries.at(i))
 			if err != nil {
 				t.Fatalf("line %d read again: %v", i, err)
 			}
