@@ -1,10 +1,13 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -78,12 +81,15 @@ const (
 // When the result lists only failing cases (or none), only the failing cases are
 // written and the suite says how many passing cases were not listed.
 func WriteJUnit(w io.Writer, doc Doc) error {
-	doc = doc.held()
 	var s JUnitSuites
 	switch doc.Kind {
 	case KindToolcall:
-		s = junitToolcall(doc.Name, doc.Toolcall)
+		if err := junitToolcall(w, doc.Toolcall); err != nil {
+			return fmt.Errorf("junit: %w", err)
+		}
+		return nil
 	case KindCogLang:
+		doc = doc.held()
 		s = junitCogLang(doc.Name, doc.CogLang)
 	default:
 		return errNoKind
@@ -100,39 +106,98 @@ func WriteJUnit(w io.Writer, doc Doc) error {
 	return err
 }
 
-func junitToolcall(name string, r *ToolcallReport) JUnitSuites {
+// junitToolcall writes a toolcall report's JUnit XML as the rows are read: one
+// pass counts each arm's tests, failures and errors for the suites' attributes,
+// then one pass per arm writes its test cases, so no more than one row is held.
+func junitToolcall(w io.Writer, r *ToolcallReport) error {
+	arms := r.Arms.Keys()
+	suites := make([]JUnitSuite, len(arms))
 	out := JUnitSuites{Name: "toolcall: " + r.title()}
-	for _, a := range r.Arms {
+	for row := range r.rows() {
+		if i := slices.Index(arms, row.Arm); i >= 0 {
+			suites[i].count(junitRow(row))
+		}
+	}
+	for i := range suites {
+		out.Tests += suites[i].Tests
+		out.Failures += suites[i].Failures
+		out.Errors += suites[i].Errors
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString(xml.Header)
+	enc := xml.NewEncoder(bw)
+	enc.Indent("", "  ")
+	start := func(name string, attrs ...string) xml.StartElement {
+		el := xml.StartElement{Name: xml.Name{Local: name}}
+		for i := 0; i < len(attrs); i += 2 {
+			el.Attr = append(el.Attr, xml.Attr{Name: xml.Name{Local: attrs[i]}, Value: attrs[i+1]})
+		}
+		return el
+	}
+	itoa := strconv.Itoa
+	root := start("testsuites", "name", out.Name, "tests", itoa(out.Tests), "failures", itoa(out.Failures), "errors", itoa(out.Errors))
+	if err := enc.EncodeToken(root); err != nil {
+		return err
+	}
+	for i, a := range r.Arms {
 		class := "toolcall/" + a.Key
-		suite := JUnitSuite{Name: class, Properties: []JUnitProperty{
+		s := suites[i]
+		el := start("testsuite", "name", class, "tests", itoa(s.Tests), "failures", itoa(s.Failures), "errors", itoa(s.Errors), "skipped", "0")
+		props := start("properties")
+		if err := errors.Join(enc.EncodeToken(el), enc.EncodeToken(props)); err != nil {
+			return err
+		}
+		for _, p := range []JUnitProperty{
 			{"first_pass_success_percent", num(a.Value.FirstPassSuccess, 1)},
 			{"final_success_percent", num(a.Value.FinalSuccess, 1)},
-		}}
-		for _, row := range r.Rows {
+		} {
+			if err := enc.EncodeElement(p, start("property")); err != nil {
+				return err
+			}
+		}
+		if err := enc.EncodeToken(props.End()); err != nil {
+			return err
+		}
+		for row := range r.rows() {
 			if row.Arm != a.Key {
 				continue
 			}
-			tc := JUnitCase{ClassName: class, Name: caseName(row.CaseID, row.Repeat)}
-			detail := fmt.Sprintf("domain: %s\ncategory: %s\nattempts: %d\nfirst attempt codes: %s\nfinal codes: %s",
-				row.Domain, row.Category, row.Attempts, list(row.Codes), list(row.FinalCodes))
-			if row.Output != nil {
-				detail += "\noutput: " + *row.Output
+			tc := junitRow(row)
+			tc.ClassName = class
+			if err := enc.EncodeElement(tc, start("testcase")); err != nil {
+				return err
 			}
-			switch {
-			case row.Missing:
-				tc.Error = &JUnitProblem{Message: "no response for this request", Type: JUnitMissing, Text: detail}
-			case row.ProviderError:
-				tc.Error = &JUnitProblem{Message: "the runner reported a provider error", Type: JUnitProviderError, Text: detail}
-			case !row.FinalSuccess:
-				tc.Failure = &JUnitProblem{Message: codesMessage(row.FinalCodes), Type: JUnitWrongAnswer, Text: detail}
-			case !row.FirstPassSuccess:
-				tc.SystemOut = fmt.Sprintf("passed after %d attempts; first attempt codes: %s", row.Attempts, list(row.Codes))
-			}
-			suite.add(tc)
 		}
-		out.add(suite)
+		if err := enc.EncodeToken(el.End()); err != nil {
+			return err
+		}
 	}
-	return out
+	if err := errors.Join(enc.EncodeToken(root.End()), enc.Flush()); err != nil {
+		return err
+	}
+	bw.WriteByte('\n')
+	return bw.Flush()
+}
+
+// junitRow is a row's test case (without its class name).
+func junitRow(row *Row) JUnitCase {
+	tc := JUnitCase{Name: caseName(row.CaseID, row.Repeat)}
+	detail := fmt.Sprintf("domain: %s\ncategory: %s\nattempts: %d\nfirst attempt codes: %s\nfinal codes: %s",
+		row.Domain, row.Category, row.Attempts, list(row.Codes), list(row.FinalCodes))
+	if row.Output != nil {
+		detail += "\noutput: " + *row.Output
+	}
+	switch {
+	case row.Missing:
+		tc.Error = &JUnitProblem{Message: "no response for this request", Type: JUnitMissing, Text: detail}
+	case row.ProviderError:
+		tc.Error = &JUnitProblem{Message: "the runner reported a provider error", Type: JUnitProviderError, Text: detail}
+	case !row.FinalSuccess:
+		tc.Failure = &JUnitProblem{Message: codesMessage(row.FinalCodes), Type: JUnitWrongAnswer, Text: detail}
+	case !row.FirstPassSuccess:
+		tc.SystemOut = fmt.Sprintf("passed after %d attempts; first attempt codes: %s", row.Attempts, list(row.Codes))
+	}
+	return tc
 }
 
 func codesMessage(codes []string) string {
@@ -221,6 +286,11 @@ func junitCogLang(name string, c *CogLangResult) JUnitSuites {
 
 func (s *JUnitSuite) add(tc JUnitCase) {
 	s.Cases = append(s.Cases, tc)
+	s.count(tc)
+}
+
+// count counts a test case in the suite's totals.
+func (s *JUnitSuite) count(tc JUnitCase) {
 	s.Tests++
 	if tc.Failure != nil {
 		s.Failures++
