@@ -83,7 +83,9 @@ type limitReader struct {
 var errTooLong = errors.New("report: value too long")
 
 func (l *limitReader) Read(p []byte) (int, error) {
-	if l.start >= 0 && l.n-l.start > l.limit {
+	// The decoder asks for more while still at the value's start: the value
+	// is longer than what it has.
+	if l.start >= 0 && l.dec.InputOffset() == l.start && l.n-l.start > l.limit {
 		return 0, errTooLong
 	}
 	n, err := l.r.Read(p)
@@ -112,7 +114,7 @@ func (lr *limitReader) open(name string, opts OpenOptions) (Doc, int64, error) {
 		var me *json.SemanticError
 		switch {
 		case errors.Is(err, errTooLong):
-			return Doc{}, lr.start, fmt.Errorf("%s is longer than %d bytes: raise the limit with %s", lr.what, lr.limit, limitFlag(lr.what))
+			return Doc{}, valueStart(lr.src, lr.start), fmt.Errorf("%s is longer than %d bytes: raise the limit with %s", lr.what, lr.limit, limitFlag(lr.what))
 		case errors.As(err, &se):
 			return Doc{}, se.ByteOffset, fmt.Errorf("expected an fbeval report: %s", oneLine(err))
 		case errors.As(err, &me):
@@ -170,7 +172,7 @@ func (lr *limitReader) open(name string, opts OpenOptions) (Doc, int64, error) {
 		rows = &rowIndex{start: end, end: end}
 	}
 	if n := end - (rows.end - rows.start); n > opts.MaxHeadBytes {
-		return Doc{}, -1, fmt.Errorf("the report without its rows is larger than %d bytes: raise the limit with --max-file-bytes", opts.MaxHeadBytes)
+		return Doc{}, -1, fmt.Errorf("%s: the report without its rows is larger than %d bytes: raise the limit with --max-file-bytes", name, opts.MaxHeadBytes)
 	}
 	head = make([]byte, 0, end-(rows.end-rows.start)+2+int64(rows.lines))
 	head = appendAt(head, src, 0, rows.start)
@@ -246,6 +248,7 @@ func scanRows(dec *jsontext.Decoder, lr *limitReader, maxRow int64) (*rowIndex, 
 			var me *json.SemanticError
 			if errors.As(err, &me) {
 				me.ByteOffset += at
+				me.JSONPointer = jsontext.Pointer(fmt.Sprintf("/rows/%d", i)) + me.JSONPointer
 				return nil, me
 			}
 			var se *jsontext.SyntacticError
@@ -333,6 +336,24 @@ func limitFlag(what string) string {
 		return "--max-line-bytes"
 	}
 	return "--max-file-bytes"
+}
+
+// valueStart returns the offset of the value after off, past white space and
+// a comma.
+func valueStart(src io.ReaderAt, off int64) int64 {
+	var buf [256]byte
+	for {
+		n, err := src.ReadAt(buf[:], off)
+		for _, c := range buf[:n] {
+			if c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != ',' && c != ':' {
+				return off
+			}
+			off++
+		}
+		if err != nil || n == 0 {
+			return off
+		}
+	}
 }
 
 // lineCol returns the 1-based line and column of byte offset off of src.
