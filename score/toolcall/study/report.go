@@ -432,14 +432,23 @@ func codesOf(a *att, d *detail) []string {
 	return codes
 }
 
-// eachRow yields every row as the report writes it, built as it is yielded from
-// its slots and details.
-func (run *Run) eachRow(yield func(*report.Row) bool) {
+// settledRow is one row as the outputs are built from it: its slots, the details
+// of its attempts, its place and its case.
+type settledRow struct {
+	r    row
+	dets []detail
+	p    place
+	c    *contract.Case
+}
+
+// settledRows walks the rows in order with their details, once every attempt is
+// judged; it stops early when a detail cannot be read back (Err says why).
+func (run *Run) settledRows(yield func(*settledRow) bool) {
 	if run.settle() != nil {
 		return
 	}
 	rd := run.details()
-	var out report.Row
+	var sr settledRow
 	for i := range run.rows {
 		r := run.rowAt(i)
 		dets, ok := run.rowDetails(rd, r)
@@ -447,7 +456,19 @@ func (run *Run) eachRow(yield func(*report.Row) bool) {
 			return
 		}
 		p := run.placeOf(i)
-		c := run.caseOf(p)
+		sr = settledRow{r, dets, p, run.caseOf(p)}
+		if !yield(&sr) {
+			return
+		}
+	}
+}
+
+// eachRow yields every row as the report writes it, built as it is yielded from
+// its slots and details.
+func (run *Run) eachRow(yield func(*report.Row) bool) {
+	var out report.Row
+	for sr := range run.settledRows {
+		r, dets, p, c := sr.r, sr.dets, sr.p, sr.c
 		last, n := r.latest()
 		finalCodes := []string{codeMissing}
 		if last != nil {
@@ -481,19 +502,9 @@ func (run *Run) eachRow(yield func(*report.Row) bool) {
 // CaseResults yields one fbeval-case-result/v1 record per row, for --cases-out
 // and --format jsonl, each built as it is yielded from its slots and details.
 func (run *Run) CaseResults(yield func(*report.CaseResult) bool) {
-	if run.settle() != nil {
-		return
-	}
-	rd := run.details()
 	var res report.CaseResult
-	for i := range run.rows {
-		r := run.rowAt(i)
-		dets, ok := run.rowDetails(rd, r)
-		if !ok {
-			return
-		}
-		p := run.placeOf(i)
-		c := run.caseOf(p)
+	for sr := range run.settledRows {
+		r, dets, p, c := sr.r, sr.dets, sr.p, sr.c
 		ids := []string{}
 		attempts := []report.CaseAttempt{}
 		for k := range r {
