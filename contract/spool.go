@@ -39,7 +39,7 @@ func NewSpool(name string, r io.Reader) (*Spool, error) {
 	}
 	tmp, err := os.CreateTemp("", "fbeval-spool-*")
 	if err != nil {
-		return nil, fmt.Errorf("cannot keep a copy of %s for reading it twice: %v", name, err)
+		return nil, fmt.Errorf("cannot keep a copy of %s for reading it twice: %v (set TMPDIR to a writable directory)", name, err)
 	}
 	removed := os.Remove(tmp.Name()) == nil
 	s.file = tmp
