@@ -139,13 +139,16 @@ func (lr *limitReader) open(name string, opts OpenOptions) (Doc, int64, error) {
 		if err != nil {
 			return fail(err)
 		}
-		if tok.String() == "rows" && dec.PeekKind() == '[' {
+		// A token is valid only until the next call on dec (PeekKind may read
+		// on), so the key is copied first.
+		key := tok.String()
+		if key == "rows" && dec.PeekKind() == '[' {
 			if rows, err = scanRows(dec, lr, opts.MaxRowBytes); err != nil {
 				return fail(err)
 			}
 			continue
 		}
-		lr.start, lr.limit, lr.what = dec.InputOffset(), opts.MaxHeadBytes, "the report's "+tok.String()
+		lr.start, lr.limit, lr.what = dec.InputOffset(), opts.MaxHeadBytes, "the report's "+key
 		if err := dec.SkipValue(); err != nil {
 			return fail(err)
 		}
