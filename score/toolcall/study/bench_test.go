@@ -24,16 +24,23 @@ import (
 // and duplicate keys, cycling over the study's 1,440 request ids.
 const tcBenchRecords = 100000
 
-var tcBenchPlan = sync.OnceValues(func() (*export.ToolcallPlan, error) {
+var tcBenchPlan = sync.OnceValues(func() (*export.ToolcallPlan, error) { return builtinPlan(0) })
+
+// builtinPlan plans the built-in toolcall study, at repeats when it is not 0.
+func builtinPlan(repeats int) (*export.ToolcallPlan, error) {
 	s, err := export.LoadStudy("toolcall")
 	if err != nil {
 		return nil, err
 	}
-	if s, err = export.Resolve(s, export.Overrides{}); err != nil {
+	var o export.Overrides
+	if repeats != 0 {
+		o.Repeats = &repeats
+	}
+	if s, err = export.Resolve(s, o); err != nil {
 		return nil, err
 	}
 	return export.PlanToolcall(s)
-})
+}
 
 // tcSynth returns n synthetic JSONL response records for the toolcall study.
 func tcSynth(tb testing.TB, n int) []byte {
@@ -496,14 +503,7 @@ func BenchmarkToolcallWhole1440(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		s, err := export.LoadStudy("toolcall")
-		if err != nil {
-			b.Fatal(err)
-		}
-		if s, err = export.Resolve(s, export.Overrides{}); err != nil {
-			b.Fatal(err)
-		}
-		p, err := export.PlanToolcall(s)
+		p, err := builtinPlan(0)
 		if err != nil {
 			b.Fatal(err)
 		}

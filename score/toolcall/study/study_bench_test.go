@@ -22,14 +22,7 @@ import (
 // about half the rows are judged in full, as with fbeval-mock --mode garble.
 func studyFile(b *testing.B, repeats int) (string, *export.ToolcallPlan) {
 	b.Helper()
-	s, err := export.LoadStudy("toolcall")
-	if err != nil {
-		b.Fatal(err)
-	}
-	if s, err = export.Resolve(s, export.Overrides{Repeats: &repeats}); err != nil {
-		b.Fatal(err)
-	}
-	p, err := export.PlanToolcall(s)
+	p, err := builtinPlan(repeats)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -93,14 +86,7 @@ func BenchmarkToolcallStudy(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				s, err := export.LoadStudy("toolcall")
-				if err != nil {
-					b.Fatal(err)
-				}
-				if s, err = export.Resolve(s, export.Overrides{Repeats: &repeats}); err != nil {
-					b.Fatal(err)
-				}
-				p, err := export.PlanToolcall(s)
+				p, err := builtinPlan(repeats)
 				if err != nil {
 					b.Fatal(err)
 				}
