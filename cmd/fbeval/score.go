@@ -329,10 +329,11 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 // caseResults writes a run's case results, failing when a detail could not be
 // read back.
 func caseResults(w *bufio.Writer, run *study.Run) error {
-	if err := report.WriteCaseResults(w, run.CaseResults); err != nil {
+	results, err := run.CaseResultRanges()
+	if err != nil {
 		return err
 	}
-	return run.Err()
+	return report.WriteCaseResultRanges(w, results)
 }
 
 // cogSummary writes the one-line summary of a CogLang score on stderr.

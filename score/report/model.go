@@ -115,6 +115,9 @@ type ToolcallReport struct {
 	// its rows.
 	Rows      []Row          `json:"rows"`
 	RowSource iter.Seq[*Row] `json:"-"`
+	// RowRanges, when set beside RowSource, yields the same rows a range at a
+	// time on several goroutines at once; the JSON report is written from it.
+	RowRanges *Ranges[Row] `json:"-"`
 	// Cases holds each case's prompt and expected answer; reports written before
 	// it existed have none.
 	Cases []CaseInfo `json:"cases"`
@@ -440,16 +443,24 @@ func WriteJSON(w io.Writer, doc Doc) error {
 	case KindToolcall:
 		r := doc.Toolcall
 		head := *r
-		head.Rows, head.RowSource = nil, nil
-		err = writeSpliced(bw, &head, splice{"rows", r.EachRow()})
+		head.Rows, head.RowSource, head.RowRanges = nil, nil, nil
+		rows := splice{key: "rows", each: r.EachRow()}
+		if r.RowRanges != nil {
+			rows.write = func(w *bufio.Writer) (int, error) {
+				return r.RowRanges.N, writeRanges(w, r.RowRanges, func(dst []byte, i int, v *Row) ([]byte, error) {
+					return appendListItem(dst, i, v)
+				})
+			}
+		}
+		err = writeSpliced(bw, &head, rows)
 	case KindCogLang:
 		r := doc.CogLang
 		head := *r
 		head.FailureCases, head.FailureSource = nil, nil
-		lists := []splice{{"failure_cases", r.EachFailure()}}
+		lists := []splice{{key: "failure_cases", each: r.EachFailure()}}
 		if r.Cases != nil || r.CaseSource != nil {
 			head.Cases, head.CaseSource = []CogLangCase{}, nil
-			lists = append(lists, splice{"cases", r.EachCase()})
+			lists = append(lists, splice{key: "cases", each: r.EachCase()})
 		}
 		err = writeSpliced(bw, &head, lists...)
 	default:
@@ -469,7 +480,7 @@ func WriteJSON(w io.Writer, doc Doc) error {
 // list under key.
 func WriteSplicedJSON(w io.Writer, head any, key string, items iter.Seq[any]) error {
 	bw := bufioWriter(w)
-	if err := writeSpliced(bw, head, splice{key, items}); err != nil {
+	if err := writeSpliced(bw, head, splice{key: key, each: items}); err != nil {
 		return err
 	}
 	if err := bw.WriteByte('\n'); err != nil {
@@ -483,6 +494,21 @@ func WriteSplicedJSON(w io.Writer, head any, key string, items iter.Seq[any]) er
 type splice struct {
 	key  string
 	each iter.Seq[any]
+	// write, when set, writes the elements in place of each, every one as
+	// appendListItem does, and returns how many it wrote
+	write func(*bufio.Writer) (int, error)
+}
+
+// appendListItem appends element i of a spliced list: its separator, its line
+// and its JSON one level deeper than the list.
+func appendListItem(dst []byte, i int, v any) ([]byte, error) {
+	if i == 0 {
+		dst = append(dst, '[')
+	} else {
+		dst = append(dst, ',')
+	}
+	dst = append(dst, "\n    "...)
+	return contract.AppendJSON(dst, v, contract.PythonIndent, 2)
 }
 
 // writeSpliced writes head (whose spliced members are empty lists) with each
@@ -503,18 +529,18 @@ func writeSpliced(w *bufio.Writer, head any, lists ...splice) error {
 		}
 		w.Write(data[:i+len(hole)-2])
 		n := 0
-		for v := range l.each {
-			if n == 0 {
-				w.WriteByte('[')
-			} else {
-				w.WriteByte(',')
-			}
-			n++
-			w.WriteString("\n    ")
-			if buf, err = contract.AppendJSON(buf[:0], v, contract.PythonIndent, 2); err != nil {
+		if l.write != nil {
+			if n, err = l.write(w); err != nil {
 				return err
 			}
-			w.Write(buf)
+		} else {
+			for v := range l.each {
+				if buf, err = appendListItem(buf[:0], n, v); err != nil {
+					return err
+				}
+				n++
+				w.Write(buf)
+			}
 		}
 		if n == 0 {
 			w.WriteString("[]")
@@ -619,6 +645,20 @@ func WriteCaseResults(w io.Writer, results iter.Seq[*CaseResult]) error {
 		if _, err = bw.Write(buf); err != nil {
 			return err
 		}
+	}
+	return bw.Flush()
+}
+
+// WriteCaseResultRanges writes case results as WriteCaseResults does, built a
+// range at a time on several goroutines at once.
+func WriteCaseResultRanges(w io.Writer, results *Ranges[CaseResult]) error {
+	bw := bufioWriter(w)
+	err := writeRanges(bw, results, func(dst []byte, _ int, r *CaseResult) ([]byte, error) {
+		dst, err := contract.AppendJSON(dst, r, contract.Compact, 0)
+		return append(dst, '\n'), err
+	})
+	if err != nil {
+		return err
 	}
 	return bw.Flush()
 }

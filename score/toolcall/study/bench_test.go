@@ -357,16 +357,12 @@ func TestToolcallReadJudgesAsScore(t *testing.T) {
 	if err := run.settle(); err != nil {
 		t.Fatal(err)
 	}
-	details := run.details()
-	failed := 0
-	for i := range run.rows {
-		r := run.rowAt(i)
+	failed, i := 0, -1
+	for sr := range run.settledRows {
+		i++
+		r := sr.r
 		for k := range r {
-			a := &r[k]
-			d, err := details.next(a, false)
-			if err != nil {
-				t.Fatal(err)
-			}
+			a, d := &r[k], &sr.dets[k]
 			w, ok := want[slot{i, k + 1}]
 			if !ok || a.has(fProvider) {
 				continue
@@ -401,6 +397,9 @@ func TestToolcallReadJudgesAsScore(t *testing.T) {
 				}
 			}
 		}
+	}
+	if err := run.Err(); err != nil {
+		t.Fatal(err)
 	}
 	if failed == 0 || len(want) < 1000 {
 		t.Fatalf("the file exercises %d rows, %d of them failed", len(want), failed)

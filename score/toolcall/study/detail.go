@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/fbeval/fbeval/contract"
@@ -253,14 +252,6 @@ func (s *spool) flush() error {
 	return s.err
 }
 
-// section returns a reader of the bytes [from, to) of the spool.
-func (s *spool) section(from, to int64) io.Reader {
-	if s.f == nil {
-		return eofReader{}
-	}
-	return io.NewSectionReader(s.f, from, to-from)
-}
-
 func (s *spool) readAt(b []byte, off int64) error {
 	if _, err := s.f.ReadAt(b, off); err != nil {
 		return fmt.Errorf("reading scoring details back from a temporary file: %w", err)
@@ -279,6 +270,3 @@ func (s *spool) close() {
 	s.f, s.w, s.name = nil, nil, ""
 }
 
-type eofReader struct{}
-
-func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }

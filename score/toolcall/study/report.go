@@ -3,7 +3,9 @@ package study
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -282,9 +284,10 @@ func (rep *Aggregates) build() *report.ToolcallReport {
 		Classification: strs(rep.Classification),
 		Gates:          []report.Gate{},
 		Warnings:       strs(rep.Warnings),
-		RowSource:      run.eachRow,
+		RowRanges:      run.rowRanges(),
 		Cases:          run.cases(),
 	}
+	out.RowSource = out.RowRanges.Seq(run.fail)
 	for _, in := range run.Plan.Inputs {
 		out.Inputs = append(out.Inputs, report.Input{Role: in.Role, Path: in.Path, SHA256: in.SHA256})
 	}
@@ -337,21 +340,6 @@ func (run *Run) cases() []report.CaseInfo {
 		out = append(out, info)
 	}
 	return out
-}
-
-// rowDetails reads the details of every attempt of a row, in order, into a new
-// slice (a yielded row refers to them). ok is false after an error, which
-// run.err holds.
-func (run *Run) rowDetails(rd *detailReader, r row) ([]detail, bool) {
-	dets := make([]detail, len(r))
-	for k := range r {
-		var err error
-		if dets[k], err = rd.next(&r[k], false); err != nil {
-			run.err = err
-			return nil, false
-		}
-	}
-	return dets, true
 }
 
 // attempts lists a row's attempts that have a response, in order: the output as
@@ -441,104 +429,194 @@ type settledRow struct {
 	c    *contract.Case
 }
 
-// settledRows walks the rows in order with their details, once every attempt is
-// judged; it stops early when a detail cannot be read back (Err says why).
+// settledRange walks rows lo to hi-1 in order with their details, which it reads
+// back in one piece. Once the run is settled it may run on several goroutines at
+// once for different ranges: it only reads the run.
+func (run *Run) settledRange(lo, hi int, yield func(*settledRow) bool) error {
+	if !run.settled {
+		return errors.New("study: rows built before every attempt was judged")
+	}
+	per := run.Plan.Study.Repairs + 1
+	atts := run.atts[lo*per : hi*per]
+	from, to := int64(-1), int64(0)
+	for i := range atts {
+		if a := &atts[i]; a.has(fDetail) {
+			if from < 0 {
+				from = a.det
+			}
+			to = a.det + int64(a.detLen)
+		}
+	}
+	var data []byte
+	if from >= 0 {
+		if to < from || to-from > int64(math.MaxInt) {
+			return errBadDetail
+		}
+		data = make([]byte, to-from)
+		if err := run.spool.readAt(data, from); err != nil {
+			return err
+		}
+	}
+	dets := make([]detail, len(atts))
+	for i := range atts {
+		a := &atts[i]
+		if !a.has(fDetail) {
+			continue
+		}
+		off := a.det - from
+		if off < 0 || off+int64(a.detLen) > int64(len(data)) {
+			return errBadDetail
+		}
+		var err error
+		if dets[i], err = decodeDetail(data[off:off+int64(a.detLen)], false); err != nil {
+			return err
+		}
+	}
+	var sr settledRow
+	for i := lo; i < hi; i++ {
+		k := (i - lo) * per
+		p := run.placeOf(i)
+		sr = settledRow{run.rowAt(i), dets[k : k+per : k+per], p, run.caseOf(p)}
+		if !yield(&sr) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// settledRows walks every row in order with its details, after settling the
+// run; it stops early when a detail cannot be read back (Err says why).
 func (run *Run) settledRows(yield func(*settledRow) bool) {
 	if run.settle() != nil {
 		return
 	}
-	rd := run.details()
-	var sr settledRow
-	for i := range run.rows {
-		r := run.rowAt(i)
-		dets, ok := run.rowDetails(rd, r)
-		if !ok {
+	const span = 512
+	for lo := 0; lo < run.rows; lo += span {
+		stopped := false
+		err := run.settledRange(lo, min(lo+span, run.rows), func(sr *settledRow) bool {
+			stopped = !yield(sr)
+			return !stopped
+		})
+		if err != nil {
+			run.fail(err)
 			return
 		}
-		p := run.placeOf(i)
-		sr = settledRow{r, dets, p, run.caseOf(p)}
-		if !yield(&sr) {
-			return
-		}
-	}
-}
-
-// eachRow yields every row as the report writes it, built as it is yielded from
-// its slots and details.
-func (run *Run) eachRow(yield func(*report.Row) bool) {
-	var out report.Row
-	for sr := range run.settledRows {
-		r, dets, p, c := sr.r, sr.dets, sr.p, sr.c
-		last, n := r.latest()
-		finalCodes := []string{codeMissing}
-		if last != nil {
-			finalCodes = codesOf(last, &dets[n-1])
-		}
-		out = report.Row{
-			CaseID:           c.ID,
-			Domain:           c.Domain,
-			Category:         c.Category,
-			Cluster:          c.Cluster,
-			Arm:              p.arm,
-			Repeat:           p.repeat,
-			FirstPassSuccess: r.firstSuccess(),
-			FinalSuccess:     r.finalSuccess(),
-			Attempts:         n,
-			ProviderError:    r[0].flags&(fPresent|fProvider) == fPresent|fProvider,
-			Missing:          !r[0].has(fPresent),
-			Codes:            codesOf(&r[0], &dets[0]),
-			FinalCodes:       finalCodes,
-			AttemptResults:   attempts(r, dets),
-		}
-		if !out.FinalSuccess && last != nil {
-			out.Output = &dets[n-1].output
-		}
-		if !yield(&out) {
+		if stopped {
 			return
 		}
 	}
 }
 
-// CaseResults yields one fbeval-case-result/v1 record per row, for --cases-out
-// and --format jsonl, each built as it is yielded from its slots and details.
+// rowRanges builds the report's rows a range at a time, from the slots and the
+// details of each range.
+func (run *Run) rowRanges() *report.Ranges[report.Row] {
+	return &report.Ranges[report.Row]{N: run.rows, Workers: run.workers,
+		Build: func(lo, hi int, yield func(*report.Row) bool) error {
+			var out report.Row
+			return run.settledRange(lo, hi, func(sr *settledRow) bool {
+				out = reportRow(sr)
+				return yield(&out)
+			})
+		}}
+}
+
+// reportRow is a settled row as the report writes it.
+func reportRow(sr *settledRow) report.Row {
+	r, dets, p, c := sr.r, sr.dets, sr.p, sr.c
+	last, n := r.latest()
+	finalCodes := []string{codeMissing}
+	if last != nil {
+		finalCodes = codesOf(last, &dets[n-1])
+	}
+	out := report.Row{
+		CaseID:           c.ID,
+		Domain:           c.Domain,
+		Category:         c.Category,
+		Cluster:          c.Cluster,
+		Arm:              p.arm,
+		Repeat:           p.repeat,
+		FirstPassSuccess: r.firstSuccess(),
+		FinalSuccess:     r.finalSuccess(),
+		Attempts:         n,
+		ProviderError:    r[0].flags&(fPresent|fProvider) == fPresent|fProvider,
+		Missing:          !r[0].has(fPresent),
+		Codes:            codesOf(&r[0], &dets[0]),
+		FinalCodes:       finalCodes,
+		AttemptResults:   attempts(r, dets),
+	}
+	if !out.FinalSuccess && last != nil {
+		out.Output = &dets[n-1].output
+	}
+	return out
+}
+
+// CaseResultRanges builds one fbeval-case-result/v1 record per row, for
+// --cases-out and --format jsonl, a range at a time from the slots and the
+// details of each range.
+func (run *Run) CaseResultRanges() (*report.Ranges[report.CaseResult], error) {
+	if err := run.settle(); err != nil {
+		return nil, err
+	}
+	return &report.Ranges[report.CaseResult]{N: run.rows, Workers: run.workers,
+		Build: func(lo, hi int, yield func(*report.CaseResult) bool) error {
+			var out report.CaseResult
+			return run.settledRange(lo, hi, func(sr *settledRow) bool {
+				out = caseResult(sr)
+				return yield(&out)
+			})
+		}}, nil
+}
+
+// CaseResults yields the case results of CaseResultRanges one at a time; Err
+// says why it stopped early.
 func (run *Run) CaseResults(yield func(*report.CaseResult) bool) {
-	var res report.CaseResult
-	for sr := range run.settledRows {
-		r, dets, p, c := sr.r, sr.dets, sr.p, sr.c
-		ids := []string{}
-		attempts := []report.CaseAttempt{}
-		for k := range r {
-			a, d := &r[k], &dets[k]
-			if !a.has(fPresent) {
-				continue
-			}
-			ids = append(ids, export.RequestID(c.ID, p.arm, p.repeat, k+1))
-			errs := []report.ErrorInfo{}
-			if a.has(fProvider) {
-				errs = append(errs, report.ErrorInfo{Code: codeProvider, Message: d.provider.Code + ": " + d.provider.Message})
-			}
-			for _, e := range d.errors {
-				errs = append(errs, ErrorInfo(e))
-			}
-			attempts = append(attempts, report.CaseAttempt{Attempt: k + 1, Success: a.success(), Codes: codesOf(a, d), Errors: errs})
+	l, err := run.CaseResultRanges()
+	if err != nil {
+		return
+	}
+	l.Seq(run.fail)(yield)
+}
+
+// caseResult is a settled row as its case result.
+func caseResult(sr *settledRow) report.CaseResult {
+	r, dets, p, c := sr.r, sr.dets, sr.p, sr.c
+	ids := []string{}
+	attempts := []report.CaseAttempt{}
+	for k := range r {
+		a, d := &r[k], &dets[k]
+		if !a.has(fPresent) {
+			continue
 		}
-		res = report.CaseResult{
-			SchemaVersion:    contract.CaseResultV1,
-			CaseID:           c.ID,
-			Domain:           c.Domain,
-			Category:         c.Category,
-			Arm:              p.arm,
-			Repeat:           p.repeat,
-			RequestIDs:       ids,
-			FirstPassSuccess: r.firstSuccess(),
-			FinalSuccess:     r.finalSuccess(),
-			ProviderError:    r[0].flags&(fPresent|fProvider) == fPresent|fProvider,
-			Missing:          !r[0].has(fPresent),
-			Attempts:         attempts,
+		ids = append(ids, export.RequestID(c.ID, p.arm, p.repeat, k+1))
+		errs := []report.ErrorInfo{}
+		if a.has(fProvider) {
+			errs = append(errs, report.ErrorInfo{Code: codeProvider, Message: d.provider.Code + ": " + d.provider.Message})
 		}
-		if !yield(&res) {
-			return
+		for _, e := range d.errors {
+			errs = append(errs, ErrorInfo(e))
 		}
+		attempts = append(attempts, report.CaseAttempt{Attempt: k + 1, Success: a.success(), Codes: codesOf(a, d), Errors: errs})
+	}
+	return report.CaseResult{
+		SchemaVersion:    contract.CaseResultV1,
+		CaseID:           c.ID,
+		Domain:           c.Domain,
+		Category:         c.Category,
+		Arm:              p.arm,
+		Repeat:           p.repeat,
+		RequestIDs:       ids,
+		FirstPassSuccess: r.firstSuccess(),
+		FinalSuccess:     r.finalSuccess(),
+		ProviderError:    r[0].flags&(fPresent|fProvider) == fPresent|fProvider,
+		Missing:          !r[0].has(fPresent),
+		Attempts:         attempts,
+	}
+}
+
+// fail keeps the first error met while rows or case results were built.
+func (run *Run) fail(err error) {
+	if run.err == nil {
+		run.err = err
 	}
 }
 

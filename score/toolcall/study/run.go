@@ -546,26 +546,16 @@ func (run *Run) Repairs() ([]export.Repair, error) {
 		return nil, err
 	}
 	var out []export.Repair
-	rd := run.details()
-	dets := make([]detail, run.Plan.Study.Repairs+1)
-	for i := range run.rows {
-		r := run.rowAt(i)
-		for k := range r {
-			var err error
-			if dets[k], err = rd.next(&r[k], false); err != nil {
-				return nil, err
-			}
-		}
+	for sr := range run.settledRows {
+		r, dets, p, c := sr.r, sr.dets, sr.p, sr.c
 		a, n := r.latest()
 		if a == nil || a.has(fProvider) || a.has(fSuccess) || n > run.Plan.Study.Repairs {
 			continue
 		}
-		p := run.placeOf(i)
 		pc := run.prepared[p.ci]
 		if len(tc.Result{Errors: dets[n-1].errors}.PublicFeedback(pc)) == 0 {
 			continue
 		}
-		c := run.caseOf(p)
 		turns := make([]export.RepairTurn, n)
 		for k := range turns {
 			if prev := &r[k]; !prev.has(fPresent) || prev.has(fProvider) {
@@ -575,6 +565,9 @@ func (run *Run) Repairs() ([]export.Repair, error) {
 			turns[k] = export.RepairTurn{Output: dets[k].output, Feedback: tc.FeedbackText(tc.Result{Errors: dets[k].errors}.PublicFeedback(pc))}
 		}
 		out = append(out, export.Repair{Case: c, Arm: p.arm, Repeat: p.repeat, Turns: turns})
+	}
+	if run.err != nil {
+		return nil, run.err
 	}
 	return out, nil
 }

@@ -1,8 +1,6 @@
 package study
 
 import (
-	"bufio"
-	"io"
 	"sync"
 )
 
@@ -169,31 +167,4 @@ func (run *Run) settlePart(p *settlePart) {
 			p.codes = append(p.codes, codes)
 		}
 	}
-}
-
-// detailReader reads the settled details back in row order: every attempt with
-// a detail, in order, reads or skips its entry.
-type detailReader struct {
-	r   *bufio.Reader
-	buf []byte
-}
-
-func (run *Run) details() *detailReader {
-	return &detailReader{r: bufio.NewReaderSize(run.spool.section(run.settledAt, run.spool.size), 64<<10)}
-}
-
-// next returns the detail of a (none when it has none); with outputOnly, its
-// errors are left out.
-func (d *detailReader) next(a *att, outputOnly bool) (detail, error) {
-	if !a.has(fDetail) {
-		return detail{}, nil
-	}
-	if cap(d.buf) < int(a.detLen) {
-		d.buf = make([]byte, a.detLen)
-	}
-	b := d.buf[:a.detLen]
-	if _, err := io.ReadFull(d.r, b); err != nil {
-		return detail{}, errBadDetail
-	}
-	return decodeDetail(b, outputOnly)
 }

@@ -1,0 +1,148 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// intRanges is a list of n numbered rows; a range that holds bad fails, and one
+// that holds short yields one element too few.
+func intRanges(n, workers, bad, short int) *Ranges[Row] {
+	return &Ranges[Row]{N: n, Workers: workers, Build: func(lo, hi int, yield func(*Row) bool) error {
+		if lo <= bad && bad < hi {
+			return fmt.Errorf("row %d is damaged", bad)
+		}
+		if lo <= short && short < hi {
+			hi--
+		}
+		for i := lo; i < hi; i++ {
+			r := Row{CaseID: "c" + strconv.Itoa(i), Repeat: i}
+			if !yield(&r) {
+				return nil
+			}
+		}
+		return nil
+	}}
+}
+
+// Rows built a range at a time on any number of goroutines are written in order,
+// byte for byte as the same rows from a sequence, for lists shorter than a range,
+// a range long, and over many ranges with a short last one.
+func TestWriteRangesInOrder(t *testing.T) {
+	for _, n := range []int{0, 1, rangeLen - 1, rangeLen, rangeLen + 1, 7*rangeLen + 3} {
+		want := writeRows(t, &ToolcallReport{RowSource: intRanges(n, 1, -1, -1).Seq(func(err error) { t.Fatal(err) })})
+		for _, workers := range []int{0, 1, 2, 3, 8} {
+			got := writeRows(t, &ToolcallReport{RowRanges: intRanges(n, workers, -1, -1)})
+			if got != want {
+				t.Fatalf("%d rows on %d workers: the report differs from the rows written one at a time", n, workers)
+			}
+		}
+		if n > 0 && !strings.Contains(want, `"case_id": "c`+strconv.Itoa(n-1)+`"`) {
+			t.Fatalf("%d rows: the last row is missing", n)
+		}
+	}
+}
+
+func writeRows(t *testing.T, r *ToolcallReport) string {
+	t.Helper()
+	r.SchemaVersion = "fbeval-report/v1"
+	var b bytes.Buffer
+	if err := WriteJSON(&b, Doc{Kind: KindToolcall, Toolcall: r}); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// A range that fails, or yields fewer elements than it holds, stops the writer
+// with an error at any number of workers, and no goroutine is left behind.
+func TestWriteRangesErrors(t *testing.T) {
+	n := 9*rangeLen + 5
+	for _, tc := range []struct {
+		name       string
+		bad, short int
+		want       string
+	}{
+		{"fails", 4*rangeLen + 7, -1, "row 2055 is damaged"},
+		{"fails in the last range", n - 1, -1, "is damaged"},
+		{"short", -1, 2 * rangeLen, "a range of 512 elements yielded 511"},
+	} {
+		for _, workers := range []int{1, 2, 4} {
+			t.Run(fmt.Sprintf("%s/workers=%d", tc.name, workers), func(t *testing.T) {
+				before := runtime.NumGoroutine()
+				defer func() {
+					if after := runtime.NumGoroutine(); after > before {
+						t.Errorf("%d goroutines after the writers returned, %d before", after, before)
+					}
+				}()
+				var b bytes.Buffer
+				err := WriteJSON(&b, Doc{Kind: KindToolcall, Toolcall: &ToolcallReport{RowRanges: intRanges(n, workers, tc.bad, tc.short)}})
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("error %v, want one that says %q", err, tc.want)
+				}
+				var cases bytes.Buffer
+				results := &Ranges[CaseResult]{N: n, Workers: workers, Build: func(lo, hi int, yield func(*CaseResult) bool) error {
+					return intRanges(n, workers, tc.bad, tc.short).Build(lo, hi, func(r *Row) bool {
+						return yield(&CaseResult{CaseID: r.CaseID})
+					})
+				}}
+				if err := WriteCaseResultRanges(&cases, results); err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("case results: error %v, want one that says %q", err, tc.want)
+				}
+			})
+		}
+	}
+}
+
+// Case results built a range at a time are the lines WriteCaseResults writes.
+func TestWriteCaseResultRanges(t *testing.T) {
+	n := 3*rangeLen + 1
+	build := func(lo, hi int, yield func(*CaseResult) bool) error {
+		for i := lo; i < hi; i++ {
+			r := CaseResult{SchemaVersion: "fbeval-case-result/v1", CaseID: "c" + strconv.Itoa(i), Repeat: i, RequestIDs: []string{}, Attempts: []CaseAttempt{}}
+			if !yield(&r) {
+				return nil
+			}
+		}
+		return nil
+	}
+	var want bytes.Buffer
+	seq := &Ranges[CaseResult]{N: n, Build: build}
+	if err := WriteCaseResults(&want, seq.Seq(func(err error) { t.Fatal(err) })); err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []int{1, 2, 5} {
+		var got bytes.Buffer
+		if err := WriteCaseResultRanges(&got, &Ranges[CaseResult]{N: n, Workers: workers, Build: build}); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Fatalf("%d workers: the lines differ", workers)
+		}
+	}
+	if lines := bytes.Count(want.Bytes(), []byte("\n")); lines != n {
+		t.Fatalf("%d lines, want %d", lines, n)
+	}
+}
+
+// Seq stops where its consumer stops, and passes a range's error on.
+func TestRangesSeq(t *testing.T) {
+	l := intRanges(3*rangeLen, 1, 2*rangeLen+1, -1)
+	seen := 0
+	for range l.Seq(func(error) { t.Fatal("an error before the damaged range") }) {
+		if seen++; seen == rangeLen+3 {
+			break
+		}
+	}
+	var got error
+	seen = 0
+	for range l.Seq(func(err error) { got = err }) {
+		seen++
+	}
+	if seen != 2*rangeLen || got == nil || !strings.Contains(got.Error(), "damaged") {
+		t.Fatalf("%d rows then %v, want %d rows then the damaged row", seen, got, 2*rangeLen)
+	}
+}
