@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/big"
+	"math/bits"
 	"reflect"
 	"sort"
 	"strconv"
@@ -180,6 +181,19 @@ func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// eight bytes at a time up to the first one to escape or decode
+		for i+8 <= len(s) {
+			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			if m := notPlain(x); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
@@ -229,6 +243,20 @@ func AppendString(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// notPlain marks the high bit of the lowest byte of x (little-endian) that a JSON
+// string cannot hold as it is (a control character, '"' or '\\') or that starts a
+// multi-byte sequence; higher marks may be false, the lowest is exact. It is zero
+// when all eight bytes are plain ASCII.
+func notPlain(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	ctrl := (x - 0x20*ones) &^ x
+	q := x ^ ('"' * ones)
+	q = (q - ones) &^ q
+	b := x ^ ('\\' * ones)
+	b = (b - ones) &^ b
+	return (ctrl | q | b | x) & highs
 }
 
 // AppendPyFloat appends f as Python's repr(float) writes it: the shortest digits that

@@ -1,11 +1,14 @@
 package contract
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"math/big"
 	"strconv"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // Floats are written as Python's repr writes them (values checked with CPython).
@@ -93,5 +96,107 @@ func TestAppendStringLoneSurrogate(t *testing.T) {
 		if got := string(AppendString(nil, in)); got != want {
 			t.Errorf("AppendString(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// appendStringByByte is AppendString one byte at a time, as it was written before
+// it read eight bytes at a time: the oracle of the fast path.
+func appendStringByByte(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"':
+				dst = append(dst, `\"`...)
+			case '\\':
+				dst = append(dst, `\\`...)
+			case '\n':
+				dst = append(dst, `\n`...)
+			case '\r':
+				dst = append(dst, `\r`...)
+			case '\t':
+				dst = append(dst, `\t`...)
+			case '\b':
+				dst = append(dst, `\b`...)
+			case '\f':
+				dst = append(dst, `\f`...)
+			default:
+				dst = append(dst, `\u00`...)
+				dst = append(dst, hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			if i+2 < len(s) && c == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2]&0xC0 == 0x80 {
+				// a lone surrogate as the JSON readers keep it (WTF-8)
+				r = rune(c&0x0F)<<12 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+				dst = append(dst, '\\', 'u', hexDigits[r>>12], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
+				i += 3
+			} else {
+				dst = append(dst, "\ufffd"...)
+				i++
+			}
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// Every byte that needs escaping or decoding is found at each of the eight places
+// of a word, before, inside and after a run of plain text.
+func TestAppendStringEveryPlace(t *testing.T) {
+	specials := []string{`"`, `\`, "\n", "\x00", "\x1f", "\x7f", " ", "é", "\u2028", "\xed\xa0\x80", "\xff", "\xed\xa0", "😀"}
+	for _, sp := range specials {
+		for pre := range 17 {
+			for post := range 10 {
+				s := strings.Repeat("a", pre) + sp + strings.Repeat("b", post) + sp
+				if got, want := string(AppendString(nil, s)), string(appendStringByByte(nil, s)); got != want {
+					t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
+				}
+			}
+		}
+	}
+}
+
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "plain ascii text, long enough", `{"a":"b\"c"}`, "a\xed\xa0\x80b", "tab\there\x01", "ünïcödé 😀 and \xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := AppendString(nil, s), appendStringByByte(nil, s); !bytes.Equal(got, want) {
+			t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
+		}
+	})
+}
+
+// BenchmarkAppendString writes strings as rows hold them: a model's JSON output
+// (many quotes), an error message and a case id.
+func BenchmarkAppendString(b *testing.B) {
+	for _, bc := range []struct{ name, s string }{
+		{"output", `{"action":"call_tool","arguments":{"departureDate":"2027-07-14","destination":"Auckland","origin":"Osaka","travellers":4},"missingFields":[],"reason":"","tool":"search_flights"}`},
+		{"message", `missingFields differ from the expected fields; the value at /arguments/travellers must be an integer between 1 and 9`},
+		{"id", "flights-000.minimal_schema.r12.a1"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bc.s)))
+			var buf []byte
+			for b.Loop() {
+				buf = AppendString(buf[:0], bc.s)
+			}
+		})
 	}
 }
