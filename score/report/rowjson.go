@@ -45,15 +45,24 @@ func (r *Row) AppendJSON(dst []byte, s contract.Style, depth int) ([]byte, error
 	dst = contract.AppendMember(dst, s, depth, 12, "final_codes")
 	dst = contract.AppendStrings(dst, r.FinalCodes, s, d)
 	n := 13
+	// the final output, quoted once: the last attempt's result quotes it again
+	from, to := 0, 0
 	if r.Output != nil {
 		dst = contract.AppendMember(dst, s, depth, n, "output")
+		from = len(dst)
 		dst = contract.AppendString(dst, *r.Output)
+		to = len(dst)
 		n++
 	}
 	dst = contract.AppendMember(dst, s, depth, n, "attempt_results")
 	for i := range r.AttemptResults {
+		a := &r.AttemptResults[i]
 		dst = contract.AppendItem(dst, s, d, i)
-		dst = r.AttemptResults[i].appendJSON(dst, s, d+1)
+		if to > from && a.Output != nil && *a.Output == *r.Output {
+			dst = a.appendQuoted(dst, s, d+1, dst[from:to])
+			continue
+		}
+		dst = a.appendJSON(dst, s, d+1)
 	}
 	dst = contract.AppendClose(dst, s, d, len(r.AttemptResults), ']')
 	return contract.AppendClose(dst, s, depth, n+1, '}'), nil
@@ -65,11 +74,21 @@ func (a *AttemptResult) AppendJSON(dst []byte, s contract.Style, depth int) ([]b
 }
 
 func (a *AttemptResult) appendJSON(dst []byte, s contract.Style, depth int) []byte {
+	return a.appendQuoted(dst, s, depth, nil)
+}
+
+// appendQuoted writes the attempt result with its output already quoted as
+// JSON, or quoted here when quoted is nil.
+func (a *AttemptResult) appendQuoted(dst []byte, s contract.Style, depth int, quoted []byte) []byte {
 	d := depth + 1
 	dst = contract.AppendMember(dst, s, depth, 0, "attempt")
 	dst = strconv.AppendInt(dst, int64(a.Attempt), 10)
 	dst = contract.AppendMember(dst, s, depth, 1, "output")
-	dst = appendStringPtr(dst, a.Output)
+	if quoted != nil {
+		dst = append(dst, quoted...)
+	} else {
+		dst = appendStringPtr(dst, a.Output)
+	}
 	dst = contract.AppendMember(dst, s, depth, 2, "errors")
 	for i := range a.Errors {
 		dst = contract.AppendItem(dst, s, d, i)

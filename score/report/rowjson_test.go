@@ -84,7 +84,25 @@ func (g randValues) errorInfo(depth int) ErrorInfo {
 	return e
 }
 
+// row is a random row; often its attempts quote its final output again, as
+// a failing row's last attempt does (the writer quotes it once).
 func (g randValues) row() Row {
+	r := g.randRow()
+	if r.Output != nil {
+		for i := range r.AttemptResults {
+			switch g.r.IntN(3) {
+			case 0:
+				r.AttemptResults[i].Output = r.Output
+			case 1:
+				out := *r.Output
+				r.AttemptResults[i].Output = &out
+			}
+		}
+	}
+	return r
+}
+
+func (g randValues) randRow() Row {
 	return Row{CaseID: g.str(), Domain: g.str(), Category: g.str(), Cluster: g.str(), Arm: g.str(), Repeat: g.num(),
 		FirstPassSuccess: g.r.IntN(2) == 0, FinalSuccess: g.r.IntN(2) == 0, Attempts: g.num(), ProviderError: g.r.IntN(2) == 0,
 		Missing: g.r.IntN(2) == 0, Codes: g.strs(), FinalCodes: g.strs(), Output: g.strPtr(),
