@@ -27,7 +27,7 @@ import (
 // slots, and each case's detail by its offset in the second.
 type caseStore struct {
 	ids      contract.IDSet // N: the case
-	slots    []slot
+	slots    pages[slot]
 	levels   []string   // by number
 	headSets [][]string // by number
 	header   fixtures.CogLangHeader
@@ -79,11 +79,12 @@ func newCaseStore(src fixtures.CogLangSource, refs bool, popts ParseOptions) (st
 		cs = newCaseScorer(popts)
 	}
 	var s Scored
+	var ids pages[contract.IDEntry]
 	st.header, err = src.Each(func(i int, c *fixtures.CogLangCase) error {
 		if i >= 1<<31-1 {
 			return &contract.InputError{File: src.Name, Msg: "the fixture has more than 2^31 cases"}
 		}
-		st.ids.Add(contract.IDOf(c.CaseID), i)
+		ids.add(contract.IDEntry{ID: contract.IDOf(c.CaseID), N: uint32(i)})
 		sl := slot{failures: FailMissingOutput} // until a record names the case
 		n, ok := levelNum[c.Level]
 		if !ok {
@@ -104,7 +105,7 @@ func newCaseStore(src fixtures.CogLangSource, refs bool, popts ParseOptions) (st
 			st.headSets = append(st.headSets, slices.Clone(c.ExpectedTopLevelHeads))
 		}
 		sl.heads = n
-		st.slots = append(st.slots, sl)
+		st.slots.add(sl)
 		if err := st.cases.writeStrings(c.CaseID, c.Prompt); err != nil {
 			return err
 		}
@@ -118,6 +119,11 @@ func newCaseStore(src fixtures.CogLangSource, refs bool, popts ParseOptions) (st
 	if err != nil {
 		st.close()
 		return nil, err
+	}
+	// one exact allocation for the sealed set
+	st.ids = make(contract.IDSet, 0, ids.n)
+	for _, p := range ids.p {
+		st.ids = append(st.ids, p...)
 	}
 	st.ids.Seal()
 	return st, nil
@@ -146,7 +152,7 @@ func (st *caseStore) lookup(id contract.ID) int32 {
 func (st *caseStore) add(s *Scored) (duplicate bool, err error) {
 	id := st.ids[s.ID].ID
 	for j := int(s.ID); j < len(st.ids) && st.ids[j].ID == id; j++ {
-		sl := &st.slots[st.ids[j].N]
+		sl := st.slots.at(int(st.ids[j].N))
 		if sl.bits&bitSeen != 0 {
 			duplicate = true
 		}
@@ -160,12 +166,12 @@ func (st *caseStore) add(s *Scored) (duplicate bool, err error) {
 			if err := st.fill(i, s); err != nil {
 				return false, err
 			}
-			off, first = st.slots[i].detail, false
+			off, first = st.slots.at(i).detail, false
 		} else {
 			st.setSlot(i, s, off)
 		}
 		if duplicate {
-			st.slots[i].bits |= bitDup
+			st.slots.at(i).bits |= bitDup
 		}
 	}
 	return duplicate, nil
@@ -185,7 +191,7 @@ func (st *caseStore) fill(i int, s *Scored) error {
 
 // setSlot sets case i's slot from the record s, whose detail is at detail.
 func (st *caseStore) setSlot(i int, s *Scored, detail uint64) {
-	sl := &st.slots[i]
+	sl := st.slots.at(i)
 	sl.detail = detail
 	sl.bits = bitSeen | sl.bits&bitDup
 	sl.decision, sl.failures = DecisionNone, 0
@@ -223,8 +229,8 @@ func (st *caseStore) setSlot(i int, s *Scored, detail uint64) {
 // whole case results.
 func (st *caseStore) summarize(res *Result) {
 	byLevel := make([]Counts, len(st.levels))
-	for i := range st.slots {
-		sl := &st.slots[i]
+	for i := range st.slots.n {
+		sl := st.slots.at(i)
 		c := &byLevel[sl.level]
 		c.CaseCount++
 		if sl.bits&bitOutput == 0 {
@@ -277,8 +283,8 @@ func (st *caseStore) summarize(res *Result) {
 // cases file; nothing is read when no slot needs it.
 func (st *caseStore) names() (dups, errs []string, err error) {
 	need := false
-	for i := range st.slots {
-		if st.slots[i].bits&(bitDup|bitProvider) != 0 {
+	for i := range st.slots.n {
+		if st.slots.at(i).bits&(bitDup|bitProvider) != 0 {
 			need = true
 			break
 		}
@@ -287,7 +293,7 @@ func (st *caseStore) names() (dups, errs []string, err error) {
 		return nil, nil, nil
 	}
 	// a fixture that repeats an id names it once, by its first case
-	firstOfID := make([]bool, len(st.slots))
+	firstOfID := make([]bool, st.slots.n)
 	for j := range st.ids {
 		if j == 0 || st.ids[j].ID != st.ids[j-1].ID {
 			firstOfID[st.ids[j].N] = true
@@ -295,11 +301,11 @@ func (st *caseStore) names() (dups, errs []string, err error) {
 	}
 	cr := st.cases.reader()
 	var id, prompt []byte
-	for i := range st.slots {
+	for i := range st.slots.n {
 		if id, prompt, err = cr.strings(id, prompt); err != nil {
 			return nil, nil, err
 		}
-		b := st.slots[i].bits
+		b := st.slots.at(i).bits
 		if b&bitDup != 0 && firstOfID[i] {
 			dups = append(dups, string(id))
 		}
@@ -323,11 +329,11 @@ func (st *caseStore) each(mode Mode, failing bool, fn func(*CaseResult) bool) {
 	var listed []bool
 	if mode == ModeFailuresOnly && !failing {
 		// As in the reference, failures-only keeps every case whose id failed.
-		listed = make([]bool, len(st.slots))
+		listed = make([]bool, st.slots.n)
 		for j := 0; j < len(st.ids); {
 			k, failed := j, false
 			for ; k < len(st.ids) && st.ids[k].ID == st.ids[j].ID; k++ {
-				failed = failed || st.slots[st.ids[k].N].failures != 0
+				failed = failed || st.slots.at(int(st.ids[k].N)).failures != 0
 			}
 			for ; j < k; j++ {
 				listed[st.ids[j].N] = failed
@@ -335,7 +341,7 @@ func (st *caseStore) each(mode Mode, failing bool, fn func(*CaseResult) bool) {
 		}
 	}
 	want := func(i int) bool {
-		return !(failing && st.slots[i].failures == 0) && (listed == nil || listed[i])
+		return !(failing && st.slots.at(i).failures == 0) && (listed == nil || listed[i])
 	}
 	cr := st.cases.reader()
 	dr := st.details.readerAt()
@@ -343,16 +349,16 @@ func (st *caseStore) each(mode Mode, failing bool, fn func(*CaseResult) bool) {
 	// the file, into arena, then taken in fixture order: responses that came
 	// shuffled cost a few large reads per chunk, not a small read per case.
 	chunk := max(minDetailChunk, detailChunkBytes/max(1, int(st.details.off)/max(1, st.written)))
-	refs := make([]detailRef, 0, min(chunk, len(st.slots)))
+	refs := make([]detailRef, 0, min(chunk, st.slots.n))
 	arena := make([]byte, 0, min(int(st.details.off), detailChunkBytes+detailChunkBytes/4))
 	var id, prompt []byte
 	var d detail
-	for lo := 0; lo < len(st.slots); lo += chunk {
-		hi := min(len(st.slots), lo+chunk)
+	for lo := 0; lo < st.slots.n; lo += chunk {
+		hi := min(st.slots.n, lo+chunk)
 		refs = refs[:0]
 		for i := lo; i < hi; i++ {
-			if st.slots[i].detail != 0 && want(i) {
-				refs = append(refs, detailRef{off: int64(st.slots[i].detail - 1), i: i})
+			if st.slots.at(i).detail != 0 && want(i) {
+				refs = append(refs, detailRef{off: int64(st.slots.at(i).detail - 1), i: i})
 			}
 		}
 		slices.SortFunc(refs, func(a, b detailRef) int { return cmp.Compare(a.off, b.off) })
@@ -378,7 +384,7 @@ func (st *caseStore) each(mode Mode, failing bool, fn func(*CaseResult) bool) {
 			if !want(i) {
 				continue
 			}
-			sl := &st.slots[i]
+			sl := st.slots.at(i)
 			// a case of its own: renderers may keep what fn is given
 			r := &CaseResult{CaseID: string(id), Level: st.levels[sl.level], Prompt: string(prompt), Failures: sl.failures, Decision: sl.decision}
 			if sl.detail == 0 {
@@ -402,6 +408,28 @@ func (st *caseStore) each(mode Mode, failing bool, fn func(*CaseResult) bool) {
 		}
 	}
 }
+
+// pages is a list that grows a page at a time, so that adding to a long list
+// never copies it: a million slots are never moved, and no freed copy waits for
+// the collector while the memory limit is near.
+type pages[T any] struct {
+	p [][]T
+	n int
+}
+
+const pageBits = 16
+
+func (l *pages[T]) add(v T) {
+	if l.n&(1<<pageBits-1) == 0 {
+		l.p = append(l.p, make([]T, 0, 1<<pageBits))
+	}
+	last := &l.p[len(l.p)-1]
+	*last = append(*last, v)
+	l.n++
+}
+
+// at returns element i, which must be below l.n.
+func (l *pages[T]) at(i int) *T { return &l.p[i>>pageBits][i&(1<<pageBits-1)] }
 
 // detailChunkBytes is about how many bytes of details each read of a chunk of
 // cases holds, and minDetailChunk the fewest cases in a chunk (variables for

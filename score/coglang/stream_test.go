@@ -186,3 +186,24 @@ func TestStoreLeavesNoFiles(t *testing.T) {
 		t.Errorf("after Close: %d files in TMPDIR", len(left))
 	}
 }
+
+// A page list keeps every element where it was put, across page boundaries.
+func TestPages(t *testing.T) {
+	var l pages[int]
+	n := 3<<pageBits + 5
+	for i := range n {
+		l.add(i * 7)
+	}
+	if l.n != n || len(l.p) != 4 {
+		t.Fatalf("%d elements in %d pages, want %d in 4", l.n, len(l.p), n)
+	}
+	for _, i := range []int{0, 1<<pageBits - 1, 1 << pageBits, 2<<pageBits + 3, n - 1} {
+		if got := *l.at(i); got != i*7 {
+			t.Fatalf("element %d is %d, want %d", i, got, i*7)
+		}
+	}
+	*l.at(1 << pageBits) = -1
+	if *l.at(1<<pageBits) != -1 || *l.at(1<<pageBits-1) != (1<<pageBits-1)*7 {
+		t.Fatal("a write through at reached the wrong element")
+	}
+}
