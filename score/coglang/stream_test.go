@@ -203,7 +203,7 @@ func TestPages(t *testing.T) {
 		}
 	}
 	*l.at(1 << pageBits) = -1
-	if *l.at(1<<pageBits) != -1 || *l.at(1<<pageBits-1) != (1<<pageBits-1)*7 {
+	if *l.at(1 << pageBits) != -1 || *l.at(1<<pageBits - 1) != (1<<pageBits-1)*7 {
 		t.Fatal("a write through at reached the wrong element")
 	}
 }

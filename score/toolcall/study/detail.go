@@ -269,4 +269,3 @@ func (s *spool) close() {
 	}
 	s.f, s.w, s.name = nil, nil, ""
 }
-
