@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -62,7 +63,7 @@ func TestScoreIdentity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		repeats := 2
+		repeats := 5 // 1,260 rows: the outputs are built over several ranges of rows
 		if s, err = export.Resolve(s, export.Overrides{Repeats: &repeats}); err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +79,7 @@ func TestScoreIdentity(t *testing.T) {
 		if err := synth.ToolcallResponses(&study, reqs, len(reqs), 3); err != nil {
 			t.Fatal(err)
 		}
-		base := []string{"score", "toolcall-quick", "--repeats", "2"}
+		base := []string{"score", "toolcall-quick", "--repeats", strconv.Itoa(repeats)}
 		var want map[string]string
 		for name, files := range variants("tc", study.Bytes()) {
 			for _, w := range []string{"1", "2", "4"} {
@@ -96,6 +97,10 @@ func TestScoreIdentity(t *testing.T) {
 				got["--cases-out"] = string(cases)
 				_, stdout, _ = runMain(t, nil, append(append(base, files...), "--workers", w, "--format", "jsonl")...)
 				got["jsonl"] = stdout
+				// --cases-out is written beside the JSON report's rows, jsonl on its own
+				if got["jsonl"] != got["--cases-out"] {
+					t.Fatalf("%s, %s workers: --cases-out beside the JSON report differs from --format jsonl", name, w)
+				}
 				if want == nil {
 					want = got
 					if strings.Count(want["--cases-out"], "\n") != len(reqs) || !strings.Contains(want["--cases-out"], `"first_pass_success":false`) {

@@ -289,13 +289,8 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	if err != nil {
 		return err
 	}
-	if c.CasesOut != "" {
-		if err := writeFileAtomic(env, c.CasesOut, func(w *bufio.Writer) error { return caseResults(w, run) }); err != nil {
-			return err
-		}
-	}
 	doc := rep.Doc()
-	err = writeOutput(env, c.Output, func(w *bufio.Writer) error {
+	write := func(w *bufio.Writer) error {
 		if c.Format == "jsonl" {
 			return caseResults(w, run)
 		}
@@ -304,7 +299,25 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 		}
 		// rows are built from details read back as they are written
 		return run.Err()
-	})
+	}
+	switch {
+	case c.CasesOut != "" && c.Format == "json":
+		// one pass: the report's rows write their case results as they are built
+		err = writeFileAtomic(env, c.CasesOut, func(cw *bufio.Writer) error {
+			parts := report.NewCaseResultParts(cw, doc.Toolcall.ExpectedRows)
+			run.CaseResultsBeside(parts)
+			if err := writeOutput(env, c.Output, write); err != nil {
+				return err
+			}
+			return parts.Close()
+		})
+	case c.CasesOut != "":
+		if err = writeFileAtomic(env, c.CasesOut, func(w *bufio.Writer) error { return caseResults(w, run) }); err == nil {
+			err = writeOutput(env, c.Output, write)
+		}
+	default:
+		err = writeOutput(env, c.Output, write)
+	}
 	if err != nil {
 		return err
 	}

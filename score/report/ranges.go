@@ -3,8 +3,11 @@ package report
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"iter"
 	"sync"
+
+	"github.com/fbeval/fbeval/contract"
 )
 
 // Ranges is a list of N elements built a range at a time: Build yields elements
@@ -129,4 +132,95 @@ func writeRanges[T any](w *bufio.Writer, l *Ranges[T], appendItem func(dst []byt
 		free[r%workers] <- p.buf
 	}
 	return nil
+}
+
+// CaseResultParts writes case results (as WriteCaseResults writes them) that are
+// built a range at a time on several goroutines, each range handed over when it
+// is done, in the order of the ranges: a range is written as soon as every range
+// before it is, by the goroutine that completes the run, and held until then.
+// It lets the ranges that build a report's rows also write their case results,
+// so each range's details are read once for both.
+type CaseResultParts struct {
+	mu      sync.Mutex
+	w       *bufio.Writer
+	n       int // the results to write
+	next    int // where the next range to write starts
+	pending map[int]*CasePart
+	err     error
+	free    sync.Pool // parts written, for their buffers
+}
+
+// CasePart is one range of case results being rendered.
+type CasePart struct {
+	lo, hi int
+	buf    []byte
+	err    error
+}
+
+// NewCaseResultParts writes n case results to w.
+func NewCaseResultParts(w io.Writer, n int) *CaseResultParts {
+	return &CaseResultParts{w: bufioWriter(w), n: n, pending: map[int]*CasePart{}}
+}
+
+// Part starts the range of results that begins at lo.
+func (p *CaseResultParts) Part(lo int) *CasePart {
+	c, _ := p.free.Get().(*CasePart)
+	if c == nil {
+		c = &CasePart{}
+	}
+	c.lo, c.hi, c.buf, c.err = lo, lo, c.buf[:0], nil
+	return c
+}
+
+// Add renders the next result of the range.
+func (c *CasePart) Add(r *CaseResult) {
+	if c.err != nil {
+		return
+	}
+	c.buf, c.err = contract.AppendJSON(c.buf, r, contract.Compact, 0)
+	c.buf = append(c.buf, '\n')
+	c.hi++
+}
+
+// Done hands a range over, to be written once every range before it is.
+func (p *CaseResultParts) Done(c *CasePart) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if c.err != nil && p.err == nil {
+		p.err = c.err
+	}
+	if p.err != nil {
+		return p.err
+	}
+	if _, dup := p.pending[c.lo]; dup || c.lo < p.next {
+		p.err = fmt.Errorf("report: case results from %d handed over twice", c.lo)
+		return p.err
+	}
+	p.pending[c.lo] = c
+	for {
+		c, ok := p.pending[p.next]
+		if !ok {
+			return nil
+		}
+		delete(p.pending, p.next)
+		if _, err := p.w.Write(c.buf); err != nil {
+			p.err = err
+			return err
+		}
+		p.next = c.hi
+		p.free.Put(c)
+	}
+}
+
+// Close flushes what was written and fails unless every result was.
+func (p *CaseResultParts) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.err != nil {
+		return p.err
+	}
+	if p.next != p.n || len(p.pending) > 0 {
+		return fmt.Errorf("report: %d of %d case results written", p.next, p.n)
+	}
+	return p.w.Flush()
 }

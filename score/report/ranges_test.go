@@ -146,3 +146,55 @@ func TestRangesSeq(t *testing.T) {
 		t.Fatalf("%d rows then %v, want %d rows then the damaged row", seen, got, 2*rangeLen)
 	}
 }
+
+// Parts handed over in any order are written in the order of their ranges, the
+// lines WriteCaseResults writes; Close fails while a range is missing, and a
+// range handed over twice is an error.
+func TestCaseResultParts(t *testing.T) {
+	n := 10
+	results := make([]CaseResult, n)
+	for i := range results {
+		results[i] = CaseResult{SchemaVersion: "fbeval-case-result/v1", CaseID: "c" + strconv.Itoa(i), RequestIDs: []string{}, Attempts: []CaseAttempt{}}
+	}
+	var want bytes.Buffer
+	if err := WriteCaseResults(&want, sliceSeq(results)); err != nil {
+		t.Fatal(err)
+	}
+	ranges := [][2]int{{0, 3}, {3, 4}, {4, 8}, {8, 10}}
+	for _, order := range [][]int{{0, 1, 2, 3}, {3, 2, 1, 0}, {2, 0, 3, 1}} {
+		var got bytes.Buffer
+		p := NewCaseResultParts(&got, n)
+		for k, r := range order {
+			part := p.Part(ranges[r][0])
+			for i := ranges[r][0]; i < ranges[r][1]; i++ {
+				part.Add(&results[i])
+			}
+			if err := p.Done(part); err != nil {
+				t.Fatal(err)
+			}
+			if k < len(order)-1 {
+				if err := p.Close(); err == nil {
+					t.Fatalf("order %v: Close after %d of %d ranges did not fail", order, k+1, len(order))
+				}
+			}
+		}
+		if err := p.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Fatalf("order %v:\n%s\nwant\n%s", order, got.String(), want.String())
+		}
+	}
+	p := NewCaseResultParts(&bytes.Buffer{}, n)
+	for range 2 {
+		part := p.Part(0)
+		part.Add(&results[0])
+		if err := p.Done(part); err != nil {
+			if !strings.Contains(err.Error(), "twice") {
+				t.Fatal(err)
+			}
+			return
+		}
+	}
+	t.Fatal("a range handed over twice was taken")
+}

@@ -508,17 +508,37 @@ func (run *Run) settledRows(yield func(*settledRow) bool) {
 }
 
 // rowRanges builds the report's rows a range at a time, from the slots and the
-// details of each range.
+// details of each range; with run.beside set, each range also writes the case
+// results of its rows there.
 func (run *Run) rowRanges() *report.Ranges[report.Row] {
 	return &report.Ranges[report.Row]{N: run.rows, Workers: run.workers,
 		Build: func(lo, hi int, yield func(*report.Row) bool) error {
 			var out report.Row
-			return run.settledRange(lo, hi, func(sr *settledRow) bool {
+			var res report.CaseResult
+			var part *report.CasePart
+			if run.beside != nil {
+				part = run.beside.Part(lo)
+			}
+			err := run.settledRange(lo, hi, func(sr *settledRow) bool {
 				out = reportRow(sr)
+				if part != nil {
+					res = caseResult(sr)
+					part.Add(&res)
+				}
 				return yield(&out)
 			})
+			if err == nil && part != nil {
+				err = run.beside.Done(part)
+			}
+			return err
 		}}
 }
+
+// CaseResultsBeside makes the JSON report's rows, as they are written, also write
+// their case results to parts: --cases-out and the report in one pass over the
+// details. Only a writer that walks the rows once may follow (WriteJSON);
+// parts.Close then says whether every result was written.
+func (run *Run) CaseResultsBeside(parts *report.CaseResultParts) { run.beside = parts }
 
 // reportRow is a settled row as the report writes it.
 func reportRow(sr *settledRow) report.Row {

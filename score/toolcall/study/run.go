@@ -12,6 +12,7 @@ import (
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/score"
+	"github.com/fbeval/fbeval/score/report"
 	tc "github.com/fbeval/fbeval/score/toolcall"
 )
 
@@ -44,6 +45,7 @@ type Run struct {
 
 	spool   spool
 	workers int
+	beside  *report.CaseResultParts // see CaseResultsBeside
 	// settled: no attempt is pending, and the details are in row order in the
 	// spool from settledAt
 	settled   bool
