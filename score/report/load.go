@@ -28,22 +28,23 @@ type Doc struct {
 	Kind     Kind
 	Toolcall *ToolcallReport
 	CogLang  *CogLangResult
-	rows     *rowIndex // where Open found a toolcall report's rows, or nil
+	reread   *reread // the lists Open reads again from the input, or nil
 }
 
-// Err returns the error of reading rows again from the report's input after
-// Open: nil unless the input changed while it was being rendered.
+// Err returns the error of reading a list (rows, cases, failure cases) again
+// from the report's input after Open: nil unless the input changed while it was
+// being rendered.
 func (d Doc) Err() error {
-	if d.rows == nil || d.rows.err == nil {
+	if d.reread == nil || d.reread.err == nil {
 		return nil
 	}
-	return fmt.Errorf("%s: the report changed while it was read: %s", d.Name, oneLine(d.rows.err))
+	return fmt.Errorf("%s: the report changed while it was read: %s", d.Name, oneLine(d.reread.err))
 }
 
 // Load decodes a saved report, detecting its kind from schema_version. Unknown keys
 // are skipped so newer reports still render, but a known key holding the wrong JSON
 // type, a duplicate key or invalid UTF-8 is an error. name is used in errors and
-// titles. A toolcall report's rows are read from data as they are rendered (Open).
+// titles. A report's long lists are read from data as they are rendered (Open).
 func Load(name string, data []byte) (Doc, error) {
 	return Open(name, bytes.NewReader(data), OpenOptions{})
 }

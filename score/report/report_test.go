@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -422,6 +423,15 @@ func FuzzLoad(f *testing.F) {
 	}
 	f.Add([]byte(`{"schema_version": "fbeval-report/v1", "suite": "toolcall", "arms": {"a": {}}, "rows": [{"case_id": "x", "arm": "a", "repeat": -3}]}`))
 	f.Add([]byte(`{"schema_version": "coglang-generation-eval-result/v0.1", "summary": {}, "maturity": {"evaluated_levels": ["L1"]}, "level_summary": {"L1": {}}}`))
+	// CogLang results: cut inside its cases, a bad case deep inside
+	cog, err := os.ReadFile("testdata/coglang_failures.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(cog[:bytes.LastIndex(cog, []byte(`"parse_ok"`))])
+	last := bytes.LastIndex(cog, []byte(`"validate_ok": `))
+	f.Add(append(append(slices.Clip(cog[:last]), `"validate_ok": "x"`...), cog[bytes.IndexByte(cog[last:], ',')+last:]...))
+	f.Add([]byte(`{"schema_version": "coglang-generation-eval-result/v0.1", "summary": {}, "maturity": {}, "failure_cases": [{"case_id": "a"}, {"level": 1}], "cases": [{}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, err := Load("fuzz.json", data)
 		if err != nil {
@@ -434,6 +444,25 @@ func FuzzLoad(f *testing.F) {
 			if err := w.write(io.Discard, doc); err != nil {
 				t.Errorf("%s: %v", w.ext, err)
 			}
+		}
+		// Read with tight bounds, the report renders as read whole, or is
+		// refused in one line.
+		tight, err := Open("fuzz.json", bytes.NewReader(data), OpenOptions{MaxHeadBytes: int64(len(data)) / 2, MaxRowBytes: 200})
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error spans lines: %q", err)
+			}
+			return
+		}
+		var a, b bytes.Buffer
+		if err := WriteJSON(&a, tight); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteJSON(&b, doc.held()); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Error("a report read with tight bounds writes other JSON")
 		}
 	})
 }

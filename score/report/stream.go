@@ -7,6 +7,8 @@ import (
 	"io"
 	"iter"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -19,21 +21,27 @@ type OpenOptions struct {
 	// First, when set, is read for the first pass instead of src from its start:
 	// a contract.Spool read as a stream, whose ReadAt serves the later passes.
 	First io.Reader
-	// MaxRowBytes bounds one row of a toolcall report (0: contract.DefaultMaxLineBytes).
+	// MaxRowBytes bounds one element of a streamed list: a toolcall report's
+	// row, a CogLang result's case or failure case (0:
+	// contract.DefaultMaxLineBytes).
 	MaxRowBytes int64
-	// MaxHeadBytes bounds everything but the rows (0: contract.MaxFileBytes()).
+	// MaxHeadBytes bounds everything but the streamed lists (0:
+	// contract.MaxFileBytes()).
 	MaxHeadBytes int64
 }
 
-// Open reads a saved report from src without holding a toolcall report's rows:
-// every other member is decoded as Load decodes it, while rows is read in a
-// stream, each row checked (its JSON, its arm among the report's arms, its
-// case_id) and bounded by MaxRowBytes, and its position kept. The report's
-// RowSource reads the rows again from src, one at a time, each time a renderer
-// walks them, so src must stay readable (an *os.File, a contract.Spool) until the
-// report is written. Errors are one line at the file:line:col of the problem,
-// those of a report no larger than contract.MaxFileBytes() exactly as Load gives
-// them.
+// Open reads a saved report from src without holding its long lists: a
+// toolcall report's rows, a CogLang result's cases and failure_cases. Every
+// other member is decoded as Load decodes it, while each list is read in a
+// stream, each element checked (its JSON, its shape as the model decodes it;
+// a row's arm among the report's arms and its case_id) and bounded by
+// MaxRowBytes, and its position kept. The report's RowSource (CaseSource,
+// FailureSource) reads the list again from src, one element at a time, each
+// time a renderer walks it, so src must stay readable (an *os.File, a
+// contract.Spool) until the report is written. A CogLang result's lists are
+// streamed when its schema_version comes before them, as fbeval writes it.
+// Errors are one line at the file:line:col of the problem, those of a report
+// no larger than contract.MaxFileBytes() exactly as Load gives them.
 func Open(name string, src io.ReaderAt, opts OpenOptions) (Doc, error) {
 	if opts.MaxRowBytes <= 0 {
 		opts.MaxRowBytes = contract.DefaultMaxLineBytes
@@ -77,7 +85,8 @@ type limitReader struct {
 	dec   *jsontext.Decoder
 	start int64 // where the value being bounded began (-1: none)
 	limit int64
-	what  string
+	what  string // the value, in errors
+	flag  string // the flag that raises limit
 }
 
 var errTooLong = errors.New("report: value too long")
@@ -91,6 +100,19 @@ func (l *limitReader) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
 	l.n += int64(n)
 	return n, err
+}
+
+// bound bounds the value read next to limit bytes while read reads it.
+func (l *limitReader) bound(limit int64, what, flag string, read func() error) error {
+	l.start, l.limit, l.what, l.flag = l.dec.InputOffset(), limit, what, flag
+	if err := read(); err != nil {
+		return err
+	}
+	if l.dec.InputOffset()-l.start > limit {
+		return errTooLong
+	}
+	l.start = -1
+	return nil
 }
 
 // open reads the report; on an error it also returns the byte offset the error
@@ -114,7 +136,7 @@ func (lr *limitReader) open(name string, opts OpenOptions) (Doc, int64, error) {
 		var me *json.SemanticError
 		switch {
 		case errors.Is(err, errTooLong):
-			return Doc{}, valueStart(lr.src, lr.start), fmt.Errorf("%s is longer than %d bytes: raise the limit with %s", lr.what, lr.limit, limitFlag(lr.what))
+			return Doc{}, valueStart(lr.src, lr.start), fmt.Errorf("%s is longer than %d bytes: raise the limit with %s", lr.what, lr.limit, lr.flag)
 		case errors.As(err, &se):
 			return Doc{}, se.ByteOffset, fmt.Errorf("expected an fbeval report: %s", oneLine(err))
 		case errors.As(err, &me):
@@ -129,7 +151,14 @@ func (lr *limitReader) open(name string, opts OpenOptions) (Doc, int64, error) {
 	if tok.Kind() != '{' {
 		return Doc{}, 0, fmt.Errorf("expected an fbeval report (a JSON object), found %s: write a report with fbeval score --format json", kindName(tok.Kind()))
 	}
-	var rows *rowIndex
+	var (
+		version string
+		rows    *rowIndex
+		cases   *span
+		fails   *span
+		spans   []*span // in the order of the file
+		keys    []string
+	)
 	for dec.PeekKind() != '}' {
 		if dec.PeekKind() == 0 {
 			_, err := dec.ReadToken()
@@ -142,20 +171,39 @@ func (lr *limitReader) open(name string, opts OpenOptions) (Doc, int64, error) {
 		// A token is valid only until the next call on dec (PeekKind may read
 		// on), so the key is copied first.
 		key := tok.String()
-		if key == "rows" && dec.PeekKind() == '[' {
-			if rows, err = scanRows(dec, lr, opts.MaxRowBytes); err != nil {
+		var list **span
+		var check func(i int, at int64, val jsontext.Value) error
+		switch {
+		case key == "rows" && rows == nil:
+			rows = &rowIndex{noCase: -1}
+			list, check = &rows.span, rows.check
+		case key == "cases" && cases == nil && version == contract.CogLangResult:
+			list, check = &cases, checkAs[CogLangCase]("/cases")
+		case key == "failure_cases" && fails == nil && version == contract.CogLangResult:
+			list, check = &fails, checkAs[FailureCase]("/failure_cases")
+		}
+		if list != nil && dec.PeekKind() == '[' {
+			sp, err := scanList(dec, lr, opts.MaxRowBytes, listElement(key), check)
+			if err != nil {
 				return fail(err)
 			}
+			*list = sp
+			spans, keys = append(spans, sp), append(keys, key)
 			continue
 		}
-		lr.start, lr.limit, lr.what = dec.InputOffset(), opts.MaxHeadBytes, "the report's "+key
-		if err := dec.SkipValue(); err != nil {
+		what := "the report's " + key
+		if key == "schema_version" && version == "" && dec.PeekKind() == '"' {
+			err = lr.bound(opts.MaxHeadBytes, what, "--max-file-bytes", func() error {
+				tok, err := dec.ReadToken()
+				version = tok.String()
+				return err
+			})
+		} else {
+			err = lr.bound(opts.MaxHeadBytes, what, "--max-file-bytes", dec.SkipValue)
+		}
+		if err != nil {
 			return fail(err)
 		}
-		if dec.InputOffset()-lr.start > opts.MaxHeadBytes {
-			return fail(errTooLong)
-		}
-		lr.start = -1
 	}
 	if _, err := dec.ReadToken(); err != nil {
 		return fail(err)
@@ -167,115 +215,158 @@ func (lr *limitReader) open(name string, opts OpenOptions) (Doc, int64, error) {
 		}
 		return fail(err)
 	}
-	// head is the document with an empty rows list, decoded as Load decodes a
-	// whole one. The rows' line breaks are kept, so what follows them keeps its
-	// line in messages.
-	var head []byte
-	if rows == nil {
-		rows = &rowIndex{start: end, end: end}
+	// head is the document with its streamed lists empty, decoded as Load
+	// decodes a whole one. The lists' line breaks are kept, so what follows
+	// them keeps its line in messages.
+	size, lines := end, 0
+	for _, sp := range spans {
+		size -= sp.end - sp.start
+		lines += sp.lines
 	}
-	if n := end - (rows.end - rows.start); n > opts.MaxHeadBytes {
-		return Doc{}, -1, fmt.Errorf("%s: the report without its rows is larger than %d bytes: raise the limit with --max-file-bytes", name, opts.MaxHeadBytes)
+	if size > opts.MaxHeadBytes {
+		return Doc{}, -1, fmt.Errorf("%s: the report without its %s is larger than %d bytes: raise the limit with --max-file-bytes", name, strings.Join(keys, " and "), opts.MaxHeadBytes)
 	}
-	head = make([]byte, 0, end-(rows.end-rows.start)+2+int64(rows.lines))
-	head = appendAt(head, src, 0, rows.start)
-	if rows.end > rows.start {
+	head := make([]byte, 0, size+2*int64(len(spans))+int64(lines))
+	from := int64(0)
+	for _, sp := range spans {
+		head = appendAt(head, src, from, sp.start)
 		head = append(head, "[]"...)
-		head = append(head, bytes.Repeat([]byte{'\n'}, rows.lines)...)
+		head = append(head, bytes.Repeat([]byte{'\n'}, sp.lines)...)
+		from = sp.end
 	}
-	head = appendAt(head, src, rows.end, end)
+	head = appendAt(head, src, from, end)
 	doc, err := loadWhole(name, head)
 	if err != nil {
 		return Doc{}, -1, err
 	}
-	if doc.Toolcall == nil || rows.end == rows.start {
-		return doc, 0, nil
-	}
-	r := doc.Toolcall
-	for i, a := range rows.arms {
-		if _, ok := r.Arms.Get(a); !ok {
-			return Doc{}, rows.armAt[i], fmt.Errorf("row %d: arm %q is not among the report's arms", rows.armRow[i]+1, a)
+	doc.reread = &reread{}
+	switch {
+	case doc.Toolcall != nil && rows != nil && rows.span != nil:
+		r := doc.Toolcall
+		for i, a := range rows.arms {
+			if _, ok := r.Arms.Get(a); !ok {
+				return Doc{}, rows.armAt[i], fmt.Errorf("row %d: arm %q is not among the report's arms", rows.armRow[i]+1, a)
+			}
+		}
+		if rows.noCase >= 0 {
+			return Doc{}, rows.noCaseAt, fmt.Errorf("row %d: no case_id", rows.noCase+1)
+		}
+		r.Rows = nil
+		r.RowSource = listSource[Row](src, rows.span, doc.reread)
+	case doc.CogLang != nil:
+		c := doc.CogLang
+		if cases != nil {
+			c.Cases, c.CaseSource = nil, listSource[CogLangCase](src, cases, doc.reread)
+		}
+		if fails != nil {
+			c.FailureCases, c.FailureSource = nil, listSource[FailureCase](src, fails, doc.reread)
 		}
 	}
-	if rows.noCase >= 0 {
-		return Doc{}, rows.noCaseAt, fmt.Errorf("row %d: no case_id", rows.noCase+1)
-	}
-	r.Rows = nil
-	r.RowSource = rows.source(src)
-	doc.rows = rows
 	return doc, 0, nil
 }
 
-// rowIndex is what the first reading of the rows keeps: where they start, and
-// the first row of each arm and the first without a case id, to be checked once
-// the report's arms are known.
+// span is where the first reading found one streamed list of a report.
+type span struct {
+	start int64 // the offset of its "["
+	end   int64 // the offset just after its "]"
+	lines int   // line breaks between them
+}
+
+// reread holds the first error of reading a report's lists again.
+type reread struct{ err error }
+
+// rowIndex is what the first reading of a toolcall report's rows keeps: where
+// they are, and the first row of each arm and the first without a case id, to
+// be checked once the report's arms are known.
 type rowIndex struct {
-	start    int64 // the offset of the rows' "["
-	end      int64 // the offset just after their "]"
-	lines    int   // line breaks between them
+	*span
 	arms     []string
 	armRow   []int
 	armAt    []int64
 	noCase   int
 	noCaseAt int64
-	err      error // from reading the rows again
 }
 
-// scanRows reads the rows array, decoding and bounding each row, with dec just
-// before its "[".
-func scanRows(dec *jsontext.Decoder, lr *limitReader, maxRow int64) (*rowIndex, error) {
-	ix := &rowIndex{noCase: -1}
+// check decodes row i, at offset at, noting its arm and a missing case id.
+func (ix *rowIndex) check(i int, at int64, val jsontext.Value) error {
+	var row Row
+	if err := unmarshalAt(val, at, fmt.Sprintf("/rows/%d", i), &row); err != nil {
+		return err
+	}
+	if !contains(ix.arms, row.Arm) {
+		ix.arms = append(ix.arms, row.Arm)
+		ix.armRow = append(ix.armRow, i)
+		ix.armAt = append(ix.armAt, at+contract.PointerOffset(val, "/arm"))
+	}
+	if row.CaseID == "" && ix.noCase < 0 {
+		ix.noCase, ix.noCaseAt = i, at
+	}
+	return nil
+}
+
+// checkAs checks that each element of the list at ptr decodes as a T.
+func checkAs[T any](ptr string) func(i int, at int64, val jsontext.Value) error {
+	return func(i int, at int64, val jsontext.Value) error {
+		var v T
+		return unmarshalAt(val, at, ptr+"/"+strconv.Itoa(i), &v)
+	}
+}
+
+// unmarshalAt decodes val, found at offset at of the input under the JSON
+// Pointer ptr, with its errors placed in the whole input.
+func unmarshalAt(val jsontext.Value, at int64, ptr string, v any) error {
+	err := json.Unmarshal(val, v)
+	var me *json.SemanticError
+	var se *jsontext.SyntacticError
+	switch {
+	case err == nil:
+	case errors.As(err, &me):
+		me.ByteOffset += at
+		me.JSONPointer = jsontext.Pointer(ptr) + me.JSONPointer
+		return me
+	case errors.As(err, &se):
+		se.ByteOffset += at
+		return se
+	}
+	return err
+}
+
+// listElement names element i of a streamed list in errors.
+func listElement(key string) func(i int) string {
+	noun := map[string]string{"rows": "row", "cases": "case", "failure_cases": "failure case"}[key]
+	return func(i int) string { return noun + " " + strconv.Itoa(i+1) }
+}
+
+// scanList reads a list with dec just before its "[", reading and bounding
+// each element and handing it to check with its index and offset.
+func scanList(dec *jsontext.Decoder, lr *limitReader, maxElem int64, name func(int) string, check func(i int, at int64, val jsontext.Value) error) (*span, error) {
 	if _, err := dec.ReadToken(); err != nil {
 		return nil, err
 	}
-	ix.start = dec.InputOffset() - 1 // the "["
-	var row Row
+	sp := &span{start: dec.InputOffset() - 1} // the "["
 	for i := 0; dec.PeekKind() != ']'; i++ {
 		if dec.PeekKind() == 0 {
 			_, err := dec.ReadToken()
 			return nil, err
 		}
-		lr.start, lr.limit, lr.what = dec.InputOffset(), maxRow, fmt.Sprintf("row %d", i+1)
-		val, err := dec.ReadValue()
+		var val jsontext.Value
+		err := lr.bound(maxElem, name(i), "--max-line-bytes", func() (err error) {
+			val, err = dec.ReadValue()
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}
-		if int64(len(val)) > maxRow {
-			lr.start = dec.InputOffset() - int64(len(val))
-			return nil, errTooLong
-		}
-		lr.start = -1
-		at := dec.InputOffset() - int64(len(val))
-		row = Row{}
-		if err := json.Unmarshal(val, &row); err != nil {
-			var me *json.SemanticError
-			if errors.As(err, &me) {
-				me.ByteOffset += at
-				me.JSONPointer = jsontext.Pointer(fmt.Sprintf("/rows/%d", i)) + me.JSONPointer
-				return nil, me
-			}
-			var se *jsontext.SyntacticError
-			if errors.As(err, &se) {
-				se.ByteOffset += at
-				return nil, se
-			}
+		if err := check(i, dec.InputOffset()-int64(len(val)), val); err != nil {
 			return nil, err
-		}
-		if !contains(ix.arms, row.Arm) {
-			ix.arms = append(ix.arms, row.Arm)
-			ix.armRow = append(ix.armRow, i)
-			ix.armAt = append(ix.armAt, at+contract.PointerOffset(val, "/arm"))
-		}
-		if row.CaseID == "" && ix.noCase < 0 {
-			ix.noCase, ix.noCaseAt = i, at
 		}
 	}
 	if _, err := dec.ReadToken(); err != nil {
 		return nil, err
 	}
-	ix.end = dec.InputOffset()
-	ix.lines = countLines(lr.src, ix.start, ix.end)
-	return ix, nil
+	sp.end = dec.InputOffset()
+	sp.lines = countLines(lr.src, sp.start, sp.end)
+	return sp, nil
 }
 
 // appendAt appends bytes [from, to) of src.
@@ -310,35 +401,35 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// source reads the rows again from src, one at a time; the row it yields is
-// reused. src was read whole once, so an error now means it changed: it ends
-// the rows early, and the writer reports it.
-func (ix *rowIndex) source(src io.ReaderAt) iter.Seq[*Row] {
-	return func(yield func(*Row) bool) {
-		dec := jsontext.NewDecoder(io.NewSectionReader(src, ix.start, ix.end-ix.start))
+// listSource reads a list again from src, one element at a time; the element
+// it yields is reused. src was read whole once, so an error now means it
+// changed: it ends the list early, kept in failed for the writer to report.
+func listSource[T any](src io.ReaderAt, sp *span, failed *reread) iter.Seq[*T] {
+	return func(yield func(*T) bool) {
+		dec := jsontext.NewDecoder(io.NewSectionReader(src, sp.start, sp.end-sp.start))
 		if _, err := dec.ReadToken(); err != nil {
-			ix.err = err
+			failed.note(err)
 			return
 		}
-		var row Row
+		var v T
 		for dec.PeekKind() != ']' {
-			row = Row{}
-			if err := json.UnmarshalDecode(dec, &row); err != nil {
-				ix.err = err
+			var zero T
+			v = zero
+			if err := json.UnmarshalDecode(dec, &v); err != nil {
+				failed.note(err)
 				return
 			}
-			if !yield(&row) {
+			if !yield(&v) {
 				return
 			}
 		}
 	}
 }
 
-func limitFlag(what string) string {
-	if bytes.HasPrefix([]byte(what), []byte("row ")) {
-		return "--max-line-bytes"
+func (r *reread) note(err error) {
+	if r.err == nil {
+		r.err = err
 	}
-	return "--max-file-bytes"
 }
 
 // valueStart returns the offset of the value after off, past white space and

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -45,25 +46,7 @@ func TestOpenStreamsRows(t *testing.T) {
 	if doc.Toolcall.Rows != nil || doc.Toolcall.RowSource == nil {
 		t.Fatal("Open holds the rows")
 	}
-	for _, w := range writers {
-		var got, want bytes.Buffer
-		if err := w.write(&got, doc); err != nil {
-			t.Fatalf("%s: %v", w.ext, err)
-		}
-		if err := w.write(&want, doc.held()); err != nil {
-			t.Fatalf("%s: %v", w.ext, err)
-		}
-		if !bytes.Equal(got.Bytes(), want.Bytes()) {
-			t.Errorf("%s: streamed rows give other bytes than held ones", w.ext)
-		}
-	}
-	var again bytes.Buffer
-	if err := WriteJSON(&again, doc); err != nil || again.String() != text {
-		t.Fatalf("the JSON written back differs (%v)", err)
-	}
-	if err := doc.Err(); err != nil {
-		t.Fatal(err)
-	}
+	sameAsHeld(t, doc, text)
 
 	// Row 2500 starts on line rowsLine+1+row*lines of a row.
 	lines := strings.Split(text, "\n")
@@ -98,6 +81,35 @@ func TestOpenStreamsRows(t *testing.T) {
 	}
 }
 
+// sameAsHeld checks that a report Open read as a stream renders in every
+// format as it does held whole, and writes back as text.
+func sameAsHeld(t *testing.T, doc Doc, text string) {
+	t.Helper()
+	all := append(slices.Clip(writers), struct {
+		ext   string
+		write writer
+	}{"txt", WriteText})
+	for _, w := range all {
+		var got, want bytes.Buffer
+		if err := w.write(&got, doc); err != nil {
+			t.Fatalf("%s: %v", w.ext, err)
+		}
+		if err := w.write(&want, doc.held()); err != nil {
+			t.Fatalf("%s: %v", w.ext, err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("%s: a streamed report gives other bytes than a held one", w.ext)
+		}
+	}
+	var again bytes.Buffer
+	if err := WriteJSON(&again, doc); err != nil || again.String() != text {
+		t.Fatalf("the JSON written back differs (%v)", err)
+	}
+	if err := doc.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func slicesJoin(before []string, line string, after []string) string {
 	return strings.Join(before, "\n") + "\n" + line + "\n" + strings.Join(after, "\n")
 }
@@ -114,5 +126,139 @@ func TestOpenSameErrorsAsWhole(t *testing.T) {
 	_, errOpen := Open("r.json", strings.NewReader(data), OpenOptions{})
 	if errWhole == nil || errOpen == nil || errWhole.Error() != errOpen.Error() {
 		t.Errorf("Open: %v\nwhole: %v", errOpen, errWhole)
+	}
+}
+
+// bigCogLang is coglang_failures.json with its cases and failure cases repeated
+// n times under new case ids.
+func bigCogLang(t *testing.T, n int) string {
+	t.Helper()
+	doc := load(t, "testdata/coglang_failures.json")
+	c := *doc.CogLang
+	cases, fails := collect(c.CaseSource), collect(c.FailureSource)
+	if len(cases) == 0 || len(fails) == 0 {
+		t.Fatal("the example has no cases or no failure cases")
+	}
+	c.CaseCount = n * len(cases)
+	c.FailureCaseCount = n * len(fails)
+	c.CaseSource = func(yield func(*CogLangCase) bool) {
+		for i := range n * len(cases) {
+			cs := cases[i%len(cases)]
+			cs.CaseID = fmt.Sprintf("%s-%d", cs.CaseID, i/len(cases))
+			if !yield(&cs) {
+				return
+			}
+		}
+	}
+	c.FailureSource = func(yield func(*FailureCase) bool) {
+		for i := range n * len(fails) {
+			f := fails[i%len(fails)]
+			f.CaseID = fmt.Sprintf("%s-%d", f.CaseID, i/len(fails))
+			if !yield(&f) {
+				return
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := WriteJSON(&b, Doc{Kind: KindCogLang, CogLang: &c}); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestOpenStreamsCogLang: a CogLang result larger than the bound of a whole file
+// renders with the same bytes as from memory, its cases and failure cases read
+// again from the input, and a bad case deep in it is one error at its line.
+func TestOpenStreamsCogLang(t *testing.T) {
+	text := bigCogLang(t, 400)
+	opts := OpenOptions{MaxHeadBytes: int64(len(text)) / 8}
+	doc, err := Open("big.json", strings.NewReader(text), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := doc.CogLang
+	if c.Cases != nil || c.FailureCases != nil || c.CaseSource == nil || c.FailureSource == nil {
+		t.Fatal("Open holds the cases")
+	}
+	sameAsHeld(t, doc, text)
+
+	lines := strings.Split(text, "\n")
+	// break the first line of a list after its n-th element starts that has
+	// prefix, and expect an error at that line and column
+	breakAt := func(list string, n int, prefix, line string) (string, int) {
+		seen := 0
+		in := false
+		for i, l := range lines {
+			if strings.HasPrefix(l, `  "`+list+`": [`) {
+				in = true
+			}
+			if !in {
+				continue
+			}
+			if l == "    {" {
+				seen++
+			}
+			if seen == n && strings.HasPrefix(l, prefix) {
+				return slicesJoin(lines[:i], line, lines[i+1:]), i + 1
+			}
+		}
+		t.Fatalf("element %d of %s not found", n, list)
+		return "", 0
+	}
+	for name, tc := range map[string]struct {
+		list, prefix, line, ptr string
+		col                     int
+	}{
+		"case wrong type":    {"cases", `      "parse_ok": `, `      "parse_ok": "yes",`, "/cases/999/parse_ok", 19},
+		"case not json":      {"cases", `      "parse_ok": `, `      "parse_ok": yes,`, "", 19},
+		"failure wrong type": {"failure_cases", `      "level": `, `      "level": 3,`, "/failure_cases/899/level", 16},
+	} {
+		n := 1000
+		if tc.list == "failure_cases" {
+			n = 900
+		}
+		broken, line := breakAt(tc.list, n, tc.prefix, tc.line)
+		_, err := Open("big.json", strings.NewReader(broken), opts)
+		want := fmt.Sprintf("big.json:%d:%d: expected an fbeval report: ", line, tc.col)
+		if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), tc.ptr) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: error %v, want one line starting %q naming %q", name, err, want, tc.ptr)
+		}
+	}
+
+	// An element over the bound is named, at its line.
+	opts.MaxRowBytes = 100
+	_, err = Open("big.json", strings.NewReader(text), opts)
+	failLine := 1 + strings.Count(text[:strings.Index(text, `"failure_cases": [`)], "\n")
+	if want := fmt.Sprintf("big.json:%d:5: failure case 1 is longer than 100 bytes: raise the limit with --max-line-bytes", failLine+1); err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+	opts.MaxRowBytes = 0
+
+	// The rest is still bounded.
+	// (the lists' brackets and line breaks are the head's too)
+	opts.MaxHeadBytes = int64(strings.Index(text, `"failure_cases": [`) + len(text) - strings.LastIndex(text, "\n  ]"))
+	_, err = Open("big.json", strings.NewReader(text), opts)
+	if want := fmt.Sprintf("big.json: the report without its failure_cases and cases is larger than %d bytes: raise the limit with --max-file-bytes", opts.MaxHeadBytes); err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+}
+
+// TestOpenSameErrorsAsWholeCogLang: a bad case in a result that fits the bound
+// gives the error a whole read gives.
+func TestOpenSameErrorsAsWholeCogLang(t *testing.T) {
+	base, err := os.ReadFile("testdata/coglang_failures.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, data := range []string{
+		strings.Replace(string(base), `"parse_ok": true`, `"parse_ok": 1`, 1),
+		strings.Replace(string(base), `"level": "L2"`, `"level": ["L2"]`, 1),
+		string(base[:len(base)*3/4]),
+	} {
+		_, errWhole := loadWhole("r.json", []byte(data))
+		_, errOpen := Open("r.json", strings.NewReader(data), OpenOptions{})
+		if errWhole == nil || errOpen == nil || errWhole.Error() != errOpen.Error() {
+			t.Errorf("Open: %v\nwhole: %v", errOpen, errWhole)
+		}
 	}
 }
