@@ -3,6 +3,7 @@ package contract
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"math"
 	"slices"
 )
@@ -72,5 +73,70 @@ func (s IDSet) Has(id ID) bool {
 // Find returns the place in a sealed set of the first entry with id (the one
 // with the lowest number; the others follow it), or ok false.
 func (s IDSet) Find(id ID) (i int, ok bool) {
-	return slices.BinarySearchFunc(s, id, func(e IDEntry, id ID) int { return bytes.Compare(e.ID[:], id[:]) })
+	return s.find(id, 0, len(s))
+}
+
+// find is Find within s[lo:hi], which holds id's place.
+func (s IDSet) find(id ID, lo, hi int) (int, bool) {
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if less(&s[m], &id) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, lo < len(s) && s[lo].ID == id
+}
+
+func prefix(id *ID) uint64 { return binary.BigEndian.Uint64(id[:8]) }
+
+// less reports whether e's ID sorts before id.
+func less(e *IDEntry, id *ID) bool {
+	if a, b := prefix(&e.ID), prefix(id); a != b {
+		return a < b
+	}
+	return binary.BigEndian.Uint64(e.ID[8:]) < binary.BigEndian.Uint64(id[8:])
+}
+
+// IDIndex finds ids in a large sealed set in about two memory reads where
+// IDSet.Find, a binary search, takes twenty: ids are hash prefixes, spread evenly,
+// so their first bits name a bucket of about four entries. It costs about one
+// byte per entry.
+type IDIndex struct {
+	Set    IDSet
+	shift  uint
+	starts []uint32 // bucket b's entries are Set[starts[b]:starts[b+1]]
+}
+
+// NewIDIndex indexes a sealed set of fewer than 2^32 entries.
+func NewIDIndex(s IDSet) *IDIndex {
+	k := 0
+	for 4<<k < len(s) {
+		k++
+	}
+	x := &IDIndex{Set: s, shift: uint(64 - k), starts: make([]uint32, 1<<k+1)}
+	b := 0
+	for i := range s {
+		for eb := int(x.bucket(&s[i].ID)); b <= eb; b++ {
+			x.starts[b] = uint32(i)
+		}
+	}
+	for ; b <= 1<<k; b++ {
+		x.starts[b] = uint32(len(s))
+	}
+	return x
+}
+
+func (x *IDIndex) bucket(id *ID) uint64 {
+	if x.shift >= 64 {
+		return 0
+	}
+	return prefix(id) >> x.shift
+}
+
+// Find is IDSet.Find.
+func (x *IDIndex) Find(id ID) (i int, ok bool) {
+	b := x.bucket(&id)
+	return x.Set.find(id, int(x.starts[b]), int(x.starts[b+1]))
 }

@@ -1,6 +1,12 @@
 package contract
 
-import "testing"
+import (
+	"bytes"
+	"encoding/binary"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
 
 func TestIDSet(t *testing.T) {
 	var s IDSet
@@ -25,5 +31,120 @@ func TestIDSet(t *testing.T) {
 	one.Add(IDOf("x"), 1)
 	if _, _, ok := one.Seal(); ok {
 		t.Error("a set of one id has a repeat")
+	}
+}
+
+// findByBinarySearch is Find as the library's binary search over whole IDs: the
+// oracle of Find and of IDIndex.
+func findByBinarySearch(s IDSet, id ID) (int, bool) {
+	return slices.BinarySearchFunc(s, id, func(e IDEntry, id ID) int { return bytes.Compare(e.ID[:], id[:]) })
+}
+
+// idSetOf seals a set of n ids drawn by kind: hashes (evenly spread), ids that
+// share their first eight bytes (one bucket of an index holds them all), and
+// ids bunched at both ends of the range.
+func idSetOf(r *rand.Rand, n int, kind string) IDSet {
+	s := make(IDSet, 0, n)
+	for i := range n {
+		var id ID
+		switch kind {
+		case "hashes":
+			binary.BigEndian.PutUint64(id[:8], r.Uint64())
+			binary.BigEndian.PutUint64(id[8:], r.Uint64())
+		case "one prefix":
+			binary.BigEndian.PutUint64(id[:8], 42)
+			binary.BigEndian.PutUint64(id[8:], r.Uint64N(uint64(n)*2+1))
+		case "bunched":
+			v := r.Uint64N(1000)
+			if r.IntN(2) == 0 {
+				v = ^v
+			}
+			binary.BigEndian.PutUint64(id[:8], v)
+		}
+		s.Add(id, i)
+		if r.IntN(10) == 0 { // a repeated id
+			s.Add(id, i+n)
+		}
+	}
+	s.Seal()
+	return s
+}
+
+// Find and an index give the library's answer for every id of a set and for ids
+// it lacks, whatever their spread.
+func TestIDSetFindAsBinarySearch(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, kind := range []string{"hashes", "one prefix", "bunched"} {
+		for _, n := range []int{0, 1, 2, 17, 100, 5000} {
+			s := idSetOf(r, n, kind)
+			probes := make([]ID, 0, 2*len(s)+3)
+			for _, e := range s {
+				probes = append(probes, e.ID)
+				lower := e.ID
+				lower[15]--
+				probes = append(probes, lower)
+			}
+			var zero, top ID
+			for i := range top {
+				top[i] = 0xff
+			}
+			probes = append(probes, zero, top, IDOf("absent"))
+			x := NewIDIndex(s)
+			for _, id := range probes {
+				wi, wok := findByBinarySearch(s, id)
+				if gi, gok := s.Find(id); gi != wi || gok != wok {
+					t.Fatalf("%s, %d ids: Find(%x) = %d %v, want %d %v", kind, n, id, gi, gok, wi, wok)
+				}
+				if gi, gok := x.Find(id); gi != wi || gok != wok {
+					t.Fatalf("%s, %d ids: IDIndex.Find(%x) = %d %v, want %d %v", kind, n, id, gi, gok, wi, wok)
+				}
+			}
+		}
+	}
+}
+
+func FuzzIDSetFind(f *testing.F) {
+	f.Add(uint64(1), 10, []byte("a"))
+	f.Add(uint64(7), 300, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
+	f.Fuzz(func(t *testing.T, seed uint64, n int, probe []byte) {
+		n = min(max(n, 0), 2000)
+		r := rand.New(rand.NewPCG(seed, 0))
+		s := idSetOf(r, n, []string{"hashes", "one prefix", "bunched"}[seed%3])
+		var id ID
+		copy(id[:], probe)
+		if n > 0 && len(probe) == 0 {
+			id = s[int(seed%uint64(len(s)))].ID
+		}
+		wi, wok := findByBinarySearch(s, id)
+		if gi, gok := s.Find(id); gi != wi || gok != wok {
+			t.Fatalf("Find(%x) = %d %v, want %d %v", id, gi, gok, wi, wok)
+		}
+		if gi, gok := NewIDIndex(s).Find(id); gi != wi || gok != wok {
+			t.Fatalf("IDIndex.Find(%x) = %d %v, want %d %v", id, gi, gok, wi, wok)
+		}
+	})
+}
+
+// BenchmarkIDSetFind looks up ids of a set of a million, as scoring a
+// 1,000,000-case CogLang fixture does once per record.
+func BenchmarkIDSetFind(b *testing.B) {
+	var s IDSet
+	for i := range 1_000_000 {
+		s.Add(IDOf("case-"+string(rune('a'+i%26))+string(binary.AppendUvarint(nil, uint64(i)))), i)
+	}
+	s.Seal()
+	r := rand.New(rand.NewPCG(3, 4))
+	x := NewIDIndex(s)
+	for _, find := range []struct {
+		name string
+		f    func(IDSet, ID) (int, bool)
+	}{{"index", func(_ IDSet, id ID) (int, bool) { return x.Find(id) }}, {"binary", IDSet.Find}} {
+		b.Run("search="+find.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, ok := find.f(s, s[r.IntN(len(s))].ID); !ok {
+					b.Fatal("an id of the set was not found")
+				}
+			}
+		})
 	}
 }
