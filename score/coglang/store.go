@@ -16,7 +16,8 @@ import (
 )
 
 // caseStore holds a fixture being scored at study scale in a small slot per case:
-// the case ids as one sealed contract.IDSet (20 bytes per case), and per case its
+// the case ids as one sealed contract.IDSet (20 bytes per case) with its index
+// (contract.IDIndex, about one byte per case), and per case its
 // verdict bits, decision, level and expected heads as interned numbers, and where
 // the detail of the record that scored it is (24 bytes). What is long lives in two
 // unlinked temporary files, gone whenever the process ends: the cases' ids and
@@ -27,6 +28,7 @@ import (
 // slots, and each case's detail by its offset in the second.
 type caseStore struct {
 	ids      contract.IDSet // N: the case
+	index    *contract.IDIndex
 	slots    pages[slot]
 	levels   []string   // by number
 	headSets [][]string // by number
@@ -126,6 +128,7 @@ func newCaseStore(src fixtures.CogLangSource, refs bool, popts ParseOptions) (st
 		st.ids = append(st.ids, p...)
 	}
 	st.ids.Seal()
+	st.index = contract.NewIDIndex(st.ids)
 	return st, nil
 }
 
@@ -140,7 +143,7 @@ func (st *caseStore) close() {
 
 // lookup returns the place in ids of the first case with id, or -1.
 func (st *caseStore) lookup(id contract.ID) int32 {
-	if i, ok := st.ids.Find(id); ok {
+	if i, ok := st.index.Find(id); ok {
 		return int32(i)
 	}
 	return -1
