@@ -329,6 +329,48 @@ func (st *caseStore) each(mode Mode, failing bool, fn func(*CaseResult) bool) {
 	if st.err != nil || mode == ModeSummaryOnly {
 		return
 	}
+	// The cases are read back and built on a goroutine of their own, a batch at
+	// a time, while fn (a writer) takes the batch before.
+	batchLen := caseBatchLen
+	batches := make(chan []*CaseResult, 4)
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		defer close(batches)
+		b := make([]*CaseResult, 0, batchLen)
+		send := func() bool {
+			select {
+			case batches <- b:
+				b = make([]*CaseResult, 0, batchLen)
+				return true
+			case <-stop:
+				return false
+			}
+		}
+		st.walk(mode, failing, func(r *CaseResult) bool {
+			b = append(b, r)
+			return len(b) < batchLen || send()
+		})
+		if len(b) > 0 {
+			send()
+		}
+	}()
+	defer func() {
+		close(stop)
+		<-done
+	}()
+	for b := range batches {
+		for _, r := range b {
+			if !fn(r) {
+				return
+			}
+		}
+	}
+}
+
+// walk builds the cases each lists, in fixture order, and calls fn with each
+// until fn returns false; it sets st.err when the store cannot be read back.
+func (st *caseStore) walk(mode Mode, failing bool, fn func(*CaseResult) bool) {
 	var listed []bool
 	if mode == ModeFailuresOnly && !failing {
 		// As in the reference, failures-only keeps every case whose id failed.
@@ -433,6 +475,10 @@ func (l *pages[T]) add(v T) {
 
 // at returns element i, which must be below l.n.
 func (l *pages[T]) at(i int) *T { return &l.p[i>>pageBits][i&(1<<pageBits-1)] }
+
+// caseBatchLen is how many built cases each hands its writer at a time (a
+// variable for the tests).
+var caseBatchLen = 256
 
 // detailChunkBytes is about how many bytes of details each read of a chunk of
 // cases holds, and minDetailChunk the fewest cases in a chunk (variables for

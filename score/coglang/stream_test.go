@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -37,10 +38,11 @@ func TestStoreMatchesScore(t *testing.T) {
 	b.WriteString(`{"case_id": "FB-L1-005", "error": {"code": "http_429", "message": "m"}}` + "\n")
 	files := [][]byte{b.Bytes()}
 	for _, strict := range []bool{false, true} {
-		// strict: cases read back in chunks of 7, their details out of order
+		// strict: cases read back in chunks of 7, their details out of order, and
+		// handed to the writer three at a time
 		if strict {
-			detailChunkBytes, minDetailChunk = 1, 7
-			defer func() { detailChunkBytes, minDetailChunk = 8<<20, 1024 }()
+			detailChunkBytes, minDetailChunk, caseBatchLen = 1, 7, 3
+			defer func() { detailChunkBytes, minDetailChunk, caseBatchLen = 8<<20, 1024, 256 }()
 		}
 		opts := Options{Strict: strict, AnswerSource: "t"}
 		var responses []Response
@@ -72,6 +74,16 @@ func TestStoreMatchesScore(t *testing.T) {
 			if !bytes.Equal(gj.Bytes(), wj.Bytes()) {
 				t.Errorf("strict=%v mode %d: the JSON differs from Score's", strict, mode)
 			}
+		}
+		// a writer that stops early stops the reading goroutine too
+		before := runtime.NumGoroutine()
+		n := 0
+		got.eachCase(ModeFull, func(*CaseResult) bool { n++; return n < 5 })
+		if n != 5 || got.Err() != nil {
+			t.Errorf("strict=%v: %d cases before the stop, %v", strict, n, got.Err())
+		}
+		if after := runtime.NumGoroutine(); after > before {
+			t.Errorf("strict=%v: %d goroutines after an early stop, %d before", strict, after, before)
 		}
 		got.Close()
 	}
