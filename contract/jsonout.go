@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"math/bits"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"unicode/utf8"
@@ -394,4 +395,50 @@ func AppendStrings(dst []byte, xs []string, s Style, depth int) []byte {
 		dst = AppendString(dst, x)
 	}
 	return AppendClose(dst, s, depth, len(xs), ']')
+}
+
+// AppendStringForHTML appends s as AppendString does, with <, > and & also
+// written as \u003c, \u003e and \u0026, and U+2028 and U+2029 as \u2028 and
+// \u2029: the JSON can then sit inside an HTML script element and be read as
+// JavaScript, and it is what jsontext writes with EscapeForHTML and EscapeForJS.
+func AppendStringForHTML(dst []byte, s string) []byte {
+	start := len(dst)
+	dst = AppendString(dst, s)
+	q := dst[start:]
+	extra := 0
+	for i, c := range q {
+		switch c {
+		case '<', '>', '&':
+			extra += 5
+		case 0xA8, 0xA9: // the last byte of U+2028 or U+2029 (E2 80 A8/A9)
+			if i >= 2 && q[i-1] == 0x80 && q[i-2] == 0xE2 {
+				extra += 3
+			}
+		}
+	}
+	if extra == 0 {
+		return dst
+	}
+	// Widen in place from the end: AppendString wrote valid UTF-8, so E2 80 A8
+	// is always U+2028.
+	n := len(dst)
+	dst = slices.Grow(dst, extra)[:n+extra]
+	j := len(dst)
+	for i := n - 1; i >= start; i-- {
+		switch c := dst[i]; {
+		case c == '<' || c == '>' || c == '&':
+			j -= 6
+			copy(dst[j:], `\u00`)
+			dst[j+4], dst[j+5] = hexDigits[c>>4], hexDigits[c&0xf]
+		case (c == 0xA8 || c == 0xA9) && i-2 >= start && dst[i-1] == 0x80 && dst[i-2] == 0xE2:
+			j -= 6
+			copy(dst[j:], `\u202`)
+			dst[j+5] = '8' + (c - 0xA8)
+			i -= 2
+		default:
+			j--
+			dst[j] = c
+		}
+	}
+	return dst
 }

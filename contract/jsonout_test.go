@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Floats are written as Python's repr writes them (values checked with CPython).
@@ -199,4 +202,47 @@ func BenchmarkAppendString(b *testing.B) {
 			}
 		})
 	}
+}
+
+// appendStringJSONText is the oracle of AppendStringForHTML: jsontext's string
+// writer with the escapes for HTML and JavaScript. It refuses invalid UTF-8,
+// which AppendStringForHTML replaces.
+func appendStringJSONText(s string) ([]byte, error) {
+	return jsonv2.Marshal(s, jsontext.EscapeForHTML(true), jsontext.EscapeForJS(true))
+}
+
+func TestAppendStringForHTML(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                          `""`,
+		"plain":                     `"plain"`,
+		"</script><b>R&D</b>":       `"\u003c/script\u003e\u003cb\u003eR\u0026D\u003c/b\u003e"`,
+		"a\u2028b\u2029c":           `"a\u2028b\u2029c"`,
+		"\u20a8 \u00a8 \u2018":      "\"\u20a8 \u00a8 \u2018\"", // bytes ending A8/A9 that are not U+2028/9
+		"quote\" <\n":               `"quote\" \u003c\n"`,
+		"lone \xed\xa0\x80 & \xff<": `"lone \ud800 \u0026 ` + "\ufffd" + `\u003c"`,
+	} {
+		if got := string(AppendStringForHTML([]byte("prefix<&"), in)); got != "prefix<&"+want {
+			t.Errorf("AppendStringForHTML(%q) = %s, want prefix<&%s", in, got, want)
+		}
+	}
+}
+
+func FuzzAppendStringForHTML(f *testing.F) {
+	for _, s := range []string{"", "<script>alert(1)</script>", "R&D > 2", "a\u2028b\u2029", "\u20a8\u00a9", "a\xed\xa0\x80b<", "ünïcödé 😀 & \xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := AppendStringForHTML([]byte("x"), s)
+		want, err := appendStringJSONText(s)
+		if err != nil {
+			// Invalid UTF-8: the string is AppendString's with the five escapes.
+			want = AppendString(nil, s)
+			for _, r := range []struct{ from, to string }{{"<", `\u003c`}, {">", `\u003e`}, {"&", `\u0026`}, {"\u2028", `\u2028`}, {"\u2029", `\u2029`}} {
+				want = bytes.ReplaceAll(want, []byte(r.from), []byte(r.to))
+			}
+		}
+		if !bytes.Equal(got[1:], want) || got[0] != 'x' {
+			t.Fatalf("AppendStringForHTML(%q) = %s, want x%s", s, got, want)
+		}
+	})
 }
