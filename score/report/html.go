@@ -60,11 +60,7 @@ func WriteHTML(w io.Writer, doc Doc) error {
 	var err error
 	switch doc.Kind {
 	case KindToolcall:
-		p := toolcallView(doc.Toolcall)
-		if p.Samples, err = samplesBlock(doc.Toolcall); err != nil {
-			return fmt.Errorf("html: %w", err)
-		}
-		err = pageTemplate.ExecuteTemplate(&b, "toolcall", p)
+		return writeToolcallHTML(w, doc.Toolcall)
 	case KindCogLang:
 		err = pageTemplate.ExecuteTemplate(&b, "coglang", coglangView(doc.CogLang))
 	default:
@@ -74,6 +70,32 @@ func WriteHTML(w io.Writer, doc Doc) error {
 		return fmt.Errorf("html: %w", err)
 	}
 	_, err = w.Write(b.Bytes())
+	return err
+}
+
+// writeToolcallHTML writes a toolcall report's page: the sample data is
+// written as the rows are walked, the page around it from the template, and
+// the data where the template put its mark.
+func writeToolcallHTML(w io.Writer, r *ToolcallReport) error {
+	samples := sampleRows(r)
+	p := toolcallView(r)
+	p.Requests = samples.requests
+	p.Samples = samplesMark
+	var b bytes.Buffer
+	if err := pageTemplate.ExecuteTemplate(&b, "toolcall", p); err != nil {
+		return fmt.Errorf("html: %w", err)
+	}
+	head, tail, ok := bytes.Cut(b.Bytes(), []byte(samplesMark))
+	if !ok {
+		return fmt.Errorf("html: the page has no place for the sample browser")
+	}
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	if err := samples.writeTo(w); err != nil {
+		return err
+	}
+	_, err := w.Write(tail)
 	return err
 }
 
@@ -328,8 +350,8 @@ type toolcallPage struct {
 	Failing     []Row // the first HTMLFailureLimit failing rows
 	FailingAll  int   // how many rows failed
 	GatesPassed int
-	Samples     template.HTML // the sample browser's data and script
-	Requests    int
+	Samples     template.HTML // where the sample browser's data and script go
+	Requests    int           // how many requests the rows answer
 }
 
 // HTMLFailureLimit caps the failing rows written as a table; the sample browser
@@ -361,9 +383,6 @@ func toolcallView(r *ToolcallReport) toolcallPage {
 	p := toolcallPage{Title: r.title(), Style: template.CSS(styleCSS), R: r, Findings: findings(r), ArmChart: armChart(r), Forest: forestChart(r),
 		Arms: r.Arms.Keys(), GatesPassed: r.gatesPassed()}
 	p.Failing, p.FailingAll = r.failingRows(HTMLFailureLimit)
-	for row := range r.rows() {
-		p.Requests += max(1, len(row.AttemptResults))
-	}
 	for _, sub := range []struct {
 		title, what string
 		set         Ordered[Ordered[Metrics]]
