@@ -104,8 +104,8 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 	w := bufio.NewWriter(env.Stdout)
 	if c.Format == "json" {
 		errs := []report.ErrorInfo{}
-		for _, e := range res.Errors {
-			errs = append(errs, study.ErrorInfo(e))
+		for i := range res.Errors {
+			errs = append(errs, study.ErrorInfo(&res.Errors[i]))
 		}
 		out, _ := contract.Marshal(contract.Object{
 			{Key: "verdict", Value: verdict},

@@ -345,18 +345,19 @@ func (run *Run) cases() []report.CaseInfo {
 // attempts lists a row's attempts that have a response, in order: the output as
 // written and every error with its JSON Pointer and message.
 func attempts(r row, dets []detail) []report.AttemptResult {
-	out := []report.AttemptResult{}
+	out := make([]report.AttemptResult, 0, len(r))
 	for i := range r {
 		a, d := &r[i], &dets[i]
 		if !a.has(fPresent) {
 			continue
 		}
-		res := report.AttemptResult{Attempt: i + 1, Output: &d.output, Errors: []report.AttemptError{}}
+		res := report.AttemptResult{Attempt: i + 1, Output: &d.output, Errors: make([]report.AttemptError, 0, len(d.errors)+1)}
 		if a.has(fProvider) {
 			res.Output = nil
 			res.Errors = append(res.Errors, report.AttemptError{Code: codeProvider, Message: d.provider.Code + ": " + d.provider.Message})
 		}
-		for _, e := range d.errors {
+		for i := range d.errors {
+			e := &d.errors[i]
 			res.Errors = append(res.Errors, report.AttemptError{Code: e.Code, Path: e.Path, Message: e.Message})
 		}
 		out = append(out, res)
@@ -413,9 +414,9 @@ func codesOf(a *att, d *detail) []string {
 	case a.has(fProvider):
 		return []string{codeProvider}
 	}
-	codes := []string{}
-	for _, e := range d.errors {
-		codes = append(codes, e.Code)
+	codes := make([]string, 0, len(d.errors))
+	for i := range d.errors {
+		codes = append(codes, d.errors[i].Code)
 	}
 	return codes
 }
@@ -544,8 +545,12 @@ func (run *Run) CaseResultsBeside(parts *report.CaseResultParts) { run.beside = 
 func reportRow(sr *settledRow) report.Row {
 	r, dets, p, c := sr.r, sr.dets, sr.p, sr.c
 	last, n := r.latest()
+	codes := codesOf(&r[0], &dets[0])
 	finalCodes := []string{codeMissing}
-	if last != nil {
+	switch {
+	case n == 1:
+		finalCodes = codes // one list for both: the writers only read them
+	case last != nil:
 		finalCodes = codesOf(last, &dets[n-1])
 	}
 	out := report.Row{
@@ -560,7 +565,7 @@ func reportRow(sr *settledRow) report.Row {
 		Attempts:         n,
 		ProviderError:    r[0].flags&(fPresent|fProvider) == fPresent|fProvider,
 		Missing:          !r[0].has(fPresent),
-		Codes:            codesOf(&r[0], &dets[0]),
+		Codes:            codes,
 		FinalCodes:       finalCodes,
 		AttemptResults:   attempts(r, dets),
 	}
@@ -600,20 +605,20 @@ func (run *Run) CaseResults(yield func(*report.CaseResult) bool) {
 // caseResult is a settled row as its case result.
 func caseResult(sr *settledRow) report.CaseResult {
 	r, dets, p, c := sr.r, sr.dets, sr.p, sr.c
-	ids := []string{}
-	attempts := []report.CaseAttempt{}
+	ids := make([]string, 0, len(r))
+	attempts := make([]report.CaseAttempt, 0, len(r))
 	for k := range r {
 		a, d := &r[k], &dets[k]
 		if !a.has(fPresent) {
 			continue
 		}
 		ids = append(ids, export.RequestID(c.ID, p.arm, p.repeat, k+1))
-		errs := []report.ErrorInfo{}
+		errs := make([]report.ErrorInfo, 0, len(d.errors)+1)
 		if a.has(fProvider) {
 			errs = append(errs, report.ErrorInfo{Code: codeProvider, Message: d.provider.Code + ": " + d.provider.Message})
 		}
-		for _, e := range d.errors {
-			errs = append(errs, ErrorInfo(e))
+		for i := range d.errors {
+			errs = append(errs, ErrorInfo(&d.errors[i]))
 		}
 		attempts = append(attempts, report.CaseAttempt{Attempt: k + 1, Success: a.success(), Codes: codesOf(a, d), Errors: errs})
 	}
@@ -645,12 +650,13 @@ func (run *Run) fail(err error) {
 func (run *Run) Err() error { return run.err }
 
 // ErrorInfo returns one judge error in full: code, path, keyword, message,
-// expected, actual, and the details of a candidate schema error.
-func ErrorInfo(e tc.Error) report.ErrorInfo {
+// expected, actual, and the details of a candidate schema error. The result
+// points into e (its path and keyword).
+func ErrorInfo(e *tc.Error) report.ErrorInfo {
 	out := report.ErrorInfo{Code: e.Code, Path: &e.Path, Keyword: &e.Keyword, Message: e.Message,
 		Expected: jsonText(e.Expected), Actual: jsonText(e.Actual)}
-	for _, x := range e.Details {
-		out.Details = append(out.Details, ErrorInfo(x))
+	for i := range e.Details {
+		out.Details = append(out.Details, ErrorInfo(&e.Details[i]))
 	}
 	return out
 }
