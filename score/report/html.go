@@ -74,11 +74,14 @@ func WriteHTML(w io.Writer, doc Doc) error {
 }
 
 // writeToolcallHTML writes a toolcall report's page: the sample data is
-// written as the rows are walked, the page around it from the template, and
-// the data where the template put its mark.
+// written as the rows are read, the page around it from the template, and the
+// data where the template put its mark.
 func writeToolcallHTML(w io.Writer, r *ToolcallReport) error {
-	samples := sampleRows(r)
+	// one reading of the rows for the samples and the failing rows
+	fails := r.newFailing(HTMLFailureLimit)
+	samples := sampleRows(r, fails.add)
 	p := toolcallView(r)
+	p.Failing, p.FailingAll = fails.rows()
 	p.Requests = samples.requests
 	p.Samples = samplesMark
 	var b bytes.Buffer
@@ -382,7 +385,6 @@ func findings(r *ToolcallReport) []finding {
 func toolcallView(r *ToolcallReport) toolcallPage {
 	p := toolcallPage{Title: r.title(), Style: template.CSS(styleCSS), R: r, Findings: findings(r), ArmChart: armChart(r), Forest: forestChart(r),
 		Arms: r.Arms.Keys(), GatesPassed: r.gatesPassed()}
-	p.Failing, p.FailingAll = r.failingRows(HTMLFailureLimit)
 	for _, sub := range []struct {
 		title, what string
 		set         Ordered[Ordered[Metrics]]

@@ -61,10 +61,11 @@ type sampleData struct {
 	requests int
 }
 
-// sampleRows walks every row of r once and writes its sample data. A report
-// written before rows carried their attempts gives each row its last attempt:
-// the output of a failing row and its final codes.
-func sampleRows(r *ToolcallReport) *sampleData {
+// sampleRows reads every row of r once and writes its sample data, handing each
+// row to also (which must not keep it) as it goes. A report written before rows
+// carried their attempts gives each row its last attempt: the output of a
+// failing row and its final codes.
+func sampleRows(r *ToolcallReport, also func(*Row)) *sampleData {
 	d := &sampleData{}
 	for _, a := range r.Arms {
 		d.arms.id(a.Key)
@@ -77,6 +78,7 @@ func sampleRows(r *ToolcallReport) *sampleData {
 	var fallback [1]AttemptResult
 	var errs [][3]int
 	for row := range r.rows() {
+		also(row)
 		d.requests += max(1, len(row.AttemptResults))
 		missing = missing || row.Missing
 		ci, known := d.caseIDs.idx[row.CaseID]

@@ -94,7 +94,7 @@ func marshalledSamples(t testing.TB, r *ToolcallReport) string {
 
 func writtenSamples(t testing.TB, r *ToolcallReport) string {
 	var b bytes.Buffer
-	if err := sampleRows(r).writeTo(&b); err != nil {
+	if err := sampleRows(r, func(*Row) {}).writeTo(&b); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -193,7 +193,7 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 func TestSamplesWriteError(t *testing.T) {
 	r := randomReport(3, 20000)
 	for after := range 8 {
-		if err := sampleRows(r).writeTo(&failingWriter{after: after}); err == nil {
+		if err := sampleRows(r, func(*Row) {}).writeTo(&failingWriter{after: after}); err == nil {
 			t.Errorf("a write that failed after %d writes was not reported", after)
 		}
 	}

@@ -21,27 +21,48 @@ func (r *ToolcallReport) rows() iter.Seq[*Row] {
 // then in row order, and how many there are in all. It reads the rows once and
 // holds no more than limit rows of each arm.
 func (r *ToolcallReport) failingRows(limit int) (first []Row, total int) {
-	arms := r.Arms.Keys()
-	byArm := make([][]Row, len(arms))
+	f := r.newFailing(limit)
 	for row := range r.rows() {
-		if row.FinalSuccess {
-			continue
-		}
-		i := slices.Index(arms, row.Arm)
-		if i < 0 {
-			continue
-		}
-		total++
-		if len(byArm[i]) < limit {
-			k := *row
-			k.AttemptResults = nil // no list of failing rows shows them
-			byArm[i] = append(byArm[i], k)
-		}
+		f.add(row)
 	}
-	for _, rows := range byArm {
-		first = append(first, rows[:min(len(rows), limit-len(first))]...)
+	return f.rows()
+}
+
+// failing gathers what failingRows returns from rows given one at a time, for a
+// writer that reads the rows for more than that.
+type failing struct {
+	arms  []string
+	byArm [][]Row
+	limit int
+	total int
+}
+
+func (r *ToolcallReport) newFailing(limit int) *failing {
+	arms := r.Arms.Keys()
+	return &failing{arms: arms, byArm: make([][]Row, len(arms)), limit: limit}
+}
+
+func (f *failing) add(row *Row) {
+	if row.FinalSuccess {
+		return
 	}
-	return first, total
+	i := slices.Index(f.arms, row.Arm)
+	if i < 0 {
+		return
+	}
+	f.total++
+	if len(f.byArm[i]) < f.limit {
+		k := *row
+		k.AttemptResults = nil // no list of failing rows shows them
+		f.byArm[i] = append(f.byArm[i], k)
+	}
+}
+
+func (f *failing) rows() (first []Row, total int) {
+	for _, rows := range f.byArm {
+		first = append(first, rows[:min(len(rows), f.limit-len(first))]...)
+	}
+	return first, f.total
 }
 
 // errorCodes returns every code counted in any arm, sorted.
