@@ -166,11 +166,17 @@ func newline(dst []byte, s Style, depth int) []byte {
 		return dst
 	}
 	dst = append(dst, '\n')
+	if n := depth * len(s.Indent); s.Indent == "  " && n <= len(spaces) {
+		return append(dst, spaces[:n]...)
+	}
 	for i := 0; i < depth; i++ {
 		dst = append(dst, s.Indent...)
 	}
 	return dst
 }
+
+// spaces is the indentation of PythonIndent up to 32 levels deep, written at once.
+const spaces = "                                                                "
 
 // AppendString appends s as a JSON string the way Python's json.dumps does with
 // ensure_ascii=False: quotes, backslashes and control characters escaped, everything

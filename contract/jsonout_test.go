@@ -246,3 +246,19 @@ func FuzzAppendStringForHTML(f *testing.F) {
 		}
 	})
 }
+
+// A line break indents as many levels as asked, within the written-at-once
+// spaces and past them.
+func TestNewlineDepth(t *testing.T) {
+	for _, s := range []Style{PythonIndent, {Indent: "\t"}, Compact} {
+		for depth := range 40 {
+			want := ""
+			if s.Indent != "" {
+				want = "\n" + strings.Repeat(s.Indent, depth)
+			}
+			if got := string(newline([]byte{}, s, depth)); got != want {
+				t.Fatalf("indent %q, depth %d: %q, want %q", s.Indent, depth, got, want)
+			}
+		}
+	}
+}
