@@ -1,7 +1,7 @@
 package contract
 
 import (
-	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"math"
@@ -45,10 +45,13 @@ func (s *IDSet) Add(id ID, n int) {
 }
 
 func compareEntries(a, b IDEntry) int {
-	if c := bytes.Compare(a.ID[:], b.ID[:]); c != 0 {
+	if c := cmp.Compare(prefix(&a.ID), prefix(&b.ID)); c != 0 {
 		return c
 	}
-	return int(a.N) - int(b.N)
+	if c := cmp.Compare(binary.BigEndian.Uint64(a.ID[8:]), binary.BigEndian.Uint64(b.ID[8:])); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.N, b.N)
 }
 
 // Seal sorts the set for lookups (by ID, then number) and returns the numbers of
