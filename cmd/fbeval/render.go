@@ -54,9 +54,10 @@ func (c *ReportCmd) Run(env *Env) error {
 	})
 }
 
-// openReport opens a saved report for rendering without holding a toolcall
-// report's rows: they are read again from the file (standard input is kept in a
-// temporary file) as they are written. done releases the input.
+// openReport opens a saved report for rendering without holding its long
+// lists (a toolcall report's rows, a CogLang result's cases): they are read
+// again from the file (standard input is kept in a temporary file) as they are
+// written. done releases the input.
 func openReport(env *Env, path string, maxRow int64) (report.Doc, func(), error) {
 	if maxRow <= 0 {
 		return report.Doc{}, nil, usageError("--max-line-bytes must be positive")

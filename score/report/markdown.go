@@ -16,9 +16,6 @@ const MarkdownFailureLimit = 50
 // details collapsed in <details> blocks. It suits a pull-request comment or
 // $GITHUB_STEP_SUMMARY.
 func WriteMarkdown(w io.Writer, doc Doc) error {
-	if doc.Kind != KindToolcall {
-		doc = doc.held() // a toolcall report's rows are read once, keeping the failing rows listed
-	}
 	var b bytes.Buffer
 	switch doc.Kind {
 	case KindToolcall:
@@ -339,13 +336,10 @@ func markdownCogLang(b *bytes.Buffer, name string, c *CogLangResult) {
 		detailsClose(b)
 	}
 
-	if fails := c.failures(); len(fails) > 0 {
-		detailsOpen(b, fmt.Sprintf("Failing cases (%d)", len(fails)))
+	if fails, total := c.firstFailures(MarkdownFailureLimit); total > 0 {
+		detailsOpen(b, fmt.Sprintf("Failing cases (%d)", total))
 		rows = rows[:0]
-		for i, f := range fails {
-			if i == MarkdownFailureLimit {
-				break
-			}
+		for _, f := range fails {
 			out := ""
 			if f.Case != nil {
 				out = mdCode(clip(strOr(f.Case.Output, ""), 160))
@@ -354,8 +348,8 @@ func markdownCogLang(b *bytes.Buffer, name string, c *CogLangResult) {
 				mdCell(strings.Join(f.HallucinatedHeads, ", ")), mdCode(strOr(f.ParseError, "")), out})
 		}
 		mdTable(b, []string{"case", "level", "categories", "hallucinated heads", "parse error", "output"}, "llllll", rows)
-		if len(fails) > MarkdownFailureLimit {
-			fmt.Fprintf(b, "… and %d more; the HTML report lists every one.\n\n", len(fails)-MarkdownFailureLimit)
+		if total > MarkdownFailureLimit {
+			fmt.Fprintf(b, "… and %d more; the HTML report lists every one.\n\n", total-MarkdownFailureLimit)
 		}
 		detailsClose(b)
 	}

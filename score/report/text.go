@@ -21,7 +21,7 @@ func WriteTextWidth(w io.Writer, doc Doc, width int) error {
 	case KindToolcall:
 		return WriteTableWidth(w, doc, width)
 	case KindCogLang:
-		return textCogLang(w, doc.held().CogLang)
+		return textCogLang(w, doc.CogLang)
 	}
 	return errNoKind
 }
@@ -57,8 +57,8 @@ func textCogLang(w io.Writer, r *CogLangResult) error {
 		items[i] = c.Key + "=" + strconv.Itoa(c.Value)
 	}
 	fmt.Fprintf(bw, "failure_category_counts: %s\n", orNone(strPtr(strings.Join(items, ", "))))
-	if r.Cases != nil {
-		for _, f := range r.FailureCases {
+	if r.Cases != nil || r.CaseSource != nil {
+		for f := range r.failureCases() {
 			fmt.Fprintf(bw, "failure %s level=%s categories=%s\n", f.CaseID, f.Level, strings.Join(f.FailureCategories, ", "))
 		}
 	}

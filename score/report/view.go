@@ -132,7 +132,7 @@ func (c *CogLangResult) ladder() []levelRow {
 		}
 	}
 	failing := map[string]int{}
-	for _, f := range c.FailureCases {
+	for f := range c.failureCases() {
 		failing[f.Level]++
 	}
 	rows := make([]levelRow, 0, len(levels))
@@ -173,6 +173,48 @@ func (c *CogLangResult) failures() []failure {
 		out[i] = failure{FailureCase: f, Case: byID[f.CaseID]}
 	}
 	return out
+}
+
+// cases yields the result's cases, from CaseSource when it is set. A source
+// may reuse the case it yields: keep a copy.
+func (c *CogLangResult) cases() iter.Seq[*CogLangCase] {
+	if c.CaseSource != nil {
+		return c.CaseSource
+	}
+	return sliceSeq(c.Cases)
+}
+
+// failureCases yields the result's failure cases, from FailureSource when it
+// is set. A source may reuse the failure case it yields: keep a copy.
+func (c *CogLangResult) failureCases() iter.Seq[*FailureCase] {
+	if c.FailureSource != nil {
+		return c.FailureSource
+	}
+	return sliceSeq(c.FailureCases)
+}
+
+// firstFailures returns the first limit failing cases in the result's order,
+// each joined with its scored case when the result lists it, and how many
+// there are in all, as failures does, holding no more than limit of each.
+func (c *CogLangResult) firstFailures(limit int) (first []failure, total int) {
+	want := map[string]*CogLangCase{}
+	for f := range c.failureCases() {
+		total++
+		if len(first) < limit {
+			first = append(first, failure{FailureCase: *f})
+			want[f.CaseID] = nil
+		}
+	}
+	for cs := range c.cases() {
+		if _, ok := want[cs.CaseID]; ok {
+			k := *cs
+			want[cs.CaseID] = &k // the last case of an id, as failures joins them
+		}
+	}
+	for i := range first {
+		first[i].Case = want[first[i].CaseID]
+	}
+	return first, total
 }
 
 // title names the result for headings, from the result itself (never from the
