@@ -94,28 +94,98 @@ func (s *InputStats) Input() report.Input {
 }
 
 // HashingReader hashes everything read through it, for the sha256 a report
-// gives of each input.
+// gives of each input. It reads ahead on a goroutine of its own, which also
+// hashes, so the goroutine that parses records does neither: a few chunks of
+// readAhead bytes are held at once. Close stops it early.
 type HashingReader struct {
-	r io.Reader
-	h hash.Hash
+	h      hash.Hash
+	chunks chan hashChunk // read and hashed, in order
+	free   chan []byte    // chunks given back
+	stop   chan struct{}
+	done   chan struct{}
+	cur    []byte // what is left of the chunk being read
+	buf    []byte // the whole chunk cur is part of
+	err    error  // the error after cur
 }
+
+type hashChunk struct {
+	b   []byte
+	err error
+}
+
+// readAhead is the size of a chunk, and chunksAhead how many are in flight.
+const readAhead, chunksAhead = 256 << 10, 4
 
 // NewHashingReader returns a reader of r that hashes what it reads.
 func NewHashingReader(r io.Reader) *HashingReader {
-	return &HashingReader{r: r, h: sha256.New()}
+	h := &HashingReader{h: sha256.New(), chunks: make(chan hashChunk, chunksAhead), free: make(chan []byte, chunksAhead+1),
+		stop: make(chan struct{}), done: make(chan struct{})}
+	for range chunksAhead + 1 {
+		h.free <- make([]byte, readAhead)
+	}
+	go h.readAll(r)
+	return h
+}
+
+// readAll reads r to its end or first error, a chunk at a time, hashing each.
+func (h *HashingReader) readAll(r io.Reader) {
+	defer close(h.done)
+	for {
+		var buf []byte
+		select {
+		case buf = <-h.free:
+		case <-h.stop:
+			return
+		}
+		n, err := io.ReadAtLeast(r, buf, len(buf))
+		if err == io.ErrUnexpectedEOF {
+			err = io.EOF
+		}
+		h.h.Write(buf[:n])
+		select {
+		case h.chunks <- hashChunk{buf[:n], err}:
+		case <-h.stop:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 func (h *HashingReader) Read(p []byte) (int, error) {
-	n, err := h.r.Read(p)
-	h.h.Write(p[:n])
-	return n, err
+	for len(h.cur) == 0 {
+		if h.err != nil {
+			return 0, h.err
+		}
+		if h.buf != nil {
+			h.free <- h.buf[:cap(h.buf)]
+			h.buf = nil
+		}
+		c := <-h.chunks
+		h.buf, h.cur, h.err = c.b, c.b, c.err
+	}
+	n := copy(p, h.cur)
+	h.cur = h.cur[n:]
+	return n, nil
 }
 
 // Finish reads whatever the record reader left (trailing blank space) so the
 // hash covers the whole file, and returns the hex digest.
 func (h *HashingReader) Finish() string {
 	io.Copy(io.Discard, h)
+	<-h.done
 	return hex.EncodeToString(h.h.Sum(nil))
+}
+
+// Close stops reading ahead; the reader is not read after it.
+func (h *HashingReader) Close() {
+	select {
+	case <-h.stop:
+	default:
+		close(h.stop)
+	}
+	<-h.done
 }
 
 func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }

@@ -46,6 +46,7 @@ func ReadResponses(fx *fixtures.CogLangFixture, sources []score.Source, opts sco
 	seen := map[string]bool{}
 	for _, src := range sources {
 		hr := score.NewHashingReader(src.R)
+		defer hr.Close()
 		rd := contract.NewReader(src.Name, newPyText(hr), contract.ReadOptions{
 			ListKeys:     []string{"responses", "answers"},
 			SingleRecord: isSingleRecord,

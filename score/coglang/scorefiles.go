@@ -209,6 +209,7 @@ func scoreSources(tally *tally, sources []score.Source, opts score.Options, copt
 	files := make([]*sourceFile, len(sources))
 	for fi, src := range sources {
 		f := openSourceFile(src, opts)
+		defer f.hr.Close()
 		files[fi] = f
 		first := true
 		for f.rd.Scan() {

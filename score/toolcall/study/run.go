@@ -200,6 +200,7 @@ func (run *Run) lookup(resp *contract.Response) (slot, bool) {
 // gives (tested).
 func (run *Run) Read(src score.Source, opts score.Options) (*score.InputStats, error) {
 	hr := score.NewHashingReader(src.R)
+	defer hr.Close()
 	rd := contract.NewReader(src.Name, hr, contract.ReadOptions{
 		ListKeys:      []string{"responses"},
 		OtherListKeys: []string{"requests"}, // to say what the file is

@@ -1,0 +1,71 @@
+package score
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"runtime"
+	"testing"
+	"testing/iotest"
+)
+
+// A hashing reader passes every byte on, in order, and hashes all of them, for
+// inputs around its chunk size and readers that return a byte at a time.
+func TestHashingReader(t *testing.T) {
+	for _, n := range []int{0, 1, readAhead - 1, readAhead, 3*readAhead + 5} {
+		data := make([]byte, n)
+		for i := range data {
+			data[i] = byte(i * 7)
+		}
+		sum := sha256.Sum256(data)
+		want := hex.EncodeToString(sum[:])
+		for name, wrap := range map[string]func(io.Reader) io.Reader{
+			"whole":       func(r io.Reader) io.Reader { return r },
+			"byte a time": iotest.OneByteReader,
+			"half":        iotest.HalfReader,
+		} {
+			h := NewHashingReader(wrap(bytes.NewReader(data)))
+			// the consumer reads a part, as a record reader might, then Finish the rest
+			part := make([]byte, n/2)
+			if _, err := io.ReadFull(iotest.OneByteReader(h), part); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(part, data[:n/2]) {
+				t.Fatalf("%d bytes, %s: the first half read differs", n, name)
+			}
+			if got := h.Finish(); got != want {
+				t.Fatalf("%d bytes, %s: hash %s, want %s", n, name, got, want)
+			}
+			h.Close()
+		}
+	}
+}
+
+// An error of the reader reaches the consumer after the bytes before it.
+func TestHashingReaderError(t *testing.T) {
+	boom := errors.New("disk on fire")
+	h := NewHashingReader(io.MultiReader(bytes.NewReader([]byte("abc")), iotest.ErrReader(boom)))
+	defer h.Close()
+	got, err := io.ReadAll(h)
+	if string(got) != "abc" || !errors.Is(err, boom) {
+		t.Fatalf("read %q, %v; want abc then the reader's error", got, err)
+	}
+}
+
+// Close stops the reading goroutine of a reader left half read.
+func TestHashingReaderClose(t *testing.T) {
+	before := runtime.NumGoroutine()
+	for range 10 {
+		h := NewHashingReader(bytes.NewReader(make([]byte, 10*readAhead)))
+		if _, err := h.Read(make([]byte, 10)); err != nil {
+			t.Fatal(err)
+		}
+		h.Close()
+		h.Close()
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Fatalf("%d goroutines after Close, %d before", after, before)
+	}
+}
