@@ -49,9 +49,10 @@ var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	},
 }).Parse(reportTmpl))
 
-// WriteHTML writes doc as one self-contained HTML page: inline CSS and SVG charts,
-// no scripts and no external references, readable on a phone and printable. Every
-// text from the report is escaped by html/template.
+// WriteHTML writes doc as one self-contained HTML page: inline CSS, charts drawn
+// in HTML, a toolcall report's sample browser as its one inline script, and no
+// external references; readable on a phone and printable. Every text from the
+// report is escaped by html/template, and in the sample data for a script element.
 func WriteHTML(w io.Writer, doc Doc) error {
 	if doc.Kind != KindToolcall {
 		doc = doc.held() // a toolcall report's rows are read as the page is built
