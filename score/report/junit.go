@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"slices"
 	"strconv"
@@ -89,6 +90,12 @@ func WriteJUnit(w io.Writer, doc Doc) error {
 		}
 		return nil
 	case KindCogLang:
+		if ok, err := junitCogLangStream(w, doc.CogLang); ok || err != nil {
+			if err != nil {
+				return fmt.Errorf("junit: %w", err)
+			}
+			return nil
+		}
 		doc = doc.held()
 		s = junitCogLang(doc.Name, doc.CogLang)
 	default:
@@ -118,6 +125,33 @@ func junitToolcall(w io.Writer, r *ToolcallReport) error {
 			suites[i].count(junitRow(row))
 		}
 	}
+	for i, a := range r.Arms {
+		suites[i].Name = "toolcall/" + a.Key
+		suites[i].Properties = []JUnitProperty{
+			{"first_pass_success_percent", num(a.Value.FirstPassSuccess, 1)},
+			{"final_success_percent", num(a.Value.FinalSuccess, 1)},
+		}
+	}
+	return writeJUnitSuites(w, out, suites, func(i int, emit func(JUnitCase) error) error {
+		for row := range r.rows() {
+			if row.Arm != r.Arms[i].Key {
+				continue
+			}
+			tc := junitRow(row)
+			tc.ClassName = suites[i].Name
+			if err := emit(tc); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// writeJUnitSuites writes JUnit XML as encoding/xml writes out with suites,
+// one test case at a time: each suite's attributes, properties and system-out
+// from suites (its Cases unused, its counts those of the test cases it will
+// have), its test cases as each(i) emits them. out's counts are summed here.
+func writeJUnitSuites(w io.Writer, out JUnitSuites, suites []JUnitSuite, each func(i int, emit func(JUnitCase) error) error) error {
 	for i := range suites {
 		out.Tests += suites[i].Tests
 		out.Failures += suites[i].Failures
@@ -139,32 +173,33 @@ func junitToolcall(w io.Writer, r *ToolcallReport) error {
 	if err := enc.EncodeToken(root); err != nil {
 		return err
 	}
-	for i, a := range r.Arms {
-		class := "toolcall/" + a.Key
-		s := suites[i]
-		el := start("testsuite", "name", class, "tests", itoa(s.Tests), "failures", itoa(s.Failures), "errors", itoa(s.Errors), "skipped", "0")
-		props := start("properties")
-		if err := errors.Join(enc.EncodeToken(el), enc.EncodeToken(props)); err != nil {
+	for i, s := range suites {
+		el := start("testsuite", "name", s.Name, "tests", itoa(s.Tests), "failures", itoa(s.Failures), "errors", itoa(s.Errors), "skipped", itoa(s.Skipped))
+		if err := enc.EncodeToken(el); err != nil {
 			return err
 		}
-		for _, p := range []JUnitProperty{
-			{"first_pass_success_percent", num(a.Value.FirstPassSuccess, 1)},
-			{"final_success_percent", num(a.Value.FinalSuccess, 1)},
-		} {
-			if err := enc.EncodeElement(p, start("property")); err != nil {
+		if len(s.Properties) > 0 {
+			props := start("properties")
+			if err := enc.EncodeToken(props); err != nil {
+				return err
+			}
+			for _, p := range s.Properties {
+				if err := enc.EncodeElement(p, start("property")); err != nil {
+					return err
+				}
+			}
+			if err := enc.EncodeToken(props.End()); err != nil {
 				return err
 			}
 		}
-		if err := enc.EncodeToken(props.End()); err != nil {
+		err := each(i, func(tc JUnitCase) error {
+			return enc.EncodeElement(tc, start("testcase"))
+		})
+		if err != nil {
 			return err
 		}
-		for row := range r.rows() {
-			if row.Arm != a.Key {
-				continue
-			}
-			tc := junitRow(row)
-			tc.ClassName = class
-			if err := enc.EncodeElement(tc, start("testcase")); err != nil {
+		if s.SystemOut != "" {
+			if err := enc.EncodeElement(s.SystemOut, start("system-out")); err != nil {
 				return err
 			}
 		}
@@ -243,45 +278,124 @@ func junitCogLang(name string, c *CogLangResult) JUnitSuites {
 			}
 		}
 		for _, id := range ids {
-			tc := JUnitCase{ClassName: class, Name: id}
-			cs := listed[id]
-			f := failing[id]
-			cats := []string(nil)
-			if f != nil {
-				cats = f.FailureCategories
-			} else if cs != nil {
-				cats = cs.FailureCategories
-			}
-			if len(cats) > 0 {
-				var d strings.Builder
-				fmt.Fprintf(&d, "categories: %s", strings.Join(cats, ", "))
-				if f != nil && len(f.HallucinatedHeads) > 0 {
-					fmt.Fprintf(&d, "\nhallucinated heads: %s", strings.Join(f.HallucinatedHeads, ", "))
-				}
-				if f != nil && f.ParseError != nil {
-					fmt.Fprintf(&d, "\nparse error: %s", *f.ParseError)
-				}
-				if cs != nil {
-					fmt.Fprintf(&d, "\nprompt: %s\noutput: %s\npreflight: %s", cs.Prompt, strOr(cs.Output, "(none)"), strOr(cs.PreflightDecision, "none"))
-				}
-				p := &JUnitProblem{Message: strings.Join(cats, ", "), Type: JUnitCogLang, Text: d.String()}
-				// A provider error is a run that did not happen, as in toolcall.
-				if len(cats) == 1 && cats[0] == JUnitProviderError {
-					p.Type = JUnitProviderError
-					tc.Error = p
-				} else {
-					tc.Failure = p
-				}
-			}
-			suite.add(tc)
+			suite.add(junitCogCase(class, id, listed[id], failing[id]))
 		}
 		if !full {
-			n := l.Summary.CaseCount - len(ids)
-			suite.SystemOut = fmt.Sprintf("%d passing case%s not listed: the result holds failing cases only", n, plural(n))
+			suite.SystemOut = notListed(l.Summary.CaseCount - len(ids))
 		}
 		out.add(suite)
 	}
 	return out
+}
+
+// notListed is the system-out of a level's suite when the result lists only
+// failing cases.
+func notListed(n int) string {
+	return fmt.Sprintf("%d passing case%s not listed: the result holds failing cases only", n, plural(n))
+}
+
+// junitCogCase is the test case of case id, with its scored case and its
+// failure case when the result lists them.
+func junitCogCase(class, id string, cs *CogLangCase, f *FailureCase) JUnitCase {
+	tc := JUnitCase{ClassName: class, Name: id}
+	cats := []string(nil)
+	if f != nil {
+		cats = f.FailureCategories
+	} else if cs != nil {
+		cats = cs.FailureCategories
+	}
+	if len(cats) > 0 {
+		var d strings.Builder
+		fmt.Fprintf(&d, "categories: %s", strings.Join(cats, ", "))
+		if f != nil && len(f.HallucinatedHeads) > 0 {
+			fmt.Fprintf(&d, "\nhallucinated heads: %s", strings.Join(f.HallucinatedHeads, ", "))
+		}
+		if f != nil && f.ParseError != nil {
+			fmt.Fprintf(&d, "\nparse error: %s", *f.ParseError)
+		}
+		if cs != nil {
+			fmt.Fprintf(&d, "\nprompt: %s\noutput: %s\npreflight: %s", cs.Prompt, strOr(cs.Output, "(none)"), strOr(cs.PreflightDecision, "none"))
+		}
+		p := &JUnitProblem{Message: strings.Join(cats, ", "), Type: JUnitCogLang, Text: d.String()}
+		// A provider error is a run that did not happen, as in toolcall.
+		if len(cats) == 1 && cats[0] == JUnitProviderError {
+			p.Type = JUnitProviderError
+			tc.Error = p
+		} else {
+			tc.Failure = p
+		}
+	}
+	return tc
+}
+
+// junitCogLangStream writes what junitCogLang builds as the cases are read,
+// holding a hash of each case id (to find an id listed twice) and one case at
+// a time. It walks the cases and the failure cases in step, so it writes
+// nothing and returns false when they do not stand in the same order or an id
+// is listed twice: then the result is held and joined by id.
+func junitCogLangStream(w io.Writer, c *CogLangResult) (bool, error) {
+	n := 0
+	for range c.cases() {
+		n++
+	}
+	full := n == c.CaseCount
+	var levels []levelRow
+	for _, l := range c.ladder() {
+		if l.Summary != nil {
+			levels = append(levels, l)
+		}
+	}
+	suites := make([]JUnitSuite, len(levels))
+	var caseIDs, failIDs []uint64
+	seed := maphash.MakeSeed()
+	ok := c.walkJoined(full, func(id, level string, cs *CogLangCase, f *FailureCase) {
+		if cs != nil {
+			caseIDs = append(caseIDs, maphash.String(seed, id))
+		}
+		if f != nil {
+			failIDs = append(failIDs, maphash.String(seed, id))
+		}
+		for i, l := range levels {
+			if l.Level == level {
+				suites[i].count(junitCogCase("", id, cs, f))
+			}
+		}
+	})
+	if !ok || hasTwice(caseIDs) || hasTwice(failIDs) {
+		return false, nil
+	}
+	caseIDs, failIDs = nil, nil
+	for i, l := range levels {
+		suites[i].Name = "coglang/" + l.Level
+		suites[i].Properties = []JUnitProperty{
+			{"case_count", strconv.Itoa(l.Summary.CaseCount)},
+			{"status", l.Status},
+		}
+		if !full {
+			suites[i].SystemOut = notListed(l.Summary.CaseCount - suites[i].Tests)
+		}
+	}
+	out := JUnitSuites{Name: "coglang: " + c.title()}
+	return true, writeJUnitSuites(w, out, suites, func(i int, emit func(JUnitCase) error) error {
+		var err error
+		c.walkJoined(full, func(id, level string, cs *CogLangCase, f *FailureCase) {
+			if err == nil && level == levels[i].Level {
+				err = emit(junitCogCase(suites[i].Name, id, cs, f))
+			}
+		})
+		return err
+	})
+}
+
+// hasTwice reports whether a value is in list more than once; it sorts list.
+func hasTwice(list []uint64) bool {
+	slices.Sort(list)
+	for i := 1; i < len(list); i++ {
+		if list[i] == list[i-1] {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *JUnitSuite) add(tc JUnitCase) {

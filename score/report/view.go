@@ -217,6 +217,48 @@ func (c *CogLangResult) firstFailures(limit int) (first []failure, total int) {
 	return first, total
 }
 
+// walkJoined calls fn with each case id junitCogLang lists, in order, with its
+// level, its scored case and its failure case when the result lists them: every
+// scored case when the result lists all (full), each failure case otherwise.
+// It walks the two lists in step, so it reports false, having called fn for
+// some ids, when the failure cases do not stand in the order of the scored
+// cases. fn must not keep the cases: the sources reuse them.
+func (c *CogLangResult) walkJoined(full bool, fn func(id, level string, cs *CogLangCase, f *FailureCase)) bool {
+	if full {
+		next, stop := iter.Pull(c.failureCases())
+		defer stop()
+		f, more := next()
+		for cs := range c.cases() {
+			if more && f.CaseID == cs.CaseID {
+				fn(cs.CaseID, cs.Level, cs, f)
+				f, more = next()
+				continue
+			}
+			fn(cs.CaseID, cs.Level, cs, nil)
+		}
+		return !more
+	}
+	next, stop := iter.Pull(c.cases())
+	defer stop()
+	cs, more := next()
+	listed := more
+	for f := range c.failureCases() {
+		if !listed {
+			fn(f.CaseID, f.Level, nil, f)
+			continue
+		}
+		for more && cs.CaseID != f.CaseID {
+			cs, more = next()
+		}
+		if !more {
+			return false
+		}
+		fn(f.CaseID, f.Level, cs, f)
+		cs, more = next()
+	}
+	return true
+}
+
 // title names the result for headings, from the result itself (never from the
 // name of the file it was read from).
 func (c *CogLangResult) title() string {
