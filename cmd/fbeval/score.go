@@ -232,13 +232,13 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 }
 
 // toolcallMemoryLimit is the soft memory limit of toolcall scoring unless
-// GOMEMLIMIT is set. Scoring holds a slot of 56 bytes per request and little
-// else that lives long, and collects rarely (GOGC 400) for throughput: the
-// limit keeps the heap near what is live instead of five times it (1,008,000
-// requests: 352 to about 110 MB peak RSS), and costs no measurable time. A
-// study that holds more only collects more often, as the runners do with the
-// same limit.
-const toolcallMemoryLimit = 96 << 20
+// GOMEMLIMIT is set: what the run holds for the whole study (a slot of 56 bytes
+// per attempt, study.Run.HeldBytes) and a fixed allowance for the rest (batches
+// in flight, rows being written). Scoring collects rarely (GOGC 400) for
+// throughput, and the limit keeps the heap near what is live instead of five
+// times it; it costs no measurable time. A study that holds more only collects
+// more often.
+func toolcallMemoryLimit(run *study.Run) int64 { return 48<<20 + run.HeldBytes() }
 
 func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	if c.SummaryOnly || c.FailuresOnly {
@@ -274,14 +274,14 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	if err := study.CheckGates(gates, plan); err != nil {
 		return usageError("%v", err)
 	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(toolcallMemoryLimit)
-	}
 	run, err := study.New(plan)
 	if err != nil {
 		return err
 	}
 	defer run.Close()
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(toolcallMemoryLimit(run))
+	}
 	if err := readAll(env, run, c.Responses, c.options()); err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
@@ -537,6 +538,10 @@ func isSingleResponse(names []string) bool {
 	req := slices.Contains(names, "messages") || slices.Contains(names, "prompt")
 	return id && (out || req)
 }
+
+// HeldBytes is what the run holds for the whole study, whatever the records:
+// its slots.
+func (run *Run) HeldBytes() int64 { return int64(len(run.atts)) * int64(unsafe.Sizeof(att{})) }
 
 // Repairs returns what export needs to build the next attempt of every row whose
 // latest attempt failed with public feedback, up to the study's repairs: every
