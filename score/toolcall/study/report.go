@@ -491,21 +491,8 @@ func (run *Run) settledRows(yield func(*settledRow) bool) {
 	if run.settle() != nil {
 		return
 	}
-	const span = 512
-	for lo := 0; lo < run.rows; lo += span {
-		stopped := false
-		err := run.settledRange(lo, min(lo+span, run.rows), func(sr *settledRow) bool {
-			stopped = !yield(sr)
-			return !stopped
-		})
-		if err != nil {
-			run.fail(err)
-			return
-		}
-		if stopped {
-			return
-		}
-	}
+	rows := report.Ranges[settledRow]{N: run.rows, Build: run.settledRange}
+	rows.Seq(run.fail)(yield)
 }
 
 // rowRanges builds the report's rows a range at a time, from the slots and the
