@@ -107,10 +107,14 @@ func BenchmarkToolcallStudy(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := report.WriteJSON(io.Discard, rep.Doc()); err != nil {
+				// as fbeval score --format json --cases-out writes them: in one pass
+				doc := rep.Doc()
+				parts := report.NewCaseResultParts(io.Discard, doc.Toolcall.ExpectedRows)
+				run.CaseResultsBeside(parts)
+				if err := report.WriteJSON(io.Discard, doc); err != nil {
 					b.Fatal(err)
 				}
-				if err := report.WriteCaseResults(io.Discard, run.CaseResults); err != nil {
+				if err := parts.Close(); err != nil {
 					b.Fatal(err)
 				}
 				if err := run.Err(); err != nil {
