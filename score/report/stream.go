@@ -174,7 +174,7 @@ func (lr *limitReader) open(name string, opts OpenOptions) (Doc, int64, error) {
 		var list **span
 		var check func(i int, at int64, val jsontext.Value) error
 		switch {
-		case key == "rows" && rows == nil:
+		case key == "rows" && rows == nil && version != contract.CogLangResult:
 			rows = &rowIndex{noCase: -1}
 			list, check = &rows.span, rows.check
 		case key == "cases" && cases == nil && version == contract.CogLangResult:

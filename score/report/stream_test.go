@@ -262,3 +262,19 @@ func TestOpenSameErrorsAsWholeCogLang(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenCogLangSkipsRows: a CogLang result's member named rows is an unknown
+// key, skipped as Load skips it, not read as a toolcall report's rows.
+func TestOpenCogLangSkipsRows(t *testing.T) {
+	base, err := os.ReadFile("testdata/coglang_failures.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := strings.Replace(string(base), `"tool": "fbeval",`, `"tool": "fbeval", "rows": [1, "x"],`, 1)
+	if data == string(base) {
+		t.Fatal("no tool member to put rows after")
+	}
+	if _, err := Load("r.json", []byte(data)); err != nil {
+		t.Fatal(err)
+	}
+}
