@@ -631,26 +631,9 @@ func collect[T any](seq iter.Seq[*T]) []T {
 	return out
 }
 
-// WriteCaseResults writes case results as JSON lines (fbeval-case-result/v1), one
-// at a time as results yields them.
-func WriteCaseResults(w io.Writer, results iter.Seq[*CaseResult]) error {
-	bw := bufioWriter(w)
-	var buf []byte
-	var err error
-	for r := range results {
-		if buf, err = contract.AppendJSON(buf[:0], r, contract.Compact, 0); err != nil {
-			return err
-		}
-		buf = append(buf, '\n')
-		if _, err = bw.Write(buf); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
-}
-
-// WriteCaseResultRanges writes case results as WriteCaseResults does, built a
-// range at a time on several goroutines at once.
+// WriteCaseResultRanges writes case results as JSON lines
+// (fbeval-case-result/v1), built a range at a time on several goroutines at once
+// and written in order.
 func WriteCaseResultRanges(w io.Writer, results *Ranges[CaseResult]) error {
 	bw := bufioWriter(w)
 	err := writeRanges(bw, results, func(dst []byte, _ int, r *CaseResult) ([]byte, error) {

@@ -80,7 +80,7 @@ func TestWriteCaseResults(t *testing.T) {
 		Attempts: []CaseAttempt{{Attempt: 1, Codes: []string{"PROVIDER_ERROR"}, Errors: []ErrorInfo{{Code: "PROVIDER_ERROR", Message: "rate_limit: slow"}}},
 			{Attempt: 2, Codes: []string{"TYPE"}, Errors: []ErrorInfo{{Code: "TYPE", Path: &path, Keyword: &kw, Message: "m", Expected: jsontext.Value(`"integer"`), Actual: jsontext.Value("null")}}}}}}
 	var b bytes.Buffer
-	if err := WriteCaseResults(&b, sliceSeq(res)); err != nil {
+	if err := WriteCaseResultRanges(&b, sliceRanges(res)); err != nil {
 		t.Fatal(err)
 	}
 	want := `{"schema_version":"fbeval-case-result/v1","case_id":"c","domain":"","category":"","arm":"no_schema","repeat":1,"request_ids":["c.no_schema.r1.a1"],"first_pass_success":false,"final_success":false,"provider_error":false,"missing":false,"attempts":[{"attempt":1,"success":false,"codes":["PROVIDER_ERROR"],"errors":[{"code":"PROVIDER_ERROR","message":"rate_limit: slow"}]},{"attempt":2,"success":false,"codes":["TYPE"],"errors":[{"code":"TYPE","path":"/arguments/x","keyword":"type","message":"m","expected":"integer","actual":null}]}]}` + "\n"

@@ -134,7 +134,7 @@ func writeRanges[T any](w *bufio.Writer, l *Ranges[T], appendItem func(dst []byt
 	return nil
 }
 
-// CaseResultParts writes case results (as WriteCaseResults writes them) that are
+// CaseResultParts writes case results (as WriteCaseResultRanges writes them) that are
 // built a range at a time on several goroutines, each range handed over when it
 // is done, in the order of the ranges: a range is written as soon as every range
 // before it is, by the goroutine that completes the run, and held until then.

@@ -3,10 +3,13 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"iter"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/fbeval/fbeval/contract"
 )
 
 // intRanges is a list of n numbered rows; a range that holds bad fails, and one
@@ -97,7 +100,8 @@ func TestWriteRangesErrors(t *testing.T) {
 	}
 }
 
-// Case results built a range at a time are the lines WriteCaseResults writes.
+// Case results built a range at a time are written in order, one compact line
+// each, at any number of workers.
 func TestWriteCaseResultRanges(t *testing.T) {
 	n := 3*rangeLen + 1
 	build := func(lo, hi int, yield func(*CaseResult) bool) error {
@@ -109,11 +113,11 @@ func TestWriteCaseResultRanges(t *testing.T) {
 		}
 		return nil
 	}
-	var want bytes.Buffer
-	seq := &Ranges[CaseResult]{N: n, Build: build}
-	if err := WriteCaseResults(&want, seq.Seq(func(err error) { t.Fatal(err) })); err != nil {
-		t.Fatal(err)
-	}
+	want := caseLines(t, func(yield func(*CaseResult) bool) {
+		if err := build(0, n, yield); err != nil {
+			t.Fatal(err)
+		}
+	})
 	for _, workers := range []int{1, 2, 5} {
 		var got bytes.Buffer
 		if err := WriteCaseResultRanges(&got, &Ranges[CaseResult]{N: n, Workers: workers, Build: build}); err != nil {
@@ -147,19 +151,16 @@ func TestRangesSeq(t *testing.T) {
 	}
 }
 
-// Parts handed over in any order are written in the order of their ranges, the
-// lines WriteCaseResults writes; Close fails while a range is missing, and a
-// range handed over twice is an error.
+// Parts handed over in any order are written in the order of their ranges, one
+// compact line a result; Close fails while a range is missing, and a range
+// handed over twice is an error.
 func TestCaseResultParts(t *testing.T) {
 	n := 10
 	results := make([]CaseResult, n)
 	for i := range results {
 		results[i] = CaseResult{SchemaVersion: "fbeval-case-result/v1", CaseID: "c" + strconv.Itoa(i), RequestIDs: []string{}, Attempts: []CaseAttempt{}}
 	}
-	var want bytes.Buffer
-	if err := WriteCaseResults(&want, sliceSeq(results)); err != nil {
-		t.Fatal(err)
-	}
+	want := caseLines(t, sliceSeq(results))
 	ranges := [][2]int{{0, 3}, {3, 4}, {4, 8}, {8, 10}}
 	for _, order := range [][]int{{0, 1, 2, 3}, {3, 2, 1, 0}, {2, 0, 3, 1}} {
 		var got bytes.Buffer
@@ -197,4 +198,30 @@ func TestCaseResultParts(t *testing.T) {
 		}
 	}
 	t.Fatal("a range handed over twice was taken")
+}
+
+// caseLines is the case results as their lines: each compact, then a newline.
+func caseLines(t *testing.T, results iter.Seq[*CaseResult]) *bytes.Buffer {
+	t.Helper()
+	var b bytes.Buffer
+	for r := range results {
+		line, err := contract.AppendJSON(nil, r, contract.Compact, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(append(line, '\n'))
+	}
+	return &b
+}
+
+// sliceRanges is a list as Ranges of one worker.
+func sliceRanges[T any](list []T) *Ranges[T] {
+	return &Ranges[T]{N: len(list), Build: func(lo, hi int, yield func(*T) bool) error {
+		for i := lo; i < hi; i++ {
+			if !yield(&list[i]) {
+				return nil
+			}
+		}
+		return nil
+	}}
 }

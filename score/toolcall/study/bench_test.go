@@ -291,7 +291,11 @@ func tcOutputs(t *testing.T, data []byte, workers int) (string, string) {
 	if err := report.WriteJSON(&js, rep.Doc()); err != nil {
 		t.Fatal(err)
 	}
-	if err := report.WriteCaseResults(&cases, run.CaseResults); err != nil {
+	results, err := run.CaseResultRanges()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := report.WriteCaseResultRanges(&cases, results); err != nil {
 		t.Fatal(err)
 	}
 	return js.String(), cases.String()

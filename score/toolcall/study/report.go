@@ -579,16 +579,6 @@ func (run *Run) CaseResultRanges() (*report.Ranges[report.CaseResult], error) {
 		}}, nil
 }
 
-// CaseResults yields the case results of CaseResultRanges one at a time; Err
-// says why it stopped early.
-func (run *Run) CaseResults(yield func(*report.CaseResult) bool) {
-	l, err := run.CaseResultRanges()
-	if err != nil {
-		return
-	}
-	l.Seq(run.fail)(yield)
-}
-
 // caseResult is a settled row as its case result.
 func caseResult(sr *settledRow) report.CaseResult {
 	r, dets, p, c := sr.r, sr.dets, sr.p, sr.c
