@@ -19,8 +19,8 @@ const settleChunk = 4096
 
 // settle judges in full the attempts whose records were not clean, now that no
 // later record can replace them, and writes every detail entry again in row
-// order after what the spool holds, so that rows read them back in one
-// sequential pass. It does nothing when nothing was read since the last time.
+// order after what the spool holds, so that a range of rows reads its details
+// back in one read. It does nothing when nothing was read since the last time.
 func (run *Run) settle() error {
 	if run.settled || run.err != nil {
 		return run.err
