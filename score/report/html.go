@@ -54,8 +54,8 @@ var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 // external references; readable on a phone and printable. Every text from the
 // report is escaped by html/template, and in the sample data for a script element.
 func WriteHTML(w io.Writer, doc Doc) error {
-	if doc.Kind != KindToolcall {
-		doc = doc.held() // a toolcall report's rows are read as the page is built
+	if doc.Kind != KindToolcall && doc.Kind != KindCogLang {
+		doc = doc.held() // rows and cases are read as the page is built
 	}
 	var b bytes.Buffer
 	var err error
@@ -63,7 +63,7 @@ func WriteHTML(w io.Writer, doc Doc) error {
 	case KindToolcall:
 		return writeToolcallHTML(w, doc.Toolcall)
 	case KindCogLang:
-		err = pageTemplate.ExecuteTemplate(&b, "coglang", coglangView(doc.CogLang))
+		err = pageTemplate.ExecuteTemplate(&b, "coglang", coglangView(doc))
 	default:
 		return errNoKind
 	}
@@ -424,17 +424,49 @@ type coglangPage struct {
 	R        *CogLangResult
 	Chart    chart
 	Ladder   []levelRow
-	Failures []failure
-	Blocking []failure // the failing cases of the blocked level
+	Failures []failure // the first HTMLFailureLimit failing cases
+	// FailingAll counts the failing cases, BlockingAll those of the blocked level
+	FailingAll, BlockingAll int
+	Blocking                []failure // the first HTMLFailureLimit failing cases of the blocked level
 }
 
-func coglangView(c *CogLangResult) coglangPage {
-	p := coglangPage{Title: c.title(), Style: template.CSS(styleCSS), R: c, Chart: levelChart(c), Ladder: c.ladder(), Failures: c.failures()}
-	if b := c.Maturity.BlockedLevel; b != nil {
-		for _, f := range p.Failures {
-			if f.Level == *b {
+// coglangView gathers the page of a CogLang result: its failing cases are read
+// once, in step with the scored cases they join, and the first HTMLFailureLimit
+// of them (and of the blocked level's) are kept, with a count of the rest. A
+// result whose two lists do not stand in the same order is read whole instead.
+func coglangView(doc Doc) coglangPage {
+	c := doc.CogLang
+	p := coglangPage{Title: c.title(), Style: template.CSS(styleCSS), R: c, Chart: levelChart(c), Ladder: c.ladder()}
+	blocked := ""
+	if c.Maturity != nil && c.Maturity.BlockedLevel != nil {
+		blocked = *c.Maturity.BlockedLevel
+	}
+	add := func(f failure) {
+		p.FailingAll++
+		f.Listed = len(p.Failures) < HTMLFailureLimit
+		if f.Listed {
+			p.Failures = append(p.Failures, f)
+		}
+		if blocked != "" && f.Level == blocked {
+			p.BlockingAll++
+			if len(p.Blocking) < HTMLFailureLimit {
 				p.Blocking = append(p.Blocking, f)
 			}
+		}
+	}
+	// the sources make each case anew, so a shallow copy keeps it
+	ok := c.walkJoined(false, func(_, _ string, cs *CogLangCase, f *FailureCase) {
+		var kept *CogLangCase
+		if cs != nil {
+			copied := *cs
+			kept = &copied
+		}
+		add(failure{FailureCase: *f, Case: kept})
+	})
+	if !ok {
+		p.Failures, p.Blocking, p.FailingAll, p.BlockingAll = nil, nil, 0, 0
+		for _, f := range doc.held().CogLang.failures() {
+			add(f)
 		}
 	}
 	return p

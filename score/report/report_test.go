@@ -576,3 +576,56 @@ func TestMarkdownStaysSmall(t *testing.T) {
 		}
 	}
 }
+
+// The HTML page of a CogLang result with many failing cases lists the first
+// HTMLFailureLimit of them (and of the blocked level's) and counts the rest; a
+// blocking case is linked only when its row is on the page. The page is the
+// same from the held result and from one read as a stream.
+func TestCogLangHTMLCapsFailures(t *testing.T) {
+	doc := load(t, "testdata/live_coglang.json").held()
+	c := doc.CogLang
+	extra := 2 * HTMLFailureLimit
+	for i := range extra {
+		id := fmt.Sprintf("FB-L1-X%03d", i)
+		out := "Get[2, 2]"
+		c.Cases = append(c.Cases, CogLangCase{CaseID: id, Level: "L1", Prompt: "p", Output: &out, HallucinatedHeads: []string{}, FailureCategories: []string{"top_level_head_mismatch"}})
+		c.FailureCases = append(c.FailureCases, FailureCase{CaseID: id, Level: "L1", FailureCategories: []string{"top_level_head_mismatch"}, HallucinatedHeads: []string{}})
+	}
+	all := len(c.FailureCases)
+	var held bytes.Buffer
+	if err := WriteHTML(&held, doc); err != nil {
+		t.Fatal(err)
+	}
+	page := held.String()
+	for _, want := range []string{
+		fmt.Sprintf("Failing cases (%d)", all),
+		fmt.Sprintf("The first %d are listed here; %d more are in the JSON result.", HTMLFailureLimit, all-HTMLFailureLimit),
+		"<code>FB-L1-X020</code>", // in the blocking list, past the table: not linked
+		" more</p>",               // the blocking list's count of the rest
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if n := strings.Count(page, `<tr id="case-`); n != HTMLFailureLimit {
+		t.Errorf("%d failing cases in the table, want %d", n, HTMLFailureLimit)
+	}
+	if strings.Contains(page, `href="#case-FB-L1-X020"`) || !strings.Contains(page, `href="#case-FB-L1-X000"`) {
+		t.Error("a blocking case whose row is not on the page is linked")
+	}
+	var saved bytes.Buffer
+	if err := WriteJSON(&saved, doc); err != nil {
+		t.Fatal(err)
+	}
+	streamed, err := Open("big.json", bytes.NewReader(saved.Bytes()), OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteHTML(&b, streamed); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != page {
+		t.Error("the page of the result read as a stream differs from the held one")
+	}
+}

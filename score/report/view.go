@@ -159,7 +159,8 @@ func (c *CogLangResult) ladder() []levelRow {
 // failure joins a failure case with its scored case, when the result lists it.
 type failure struct {
 	FailureCase
-	Case *CogLangCase
+	Case   *CogLangCase
+	Listed bool // in the page's table of failing cases
 }
 
 // failures returns the failing cases in the result's order.
