@@ -59,29 +59,11 @@ func TestScoreIdentity(t *testing.T) {
 	}
 
 	t.Run("toolcall", func(t *testing.T) {
-		s, err := export.LoadStudy("toolcall-quick")
-		if err != nil {
-			t.Fatal(err)
-		}
 		repeats := 5 // 1,260 rows: the outputs are built over several ranges of rows
-		if s, err = export.Resolve(s, export.Overrides{Repeats: &repeats}); err != nil {
-			t.Fatal(err)
-		}
-		p, err := export.PlanToolcall(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		reqs, err := p.Requests(true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var study bytes.Buffer
-		if err := synth.ToolcallResponses(&study, reqs, len(reqs), 3); err != nil {
-			t.Fatal(err)
-		}
+		requests, study := quickResponses(t, repeats)
 		base := []string{"score", "toolcall-quick", "--repeats", strconv.Itoa(repeats)}
 		var want map[string]string
-		for name, files := range variants("tc", study.Bytes()) {
+		for name, files := range variants("tc", study) {
 			for _, w := range []string{"1", "2", "4"} {
 				got := map[string]string{}
 				casesOut := filepath.Join(dir, "cases.jsonl")
@@ -103,7 +85,7 @@ func TestScoreIdentity(t *testing.T) {
 				}
 				if want == nil {
 					want = got
-					if strings.Count(want["--cases-out"], "\n") != len(reqs) || !strings.Contains(want["--cases-out"], `"first_pass_success":false`) {
+					if strings.Count(want["--cases-out"], "\n") != requests || !strings.Contains(want["--cases-out"], `"first_pass_success":false`) {
 						t.Fatalf("the study does not mix passing and failing rows, one per request:\n%.300s", want["--cases-out"])
 					}
 					continue
@@ -182,4 +164,33 @@ func cut(t *testing.T, doc []byte, path ...string) []byte {
 	}
 	end := d.InputOffset()
 	return append(append(append([]byte{}, doc[:start]...), ": \"…\""...), doc[end:]...)
+}
+
+// quickResponses answers the toolcall-quick study at repeats (0: the study's
+// own) with one fbeval-synth record per request, about half failing: the
+// number of requests and the JSONL.
+func quickResponses(t *testing.T, repeats int) (int, []byte) {
+	t.Helper()
+	s, err := export.LoadStudy("toolcall-quick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if repeats > 0 {
+		if s, err = export.Resolve(s, export.Overrides{Repeats: &repeats}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := export.PlanToolcall(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs, err := p.Requests(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := synth.ToolcallResponses(&b, reqs, len(reqs), 3); err != nil {
+		t.Fatal(err)
+	}
+	return len(reqs), b.Bytes()
 }

@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/fbeval/fbeval/export"
-	"github.com/fbeval/fbeval/fixtures/synth"
 )
 
 // TestScoreLeavesNoTempFiles: toolcall scoring spools the details of failed
@@ -18,27 +14,12 @@ func TestScoreLeavesNoTempFiles(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	dir := t.TempDir()
-	s, err := export.LoadStudy("toolcall-quick")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := export.PlanToolcall(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reqs, err := p.Requests(true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var jsonl bytes.Buffer
-	if err := synth.ToolcallResponses(&jsonl, reqs, len(reqs), 3); err != nil {
-		t.Fatal(err)
-	}
+	_, jsonl := quickResponses(t, 0)
 	good := filepath.Join(dir, "r.jsonl")
 	// the same records as a JSON list that breaks off after them
 	broken := filepath.Join(dir, "broken.json")
-	list := "[" + strings.Join(strings.Split(strings.TrimSpace(jsonl.String()), "\n"), ",") + ",{"
-	for path, data := range map[string]string{good: jsonl.String(), broken: list} {
+	list := "[" + strings.Join(strings.Split(strings.TrimSpace(string(jsonl)), "\n"), ",") + ",{"
+	for path, data := range map[string]string{good: string(jsonl), broken: list} {
 		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
