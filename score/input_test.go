@@ -6,9 +6,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
-	"runtime"
 	"testing"
 	"testing/iotest"
+
+	"go.uber.org/goleak"
 )
 
 // A hashing reader passes every byte on, in order, and hashes all of them, for
@@ -56,7 +57,7 @@ func TestHashingReaderError(t *testing.T) {
 
 // Close stops the reading goroutine of a reader left half read.
 func TestHashingReaderClose(t *testing.T) {
-	before := runtime.NumGoroutine()
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	for range 10 {
 		h := NewHashingReader(bytes.NewReader(make([]byte, 10*readAhead)))
 		if _, err := h.Read(make([]byte, 10)); err != nil {
@@ -64,8 +65,5 @@ func TestHashingReaderClose(t *testing.T) {
 		}
 		h.Close()
 		h.Close()
-	}
-	if after := runtime.NumGoroutine(); after > before {
-		t.Fatalf("%d goroutines after Close, %d before", after, before)
 	}
 }

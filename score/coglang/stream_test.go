@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"os"
 	"reflect"
-	"runtime"
 	"strings"
 	"testing"
+
+	"go.uber.org/goleak"
 
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/fixtures/synth"
@@ -76,14 +77,14 @@ func TestStoreMatchesScore(t *testing.T) {
 			}
 		}
 		// a writer that stops early stops the reading goroutine too
-		before := runtime.NumGoroutine()
+		ignore := goleak.IgnoreCurrent()
 		n := 0
 		got.eachCase(ModeFull, func(*CaseResult) bool { n++; return n < 5 })
 		if n != 5 || got.Err() != nil {
 			t.Errorf("strict=%v: %d cases before the stop, %v", strict, n, got.Err())
 		}
-		if after := runtime.NumGoroutine(); after > before {
-			t.Errorf("strict=%v: %d goroutines after an early stop, %d before", strict, after, before)
+		if err := goleak.Find(ignore); err != nil {
+			t.Errorf("strict=%v: after an early stop: %v", strict, err)
 		}
 		got.Close()
 	}

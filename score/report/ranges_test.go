@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"iter"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/fbeval/fbeval/contract"
+	"go.uber.org/goleak"
 )
 
 // intRanges is a list of n numbered rows; a range that holds bad fails, and one
@@ -75,12 +75,7 @@ func TestWriteRangesErrors(t *testing.T) {
 	} {
 		for _, workers := range []int{1, 2, 4} {
 			t.Run(fmt.Sprintf("%s/workers=%d", tc.name, workers), func(t *testing.T) {
-				before := runtime.NumGoroutine()
-				defer func() {
-					if after := runtime.NumGoroutine(); after > before {
-						t.Errorf("%d goroutines after the writers returned, %d before", after, before)
-					}
-				}()
+				defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 				var b bytes.Buffer
 				err := WriteJSON(&b, Doc{Kind: KindToolcall, Toolcall: &ToolcallReport{RowRanges: intRanges(n, workers, tc.bad, tc.short)}})
 				if err == nil || !strings.Contains(err.Error(), tc.want) {
