@@ -27,6 +27,7 @@ type detail struct {
 	output   string
 	provider *contract.ProviderError
 	errors   []tc.Error
+	codes    []string // the codes of errors, in order (settledRange sets them)
 }
 
 const detailProvider = 1
@@ -93,7 +94,14 @@ var errBadDetail = errors.New("a detail entry of the scoring spool is damaged")
 // output and provider error are decoded (the errors are left out).
 func decodeDetail(b []byte, outputOnly bool) (detail, error) {
 	// one string for the whole entry: its strings are parts of it
-	d := detailDecoder{s: string(b)}
+	return decodeDetailString(string(b), outputOnly, nil)
+}
+
+// decodeDetailString decodes one entry that fills s exactly; the strings of the
+// detail are parts of s. The lists of errors are taken from errs when it is not
+// nil.
+func decodeDetailString(s string, outputOnly bool, errs *arena[tc.Error]) (detail, error) {
+	d := detailDecoder{s: s, errs: errs}
 	var out detail
 	flags := d.byte()
 	out.output = d.str()
@@ -111,8 +119,9 @@ func decodeDetail(b []byte, outputOnly bool) (detail, error) {
 }
 
 type detailDecoder struct {
-	s   string // what is left to decode
-	err bool
+	s    string // what is left to decode
+	err  bool
+	errs *arena[tc.Error] // where lists of errors are taken from, if not nil
 }
 
 func (d *detailDecoder) check(whole bool) error {
@@ -185,7 +194,12 @@ func (d *detailDecoder) errors(depth int) []tc.Error {
 		d.err = true
 		return nil
 	}
-	out := make([]tc.Error, n)
+	var out []tc.Error
+	if d.errs != nil {
+		out = d.errs.take(int(n))[:n]
+	} else {
+		out = make([]tc.Error, n)
+	}
 	for i := range out {
 		e := &out[i]
 		e.Code, e.Path, e.Keyword, e.Message = d.str(), d.str(), d.str(), d.str()

@@ -83,6 +83,13 @@ func FuzzDetailDecode(f *testing.F) {
 		if err != nil || !reflect.DeepEqual(again, d) {
 			t.Fatalf("%q decodes to %+v, which encodes to %+v (%v)", b, d, again, err)
 		}
+		// lists taken from an arena (settledRange), after other lists, are the same
+		var errs arena[tc.Error]
+		errs.take(3)
+		inArena, err := decodeDetailString(string(b), false, &errs)
+		if err != nil || !reflect.DeepEqual(inArena, d) {
+			t.Fatalf("%q decodes to %+v with an arena, %+v without (%v)", b, inArena, d, err)
+		}
 	})
 }
 

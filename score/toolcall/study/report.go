@@ -344,14 +344,14 @@ func (run *Run) cases() []report.CaseInfo {
 
 // attempts lists a row's attempts that have a response, in order: the output as
 // written and every error with its JSON Pointer and message.
-func attempts(r row, dets []detail) []report.AttemptResult {
-	out := make([]report.AttemptResult, 0, len(r))
+func attempts(r row, dets []detail, ar *rowArenas) []report.AttemptResult {
+	out := ar.attempts.take(len(r))
 	for i := range r {
 		a, d := &r[i], &dets[i]
 		if !a.has(fPresent) {
 			continue
 		}
-		res := report.AttemptResult{Attempt: i + 1, Output: &d.output, Errors: make([]report.AttemptError, 0, len(d.errors)+1)}
+		res := report.AttemptResult{Attempt: i + 1, Output: &d.output, Errors: ar.attErrs.take(len(d.errors) + 1)}
 		if a.has(fProvider) {
 			res.Output = nil
 			res.Errors = append(res.Errors, report.AttemptError{Code: codeProvider, Message: d.provider.Code + ": " + d.provider.Message})
@@ -410,16 +410,19 @@ func orderOf(run *Run, known []string, key func(*contract.Case) string) []string
 func codesOf(a *att, d *detail) []string {
 	switch {
 	case !a.has(fPresent):
-		return []string{codeMissing}
+		return missingCodes
 	case a.has(fProvider):
-		return []string{codeProvider}
+		return providerCodes
 	}
-	codes := make([]string, 0, len(d.errors))
-	for i := range d.errors {
-		codes = append(codes, d.errors[i].Code)
-	}
-	return codes
+	return d.codes
 }
+
+// The codes lists of a missing response and a provider error; the writers only
+// read them.
+var (
+	missingCodes  = []string{codeMissing}
+	providerCodes = []string{codeProvider}
+)
 
 // settledRow is one row as the outputs are built from it: its slots, the details
 // of its attempts, its place and its case.
@@ -428,6 +431,7 @@ type settledRow struct {
 	dets []detail
 	p    place
 	c    *contract.Case
+	ar   *rowArenas // where the lists of its row and case result are taken from
 }
 
 // settledRange walks rows lo to hi-1 in order with their details, which it reads
@@ -458,26 +462,49 @@ func (run *Run) settledRange(lo, hi int, yield func(*settledRow) bool) error {
 			return err
 		}
 	}
+	// the range's strings are parts of one, its lists parts of a few arrays
+	all := string(data)
+	ar := &rowArenas{}
 	dets := make([]detail, len(atts))
+	present, errs := 0, 0
 	for i := range atts {
 		a := &atts[i]
+		if a.has(fPresent) {
+			present++
+		}
 		if !a.has(fDetail) {
 			continue
 		}
 		off := a.det - from
-		if off < 0 || off+int64(a.detLen) > int64(len(data)) {
+		if off < 0 || off+int64(a.detLen) > int64(len(all)) {
 			return errBadDetail
 		}
 		var err error
-		if dets[i], err = decodeDetail(data[off:off+int64(a.detLen)], false); err != nil {
+		if dets[i], err = decodeDetailString(all[off:off+int64(a.detLen)], false, &ar.errs); err != nil {
 			return err
 		}
+		errs += len(dets[i].errors)
 	}
+	ar.codes.reserve(errs)
+	for i := range dets {
+		d := &dets[i]
+		d.codes = ar.codes.take(len(d.errors))
+		for k := range d.errors {
+			d.codes = append(d.codes, d.errors[k].Code)
+		}
+	}
+	// a row takes room for all its attempts, and for one error more than its
+	// detail holds in each attempt with a response (a provider error's)
+	ar.attempts.reserve(len(atts))
+	ar.cases.reserve(len(atts))
+	ar.ids.reserve(len(atts))
+	ar.attErrs.reserve(errs + present)
+	ar.infos.reserve(errs + present)
 	var sr settledRow
 	for i := lo; i < hi; i++ {
 		k := (i - lo) * per
 		p := run.placeOf(i)
-		sr = settledRow{run.rowAt(i), dets[k : k+per : k+per], p, run.caseOf(p)}
+		sr = settledRow{run.rowAt(i), dets[k : k+per : k+per], p, run.caseOf(p), ar}
 		if !yield(&sr) {
 			return nil
 		}
@@ -533,7 +560,7 @@ func reportRow(sr *settledRow) report.Row {
 	r, dets, p, c := sr.r, sr.dets, sr.p, sr.c
 	last, n := r.latest()
 	codes := codesOf(&r[0], &dets[0])
-	finalCodes := []string{codeMissing}
+	finalCodes := missingCodes
 	switch {
 	case n == 1:
 		finalCodes = codes // one list for both: the writers only read them
@@ -554,7 +581,7 @@ func reportRow(sr *settledRow) report.Row {
 		Missing:          !r[0].has(fPresent),
 		Codes:            codes,
 		FinalCodes:       finalCodes,
-		AttemptResults:   attempts(r, dets),
+		AttemptResults:   attempts(r, dets, sr.ar),
 	}
 	if !out.FinalSuccess && last != nil {
 		out.Output = &dets[n-1].output
@@ -582,15 +609,15 @@ func (run *Run) CaseResultRanges() (*report.Ranges[report.CaseResult], error) {
 // caseResult is a settled row as its case result.
 func caseResult(sr *settledRow) report.CaseResult {
 	r, dets, p, c := sr.r, sr.dets, sr.p, sr.c
-	ids := make([]string, 0, len(r))
-	attempts := make([]report.CaseAttempt, 0, len(r))
+	ids := sr.ar.ids.take(len(r))
+	attempts := sr.ar.cases.take(len(r))
 	for k := range r {
 		a, d := &r[k], &dets[k]
 		if !a.has(fPresent) {
 			continue
 		}
 		ids = append(ids, export.RequestID(c.ID, p.arm, p.repeat, k+1))
-		errs := make([]report.ErrorInfo, 0, len(d.errors)+1)
+		errs := sr.ar.infos.take(len(d.errors) + 1)
 		if a.has(fProvider) {
 			errs = append(errs, report.ErrorInfo{Code: codeProvider, Message: d.provider.Code + ": " + d.provider.Message})
 		}

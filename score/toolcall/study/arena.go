@@ -1,0 +1,54 @@
+package study
+
+import (
+	"github.com/fbeval/fbeval/score/report"
+	tc "github.com/fbeval/fbeval/score/toolcall"
+)
+
+// arena hands out slices carved from shared backing arrays, so that the rows of
+// a range cost a few allocations rather than several per row. A slice handed
+// out is never written by the arena again: whoever keeps a row keeps its lists.
+type arena[T any] struct {
+	buf  []T
+	hint int // the size of the next array, when it is larger than arenaChunk
+}
+
+// arenaChunk is the fewest elements a new backing array holds.
+const arenaChunk = 256
+
+// take returns an empty slice with room for n elements. Appending up to n
+// elements fills the arena's array; appending more moves that slice to an
+// array of its own, as append does.
+func (a *arena[T]) take(n int) []T {
+	if n == 0 {
+		return []T{} // not nil: an empty list is written as []
+	}
+	if cap(a.buf)-len(a.buf) < n {
+		a.buf = make([]T, 0, max(n, a.hint, arenaChunk))
+		a.hint = 0
+	}
+	l := len(a.buf)
+	a.buf = a.buf[:l+n]
+	return a.buf[l : l : l+n]
+}
+
+// reserve sizes the next array for n elements, when the caller knows how many
+// it may take: the array is made by the first take that needs it, so an arena
+// that is not used costs nothing.
+func (a *arena[T]) reserve(n int) {
+	if cap(a.buf)-len(a.buf) < n {
+		a.hint = n
+	}
+}
+
+// rowArenas are the arenas of one range of rows: the lists of its rows, case
+// results and details.
+type rowArenas struct {
+	errs     arena[tc.Error]
+	codes    arena[string]
+	attempts arena[report.AttemptResult]
+	attErrs  arena[report.AttemptError]
+	cases    arena[report.CaseAttempt]
+	infos    arena[report.ErrorInfo]
+	ids      arena[string]
+}
