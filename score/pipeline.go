@@ -81,8 +81,12 @@ type Pipeline[O any] struct {
 
 	jobs, order chan *Batch[O]
 	free        chan *Batch[O]
-	stop        chan struct{} // closed when apply returns false
-	merged      chan struct{} // closed when every batch is applied
+	// made and most: the batches made so far and the most there may be (one
+	// being filled, those in order, one being applied); once they are all made,
+	// a batch is only ever reused, and its buffers with it
+	made, most int
+	stop       chan struct{} // closed when apply returns false
+	merged     chan struct{} // closed when every batch is applied
 }
 
 // NewPipeline starts a pipeline on workers goroutines (0: runtime.GOMAXPROCS).
@@ -101,9 +105,10 @@ func NewPipeline[O any](workers int, newWork func() func(*Batch[O]), apply func(
 		return p
 	}
 	inFlight := 4 * workers
+	p.most = inFlight + 2
 	p.jobs = make(chan *Batch[O], inFlight)
 	p.order = make(chan *Batch[O], inFlight)
-	p.free = make(chan *Batch[O], inFlight+1)
+	p.free = make(chan *Batch[O], p.most)
 	p.stop = make(chan struct{})
 	p.merged = make(chan struct{})
 	for range workers {
@@ -123,10 +128,7 @@ func NewPipeline[O any](workers int, newWork func() func(*Batch[O]), apply func(
 				applying = false
 				close(p.stop)
 			}
-			select {
-			case p.free <- b:
-			default:
-			}
+			p.free <- b // never blocks: it has room for every batch
 		}
 		close(p.merged)
 	}()
@@ -205,13 +207,19 @@ func (p *Pipeline[O]) size(b *Batch[O]) {
 	b.Out = b.Out[:n]
 }
 
-// get returns a free batch, or a new one.
+// get returns a free batch, a new one while fewer than p.most were made, or
+// else the next batch applied.
 func (p *Pipeline[O]) get(file int) *Batch[O] {
 	var b *Batch[O]
 	select {
 	case b = <-p.free:
 	default:
-		b = &Batch[O]{}
+		if p.made < p.most {
+			p.made++
+			b = &Batch[O]{}
+		} else {
+			b = <-p.free
+		}
 	}
 	b.reset(file)
 	b.done = make(chan struct{})

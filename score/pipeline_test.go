@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/fbeval/fbeval/contract"
 )
@@ -87,6 +88,29 @@ func TestPipelineStop(t *testing.T) {
 		}
 		if added == n {
 			t.Errorf("%d workers: every record was added after apply stopped", workers)
+		}
+	}
+}
+
+// TestPipelineReusesBatches: however far the reading runs ahead of a slow
+// apply, the pipeline makes no more batches than can be in use at once, and
+// reuses them (with their buffers) after that.
+func TestPipelineReusesBatches(t *testing.T) {
+	for _, workers := range []int{2, 4} {
+		seen := map[*Batch[int]]bool{}
+		p := NewPipeline(workers, func() func(*Batch[int]) {
+			return func(*Batch[int]) {}
+		}, func(b *Batch[int]) bool {
+			seen[b] = true
+			time.Sleep(100 * time.Microsecond)
+			return true
+		})
+		for i := range 100 * BatchRecords {
+			p.Add(0, &contract.Record{Line: i + 1, Raw: []byte("{}")})
+		}
+		p.Close()
+		if most := 4*workers + 2; len(seen) > most || p.made > most {
+			t.Errorf("%d workers: %d batches applied, %d made; at most %d can be in use", workers, len(seen), p.made, most)
 		}
 	}
 }
