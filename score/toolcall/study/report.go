@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -462,8 +463,13 @@ func (run *Run) settledRange(lo, hi int, yield func(*settledRow) bool) error {
 			return err
 		}
 	}
-	// the range's strings are parts of one, its lists parts of a few arrays
-	all := string(data)
+	// The range's strings are parts of one, its lists parts of a few arrays.
+	// The string is data's bytes, not a copy: data was made for this range and
+	// nothing writes to it after the read above.
+	var all string
+	if len(data) > 0 {
+		all = unsafe.String(&data[0], len(data))
+	}
 	ar := &rowArenas{}
 	dets := make([]detail, len(atts))
 	present, errs := 0, 0
