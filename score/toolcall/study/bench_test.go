@@ -2,7 +2,9 @@ package study
 
 import (
 	"bytes"
+	"fmt"
 	"io"
+	"math/rand/v2"
 	"reflect"
 	"runtime"
 	"slices"
@@ -324,9 +326,34 @@ func TestToolcallReadSameAtAnyWorkers(t *testing.T) {
 // quick check and the rest in full only once every file is read, keeping a
 // slot per attempt and the details in a spool file, to judging the last record
 // of every request in full with Judge.Score: the same verdict, codes, errors
-// (every field, details included) and output.
+// (every field, details included) and output. The files: one record per
+// request, in study order and shuffled, and one that answers requests many
+// times over with junk between. Each is read with the details staged as
+// scoring stages them (one band of rows here) and in bands of 50 rows with
+// 2 KB buffers (bands written many times over, entries replaced before and
+// after their band was written) and with 120-byte buffers (most entries larger
+// than a buffer, written as they come).
 func TestToolcallReadJudgesAsScore(t *testing.T) {
-	data := tcMixed(t, 20000)
+	one := tcSynth(t, 1440)
+	lines := bytes.SplitAfter(one, []byte("\n"))
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(lines), func(i, j int) { lines[i], lines[j] = lines[j], lines[i] })
+	shuffled := bytes.Join(lines, nil)
+	mixed := tcMixed(t, 20000)
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{"one per request", one}, {"one per request, shuffled", shuffled}, {"replaced", mixed}} {
+		for _, buf := range []int{0, 2 << 10, 120} {
+			t.Run(fmt.Sprintf("%s/buffer=%d", f.name, buf), func(t *testing.T) {
+				checkJudgesAsScore(t, f.data, buf)
+			})
+		}
+	}
+}
+
+// checkJudgesAsScore reads data with details staged in bands of 50 rows with
+// buffers of buf bytes, or as scoring stages them when buf is 0.
+func checkJudgesAsScore(t *testing.T, data []byte, buf int) {
 	type judged struct {
 		res tc.Result
 		out string
@@ -355,6 +382,9 @@ func TestToolcallReadJudgesAsScore(t *testing.T) {
 		want[sl] = judged{ref.caseJudge[ci].Score(resp.Output, ref.prepared[ci]), resp.Output}
 	}
 	run := tcBenchRun(t)
+	if buf > 0 {
+		run.stage = sizedStage(run.rows, 50, buf)
+	}
 	if _, err := run.Read(score.Source{Name: "r.jsonl", R: bytes.NewReader(data)}, score.Options{}); err != nil {
 		t.Fatal(err)
 	}

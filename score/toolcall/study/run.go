@@ -45,6 +45,7 @@ type Run struct {
 	}
 
 	spool   spool
+	stage   stage // details on their way to the spool
 	workers int
 	beside  *report.CaseResultParts // see CaseResultsBeside
 	// settled: no attempt is pending, and the details are in row order in the
@@ -90,6 +91,7 @@ func New(plan *export.ToolcallPlan) (*Run, error) {
 	}
 	run.rows = len(plan.Cases) * s.Repeats * len(s.Arms)
 	run.atts = make([]att, run.rows*(s.Repairs+1))
+	run.stage = newStage(run.rows)
 	// the codes that are not the judge's
 	run.codeID(codeMissing)
 	run.codeID(codeProvider)
@@ -511,18 +513,18 @@ func (run *Run) apply(o *outcome, st *score.InputStats) bool {
 		return true
 	}
 	st.Accepted++
-	a := &run.atts[o.slot.row*(run.Plan.Study.Repairs+1)+o.slot.attempt-1]
+	i := o.slot.row*(run.Plan.Study.Repairs+1) + o.slot.attempt - 1
+	a := &run.atts[i]
 	if a.has(fPresent) {
 		st.Duplicates++
 	}
 	*a = o.att
 	a.model = run.modelID(o.model)
 	if a.has(fDetail) {
-		off, err := run.spool.write(o.enc)
-		if err != nil {
+		a.detLen = uint32(len(o.enc))
+		if run.stageEntry(i, o.slot.row, o.enc) != nil {
 			return false
 		}
-		a.det, a.detLen = off, uint32(len(o.enc))
 	}
 	run.settled = false
 	return true

@@ -1,6 +1,8 @@
 package study
 
 import (
+	"cmp"
+	"slices"
 	"sync"
 )
 
@@ -24,6 +26,10 @@ const settleChunk = 4096
 func (run *Run) settle() error {
 	if run.settled || run.err != nil {
 		return run.err
+	}
+	if err := run.writeBands(); err != nil {
+		run.err = err
+		return err
 	}
 	if err := run.spool.flush(); err != nil {
 		run.err = err
@@ -61,7 +67,9 @@ type settlePart struct {
 	lens  []uint32
 	flags []uint16
 	codes [][]string // the codes of each judged attempt (nil for the others)
-	read  []byte
+	read  []byte     // the entries read back, and the bytes between close ones
+	at    []int      // where each item's entry is in read
+	order []int      // the items (indexes into items) by offset
 	err   error
 }
 
@@ -106,65 +114,89 @@ func (run *Run) settleItems(items []int, parts []settlePart) error {
 	return nil
 }
 
-// settlePart reads the entries of p.items (contiguous ones in one read), judges
-// the pending ones in full and encodes them again with their errors.
+// Reads of settle: entries closer than settleGap to each other are read in
+// one read of at most settleRead bytes (the bytes between them are read and
+// dropped).
+const (
+	settleGap  = 1 << 10
+	settleRead = 1 << 20
+)
+
+// settlePart reads the entries of p.items in the order they lie in the spool,
+// entries close to each other in one read, then judges the pending ones in full
+// and encodes them again with their errors, in the order of p.items.
 func (run *Run) settlePart(p *settlePart) {
 	p.out, p.lens, p.flags, p.err = p.out[:0], p.lens[:0], p.flags[:0], nil
 	clear(p.codes)
 	p.codes = p.codes[:0]
 	per := run.Plan.Study.Repairs + 1
-	const maxRead = 1 << 20
-	for j := 0; j < len(p.items); {
-		// one read for the run of entries that follow each other in the spool
-		first := &run.atts[p.items[j]]
-		end := j + 1
-		size := int64(first.detLen)
-		for end < len(p.items) {
-			a := &run.atts[p.items[end]]
-			if a.det != first.det+size || size+int64(a.detLen) > maxRead {
-				break
-			}
-			size += int64(a.detLen)
-			end++
+	if err := run.readEntries(p); err != nil {
+		p.err = err
+		return
+	}
+	for j := range p.items {
+		i := p.items[j]
+		a := &run.atts[i]
+		entry := p.read[p.at[j] : p.at[j]+int(a.detLen)]
+		before := len(p.out)
+		if !a.has(fPending) {
+			p.out = append(p.out, entry...)
+			p.lens, p.flags, p.codes = append(p.lens, uint32(len(entry))), append(p.flags, 0), append(p.codes, nil)
+			continue
 		}
-		if int64(cap(p.read)) < size {
-			p.read = make([]byte, size)
-		}
-		buf := p.read[:size]
-		if err := run.spool.readAt(buf, first.det); err != nil {
+		d, err := decodeDetail(entry, true)
+		if err != nil {
 			p.err = err
 			return
 		}
-		for ; j < end; j++ {
-			i := p.items[j]
-			a := &run.atts[i]
-			entry := buf[:a.detLen]
-			buf = buf[a.detLen:]
-			before := len(p.out)
-			if !a.has(fPending) {
-				p.out = append(p.out, entry...)
-				p.lens, p.flags, p.codes = append(p.lens, uint32(len(entry))), append(p.flags, 0), append(p.codes, nil)
-				continue
+		ci := run.placeOf(i / per).ci
+		r := run.caseJudge[ci].Score(d.output, run.prepared[ci])
+		output := d.output
+		if r.Success && run.Plan.Study.Repairs == 0 {
+			output = "" // a success is quoted only by repair turns
+		}
+		p.out = appendDetail(p.out, []byte(output), nil, r.Errors)
+		var codes []string
+		for _, e := range r.Errors {
+			codes = append(codes, e.Code)
+		}
+		p.lens = append(p.lens, uint32(len(p.out)-before))
+		p.flags = append(p.flags, resultFlags(&r))
+		p.codes = append(p.codes, codes)
+	}
+}
+
+// readEntries reads the entries of p.items into p.read: sorted by offset, those
+// close to each other in one read. p.at says where each one is.
+func (run *Run) readEntries(p *settlePart) error {
+	p.order = p.order[:0]
+	for j := range p.items {
+		p.order = append(p.order, j)
+	}
+	det := func(j int) int64 { return run.atts[p.items[j]].det }
+	slices.SortFunc(p.order, func(x, y int) int { return cmp.Compare(det(x), det(y)) })
+	p.at = slices.Grow(p.at[:0], len(p.items))[:len(p.items)]
+	p.read = p.read[:0]
+	for k := 0; k < len(p.order); {
+		start := det(p.order[k])
+		end := start
+		m := k
+		for ; m < len(p.order); m++ {
+			a := &run.atts[p.items[p.order[m]]]
+			if m > k && (a.det > end+settleGap || a.det+int64(a.detLen)-start > settleRead) {
+				break
 			}
-			d, err := decodeDetail(entry, true)
-			if err != nil {
-				p.err = err
-				return
-			}
-			ci := run.placeOf(i / per).ci
-			r := run.caseJudge[ci].Score(d.output, run.prepared[ci])
-			output := d.output
-			if r.Success && run.Plan.Study.Repairs == 0 {
-				output = "" // a success is quoted only by repair turns
-			}
-			p.out = appendDetail(p.out, []byte(output), nil, r.Errors)
-			var codes []string
-			for _, e := range r.Errors {
-				codes = append(codes, e.Code)
-			}
-			p.lens = append(p.lens, uint32(len(p.out)-before))
-			p.flags = append(p.flags, resultFlags(&r))
-			p.codes = append(p.codes, codes)
+			end = max(end, a.det+int64(a.detLen))
+		}
+		base := len(p.read)
+		p.read = slices.Grow(p.read, int(end-start))[:base+int(end-start)]
+		if err := run.spool.readAt(p.read[base:], start); err != nil {
+			return err
+		}
+		for ; k < m; k++ {
+			j := p.order[k]
+			p.at[j] = base + int(det(j)-start)
 		}
 	}
+	return nil
 }

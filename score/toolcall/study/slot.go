@@ -35,6 +35,7 @@ const (
 	fIn                    // input token count known
 	fOut                   // output token count known
 	fLat                   // latency known
+	fStaged                // det is an offset into its band's buffer (stage.go), not yet the spool's
 )
 
 func (a *att) has(f uint16) bool { return a.flags&f != 0 }
