@@ -542,8 +542,10 @@ func isSingleResponse(names []string) bool {
 }
 
 // HeldBytes is what the run holds for the whole study, whatever the records:
-// its slots.
-func (run *Run) HeldBytes() int64 { return int64(len(run.atts)) * int64(unsafe.Sizeof(att{})) }
+// its slots and, at most, the buffers its details are staged in.
+func (run *Run) HeldBytes() int64 {
+	return int64(len(run.atts))*int64(unsafe.Sizeof(att{})) + int64(len(run.stage.bufs))*int64(run.stage.size)
+}
 
 // Repairs returns what export needs to build the next attempt of every row whose
 // latest attempt failed with public feedback, up to the study's repairs: every
