@@ -18,43 +18,44 @@ import (
 // AppendJSON writes the row (contract.JSONAppender).
 func (r *Row) AppendJSON(dst []byte, s contract.Style, depth int) ([]byte, error) {
 	d := depth + 1
-	dst = contract.AppendMember(dst, s, depth, 0, "case_id")
+	set := rowMembers.At(s, depth)
+	dst = set.Member(dst, 0, rowKeyCaseID)
 	dst = contract.AppendString(dst, r.CaseID)
-	dst = contract.AppendMember(dst, s, depth, 1, "domain")
+	dst = set.Member(dst, 1, rowKeyDomain)
 	dst = contract.AppendString(dst, r.Domain)
-	dst = contract.AppendMember(dst, s, depth, 2, "category")
+	dst = set.Member(dst, 2, rowKeyCategory)
 	dst = contract.AppendString(dst, r.Category)
-	dst = contract.AppendMember(dst, s, depth, 3, "cluster")
+	dst = set.Member(dst, 3, rowKeyCluster)
 	dst = contract.AppendString(dst, r.Cluster)
-	dst = contract.AppendMember(dst, s, depth, 4, "arm")
+	dst = set.Member(dst, 4, rowKeyArm)
 	dst = contract.AppendString(dst, r.Arm)
-	dst = contract.AppendMember(dst, s, depth, 5, "repeat")
+	dst = set.Member(dst, 5, rowKeyRepeat)
 	dst = strconv.AppendInt(dst, int64(r.Repeat), 10)
-	dst = contract.AppendMember(dst, s, depth, 6, "first_pass_success")
+	dst = set.Member(dst, 6, rowKeyFirstPassSuccess)
 	dst = strconv.AppendBool(dst, r.FirstPassSuccess)
-	dst = contract.AppendMember(dst, s, depth, 7, "final_success")
+	dst = set.Member(dst, 7, rowKeyFinalSuccess)
 	dst = strconv.AppendBool(dst, r.FinalSuccess)
-	dst = contract.AppendMember(dst, s, depth, 8, "attempts")
+	dst = set.Member(dst, 8, rowKeyAttempts)
 	dst = strconv.AppendInt(dst, int64(r.Attempts), 10)
-	dst = contract.AppendMember(dst, s, depth, 9, "provider_error")
+	dst = set.Member(dst, 9, rowKeyProviderError)
 	dst = strconv.AppendBool(dst, r.ProviderError)
-	dst = contract.AppendMember(dst, s, depth, 10, "missing")
+	dst = set.Member(dst, 10, rowKeyMissing)
 	dst = strconv.AppendBool(dst, r.Missing)
-	dst = contract.AppendMember(dst, s, depth, 11, "codes")
+	dst = set.Member(dst, 11, rowKeyCodes)
 	dst = contract.AppendStrings(dst, r.Codes, s, d)
-	dst = contract.AppendMember(dst, s, depth, 12, "final_codes")
+	dst = set.Member(dst, 12, rowKeyFinalCodes)
 	dst = contract.AppendStrings(dst, r.FinalCodes, s, d)
 	n := 13
 	// the final output, quoted once: the last attempt's result quotes it again
 	from, to := 0, 0
 	if r.Output != nil {
-		dst = contract.AppendMember(dst, s, depth, n, "output")
+		dst = set.Member(dst, n, rowKeyOutput)
 		from = len(dst)
 		dst = contract.AppendString(dst, *r.Output)
 		to = len(dst)
 		n++
 	}
-	dst = contract.AppendMember(dst, s, depth, n, "attempt_results")
+	dst = set.Member(dst, n, rowKeyAttemptResults)
 	for i := range r.AttemptResults {
 		a := &r.AttemptResults[i]
 		dst = contract.AppendItem(dst, s, d, i)
@@ -81,15 +82,16 @@ func (a *AttemptResult) appendJSON(dst []byte, s contract.Style, depth int) []by
 // JSON, or quoted here when quoted is nil.
 func (a *AttemptResult) appendQuoted(dst []byte, s contract.Style, depth int, quoted []byte) []byte {
 	d := depth + 1
-	dst = contract.AppendMember(dst, s, depth, 0, "attempt")
+	set := attemptResultMembers.At(s, depth)
+	dst = set.Member(dst, 0, attemptResultKeyAttempt)
 	dst = strconv.AppendInt(dst, int64(a.Attempt), 10)
-	dst = contract.AppendMember(dst, s, depth, 1, "output")
+	dst = set.Member(dst, 1, attemptResultKeyOutput)
 	if quoted != nil {
 		dst = append(dst, quoted...)
 	} else {
 		dst = appendStringPtr(dst, a.Output)
 	}
-	dst = contract.AppendMember(dst, s, depth, 2, "errors")
+	dst = set.Member(dst, 2, attemptResultKeyErrors)
 	for i := range a.Errors {
 		dst = contract.AppendItem(dst, s, d, i)
 		dst = a.Errors[i].appendJSON(dst, s, d+1)
@@ -104,11 +106,12 @@ func (e *AttemptError) AppendJSON(dst []byte, s contract.Style, depth int) ([]by
 }
 
 func (e *AttemptError) appendJSON(dst []byte, s contract.Style, depth int) []byte {
-	dst = contract.AppendMember(dst, s, depth, 0, "code")
+	set := attemptErrorMembers.At(s, depth)
+	dst = set.Member(dst, 0, attemptErrorKeyCode)
 	dst = contract.AppendString(dst, e.Code)
-	dst = contract.AppendMember(dst, s, depth, 1, "path")
+	dst = set.Member(dst, 1, attemptErrorKeyPath)
 	dst = contract.AppendString(dst, e.Path)
-	dst = contract.AppendMember(dst, s, depth, 2, "message")
+	dst = set.Member(dst, 2, attemptErrorKeyMessage)
 	dst = contract.AppendString(dst, e.Message)
 	return contract.AppendClose(dst, s, depth, 3, '}')
 }
@@ -116,29 +119,30 @@ func (e *AttemptError) appendJSON(dst []byte, s contract.Style, depth int) []byt
 // AppendJSON writes the case result (contract.JSONAppender).
 func (r *CaseResult) AppendJSON(dst []byte, s contract.Style, depth int) ([]byte, error) {
 	d := depth + 1
-	dst = contract.AppendMember(dst, s, depth, 0, "schema_version")
+	set := caseResultMembers.At(s, depth)
+	dst = set.Member(dst, 0, caseResultKeySchemaVersion)
 	dst = contract.AppendString(dst, r.SchemaVersion)
-	dst = contract.AppendMember(dst, s, depth, 1, "case_id")
+	dst = set.Member(dst, 1, caseResultKeyCaseID)
 	dst = contract.AppendString(dst, r.CaseID)
-	dst = contract.AppendMember(dst, s, depth, 2, "domain")
+	dst = set.Member(dst, 2, caseResultKeyDomain)
 	dst = contract.AppendString(dst, r.Domain)
-	dst = contract.AppendMember(dst, s, depth, 3, "category")
+	dst = set.Member(dst, 3, caseResultKeyCategory)
 	dst = contract.AppendString(dst, r.Category)
-	dst = contract.AppendMember(dst, s, depth, 4, "arm")
+	dst = set.Member(dst, 4, caseResultKeyArm)
 	dst = contract.AppendString(dst, r.Arm)
-	dst = contract.AppendMember(dst, s, depth, 5, "repeat")
+	dst = set.Member(dst, 5, caseResultKeyRepeat)
 	dst = strconv.AppendInt(dst, int64(r.Repeat), 10)
-	dst = contract.AppendMember(dst, s, depth, 6, "request_ids")
+	dst = set.Member(dst, 6, caseResultKeyRequestIDs)
 	dst = contract.AppendStrings(dst, r.RequestIDs, s, d)
-	dst = contract.AppendMember(dst, s, depth, 7, "first_pass_success")
+	dst = set.Member(dst, 7, caseResultKeyFirstPassSuccess)
 	dst = strconv.AppendBool(dst, r.FirstPassSuccess)
-	dst = contract.AppendMember(dst, s, depth, 8, "final_success")
+	dst = set.Member(dst, 8, caseResultKeyFinalSuccess)
 	dst = strconv.AppendBool(dst, r.FinalSuccess)
-	dst = contract.AppendMember(dst, s, depth, 9, "provider_error")
+	dst = set.Member(dst, 9, caseResultKeyProviderError)
 	dst = strconv.AppendBool(dst, r.ProviderError)
-	dst = contract.AppendMember(dst, s, depth, 10, "missing")
+	dst = set.Member(dst, 10, caseResultKeyMissing)
 	dst = strconv.AppendBool(dst, r.Missing)
-	dst = contract.AppendMember(dst, s, depth, 11, "attempts")
+	dst = set.Member(dst, 11, caseResultKeyAttempts)
 	for i := range r.Attempts {
 		dst = contract.AppendItem(dst, s, d, i)
 		dst = r.Attempts[i].appendJSON(dst, s, d+1)
@@ -154,13 +158,14 @@ func (a *CaseAttempt) AppendJSON(dst []byte, s contract.Style, depth int) ([]byt
 
 func (a *CaseAttempt) appendJSON(dst []byte, s contract.Style, depth int) []byte {
 	d := depth + 1
-	dst = contract.AppendMember(dst, s, depth, 0, "attempt")
+	set := caseAttemptMembers.At(s, depth)
+	dst = set.Member(dst, 0, caseAttemptKeyAttempt)
 	dst = strconv.AppendInt(dst, int64(a.Attempt), 10)
-	dst = contract.AppendMember(dst, s, depth, 1, "success")
+	dst = set.Member(dst, 1, caseAttemptKeySuccess)
 	dst = strconv.AppendBool(dst, a.Success)
-	dst = contract.AppendMember(dst, s, depth, 2, "codes")
+	dst = set.Member(dst, 2, caseAttemptKeyCodes)
 	dst = contract.AppendStrings(dst, a.Codes, s, d)
-	dst = contract.AppendMember(dst, s, depth, 3, "errors")
+	dst = set.Member(dst, 3, caseAttemptKeyErrors)
 	dst = appendErrorInfos(dst, a.Errors, s, d)
 	return contract.AppendClose(dst, s, depth, 4, '}')
 }
@@ -171,34 +176,35 @@ func (e *ErrorInfo) AppendJSON(dst []byte, s contract.Style, depth int) ([]byte,
 }
 
 func (e *ErrorInfo) appendJSON(dst []byte, s contract.Style, depth int) []byte {
-	dst = contract.AppendMember(dst, s, depth, 0, "code")
+	set := errorInfoMembers.At(s, depth)
+	dst = set.Member(dst, 0, errorInfoKeyCode)
 	dst = contract.AppendString(dst, e.Code)
 	n := 1
 	if e.Path != nil {
-		dst = contract.AppendMember(dst, s, depth, n, "path")
+		dst = set.Member(dst, n, errorInfoKeyPath)
 		dst = contract.AppendString(dst, *e.Path)
 		n++
 	}
 	if e.Keyword != nil {
-		dst = contract.AppendMember(dst, s, depth, n, "keyword")
+		dst = set.Member(dst, n, errorInfoKeyKeyword)
 		dst = contract.AppendString(dst, *e.Keyword)
 		n++
 	}
-	dst = contract.AppendMember(dst, s, depth, n, "message")
+	dst = set.Member(dst, n, errorInfoKeyMessage)
 	dst = contract.AppendString(dst, e.Message)
 	n++
 	if e.Expected != nil {
-		dst = contract.AppendMember(dst, s, depth, n, "expected")
+		dst = set.Member(dst, n, errorInfoKeyExpected)
 		dst = appendJSONText(dst, e.Expected)
 		n++
 	}
 	if e.Actual != nil {
-		dst = contract.AppendMember(dst, s, depth, n, "actual")
+		dst = set.Member(dst, n, errorInfoKeyActual)
 		dst = appendJSONText(dst, e.Actual)
 		n++
 	}
 	if e.Details != nil {
-		dst = contract.AppendMember(dst, s, depth, n, "details")
+		dst = set.Member(dst, n, errorInfoKeyDetails)
 		dst = appendErrorInfos(dst, e.Details, s, depth+1)
 		n++
 	}
@@ -216,31 +222,32 @@ func appendErrorInfos(dst []byte, list []ErrorInfo, s contract.Style, depth int)
 // AppendJSON writes the CogLang case (contract.JSONAppender).
 func (c *CogLangCase) AppendJSON(dst []byte, s contract.Style, depth int) ([]byte, error) {
 	d := depth + 1
-	dst = contract.AppendMember(dst, s, depth, 0, "case_id")
+	set := cogLangCaseMembers.At(s, depth)
+	dst = set.Member(dst, 0, cogLangCaseKeyCaseID)
 	dst = contract.AppendString(dst, c.CaseID)
-	dst = contract.AppendMember(dst, s, depth, 1, "level")
+	dst = set.Member(dst, 1, cogLangCaseKeyLevel)
 	dst = contract.AppendString(dst, c.Level)
-	dst = contract.AppendMember(dst, s, depth, 2, "prompt")
+	dst = set.Member(dst, 2, cogLangCaseKeyPrompt)
 	dst = contract.AppendString(dst, c.Prompt)
-	dst = contract.AppendMember(dst, s, depth, 3, "output")
+	dst = set.Member(dst, 3, cogLangCaseKeyOutput)
 	dst = appendStringPtr(dst, c.Output)
-	dst = contract.AppendMember(dst, s, depth, 4, "parse_ok")
+	dst = set.Member(dst, 4, cogLangCaseKeyParseOK)
 	dst = strconv.AppendBool(dst, c.ParseOK)
-	dst = contract.AppendMember(dst, s, depth, 5, "canonicalize_ok")
+	dst = set.Member(dst, 5, cogLangCaseKeyCanonicalizeOK)
 	dst = strconv.AppendBool(dst, c.CanonicalizeOK)
-	dst = contract.AppendMember(dst, s, depth, 6, "validate_ok")
+	dst = set.Member(dst, 6, cogLangCaseKeyValidateOK)
 	dst = strconv.AppendBool(dst, c.ValidateOK)
-	dst = contract.AppendMember(dst, s, depth, 7, "expected_top_level_head_ok")
+	dst = set.Member(dst, 7, cogLangCaseKeyExpectedTopLevelHeadOK)
 	dst = strconv.AppendBool(dst, c.ExpectedTopLevelHeadOK)
-	dst = contract.AppendMember(dst, s, depth, 8, "hallucinated_heads")
+	dst = set.Member(dst, 8, cogLangCaseKeyHallucinatedHeads)
 	dst = contract.AppendStrings(dst, c.HallucinatedHeads, s, d)
-	dst = contract.AppendMember(dst, s, depth, 9, "failure_categories")
+	dst = set.Member(dst, 9, cogLangCaseKeyFailureCategories)
 	dst = contract.AppendStrings(dst, c.FailureCategories, s, d)
-	dst = contract.AppendMember(dst, s, depth, 10, "preflight_decision")
+	dst = set.Member(dst, 10, cogLangCaseKeyPreflightDecision)
 	dst = appendStringPtr(dst, c.PreflightDecision)
-	dst = contract.AppendMember(dst, s, depth, 11, "canonical")
+	dst = set.Member(dst, 11, cogLangCaseKeyCanonical)
 	dst = appendStringPtr(dst, c.Canonical)
-	dst = contract.AppendMember(dst, s, depth, 12, "parse_error")
+	dst = set.Member(dst, 12, cogLangCaseKeyParseError)
 	dst = appendStringPtr(dst, c.ParseError)
 	return contract.AppendClose(dst, s, depth, 13, '}'), nil
 }
@@ -248,15 +255,16 @@ func (c *CogLangCase) AppendJSON(dst []byte, s contract.Style, depth int) ([]byt
 // AppendJSON writes the failure case (contract.JSONAppender).
 func (f *FailureCase) AppendJSON(dst []byte, s contract.Style, depth int) ([]byte, error) {
 	d := depth + 1
-	dst = contract.AppendMember(dst, s, depth, 0, "case_id")
+	set := failureCaseMembers.At(s, depth)
+	dst = set.Member(dst, 0, failureCaseKeyCaseID)
 	dst = contract.AppendString(dst, f.CaseID)
-	dst = contract.AppendMember(dst, s, depth, 1, "level")
+	dst = set.Member(dst, 1, failureCaseKeyLevel)
 	dst = contract.AppendString(dst, f.Level)
-	dst = contract.AppendMember(dst, s, depth, 2, "failure_categories")
+	dst = set.Member(dst, 2, failureCaseKeyFailureCategories)
 	dst = contract.AppendStrings(dst, f.FailureCategories, s, d)
-	dst = contract.AppendMember(dst, s, depth, 3, "hallucinated_heads")
+	dst = set.Member(dst, 3, failureCaseKeyHallucinatedHeads)
 	dst = contract.AppendStrings(dst, f.HallucinatedHeads, s, d)
-	dst = contract.AppendMember(dst, s, depth, 4, "parse_error")
+	dst = set.Member(dst, 4, failureCaseKeyParseError)
 	dst = appendStringPtr(dst, f.ParseError)
 	return contract.AppendClose(dst, s, depth, 5, '}'), nil
 }
@@ -276,3 +284,109 @@ func appendJSONText(dst []byte, v jsontext.Value) []byte {
 	}
 	return append(dst, v...)
 }
+
+// The members of the objects above, as their writers write them.
+var (
+	rowMembers           = contract.NewMembers("case_id", "domain", "category", "cluster", "arm", "repeat", "first_pass_success", "final_success", "attempts", "provider_error", "missing", "codes", "final_codes", "output", "attempt_results")
+	attemptResultMembers = contract.NewMembers("attempt", "output", "errors")
+	attemptErrorMembers  = contract.NewMembers("code", "path", "message")
+	caseResultMembers    = contract.NewMembers("schema_version", "case_id", "domain", "category", "arm", "repeat", "request_ids", "first_pass_success", "final_success", "provider_error", "missing", "attempts")
+	caseAttemptMembers   = contract.NewMembers("attempt", "success", "codes", "errors")
+	errorInfoMembers     = contract.NewMembers("code", "path", "keyword", "message", "expected", "actual", "details")
+	cogLangCaseMembers   = contract.NewMembers("case_id", "level", "prompt", "output", "parse_ok", "canonicalize_ok", "validate_ok", "expected_top_level_head_ok", "hallucinated_heads", "failure_categories", "preflight_decision", "canonical", "parse_error")
+	failureCaseMembers   = contract.NewMembers("case_id", "level", "failure_categories", "hallucinated_heads", "parse_error")
+)
+
+// The members of row, in the order of rowMembers.
+const (
+	rowKeyCaseID = iota
+	rowKeyDomain
+	rowKeyCategory
+	rowKeyCluster
+	rowKeyArm
+	rowKeyRepeat
+	rowKeyFirstPassSuccess
+	rowKeyFinalSuccess
+	rowKeyAttempts
+	rowKeyProviderError
+	rowKeyMissing
+	rowKeyCodes
+	rowKeyFinalCodes
+	rowKeyOutput
+	rowKeyAttemptResults
+)
+
+// The members of attemptResult, in the order of attemptResultMembers.
+const (
+	attemptResultKeyAttempt = iota
+	attemptResultKeyOutput
+	attemptResultKeyErrors
+)
+
+// The members of attemptError, in the order of attemptErrorMembers.
+const (
+	attemptErrorKeyCode = iota
+	attemptErrorKeyPath
+	attemptErrorKeyMessage
+)
+
+// The members of caseResult, in the order of caseResultMembers.
+const (
+	caseResultKeySchemaVersion = iota
+	caseResultKeyCaseID
+	caseResultKeyDomain
+	caseResultKeyCategory
+	caseResultKeyArm
+	caseResultKeyRepeat
+	caseResultKeyRequestIDs
+	caseResultKeyFirstPassSuccess
+	caseResultKeyFinalSuccess
+	caseResultKeyProviderError
+	caseResultKeyMissing
+	caseResultKeyAttempts
+)
+
+// The members of caseAttempt, in the order of caseAttemptMembers.
+const (
+	caseAttemptKeyAttempt = iota
+	caseAttemptKeySuccess
+	caseAttemptKeyCodes
+	caseAttemptKeyErrors
+)
+
+// The members of errorInfo, in the order of errorInfoMembers.
+const (
+	errorInfoKeyCode = iota
+	errorInfoKeyPath
+	errorInfoKeyKeyword
+	errorInfoKeyMessage
+	errorInfoKeyExpected
+	errorInfoKeyActual
+	errorInfoKeyDetails
+)
+
+// The members of cogLangCase, in the order of cogLangCaseMembers.
+const (
+	cogLangCaseKeyCaseID = iota
+	cogLangCaseKeyLevel
+	cogLangCaseKeyPrompt
+	cogLangCaseKeyOutput
+	cogLangCaseKeyParseOK
+	cogLangCaseKeyCanonicalizeOK
+	cogLangCaseKeyValidateOK
+	cogLangCaseKeyExpectedTopLevelHeadOK
+	cogLangCaseKeyHallucinatedHeads
+	cogLangCaseKeyFailureCategories
+	cogLangCaseKeyPreflightDecision
+	cogLangCaseKeyCanonical
+	cogLangCaseKeyParseError
+)
+
+// The members of failureCase, in the order of failureCaseMembers.
+const (
+	failureCaseKeyCaseID = iota
+	failureCaseKeyLevel
+	failureCaseKeyFailureCategories
+	failureCaseKeyHallucinatedHeads
+	failureCaseKeyParseError
+)
