@@ -134,6 +134,9 @@ func (run *Run) settlePart(p *settlePart) {
 		p.err = err
 		return
 	}
+	// a judged entry adds its errors to the output: room for twice what was read
+	// is made once, not grown a doubling at a time
+	p.out = slices.Grow(p.out, 2*len(p.read))
 	for j := range p.items {
 		i := p.items[j]
 		a := &run.atts[i]
