@@ -6,8 +6,10 @@ import (
 	"io"
 	"math/rand/v2"
 	"reflect"
+	"regexp"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -339,10 +341,21 @@ func TestToolcallReadJudgesAsScore(t *testing.T) {
 	rand.New(rand.NewPCG(1, 2)).Shuffle(len(lines), func(i, j int) { lines[i], lines[j] = lines[j], lines[i] })
 	shuffled := bytes.Join(lines, nil)
 	mixed := tcMixed(t, 20000)
+	// the first 120 requests answered with 64 KB outputs: settle takes them in
+	// more than one chunk (settleChunkBytes)
+	var long bytes.Buffer
+	idOf := regexp.MustCompile(`"request_id"\s*:\s*"([^"]+)"`)
+	for i, l := range bytes.SplitAfter(one, []byte("\n")) {
+		if m := idOf.FindSubmatch(l); i < 120 && m != nil {
+			fmt.Fprintf(&long, "{\"request_id\":%q,\"output\":%q}\n", m[1], strings.Repeat("x", 64<<10))
+			continue
+		}
+		long.Write(l)
+	}
 	for _, f := range []struct {
 		name string
 		data []byte
-	}{{"one per request", one}, {"one per request, shuffled", shuffled}, {"replaced", mixed}} {
+	}{{"one per request", one}, {"one per request, shuffled", shuffled}, {"replaced", mixed}, {"long outputs", long.Bytes()}} {
 		for _, buf := range []int{0, 2 << 10, 120} {
 			t.Run(fmt.Sprintf("%s/buffer=%d", f.name, buf), func(t *testing.T) {
 				checkJudgesAsScore(t, f.data, buf)

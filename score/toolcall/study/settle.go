@@ -15,9 +15,14 @@ const (
 	codeProviderID = 1
 )
 
-// settleChunk is how many attempts with a detail settle takes at a time: their
-// entries are read, judged on the workers and written back in row order.
-const settleChunk = 4096
+// settleChunk is how many attempts with a detail settle takes at a time, and
+// settleChunkBytes how many bytes of entries at most (past one entry), so that
+// long outputs do not make a chunk large: their entries are read, judged on the
+// workers and written back in row order.
+const (
+	settleChunk      = 4096
+	settleChunkBytes = 4 << 20
+)
 
 // settle judges in full the attempts whose records were not clean, now that no
 // later record can replace them, and writes every detail entry again in row
@@ -39,16 +44,18 @@ func (run *Run) settle() error {
 	workers := max(run.workers, 1)
 	items := make([]int, 0, settleChunk)
 	parts := make([]settlePart, workers)
+	size := 0
 	for i := range run.atts {
-		if run.atts[i].has(fDetail) {
+		if a := &run.atts[i]; a.has(fDetail) {
 			items = append(items, i)
+			size += int(a.detLen)
 		}
-		if len(items) == settleChunk || (i == len(run.atts)-1 && len(items) > 0) {
+		if len(items) == settleChunk || size >= settleChunkBytes || (i == len(run.atts)-1 && len(items) > 0) {
 			if err := run.settleItems(items, parts); err != nil {
 				run.err = err
 				return err
 			}
-			items = items[:0]
+			items, size = items[:0], 0
 		}
 	}
 	if err := run.spool.flush(); err != nil {
