@@ -35,7 +35,8 @@ func (m *Members) At(s Style, depth int) *MemberSet {
 		depth = 0 // nothing depends on the depth without line breaks
 	}
 	var sets []*MemberSet
-	if p := m.sets.Load(); p != nil {
+	p := m.sets.Load()
+	if p != nil {
 		sets = *p
 	}
 	for _, set := range sets {
@@ -50,7 +51,7 @@ func (m *Members) At(s Style, depth int) *MemberSet {
 	}
 	if len(sets) < maxMemberSets {
 		grown := append(sets[:len(sets):len(sets)], set)
-		m.sets.CompareAndSwap(m.sets.Load(), &grown) // a lost race only builds it again
+		m.sets.CompareAndSwap(p, &grown) // a lost race only builds it again
 	}
 	return set
 }
