@@ -234,11 +234,10 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 // toolcallMemoryLimit is the soft memory limit of toolcall scoring unless
 // GOMEMLIMIT is set: what the run holds for the whole study (a slot of 56 bytes
 // per attempt and at most 8 MiB of staged details, study.Run.HeldBytes) and a
-// fixed allowance for the rest (batches
-// in flight, rows being written). Scoring collects rarely (GOGC 400) for
-// throughput, and the limit keeps the heap near what is live instead of five
-// times it; it costs no measurable time. A study that holds more only collects
-// more often.
+// fixed allowance for the rest (batches in flight, rows being written). Scoring
+// collects rarely (GOGC 400) for throughput, and the limit keeps the heap near
+// what is live instead of five times it; it costs no measurable time. A study
+// that holds more only collects more often.
 func toolcallMemoryLimit(run *study.Run) int64 { return 48<<20 + run.HeldBytes() }
 
 func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
