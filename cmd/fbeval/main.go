@@ -16,6 +16,7 @@ import (
 
 func main() {
 	removeTempFilesOnSignal()
+	growHeapHuge(hugeHeapBytes)
 	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
