@@ -3,6 +3,7 @@ package contract
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -146,5 +147,89 @@ func BenchmarkIDSetFind(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// unsealedOf draws an unsealed set of about n ids by kind, as idSetOf does, with
+// numbers out of order and some ids repeated; "shared bytes" ids agree on all
+// but a few bits of each prefix byte, so every level of a radix sort has work.
+func unsealedOf(r *rand.Rand, n int, kind string) IDSet {
+	var s IDSet
+	for range n {
+		var id ID
+		switch kind {
+		case "hashes":
+			binary.BigEndian.PutUint64(id[:8], r.Uint64())
+			binary.BigEndian.PutUint64(id[8:], r.Uint64())
+		case "one prefix":
+			binary.BigEndian.PutUint64(id[:8], 42)
+			binary.BigEndian.PutUint64(id[8:], r.Uint64N(uint64(n)*2+1))
+		case "bunched":
+			v := r.Uint64N(1000)
+			if r.IntN(2) == 0 {
+				v = ^v
+			}
+			binary.BigEndian.PutUint64(id[:8], v<<40)
+		case "shared bytes":
+			binary.BigEndian.PutUint64(id[:8], r.Uint64()&0x0101010101010101)
+			id[15] = byte(r.IntN(4))
+		}
+		s.Add(id, r.IntN(n+1))
+		if r.IntN(10) == 0 {
+			s.Add(id, r.IntN(n+1))
+		}
+	}
+	return s
+}
+
+// checkSealAsSortFunc seals s and holds it to the library's comparison sort.
+func checkSealAsSortFunc(t *testing.T, s IDSet, what string) {
+	t.Helper()
+	want := slices.Clone(s)
+	slices.SortFunc(want, compareEntries)
+	s.Seal()
+	if !slices.Equal(s, want) {
+		i := 0
+		for s[i] == want[i] {
+			i++
+		}
+		t.Fatalf("%s, %d ids: entry %d is %x/%d, want %x/%d", what, len(s), i, s[i].ID, s[i].N, want[i].ID, want[i].N)
+	}
+}
+
+var idKinds = []string{"hashes", "one prefix", "bunched", "shared bytes"}
+
+// Seal sorts as the library's comparison sort does, for sets below and above
+// the size it sorts by buckets, whatever the spread of their ids.
+func TestSealAsSortFunc(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, kind := range idKinds {
+		for _, n := range []int{radixMin - 1, radixMin, radixMin + 1, 5 * radixMin, 300_000} {
+			checkSealAsSortFunc(t, unsealedOf(r, n, kind), kind)
+		}
+	}
+}
+
+func FuzzIDSetSeal(f *testing.F) {
+	f.Add(uint64(1), radixMin)
+	f.Add(uint64(3), 3*radixMin)
+	f.Fuzz(func(t *testing.T, seed uint64, n int) {
+		n = min(max(n, 0), 4*radixMin)
+		r := rand.New(rand.NewPCG(seed, 1))
+		kind := idKinds[seed%uint64(len(idKinds))]
+		checkSealAsSortFunc(t, unsealedOf(r, n, kind), kind)
+	})
+}
+
+// BenchmarkIDSetSeal seals the ids of a million-case CogLang fixture.
+func BenchmarkIDSetSeal(b *testing.B) {
+	base := make(IDSet, 0, 1_000_000)
+	for i := range 1_000_000 {
+		base.Add(IDOf(fmt.Sprintf("FB-L1-%03d-%07d", i%40, i)), i)
+	}
+	s := make(IDSet, len(base))
+	for b.Loop() {
+		copy(s, base)
+		s.Seal()
 	}
 }
