@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/fixtures"
@@ -398,6 +399,8 @@ func (st *caseStore) walk(mode Mode, failing bool, fn func(*CaseResult) bool) {
 	arena := make([]byte, 0, min(int(st.details.off), detailChunkBytes+detailChunkBytes/4))
 	var id, prompt []byte
 	var d detail
+	var text textArena
+	var results []CaseResult // cases made a block at a time: fn may keep them
 	for lo := 0; lo < st.slots.n; lo += chunk {
 		hi := min(st.slots.n, lo+chunk)
 		refs = refs[:0]
@@ -430,14 +433,20 @@ func (st *caseStore) walk(mode Mode, failing bool, fn func(*CaseResult) bool) {
 				continue
 			}
 			sl := st.slots.at(i)
-			// a case of its own: renderers may keep what fn is given
-			r := &CaseResult{CaseID: string(id), Level: st.levels[sl.level], Prompt: string(prompt), Failures: sl.failures, Decision: sl.decision}
+			// a case of its own, its strings in text: renderers may keep what
+			// fn is given
+			if len(results) == 0 {
+				results = make([]CaseResult, resultBlock)
+			}
+			r := &results[0]
+			results = results[1:]
+			*r = CaseResult{CaseID: text.str(id), Level: st.levels[sl.level], Prompt: text.str(prompt), Failures: sl.failures, Decision: sl.decision}
 			if sl.detail == 0 {
 				r.ParseError = "missing output"
 			} else {
 				ref := &refs[next]
 				next++
-				if err := decodeDetail(arena[ref.start:ref.start+ref.n], &d); err != nil {
+				if err := decodeDetail(arena[ref.start:ref.start+ref.n], &d, &text); err != nil {
 					st.err = fmt.Errorf("reading back the scored cases: %v", err)
 					return
 				}
@@ -530,8 +539,9 @@ func appendString(dst []byte, s string) []byte {
 
 var errDetail = errors.New("a detail record is cut short")
 
-// decodeDetail decodes the body of one detail (after its length).
-func decodeDetail(b []byte, d *detail) error {
+// decodeDetail decodes the body of one detail (after its length), its strings
+// made in text.
+func decodeDetail(b []byte, d *detail, text *textArena) error {
 	var err error
 	str := func() string {
 		n, k := binary.Uvarint(b)
@@ -540,7 +550,7 @@ func decodeDetail(b []byte, d *detail) error {
 			b = nil
 			return ""
 		}
-		s := string(b[k : k+int(n)])
+		s := text.str(b[k : k+int(n)])
 		b = b[k+int(n):]
 		return s
 	}
@@ -570,6 +580,32 @@ func decodeDetail(b []byte, d *detail) error {
 		return errDetail
 	}
 	return nil
+}
+
+// resultBlock is how many case results walk makes in one allocation.
+const resultBlock = 256
+
+// textArena makes strings by copying bytes into one large allocation at a time,
+// never written again where a string lies, so the strings of a chunk of cases
+// cost a few allocations, not one each, and stay valid for whoever keeps them.
+type textArena struct{ buf []byte }
+
+// textArenaBytes is the size of each allocation of a textArena.
+const textArenaBytes = 64 << 10
+
+func (a *textArena) str(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > cap(a.buf)-len(a.buf) {
+		if len(b) > textArenaBytes/4 {
+			return string(b) // a long one on its own
+		}
+		a.buf = make([]byte, 0, textArenaBytes)
+	}
+	start := len(a.buf)
+	a.buf = append(a.buf, b...)
+	return unsafe.String(&a.buf[start], len(b))
 }
 
 // fill writes the case result of the detail, with the slot's verdict.

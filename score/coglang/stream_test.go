@@ -163,7 +163,7 @@ func FuzzDecodeDetail(f *testing.F) {
 	f.Add([]byte{1, 'x', 0, 200})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var d detail
-		if err := decodeDetail(b, &d); err != nil {
+		if err := decodeDetail(b, &d, &textArena{}); err != nil {
 			return
 		}
 		// what decodes is written and decoded back to the same detail
@@ -172,7 +172,7 @@ func FuzzDecodeDetail(f *testing.F) {
 			s = Scored{CaseID: d.caseID, ProviderError: true, ErrorCode: d.code}
 		}
 		var again detail
-		if err := decodeDetail(appendDetail(nil, &s)[4:], &again); err != nil || !reflect.DeepEqual(again, d) {
+		if err := decodeDetail(appendDetail(nil, &s)[4:], &again, &textArena{}); err != nil || !reflect.DeepEqual(again, d) {
 			t.Fatalf("%q decodes to %+v, which reads back as %+v (%v)", b, d, again, err)
 		}
 	})
