@@ -6,7 +6,9 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"unsafe"
 )
 
 // thpAvailable reports whether the kernel has transparent huge pages that a
@@ -87,5 +89,48 @@ func TestGrowHeapHugeOff(t *testing.T) {
 	t.Setenv("GODEBUG", "")
 	if got := growHeapHuge(1 << 20); got != 0 {
 		t.Errorf("growHeapHuge of less than a chunk advised %d bytes", got)
+	}
+}
+
+// BenchmarkFreshPages is what growHeapHuge is for: the first touch of each page
+// of 64 MiB the process has not used before, in 4 KiB pages and in the 2 MiB
+// pages MADV_HUGEPAGE asks for (where the kernel has them). On a machine whose
+// kernel keeps shadow page tables the first costs microseconds a page
+// (docs/performance.md, "Fresh memory on this machine").
+func BenchmarkFreshPages(b *testing.B) {
+	const n = 64 << 20
+	for _, huge := range []bool{false, true} {
+		name := "4KiB"
+		if huge {
+			name = "huge"
+			if !thpAvailable() {
+				b.Skip("this kernel offers no transparent huge pages")
+			}
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(n)
+			for b.Loop() {
+				b.StopTimer()
+				m, err := syscall.Mmap(-1, 0, n+hugePageBytes, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+				if err != nil {
+					b.Fatal(err)
+				}
+				// from the first huge page boundary, so every 2 MiB of it can be one page
+				base := (uintptr(unsafe.Pointer(&m[0])) + hugePageBytes - 1) &^ (hugePageBytes - 1)
+				off := int(base - uintptr(unsafe.Pointer(&m[0])))
+				if huge {
+					if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, base, n, madvHugePage); errno != 0 {
+						b.Fatal(errno)
+					}
+				}
+				b.StartTimer()
+				for i := off; i < off+n; i += 4096 {
+					m[i] = 1
+				}
+				b.StopTimer()
+				syscall.Munmap(m)
+				b.StartTimer()
+			}
+		})
 	}
 }
