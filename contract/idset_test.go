@@ -41,32 +41,9 @@ func findByBinarySearch(s IDSet, id ID) (int, bool) {
 	return slices.BinarySearchFunc(s, id, func(e IDEntry, id ID) int { return bytes.Compare(e.ID[:], id[:]) })
 }
 
-// idSetOf seals a set of n ids drawn by kind: hashes (evenly spread), ids that
-// share their first eight bytes (one bucket of an index holds them all), and
-// ids bunched at both ends of the range.
+// idSetOf seals a set of about n ids drawn by kind (see unsealedOf).
 func idSetOf(r *rand.Rand, n int, kind string) IDSet {
-	s := make(IDSet, 0, n)
-	for i := range n {
-		var id ID
-		switch kind {
-		case "hashes":
-			binary.BigEndian.PutUint64(id[:8], r.Uint64())
-			binary.BigEndian.PutUint64(id[8:], r.Uint64())
-		case "one prefix":
-			binary.BigEndian.PutUint64(id[:8], 42)
-			binary.BigEndian.PutUint64(id[8:], r.Uint64N(uint64(n)*2+1))
-		case "bunched":
-			v := r.Uint64N(1000)
-			if r.IntN(2) == 0 {
-				v = ^v
-			}
-			binary.BigEndian.PutUint64(id[:8], v)
-		}
-		s.Add(id, i)
-		if r.IntN(10) == 0 { // a repeated id
-			s.Add(id, i+n)
-		}
-	}
+	s := unsealedOf(r, n, kind)
 	s.Seal()
 	return s
 }
@@ -150,12 +127,14 @@ func BenchmarkIDSetFind(b *testing.B) {
 	}
 }
 
-// unsealedOf draws an unsealed set of about n ids by kind, as idSetOf does, with
-// numbers out of order and some ids repeated; "shared bytes" ids agree on all
-// but a few bits of each prefix byte, so every level of a radix sort has work.
+// unsealedOf draws an unsealed set of about n ids by kind: hashes (evenly
+// spread), ids that share their first eight bytes (one bucket of an index holds
+// them all), ids bunched at both ends of the range, and ids whose prefix bytes
+// are each 0 or 1 (every level of a radix sort has work); about one in ten is
+// repeated, under a later number.
 func unsealedOf(r *rand.Rand, n int, kind string) IDSet {
-	var s IDSet
-	for range n {
+	s := make(IDSet, 0, n+n/8)
+	for i := range n {
 		var id ID
 		switch kind {
 		case "hashes":
@@ -169,16 +148,18 @@ func unsealedOf(r *rand.Rand, n int, kind string) IDSet {
 			if r.IntN(2) == 0 {
 				v = ^v
 			}
-			binary.BigEndian.PutUint64(id[:8], v<<40)
+			binary.BigEndian.PutUint64(id[:8], v)
 		case "shared bytes":
 			binary.BigEndian.PutUint64(id[:8], r.Uint64()&0x0101010101010101)
 			id[15] = byte(r.IntN(4))
 		}
-		s.Add(id, r.IntN(n+1))
-		if r.IntN(10) == 0 {
-			s.Add(id, r.IntN(n+1))
+		s.Add(id, i)
+		if r.IntN(10) == 0 { // a repeated id
+			s.Add(id, i+n)
 		}
 	}
+	// the numbers out of order, as a reader's may be
+	r.Shuffle(len(s), func(i, j int) { s[i], s[j] = s[j], s[i] })
 	return s
 }
 
