@@ -10,7 +10,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/fixtures"
@@ -105,7 +104,13 @@ func newCaseStore(src fixtures.CogLangSource, refs bool, popts ParseOptions) (st
 		if !ok {
 			n = uint32(len(st.headSets))
 			headNum[string(key)] = n
-			st.headSets = append(st.headSets, slices.Clone(c.ExpectedTopLevelHeads))
+			// copies: the reader's strings share blocks, which a kept
+			// string would keep alive
+			heads := make([]string, len(c.ExpectedTopLevelHeads))
+			for k, h := range c.ExpectedTopLevelHeads {
+				heads[k] = strings.Clone(h)
+			}
+			st.headSets = append(st.headSets, heads)
 		}
 		sl.heads = n
 		st.slots.add(sl)
@@ -369,6 +374,9 @@ func (st *caseStore) each(mode Mode, failing bool, fn func(*CaseResult) bool) {
 	}
 }
 
+// resultBlock is how many case results walk makes in one allocation.
+const resultBlock = 256
+
 // walk builds the cases each lists, in fixture order, and calls fn with each
 // until fn returns false; it sets st.err when the store cannot be read back.
 func (st *caseStore) walk(mode Mode, failing bool, fn func(*CaseResult) bool) {
@@ -399,8 +407,8 @@ func (st *caseStore) walk(mode Mode, failing bool, fn func(*CaseResult) bool) {
 	arena := make([]byte, 0, min(int(st.details.off), detailChunkBytes+detailChunkBytes/4))
 	var id, prompt []byte
 	var d detail
-	var text textArena
-	var results []CaseResult // cases made a block at a time: fn may keep them
+	var text contract.Strings
+	var results []CaseResult // cases made resultBlock at a time: fn may keep them
 	for lo := 0; lo < st.slots.n; lo += chunk {
 		hi := min(st.slots.n, lo+chunk)
 		refs = refs[:0]
@@ -440,7 +448,7 @@ func (st *caseStore) walk(mode Mode, failing bool, fn func(*CaseResult) bool) {
 			}
 			r := &results[0]
 			results = results[1:]
-			*r = CaseResult{CaseID: text.str(id), Level: st.levels[sl.level], Prompt: text.str(prompt), Failures: sl.failures, Decision: sl.decision}
+			*r = CaseResult{CaseID: text.Of(id), Level: st.levels[sl.level], Prompt: text.Of(prompt), Failures: sl.failures, Decision: sl.decision}
 			if sl.detail == 0 {
 				r.ParseError = "missing output"
 			} else {
@@ -541,7 +549,7 @@ var errDetail = errors.New("a detail record is cut short")
 
 // decodeDetail decodes the body of one detail (after its length), its strings
 // made in text.
-func decodeDetail(b []byte, d *detail, text *textArena) error {
+func decodeDetail(b []byte, d *detail, text *contract.Strings) error {
 	var err error
 	str := func() string {
 		n, k := binary.Uvarint(b)
@@ -550,7 +558,7 @@ func decodeDetail(b []byte, d *detail, text *textArena) error {
 			b = nil
 			return ""
 		}
-		s := text.str(b[k : k+int(n)])
+		s := text.Of(b[k : k+int(n)])
 		b = b[k+int(n):]
 		return s
 	}
@@ -580,32 +588,6 @@ func decodeDetail(b []byte, d *detail, text *textArena) error {
 		return errDetail
 	}
 	return nil
-}
-
-// resultBlock is how many case results walk makes in one allocation.
-const resultBlock = 256
-
-// textArena makes strings by copying bytes into one large allocation at a time,
-// never written again where a string lies, so the strings of a chunk of cases
-// cost a few allocations, not one each, and stay valid for whoever keeps them.
-type textArena struct{ buf []byte }
-
-// textArenaBytes is the size of each allocation of a textArena.
-const textArenaBytes = 64 << 10
-
-func (a *textArena) str(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	if len(b) > cap(a.buf)-len(a.buf) {
-		if len(b) > textArenaBytes/4 {
-			return string(b) // a long one on its own
-		}
-		a.buf = make([]byte, 0, textArenaBytes)
-	}
-	start := len(a.buf)
-	a.buf = append(a.buf, b...)
-	return unsafe.String(&a.buf[start], len(b))
 }
 
 // fill writes the case result of the detail, with the slot's verdict.

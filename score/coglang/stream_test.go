@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/fixtures/synth"
 	"github.com/fbeval/fbeval/score"
@@ -163,7 +164,7 @@ func FuzzDecodeDetail(f *testing.F) {
 	f.Add([]byte{1, 'x', 0, 200})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var d detail
-		if err := decodeDetail(b, &d, &textArena{}); err != nil {
+		if err := decodeDetail(b, &d, &contract.Strings{}); err != nil {
 			return
 		}
 		// what decodes is written and decoded back to the same detail
@@ -172,7 +173,7 @@ func FuzzDecodeDetail(f *testing.F) {
 			s = Scored{CaseID: d.caseID, ProviderError: true, ErrorCode: d.code}
 		}
 		var again detail
-		if err := decodeDetail(appendDetail(nil, &s)[4:], &again, &textArena{}); err != nil || !reflect.DeepEqual(again, d) {
+		if err := decodeDetail(appendDetail(nil, &s)[4:], &again, &contract.Strings{}); err != nil || !reflect.DeepEqual(again, d) {
 			t.Fatalf("%q decodes to %+v, which reads back as %+v (%v)", b, d, again, err)
 		}
 	})
