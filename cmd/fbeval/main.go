@@ -29,9 +29,7 @@ func removeTempFilesOnSignal() {
 		sig := <-c
 		tempFiles.removeAll()
 		signal.Reset()
-		if s, ok := sig.(syscall.Signal); ok {
-			syscall.Kill(os.Getpid(), s)
-		}
+		raise(sig)
 		os.Exit(2)
 	}()
 }
