@@ -458,7 +458,7 @@ func (st *caseStore) walk(mode Mode, failing bool, fn func(*CaseResult) bool) {
 					st.err = fmt.Errorf("reading back the scored cases: %v", err)
 					return
 				}
-				if d.caseID != r.CaseID {
+				if string(d.caseID) != r.CaseID {
 					st.err = fmt.Errorf("case ids %q and %q share a 128-bit hash: please report this pair", r.CaseID, d.caseID)
 					return
 				}
@@ -511,9 +511,10 @@ type detailRef struct {
 
 // detail is a record's detail as the store keeps it.
 type detail struct {
-	caseID, output, text, code string
-	halluc                     []string
-	provider                   bool // a provider error record, with code
+	caseID             []byte // the bytes decoded: compared with the case's id, never kept
+	output, text, code string
+	halluc             []string
+	provider           bool // a provider error record, with code
 }
 
 // appendDetail encodes the detail of record s: its case id, then for a provider
@@ -551,18 +552,19 @@ var errDetail = errors.New("a detail record is cut short")
 // made in text.
 func decodeDetail(b []byte, d *detail, text *contract.Strings) error {
 	var err error
-	str := func() string {
+	field := func() []byte {
 		n, k := binary.Uvarint(b)
 		if k <= 0 || n > uint64(len(b)-k) {
 			err = errDetail
 			b = nil
-			return ""
+			return nil
 		}
-		s := text.Of(b[k : k+int(n)])
+		f := b[k : k+int(n)]
 		b = b[k+int(n):]
-		return s
+		return f
 	}
-	*d = detail{caseID: str()}
+	str := func() string { return text.Of(field()) }
+	*d = detail{caseID: field()}
 	if err != nil || len(b) == 0 {
 		return errDetail
 	}

@@ -168,9 +168,9 @@ func FuzzDecodeDetail(f *testing.F) {
 			return
 		}
 		// what decodes is written and decoded back to the same detail
-		s := Scored{CaseID: d.caseID, Output: d.output, outcome: outcome{text: d.text, halluc: d.halluc}}
+		s := Scored{CaseID: string(d.caseID), Output: d.output, outcome: outcome{text: d.text, halluc: d.halluc}}
 		if d.provider {
-			s = Scored{CaseID: d.caseID, ProviderError: true, ErrorCode: d.code}
+			s = Scored{CaseID: string(d.caseID), ProviderError: true, ErrorCode: d.code}
 		}
 		var again detail
 		if err := decodeDetail(appendDetail(nil, &s)[4:], &again, &contract.Strings{}); err != nil || !reflect.DeepEqual(again, d) {
