@@ -14,10 +14,25 @@ import (
 // lo to hi-1 in order, and may run on several goroutines at once for different
 // ranges. Writers build Workers ranges at once and write them in order, so what
 // they write is the same at any count.
+//
+// Builder, when set, makes a build function of the Build kind for one writer
+// goroutine, which calls it for one range after another: the writers render
+// each element before they ask for the next and keep nothing of it, so what it
+// returns may build each range in the memory of the range before. Seq, whose
+// caller may keep what it yields, always uses Build.
 type Ranges[T any] struct {
 	N       int
 	Workers int
 	Build   func(lo, hi int, yield func(*T) bool) error
+	Builder func() func(lo, hi int, yield func(*T) bool) error
+}
+
+// writerBuild is the build function of one writer goroutine.
+func (l *Ranges[T]) writerBuild() func(lo, hi int, yield func(*T) bool) error {
+	if l.Builder != nil {
+		return l.Builder()
+	}
+	return l.Build
 }
 
 // rangeLen is how many elements a writer builds as one range.
@@ -50,11 +65,12 @@ func (l *Ranges[T]) Seq(fail func(error)) iter.Seq[*T] {
 // bounded whatever N is.
 func writeRanges[T any](w *bufio.Writer, l *Ranges[T], appendItem func(dst []byte, i int, v *T) ([]byte, error)) error {
 	ranges := (l.N + rangeLen - 1) / rangeLen
-	render := func(dst []byte, r int) ([]byte, error) {
+	// render builds range r with build, which is one goroutine's
+	render := func(build func(lo, hi int, yield func(*T) bool) error, dst []byte, r int) ([]byte, error) {
 		lo, hi := r*rangeLen, min((r+1)*rangeLen, l.N)
 		i := lo
 		var err error
-		berr := l.Build(lo, hi, func(v *T) bool {
+		berr := build(lo, hi, func(v *T) bool {
 			dst, err = appendItem(dst, i, v)
 			i++
 			return err == nil
@@ -71,10 +87,11 @@ func writeRanges[T any](w *bufio.Writer, l *Ranges[T], appendItem func(dst []byt
 	}
 	workers := min(max(l.Workers, 1), ranges)
 	if workers <= 1 {
+		build := l.writerBuild()
 		var buf []byte
 		for r := range ranges {
 			var err error
-			if buf, err = render(buf[:0], r); err != nil {
+			if buf, err = render(build, buf[:0], r); err != nil {
 				return err
 			}
 			if _, err := w.Write(buf); err != nil {
@@ -102,6 +119,7 @@ func writeRanges[T any](w *bufio.Writer, l *Ranges[T], appendItem func(dst []byt
 			free[k] <- nil
 		}
 		wg.Go(func() {
+			build := l.writerBuild()
 			for r := k; r < ranges; r += workers {
 				var buf []byte
 				select {
@@ -109,7 +127,7 @@ func writeRanges[T any](w *bufio.Writer, l *Ranges[T], appendItem func(dst []byt
 				case <-done:
 					return
 				}
-				buf, err := render(buf[:0], r)
+				buf, err := render(build, buf[:0], r)
 				select {
 				case outs[k] <- part{buf, err}:
 				case <-done:

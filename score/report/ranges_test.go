@@ -6,6 +6,8 @@ import (
 	"iter"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/fbeval/fbeval/contract"
@@ -124,6 +126,45 @@ func TestWriteCaseResultRanges(t *testing.T) {
 	}
 	if lines := bytes.Count(want.Bytes(), []byte("\n")); lines != n {
 		t.Fatalf("%d lines, want %d", lines, n)
+	}
+}
+
+// A Builder is called once by each writer goroutine, which then builds its
+// ranges one after another with what it returned, never two at once; what is
+// written is what Build gives. Seq never calls it.
+func TestRangesBuilder(t *testing.T) {
+	n := 7*rangeLen + 3
+	for _, workers := range []int{1, 2, 3} {
+		var mu sync.Mutex
+		builders := 0
+		l := intRanges(n, workers, -1, -1)
+		build := l.Build
+		l.Builder = func() func(lo, hi int, yield func(*Row) bool) error {
+			mu.Lock()
+			builders++
+			mu.Unlock()
+			var busy atomic.Bool
+			return func(lo, hi int, yield func(*Row) bool) error {
+				if !busy.CompareAndSwap(false, true) {
+					t.Error("one builder built two ranges at once")
+				}
+				defer busy.Store(false)
+				return build(lo, hi, yield)
+			}
+		}
+		want := writeRows(t, &ToolcallReport{RowSource: intRanges(n, 1, -1, -1).Seq(func(err error) { t.Fatal(err) })})
+		if got := writeRows(t, &ToolcallReport{RowRanges: l}); got != want {
+			t.Fatalf("%d workers: the rows differ from Build's", workers)
+		}
+		if builders != workers {
+			t.Fatalf("%d workers called Builder %d times", workers, builders)
+		}
+		builders = 0
+		for range l.Seq(func(err error) { t.Fatal(err) }) {
+		}
+		if builders != 0 {
+			t.Fatalf("Seq called Builder %d times", builders)
+		}
 	}
 }
 

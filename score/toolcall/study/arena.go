@@ -7,7 +7,8 @@ import (
 
 // arena hands out slices carved from shared backing arrays, so that the rows of
 // a range cost a few allocations rather than several per row. A slice handed
-// out is never written by the arena again: whoever keeps a row keeps its lists.
+// out is never written by the arena again until reset: whoever keeps a row
+// keeps its lists.
 type arena[T any] struct {
 	buf  []T
 	hint int // the size of the next array, when it is larger than arenaChunk
@@ -41,6 +42,13 @@ func (a *arena[T]) reserve(n int) {
 	}
 }
 
+// reset hands out the last array again from its start, cleared, for a caller
+// done with every slice taken before.
+func (a *arena[T]) reset() {
+	clear(a.buf)
+	a.buf, a.hint = a.buf[:0], 0
+}
+
 // rowArenas are the arenas of one range of rows: the lists of its rows, case
 // results and details.
 type rowArenas struct {
@@ -51,4 +59,15 @@ type rowArenas struct {
 	cases    arena[report.CaseAttempt]
 	infos    arena[report.ErrorInfo]
 	ids      arena[string]
+}
+
+// reset makes every arena hand out its last array again (arena.reset).
+func (ar *rowArenas) reset() {
+	ar.errs.reset()
+	ar.codes.reset()
+	ar.attempts.reset()
+	ar.attErrs.reset()
+	ar.cases.reset()
+	ar.infos.reset()
+	ar.ids.reset()
 }

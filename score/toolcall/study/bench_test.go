@@ -324,6 +324,62 @@ func TestToolcallReadSameAtAnyWorkers(t *testing.T) {
 	}
 }
 
+// The writers build each range of rows in the memory of the range before
+// (report.Ranges.Builder): the report's rows and the case results they write are
+// byte for byte what rows built in memory of their own give (Build, which Seq
+// uses for readers that keep rows). The files: every request answered, with
+// every kind of outcome, and the first 1,000 records only, so that ranges of
+// missing rows follow ranges full of details.
+func TestToolcallWritersReuseMemory(t *testing.T) {
+	for _, n := range []int{20000, 1000} {
+		data := tcMixed(t, n)
+		for _, workers := range []int{1, 2} {
+			run := tcBenchRun(t)
+			if _, err := run.Read(score.Source{Name: "r.jsonl", R: bytes.NewReader(data)}, score.Options{Workers: workers}); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := run.Report()
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc := rep.Doc()
+			if doc.Toolcall.RowRanges == nil || doc.Toolcall.RowRanges.Builder == nil || doc.Toolcall.RowRanges.N <= 2*512 {
+				t.Fatal("the report's rows are not built by writers over several ranges each")
+			}
+			var reused, fresh bytes.Buffer
+			if err := report.WriteJSON(&reused, doc); err != nil {
+				t.Fatal(err)
+			}
+			doc.Toolcall.RowRanges = nil // the rows of RowSource: Build
+			if err := report.WriteJSON(&fresh, doc); err != nil {
+				t.Fatal(err)
+			}
+			if reused.String() != fresh.String() {
+				t.Errorf("%d records, %d workers: the report's rows differ from rows built in memory of their own", n, workers)
+			}
+			results, err := run.CaseResultRanges()
+			if err != nil {
+				t.Fatal(err)
+			}
+			reused.Reset()
+			fresh.Reset()
+			if err := report.WriteCaseResultRanges(&reused, results); err != nil {
+				t.Fatal(err)
+			}
+			results.Builder = nil
+			if err := report.WriteCaseResultRanges(&fresh, results); err != nil {
+				t.Fatal(err)
+			}
+			if reused.String() != fresh.String() {
+				t.Errorf("%d records, %d workers: the case results differ from ones built in memory of their own", n, workers)
+			}
+			if err := run.Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
 // TestToolcallReadJudgesAsScore holds Read, which judges most records with the
 // quick check and the rest in full only once every file is read, keeping a
 // slot per attempt and the details in a spool file, to judging the last record

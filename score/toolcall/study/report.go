@@ -435,10 +435,21 @@ type settledRow struct {
 	ar   *rowArenas // where the lists of its row and case result are taken from
 }
 
+// rangeScratch is the memory a range of settled rows is built in: the details
+// read back, the details decoded and the arenas of the rows' lists.
+type rangeScratch struct {
+	data []byte
+	dets []detail
+	ar   rowArenas
+}
+
 // settledRange walks rows lo to hi-1 in order with their details, which it reads
 // back in one piece. Once the run is settled it may run on several goroutines at
-// once for different ranges: it only reads the run.
-func (run *Run) settledRange(lo, hi int, yield func(*settledRow) bool) error {
+// once for different ranges: it only reads the run. The range is built in sc,
+// whose memory the rows then point into; with sc nil, in memory of its own. A
+// caller that passes the same sc for its next range must be done with every row
+// of this one (the writers: report.Ranges.Builder).
+func (run *Run) settledRange(lo, hi int, sc *rangeScratch, yield func(*settledRow) bool) error {
 	if !run.settled {
 		return errors.New("study: rows built before every attempt was judged")
 	}
@@ -453,25 +464,36 @@ func (run *Run) settledRange(lo, hi int, yield func(*settledRow) bool) error {
 			to = a.det + int64(a.detLen)
 		}
 	}
+	if sc == nil {
+		sc = &rangeScratch{}
+	}
 	var data []byte
 	if from >= 0 {
 		if to < from || to-from > int64(math.MaxInt) {
 			return errBadDetail
 		}
-		data = make([]byte, to-from)
+		if int64(cap(sc.data)) < to-from {
+			sc.data = make([]byte, to-from)
+		}
+		data = sc.data[:to-from]
 		if err := run.spool.readAt(data, from); err != nil {
 			return err
 		}
 	}
 	// The range's strings are parts of one, its lists parts of a few arrays.
-	// The string is data's bytes, not a copy: data was made for this range and
-	// nothing writes to it after the read above.
+	// The string is data's bytes, not a copy: nothing writes to data until the
+	// caller is done with the range's rows.
 	var all string
 	if len(data) > 0 {
 		all = unsafe.String(&data[0], len(data))
 	}
-	ar := &rowArenas{}
-	dets := make([]detail, len(atts))
+	ar := &sc.ar
+	ar.reset()
+	if cap(sc.dets) < len(atts) {
+		sc.dets = make([]detail, len(atts))
+	}
+	dets := sc.dets[:len(atts)]
+	clear(dets)
 	present, errs := 0, 0
 	for i := range atts {
 		a := &atts[i]
@@ -524,7 +546,9 @@ func (run *Run) settledRows(yield func(*settledRow) bool) {
 	if run.settle() != nil {
 		return
 	}
-	rows := report.Ranges[settledRow]{N: run.rows, Build: run.settledRange}
+	rows := report.Ranges[settledRow]{N: run.rows, Build: func(lo, hi int, yield func(*settledRow) bool) error {
+		return run.settledRange(lo, hi, nil, yield) // Repairs keeps the rows' outputs
+	}}
 	rows.Seq(run.fail)(yield)
 }
 
@@ -532,15 +556,15 @@ func (run *Run) settledRows(yield func(*settledRow) bool) {
 // details of each range; with run.beside set, each range also writes the case
 // results of its rows there.
 func (run *Run) rowRanges() *report.Ranges[report.Row] {
-	return &report.Ranges[report.Row]{N: run.rows, Workers: run.workers,
-		Build: func(lo, hi int, yield func(*report.Row) bool) error {
+	build := func(sc *rangeScratch) func(lo, hi int, yield func(*report.Row) bool) error {
+		return func(lo, hi int, yield func(*report.Row) bool) error {
 			var out report.Row
 			var res report.CaseResult
 			var part *report.CasePart
 			if run.beside != nil {
 				part = run.beside.Part(lo)
 			}
-			err := run.settledRange(lo, hi, func(sr *settledRow) bool {
+			err := run.settledRange(lo, hi, sc, func(sr *settledRow) bool {
 				out = reportRow(sr)
 				if part != nil {
 					res = caseResult(sr)
@@ -552,7 +576,11 @@ func (run *Run) rowRanges() *report.Ranges[report.Row] {
 				err = run.beside.Done(part)
 			}
 			return err
-		}}
+		}
+	}
+	return &report.Ranges[report.Row]{N: run.rows, Workers: run.workers,
+		Build:   build(nil),
+		Builder: func() func(lo, hi int, yield func(*report.Row) bool) error { return build(&rangeScratch{}) }}
 }
 
 // CaseResultsBeside makes the JSON report's rows, as they are written, also write
@@ -602,14 +630,18 @@ func (run *Run) CaseResultRanges() (*report.Ranges[report.CaseResult], error) {
 	if err := run.settle(); err != nil {
 		return nil, err
 	}
-	return &report.Ranges[report.CaseResult]{N: run.rows, Workers: run.workers,
-		Build: func(lo, hi int, yield func(*report.CaseResult) bool) error {
+	build := func(sc *rangeScratch) func(lo, hi int, yield func(*report.CaseResult) bool) error {
+		return func(lo, hi int, yield func(*report.CaseResult) bool) error {
 			var out report.CaseResult
-			return run.settledRange(lo, hi, func(sr *settledRow) bool {
+			return run.settledRange(lo, hi, sc, func(sr *settledRow) bool {
 				out = caseResult(sr)
 				return yield(&out)
 			})
-		}}, nil
+		}
+	}
+	return &report.Ranges[report.CaseResult]{N: run.rows, Workers: run.workers,
+		Build:   build(nil),
+		Builder: func() func(lo, hi int, yield func(*report.CaseResult) bool) error { return build(&rangeScratch{}) }}, nil
 }
 
 // caseResult is a settled row as its case result.
