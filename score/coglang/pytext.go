@@ -18,8 +18,10 @@ import (
 // were, so positions in messages stay right, except after a NaN on its line.
 type pyText struct {
 	br *bufio.Reader
-	// out holds processed bytes not yet returned.
+	// out holds processed bytes, those from off on not yet returned; fill
+	// writes over it once all are, so one buffer serves the whole file.
 	out     []byte
+	off     int
 	pending []byte // a run of Unicode white space outside strings, not yet placed
 	// heldRaw is the white space that ended a line with content, heldRest what
 	// came after it (line ends, blanked lines): kept as read if more content
@@ -91,7 +93,7 @@ var strSpecial = func() (t [256]bool) {
 }()
 
 func (p *pyText) Read(b []byte) (int, error) {
-	for len(p.out) == 0 {
+	for p.off == len(p.out) {
 		if p.eof {
 			return 0, io.EOF
 		}
@@ -99,14 +101,15 @@ func (p *pyText) Read(b []byte) (int, error) {
 			return 0, err
 		}
 	}
-	n := copy(b, p.out)
-	p.out = p.out[n:]
+	n := copy(b, p.out[p.off:])
+	p.off += n
 	return n, nil
 }
 
 // fill processes the next stretch of input into out.
 func (p *pyText) fill() error {
 	out := p.out[:0]
+	p.off = 0
 	for len(out) < 32<<10 {
 		// fast path: while nothing waits to be placed, the common bytes (plain
 		// text, spaces, quotes, escapes, newlines) are copied at once

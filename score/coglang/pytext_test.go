@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"unicode/utf8"
 )
 
@@ -45,6 +46,10 @@ func TestPyText(t *testing.T) {
 	if got, want := strings.Count(pyRead(t, long), "\n"), 5000; got != want {
 		t.Errorf("long: %d lines, want %d", got, want)
 	}
+	// reads of every size get the same bytes (the filter reuses its buffer)
+	if err := iotest.TestReader(newPyText(strings.NewReader(long)), []byte(pyRead(t, long))); err != nil {
+		t.Error(err)
+	}
 }
 
 // FuzzPyText: never fails, and keeps every byte offset (so positions in
@@ -55,6 +60,9 @@ func FuzzPyText(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		out := pyRead(t, in)
+		if one, err := io.ReadAll(iotest.OneByteReader(newPyText(strings.NewReader(in)))); err != nil || string(one) != out {
+			t.Fatalf("%q: read a byte at a time gives %q (%v), read whole %q", in, one, err, out)
+		}
 		if !strings.Contains(in, "NaN") && len(out) != len(in) {
 			t.Fatalf("%q: %d bytes became %d", in, len(in), len(out))
 		}
