@@ -174,15 +174,16 @@ func scoreSources(tally *tally, sources []score.Source, opts score.Options, copt
 			for i := range b.Out {
 				err := b.Errs[i]
 				if err == nil {
-					if err = sc.Score(b.Record(i), &b.Out[i]); err != nil {
+					if err = sc.Read(b.Record(i), &b.Out[i]); err != nil {
 						err = recordError(&contract.Record{File: sources[b.File].Name, Line: b.Lines[i], Col: b.Cols[i], Raw: b.Record(i)}, err)
 					}
 				}
 				if err != nil {
 					b.Err, b.Out = err, b.Out[:i] // the records after it are not added
-					return
+					break
 				}
 			}
+			sc.Judge(b.Out)
 		}
 	}, func(b *score.Batch[Scored]) bool {
 		st := &stats[b.File]

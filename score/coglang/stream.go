@@ -16,6 +16,7 @@ type Scored struct {
 	ProviderError bool
 	ErrorCode     string
 	outcome
+	key contract.ID // the case id's, until Judge looks it up
 }
 
 // RecordScorer decodes and scores raw response records, reusing its buffers. One
@@ -34,6 +35,17 @@ func (st *caseStore) newScorer(opts Options) *RecordScorer {
 // record for a case id the fixture lacks is decoded but not scored. The error
 // is DecodeResponse's.
 func (s *RecordScorer) Score(raw []byte, dst *Scored) error {
+	if err := s.Read(raw, dst); err != nil {
+		return err
+	}
+	dst.ID = s.st.lookup(dst.key)
+	s.verdict(dst)
+	return nil
+}
+
+// Read decodes raw as DecodeResponse does into dst, all but its place in the
+// store and its verdict: Judge gives those. The error is DecodeResponse's.
+func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 	f := &s.fields
 	if !scanRecord(raw, f) {
 		if err := decodeFields(raw, f); err != nil {
@@ -44,15 +56,14 @@ func (s *RecordScorer) Score(raw []byte, dst *Scored) error {
 	if err != nil {
 		return err
 	}
-	dst.CaseID = id
-	dst.ID = s.st.lookup(contract.IDOf(id))
+	dst.CaseID, dst.key = id, contract.IDOf(id)
 	if err := f.checkVersion(); err != nil {
 		return err
 	}
 	dst.ProviderError, dst.ErrorCode = false, ""
 	if code, ok := f.providerError(); ok {
 		dst.ProviderError, dst.ErrorCode = true, code
-		dst.Output, dst.outcome = "", outcome{}
+		dst.Output = ""
 		return nil
 	}
 	out, err := f.outputText()
@@ -60,12 +71,30 @@ func (s *RecordScorer) Score(raw []byte, dst *Scored) error {
 		return err
 	}
 	dst.Output = out
-	if dst.ID < 0 {
-		dst.outcome = outcome{}
-		return nil
-	}
-	dst.outcome = s.cs.judge(out)
 	return nil
+}
+
+// Judge finds the case of every record of recs, which Read decoded, and scores
+// the output of each one the fixture has; a provider error record and a record
+// for a case id the fixture lacks get no verdict. The ids are all looked up
+// before any output is scored: at a million cases each lookup waits on memory
+// no cache holds, and lookups made one after another wait together, where each
+// made between two records' parses would wait alone.
+func (s *RecordScorer) Judge(recs []Scored) {
+	for i := range recs {
+		recs[i].ID = s.st.lookup(recs[i].key)
+	}
+	for i := range recs {
+		s.verdict(&recs[i])
+	}
+}
+
+// verdict scores a record whose case was looked up.
+func (s *RecordScorer) verdict(r *Scored) {
+	r.outcome = outcome{}
+	if r.ID >= 0 && !r.ProviderError {
+		r.outcome = s.cs.judge(r.Output)
+	}
 }
 
 // tally gathers scored records in input order into the store; the last record

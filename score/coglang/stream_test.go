@@ -2,6 +2,7 @@ package coglang
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -130,6 +131,67 @@ func TestScorerErrors(t *testing.T) {
 		if got == nil || want == nil || got.Error() != want.Error() {
 			t.Errorf("%s: scorer says %v, DecodeResponse says %v", tc, got, want)
 		}
+	}
+}
+
+// TestScorerJudgeAsScore: reading a batch of records and then judging them
+// all (the lookups together, as ScoreFiles does) gives each record exactly
+// what Score gives it alone, in a batch whose slots held other records before:
+// cases the fixture has, right and wrong, an id it lacks, a provider error.
+func TestScorerJudgeAsScore(t *testing.T) {
+	src := fixtures.DefaultCogLangSource()
+	st, err := newCaseStore(src, false, ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.close()
+	fx := fixtures.DefaultCogLangFixture()
+	var recs []string
+	for i, c := range fx.Cases {
+		out := c.ReferenceExpr
+		switch i % 4 {
+		case 1:
+			out = "Nonsense[1"
+		case 2:
+			out = "Foo[Bar[1]]"
+		}
+		recs = append(recs, fmt.Sprintf(`{"case_id": %q, "output": %q}`, c.CaseID, out))
+		if i%5 == 0 {
+			recs = append(recs, `{"case_id": "no-such-case", "output": "Equal[1, 1]"}`,
+				fmt.Sprintf(`{"case_id": %q, "error": {"code": "http_500", "message": "x"}}`, c.CaseID))
+		}
+	}
+	sc := st.newScorer(Options{})
+	want := make([]Scored, len(recs))
+	for i, r := range recs {
+		if err := sc.Score([]byte(r), &want[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := make([]Scored, len(recs))
+	for i := range got {
+		got[i] = want[len(recs)-1-i] // slots that held other records
+	}
+	for i, r := range recs {
+		if err := sc.Read([]byte(r), &got[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sc.Judge(got)
+	unknown, provider := 0, 0
+	for i := range recs {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Errorf("%s: judged in a batch %+v, alone %+v", recs[i], got[i], want[i])
+		}
+		if want[i].ID < 0 {
+			unknown++
+		}
+		if want[i].ProviderError {
+			provider++
+		}
+	}
+	if unknown == 0 || provider == 0 {
+		t.Fatalf("%d unknown ids, %d provider errors: the batch does not hold every kind of record", unknown, provider)
 	}
 }
 
