@@ -279,9 +279,9 @@ func tcMixed(tb testing.TB, n int) []byte {
 	return b.Bytes()
 }
 
-// tcOutputs reads data with the given number of workers and returns the JSON
-// report and the case results.
-func tcOutputs(t *testing.T, data []byte, workers int) (string, string) {
+// tcReported reads data into a run of the built-in study with the given number
+// of workers and returns the run and its report.
+func tcReported(t *testing.T, data []byte, workers int) (*Run, *Aggregates) {
 	t.Helper()
 	run := tcBenchRun(t)
 	if _, err := run.Read(score.Source{Name: "r.jsonl", R: bytes.NewReader(data)}, score.Options{Workers: workers}); err != nil {
@@ -291,6 +291,14 @@ func tcOutputs(t *testing.T, data []byte, workers int) (string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return run, rep
+}
+
+// tcOutputs reads data with the given number of workers and returns the JSON
+// report and the case results.
+func tcOutputs(t *testing.T, data []byte, workers int) (string, string) {
+	t.Helper()
+	run, rep := tcReported(t, data, workers)
 	var js, cases bytes.Buffer
 	if err := report.WriteJSON(&js, rep.Doc()); err != nil {
 		t.Fatal(err)
@@ -334,14 +342,7 @@ func TestToolcallWritersReuseMemory(t *testing.T) {
 	for _, n := range []int{20000, 1000} {
 		data := tcMixed(t, n)
 		for _, workers := range []int{1, 2} {
-			run := tcBenchRun(t)
-			if _, err := run.Read(score.Source{Name: "r.jsonl", R: bytes.NewReader(data)}, score.Options{Workers: workers}); err != nil {
-				t.Fatal(err)
-			}
-			rep, err := run.Report()
-			if err != nil {
-				t.Fatal(err)
-			}
+			run, rep := tcReported(t, data, workers)
 			doc := rep.Doc()
 			if doc.Toolcall.RowRanges == nil || doc.Toolcall.RowRanges.Builder == nil || doc.Toolcall.RowRanges.N <= 2*512 {
 				t.Fatal("the report's rows are not built by writers over several ranges each")
