@@ -29,3 +29,25 @@ func TestArenaTake(t *testing.T) {
 		}
 	}
 }
+
+// After reset an arena hands out its last array again, cleared, and a range
+// that needs no more room than that takes no new one.
+func TestArenaReset(t *testing.T) {
+	var a arena[string]
+	a.reserve(10)
+	s := append(a.take(10), "a", "b", "c")
+	first := &s[0]
+	a.reset()
+	if a.hint != 0 || len(a.buf) != 0 {
+		t.Fatalf("after reset: len %d, hint %d", len(a.buf), a.hint)
+	}
+	r := a.take(10)
+	if &r[:1][0] != first {
+		t.Fatal("reset did not hand out the same array again")
+	}
+	for i, v := range r[:3] {
+		if v != "" {
+			t.Fatalf("element %d is %q after reset, want it cleared", i, v)
+		}
+	}
+}
