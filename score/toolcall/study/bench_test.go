@@ -409,10 +409,33 @@ func TestToolcallReadJudgesAsScore(t *testing.T) {
 		}
 		long.Write(l)
 	}
+	// failing outputs repeated within a case (two of its arms give the same
+	// one, the third another), as repeats at temperature 0 give them: settle
+	// judges each output of a case once
+	var repeated bytes.Buffer
+	variants := []string{
+		`{"action":"refuse","tool":null,"arguments":{},"missingFields":[],"reason":"no"}`,
+		"I would call the tool.",
+		`{"action":"call_tool","tool":"search","arguments":{"q":1},"missingFields":[],"reason":""}`,
+	}
+	cases := map[string]int{}
+	for _, l := range bytes.SplitAfter(one, []byte("\n")) {
+		if m := idOf.FindSubmatch(l); m != nil {
+			id := strings.Split(string(m[1]), ".") // case.arm.repeat.attempt
+			if _, ok := cases[id[0]]; !ok {
+				cases[id[0]] = len(cases)
+			}
+			v := cases[id[0]]
+			if id[1] == "input_schema" {
+				v++
+			}
+			fmt.Fprintf(&repeated, "{\"request_id\":%q,\"output\":%q}\n", m[1], variants[v%len(variants)])
+		}
+	}
 	for _, f := range []struct {
 		name string
 		data []byte
-	}{{"one per request", one}, {"one per request, shuffled", shuffled}, {"replaced", mixed}, {"long outputs", long.Bytes()}} {
+	}{{"one per request", one}, {"one per request, shuffled", shuffled}, {"replaced", mixed}, {"long outputs", long.Bytes()}, {"repeated outputs", repeated.Bytes()}} {
 		for _, buf := range []int{0, 2 << 10, 120} {
 			t.Run(fmt.Sprintf("%s/buffer=%d", f.name, buf), func(t *testing.T) {
 				checkJudgesAsScore(t, f.data, buf)

@@ -78,6 +78,19 @@ type settlePart struct {
 	at    []int      // where each item's entry is in read
 	order []int      // the items (indexes into items) by offset
 	err   error
+	// seen holds, for the case being settled, each entry judged so far and its
+	// verdict: rows go case by case, so the repeats of a case that gave the same
+	// output are judged once a part.
+	seen     map[string]judgedEntry
+	seenCase int
+}
+
+// judgedEntry is an entry settlePart judged in full: where it wrote the entry
+// again in out, and its verdict.
+type judgedEntry struct {
+	start, end int
+	flags      uint16
+	codes      []string
 }
 
 // settleItems settles one chunk of attempts (indexes into run.atts, in order).
@@ -144,6 +157,11 @@ func (run *Run) settlePart(p *settlePart) {
 	// a judged entry adds its errors to the output: room for twice what was read
 	// is made once, not grown a doubling at a time
 	p.out = slices.Grow(p.out, 2*len(p.read))
+	if p.seen == nil {
+		p.seen = map[string]judgedEntry{}
+	}
+	clear(p.seen)
+	p.seenCase = -1
 	for j := range p.items {
 		i := p.items[j]
 		a := &run.atts[i]
@@ -154,12 +172,22 @@ func (run *Run) settlePart(p *settlePart) {
 			p.lens, p.flags, p.codes = append(p.lens, uint32(len(entry))), append(p.flags, 0), append(p.codes, nil)
 			continue
 		}
+		// the verdict is the case's judge's on the entry's output alone
+		ci := run.placeOf(i / per).ci
+		if ci != p.seenCase {
+			clear(p.seen)
+			p.seenCase = ci
+		}
+		if v, ok := p.seen[string(entry)]; ok {
+			p.out = append(p.out, p.out[v.start:v.end]...)
+			p.lens, p.flags, p.codes = append(p.lens, uint32(v.end-v.start)), append(p.flags, v.flags), append(p.codes, v.codes)
+			continue
+		}
 		d, err := decodeDetail(entry, true)
 		if err != nil {
 			p.err = err
 			return
 		}
-		ci := run.placeOf(i / per).ci
 		r := run.caseJudge[ci].Score(d.output, run.prepared[ci])
 		output := d.output
 		if r.Success && run.Plan.Study.Repairs == 0 {
@@ -173,6 +201,7 @@ func (run *Run) settlePart(p *settlePart) {
 		p.lens = append(p.lens, uint32(len(p.out)-before))
 		p.flags = append(p.flags, resultFlags(&r))
 		p.codes = append(p.codes, codes)
+		p.seen[string(entry)] = judgedEntry{before, len(p.out), resultFlags(&r), codes}
 	}
 }
 
