@@ -578,9 +578,16 @@ func (run *Run) rowRanges() *report.Ranges[report.Row] {
 			return err
 		}
 	}
-	return &report.Ranges[report.Row]{N: run.rows, Workers: run.workers,
+	return settledRanges(run, build)
+}
+
+// settledRanges is the list of the run's rows as build makes them, a range at a
+// time in the scratch it is given: Build gives each range memory of its own, and
+// each writer's Builder one scratch for all its ranges.
+func settledRanges[T any](run *Run, build func(sc *rangeScratch) func(lo, hi int, yield func(*T) bool) error) *report.Ranges[T] {
+	return &report.Ranges[T]{N: run.rows, Workers: run.workers,
 		Build:   build(nil),
-		Builder: func() func(lo, hi int, yield func(*report.Row) bool) error { return build(&rangeScratch{}) }}
+		Builder: func() func(lo, hi int, yield func(*T) bool) error { return build(&rangeScratch{}) }}
 }
 
 // CaseResultsBeside makes the JSON report's rows, as they are written, also write
@@ -639,9 +646,7 @@ func (run *Run) CaseResultRanges() (*report.Ranges[report.CaseResult], error) {
 			})
 		}
 	}
-	return &report.Ranges[report.CaseResult]{N: run.rows, Workers: run.workers,
-		Build:   build(nil),
-		Builder: func() func(lo, hi int, yield func(*report.CaseResult) bool) error { return build(&rangeScratch{}) }}, nil
+	return settledRanges(run, build), nil
 }
 
 // caseResult is a settled row as its case result.

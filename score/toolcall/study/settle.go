@@ -178,30 +178,29 @@ func (run *Run) settlePart(p *settlePart) {
 			clear(p.seen)
 			p.seenCase = ci
 		}
-		if v, ok := p.seen[string(entry)]; ok {
+		v, ok := p.seen[string(entry)]
+		if ok {
 			p.out = append(p.out, p.out[v.start:v.end]...)
-			p.lens, p.flags, p.codes = append(p.lens, uint32(v.end-v.start)), append(p.flags, v.flags), append(p.codes, v.codes)
-			continue
+		} else {
+			d, err := decodeDetail(entry, true)
+			if err != nil {
+				p.err = err
+				return
+			}
+			r := run.caseJudge[ci].Score(d.output, run.prepared[ci])
+			output := d.output
+			if r.Success && run.Plan.Study.Repairs == 0 {
+				output = "" // a success is quoted only by repair turns
+			}
+			p.out = appendDetail(p.out, []byte(output), nil, r.Errors)
+			var codes []string
+			for _, e := range r.Errors {
+				codes = append(codes, e.Code)
+			}
+			v = judgedEntry{before, len(p.out), resultFlags(&r), codes}
+			p.seen[string(entry)] = v
 		}
-		d, err := decodeDetail(entry, true)
-		if err != nil {
-			p.err = err
-			return
-		}
-		r := run.caseJudge[ci].Score(d.output, run.prepared[ci])
-		output := d.output
-		if r.Success && run.Plan.Study.Repairs == 0 {
-			output = "" // a success is quoted only by repair turns
-		}
-		p.out = appendDetail(p.out, []byte(output), nil, r.Errors)
-		var codes []string
-		for _, e := range r.Errors {
-			codes = append(codes, e.Code)
-		}
-		p.lens = append(p.lens, uint32(len(p.out)-before))
-		p.flags = append(p.flags, resultFlags(&r))
-		p.codes = append(p.codes, codes)
-		p.seen[string(entry)] = judgedEntry{before, len(p.out), resultFlags(&r), codes}
+		p.lens, p.flags, p.codes = append(p.lens, uint32(len(p.out)-before)), append(p.flags, v.flags), append(p.codes, v.codes)
 	}
 }
 
