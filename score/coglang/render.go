@@ -171,10 +171,7 @@ func (r *Result) Report(mode Mode) *report.CogLangResult {
 		FailureSource: func(yield func(*report.FailureCase) bool) {
 			var f report.FailureCase
 			r.eachFailure(func(c *CaseResult) bool {
-				f = report.FailureCase{CaseID: c.CaseID, Level: c.Level, FailureCategories: c.Failures.Categories(), HallucinatedHeads: strs(c.Hallucinated)}
-				if !c.ParseOK {
-					f.ParseError = &c.ParseError
-				}
+				f = c.failure()
 				return yield(&f)
 			})
 		},
@@ -192,7 +189,23 @@ func (r *Result) Report(mode Mode) *report.CogLangResult {
 			})
 		}
 	}
+	if r.store != nil && r.store.err == nil {
+		// the JSON result is written from ranges built on several goroutines
+		out.FailureRanges = listRanges(r.store.list(ModeFull, true), (*CaseResult).failure)
+		if mode != ModeSummaryOnly {
+			out.CaseRanges = listRanges(r.store.list(mode, false), (*CaseResult).report)
+		}
+	}
 	return out
+}
+
+// failure is the case as a failure case of the result.
+func (c *CaseResult) failure() report.FailureCase {
+	f := report.FailureCase{CaseID: c.CaseID, Level: c.Level, FailureCategories: c.Failures.Categories(), HallucinatedHeads: strs(c.Hallucinated)}
+	if !c.ParseOK {
+		f.ParseError = &c.ParseError
+	}
+	return f
 }
 
 // eachFailure calls fn with every failing case, in fixture order, until fn

@@ -101,6 +101,7 @@ func ScoreReferences(src fixtures.CogLangSource, copts Options) (*Result, error)
 		copts.AnswerSource = "fixture_reference"
 	}
 	res := &Result{AnswerSource: copts.AnswerSource, FixturePath: copts.FixturePath, Strict: copts.Strict, store: st}
+	st.workers = workersOf(copts.Workers)
 	st.summarize(res)
 	return res, nil
 }

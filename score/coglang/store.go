@@ -2,7 +2,6 @@ package coglang
 
 import (
 	"bufio"
-	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -10,6 +9,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
+	"unsafe"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/fixtures"
@@ -33,11 +34,15 @@ type caseStore struct {
 	levels   []string   // by number
 	headSets [][]string // by number
 	header   fixtures.CogLangHeader
-	cases    *spoolFile // id, prompt per case, in fixture order
-	details  *spoolFile // one detail per scored record
-	enc      []byte     // the detail being written
-	written  int        // details written
-	err      error      // the first error met while reading the store back
+	cases    *spoolFile     // id, prompt per case, in fixture order
+	details  *spoolFile     // one detail per scored record
+	stride   int            // caseStride when the store was made
+	caseOffs []int64        // where case k*stride begins in cases, for every k
+	enc      []byte         // the detail being written
+	written  int            // details written
+	workers  int            // goroutines that build the written cases
+	loads    sync.WaitGroup // chunks of details being read (caseList)
+	err      error          // the first error met while reading the store back
 }
 
 // slot is what a case keeps while the records are read.
@@ -65,7 +70,7 @@ const (
 // newCaseStore reads the fixture once, keeping a slot per case. With refs, each
 // case is scored from its own reference expression as it is read.
 func newCaseStore(src fixtures.CogLangSource, refs bool, popts ParseOptions) (st *caseStore, err error) {
-	st = &caseStore{}
+	st = &caseStore{stride: caseStride}
 	if st.cases, err = newSpoolFile(); err != nil {
 		return nil, err
 	}
@@ -114,6 +119,9 @@ func newCaseStore(src fixtures.CogLangSource, refs bool, popts ParseOptions) (st
 		}
 		sl.heads = n
 		st.slots.add(sl)
+		if i%st.stride == 0 {
+			st.caseOffs = append(st.caseOffs, st.cases.off)
+		}
 		if err := st.cases.writeStrings(c.CaseID, c.Prompt); err != nil {
 			return err
 		}
@@ -139,6 +147,7 @@ func newCaseStore(src fixtures.CogLangSource, refs bool, popts ParseOptions) (st
 }
 
 func (st *caseStore) close() {
+	st.loads.Wait()
 	if st.cases != nil {
 		st.cases.close()
 	}
@@ -327,143 +336,50 @@ func (st *caseStore) names() (dups, errs []string, err error) {
 	return dups, errs, nil
 }
 
-// each calls fn with every case the mode lists, as a whole CaseResult, in
-// fixture order, until fn returns false. A store that cannot be read back, or a
-// case whose detail names another id (two ids sharing a hash), stops it with
-// st.err set.
+// each calls fn with every case the mode lists (or, failing, every failing
+// case), as a whole CaseResult, in fixture order, until fn returns false. A
+// store that cannot be read back, or a case whose detail names another id (two
+// ids sharing a hash), stops it with st.err set.
 func (st *caseStore) each(mode Mode, failing bool, fn func(*CaseResult) bool) {
 	if st.err != nil || mode == ModeSummaryOnly {
 		return
 	}
-	// The cases are read back and built on a goroutine of their own, a batch at
-	// a time, while fn (a writer) takes the batch before.
-	batchLen := caseBatchLen
+	l := st.list(mode, failing)
+	if st.err != nil {
+		return
+	}
+	// The cases are built on a goroutine of their own, a range at a time, while
+	// fn (a writer) takes the range before.
 	batches := make(chan []*CaseResult, 4)
 	stop, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
 		defer close(batches)
-		b := make([]*CaseResult, 0, batchLen)
-		send := func() bool {
-			select {
-			case batches <- b:
-				b = make([]*CaseResult, 0, batchLen)
+		b := l.builder(true)
+		for lo := 0; lo < l.n; lo += rangeCases {
+			batch := make([]*CaseResult, 0, min(rangeCases, l.n-lo))
+			err := b.build(lo, min(lo+rangeCases, l.n), func(r *CaseResult) bool {
+				batch = append(batch, r)
 				return true
-			case <-stop:
-				return false
+			})
+			if err != nil {
+				st.err = err
+				return
 			}
-		}
-		st.walk(mode, failing, func(r *CaseResult) bool {
-			b = append(b, r)
-			return len(b) < batchLen || send()
-		})
-		if len(b) > 0 {
-			send()
+			select {
+			case batches <- batch:
+			case <-stop:
+				return
+			}
 		}
 	}()
 	defer func() {
 		close(stop)
 		<-done
+		st.loads.Wait()
 	}()
 	for b := range batches {
 		for _, r := range b {
-			if !fn(r) {
-				return
-			}
-		}
-	}
-}
-
-// resultBlock is how many case results walk makes in one allocation.
-const resultBlock = 256
-
-// walk builds the cases each lists, in fixture order, and calls fn with each
-// until fn returns false; it sets st.err when the store cannot be read back.
-func (st *caseStore) walk(mode Mode, failing bool, fn func(*CaseResult) bool) {
-	var listed []bool
-	if mode == ModeFailuresOnly && !failing {
-		// As in the reference, failures-only keeps every case whose id failed.
-		listed = make([]bool, st.slots.n)
-		for j := 0; j < len(st.ids); {
-			k, failed := j, false
-			for ; k < len(st.ids) && st.ids[k].ID == st.ids[j].ID; k++ {
-				failed = failed || st.slots.at(int(st.ids[k].N)).failures != 0
-			}
-			for ; j < k; j++ {
-				listed[st.ids[j].N] = failed
-			}
-		}
-	}
-	want := func(i int) bool {
-		return !(failing && st.slots.at(i).failures == 0) && (listed == nil || listed[i])
-	}
-	cr := st.cases.reader()
-	dr := st.details.readerAt()
-	// The details are read a chunk of cases at a time, in the order they lie in
-	// the file, into arena, then taken in fixture order: responses that came
-	// shuffled cost a few large reads per chunk, not a small read per case.
-	chunk := max(minDetailChunk, detailChunkBytes/max(1, int(st.details.off)/max(1, st.written)))
-	refs := make([]detailRef, 0, min(chunk, st.slots.n))
-	arena := make([]byte, 0, min(int(st.details.off), detailChunkBytes+detailChunkBytes/4))
-	var id, prompt []byte
-	var d detail
-	var text contract.Strings
-	var results []CaseResult // cases made resultBlock at a time: fn may keep them
-	for lo := 0; lo < st.slots.n; lo += chunk {
-		hi := min(st.slots.n, lo+chunk)
-		refs = refs[:0]
-		for i := lo; i < hi; i++ {
-			if st.slots.at(i).detail != 0 && want(i) {
-				refs = append(refs, detailRef{off: int64(st.slots.at(i).detail - 1), i: i})
-			}
-		}
-		slices.SortFunc(refs, func(a, b detailRef) int { return cmp.Compare(a.off, b.off) })
-		arena = arena[:0]
-		for k := range refs {
-			raw, err := dr.record(refs[k].off)
-			if err != nil {
-				st.err = fmt.Errorf("reading back the scored cases: %v", err)
-				return
-			}
-			refs[k].start, refs[k].n = len(arena), len(raw)
-			arena = append(arena, raw...)
-		}
-		// back in fixture order
-		slices.SortFunc(refs, func(a, b detailRef) int { return cmp.Compare(a.i, b.i) })
-		next := 0
-		for i := lo; i < hi; i++ {
-			var err error
-			if id, prompt, err = cr.strings(id, prompt); err != nil {
-				st.err = err
-				return
-			}
-			if !want(i) {
-				continue
-			}
-			sl := st.slots.at(i)
-			// a case of its own, its strings in text: renderers may keep what
-			// fn is given
-			if len(results) == 0 {
-				results = make([]CaseResult, resultBlock)
-			}
-			r := &results[0]
-			results = results[1:]
-			*r = CaseResult{CaseID: text.Of(id), Level: st.levels[sl.level], Prompt: text.Of(prompt), Failures: sl.failures, Decision: sl.decision}
-			if sl.detail == 0 {
-				r.ParseError = "missing output"
-			} else {
-				ref := &refs[next]
-				next++
-				if err := decodeDetail(arena[ref.start:ref.start+ref.n], &d, &text); err != nil {
-					st.err = fmt.Errorf("reading back the scored cases: %v", err)
-					return
-				}
-				if string(d.caseID) != r.CaseID {
-					st.err = fmt.Errorf("case ids %q and %q share a 128-bit hash: please report this pair", r.CaseID, d.caseID)
-					return
-				}
-				d.fill(r, sl)
-			}
 			if !fn(r) {
 				return
 			}
@@ -492,22 +408,6 @@ func (l *pages[T]) add(v T) {
 
 // at returns element i, which must be below l.n.
 func (l *pages[T]) at(i int) *T { return &l.p[i>>pageBits][i&(1<<pageBits-1)] }
-
-// caseBatchLen is how many built cases each hands its writer at a time (a
-// variable for the tests).
-var caseBatchLen = 256
-
-// detailChunkBytes is about how many bytes of details each read of a chunk of
-// cases holds, and minDetailChunk the fewest cases in a chunk (variables for
-// the tests).
-var detailChunkBytes, minDetailChunk = 8 << 20, 1024
-
-// detailRef is where the detail of case i is in the file and in the chunk read.
-type detailRef struct {
-	off      int64
-	i        int
-	start, n int
-}
 
 // detail is a record's detail as the store keeps it.
 type detail struct {
@@ -549,8 +449,9 @@ func appendString(dst []byte, s string) []byte {
 var errDetail = errors.New("a detail record is cut short")
 
 // decodeDetail decodes the body of one detail (after its length), its strings
-// made in text.
-func decodeDetail(b []byte, d *detail, text *contract.Strings) error {
+// made in text, or (text nil) lying in b; the hallucinated heads are appended to
+// halluc.
+func decodeDetail(b []byte, d *detail, text *contract.Strings, halluc []string) error {
 	var err error
 	field := func() []byte {
 		n, k := binary.Uvarint(b)
@@ -563,7 +464,7 @@ func decodeDetail(b []byte, d *detail, text *contract.Strings) error {
 		b = b[k+int(n):]
 		return f
 	}
-	str := func() string { return text.Of(field()) }
+	str := func() string { return textOf(text, field()) }
 	*d = detail{caseID: field()}
 	if err != nil || len(b) == 0 {
 		return errDetail
@@ -581,7 +482,10 @@ func decodeDetail(b []byte, d *detail, text *contract.Strings) error {
 		}
 		b = b[k:]
 		for range n {
-			d.halluc = append(d.halluc, str())
+			halluc = append(halluc, str())
+		}
+		if n > 0 {
+			d.halluc = halluc
 		}
 	default:
 		return errDetail
@@ -590,6 +494,14 @@ func decodeDetail(b []byte, d *detail, text *contract.Strings) error {
 		return errDetail
 	}
 	return nil
+}
+
+// textOf returns b as a string made in text, or (text nil) lying in b.
+func textOf(text *contract.Strings, b []byte) string {
+	if text == nil {
+		return unsafe.String(unsafe.SliceData(b), len(b))
+	}
+	return text.Of(b)
 }
 
 // fill writes the case result of the detail, with the slot's verdict.
@@ -694,10 +606,22 @@ func (r *spoolReader) bytes(dst []byte) ([]byte, error) {
 	return dst, nil
 }
 
-// readerAt reads records by offset, through a window of the file.
+// flush writes what the files hold buffered, before they are read back on
+// several goroutines at once.
+func (st *caseStore) flush() error {
+	if err := st.cases.w.Flush(); err != nil {
+		return fmt.Errorf("cannot write the temporary file of the scored cases: %v", err)
+	}
+	if err := st.details.w.Flush(); err != nil {
+		return fmt.Errorf("cannot write the temporary file of the scored cases: %v", err)
+	}
+	return nil
+}
+
+// readerAt reads records by offset, through a window of the file, which must be
+// flushed.
 func (s *spoolFile) readerAt() *detailReader {
-	err := s.w.Flush()
-	return &detailReader{f: s.f, size: s.off, err: err, win: make([]byte, 0, 64<<10)}
+	return &detailReader{f: s.f, size: s.off, win: make([]byte, 0, 64<<10)}
 }
 
 type detailReader struct {

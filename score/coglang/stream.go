@@ -136,6 +136,7 @@ func (t *tally) add(s *Scored) (duplicate, unknown bool, err error) {
 // Score does for the same records.
 func (t *tally) result(opts Options) (*Result, error) {
 	res := &Result{AnswerSource: opts.AnswerSource, FixturePath: opts.FixturePath, Strict: opts.Strict, RecordsRead: t.read, ProviderErrorRecords: t.errs, UnknownNotListed: t.unlisted, store: t.st}
+	t.st.workers = workersOf(opts.Workers)
 	t.st.summarize(res)
 	dups, errs, err := t.st.names()
 	if err != nil {

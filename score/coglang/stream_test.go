@@ -14,6 +14,7 @@ import (
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/fixtures/synth"
 	"github.com/fbeval/fbeval/score"
+	"github.com/fbeval/fbeval/score/report"
 )
 
 // TestStoreMatchesScore: scoring every record as it arrives into a small slot per
@@ -41,11 +42,12 @@ func TestStoreMatchesScore(t *testing.T) {
 	b.WriteString(`{"case_id": "FB-L1-005", "error": {"code": "http_429", "message": "m"}}` + "\n")
 	files := [][]byte{b.Bytes()}
 	for _, strict := range []bool{false, true} {
-		// strict: cases read back in chunks of 7, their details out of order, and
-		// handed to the writer three at a time
+		// strict: cases built in ranges of 3, read back in chunks of 9 (7
+		// rounded up to whole ranges), their details out of order, and each range
+		// read from at most one case before it
 		if strict {
-			detailChunkBytes, minDetailChunk, caseBatchLen = 1, 7, 3
-			defer func() { detailChunkBytes, minDetailChunk, caseBatchLen = 8<<20, 1024, 256 }()
+			detailChunkBytes, minDetailChunk, rangeCases, caseStride = 1, 7, 3, 2
+			defer func() { detailChunkBytes, minDetailChunk, rangeCases, caseStride = 4<<20, 1024, 1024, 64 }()
 		}
 		opts := Options{Strict: strict, AnswerSource: "t"}
 		var responses []Response
@@ -69,13 +71,26 @@ func TestStoreMatchesScore(t *testing.T) {
 		}
 		got.ResponseFile = nil
 		for _, mode := range []Mode{ModeFull, ModeSummaryOnly, ModeFailuresOnly} {
-			var gj, wj bytes.Buffer
-			if err := got.WriteJSON(&gj, mode); err != nil || got.Err() != nil {
-				t.Fatal(err, got.Err())
-			}
+			var wj bytes.Buffer
 			want.WriteJSON(&wj, mode)
-			if !bytes.Equal(gj.Bytes(), wj.Bytes()) {
-				t.Errorf("strict=%v mode %d: the JSON differs from Score's", strict, mode)
+			// the lists built in ranges on 1 to 4 goroutines, and one case at a
+			// time on one
+			for _, workers := range []int{1, 2, 4, 0} {
+				got.store.workers = workers
+				doc := got.Doc(mode)
+				if workers == 0 {
+					if doc.CogLang.FailureRanges == nil || (mode != ModeSummaryOnly) != (doc.CogLang.CaseRanges != nil) {
+						t.Fatalf("strict=%v mode %d: the result's lists have no ranges", strict, mode)
+					}
+					doc.CogLang.FailureRanges, doc.CogLang.CaseRanges = nil, nil
+				}
+				var gj bytes.Buffer
+				if err := report.WriteJSON(&gj, doc); err != nil || got.Err() != nil {
+					t.Fatal(err, got.Err())
+				}
+				if !bytes.Equal(gj.Bytes(), wj.Bytes()) {
+					t.Errorf("strict=%v mode %d, %d workers: the JSON differs from Score's", strict, mode, workers)
+				}
 			}
 		}
 		// a writer that stops early stops the reading goroutine too
@@ -226,7 +241,7 @@ func FuzzDecodeDetail(f *testing.F) {
 	f.Add([]byte{1, 'x', 0, 200})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var d detail
-		if err := decodeDetail(b, &d, &contract.Strings{}); err != nil {
+		if err := decodeDetail(b, &d, &contract.Strings{}, nil); err != nil {
 			return
 		}
 		// what decodes is written and decoded back to the same detail
@@ -235,8 +250,13 @@ func FuzzDecodeDetail(f *testing.F) {
 			s = Scored{CaseID: string(d.caseID), ProviderError: true, ErrorCode: d.code}
 		}
 		var again detail
-		if err := decodeDetail(appendDetail(nil, &s)[4:], &again, &contract.Strings{}); err != nil || !reflect.DeepEqual(again, d) {
+		if err := decodeDetail(appendDetail(nil, &s)[4:], &again, &contract.Strings{}, nil); err != nil || !reflect.DeepEqual(again, d) {
 			t.Fatalf("%q decodes to %+v, which reads back as %+v (%v)", b, d, again, err)
+		}
+		// its strings lying in b, the same detail
+		var in detail
+		if err := decodeDetail(b, &in, nil, make([]string, 0, 1)); err != nil || !reflect.DeepEqual(in, d) {
+			t.Fatalf("%q decodes in place to %+v, not %+v (%v)", b, in, d, err)
 		}
 	})
 }

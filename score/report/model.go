@@ -338,12 +338,17 @@ type CogLangResult struct {
 	// CaseSource and FailureSource, when set, yield the cases and the failure
 	// cases one at a time as they are written, in place of Cases and
 	// FailureCases (which are then nil), so a result need not hold them.
-	CaseSource       iter.Seq[*CogLangCase] `json:"-"`
-	FailureSource    iter.Seq[*FailureCase] `json:"-"`
-	FixturePath      string                 `json:"fixture_path"`
-	ScoringProfile   string                 `json:"scoring_profile"`
-	PreflightSummary Ordered[int]           `json:"preflight_summary"`
-	ResponseFile     *ResponseFile          `json:"response_file,omitzero"`
+	CaseSource    iter.Seq[*CogLangCase] `json:"-"`
+	FailureSource iter.Seq[*FailureCase] `json:"-"`
+	// CaseRanges and FailureRanges, when set beside CaseSource and
+	// FailureSource, yield the same lists a range at a time on several
+	// goroutines at once; the JSON result is written from them.
+	CaseRanges       *Ranges[CogLangCase] `json:"-"`
+	FailureRanges    *Ranges[FailureCase] `json:"-"`
+	FixturePath      string               `json:"fixture_path"`
+	ScoringProfile   string               `json:"scoring_profile"`
+	PreflightSummary Ordered[int]         `json:"preflight_summary"`
+	ResponseFile     *ResponseFile        `json:"response_file,omitzero"`
 }
 
 // CogLangSummary holds the counts and rates of all cases or of one level.
@@ -444,23 +449,15 @@ func WriteJSON(w io.Writer, doc Doc) error {
 		r := doc.Toolcall
 		head := *r
 		head.Rows, head.RowSource, head.RowRanges = nil, nil, nil
-		rows := splice{key: "rows", each: r.EachRow()}
-		if r.RowRanges != nil {
-			rows.write = func(w *bufio.Writer) (int, error) {
-				return r.RowRanges.N, writeRanges(w, r.RowRanges, func(dst []byte, i int, v *Row) ([]byte, error) {
-					return appendListItem(dst, i, v)
-				})
-			}
-		}
-		err = writeSpliced(bw, &head, rows)
+		err = writeSpliced(bw, &head, splice{key: "rows", each: r.EachRow(), write: rangesWrite(r.RowRanges)})
 	case KindCogLang:
 		r := doc.CogLang
 		head := *r
-		head.FailureCases, head.FailureSource = nil, nil
-		lists := []splice{{key: "failure_cases", each: r.EachFailure()}}
+		head.FailureCases, head.FailureSource, head.FailureRanges = nil, nil, nil
+		lists := []splice{{key: "failure_cases", each: r.EachFailure(), write: rangesWrite(r.FailureRanges)}}
 		if r.Cases != nil || r.CaseSource != nil {
-			head.Cases, head.CaseSource = []CogLangCase{}, nil
-			lists = append(lists, splice{key: "cases", each: r.EachCase()})
+			head.Cases, head.CaseSource, head.CaseRanges = []CogLangCase{}, nil, nil
+			lists = append(lists, splice{key: "cases", each: r.EachCase(), write: rangesWrite(r.CaseRanges)})
 		}
 		err = writeSpliced(bw, &head, lists...)
 	default:
@@ -497,6 +494,18 @@ type splice struct {
 	// write, when set, writes the elements in place of each, every one as
 	// appendListItem does, and returns how many it wrote
 	write func(*bufio.Writer) (int, error)
+}
+
+// rangesWrite is the write of a splice whose elements l builds, or nil without l.
+func rangesWrite[T any](l *Ranges[T]) func(*bufio.Writer) (int, error) {
+	if l == nil {
+		return nil
+	}
+	return func(w *bufio.Writer) (int, error) {
+		return l.N, writeRanges(w, l, func(dst []byte, i int, v *T) ([]byte, error) {
+			return appendListItem(dst, i, v)
+		})
+	}
 }
 
 // appendListItem appends element i of a spliced list: its separator, its line

@@ -20,11 +20,23 @@ import (
 // each element before they ask for the next and keep nothing of it, so what it
 // returns may build each range in the memory of the range before. Seq, whose
 // caller may keep what it yields, always uses Build.
+//
+// Len is how many elements each range holds (0: 512), the last one excepted:
+// every range a writer or Seq builds starts at a multiple of it.
 type Ranges[T any] struct {
 	N       int
 	Workers int
+	Len     int
 	Build   func(lo, hi int, yield func(*T) bool) error
 	Builder func() func(lo, hi int, yield func(*T) bool) error
+}
+
+// rangeLen is how many elements each range holds.
+func (l *Ranges[T]) rangeLen() int {
+	if l.Len > 0 {
+		return l.Len
+	}
+	return defaultRangeLen
 }
 
 // writerBuild is the build function of one writer goroutine.
@@ -35,13 +47,14 @@ func (l *Ranges[T]) writerBuild() func(lo, hi int, yield func(*T) bool) error {
 	return l.Build
 }
 
-// rangeLen is how many elements a writer builds as one range.
-const rangeLen = 512
+// defaultRangeLen is how many elements a range holds unless Len says.
+const defaultRangeLen = 512
 
 // Seq yields every element in order, one range at a time on the calling
 // goroutine. A range that fails stops it, and fail gets the error.
 func (l *Ranges[T]) Seq(fail func(error)) iter.Seq[*T] {
 	return func(yield func(*T) bool) {
+		rangeLen := l.rangeLen()
 		for lo := 0; lo < l.N; lo += rangeLen {
 			stopped := false
 			err := l.Build(lo, min(lo+rangeLen, l.N), func(v *T) bool {
@@ -64,6 +77,7 @@ func (l *Ranges[T]) Seq(fail func(error)) iter.Seq[*T] {
 // goroutines at once, at most three each ahead of the writer, so memory stays
 // bounded whatever N is.
 func writeRanges[T any](w *bufio.Writer, l *Ranges[T], appendItem func(dst []byte, i int, v *T) ([]byte, error)) error {
+	rangeLen := l.rangeLen()
 	ranges := (l.N + rangeLen - 1) / rangeLen
 	// render builds range r with build, which is one goroutine's
 	render := func(build func(lo, hi int, yield func(*T) bool) error, dst []byte, r int) ([]byte, error) {

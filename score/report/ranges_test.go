@@ -38,7 +38,7 @@ func intRanges(n, workers, bad, short int) *Ranges[Row] {
 // byte for byte as the same rows from a sequence, for lists shorter than a range,
 // a range long, and over many ranges with a short last one.
 func TestWriteRangesInOrder(t *testing.T) {
-	for _, n := range []int{0, 1, rangeLen - 1, rangeLen, rangeLen + 1, 7*rangeLen + 3} {
+	for _, n := range []int{0, 1, defaultRangeLen - 1, defaultRangeLen, defaultRangeLen + 1, 7*defaultRangeLen + 3} {
 		want := writeRows(t, &ToolcallReport{RowSource: intRanges(n, 1, -1, -1).Seq(func(err error) { t.Fatal(err) })})
 		for _, workers := range []int{0, 1, 2, 3, 8} {
 			got := writeRows(t, &ToolcallReport{RowRanges: intRanges(n, workers, -1, -1)})
@@ -48,6 +48,39 @@ func TestWriteRangesInOrder(t *testing.T) {
 		}
 		if n > 0 && !strings.Contains(want, `"case_id": "c`+strconv.Itoa(n-1)+`"`) {
 			t.Fatalf("%d rows: the last row is missing", n)
+		}
+	}
+}
+
+// A list with its own range length is built in ranges of that length, each
+// starting at a multiple of it, and written as the same rows one at a time.
+func TestWriteRangesLen(t *testing.T) {
+	for _, n := range []int{0, 6, 7, 8, 50} {
+		want := writeRows(t, &ToolcallReport{RowSource: intRanges(n, 1, -1, -1).Seq(func(err error) { t.Fatal(err) })})
+		for _, workers := range []int{1, 2, 3} {
+			l := intRanges(n, workers, -1, -1)
+			l.Len = 7
+			build := l.Build
+			var mu sync.Mutex
+			var bad []string
+			l.Build = func(lo, hi int, yield func(*Row) bool) error {
+				if lo%7 != 0 || (hi-lo != 7 && hi != n) {
+					mu.Lock()
+					bad = append(bad, fmt.Sprintf("%d-%d", lo, hi))
+					mu.Unlock()
+				}
+				return build(lo, hi, yield)
+			}
+			if got := writeRows(t, &ToolcallReport{RowRanges: l}); got != want {
+				t.Fatalf("%d rows on %d workers in ranges of 7: the report differs from the rows written one at a time", n, workers)
+			}
+			var seq []int
+			for r := range l.Seq(func(err error) { t.Fatal(err) }) {
+				seq = append(seq, r.Repeat)
+			}
+			if len(seq) != n || len(bad) > 0 {
+				t.Fatalf("%d rows on %d workers: Seq yields %d rows; ranges not of 7: %v", n, workers, len(seq), bad)
+			}
 		}
 	}
 }
@@ -65,15 +98,15 @@ func writeRows(t *testing.T, r *ToolcallReport) string {
 // A range that fails, or yields fewer elements than it holds, stops the writer
 // with an error at any number of workers, and no goroutine is left behind.
 func TestWriteRangesErrors(t *testing.T) {
-	n := 9*rangeLen + 5
+	n := 9*defaultRangeLen + 5
 	for _, tc := range []struct {
 		name       string
 		bad, short int
 		want       string
 	}{
-		{"fails", 4*rangeLen + 7, -1, "row 2055 is damaged"},
+		{"fails", 4*defaultRangeLen + 7, -1, "row 2055 is damaged"},
 		{"fails in the last range", n - 1, -1, "is damaged"},
-		{"short", -1, 2 * rangeLen, "a range of 512 elements yielded 511"},
+		{"short", -1, 2 * defaultRangeLen, "a range of 512 elements yielded 511"},
 	} {
 		for _, workers := range []int{1, 2, 4} {
 			t.Run(fmt.Sprintf("%s/workers=%d", tc.name, workers), func(t *testing.T) {
@@ -100,7 +133,7 @@ func TestWriteRangesErrors(t *testing.T) {
 // Case results built a range at a time are written in order, one compact line
 // each, at any number of workers.
 func TestWriteCaseResultRanges(t *testing.T) {
-	n := 3*rangeLen + 1
+	n := 3*defaultRangeLen + 1
 	build := func(lo, hi int, yield func(*CaseResult) bool) error {
 		for i := lo; i < hi; i++ {
 			r := CaseResult{SchemaVersion: "fbeval-case-result/v1", CaseID: "c" + strconv.Itoa(i), Repeat: i, RequestIDs: []string{}, Attempts: []CaseAttempt{}}
@@ -133,7 +166,7 @@ func TestWriteCaseResultRanges(t *testing.T) {
 // ranges one after another with what it returned, never two at once; what is
 // written is what Build gives. Seq never calls it.
 func TestRangesBuilder(t *testing.T) {
-	n := 7*rangeLen + 3
+	n := 7*defaultRangeLen + 3
 	for _, workers := range []int{1, 2, 3} {
 		var mu sync.Mutex
 		builders := 0
@@ -170,10 +203,10 @@ func TestRangesBuilder(t *testing.T) {
 
 // Seq stops where its consumer stops, and passes a range's error on.
 func TestRangesSeq(t *testing.T) {
-	l := intRanges(3*rangeLen, 1, 2*rangeLen+1, -1)
+	l := intRanges(3*defaultRangeLen, 1, 2*defaultRangeLen+1, -1)
 	seen := 0
 	for range l.Seq(func(error) { t.Fatal("an error before the damaged range") }) {
-		if seen++; seen == rangeLen+3 {
+		if seen++; seen == defaultRangeLen+3 {
 			break
 		}
 	}
@@ -182,8 +215,8 @@ func TestRangesSeq(t *testing.T) {
 	for range l.Seq(func(err error) { got = err }) {
 		seen++
 	}
-	if seen != 2*rangeLen || got == nil || !strings.Contains(got.Error(), "damaged") {
-		t.Fatalf("%d rows then %v, want %d rows then the damaged row", seen, got, 2*rangeLen)
+	if seen != 2*defaultRangeLen || got == nil || !strings.Contains(got.Error(), "damaged") {
+		t.Fatalf("%d rows then %v, want %d rows then the damaged row", seen, got, 2*defaultRangeLen)
 	}
 }
 

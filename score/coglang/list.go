@@ -1,0 +1,362 @@
+package coglang
+
+import (
+	"bufio"
+	"cmp"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/score/report"
+)
+
+// caseList is one list of a result's cases, in fixture order: every case the
+// mode lists, or only the failing ones. Its cases are built a range at a time,
+// on several goroutines at once if need be: a range reads the ids and prompts
+// from the nearest case noted before it in the cases file, and the details of
+// a chunk of ranges are read once, in file order, for all its ranges. While one
+// chunk is built the next one is read.
+type caseList struct {
+	st   *caseStore
+	want func(i int) bool
+	n    int     // cases listed
+	at   []int32 // the case of listed case k*caseStride, for every k
+	per  int     // listed cases per chunk, a whole number of ranges
+
+	mu     sync.Mutex
+	chunks map[int]*detailChunk // read or being read
+}
+
+// caseStride is how many cases apart the store notes where a case begins in the
+// cases file, and a list the case of its listed cases: a range starts reading
+// fewer than caseStride cases before its first. rangeCases is how many listed
+// cases a range holds. (Variables for the tests.)
+var caseStride, rangeCases = 64, 1024
+
+// detailChunkBytes is about how many bytes of details a chunk holds, and
+// minDetailChunk the fewest cases in one (variables for the tests).
+var detailChunkBytes, minDetailChunk = 4 << 20, 1024
+
+// list is the list of the cases mode lists, or of the failing ones.
+func (st *caseStore) list(mode Mode, failing bool) *caseList {
+	var listed []bool
+	if mode == ModeFailuresOnly && !failing {
+		// As in the reference, failures-only keeps every case whose id failed.
+		listed = make([]bool, st.slots.n)
+		for j := 0; j < len(st.ids); {
+			k, failed := j, false
+			for ; k < len(st.ids) && st.ids[k].ID == st.ids[j].ID; k++ {
+				failed = failed || st.slots.at(int(st.ids[k].N)).failures != 0
+			}
+			for ; j < k; j++ {
+				listed[st.ids[j].N] = failed
+			}
+		}
+	}
+	l := &caseList{st: st, chunks: map[int]*detailChunk{}}
+	l.want = func(i int) bool {
+		return !(failing && st.slots.at(i).failures == 0) && (listed == nil || listed[i])
+	}
+	for i := range st.slots.n {
+		if l.want(i) {
+			if l.n%caseStride == 0 {
+				l.at = append(l.at, int32(i))
+			}
+			l.n++
+		}
+	}
+	perDetail := max(1, int(st.details.off)/max(1, st.written))
+	per := min(max(minDetailChunk, detailChunkBytes/perDetail), 1<<24)
+	l.per = (per + rangeCases - 1) / rangeCases * rangeCases
+	if st.err == nil {
+		st.err = st.flush()
+	}
+	return l
+}
+
+// caseOf returns the case of listed case k.
+func (l *caseList) caseOf(k int) int {
+	i, n := int(l.at[k/caseStride]), k/caseStride*caseStride
+	for n < k {
+		i++
+		if l.want(i) {
+			n++
+		}
+	}
+	return i
+}
+
+// detailChunk is one chunk of a list: its cases, and their details read in the
+// order they lie in the details file. Nothing in it is written once it is read,
+// so what is built from it may point into data.
+type detailChunk struct {
+	ready chan struct{} // closed once it is read
+	err   error
+	cases []int32      // the case of each listed case of the chunk
+	spans []detailSpan // where each one's detail is in data
+	data  []byte
+	left  int // listed cases not yet built
+}
+
+// detailSpan is where a detail is in a chunk's data; n < 0: the case has none.
+type detailSpan struct{ start, n int }
+
+// chunk returns chunk j once it is read, and starts reading the one after it
+// once the one before is let go, so that at most three are held at once.
+// Chunks are read on goroutines of their own, which Close waits for.
+func (l *caseList) chunk(j int) (*detailChunk, error) {
+	l.mu.Lock()
+	ch := l.start(j)
+	if _, held := l.chunks[j-1]; !held && (j+1)*l.per < l.n {
+		l.start(j + 1)
+	}
+	l.mu.Unlock()
+	<-ch.ready
+	return ch, ch.err
+}
+
+// start starts reading chunk j unless it is read or being read; l.mu is held.
+func (l *caseList) start(j int) *detailChunk {
+	ch := l.chunks[j]
+	if ch == nil {
+		ch = &detailChunk{ready: make(chan struct{}), left: min(l.per, l.n-j*l.per)}
+		l.chunks[j] = ch
+		l.st.loads.Go(func() {
+			defer close(ch.ready)
+			ch.err = l.read(j, ch)
+		})
+	}
+	return ch
+}
+
+// built says that n listed cases of chunk j were built: once all of them are,
+// the chunk is let go (and read again if it is asked for again).
+func (l *caseList) built(j, n int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if ch := l.chunks[j]; ch != nil {
+		if ch.left -= n; ch.left <= 0 {
+			delete(l.chunks, j)
+		}
+	}
+}
+
+// read reads chunk j into ch: the details of its cases are read in file order
+// (a shuffled response file costs a few large reads per chunk, not a small read
+// per case), each where it lies.
+func (l *caseList) read(j int, ch *detailChunk) error {
+	lo, hi := j*l.per, min((j+1)*l.per, l.n)
+	ch.cases = make([]int32, 0, hi-lo)
+	for i := l.caseOf(lo); len(ch.cases) < hi-lo; i++ {
+		if l.want(i) {
+			ch.cases = append(ch.cases, int32(i))
+		}
+	}
+	// the offset and place in the chunk of each detail, as one number sorted
+	// in file order (a chunk holds fewer than 2^24 cases; a details file of
+	// 2^40 bytes or more is sorted by pairs)
+	st := l.st
+	keys := make([]uint64, 0, len(ch.cases))
+	ch.spans = make([]detailSpan, len(ch.cases))
+	for k, i := range ch.cases {
+		ch.spans[k].n = -1
+		if d := st.slots.at(int(i)).detail; d != 0 {
+			keys = append(keys, (d-1)<<24|uint64(k))
+		}
+	}
+	type ref struct{ off, k uint64 }
+	var refs []ref
+	if st.details.off < 1<<40 {
+		slices.Sort(keys)
+	} else {
+		for k, i := range ch.cases {
+			if d := st.slots.at(int(i)).detail; d != 0 {
+				refs = append(refs, ref{d - 1, uint64(k)})
+			}
+		}
+		slices.SortFunc(refs, func(a, b ref) int { return cmp.Compare(a.off, b.off) })
+	}
+	dr := st.details.readerAt()
+	ch.data = make([]byte, 0, min(int(st.details.off), detailChunkBytes+detailChunkBytes/4))
+	for n := range max(len(keys), len(refs)) {
+		var off, k uint64
+		if refs != nil {
+			off, k = refs[n].off, refs[n].k
+		} else {
+			off, k = keys[n]>>24, keys[n]&(1<<24-1)
+		}
+		raw, err := dr.record(int64(off))
+		if err != nil {
+			return fmt.Errorf("reading back the scored cases: %v", err)
+		}
+		ch.spans[k] = detailSpan{start: len(ch.data), n: len(raw)}
+		ch.data = append(ch.data, raw...)
+	}
+	return nil
+}
+
+// caseBuilder builds ranges of a list one after another. A keeping builder
+// gives every range memory of its own, so what it yields may be kept; one
+// that does not yields each case in the memory of the one before, for a
+// caller that is done with a case when it asks for the next.
+type caseBuilder struct {
+	l          *caseList
+	keep       bool
+	cr         spoolReader
+	id, prompt []byte
+	d          detail
+	r          CaseResult        // the case, when not kept
+	heads      []string          // its hallucinated heads
+	text       *contract.Strings // where kept strings are made
+}
+
+func (l *caseList) builder(keep bool) *caseBuilder {
+	b := &caseBuilder{l: l, keep: keep}
+	if keep {
+		b.text = &contract.Strings{}
+	}
+	return b
+}
+
+// build yields listed cases lo to hi-1 in order, until yield returns false.
+func (b *caseBuilder) build(lo, hi int, yield func(*CaseResult) bool) error {
+	for lo < hi {
+		j := lo / b.l.per
+		ch, err := b.l.chunk(j)
+		if err != nil {
+			return err
+		}
+		end := min(hi, (j+1)*b.l.per)
+		more, err := b.buildChunk(ch, lo-j*b.l.per, end-j*b.l.per, yield)
+		b.l.built(j, end-lo)
+		if err != nil || !more {
+			return err
+		}
+		lo = end
+	}
+	return nil
+}
+
+// buildChunk yields the cases from place a to z-1 of chunk ch; it says whether
+// yield asked for more.
+func (b *caseBuilder) buildChunk(ch *detailChunk, a, z int, yield func(*CaseResult) bool) (bool, error) {
+	st := b.l.st
+	first := int(ch.cases[a])
+	b.cr.reset(st.cases, st.caseOffs[first/st.stride])
+	for range first % st.stride {
+		if err := b.cr.skip(); err != nil {
+			return false, err
+		}
+	}
+	var results []CaseResult
+	if b.keep {
+		results = make([]CaseResult, z-a)
+	}
+	for i, k := first, a; k < z; i++ {
+		var err error
+		if b.id, b.prompt, err = b.cr.strings(b.id, b.prompt); err != nil {
+			return false, err
+		}
+		if i != int(ch.cases[k]) {
+			continue
+		}
+		r := &b.r
+		if b.keep {
+			r = &results[k-a]
+		}
+		if err := b.fill(r, i, ch, ch.spans[k]); err != nil {
+			return false, err
+		}
+		k++
+		if !yield(r) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// fill builds case i into r from its slot, the strings read and its detail.
+func (b *caseBuilder) fill(r *CaseResult, i int, ch *detailChunk, sp detailSpan) error {
+	sl := b.l.st.slots.at(i)
+	*r = CaseResult{CaseID: textOf(b.text, b.id), Level: b.l.st.levels[sl.level], Prompt: textOf(b.text, b.prompt), Failures: sl.failures, Decision: sl.decision}
+	if sp.n < 0 {
+		r.ParseError = "missing output"
+		return nil
+	}
+	// the detail's strings are made in text, or lie in the chunk's data
+	var heads []string
+	if !b.keep {
+		heads = b.heads[:0]
+	}
+	if err := decodeDetail(ch.data[sp.start:sp.start+sp.n], &b.d, b.text, heads); err != nil {
+		return fmt.Errorf("reading back the scored cases: %v", err)
+	}
+	if !b.keep && b.d.halluc != nil {
+		b.heads = b.d.halluc
+	}
+	if string(b.d.caseID) != r.CaseID {
+		return fmt.Errorf("case ids %q and %q share a 128-bit hash: please report this pair", r.CaseID, b.d.caseID)
+	}
+	b.d.fill(r, sl)
+	return nil
+}
+
+// workersOf is the number of goroutines Options.Workers asks for.
+func workersOf(n int) int {
+	if n <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return n
+}
+
+// listRanges is l as a list of the report, each case made into a T by conv.
+func listRanges[T any](l *caseList, conv func(*CaseResult) T) *report.Ranges[T] {
+	return &report.Ranges[T]{N: l.n, Workers: l.st.workers, Len: rangeCases,
+		Build: func(lo, hi int, yield func(*T) bool) error {
+			out := make([]T, 0, hi-lo)
+			return l.builder(true).build(lo, hi, func(c *CaseResult) bool {
+				out = append(out, conv(c))
+				return yield(&out[len(out)-1])
+			})
+		},
+		Builder: func() func(lo, hi int, yield func(*T) bool) error {
+			b := l.builder(false)
+			var v T
+			return func(lo, hi int, yield func(*T) bool) error {
+				return b.build(lo, hi, func(c *CaseResult) bool {
+					v = conv(c)
+					return yield(&v)
+				})
+			}
+		}}
+}
+
+// reset reads the file from off on, with the reader's buffer.
+func (r *spoolReader) reset(s *spoolFile, off int64) {
+	sr := io.NewSectionReader(s.f, off, 1<<62)
+	if r.r == nil {
+		r.r = bufio.NewReaderSize(sr, 64<<10)
+	} else {
+		r.r.Reset(sr)
+	}
+	r.err = nil
+}
+
+// skip reads past the next pair of strings.
+func (r *spoolReader) skip() error {
+	for range 2 {
+		n, err := binary.ReadUvarint(r.r)
+		if err == nil {
+			_, err = r.r.Discard(int(n))
+		}
+		if err != nil {
+			r.err = fmt.Errorf("reading back the scored cases: %v", err)
+			return r.err
+		}
+	}
+	return nil
+}
