@@ -53,36 +53,43 @@ var plainByte = func() (t [256]bool) {
 // goes; it stops before the first byte the slow path must see.
 func (p *pyText) scan(buf []byte) int {
 	n := 0
+	inStr, content, lineHas := p.inStr, p.content, p.lineHas
 	for n < len(buf) {
-		c := buf[n]
-		if p.inStr {
-			switch {
-			case !strSpecial[c]:
-			case c == '\\':
-				if n+1 >= len(buf) {
-					return n
-				}
-				n++ // the escaped byte is text, whatever it is
-			default: // '"' or '\n' ends the string
-				p.inStr = false
+		if inStr {
+			for n < len(buf) && !strSpecial[buf[n]] {
+				n++
 			}
+			if n == len(buf) {
+				break
+			}
+			if buf[n] == '\\' {
+				if n+1 >= len(buf) {
+					break
+				}
+				n += 2 // the escaped byte is text, whatever it is
+				continue
+			}
+			inStr = false // '"' or '\n' ends the string
 			n++
 			continue
 		}
+		c := buf[n]
 		switch {
 		case plainByte[c]:
-			p.content, p.lineHas = true, true
+			content, lineHas = true, true
 		case c == ' ' || c == '\t':
 		case c == '"':
-			p.content, p.lineHas = true, true
-			p.inStr = true
+			content, lineHas = true, true
+			inStr = true
 		case c == '\n':
-			p.lineHas = false
+			lineHas = false
 		default:
+			p.inStr, p.content, p.lineHas = inStr, content, lineHas
 			return n
 		}
 		n++
 	}
+	p.inStr, p.content, p.lineHas = inStr, content, lineHas
 	return n
 }
 

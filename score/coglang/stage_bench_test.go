@@ -63,6 +63,21 @@ func BenchmarkStageRead(b *testing.B) {
 	reportRate(b, benchRecords)
 }
 
+// BenchmarkStageFilter: the response filter alone (pyText: Python's line
+// breaks, white space and non-finite numbers outside strings).
+func BenchmarkStageFilter(b *testing.B) {
+	data, _ := benchData()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		n, err := io.Copy(io.Discard, newPyText(bytes.NewReader(data)))
+		if err != nil || n != int64(len(data)) {
+			b.Fatalf("%d bytes, %v", n, err)
+		}
+	}
+	reportRate(b, benchRecords)
+}
+
 // BenchmarkStageDecode: one strict JSON parse of each record into a Response.
 func BenchmarkStageDecode(b *testing.B) {
 	data, lines := benchData()
