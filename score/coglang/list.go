@@ -26,6 +26,7 @@ type caseList struct {
 	n    int     // cases listed
 	at   []int32 // the case of listed case k*caseStride, for every k
 	per  int     // listed cases per chunk, a whole number of ranges
+	size int     // listed cases per range
 
 	mu     sync.Mutex
 	chunks map[int]*detailChunk // read or being read
@@ -33,13 +34,15 @@ type caseList struct {
 
 // caseStride is how many cases apart the store notes where a case begins in the
 // cases file, and a list the case of its listed cases: a range starts reading
-// fewer than caseStride cases before its first. rangeCases is how many listed
-// cases a range holds. (Variables for the tests.)
-var caseStride, rangeCases = 64, 1024
+// fewer than caseStride cases before its first. A range holds about rangeBytes
+// of cases as the store keeps them (ids, prompts, details), and at most
+// rangeCases cases: a writer holds a few ranges written out per goroutine, so a
+// fixture of long prompts makes short ranges. (Variables for the tests.)
+var caseStride, rangeCases, rangeBytes = 64, 1024, 1 << 20
 
 // detailChunkBytes is about how many bytes of details a chunk holds, and
 // minDetailChunk the fewest cases in one (variables for the tests).
-var detailChunkBytes, minDetailChunk = 4 << 20, 1024
+var detailChunkBytes, minDetailChunk = 4 << 20, 1
 
 // list is the list of the cases mode lists, or of the failing ones.
 func (st *caseStore) list(mode Mode, failing bool) *caseList {
@@ -70,8 +73,10 @@ func (st *caseStore) list(mode Mode, failing bool) *caseList {
 		}
 	}
 	perDetail := max(1, int(st.details.off)/max(1, st.written))
+	perCase := max(1, int(st.cases.off)/max(1, st.slots.n)) + perDetail
+	l.size = min(max(1, rangeBytes/perCase), rangeCases)
 	per := min(max(minDetailChunk, detailChunkBytes/perDetail), 1<<24)
-	l.per = (per + rangeCases - 1) / rangeCases * rangeCases
+	l.per = (per + l.size - 1) / l.size * l.size
 	if st.err == nil {
 		st.err = st.flush()
 	}
@@ -315,7 +320,7 @@ func workersOf(n int) int {
 
 // listRanges is l as a list of the report, each case made into a T by conv.
 func listRanges[T any](l *caseList, conv func(*CaseResult) T) *report.Ranges[T] {
-	return &report.Ranges[T]{N: l.n, Workers: l.st.workers, Len: rangeCases,
+	return &report.Ranges[T]{N: l.n, Workers: l.st.workers, Len: l.size,
 		Build: func(lo, hi int, yield func(*T) bool) error {
 			out := make([]T, 0, hi-lo)
 			return l.builder(true).build(lo, hi, func(c *CaseResult) bool {

@@ -25,8 +25,9 @@ import (
 // prompts in fixture order (written by the one read of the fixture), and the
 // details of the records (response case id, output, canonical text or parse
 // error, hallucinated heads, error code) in the order they were scored. The cases
-// are written in fixture order by reading the first file again in step with the
-// slots, and each case's detail by its offset in the second.
+// are written in fixture order, a range at a time (caseList), by reading the first
+// file again from a case noted every stride cases, and each case's detail by its
+// offset in the second.
 type caseStore struct {
 	ids      contract.IDSet // N: the case
 	index    *contract.IDIndex
@@ -356,9 +357,9 @@ func (st *caseStore) each(mode Mode, failing bool, fn func(*CaseResult) bool) {
 		defer close(done)
 		defer close(batches)
 		b := l.builder(true)
-		for lo := 0; lo < l.n; lo += rangeCases {
-			batch := make([]*CaseResult, 0, min(rangeCases, l.n-lo))
-			err := b.build(lo, min(lo+rangeCases, l.n), func(r *CaseResult) bool {
+		for lo := 0; lo < l.n; lo += l.size {
+			batch := make([]*CaseResult, 0, min(l.size, l.n-lo))
+			err := b.build(lo, min(lo+l.size, l.n), func(r *CaseResult) bool {
 				batch = append(batch, r)
 				return true
 			})

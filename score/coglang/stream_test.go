@@ -47,7 +47,7 @@ func TestStoreMatchesScore(t *testing.T) {
 		// read from at most one case before it
 		if strict {
 			detailChunkBytes, minDetailChunk, rangeCases, caseStride = 1, 7, 3, 2
-			defer func() { detailChunkBytes, minDetailChunk, rangeCases, caseStride = 4<<20, 1024, 1024, 64 }()
+			defer func() { detailChunkBytes, minDetailChunk, rangeCases, caseStride = 4<<20, 1, 1024, 64 }()
 		}
 		opts := Options{Strict: strict, AnswerSource: "t"}
 		var responses []Response
@@ -104,6 +104,39 @@ func TestStoreMatchesScore(t *testing.T) {
 			t.Errorf("strict=%v: after an early stop: %v", strict, err)
 		}
 		got.Close()
+	}
+}
+
+// TestStoreLongPrompts: a fixture of long prompts is written in short ranges (a
+// writer holds a few ranges written out at once), as Score writes it.
+func TestStoreLongPrompts(t *testing.T) {
+	fx := synth.CogLangFixture(fixtures.DefaultCogLangFixture(), 120)
+	for i := range fx.Cases {
+		fx.Cases[i].Prompt = strings.Repeat(fmt.Sprintf("case %d, ", i), 4000)
+	}
+	var b bytes.Buffer
+	if err := synth.CogLangResponses(&b, fx, 120, 4); err != nil {
+		t.Fatal(err)
+	}
+	files := [][]byte{b.Bytes()}
+	copts := Options{AnswerSource: "t"}
+	want, err := reference(t, fx, files, copts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []int{1, 2} {
+		copts.Workers = w
+		res, _, err := ScoreFiles(sourceOf(t, fx), sources(files), score.Options{}, copts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l := res.store.list(ModeFull, false); l.size < 10 || l.size > 40 {
+			t.Errorf("prompts of about 36 KB: ranges of %d cases", l.size)
+		}
+		if got := render(t, res); !bytes.Equal(got, want) {
+			t.Errorf("%d workers: the result differs from Score's", w)
+		}
+		res.Close()
 	}
 }
 

@@ -332,6 +332,42 @@ func TestToolcallReadSameAtAnyWorkers(t *testing.T) {
 	}
 }
 
+// Rows that quote long outputs are written in short ranges (a writer holds a few
+// ranges at once), and the bytes are those of ranges of 512 at any length.
+func TestToolcallRangesOfLongRows(t *testing.T) {
+	data := tcMixed(t, 20000)
+	run, _ := tcReported(t, data, 2)
+	if n := run.rangeLen(); n != 512 {
+		t.Fatalf("the mixed file: ranges of %d rows", n)
+	}
+	rep512, cases512 := tcOutputs(t, data, 2)
+	defer func() { rangeBytes = 2 << 20 }()
+	for _, b := range []int{2000, 300000} {
+		rangeBytes = b
+		run, _ := tcReported(t, data, 2)
+		if n := run.rangeLen(); n >= 512 || n < 1 {
+			t.Fatalf("rangeBytes %d: ranges of %d rows", b, n)
+		}
+		if rep, cases := tcOutputs(t, data, 2); rep != rep512 || cases != cases512 {
+			t.Errorf("rangeBytes %d: the outputs differ from ranges of 512", b)
+		}
+	}
+	// outputs of 64 KB: ranges of about 30 rows
+	rangeBytes = 2 << 20
+	lines := bytes.SplitAfter(tcSynth(t, 1440), []byte("\n"))
+	long := strings.Repeat("I cannot call the tool. ", 2700)
+	var b bytes.Buffer
+	for _, l := range lines {
+		if len(l) > 0 {
+			b.Write(bytes.Replace(l, []byte(`"output":"`), []byte(`"output":"`+long), 1))
+		}
+	}
+	run, _ = tcReported(t, b.Bytes(), 2)
+	if n := run.rangeLen(); n < 10 || n > 60 {
+		t.Errorf("64 KB outputs: ranges of %d rows", n)
+	}
+}
+
 // The writers build each range of rows in the memory of the range before
 // (report.Ranges.Builder): the report's rows and the case results they write are
 // byte for byte what rows built in memory of their own give (Build, which Seq

@@ -585,9 +585,22 @@ func (run *Run) rowRanges() *report.Ranges[report.Row] {
 // time in the scratch it is given: Build gives each range memory of its own, and
 // each writer's Builder one scratch for all its ranges.
 func settledRanges[T any](run *Run, build func(sc *rangeScratch) func(lo, hi int, yield func(*T) bool) error) *report.Ranges[T] {
-	return &report.Ranges[T]{N: run.rows, Workers: run.workers,
+	return &report.Ranges[T]{N: run.rows, Workers: run.workers, Len: run.rangeLen(),
 		Build:   build(nil),
 		Builder: func() func(lo, hi int, yield func(*T) bool) error { return build(&rangeScratch{}) }}
+}
+
+// rangeRows is the most rows a range holds, and rangeBytes about how many bytes
+// of rows (details included) it holds: a writer holds a few ranges written out
+// per goroutine, so rows that quote long outputs make short ranges. (Variables
+// for the tests.)
+var rangeRows, rangeBytes = 512, 2 << 20
+
+// rangeLen is how many rows each range of the run holds: a row is about a
+// kilobyte written, and its share of the details more.
+func (run *Run) rangeLen() int {
+	perRow := 1024 + int(min(run.spool.size/int64(max(1, run.rows)), 1<<30))
+	return min(rangeRows, max(1, rangeBytes/perRow))
 }
 
 // CaseResultsBeside makes the JSON report's rows, as they are written, also write
