@@ -189,6 +189,31 @@ func BenchmarkScoreFiles100k(b *testing.B) {
 	}
 }
 
+// BenchmarkIndexFixture100k: the first phase of BenchmarkScoreFixture100k alone,
+// reading the fixture file into the case store (a slot per case, the ids and
+// prompts spooled).
+func BenchmarkIndexFixture100k(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "fixture.json")
+	var buf bytes.Buffer
+	if err := synth.WriteCogLangFixture(&buf, synth.CogLangFixture(fixtures.DefaultCogLangFixture(), 100_000)); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(buf.Len()))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		fx, err := IndexFixture(fixtures.CogLangSource{Name: path})
+		if err != nil {
+			b.Fatal(err)
+		}
+		fx.Close()
+	}
+	b.ReportMetric(100_000*float64(b.N)/b.Elapsed().Seconds(), "cases/s")
+}
+
 // BenchmarkScoreFixture100k and BenchmarkScoreFixture1M are the CogLang rows of
 // the study-scale targets: a fixture of N distinct cases (synth.CogLangFixture),
 // one response per case (synth.CogLangResponses, seed 1), and the whole path of
