@@ -46,8 +46,9 @@ func cogLangRequest(c *fixtures.CogLangCase, includeRef, sorted bool) contract.O
 	return o
 }
 
-// CogLangCases yields the cases of a fixture in order, one at a time; the
-// first error of the fixture or of yield ends it.
+// CogLangCases yields the cases of a fixture in order, one at a time, each
+// (strings included) valid until yield returns; the first error of the fixture
+// or of yield ends it.
 type CogLangCases func(yield func(*fixtures.CogLangCase) error) error
 
 // CogLangCasesOf returns the cases of a fixture read from src, one at a time.
