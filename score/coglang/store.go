@@ -574,8 +574,10 @@ func (s *spoolFile) writeStrings(a, b string) error {
 
 // reader reads the file from the start, in order.
 func (s *spoolFile) reader() *spoolReader {
-	err := s.w.Flush()
-	return &spoolReader{r: bufio.NewReaderSize(io.NewSectionReader(s.f, 0, 1<<62), 64<<10), err: err}
+	r := &spoolReader{}
+	r.reset(s, 0)
+	r.err = s.w.Flush()
+	return r
 }
 
 type spoolReader struct {
