@@ -36,7 +36,7 @@ func TestScoreLeavesNoTempFiles(t *testing.T) {
 		if code != tt.code {
 			t.Fatalf("%s: exit %d, want %d: %s", tt.name, code, tt.code, stderr)
 		}
-		if tt.code == 0 && !strings.Contains(stdout, `"code": "`) {
+		if tt.code == 0 && !strings.Contains(stdout, `"code":"`) {
 			t.Fatalf("%s: the report quotes no failed attempt's errors:\n%.300s", tt.name, stdout)
 		}
 		if left, _ := os.ReadDir(tmp); len(left) > 0 {

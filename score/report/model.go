@@ -438,9 +438,11 @@ type ResponseFileInfo struct {
 }
 
 // WriteJSON writes the report held by doc as its saved JSON: indented as Python's
-// json.dumps(indent=2), with a trailing newline. Rows and case lists are written one
-// element at a time, from their sources when they are set, so the output is never
-// held whole.
+// json.dumps(indent=2), with a trailing newline, but for a toolcall report's rows,
+// each of which is compact JSON on a line of its own (grep finds a row whole, and a
+// diff of two reports shows the rows that changed). Rows and case lists are
+// written one element at a time, from their sources when they are set, so the
+// output is never held whole.
 func WriteJSON(w io.Writer, doc Doc) error {
 	bw := bufioWriter(w)
 	var err error
@@ -449,15 +451,15 @@ func WriteJSON(w io.Writer, doc Doc) error {
 		r := doc.Toolcall
 		head := *r
 		head.Rows, head.RowSource, head.RowRanges = nil, nil, nil
-		err = writeSpliced(bw, &head, splice{key: "rows", each: r.EachRow(), write: rangesWrite(r.RowRanges)})
+		err = writeSpliced(bw, &head, splice{key: "rows", each: r.EachRow(), write: rangesWrite(r.RowRanges, true), line: true})
 	case KindCogLang:
 		r := doc.CogLang
 		head := *r
 		head.FailureCases, head.FailureSource, head.FailureRanges = nil, nil, nil
-		lists := []splice{{key: "failure_cases", each: r.EachFailure(), write: rangesWrite(r.FailureRanges)}}
+		lists := []splice{{key: "failure_cases", each: r.EachFailure(), write: rangesWrite(r.FailureRanges, false)}}
 		if r.Cases != nil || r.CaseSource != nil {
 			head.Cases, head.CaseSource, head.CaseRanges = []CogLangCase{}, nil, nil
-			lists = append(lists, splice{key: "cases", each: r.EachCase(), write: rangesWrite(r.CaseRanges)})
+			lists = append(lists, splice{key: "cases", each: r.EachCase(), write: rangesWrite(r.CaseRanges, false)})
 		}
 		err = writeSpliced(bw, &head, lists...)
 	default:
@@ -494,29 +496,35 @@ type splice struct {
 	// write, when set, writes the elements in place of each, every one as
 	// appendListItem does, and returns how many it wrote
 	write func(*bufio.Writer) (int, error)
+	// line writes each element compact on a line of its own, not indented
+	line bool
 }
 
-// rangesWrite is the write of a splice whose elements l builds, or nil without l.
-func rangesWrite[T any](l *Ranges[T]) func(*bufio.Writer) (int, error) {
+// rangesWrite is the write of a splice whose elements l builds, or nil without l;
+// line is the splice's.
+func rangesWrite[T any](l *Ranges[T], line bool) func(*bufio.Writer) (int, error) {
 	if l == nil {
 		return nil
 	}
 	return func(w *bufio.Writer) (int, error) {
 		return l.N, writeRanges(w, l, func(dst []byte, i int, v *T) ([]byte, error) {
-			return appendListItem(dst, i, v)
+			return appendListItem(dst, i, v, line)
 		})
 	}
 }
 
 // appendListItem appends element i of a spliced list: its separator, its line
-// and its JSON one level deeper than the list.
-func appendListItem(dst []byte, i int, v any) ([]byte, error) {
+// and its JSON, indented one level deeper than the list or, with line, compact.
+func appendListItem(dst []byte, i int, v any, line bool) ([]byte, error) {
 	if i == 0 {
 		dst = append(dst, '[')
 	} else {
 		dst = append(dst, ',')
 	}
 	dst = append(dst, "\n    "...)
+	if line {
+		return contract.AppendJSON(dst, v, contract.Compact, 0)
+	}
 	return contract.AppendJSON(dst, v, contract.PythonIndent, 2)
 }
 
@@ -544,7 +552,7 @@ func writeSpliced(w *bufio.Writer, head any, lists ...splice) error {
 			}
 		} else {
 			for v := range l.each {
-				if buf, err = appendListItem(buf[:0], n, v); err != nil {
+				if buf, err = appendListItem(buf[:0], n, v, l.line); err != nil {
 					return err
 				}
 				n++

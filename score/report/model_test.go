@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -42,8 +43,9 @@ func TestModelRoundTrip(t *testing.T) {
 	}
 }
 
-// Rows are spliced into the report one at a time; the result is the report as
-// one value would be written, for no rows, one and many.
+// Rows are spliced into the report one at a time, each compact on a line of its
+// own; the rest is the report as one value would be written. For no rows, one and
+// many.
 func TestWriteJSONRows(t *testing.T) {
 	out := "x"
 	for _, rows := range [][]Row{nil, {}, {{CaseID: "a", Arm: "no_schema"}}, {{CaseID: "a", Output: &out}, {CaseID: "b", AttemptResults: []AttemptResult{{Attempt: 1}}}}} {
@@ -52,9 +54,22 @@ func TestWriteJSONRows(t *testing.T) {
 		if err := WriteJSON(&got, Doc{Kind: KindToolcall, Toolcall: r}); err != nil {
 			t.Fatal(err)
 		}
-		want, err := contract.Marshal(r, contract.PythonIndent)
+		head := *r
+		head.Rows = nil
+		want, err := contract.Marshal(&head, contract.PythonIndent)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if len(rows) > 0 {
+			lines := make([]string, len(rows))
+			for i := range rows {
+				line, err := contract.Marshal(&rows[i], contract.Compact)
+				if err != nil {
+					t.Fatal(err)
+				}
+				lines[i] = string(line)
+			}
+			want = bytes.Replace(want, []byte(`"rows": []`), []byte("\"rows\": [\n    "+strings.Join(lines, ",\n    ")+"\n  ]"), 1)
 		}
 		if got.String() != string(want)+"\n" {
 			t.Errorf("%d rows:\n%s\nwant\n%s", len(rows), got.String(), want)

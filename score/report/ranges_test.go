@@ -46,7 +46,7 @@ func TestWriteRangesInOrder(t *testing.T) {
 				t.Fatalf("%d rows on %d workers: the report differs from the rows written one at a time", n, workers)
 			}
 		}
-		if n > 0 && !strings.Contains(want, `"case_id": "c`+strconv.Itoa(n-1)+`"`) {
+		if n > 0 && !strings.Contains(want, `"case_id":"c`+strconv.Itoa(n-1)+`"`) {
 			t.Fatalf("%d rows: the last row is missing", n)
 		}
 	}

@@ -48,29 +48,25 @@ func TestOpenStreamsRows(t *testing.T) {
 	}
 	sameAsHeld(t, doc, text)
 
-	// Row 2500 starts on line rowsLine+1+row*lines of a row.
+	// Row 2500 is line rowsLine+row: each row is one line of its own.
 	lines := strings.Split(text, "\n")
-	row, seen := 2500, 0
-	for i := rowsLine; i < len(lines); i++ {
-		if lines[i] == "    {" {
-			seen++
-		}
-		if seen == row && strings.HasPrefix(lines[i], `      "repeat": `) {
-			for name, tc := range map[string]struct{ line, want string }{
-				"wrong type": {`      "repeat": "x",`, fmt.Sprintf("big.json:%d:17: expected an fbeval report: ", i+1)},
-				"not json":   {`      "repeat": x,`, fmt.Sprintf("big.json:%d:17: expected an fbeval report: ", i+1)},
-			} {
-				broken := slicesJoin(lines[:i], tc.line, lines[i+1:])
-				_, err := Open("big.json", strings.NewReader(broken), opts)
-				if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
-					t.Errorf("%s: error %v, want one line starting %q", name, err, tc.want)
-				}
-			}
-			break
-		}
+	const row = 2500
+	i := rowsLine + row - 1
+	at := strings.Index(lines[i], `"repeat":`)
+	if !strings.HasPrefix(lines[i], "    {") || at < 0 {
+		t.Fatalf("line %d is not row %d: %.80q", i+1, row, lines[i])
 	}
-	if seen != row {
-		t.Fatalf("row %d not found", row)
+	value := at + len(`"repeat":`)
+	end := value + strings.IndexByte(lines[i][value:], ',')
+	for name, tc := range map[string]struct{ value, want string }{
+		"wrong type": {`"x"`, fmt.Sprintf("big.json:%d:%d: expected an fbeval report: ", i+1, value+1)},
+		"not json":   {`x`, fmt.Sprintf("big.json:%d:%d: expected an fbeval report: ", i+1, value+1)},
+	} {
+		broken := slicesJoin(lines[:i], lines[i][:value]+tc.value+lines[i][end:], lines[i+1:])
+		_, err := Open("big.json", strings.NewReader(broken), opts)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: error %v, want one line starting %q", name, err, tc.want)
+		}
 	}
 
 	// A row over the row bound is named, at its line.
