@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"strings"
 )
 
 // DefaultResamples is the number of bootstrap resamples of clusters drawn for a
@@ -50,21 +51,84 @@ type Bootstrap = report.Bootstrap
 // report holds it (its json tags are the report contract's keys).
 type Effect = report.Effect
 
-// Paired computes the paired clustered effect of the treatment over the baseline.
+// Tally is the pairs of one cluster: how many there are, and in how many the
+// first attempt succeeded under each arm.
+type Tally struct {
+	Cluster             string
+	N                   int
+	Baseline, Treatment int
+}
+
+// Counts are a comparison's pairs as Paired needs them: tallied by cluster, and
+// the discordant pairs (the treatment alone succeeded: a win; the baseline alone:
+// a loss).
+type Counts struct {
+	Clusters     []Tally // in any order; a cluster tallied twice counts once
+	Wins, Losses int
+}
+
+// Count tallies pairs by cluster.
+func Count(pairs []Pair) Counts {
+	var c Counts
+	byCluster := map[string]int{}
+	for _, p := range pairs {
+		i, ok := byCluster[p.Cluster]
+		if !ok {
+			i = len(c.Clusters)
+			byCluster[p.Cluster] = i
+			c.Clusters = append(c.Clusters, Tally{Cluster: p.Cluster})
+		}
+		c.Clusters[i].Add(p.Baseline, p.Treatment)
+		switch {
+		case p.Treatment && !p.Baseline:
+			c.Wins++
+		case p.Baseline && !p.Treatment:
+			c.Losses++
+		}
+	}
+	return c
+}
+
+// Add counts one pair of the cluster; the caller counts it as a win or a loss.
+func (t *Tally) Add(baseline, treatment bool) {
+	t.N++
+	if baseline {
+		t.Baseline++
+	}
+	if treatment {
+		t.Treatment++
+	}
+}
+
+// Paired computes the paired clustered effect of the treatment over the baseline:
+// PairedCounts of Count(pairs).
+func Paired(pairs []Pair, opt Options) Effect {
+	return PairedCounts(Count(pairs), opt)
+}
+
+// PairedCounts computes the paired clustered effect of the treatment over the
+// baseline from its pairs' counts.
 //
-// Pairs are grouped by cluster and clusters taken in sorted order. The interval is
-// the 2.5th and 97.5th percentile (linear interpolation) of 100 (S* - B*) over
-// resamples that draw as many clusters as there are, with replacement, from
-// rand.NewPCG(opt.Seed, FNV-1a-64(opt.Name)); each draw is a 64-bit output mapped to
-// a cluster index by Lemire's multiply-shift with rejection, so there is no bias.
+// Clusters are taken in sorted order. The interval is the 2.5th and 97.5th
+// percentile (linear interpolation) of 100 (S* - B*) over resamples that draw as
+// many clusters as there are, with replacement, from rand.NewPCG(opt.Seed,
+// FNV-1a-64(opt.Name)); each draw is a 64-bit output mapped to a cluster index by
+// Lemire's multiply-shift with rejection, so there is no bias.
 //
 // With no pairs every rate, the interval and the p-value are nil and the label is
 // inconclusive; the bootstrap block still records the configuration.
-func Paired(pairs []Pair, opt Options) Effect {
+func PairedCounts(c Counts, opt Options) Effect {
 	stream := streamOf(opt.Name)
+	n, baseAll := 0, 0
+	for _, t := range c.Clusters {
+		n += t.N
+		baseAll += t.Baseline
+	}
 	e := Effect{
-		PairedRuns: len(pairs),
-		Label:      LabelInconclusive,
+		PairedRuns:       n,
+		DiscordantWins:   c.Wins,
+		DiscordantLosses: c.Losses,
+		Label:            LabelInconclusive,
 		Bootstrap: Bootstrap{
 			Resamples: opt.Resamples,
 			Seed:      opt.Seed,
@@ -75,52 +139,39 @@ func Paired(pairs []Pair, opt Options) Effect {
 	if e.Bootstrap.Resamples <= 0 {
 		e.Bootstrap.Resamples = DefaultResamples
 	}
-	if len(pairs) == 0 {
+	if n == 0 {
 		return e
 	}
-
-	type tally struct{ n, base, treat int }
-	byCluster := make(map[string]*tally)
-	baseAll := 0
-	for _, p := range pairs {
-		t := byCluster[p.Cluster]
-		if t == nil {
-			t = &tally{}
-			byCluster[p.Cluster] = t
-		}
-		t.n++
-		if p.Baseline {
-			t.base++
-			baseAll++
-		}
-		if p.Treatment {
-			t.treat++
-		}
-		switch {
-		case p.Treatment && !p.Baseline:
-			e.DiscordantWins++
-		case p.Baseline && !p.Treatment:
-			e.DiscordantLosses++
+	clusters := make([]Tally, 0, len(c.Clusters))
+	for _, t := range c.Clusters {
+		if t.N > 0 {
+			clusters = append(clusters, t)
 		}
 	}
-	names := make([]string, 0, len(byCluster))
-	for k := range byCluster {
-		names = append(names, k)
+	slices.SortFunc(clusters, func(a, b Tally) int { return strings.Compare(a.Cluster, b.Cluster) })
+	// a cluster tallied twice counts once, with both tallies' pairs
+	merged := clusters[:0]
+	for _, t := range clusters {
+		if last := len(merged) - 1; last >= 0 && merged[last].Cluster == t.Cluster {
+			merged[last].N += t.N
+			merged[last].Baseline += t.Baseline
+			merged[last].Treatment += t.Treatment
+			continue
+		}
+		merged = append(merged, t)
 	}
-	slices.Sort(names)
+	clusters = merged
 
-	k := len(names)
+	k := len(clusters)
 	e.IndependentClusters = k
 	baseMean := make([]float64, k)
 	treatMean := make([]float64, k)
 	singletons := true
-	for i, name := range names {
-		t := byCluster[name]
-		baseMean[i] = float64(t.base) / float64(t.n)
-		treatMean[i] = float64(t.treat) / float64(t.n)
-		singletons = singletons && t.n == 1
+	for i, t := range clusters {
+		baseMean[i] = float64(t.Baseline) / float64(t.N)
+		treatMean[i] = float64(t.Treatment) / float64(t.N)
+		singletons = singletons && t.N == 1
 	}
-
 	B, S := meanOf(baseMean), meanOf(treatMean)
 	e.BaselineSuccess = ptr(B * 100)
 	e.TreatmentSuccess = ptr(S * 100)
@@ -130,7 +181,7 @@ func Paired(pairs []Pair, opt Options) Effect {
 	if baseAll > 0 {
 		e.RelativeImprovement = ptr((S - B) / B * 100)
 	}
-	if baseAll < len(pairs) {
+	if baseAll < n {
 		e.ErrorReduction = ptr((S - B) / (1 - B) * 100)
 	}
 

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -235,6 +236,35 @@ func synthetic(k int) []Pair {
 		ps[i] = Pair{Cluster: fmt.Sprintf("case-%04d", i), Baseline: i%3 != 0, Treatment: i%7 != 0}
 	}
 	return ps
+}
+
+// Counts reach PairedCounts in any order, a cluster's pairs split over several
+// tallies and empty tallies among them, and give Paired's effect to the digit.
+func TestPairedCountsAnyOrder(t *testing.T) {
+	var pairs []Pair
+	for i := range 900 {
+		pairs = append(pairs, Pair{Cluster: fmt.Sprintf("intent-%02d", i%37), Baseline: i%3 != 0, Treatment: i%5 != 0})
+	}
+	opt := Options{Name: "input_schema vs no_schema", Seed: 42}
+	want := Paired(pairs, opt)
+	c := Count(pairs)
+	if len(c.Clusters) != 37 || c.Wins+c.Losses == 0 {
+		t.Fatalf("Count: %d clusters, %d wins, %d losses", len(c.Clusters), c.Wins, c.Losses)
+	}
+	var split Counts
+	split.Wins, split.Losses = c.Wins, c.Losses
+	for _, tl := range slices.Backward(c.Clusters) {
+		half := Tally{Cluster: tl.Cluster, N: tl.N / 2, Baseline: min(tl.Baseline, tl.N/2)}
+		half.Treatment = min(tl.Treatment, half.N)
+		rest := Tally{Cluster: tl.Cluster, N: tl.N - half.N, Baseline: tl.Baseline - half.Baseline, Treatment: tl.Treatment - half.Treatment}
+		split.Clusters = append(split.Clusters, rest, Tally{Cluster: "empty"}, half)
+	}
+	if got := PairedCounts(split, opt); !reflect.DeepEqual(got, want) {
+		t.Fatalf("PairedCounts of split tallies:\n%+v\nwant\n%+v", got, want)
+	}
+	if got := PairedCounts(Counts{}, opt); got.PairedRuns != 0 || got.CI95 != nil || got.Label != LabelInconclusive {
+		t.Fatalf("no pairs: %+v", got)
+	}
 }
 
 func TestPairedDeterministic(t *testing.T) {

@@ -84,13 +84,21 @@ func (run *Run) metricsBy(key func(*contract.Case) string, prices *contract.Pric
 		caseKey[ci] = i
 	}
 	accs := make([]*metricsAcc, len(keys)*len(arms))
-	for i := range run.rows {
-		ci := run.placeOf(i).ci
-		g := caseKey[ci]*len(arms) + i%len(arms)
-		if accs[g] == nil {
-			accs[g] = newMetricsAcc()
+	// rows go case by case, repeat by repeat, arm by arm (New)
+	perCase := run.Plan.Study.Repeats * len(arms)
+	for ci, k := range caseKey {
+		group := accs[k*len(arms) : (k+1)*len(arms)]
+		for a := range group {
+			if group[a] == nil {
+				group[a] = newMetricsAcc()
+			}
 		}
-		accs[g].add(run.rowAt(i), run.prepared[ci].ExpectedAction() == contract.ActionCallTool, run.codes, prices)
+		expectCall := run.prepared[ci].ExpectedAction() == contract.ActionCallTool
+		for i := ci * perCase; i < (ci+1)*perCase; i += len(arms) {
+			for a, acc := range group {
+				acc.add(run.rowAt(i+a), expectCall, run.codes, prices)
+			}
+		}
 	}
 	out := make(map[[2]string]*ArmMetrics, len(accs))
 	for g, acc := range accs {

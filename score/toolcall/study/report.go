@@ -74,6 +74,24 @@ func (run *Run) Report() (*Aggregates, error) {
 		rep.Complete = false
 		rep.Warnings = append(rep.Warnings, score.Plural(missing, "row has", "rows have")+" no first-attempt response and score as failures")
 	}
+	for _, cmp := range Comparisons {
+		if slices.Contains(s.Arms, cmp.Treatment) && slices.Contains(s.Arms, cmp.Baseline) {
+			rep.Effects = append(rep.Effects, namedEffect{Name: cmp.Name})
+		}
+	}
+	// Each effect draws from its own seeded stream, so computing them at once
+	// changes no digit; they hold a tally per cluster, and are computed while
+	// the metrics are summed.
+	var wg sync.WaitGroup
+	clusters, caseCluster := run.clusters()
+	for i := range rep.Effects {
+		e := &rep.Effects[i]
+		cmp := Comparisons[slices.IndexFunc(Comparisons, func(c comparison) bool { return c.Name == e.Name })]
+		wg.Go(func() {
+			counts := run.pairCounts(cmp.Baseline, cmp.Treatment, clusters, caseCluster)
+			e.Effect = stats.PairedCounts(counts, stats.Options{Name: cmp.Name, Seed: uint64(s.Seed)})
+		})
+	}
 	// one grouping at a time, so that only its latencies are held
 	for k, m := range run.metricsBy(func(*contract.Case) string { return "" }, s.Prices) {
 		rep.Arms[k[1]] = m
@@ -93,20 +111,6 @@ func (run *Run) Report() (*Aggregates, error) {
 			}
 			g.out[k[0]][k[1]] = m
 		}
-	}
-	for _, cmp := range Comparisons {
-		if slices.Contains(s.Arms, cmp.Treatment) && slices.Contains(s.Arms, cmp.Baseline) {
-			rep.Effects = append(rep.Effects, namedEffect{Name: cmp.Name})
-		}
-	}
-	// Each effect draws from its own seeded stream, so computing them at once
-	// changes no digit.
-	var wg sync.WaitGroup
-	for i := range rep.Effects {
-		e := &rep.Effects[i]
-		cmp := Comparisons[slices.IndexFunc(Comparisons, func(c comparison) bool { return c.Name == e.Name })]
-		pairs := run.pairs(cmp.Baseline, cmp.Treatment)
-		wg.Go(func() { e.Effect = stats.Paired(pairs, stats.Options{Name: cmp.Name, Seed: uint64(s.Seed)}) })
 	}
 	wg.Wait()
 	rep.Probes = run.probes()
@@ -195,21 +199,53 @@ func (run *Run) Report() (*Aggregates, error) {
 	return rep, nil
 }
 
-// pairs pairs the first-attempt outcomes of two arms on (case, repeat).
-func (run *Run) pairs(baseline, treatment string) []stats.Pair {
+// clusters returns the distinct clusters of the cases that have rows, and the
+// index in it of each such case's cluster.
+func (run *Run) clusters() (names []string, caseCluster []int) {
+	index := map[string]int{}
+	caseCluster = make([]int, run.rowCases())
+	for ci := range caseCluster {
+		c := run.Plan.Cases[ci].Cluster
+		i, ok := index[c]
+		if !ok {
+			i = len(names)
+			index[c] = i
+			names = append(names, c)
+		}
+		caseCluster[ci] = i
+	}
+	return names, caseCluster
+}
+
+// pairCounts counts the first-attempt outcomes of two arms, paired on (case,
+// repeat), by cluster (clusters and caseCluster are run.clusters').
+func (run *Run) pairCounts(baseline, treatment string, clusters []string, caseCluster []int) stats.Counts {
 	// rows go case by case, repeat by repeat, arm by arm (New): the two arms of
 	// one case and repeat are in the same run of len(arms) rows
 	arms := run.Plan.Study.Arms
 	bi, ti := slices.Index(arms, baseline), slices.Index(arms, treatment)
 	if bi < 0 || ti < 0 {
-		return nil
+		return stats.Counts{}
 	}
-	out := make([]stats.Pair, 0, run.rows/len(arms))
-	for start := 0; start < run.rows; start += len(arms) {
-		c := run.caseOf(run.placeOf(start))
-		out = append(out, stats.Pair{Cluster: c.Cluster, Baseline: run.rowAt(start + bi).firstSuccess(), Treatment: run.rowAt(start + ti).firstSuccess()})
+	c := stats.Counts{Clusters: make([]stats.Tally, len(clusters))}
+	for i, name := range clusters {
+		c.Clusters[i].Cluster = name
 	}
-	return out
+	perCase := run.Plan.Study.Repeats * len(arms)
+	for ci, k := range caseCluster {
+		t := &c.Clusters[k]
+		for start := ci * perCase; start < (ci+1)*perCase; start += len(arms) {
+			b, tr := run.rowAt(start+bi).firstSuccess(), run.rowAt(start+ti).firstSuccess()
+			t.Add(b, tr)
+			switch {
+			case tr && !b:
+				c.Wins++
+			case b && !tr:
+				c.Losses++
+			}
+		}
+	}
+	return c
 }
 
 // rowCases is the number of cases that have rows: every case of the plan, unless
