@@ -41,28 +41,103 @@ func (run *Run) settle() error {
 		return err
 	}
 	start := run.spool.size
-	workers := max(run.workers, 1)
-	items := make([]int, 0, settleChunk)
-	parts := make([]settlePart, workers)
-	size := 0
-	for i := range run.atts {
-		if a := &run.atts[i]; a.has(fDetail) {
-			items = append(items, i)
-			size += int(a.detLen)
-		}
-		if len(items) == settleChunk || size >= settleChunkBytes || (i == len(run.atts)-1 && len(items) > 0) {
-			if err := run.settleItems(items, parts); err != nil {
-				run.err = err
-				return err
-			}
-			items, size = items[:0], 0
-		}
+	if err := run.settleChunks(); err != nil {
+		run.err = err
+		return err
 	}
 	if err := run.spool.flush(); err != nil {
 		run.err = err
 		return err
 	}
 	run.settled, run.settledAt = true, start
+	return nil
+}
+
+// settleBatch is one chunk of attempts with a detail, and the parts the workers
+// judge it in.
+type settleBatch struct {
+	items []int
+	parts []settlePart
+	n     int // the parts in use
+	wg    sync.WaitGroup
+}
+
+// settleChunks settles the attempts with a detail a chunk at a time, in row
+// order. The workers judge one chunk while this goroutine stores the one before
+// it; chunks are stored in order, so the spool's offsets and the code ids are
+// the same as one chunk at a time would make them.
+func (run *Run) settleChunks() error {
+	workers := max(run.workers, 1)
+	var batches [2]settleBatch
+	for k := range batches {
+		batches[k].items = make([]int, 0, settleChunk)
+		batches[k].parts = make([]settlePart, workers)
+	}
+	var judged *settleBatch // judged, not yet stored
+	cur, size := 0, 0
+	b := &batches[cur]
+	for i := range run.atts {
+		if a := &run.atts[i]; a.has(fDetail) {
+			b.items = append(b.items, i)
+			size += int(a.detLen)
+		}
+		if len(b.items) == settleChunk || size >= settleChunkBytes || (i == len(run.atts)-1 && len(b.items) > 0) {
+			run.judgeBatch(b)
+			if judged != nil {
+				if err := run.storeBatch(judged); err != nil {
+					b.wg.Wait()
+					return err
+				}
+			}
+			b.wg.Wait()
+			judged, cur = b, 1-cur
+			b = &batches[cur]
+			b.items, size = b.items[:0], 0
+		}
+	}
+	if judged != nil {
+		return run.storeBatch(judged)
+	}
+	return nil
+}
+
+// judgeBatch starts b's parts on the workers; b.wg is done when all are.
+func (run *Run) judgeBatch(b *settleBatch) {
+	b.n = min(len(b.parts), len(b.items)/64+1)
+	per := (len(b.items) + b.n - 1) / b.n
+	for k := 0; k < b.n; k++ {
+		p := &b.parts[k]
+		p.items = b.items[min(k*per, len(b.items)):min((k+1)*per, len(b.items))]
+		b.wg.Go(func() { run.settlePart(p) })
+	}
+}
+
+// storeBatch writes a judged batch's entries to the spool, part by part, and
+// gives each attempt its entry's place, its verdict and its codes.
+func (run *Run) storeBatch(b *settleBatch) error {
+	for k := 0; k < b.n; k++ {
+		p := &b.parts[k]
+		if p.err != nil {
+			return p.err
+		}
+		off, err := run.spool.write(p.out)
+		if err != nil {
+			return err
+		}
+		for j, i := range p.items {
+			a := &run.atts[i]
+			a.det, a.detLen = off, p.lens[j]
+			off += int64(p.lens[j])
+			if !a.has(fPending) {
+				continue
+			}
+			a.flags = a.flags&^(fPending|fSuccess|fSemantic|fCandValid|fCall) | p.flags[j]
+			a.codes, a.ncodes = uint32(len(run.codes)), uint32(len(p.codes[j]))
+			for _, c := range p.codes[j] {
+				run.codes = append(run.codes, run.codeID(c))
+			}
+		}
+	}
 	return nil
 }
 
@@ -91,47 +166,6 @@ type judgedEntry struct {
 	start, end int
 	flags      uint16
 	codes      []string
-}
-
-// settleItems settles one chunk of attempts (indexes into run.atts, in order).
-func (run *Run) settleItems(items []int, parts []settlePart) error {
-	n := min(len(parts), len(items)/64+1)
-	per := (len(items) + n - 1) / n
-	var wg sync.WaitGroup
-	for k := 0; k < n; k++ {
-		p := &parts[k]
-		p.items = items[min(k*per, len(items)):min((k+1)*per, len(items))]
-		if n == 1 {
-			run.settlePart(p)
-			break
-		}
-		wg.Go(func() { run.settlePart(p) })
-	}
-	wg.Wait()
-	for k := 0; k < n; k++ {
-		p := &parts[k]
-		if p.err != nil {
-			return p.err
-		}
-		off, err := run.spool.write(p.out)
-		if err != nil {
-			return err
-		}
-		for j, i := range p.items {
-			a := &run.atts[i]
-			a.det, a.detLen = off, p.lens[j]
-			off += int64(p.lens[j])
-			if !a.has(fPending) {
-				continue
-			}
-			a.flags = a.flags&^(fPending|fSuccess|fSemantic|fCandValid|fCall) | p.flags[j]
-			a.codes, a.ncodes = uint32(len(run.codes)), uint32(len(p.codes[j]))
-			for _, c := range p.codes[j] {
-				run.codes = append(run.codes, run.codeID(c))
-			}
-		}
-	}
-	return nil
 }
 
 // Reads of settle: entries closer than settleGap to each other are read in
