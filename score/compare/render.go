@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/fbeval/fbeval/score/report"
 )
@@ -274,10 +275,13 @@ func mdAll(xs []string) []string {
 	return out
 }
 
-var htmlPage = template.Must(template.New("compare").Funcs(template.FuncMap{
-	"pct": pct, "num": num, "gap": gap, "outcome": outcome, "yesNo": yesNo, "flipName": flipName, "join": strings.Join,
-	"interval": interval, "pvalue": pvalue, "verdict": verdict,
-}).Parse(`<!DOCTYPE html>
+// htmlPage is parsed on first use, so that commands writing no page do not pay
+// for it.
+var htmlPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("compare").Funcs(template.FuncMap{
+		"pct": pct, "num": num, "gap": gap, "outcome": outcome, "yesNo": yesNo, "flipName": flipName, "join": strings.Join,
+		"interval": interval, "pvalue": pvalue, "verdict": verdict,
+	}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8"/>
@@ -330,6 +334,7 @@ var htmlPage = template.Must(template.New("compare").Funcs(template.FuncMap{
 </body>
 </html>
 `))
+})
 
 // flipsJS filters and pages the flips table in place; without it every flip is
 // listed.
@@ -393,7 +398,7 @@ func WriteHTML(w io.Writer, r *Result) error {
 		return fmt.Errorf("html: %w", err)
 	}
 	script := template.HTML("<script>/*<![CDATA[*/\n" + flipsJS + "/*]]>*/</script>\n")
-	if err := htmlPage.Execute(&b, struct {
+	if err := htmlPage().Execute(&b, struct {
 		R       *Result
 		Style   template.CSS
 		Chart   template.HTML

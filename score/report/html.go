@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 //go:embed style.css
@@ -21,33 +22,37 @@ var reportTmpl string
 // (comparisons) look the same without fetching anything.
 func HTMLStyle() string { return styleCSS }
 
-var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"pct":      pct,
-	"num":      num,
-	"points":   points,
-	"interval": interval,
-	"usd":      usd,
-	"ms":       ms,
-	"count":    count,
-	"pvalue":   pvalue,
-	"rate":     rate,
-	"ratio":    ratio,
-	"list":     list,
-	"join":     strings.Join,
-	"strOr":    strOr,
-	"shade":    shade,
-	"caseName": caseName,
-	"status":   rowStatus,
-	"yesNo":    yesNo,
-	"css":      func(s string) template.CSS { return template.CSS(s) },
-	"wilson":   wilsonCell,
-	"verdict":  verdict,
-	"cmpName":  comparisonName,
-	"minus":    func(a, b int) int { return a - b },
-	"verdictClass": func(label string) string {
-		return map[string]string{"improvement": "pass", "harm": "fail"}[label]
-	},
-}).Parse(reportTmpl))
+// pageTemplate is parsed on first use, so that commands writing no page do not
+// pay for it.
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"pct":      pct,
+		"num":      num,
+		"points":   points,
+		"interval": interval,
+		"usd":      usd,
+		"ms":       ms,
+		"count":    count,
+		"pvalue":   pvalue,
+		"rate":     rate,
+		"ratio":    ratio,
+		"list":     list,
+		"join":     strings.Join,
+		"strOr":    strOr,
+		"shade":    shade,
+		"caseName": caseName,
+		"status":   rowStatus,
+		"yesNo":    yesNo,
+		"css":      func(s string) template.CSS { return template.CSS(s) },
+		"wilson":   wilsonCell,
+		"verdict":  verdict,
+		"cmpName":  comparisonName,
+		"minus":    func(a, b int) int { return a - b },
+		"verdictClass": func(label string) string {
+			return map[string]string{"improvement": "pass", "harm": "fail"}[label]
+		},
+	}).Parse(reportTmpl))
+})
 
 // WriteHTML writes doc as one self-contained HTML page: inline CSS, charts drawn
 // in HTML, a toolcall report's sample browser as its one inline script, and no
@@ -63,7 +68,7 @@ func WriteHTML(w io.Writer, doc Doc) error {
 	case KindToolcall:
 		return writeToolcallHTML(w, doc.Toolcall)
 	case KindCogLang:
-		err = pageTemplate.ExecuteTemplate(&b, "coglang", coglangView(doc))
+		err = pageTemplate().ExecuteTemplate(&b, "coglang", coglangView(doc))
 	default:
 		return errNoKind
 	}
@@ -86,7 +91,7 @@ func writeToolcallHTML(w io.Writer, r *ToolcallReport) error {
 	p.Requests = samples.requests
 	p.Samples = samplesMark
 	var b bytes.Buffer
-	if err := pageTemplate.ExecuteTemplate(&b, "toolcall", p); err != nil {
+	if err := pageTemplate().ExecuteTemplate(&b, "toolcall", p); err != nil {
 		return fmt.Errorf("html: %w", err)
 	}
 	head, tail, ok := bytes.Cut(b.Bytes(), []byte(samplesMark))
@@ -512,7 +517,7 @@ func ForestHTML(title, unit, above, below string, rows []ForestRow) (template.HT
 		c.Rows = append(c.Rows, row)
 	}
 	var b bytes.Buffer
-	if err := pageTemplate.ExecuteTemplate(&b, "chart", c); err != nil {
+	if err := pageTemplate().ExecuteTemplate(&b, "chart", c); err != nil {
 		return "", err
 	}
 	return template.HTML(b.String()), nil
