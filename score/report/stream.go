@@ -285,13 +285,17 @@ type rowIndex struct {
 	armAt    []int64
 	noCase   int
 	noCaseAt int64
+	names    strCache
 }
 
 // check decodes row i, at offset at, noting its arm and a missing case id.
 func (ix *rowIndex) check(i int, at int64, val jsontext.Value) error {
 	var row Row
-	if err := unmarshalAt(val, at, fmt.Sprintf("/rows/%d", i), &row); err != nil {
-		return err
+	if !decodeRow(val, &row, &ix.names) {
+		row = Row{}
+		if err := unmarshalAt(val, at, fmt.Sprintf("/rows/%d", i), &row); err != nil {
+			return err
+		}
 	}
 	if !contains(ix.arms, row.Arm) {
 		ix.arms = append(ix.arms, row.Arm)
@@ -306,8 +310,14 @@ func (ix *rowIndex) check(i int, at int64, val jsontext.Value) error {
 
 // checkAs checks that each element of the list at ptr decodes as a T.
 func checkAs[T any](ptr string) func(i int, at int64, val jsontext.Value) error {
+	var names strCache
 	return func(i int, at int64, val jsontext.Value) error {
 		var v T
+		if fastDecode(val, &v, &names) {
+			return nil
+		}
+		var zero T
+		v = zero
 		return unmarshalAt(val, at, ptr+"/"+strconv.Itoa(i), &v)
 	}
 }
@@ -412,10 +422,16 @@ func listSource[T any](src io.ReaderAt, sp *span, failed *reread) iter.Seq[*T] {
 			return
 		}
 		var v T
+		var names strCache
 		for dec.PeekKind() != ']' {
 			var zero T
 			v = zero
-			if err := json.UnmarshalDecode(dec, &v); err != nil {
+			val, err := dec.ReadValue()
+			if err == nil && !fastDecode(val, &v, &names) {
+				v = zero
+				err = unmarshalAt(val, sp.start+dec.InputOffset()-int64(len(val)), "", &v)
+			}
+			if err != nil {
 				failed.note(err)
 				return
 			}

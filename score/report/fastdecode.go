@@ -1,0 +1,459 @@
+package report
+
+import (
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// The streamed lists of a saved report (a toolcall report's rows, a CogLang
+// result's cases and failure cases) are decoded here, without reflection, in
+// the common case: the members and types fbeval writes. The input is one value
+// that jsontext has already read, so it is valid JSON, valid UTF-8 and free of
+// duplicate names. Anything else (a member fbeval does not write, null where it
+// writes none, a number that is not a plain integer, an escaped name or a lone
+// surrogate) makes the fast decoder give up, and json.Unmarshal decodes the
+// value instead: the result, and any error, is always json.Unmarshal's.
+
+// fastDecoder reads one valid JSON value; ok turns false, for good, when the
+// value holds something it leaves to json.Unmarshal.
+type fastDecoder struct {
+	b     []byte
+	i     int
+	ok    bool
+	names *strCache
+}
+
+// strCache holds the short strings decoded so far, so that the names a list
+// repeats in every element (arms, domains, codes) are allocated once.
+type strCache map[string]string
+
+// strCacheLen bounds a strCache: the entries, and the length of each.
+const strCacheLen, strCacheMax = 4096, 32
+
+func (c *strCache) get(b []byte) string {
+	if c == nil || len(b) > strCacheMax {
+		return string(b)
+	}
+	if *c == nil {
+		*c = strCache{}
+	}
+	if s, ok := (*c)[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(*c) < strCacheLen {
+		(*c)[s] = s
+	}
+	return s
+}
+
+func (d *fastDecoder) space() {
+	for d.i < len(d.b) {
+		switch d.b[d.i] {
+		case ' ', '\t', '\r', '\n':
+			d.i++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next byte past white space, or 0 at the end.
+func (d *fastDecoder) peek() byte {
+	d.space()
+	if d.i < len(d.b) {
+		return d.b[d.i]
+	}
+	return 0
+}
+
+// want consumes c, the next byte past white space.
+func (d *fastDecoder) want(c byte) {
+	if d.peek() != c {
+		d.ok = false
+		return
+	}
+	d.i++
+}
+
+// object calls member with each member's name, which it must consume the value
+// of, or give up on. A name is valid only until member returns.
+func (d *fastDecoder) object(member func(name []byte)) {
+	d.want('{')
+	if d.peek() == '}' {
+		d.i++
+		return
+	}
+	for d.ok {
+		if d.peek() != '"' {
+			d.ok = false
+			return
+		}
+		start := d.i + 1
+		end := start
+		for end < len(d.b) && d.b[end] != '"' && d.b[end] != '\\' {
+			end++
+		}
+		if end >= len(d.b) || d.b[end] != '"' {
+			d.ok = false // an escaped name
+			return
+		}
+		d.i = end + 1
+		d.want(':')
+		if !d.ok {
+			return
+		}
+		member(d.b[start:end])
+		switch d.peek() {
+		case ',':
+			d.i++
+		case '}':
+			d.i++
+			return
+		default:
+			d.ok = false
+		}
+	}
+}
+
+// isNull consumes a null, if that is what comes next.
+func (d *fastDecoder) isNull() bool {
+	if d.peek() == 'n' && d.i+4 <= len(d.b) && string(d.b[d.i:d.i+4]) == "null" {
+		d.i += 4
+		return true
+	}
+	return false
+}
+
+func (d *fastDecoder) str() string {
+	if d.peek() != '"' {
+		d.ok = false
+		return ""
+	}
+	d.i++
+	start := d.i
+	for d.i < len(d.b) {
+		switch c := d.b[d.i]; c {
+		case '"':
+			s := d.names.get(d.b[start:d.i])
+			d.i++
+			return s
+		case '\\':
+			return d.escaped(start)
+		}
+		d.i++
+	}
+	d.ok = false
+	return ""
+}
+
+// escaped finishes a string that starts at start and has an escape at d.i.
+func (d *fastDecoder) escaped(start int) string {
+	end := d.i // the closing quote: the text is no longer than what it encloses
+	for end < len(d.b) && d.b[end] != '"' {
+		if d.b[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	out := make([]byte, 0, end-start)
+	out = append(out, d.b[start:d.i]...)
+	for d.i < len(d.b) {
+		if c := d.b[d.i]; c == '"' {
+			d.i++
+			return unsafe.String(unsafe.SliceData(out), len(out)) // out is not kept
+		} else if c != '\\' {
+			run := d.i
+			for d.i < len(d.b) && d.b[d.i] != '"' && d.b[d.i] != '\\' {
+				d.i++
+			}
+			out = append(out, d.b[run:d.i]...)
+			continue
+		}
+		if d.i+1 >= len(d.b) {
+			break
+		}
+		switch e := d.b[d.i+1]; e {
+		case '"', '\\', '/':
+			out = append(out, e)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, n := d.hex(d.i + 2)
+			if n == 0 {
+				d.ok = false
+				return ""
+			}
+			if utf16.IsSurrogate(r) {
+				r2, n2 := rune(0), 0
+				if d.i+8 < len(d.b) && d.b[d.i+6] == '\\' && d.b[d.i+7] == 'u' {
+					r2, n2 = d.hex(d.i + 8)
+				}
+				if r = utf16.DecodeRune(r, r2); n2 == 0 || r == utf8.RuneError {
+					d.ok = false // a lone surrogate
+					return ""
+				}
+				d.i += 6
+			}
+			out = utf8.AppendRune(out, r)
+			d.i += 6
+			continue
+		default:
+			d.ok = false
+			return ""
+		}
+		d.i += 2
+	}
+	d.ok = false
+	return ""
+}
+
+// hex reads the four hex digits at i: the rune, and 4, or 0 when they are not.
+func (d *fastDecoder) hex(i int) (rune, int) {
+	if i+4 > len(d.b) {
+		return 0, 0
+	}
+	v, err := strconv.ParseUint(string(d.b[i:i+4]), 16, 16)
+	if err != nil {
+		return 0, 0
+	}
+	return rune(v), 4
+}
+
+// optStr reads a string or null (nil).
+func (d *fastDecoder) optStr() *string {
+	if d.isNull() {
+		return nil
+	}
+	s := d.str()
+	return &s
+}
+
+func (d *fastDecoder) boolean() bool {
+	switch d.peek() {
+	case 't':
+		if d.i+4 <= len(d.b) && string(d.b[d.i:d.i+4]) == "true" {
+			d.i += 4
+			return true
+		}
+	case 'f':
+		if d.i+5 <= len(d.b) && string(d.b[d.i:d.i+5]) == "false" {
+			d.i += 5
+			return false
+		}
+	}
+	d.ok = false
+	return false
+}
+
+// integer reads a number without a fraction or an exponent that fits an int.
+func (d *fastDecoder) integer() int {
+	d.space()
+	start := d.i
+	if d.i < len(d.b) && d.b[d.i] == '-' {
+		d.i++
+	}
+	for d.i < len(d.b) && d.b[d.i] >= '0' && d.b[d.i] <= '9' {
+		d.i++
+	}
+	n, err := strconv.Atoi(string(d.b[start:d.i]))
+	if err != nil || (d.i < len(d.b) && (d.b[d.i] == '.' || d.b[d.i] == 'e' || d.b[d.i] == 'E')) {
+		d.ok = false
+	}
+	return n
+}
+
+// array calls elem for each element, which it must consume.
+func (d *fastDecoder) array(elem func()) {
+	d.want('[')
+	if d.peek() == ']' {
+		d.i++
+		return
+	}
+	for d.ok {
+		elem()
+		switch d.peek() {
+		case ',':
+			d.i++
+		case ']':
+			d.i++
+			return
+		default:
+			d.ok = false
+		}
+	}
+}
+
+// strs reads a list of strings: empty, not nil, for [], as json.Unmarshal does.
+func (d *fastDecoder) strs() []string {
+	out := []string{}
+	d.array(func() { out = append(out, d.str()) })
+	return out
+}
+
+// end reports whether the value was decoded whole.
+func (d *fastDecoder) end() bool {
+	d.space()
+	return d.ok && d.i == len(d.b)
+}
+
+// fastDecode decodes val into v as json.Unmarshal would, or reports false (and
+// leaves v to be reset): for the types it knows. names may be nil.
+func fastDecode(val []byte, v any, names *strCache) bool {
+	switch v := v.(type) {
+	case *Row:
+		return decodeRow(val, v, names)
+	case *CogLangCase:
+		return decodeCogLangCase(val, v, names)
+	case *FailureCase:
+		return decodeFailureCase(val, v, names)
+	}
+	return false
+}
+
+// decodeRow decodes a row as json.Unmarshal would, or reports false. names may
+// be nil.
+func decodeRow(val []byte, r *Row, names *strCache) bool {
+	d := &fastDecoder{b: val, ok: true, names: names}
+	d.object(func(name []byte) {
+		switch string(name) {
+		case "case_id":
+			r.CaseID = d.str()
+		case "domain":
+			r.Domain = d.str()
+		case "category":
+			r.Category = d.str()
+		case "cluster":
+			r.Cluster = d.str()
+		case "arm":
+			r.Arm = d.str()
+		case "repeat":
+			r.Repeat = d.integer()
+		case "first_pass_success":
+			r.FirstPassSuccess = d.boolean()
+		case "final_success":
+			r.FinalSuccess = d.boolean()
+		case "attempts":
+			r.Attempts = d.integer()
+		case "provider_error":
+			r.ProviderError = d.boolean()
+		case "missing":
+			r.Missing = d.boolean()
+		case "codes":
+			r.Codes = d.strs()
+		case "final_codes":
+			r.FinalCodes = d.strs()
+		case "output":
+			r.Output = d.optStr()
+		case "attempt_results":
+			r.AttemptResults = []AttemptResult{}
+			d.array(func() {
+				var a AttemptResult
+				d.object(func(name []byte) {
+					switch string(name) {
+					case "attempt":
+						a.Attempt = d.integer()
+					case "output":
+						a.Output = d.optStr()
+					case "errors":
+						a.Errors = []AttemptError{}
+						d.array(func() {
+							var e AttemptError
+							d.object(func(name []byte) {
+								switch string(name) {
+								case "code":
+									e.Code = d.str()
+								case "path":
+									e.Path = d.str()
+								case "message":
+									e.Message = d.str()
+								default:
+									d.ok = false
+								}
+							})
+							a.Errors = append(a.Errors, e)
+						})
+					default:
+						d.ok = false
+					}
+				})
+				r.AttemptResults = append(r.AttemptResults, a)
+			})
+		default:
+			d.ok = false
+		}
+	})
+	return d.end()
+}
+
+// decodeCogLangCase decodes a CogLang case as json.Unmarshal would, or reports
+// false. names may be nil.
+func decodeCogLangCase(val []byte, c *CogLangCase, names *strCache) bool {
+	d := &fastDecoder{b: val, ok: true, names: names}
+	d.object(func(name []byte) {
+		switch string(name) {
+		case "case_id":
+			c.CaseID = d.str()
+		case "level":
+			c.Level = d.str()
+		case "prompt":
+			c.Prompt = d.str()
+		case "output":
+			c.Output = d.optStr()
+		case "parse_ok":
+			c.ParseOK = d.boolean()
+		case "canonicalize_ok":
+			c.CanonicalizeOK = d.boolean()
+		case "validate_ok":
+			c.ValidateOK = d.boolean()
+		case "expected_top_level_head_ok":
+			c.ExpectedTopLevelHeadOK = d.boolean()
+		case "hallucinated_heads":
+			c.HallucinatedHeads = d.strs()
+		case "failure_categories":
+			c.FailureCategories = d.strs()
+		case "preflight_decision":
+			c.PreflightDecision = d.optStr()
+		case "canonical":
+			c.Canonical = d.optStr()
+		case "parse_error":
+			c.ParseError = d.optStr()
+		default:
+			d.ok = false
+		}
+	})
+	return d.end()
+}
+
+// decodeFailureCase decodes a CogLang failure case as json.Unmarshal would, or
+// reports false. names may be nil.
+func decodeFailureCase(val []byte, c *FailureCase, names *strCache) bool {
+	d := &fastDecoder{b: val, ok: true, names: names}
+	d.object(func(name []byte) {
+		switch string(name) {
+		case "case_id":
+			c.CaseID = d.str()
+		case "level":
+			c.Level = d.str()
+		case "failure_categories":
+			c.FailureCategories = d.strs()
+		case "hallucinated_heads":
+			c.HallucinatedHeads = d.strs()
+		case "parse_error":
+			c.ParseError = d.optStr()
+		default:
+			d.ok = false
+		}
+	})
+	return d.end()
+}
