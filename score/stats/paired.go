@@ -207,30 +207,27 @@ func PairedCounts(c Counts, opt Options) Effect {
 // sums them.
 func resample(baseMean, treatMean []float64, src *rand.PCG, out []float64) {
 	k := len(baseMean)
-	kf := float64(k)
+	treatMean = treatMean[:k]
+	n, kf := uint64(k), float64(k)
+	thresh := -n % n
+	// Each draw maps a 64-bit output to a cluster index in [0, k) by Lemire's
+	// multiply-shift with rejection, written out here, not taken from
+	// rand.Rand, so the mapping is fixed by this package. The generator is a
+	// local copy while it draws, so its state stays in registers.
+	p := *src
 	for r := range out {
 		var sb, st float64
 		for range k {
-			i := index(src, uint64(k))
-			sb += baseMean[i]
-			st += treatMean[i]
+			hi, lo := bits.Mul64(p.Uint64(), n)
+			for lo < thresh {
+				hi, lo = bits.Mul64(p.Uint64(), n)
+			}
+			sb += baseMean[hi]
+			st += treatMean[hi]
 		}
 		out[r] = 100 * (st/kf - sb/kf)
 	}
-}
-
-// index returns a uniform integer in [0, n) from src by Lemire's multiply-shift
-// with rejection. It is written out here, not taken from rand.Rand, so the mapping
-// from generator output to cluster is fixed by this package.
-func index(src *rand.PCG, n uint64) uint64 {
-	hi, lo := bits.Mul64(src.Uint64(), n)
-	if lo < n {
-		thresh := -n % n
-		for lo < thresh {
-			hi, lo = bits.Mul64(src.Uint64(), n)
-		}
-	}
-	return hi
+	*src = p
 }
 
 // streamOf derives the second PCG seed from the comparison's name.
