@@ -78,6 +78,8 @@ func TestDecodeRow(t *testing.T) {
 		{` { "case_id" : "a\"b\\c\/\n\u00e9\ud83d\ude00" , "repeat" : -0 } `, true},
 		{`{"output":null,"attempt_results":[{"attempt":2,"output":null,"errors":[]}]}`, true},
 		{`{"codes":["A","B"],"final_codes":[]}`, true},
+		{`{"attempt_results":[]}`, true},
+		{`{"attempt_results":[{"errors":[]},{"attempt":1,"errors":[{"code":"X"}]}]}`, true},
 		{`{"repeat":1.0}`, false},
 		{`{"repeat":1e0}`, false},
 		{`{"repeat":99999999999999999999}`, false},
@@ -136,6 +138,7 @@ func TestDecodeCogLangLists(t *testing.T) {
 	}
 	for val, fast := range map[string]bool{
 		`{"output":null,"canonical":"Equal[1, 2]","parse_ok":true}`: true,
+		`{"hallucinated_heads":[],"failure_categories":["a"]}`:      true,
 		`{"hallucinated_heads":null}`:                               false,
 		`{"level":1}`:                                               false,
 	} {
