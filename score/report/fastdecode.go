@@ -14,7 +14,8 @@ import (
 // duplicate names. Anything else (a member fbeval does not write, null where it
 // writes none, a number that is not a plain integer, an escaped name or a lone
 // surrogate) makes the fast decoder give up, and json.Unmarshal decodes the
-// value instead: the result, and any error, is always json.Unmarshal's.
+// value instead, with the options of every report reader (wtf8.go): the result,
+// and any error, is always json.Unmarshal's.
 
 // fastDecoder reads one valid JSON value; ok turns false, for good, when the
 // value holds something it leaves to json.Unmarshal.

@@ -10,6 +10,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/strictjson"
 )
 
 // Kind says which saved report a Doc holds.
@@ -54,14 +55,14 @@ func loadWhole(name string, data []byte) (Doc, error) {
 	var head struct {
 		SchemaVersion string `json:"schema_version"`
 	}
-	if err := json.Unmarshal(data, &head); err != nil {
+	if err := json.Unmarshal(data, &head, readOptions); err != nil {
 		return Doc{}, notAReport(name, data, err)
 	}
 	doc := Doc{Name: name}
 	switch head.SchemaVersion {
 	case contract.ReportV1:
 		var r ToolcallReport
-		if err := json.Unmarshal(data, &r); err != nil {
+		if err := json.Unmarshal(data, &r, readOptions); err != nil {
 			return Doc{}, notAReport(name, data, err)
 		}
 		if r.Suite != contract.SuiteToolcall {
@@ -73,7 +74,7 @@ func loadWhole(name string, data []byte) (Doc, error) {
 		doc.Kind, doc.Toolcall = KindToolcall, &r
 	case contract.CogLangResult:
 		var r CogLangResult
-		if err := json.Unmarshal(data, &r); err != nil {
+		if err := json.Unmarshal(data, &r, readOptions); err != nil {
 			return Doc{}, notAReport(name, data, err)
 		}
 		if r.Summary == nil || r.Maturity == nil {
@@ -132,6 +133,11 @@ func notAReport(name string, data []byte, err error) error {
 	}
 	if derr == nil && first.Kind() != '{' {
 		return fmt.Errorf("%s:1:1: expected an fbeval report (a JSON object), found %s: write a report with fbeval score --format json", name, kindName(first.Kind()))
+	}
+	var lex strictjson.LexError
+	if me != nil && errors.As(me.Err, &lex) {
+		// a string the report's reader unquotes itself (wtf8.go)
+		return fmt.Errorf("%s:%d:%d: expected an fbeval report: %s at %s", name, line, col, lex, me.JSONPointer)
 	}
 	if me != nil && me.JSONPointer != "" {
 		p := string(me.JSONPointer)

@@ -129,7 +129,7 @@ func open(name string, src io.ReaderAt, opts OpenOptions) (Doc, int64, int64, er
 
 func (lr *limitReader) open(name string, opts OpenOptions) (Doc, int64, error) {
 	src := lr.src
-	dec := jsontext.NewDecoder(lr)
+	dec := jsontext.NewDecoder(lr, readJSON)
 	lr.dec = dec
 	fail := func(err error) (Doc, int64, error) {
 		var se *jsontext.SyntacticError
@@ -325,7 +325,7 @@ func checkAs[T any](ptr string) func(i int, at int64, val jsontext.Value) error 
 // unmarshalAt decodes val, found at offset at of the input under the JSON
 // Pointer ptr, with its errors placed in the whole input.
 func unmarshalAt(val jsontext.Value, at int64, ptr string, v any) error {
-	err := json.Unmarshal(val, v)
+	err := json.Unmarshal(val, v, readOptions)
 	var me *json.SemanticError
 	var se *jsontext.SyntacticError
 	switch {
@@ -416,7 +416,7 @@ func contains(list []string, s string) bool {
 // changed: it ends the list early, kept in failed for the writer to report.
 func listSource[T any](src io.ReaderAt, sp *span, failed *reread) iter.Seq[*T] {
 	return func(yield func(*T) bool) {
-		dec := jsontext.NewDecoder(io.NewSectionReader(src, sp.start, sp.end-sp.start))
+		dec := jsontext.NewDecoder(io.NewSectionReader(src, sp.start, sp.end-sp.start), readJSON)
 		if _, err := dec.ReadToken(); err != nil {
 			failed.note(err)
 			return
