@@ -125,6 +125,10 @@ func FuzzLexer(f *testing.F) {
 		`"a\"b\\c\/d\b\f\n\r\t\u00e9"`, `"\ud800"`, `"\udc00\ud800x"`, `"\ud800\u0041"`,
 		`-12.5e+3`, `01`, `1.`, `1e`, `{"a":1,"a":2}`, "\"a\xffb\"", "\"\t\"",
 		`[[[[[[[[[[]]]]]]]]]]`, `{"a" 1}`, `[1,]`, `NaN`, `1e400`, ` {} `,
+		// past eight bytes at a time: a quote, a backslash, a control character,
+		// a multi-byte character and a bad byte at each place of a word
+		`"flights-000.minimal_schema.r12.a1"`, `"abcdefgh\"ijklmnop"`, `"abcdefghi\\jklmnop"`,
+		"\"abcdefghij\x01klmnop\"", `"abcdefghijké lmnop"`, "\"abcdefghijkl\xffmnop\"", `"abcdefgh"`, `"abcdefg"`,
 	} {
 		f.Add(s)
 	}
