@@ -17,8 +17,9 @@
 //	e := stats.Paired(pairs, stats.Options{Name: "input_schema vs no_schema", Seed: 7})
 //	out, _ := contract.Marshal(e, contract.PythonIndent) // the report's keys, in its order
 //
-// A caller that already knows each case's cluster counts its pairs in a Tally
-// per cluster and calls PairedCounts, with the same result and no pair held.
+// A caller that already knows each case's cluster counts its pairs into Counts
+// (a Tally per cluster, Counts.Add for each pair) and calls PairedCounts, with
+// the same result and no pair held.
 //
 // docs/statistics.md explains every number in plain language.
 package stats

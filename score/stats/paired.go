@@ -78,25 +78,27 @@ func Count(pairs []Pair) Counts {
 			byCluster[p.Cluster] = i
 			c.Clusters = append(c.Clusters, Tally{Cluster: p.Cluster})
 		}
-		c.Clusters[i].Add(p.Baseline, p.Treatment)
-		switch {
-		case p.Treatment && !p.Baseline:
-			c.Wins++
-		case p.Baseline && !p.Treatment:
-			c.Losses++
-		}
+		c.Add(i, p.Baseline, p.Treatment)
 	}
 	return c
 }
 
-// Add counts one pair of the cluster; the caller counts it as a win or a loss.
-func (t *Tally) Add(baseline, treatment bool) {
+// Add counts one pair, of the cluster c.Clusters[cluster]: whether its first
+// attempt succeeded under the baseline arm and under the treatment arm.
+func (c *Counts) Add(cluster int, baseline, treatment bool) {
+	t := &c.Clusters[cluster]
 	t.N++
 	if baseline {
 		t.Baseline++
 	}
 	if treatment {
 		t.Treatment++
+	}
+	switch {
+	case treatment && !baseline:
+		c.Wins++
+	case baseline && !treatment:
+		c.Losses++
 	}
 }
 

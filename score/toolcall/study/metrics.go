@@ -70,19 +70,7 @@ func satAdd(a, b int64) (int64, bool) {
 // one pass over the rows.
 func (run *Run) metricsBy(key func(*contract.Case) string, prices *contract.Prices) map[[2]string]*ArmMetrics {
 	arms := run.Plan.Study.Arms
-	var keys []string
-	index := map[string]int{}
-	caseKey := make([]int, run.rowCases())
-	for ci := range caseKey {
-		k := key(&run.Plan.Cases[ci])
-		i, ok := index[k]
-		if !ok {
-			i = len(keys)
-			index[k] = i
-			keys = append(keys, k)
-		}
-		caseKey[ci] = i
-	}
+	keys, caseKey := run.caseGroups(key)
 	accs := make([]*metricsAcc, len(keys)*len(arms))
 	// rows go case by case, repeat by repeat, arm by arm (New)
 	perCase := run.Plan.Study.Repeats * len(arms)
@@ -107,6 +95,24 @@ func (run *Run) metricsBy(key func(*contract.Case) string, prices *contract.Pric
 		}
 	}
 	return out
+}
+
+// caseGroups groups the cases that have rows by key: the distinct keys in the
+// order the cases first give them, and the index in keys of each case's key.
+func (run *Run) caseGroups(key func(*contract.Case) string) (keys []string, caseKey []int) {
+	index := map[string]int{}
+	caseKey = make([]int, run.rowCases())
+	for ci := range caseKey {
+		k := key(&run.Plan.Cases[ci])
+		i, ok := index[k]
+		if !ok {
+			i = len(keys)
+			index[k] = i
+			keys = append(keys, k)
+		}
+		caseKey[ci] = i
+	}
+	return keys, caseKey
 }
 
 // metricsAcc sums rows (all of one arm) into ArmMetrics.

@@ -83,7 +83,7 @@ func (run *Run) Report() (*Aggregates, error) {
 	// changes no digit; they hold a tally per cluster, and are computed while
 	// the metrics are summed.
 	var wg sync.WaitGroup
-	clusters, caseCluster := run.clusters()
+	clusters, caseCluster := run.caseGroups(func(c *contract.Case) string { return c.Cluster })
 	for i := range rep.Effects {
 		e := &rep.Effects[i]
 		cmp := Comparisons[slices.IndexFunc(Comparisons, func(c comparison) bool { return c.Name == e.Name })]
@@ -199,26 +199,8 @@ func (run *Run) Report() (*Aggregates, error) {
 	return rep, nil
 }
 
-// clusters returns the distinct clusters of the cases that have rows, and the
-// index in it of each such case's cluster.
-func (run *Run) clusters() (names []string, caseCluster []int) {
-	index := map[string]int{}
-	caseCluster = make([]int, run.rowCases())
-	for ci := range caseCluster {
-		c := run.Plan.Cases[ci].Cluster
-		i, ok := index[c]
-		if !ok {
-			i = len(names)
-			index[c] = i
-			names = append(names, c)
-		}
-		caseCluster[ci] = i
-	}
-	return names, caseCluster
-}
-
 // pairCounts counts the first-attempt outcomes of two arms, paired on (case,
-// repeat), by cluster (clusters and caseCluster are run.clusters').
+// repeat), by cluster (clusters and caseCluster are run.caseGroups' by cluster).
 func (run *Run) pairCounts(baseline, treatment string, clusters []string, caseCluster []int) stats.Counts {
 	// rows go case by case, repeat by repeat, arm by arm (New): the two arms of
 	// one case and repeat are in the same run of len(arms) rows
@@ -233,16 +215,8 @@ func (run *Run) pairCounts(baseline, treatment string, clusters []string, caseCl
 	}
 	perCase := run.Plan.Study.Repeats * len(arms)
 	for ci, k := range caseCluster {
-		t := &c.Clusters[k]
 		for start := ci * perCase; start < (ci+1)*perCase; start += len(arms) {
-			b, tr := run.rowAt(start+bi).firstSuccess(), run.rowAt(start+ti).firstSuccess()
-			t.Add(b, tr)
-			switch {
-			case tr && !b:
-				c.Wins++
-			case b && !tr:
-				c.Losses++
-			}
+			c.Add(k, run.rowAt(start+bi).firstSuccess(), run.rowAt(start+ti).firstSuccess())
 		}
 	}
 	return c
