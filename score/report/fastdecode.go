@@ -2,20 +2,22 @@ package report
 
 import (
 	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
-	"unsafe"
+
+	"github.com/fbeval/fbeval/contract/strictjson"
 )
 
 // The streamed lists of a saved report (a toolcall report's rows, a CogLang
 // result's cases and failure cases) are decoded here, without reflection, in
 // the common case: the members and types fbeval writes. The input is one value
-// that jsontext has already read, so it is valid JSON, valid UTF-8 and free of
-// duplicate names. Anything else (a member fbeval does not write, null where it
-// writes none, a number that is not a plain integer, an escaped name or a lone
-// surrogate) makes the fast decoder give up, and json.Unmarshal decodes the
-// value instead, with the options of every report reader (wtf8.go): the result,
-// and any error, is always json.Unmarshal's.
+// that jsontext has already read, so it is valid JSON free of duplicate names
+// (its strings may hold lone surrogate escapes, or bytes that are not UTF-8,
+// which the report readers let through for strictjson to keep or refuse: see
+// wtf8.go). Anything else (a member fbeval does not write, null where it
+// writes none, a number that is not a plain integer, an escaped name) makes the
+// fast decoder give up, and json.Unmarshal decodes the value instead, with the
+// options of every report reader (wtf8.go): the result, and any error, is
+// always json.Unmarshal's. Strings are unquoted by strictjson, as those options
+// unquote them.
 
 // fastDecoder reads one valid JSON value; ok turns false, for good, when the
 // value holds something it leaves to json.Unmarshal.
@@ -26,9 +28,14 @@ type fastDecoder struct {
 	names *strCache
 }
 
-// strCache holds the short strings decoded so far, so that the names a list
-// repeats in every element (arms, domains, codes) are allocated once.
-type strCache map[string]string
+// strCache is what decoding a list keeps from one element to the next: the
+// short strings decoded so far, so that the names a list repeats in every
+// element (arms, domains, codes) are allocated once, and the buffer an escaped
+// string is unquoted into.
+type strCache struct {
+	m   map[string]string
+	buf []byte
+}
 
 // strCacheLen bounds a strCache: the entries, and the length of each.
 const strCacheLen, strCacheMax = 4096, 32
@@ -37,15 +44,15 @@ func (c *strCache) get(b []byte) string {
 	if c == nil || len(b) > strCacheMax {
 		return string(b)
 	}
-	if *c == nil {
-		*c = strCache{}
+	if c.m == nil {
+		c.m = map[string]string{}
 	}
-	if s, ok := (*c)[string(b)]; ok {
+	if s, ok := c.m[string(b)]; ok {
 		return s
 	}
 	s := string(b)
-	if len(*c) < strCacheLen {
-		(*c)[s] = s
+	if len(c.m) < strCacheLen {
+		c.m[s] = s
 	}
 	return s
 }
@@ -128,107 +135,31 @@ func (d *fastDecoder) isNull() bool {
 	return false
 }
 
+// str reads a string, unquoted by strictjson as every fbeval reader unquotes
+// (a lone surrogate escape kept as WTF-8, as unquoteString keeps it).
 func (d *fastDecoder) str() string {
 	if d.peek() != '"' {
 		d.ok = false
 		return ""
 	}
-	d.i++
-	start := d.i
-	for d.i < len(d.b) {
-		switch c := d.b[d.i]; c {
-		case '"':
-			s := d.names.get(d.b[start:d.i])
-			d.i++
-			return s
-		case '\\':
-			return d.escaped(start)
-		}
-		d.i++
+	var buf []byte
+	if d.names != nil {
+		buf = d.names.buf[:0]
 	}
-	d.ok = false
-	return ""
-}
-
-// escaped finishes a string that starts at start and has an escape at d.i.
-func (d *fastDecoder) escaped(start int) string {
-	end := d.i // the closing quote: the text is no longer than what it encloses
-	for end < len(d.b) && d.b[end] != '"' {
-		if d.b[end] == '\\' {
-			end++
-		}
-		end++
+	end, out, escaped, err := strictjson.ReadString(d.b, d.i, buf, strictjson.KeepSurrogates)
+	if err != strictjson.LexOK {
+		d.ok = false
+		return ""
 	}
-	out := make([]byte, 0, end-start)
-	out = append(out, d.b[start:d.i]...)
-	for d.i < len(d.b) {
-		if c := d.b[d.i]; c == '"' {
-			d.i++
-			return unsafe.String(unsafe.SliceData(out), len(out)) // out is not kept
-		} else if c != '\\' {
-			run := d.i
-			for d.i < len(d.b) && d.b[d.i] != '"' && d.b[d.i] != '\\' {
-				d.i++
-			}
-			out = append(out, d.b[run:d.i]...)
-			continue
+	text := d.b[d.i+1 : end-1]
+	if escaped {
+		text = out
+		if d.names != nil {
+			d.names.buf = out
 		}
-		if d.i+1 >= len(d.b) {
-			break
-		}
-		switch e := d.b[d.i+1]; e {
-		case '"', '\\', '/':
-			out = append(out, e)
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, n := d.hex(d.i + 2)
-			if n == 0 {
-				d.ok = false
-				return ""
-			}
-			if utf16.IsSurrogate(r) {
-				r2, n2 := rune(0), 0
-				if d.i+8 < len(d.b) && d.b[d.i+6] == '\\' && d.b[d.i+7] == 'u' {
-					r2, n2 = d.hex(d.i + 8)
-				}
-				if r = utf16.DecodeRune(r, r2); n2 == 0 || r == utf8.RuneError {
-					d.ok = false // a lone surrogate
-					return ""
-				}
-				d.i += 6
-			}
-			out = utf8.AppendRune(out, r)
-			d.i += 6
-			continue
-		default:
-			d.ok = false
-			return ""
-		}
-		d.i += 2
 	}
-	d.ok = false
-	return ""
-}
-
-// hex reads the four hex digits at i: the rune, and 4, or 0 when they are not.
-func (d *fastDecoder) hex(i int) (rune, int) {
-	if i+4 > len(d.b) {
-		return 0, 0
-	}
-	v, err := strconv.ParseUint(string(d.b[i:i+4]), 16, 16)
-	if err != nil {
-		return 0, 0
-	}
-	return rune(v), 4
+	d.i = end
+	return d.names.get(text) // a copy, or a string decoded before
 }
 
 // optStr reads a string or null (nil).
