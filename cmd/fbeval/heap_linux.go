@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -34,11 +35,15 @@ const (
 // touch (fresh memory is not cleared, so a peak RSS is what the run itself
 // uses). GODEBUG=disablethp=1, the runtime's own switch for huge pages in the
 // heap, turns this off; a kernel without THP refuses the advice, and that is
-// harmless. It returns the bytes advised.
+// harmless. The collector is off while the chunks are made (each one past the
+// goal would start a collection of its own: five in all, several milliseconds of
+// every process's start); the one collection at the end frees them all. It
+// returns the bytes advised.
 func growHeapHuge(n int) int {
 	if n < heapChunkBytes || strings.Contains(os.Getenv("GODEBUG"), "disablethp=1") {
 		return 0
 	}
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	chunks := make([][]byte, n/heapChunkBytes)
 	starts := make([]uintptr, len(chunks))
 	for i := range chunks {

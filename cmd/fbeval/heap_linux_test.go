@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -78,6 +80,25 @@ func TestGrowHeapHuge(t *testing.T) {
 	// fresh memory is not cleared: the heap grew without being touched
 	if grew := residentBytes(t) - rss; grew > n/4 {
 		t.Errorf("resident set grew by %d bytes for a %d-byte heap", grew, n)
+	}
+}
+
+// TestGrowHeapHugeCollectsOnce: growing the heap in chunks starts no collection
+// of its own (each chunk past the goal would start one, several milliseconds
+// at every start of the process); the one it asks for at the end frees them,
+// and the collector's pace is as it was.
+func TestGrowHeapHugeCollectsOnce(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	growHeapHuge(64 << 20)
+	runtime.ReadMemStats(&after)
+	if n := after.NumGC - before.NumGC; n != 1 {
+		t.Errorf("growHeapHuge of 64 MiB ran %d collections, want the 1 that frees its chunks", n)
+	}
+	if pct := debug.SetGCPercent(100); pct != 100 {
+		t.Errorf("after growHeapHuge the GC percent is %d, want 100 as before", pct)
 	}
 }
 
