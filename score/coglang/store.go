@@ -31,6 +31,7 @@ import (
 type caseStore struct {
 	ids      contract.IDSet // N: the case
 	index    *contract.IDIndex
+	repeats  bool // some id names more than one case
 	slots    pages[slot]
 	levels   []string   // by number
 	headSets [][]string // by number
@@ -142,7 +143,7 @@ func newCaseStore(src fixtures.CogLangSource, refs bool, popts ParseOptions) (st
 	for _, p := range ids.p {
 		st.ids = append(st.ids, p...)
 	}
-	st.ids.Seal()
+	_, _, st.repeats = st.ids.Seal()
 	st.index = contract.NewIDIndex(st.ids)
 	return st, nil
 }
@@ -157,18 +158,35 @@ func (st *caseStore) close() {
 	}
 }
 
-// lookup returns the place in ids of the first case with id, or -1.
-func (st *caseStore) lookup(id contract.ID) int32 {
-	if i, ok := st.index.Find(id); ok {
-		return int32(i)
+// place finds the case of s's id: s.ID is the place in ids of the first case
+// with it, or -1; s.slot is that case, and s.shared whether another follows.
+func (st *caseStore) place(s *Scored) {
+	s.ID, s.slot, s.shared = -1, -1, false
+	i, ok := st.index.Find(s.key)
+	if !ok {
+		return
 	}
-	return -1
+	s.ID, s.slot = int32(i), int32(st.ids[i].N)
+	s.shared = st.repeats && i+1 < len(st.ids) && st.ids[i+1].ID == s.key
 }
 
-// add takes the next record in input order, scored as s (s.ID from lookup), for
+// add takes the next record in input order, scored as s (placed by place), for
 // every case with its id; the last record per id wins. It reports whether the id
 // came before; unknown ids are the caller's.
 func (st *caseStore) add(s *Scored) (duplicate bool, err error) {
+	if !s.shared {
+		// one case has the id (nearly always): its slot came with s, and the
+		// ids, which a million cases spread over 20 MB, are not read again
+		i := int(s.slot)
+		duplicate = st.slots.at(i).bits&bitSeen != 0
+		if err := st.fill(i, s); err != nil {
+			return false, err
+		}
+		if duplicate {
+			st.slots.at(i).bits |= bitDup
+		}
+		return duplicate, nil
+	}
 	id := st.ids[s.ID].ID
 	for j := int(s.ID); j < len(st.ids) && st.ids[j].ID == id; j++ {
 		sl := st.slots.at(int(st.ids[j].N))

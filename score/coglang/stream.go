@@ -9,7 +9,12 @@ import (
 // Scored is one response record decoded and scored, everything but the
 // expected-head check (which the store makes per case).
 type Scored struct {
-	ID     int32  // the place of the case id in the store's ids; -1 when the fixture lacks it
+	ID int32 // the place of the case id in the store's ids; -1 when the fixture lacks it
+	// slot is the case at ID, found with it while its entry is in cache, and
+	// shared reports that the fixture has other cases with the same id: add then
+	// reads the ids again
+	slot   int32
+	shared bool
 	CaseID string // the case id
 	Output string
 	// ProviderError marks a provider error record; ErrorCode is its code.
@@ -38,7 +43,7 @@ func (s *RecordScorer) Score(raw []byte, dst *Scored) error {
 	if err := s.Read(raw, dst); err != nil {
 		return err
 	}
-	dst.ID = s.st.lookup(dst.key)
+	s.st.place(dst)
 	s.verdict(dst)
 	return nil
 }
@@ -82,7 +87,7 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 // made between two records' parses would wait alone.
 func (s *RecordScorer) Judge(recs []Scored) {
 	for i := range recs {
-		recs[i].ID = s.st.lookup(recs[i].key)
+		s.st.place(&recs[i])
 	}
 	for i := range recs {
 		s.verdict(&recs[i])

@@ -251,7 +251,7 @@ func TestStoreHashCollision(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.close()
-	s := Scored{ID: 0, CaseID: "not-the-id", Output: "Equal[1, 1]", outcome: newCaseScorer(ParseOptions{}).judge("Equal[1, 1]")}
+	s := Scored{ID: 0, slot: int32(st.ids[0].N), CaseID: "not-the-id", Output: "Equal[1, 1]", outcome: newCaseScorer(ParseOptions{}).judge("Equal[1, 1]")}
 	if _, err := st.add(&s); err != nil {
 		t.Fatal(err)
 	}
@@ -334,5 +334,38 @@ func TestPages(t *testing.T) {
 	*l.at(1 << pageBits) = -1
 	if *l.at(1 << pageBits) != -1 || *l.at(1<<pageBits - 1) != (1<<pageBits-1)*7 {
 		t.Fatal("a write through at reached the wrong element")
+	}
+}
+
+// TestPlace: place finds every case id's first case in the fixture's order of
+// ids, and says shared for an id the fixture gives more than one case; an id
+// the fixture lacks has no place.
+func TestPlace(t *testing.T) {
+	fx := fixtures.DefaultCogLangFixture()
+	again := fx.Cases[3]
+	again.ExpectedTopLevelHeads = []string{"Compose"}
+	fx.Cases = append(fx.Cases[:10], again)
+	st, err := newCaseStore(sourceOf(t, fx), false, ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.close()
+	for i, c := range fx.Cases[:10] {
+		s := Scored{key: contract.IDOf(c.CaseID)}
+		st.place(&s)
+		if s.ID < 0 || st.ids[s.ID].ID != s.key || (s.ID > 0 && st.ids[s.ID-1].ID == s.key) {
+			t.Fatalf("case %d (%s): placed at %d, not at its id's first entry", i, c.CaseID, s.ID)
+		}
+		if want := i == 3; s.shared != want {
+			t.Errorf("case %d (%s): shared %v, want %v", i, c.CaseID, s.shared, want)
+		}
+		if int(s.slot) != int(st.ids[s.ID].N) || (!s.shared && int(s.slot) != i) {
+			t.Errorf("case %d (%s): slot %d", i, c.CaseID, s.slot)
+		}
+	}
+	s := Scored{key: contract.IDOf("not-in-the-fixture")}
+	st.place(&s)
+	if s.ID != -1 || s.slot != -1 || s.shared {
+		t.Errorf("an unknown id: placed %+v", s)
 	}
 }
