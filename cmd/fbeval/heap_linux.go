@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -35,15 +36,17 @@ const (
 // touch (fresh memory is not cleared, so a peak RSS is what the run itself
 // uses). GODEBUG=disablethp=1, the runtime's own switch for huge pages in the
 // heap, turns this off; a kernel without THP refuses the advice, and that is
-// harmless. The collector is off while the chunks are made (each one past the
-// goal would start a collection of its own: five in all, several milliseconds of
-// every process's start); the one collection at the end frees them all. It
-// returns the bytes advised.
+// harmless. The collector is off while the chunks are made, and the memory
+// limit (GOMEMLIMIT) lifted: each chunk past the goal or the limit would start
+// a collection of its own (five in all without a limit, several milliseconds of
+// every process's start), and the chunks are live until the end, where the one
+// collection frees them all. It returns the bytes advised.
 func growHeapHuge(n int) int {
 	if n < heapChunkBytes || strings.Contains(os.Getenv("GODEBUG"), "disablethp=1") {
 		return 0
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
 	chunks := make([][]byte, n/heapChunkBytes)
 	starts := make([]uintptr, len(chunks))
 	for i := range chunks {

@@ -84,11 +84,14 @@ func TestGrowHeapHuge(t *testing.T) {
 }
 
 // TestGrowHeapHugeCollectsOnce: growing the heap in chunks starts no collection
-// of its own (each chunk past the goal would start one, several milliseconds
-// at every start of the process); the one it asks for at the end frees them,
-// and the collector's pace is as it was.
+// of its own (each chunk past the goal or a memory limit would start one,
+// several milliseconds at every start of the process); the one it asks for at
+// the end frees them, and the collector's pace and limit are as they were.
 func TestGrowHeapHugeCollectsOnce(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	// a limit below what the chunks hold, as GOMEMLIMIT may set
+	const limit = 32 << 20
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -99,6 +102,9 @@ func TestGrowHeapHugeCollectsOnce(t *testing.T) {
 	}
 	if pct := debug.SetGCPercent(100); pct != 100 {
 		t.Errorf("after growHeapHuge the GC percent is %d, want 100 as before", pct)
+	}
+	if got := debug.SetMemoryLimit(-1); got != limit {
+		t.Errorf("after growHeapHuge the memory limit is %d, want %d as before", got, limit)
 	}
 }
 
