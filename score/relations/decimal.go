@@ -193,7 +193,9 @@ func (p *exprParser) digits() bool {
 	return p.pos > start
 }
 
-// String writes e back in fully parenthesised form; tests use it to check parsing.
+// String writes e back with the fewest parentheses its grammar needs, so that
+// it nests no deeper than any text that parses to e (the parser's depth limit
+// counts parentheses and minus signs); tests use it to check parsing.
 func (e *expr) String() string {
 	switch e.op {
 	case 0:
@@ -201,9 +203,27 @@ func (e *expr) String() string {
 	case 'p':
 		return "{" + e.ptr.text + "}"
 	case '~':
-		return "(-" + e.left.String() + ")"
+		return "-" + e.left.operand(e.left.binary())
 	}
-	return "(" + e.left.String() + " " + string(e.op) + " " + e.right.String() + ")"
+	// + and - bind less tightly than * and /, and each is left-associative: a
+	// left operand needs parentheses only when it binds less tightly, a right
+	// one also when it binds as tightly
+	low := e.op == '+' || e.op == '-'
+	left := e.left.binary() && !low && e.left.low()
+	right := e.right.binary() && (low && e.right.low() || !low)
+	return e.left.operand(left) + " " + string(e.op) + " " + e.right.operand(right)
+}
+
+// binary reports whether e is a binary operation; low whether it is + or -.
+func (e *expr) binary() bool { return e.op == '+' || e.op == '-' || e.op == '*' || e.op == '/' }
+func (e *expr) low() bool    { return e.op == '+' || e.op == '-' }
+
+// operand writes e as an operand, in parentheses when paren is true.
+func (e *expr) operand(paren bool) string {
+	if paren {
+		return "(" + e.String() + ")"
+	}
+	return e.String()
 }
 
 // markDecimal marks the pointers e reads that the schema object declares decimal

@@ -6,7 +6,8 @@ import (
 )
 
 func FuzzDecimalExpr(f *testing.F) {
-	for _, s := range []string{"{/a} * {/b}", "-(1 + 2.5e-3) / {/x~1y}", "((((1))))", "1 +", "{/a", "1e99999 * 1e99999", "0.1+0.2", ""} {
+	for _, s := range []string{"{/a} * {/b}", "-(1 + 2.5e-3) / {/x~1y}", "((((1))))", "1 +", "{/a", "1e99999 * 1e99999", "0.1+0.2", "",
+		"-----------------0", strings.Repeat("1 + ", 40) + "1", "2 - (3 - 4) / (5 * 6) * -(7 + 8)"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -22,14 +23,51 @@ func FuzzDecimalExpr(f *testing.F) {
 		if err != nil {
 			t.Fatalf("reparse %q: %v", e.String(), err)
 		}
-		if again.String() != e.String() {
-			t.Fatalf("round trip %q -> %q", e.String(), again.String())
+		if again.String() != e.String() || treeOf(again) != treeOf(e) {
+			t.Fatalf("round trip %q -> %q (%s -> %s)", e.String(), again.String(), treeOf(e), treeOf(again))
 		}
 		doc := map[string]any{}
 		if fr, err := e.eval(doc); err == nil {
 			_, _ = fr.round(2, roundings["half_even"])
 		}
 	})
+}
+
+// treeOf writes e with every operation in parentheses: two expressions are the
+// same tree when they write the same.
+func treeOf(e *expr) string {
+	switch e.op {
+	case 0:
+		return e.lit.String()
+	case 'p':
+		return "{" + e.ptr.text + "}"
+	case '~':
+		return "(-" + treeOf(e.left) + ")"
+	}
+	return "(" + treeOf(e.left) + " " + string(e.op) + " " + treeOf(e.right) + ")"
+}
+
+// The printed form of a few trees, with the parentheses it needs.
+func TestExprString(t *testing.T) {
+	for in, want := range map[string]string{
+		"1 - (2 - 3)":        "1 - (2 - 3)",
+		"(1 - 2) - 3":        "1 - 2 - 3",
+		"1 / (2 * 3)":        "1 / (2 * 3)",
+		"(1 + 2) * 3":        "(1 + 2) * 3",
+		"1 + 2 * 3":          "1 + 2 * 3",
+		"1 * (2 + 3) / 4":    "1 * (2 + 3) / 4",
+		"-(1 + 2) * -{/a}":   "-(1 + 2) * -{/a}",
+		"-(-(-(1)))":         "---1",
+		"((1)) + ((({/b})))": "1 + {/b}",
+	} {
+		e, err := parseExpr(in)
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		if got := e.String(); got != want {
+			t.Errorf("%q prints %q, want %q", in, got, want)
+		}
+	}
 }
 
 func FuzzParseContract(f *testing.F) {
