@@ -303,6 +303,20 @@ func RequestID(caseID, arm string, repeat, attempt int) string {
 	return caseID + "." + arm + ".r" + strconv.Itoa(repeat) + ".a" + strconv.Itoa(attempt)
 }
 
+// AppendRequestID appends RequestID(caseID, arm, repeat, attempt) to dst.
+func AppendRequestID(dst []byte, caseID, arm string, repeat, attempt int) []byte {
+	dst = append(dst, caseID...)
+	if arm == "" {
+		return dst
+	}
+	dst = append(dst, '.')
+	dst = append(dst, arm...)
+	dst = append(dst, ".r"...)
+	dst = strconv.AppendInt(dst, int64(repeat), 10)
+	dst = append(dst, ".a"...)
+	return strconv.AppendInt(dst, int64(attempt), 10)
+}
+
 // Seed derives the seed of one (case, repeat) from the study seed; every arm of a
 // case and repeat gets the same seed. It is the first 31 bits of
 // sha256("fbeval-seed/v1" NUL study seed NUL case id NUL repeat).

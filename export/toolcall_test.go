@@ -171,3 +171,23 @@ func TestResolveRejects(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendRequestID(t *testing.T) {
+	for _, tc := range []struct {
+		caseID, arm     string
+		repeat, attempt int
+		want            string
+	}{
+		{"flights-000", "no_schema", 1, 1, "flights-000.no_schema.r1.a1"},
+		{"flights-000", "input_schema", 700, 12, "flights-000.input_schema.r700.a12"},
+		{"FB-L1-001", "", 3, 2, "FB-L1-001"},
+		{"", "a", 0, 0, ".a.r0.a0"},
+	} {
+		if got := RequestID(tc.caseID, tc.arm, tc.repeat, tc.attempt); got != tc.want {
+			t.Errorf("RequestID = %q, want %q", got, tc.want)
+		}
+		if got := string(AppendRequestID([]byte("x"), tc.caseID, tc.arm, tc.repeat, tc.attempt)); got != "x"+tc.want {
+			t.Errorf("AppendRequestID = %q, want %q", got, "x"+tc.want)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package study
 
 import (
+	"unsafe"
+
+	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/score/report"
 	tc "github.com/fbeval/fbeval/score/toolcall"
 )
@@ -59,6 +62,24 @@ type rowArenas struct {
 	cases    arena[report.CaseAttempt]
 	infos    arena[report.ErrorInfo]
 	ids      arena[string]
+	text     []byte // the bytes of the request ids handed out (requestID)
+}
+
+// requestID returns export.RequestID of the arguments, its bytes in ar.text:
+// like the range's other strings, it is valid until the range is reset.
+func (ar *rowArenas) requestID(caseID, arm string, repeat, attempt int) string {
+	const most = 2 * 20 // the two numbers at their longest
+	need := len(caseID) + len(arm) + len(".r.a") + most
+	if cap(ar.text)-len(ar.text) < need {
+		// a new array: the strings handed out keep the old one
+		ar.text = make([]byte, 0, max(need, 4<<10))
+	}
+	start := len(ar.text)
+	ar.text = export.AppendRequestID(ar.text, caseID, arm, repeat, attempt)
+	if len(ar.text) == start {
+		return ""
+	}
+	return unsafe.String(&ar.text[start], len(ar.text)-start)
 }
 
 // reset makes every arena hand out its last array again (arena.reset).
@@ -70,4 +91,5 @@ func (ar *rowArenas) reset() {
 	ar.cases.reset()
 	ar.infos.reset()
 	ar.ids.reset()
+	ar.text = ar.text[:0]
 }

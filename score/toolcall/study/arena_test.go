@@ -1,6 +1,12 @@
 package study
 
-import "testing"
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/fbeval/fbeval/export"
+)
 
 // Slices taken from an arena do not overlap: filling one, or appending past its
 // room, leaves the others as they were.
@@ -49,5 +55,26 @@ func TestArenaReset(t *testing.T) {
 		if v != "" {
 			t.Fatalf("element %d is %q after reset, want it cleared", i, v)
 		}
+	}
+}
+
+// The request ids a range's arenas hand out are export.RequestID's, and stay
+// as they were while the arenas make new arrays for later ones.
+func TestArenaRequestID(t *testing.T) {
+	var ar rowArenas
+	var got, want []string
+	for i := range 2000 {
+		caseID := fmt.Sprintf("case-%0*d", i%40, i)
+		arm := []string{"", "no_schema", "input_schema"}[i%3]
+		repeat, attempt := i%1000+1, i%4+1
+		got = append(got, ar.requestID(caseID, arm, repeat, attempt))
+		want = append(want, export.RequestID(caseID, arm, repeat, attempt))
+	}
+	if !slices.Equal(got, want) {
+		t.Fatal("request ids differ from export.RequestID")
+	}
+	ar.reset()
+	if id := ar.requestID("c", "a", 1, 2); id != "c.a.r1.a2" || len(ar.text) != len(id) {
+		t.Errorf("after reset: %q, %d bytes held", id, len(ar.text))
 	}
 }

@@ -16,7 +16,6 @@ import (
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/contract/strictjson"
-	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/score"
 	"github.com/fbeval/fbeval/score/report"
@@ -682,7 +681,7 @@ func caseResult(sr *settledRow) report.CaseResult {
 		if !a.has(fPresent) {
 			continue
 		}
-		ids = append(ids, export.RequestID(c.ID, p.arm, p.repeat, k+1))
+		ids = append(ids, sr.ar.requestID(c.ID, p.arm, p.repeat, k+1))
 		errs := sr.ar.infos.take(len(d.errors) + 1)
 		if a.has(fProvider) {
 			errs = append(errs, report.ErrorInfo{Code: codeProvider, Message: d.provider.Code + ": " + d.provider.Message})
@@ -731,14 +730,22 @@ func ErrorInfo(e *tc.Error) report.ErrorInfo {
 	return out
 }
 
+// jsonNull is the JSON text of no value, shared: it is only written out.
+var jsonNull = jsontext.Value("null")
+
 // jsonText is a judge error's expected or actual value as JSON text: null when
 // there is none.
 func jsonText(v any) jsontext.Value {
 	switch x := v.(type) {
 	case nil:
-		return jsontext.Value("null")
+		return jsonNull
 	case strictjson.JSONText:
-		return jsontext.Value(x)
+		if len(x) == 0 {
+			return jsontext.Value{}
+		}
+		// x's bytes, not a copy: they are never written (the value is only
+		// written out), and live as long as x
+		return unsafe.Slice(unsafe.StringData(string(x)), len(x))
 	}
 	b, err := contract.Marshal(v, contract.Compact)
 	if err != nil {
