@@ -121,7 +121,7 @@ func NewHashingReader(r io.Reader) *HashingReader {
 	h := &HashingReader{h: sha256.New(), chunks: make(chan hashChunk, chunksAhead), free: make(chan []byte, chunksAhead+1),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	for range chunksAhead + 1 {
-		h.free <- make([]byte, readAhead)
+		h.free <- nil // made when first needed: a small input needs one
 	}
 	go h.readAll(r)
 	return h
@@ -136,6 +136,9 @@ func (h *HashingReader) readAll(r io.Reader) {
 		case buf = <-h.free:
 		case <-h.stop:
 			return
+		}
+		if buf == nil {
+			buf = make([]byte, readAhead)
 		}
 		n, err := io.ReadAtLeast(r, buf, len(buf))
 		if err == io.ErrUnexpectedEOF {

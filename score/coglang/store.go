@@ -408,17 +408,27 @@ func (st *caseStore) each(mode Mode, failing bool, fn func(*CaseResult) bool) {
 
 // pages is a list that grows a page at a time, so that adding to a long list
 // never copies it: a million slots are never moved, and no freed copy waits for
-// the collector while the memory limit is near.
+// the collector while the memory limit is near. Only the first page starts
+// small and doubles, so a small fixture clears kilobytes, not a whole page of
+// megabytes: while it grows, an element may move, so no pointer from at is
+// held across an add.
 type pages[T any] struct {
 	p [][]T
 	n int
 }
 
-const pageBits = 16
+const pageBits, firstPage = 16, 1 << 10
 
 func (l *pages[T]) add(v T) {
-	if l.n&(1<<pageBits-1) == 0 {
+	switch {
+	case len(l.p) == 0:
+		l.p = append(l.p, make([]T, 0, firstPage))
+	case l.n&(1<<pageBits-1) == 0:
 		l.p = append(l.p, make([]T, 0, 1<<pageBits))
+	case len(l.p) == 1 && len(l.p[0]) == cap(l.p[0]):
+		grown := make([]T, len(l.p[0]), min(2*cap(l.p[0]), 1<<pageBits))
+		copy(grown, l.p[0])
+		l.p[0] = grown
 	}
 	last := &l.p[len(l.p)-1]
 	*last = append(*last, v)

@@ -316,12 +316,27 @@ func TestStoreLeavesNoFiles(t *testing.T) {
 	}
 }
 
-// A page list keeps every element where it was put, across page boundaries.
+// A page list keeps every element where it was put, across page boundaries;
+// its first page starts small and doubles to a whole page.
 func TestPages(t *testing.T) {
 	var l pages[int]
 	n := 3<<pageBits + 5
 	for i := range n {
 		l.add(i * 7)
+		switch i + 1 {
+		case 10:
+			if cap(l.p[0]) != firstPage {
+				t.Fatalf("10 elements in a first page of %d", cap(l.p[0]))
+			}
+		case firstPage + 1:
+			if cap(l.p[0]) != 2*firstPage {
+				t.Fatalf("%d elements in a first page of %d", i+1, cap(l.p[0]))
+			}
+		case 1 << pageBits:
+			if len(l.p) != 1 || cap(l.p[0]) != 1<<pageBits {
+				t.Fatalf("a full first page in %d pages, of %d", len(l.p), cap(l.p[0]))
+			}
+		}
 	}
 	if l.n != n || len(l.p) != 4 {
 		t.Fatalf("%d elements in %d pages, want %d in 4", l.n, len(l.p), n)
