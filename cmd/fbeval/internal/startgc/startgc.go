@@ -1,0 +1,11 @@
+// Package startgc turns the collector off while the packages fbeval imports are
+// initialised; fbeval's main package turns it back on (Restore) in its own init,
+// which runs after all of theirs.
+package startgc
+
+import "runtime/debug"
+
+var percent = debug.SetGCPercent(-1)
+
+// Restore sets the GC percent back to what it was before this package's init.
+func Restore() { debug.SetGCPercent(percent) }

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+// The packages fbeval imports are initialised with the collector off
+// (internal/startgc), and main's init turns it back on: this test binary,
+// whose main package is fbeval's, collects as usual, and the fbeval command
+// runs no collection before main but the one the heap's growth asks for.
+func TestNoCollectionBeforeMain(t *testing.T) {
+	p := debug.SetGCPercent(-1)
+	debug.SetGCPercent(p)
+	if p < 0 && os.Getenv("GOGC") != "off" {
+		t.Fatal("the collector is still off after the package initialisation")
+	}
+	if testing.Short() {
+		t.Skip("builds fbeval")
+	}
+	gotool := goTool()
+	if gotool == "" {
+		t.Skip("no go command on PATH")
+	}
+	bin := filepath.Join(t.TempDir(), "fbeval")
+	build := exec.Command(gotool, "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "--version")
+	cmd.Env = append(os.Environ(), "GODEBUG=gctrace=1", "GOGC=100")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("fbeval --version: %v\n%s", err, out)
+	}
+	forced := 0
+	for _, l := range strings.Split(string(out), "\n") {
+		switch {
+		case !strings.HasPrefix(l, "gc "):
+		case strings.Contains(l, "(forced)"):
+			forced++
+		default:
+			t.Errorf("a collection fbeval did not ask for: %s", l)
+		}
+	}
+	if forced > 1 {
+		t.Errorf("%d forced collections, want the heap's growth's one at most", forced)
+	}
+}
