@@ -9,10 +9,11 @@
 package main
 
 import (
-	"github.com/fbeval/fbeval/cmd/fbeval/internal/startgc"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/fbeval/fbeval/cmd/fbeval/internal/startgc"
 )
 
 // The packages this one imports were initialised with the collector off
