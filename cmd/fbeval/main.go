@@ -18,9 +18,9 @@ import (
 
 // The packages this one imports were initialised with the collector off
 // (internal/startgc); it is on again from here, in tests too. The heap is then
-// past the collector's first goal: the heap's growth, first in main, turns the
-// collector off before anything allocates, and its one collection is the
-// process's first.
+// past the collector's first goal: on Linux the heap's growth, first in main,
+// turns the collector off before anything allocates, and its one collection is
+// the process's first; elsewhere the first allocation starts that collection.
 func init() { startgc.Restore() }
 
 func main() {
