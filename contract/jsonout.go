@@ -188,25 +188,14 @@ func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		// eight bytes at a time up to the first one to escape or decode
-		for i+8 <= len(s) {
-			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			if m := notPlain(x); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			i += 8
-		}
+		// up to the first byte to escape or decode
+		i = PlainRun(s, i)
 		if i >= len(s) {
 			break
 		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
+			// a control character, '"' or '\\'
 			dst = append(dst, s[start:i]...)
 			switch c {
 			case '"':
@@ -252,19 +241,45 @@ func AppendString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// notPlain marks the high bit of the lowest byte of x (little-endian) that a JSON
-// string cannot hold as it is (a control character, '"' or '\\') or that starts a
-// multi-byte sequence; higher marks may be false, the lowest is exact. It is zero
-// when all eight bytes are plain ASCII.
-func notPlain(x uint64) uint64 {
+// PlainRun returns the index of the first byte of d from i on that a JSON
+// string cannot hold as it is (a control character, '"' or '\\') or that is not
+// ASCII, or len(d): eight bytes at a time, then one at a time. The string
+// writers use it to copy what needs no escape in one piece.
+func PlainRun[T ~string | ~[]byte](d T, i int) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	ctrl := (x - 0x20*ones) &^ x
-	q := x ^ ('"' * ones)
-	q = (q - ones) &^ q
-	b := x ^ ('\\' * ones)
-	b = (b - ones) &^ b
-	return (ctrl | q | b | x) & highs
+	for i+8 <= len(d) {
+		// one bounds check for the eight bytes, and one load
+		w := d[i : i+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		// the high bit of each byte that is a control character, '"', '\\' or
+		// not ASCII; higher marks may be false, the lowest is exact
+		ctrl := (x - 0x20*ones) &^ x
+		q := x ^ ('"' * ones)
+		q = (q - ones) &^ q
+		b := x ^ ('\\' * ones)
+		b = (b - ones) &^ b
+		if m := (ctrl | q | b | x) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for i < len(d) && PlainByte(d[i]) {
+		i++
+	}
+	return i
 }
+
+// PlainByte reports whether a JSON string holds c as it is: printable ASCII but
+// the quote and the backslash.
+func PlainByte(c byte) bool { return plainByte[c] }
+
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // AppendPyFloat appends f as Python's repr(float) writes it: the shortest digits that
 // round-trip, positional notation for exponents from -4 to 15 with at least one

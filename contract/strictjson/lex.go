@@ -1,9 +1,10 @@
 package strictjson
 
 import (
-	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/fbeval/fbeval/contract"
 )
 
 // The lexer: JSON's number and string grammar (RFC 8259) and a value skipper, for
@@ -149,12 +150,12 @@ func SmallInt[T Text](lit T) (int64, bool) {
 func ScanString[T Text](d T, i int, lone Surrogates) (end int, escaped bool, err LexError) {
 	i++
 	for i < len(d) {
-		i = plainRun(d, i)
+		i = contract.PlainRun(d, i)
 		if i >= len(d) {
 			break
 		}
 		c := d[i]
-		if plainByte[c] {
+		if contract.PlainByte(c) {
 			i++
 			continue
 		}
@@ -196,12 +197,12 @@ func ScanString[T Text](d T, i int, lone Surrogates) (end int, escaped bool, err
 func ReadString[T Text](d T, i int, buf []byte, lone Surrogates) (end int, out []byte, escaped bool, err LexError) {
 	start := i + 1
 	for i = start; i < len(d); {
-		i = plainRun(d, i)
+		i = contract.PlainRun(d, i)
 		if i >= len(d) {
 			break
 		}
 		c := d[i]
-		if plainByte[c] {
+		if contract.PlainByte(c) {
 			i++
 			continue
 		}
@@ -228,10 +229,10 @@ func unescape[T Text](d T, start, i int, buf []byte, lone Surrogates) (int, []by
 	buf = append(buf, d[start:i]...)
 	for i < len(d) {
 		c := d[i]
-		if plainByte[c] {
+		if contract.PlainByte(c) {
 			// copy the run of plain bytes at once
 			j := i + 1
-			for j < len(d) && plainByte[d[j]] {
+			for j < len(d) && contract.PlainByte(d[j]) {
 				j++
 			}
 			buf = append(buf, d[i:j]...)
@@ -510,40 +511,6 @@ var hexValue = func() (t [256]byte) {
 		default:
 			t[c] = 0xFF
 		}
-	}
-	return t
-}()
-
-// plainByte marks the bytes a string holds as they are: printable ASCII but the
-// quote and the backslash.
-// plainRun returns the index of the first byte from i on that is not plain
-// (plainByte), or len(d): eight bytes at a time, then one at a time.
-func plainRun[T Text](d T, i int) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for i+8 <= len(d) {
-		x := uint64(d[i]) | uint64(d[i+1])<<8 | uint64(d[i+2])<<16 | uint64(d[i+3])<<24 |
-			uint64(d[i+4])<<32 | uint64(d[i+5])<<40 | uint64(d[i+6])<<48 | uint64(d[i+7])<<56
-		// the high bit of each byte that is a control character, '"', '\\' or
-		// not ASCII; higher marks may be false, the lowest is exact
-		ctrl := (x - 0x20*ones) &^ x
-		q := x ^ ('"' * ones)
-		q = (q - ones) &^ q
-		b := x ^ ('\\' * ones)
-		b = (b - ones) &^ b
-		if m := (ctrl | q | b | x) & highs; m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-		i += 8
-	}
-	for i < len(d) && plainByte[d[i]] {
-		i++
-	}
-	return i
-}
-
-var plainByte = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
 	}
 	return t
 }()
