@@ -57,7 +57,7 @@ func (c *ExportCmd) Run(env *Env) error {
 			return err
 		}
 		defer run.Close()
-		if err := readAll(env, run, c.RepairFrom, score.Options{}); err != nil {
+		if err := readAll(env, run, c.RepairFrom, score.Options{}, c.given()); err != nil {
 			return err
 		}
 		repairs, err := run.Repairs()
@@ -72,10 +72,11 @@ func (c *ExportCmd) Run(env *Env) error {
 	})
 }
 
-// readAll joins response files to a toolcall run and checks that they answer it,
-// then names their rejected lines on stderr. Nothing is written before an error,
-// so an unreadable or wrong file is one line.
-func readAll(env *Env, run *study.Run, paths []string, opts score.Options) error {
+// readAll joins response files to a toolcall run and checks that they answer it
+// (given: the study flags the user gave), then names their rejected lines on
+// stderr. Nothing is written before an error, so an unreadable or wrong file is
+// one line.
+func readAll(env *Env, run *study.Run, paths []string, opts score.Options, given study.Given) error {
 	for _, p := range paths {
 		r, done, err := openInput(env, p)
 		if err != nil {
@@ -87,7 +88,7 @@ func readAll(env *Env, run *study.Run, paths []string, opts score.Options) error
 			return err
 		}
 	}
-	if err := run.CheckJoined(); err != nil {
+	if err := run.CheckJoined(given); err != nil {
 		return err
 	}
 	for _, st := range run.Inputs {

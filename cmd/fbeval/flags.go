@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
+	"github.com/fbeval/fbeval/score/toolcall/study"
 )
 
 // StudyFlags select a study and override its fields; export and score share them
@@ -27,6 +28,9 @@ type StudyFlags struct {
 
 // resolve loads and resolves the study the flags name.
 func (f *StudyFlags) resolve() (contract.Study, error) {
+	if f.Repeats != nil && *f.Repeats < 1 {
+		return contract.Study{}, usageError("--repeats must be at least 1, got %d", *f.Repeats)
+	}
 	s, err := export.LoadStudy(f.Study)
 	if err != nil {
 		return s, err
@@ -48,4 +52,9 @@ func (f *StudyFlags) resolve() (contract.Study, error) {
 		o.Dataset = f.Dataset
 	}
 	return export.Resolve(s, o)
+}
+
+// given says which of the study's repeats and repair rounds the flags set.
+func (f *StudyFlags) given() study.Given {
+	return study.Given{Repeats: f.Repeats != nil, Repairs: f.Repairs != nil}
 }

@@ -282,7 +282,7 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(toolcallMemoryLimit(run))
 	}
-	if err := readAll(env, run, c.Responses, c.options()); err != nil {
+	if err := readAll(env, run, c.Responses, c.options(), c.given()); err != nil {
 		return err
 	}
 	rep, err := run.Report()

@@ -53,6 +53,27 @@ type Run struct {
 	settled   bool
 	settledAt int64
 	err       error // the first error reading details back while rows were built
+	// beyond counts the unknown records that are this study's cases and arms
+	// at a repeat or an attempt past the study's (CheckJoined)
+	beyond beyondRecords
+}
+
+// beyondRecords are the unknown records whose ids name a repeat past the
+// study's repeats, or (within them) an attempt past its repair rounds: the
+// requests were exported with more --repeats or --repairs than scoring was
+// given. Each kind keeps its count, its largest number and its first record.
+type beyondRecords struct {
+	repeats, attempts     int
+	maxRepeat, maxAttempt int
+	firstRepeat           recordAt
+	firstAttempt          recordAt
+}
+
+// recordAt is where a record is: its file, line and column, and its id.
+type recordAt struct {
+	file      string
+	line, col int
+	id        string
 }
 
 type slot struct {
@@ -110,35 +131,41 @@ func (run *Run) Close() error {
 // plan, one of its arms and numbers in range.
 func (run *Run) slotOf(id []byte) (slot, bool) {
 	s := run.Plan.Study
-	i := bytes.LastIndex(id, []byte(".a"))
-	if i < 0 {
+	ci, ai, rep, att, ok := run.idParts(id)
+	if !ok || rep > s.Repeats || att > s.Repairs+1 {
 		return slot{}, false
 	}
-	att, ok := idNumber(id[i+2:])
-	if !ok || att > s.Repairs+1 {
-		return slot{}, false
+	return slot{(ci*s.Repeats+rep-1)*len(s.Arms) + ai, att}, true
+}
+
+// idParts reads a request id as one of this study's cases and arms: the case's
+// place in the plan, the arm's in the study, and the repeat and attempt numbers
+// whatever the study's repeats and repair rounds (slotOf checks those).
+func (run *Run) idParts(id []byte) (ci, ai, rep, att int, ok bool) {
+	i := bytes.LastIndex(id, []byte(".a"))
+	if i < 0 {
+		return 0, 0, 0, 0, false
+	}
+	if att, ok = idNumber(id[i+2:]); !ok {
+		return 0, 0, 0, 0, false
 	}
 	id = id[:i]
 	if i = bytes.LastIndex(id, []byte(".r")); i < 0 {
-		return slot{}, false
+		return 0, 0, 0, 0, false
 	}
-	rep, ok := idNumber(id[i+2:])
-	if !ok || rep > s.Repeats {
-		return slot{}, false
+	if rep, ok = idNumber(id[i+2:]); !ok {
+		return 0, 0, 0, 0, false
 	}
 	id = id[:i]
-	for ai, arm := range s.Arms {
+	for ai, arm := range run.Plan.Study.Arms {
 		n := len(id) - len(arm) - 1
 		if n < 0 || id[n] != '.' || string(id[n+1:]) != arm {
 			continue
 		}
 		ci, ok := run.caseIndex[string(id[:n])]
-		if !ok {
-			return slot{}, false
-		}
-		return slot{(ci*s.Repeats+rep-1)*len(s.Arms) + ai, att}, true
+		return ci, ai, rep, att, ok
 	}
-	return slot{}, false
+	return 0, 0, 0, 0, false
 }
 
 // idNumber reads a repeat or attempt number of a request id: 1 or more, in
@@ -265,11 +292,18 @@ func (run *Run) Read(src score.Source, opts score.Options) (*score.InputStats, e
 	return st, nil
 }
 
+// Given says which of the study's repeats and repair rounds were given as
+// flags (--repeats, --repairs) rather than taken from the study.
+type Given struct{ Repeats, Repairs bool }
+
 // CheckJoined returns an error when the response files held records but not one
 // of them answers a request of the study: they were written for another study,
 // or the study was given other flags than the export, and a report would only
-// count every row missing.
-func (run *Run) CheckJoined() error {
+// count every row missing. It also refuses records of the study's cases and
+// arms past its repeats or repair rounds when those were not given: the export
+// had more, and the flag was forgotten; given, the records are left out on
+// purpose and counted as unknown.
+func (run *Run) CheckJoined(given Given) error {
 	scored, unknown := 0, 0
 	var first *score.InputStats
 	for i := range run.Inputs {
@@ -280,11 +314,63 @@ func (run *Run) CheckJoined() error {
 			first = in
 		}
 	}
-	if scored > 0 || unknown == 0 {
+	if unknown == 0 {
 		return nil
 	}
-	return &contract.InputError{Kind: contract.ErrWrongFile, File: first.Path, Line: first.UnknownAt[0], Col: first.UnknownAt[1], Msg: fmt.Sprintf("none of its %s answers a request of this study (%s): %s",
-		score.Plural(unknown, "record", "records"), score.Plural(len(run.atts), "request", "requests"), run.whyUnknown(first.FirstUnknown))}
+	if scored == 0 {
+		return &contract.InputError{Kind: contract.ErrWrongFile, File: first.Path, Line: first.UnknownAt[0], Col: first.UnknownAt[1], Msg: fmt.Sprintf("none of its %s answers a request of this study (%s): %s",
+			score.Plural(unknown, "record", "records"), score.Plural(len(run.atts), "request", "requests"), run.whyUnknown(first.FirstUnknown))}
+	}
+	s, b := run.Plan.Study, &run.beyond
+	switch {
+	case b.repeats > 0 && !given.Repeats:
+		return b.firstRepeat.error(fmt.Sprintf("%s %s of this study's cases and arms, and it has %s: give --repeats %d, as the requests were exported with, or --repeats %d to leave them out",
+			score.Plural(b.repeats, "record answers", "records answer"), numbers("repeat", "repeats", s.Repeats+1, b.maxRepeat),
+			score.Plural(s.Repeats, "repeat", "repeats"), b.maxRepeat, s.Repeats))
+	case b.attempts > 0 && !given.Repairs:
+		return b.firstAttempt.error(fmt.Sprintf("%s %s of this study's requests, and it has %s: give --repairs %d, as the requests were exported with, or --repairs %d to leave them out",
+			score.Plural(b.attempts, "record answers", "records answer"), numbers("attempt", "attempts", s.Repairs+2, b.maxAttempt),
+			score.Plural(s.Repairs, "repair round", "repair rounds"), b.maxAttempt-1, s.Repairs))
+	}
+	return nil
+}
+
+// numbers names the numbers from lo to hi: "repeat 2", "repeats 2 to 70".
+func numbers(one, many string, lo, hi int) string {
+	if lo == hi {
+		return fmt.Sprintf("%s %d", one, lo)
+	}
+	return fmt.Sprintf("%s %d to %d", many, lo, hi)
+}
+
+// error is a wrong-file error at the record.
+func (at recordAt) error(msg string) error {
+	return &contract.InputError{Kind: contract.ErrWrongFile, File: at.file, Line: at.line, Col: at.col, Msg: msg}
+}
+
+// noteBeyond counts an unknown record whose id is one of the study's cases
+// and arms at a repeat or an attempt past the study's.
+func (run *Run) noteBeyond(o *outcome, file string) {
+	_, _, rep, att, ok := run.idParts([]byte(o.id))
+	if !ok {
+		return
+	}
+	s, b := run.Plan.Study, &run.beyond
+	at := recordAt{file, o.line, o.col, o.id}
+	switch {
+	case rep > s.Repeats:
+		if b.repeats == 0 {
+			b.firstRepeat = at
+		}
+		b.repeats++
+		b.maxRepeat = max(b.maxRepeat, rep)
+	case att > s.Repairs+1:
+		if b.attempts == 0 {
+			b.firstAttempt = at
+		}
+		b.attempts++
+		b.maxAttempt = max(b.maxAttempt, att)
+	}
 }
 
 // whyUnknown says why a request id is not one of the study's.
@@ -510,6 +596,7 @@ func (run *Run) apply(o *outcome, st *score.InputStats) bool {
 			st.FirstUnknown, st.UnknownAt = o.id, [2]int{o.line, o.col}
 		}
 		st.Unknown++
+		run.noteBeyond(o, st.Path)
 		return true
 	}
 	st.Accepted++
