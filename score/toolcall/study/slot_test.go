@@ -44,6 +44,16 @@ func TestSlotOf(t *testing.T) {
 			t.Errorf("%q names slot %v, want none", id, got)
 		}
 	}
+	// past the repeats or the repair rounds: no slot, but the parts are read
+	// (CheckJoined names the flag to give)
+	for id, want := range map[string][2]int{c + "." + arm + ".r4.a1": {4, 1}, c + "." + arm + ".r1.a4": {1, 4}, c + "." + arm + ".r70.a2": {70, 2}} {
+		if ci, ai, rep, att, ok := run.idParts([]byte(id)); !ok || ci != 0 || ai != 0 || [2]int{rep, att} != want {
+			t.Errorf("idParts(%q) = %d %d %d %d %v, want 0 0 %d %d true", id, ci, ai, rep, att, ok, want[0], want[1])
+		}
+	}
+	if _, _, _, _, ok := run.idParts([]byte(c + ".other_schema.r4.a1")); ok {
+		t.Errorf("an arm the study does not have is read as one of its own")
+	}
 	if _, ok := run.caseSlot([]byte(c)); ok {
 		t.Errorf("a case id names a row where a case has several")
 	}
