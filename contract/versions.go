@@ -37,3 +37,28 @@ const (
 	SuiteCogLang  = "coglang"
 	SuiteToolcall = "toolcall"
 )
+
+// FileKind names the file whose schema_version is version ("an fbeval report",
+// "a CogLang fixture"), for messages that say what a file given in the wrong
+// place is; "" for a version fbeval does not write or read.
+func FileKind(version string) string {
+	switch version {
+	case StudyV1:
+		return "a study file"
+	case RequestV1, RequestBatchV1, CogLangRequest, CogLangRequestBatch:
+		return "a request file"
+	case ResponseV1, ResponseBatchV1, CogLangResponse, CogLangResponseBatch:
+		return "a response file"
+	case CaseResultV1:
+		return "a case-results file"
+	case ReportV1:
+		return "an fbeval report"
+	case ContractV1:
+		return "the fbeval contract"
+	case CogLangFixture:
+		return "a CogLang fixture"
+	case CogLangResult:
+		return "a CogLang result"
+	}
+	return ""
+}

@@ -81,6 +81,13 @@ func SniffRecord(rec *contract.Record, suite string) error {
 		}
 		return rec.Errorf(0, "this is %s, not responses: run it through a runner first (fbeval-mock, fbeval-openai, fbeval-anthropic or your own) and score the file it writes", what).Of(contract.ErrWrongFile)
 	}
+	switch sh.version {
+	case "", contract.ResponseV1, contract.ResponseBatchV1, contract.CogLangResponse, contract.CogLangResponseBatch:
+	default:
+		if kind := contract.FileKind(sh.version); kind != "" {
+			return rec.Errorf(0, "this is %s (%s), not responses: give the file a runner wrote", kind, sh.version).Of(contract.ErrWrongFile)
+		}
+	}
 	switch suite {
 	case contract.SuiteToolcall:
 		if sh.version == contract.CogLangResponse || (sh.requestID == "" && isCogLangCaseID(sh.caseID)) {
