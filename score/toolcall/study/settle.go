@@ -1,7 +1,6 @@
 package study
 
 import (
-	"cmp"
 	"slices"
 	"sync"
 )
@@ -151,7 +150,7 @@ type settlePart struct {
 	codes [][]string // the codes of each judged attempt (nil for the others)
 	read  []byte     // the entries read back, and the bytes between close ones
 	at    []int      // where each item's entry is in read
-	order []int      // the items (indexes into items) by offset
+	order []uint64   // the items by offset: offset<<orderBits | index into items
 	err   error
 	// seen holds, for the case being settled, each entry judged so far and its
 	// verdict: rows go case by case, so the repeats of a case that gave the same
@@ -241,20 +240,22 @@ func (run *Run) settlePart(p *settlePart) {
 // readEntries reads the entries of p.items into p.read: sorted by offset, those
 // close to each other in one read. p.at says where each one is.
 func (run *Run) readEntries(p *settlePart) error {
+	// each item's offset and its index in one key, sorted as integers
 	p.order = p.order[:0]
-	for j := range p.items {
-		p.order = append(p.order, j)
+	for j, i := range p.items {
+		p.order = append(p.order, uint64(run.atts[i].det)<<orderBits|uint64(j))
 	}
-	det := func(j int) int64 { return run.atts[p.items[j]].det }
-	slices.SortFunc(p.order, func(x, y int) int { return cmp.Compare(det(x), det(y)) })
+	slices.Sort(p.order)
+	item := func(k int) int { return int(p.order[k] & (1<<orderBits - 1)) }
+	det := func(k int) int64 { return int64(p.order[k] >> orderBits) }
 	p.at = slices.Grow(p.at[:0], len(p.items))[:len(p.items)]
 	p.read = p.read[:0]
 	for k := 0; k < len(p.order); {
-		start := det(p.order[k])
+		start := det(k)
 		end := start
 		m := k
 		for ; m < len(p.order); m++ {
-			a := &run.atts[p.items[p.order[m]]]
+			a := &run.atts[p.items[item(m)]]
 			if m > k && (a.det > end+settleGap || a.det+int64(a.detLen)-start > settleRead) {
 				break
 			}
@@ -266,9 +267,16 @@ func (run *Run) readEntries(p *settlePart) error {
 			return err
 		}
 		for ; k < m; k++ {
-			j := p.order[k]
-			p.at[j] = base + int(det(j)-start)
+			p.at[item(k)] = base + int(det(k)-start)
 		}
 	}
 	return nil
 }
+
+// orderBits is how many low bits of a readEntries key hold the item's index
+// (a part has at most settleChunk items); the offset is above them, in the
+// 48 bits left (a spool of 256 TiB).
+const orderBits = 16
+
+// settleChunk must fit the index bits of a readEntries key.
+var _ [1<<orderBits - settleChunk]struct{}
