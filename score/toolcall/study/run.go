@@ -69,11 +69,10 @@ type beyondRecords struct {
 	firstAttempt          recordAt
 }
 
-// recordAt is where a record is: its file, line and column, and its id.
+// recordAt is where a record is: its file, line and column.
 type recordAt struct {
 	file      string
 	line, col int
-	id        string
 }
 
 type slot struct {
@@ -356,7 +355,7 @@ func (run *Run) noteBeyond(o *outcome, file string) {
 		return
 	}
 	s, b := run.Plan.Study, &run.beyond
-	at := recordAt{file, o.line, o.col, o.id}
+	at := recordAt{file, o.line, o.col}
 	switch {
 	case rep > s.Repeats:
 		if b.repeats == 0 {
