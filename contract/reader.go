@@ -515,11 +515,11 @@ func (r *Reader) startObject() bool {
 	if len(r.opts.ListKeys) == 0 {
 		return r.fail(ErrShape, line, col, "expected JSON lines or a JSON list of records, found one JSON object")
 	}
-	// a document of another kind (a report, a fixture, a study) says what it is
+	// a document that is no file of records (a report, a fixture, a study)
+	// says what it is
 	if v, ok := members["schema_version"]; ok && v.Kind() == '"' {
 		if tok, err := jsontext.NewDecoder(bytes.NewReader(v)).ReadToken(); err == nil {
-			if version := tok.String(); FileKind(version) != "" {
-				kind := FileKind(version)
+			if version, kind := tok.String(), FileKind(tok.String()); kind != "" && !recordVersion(version) {
 				return r.fail(ErrWrongFile, line, col, "this is %s (%s), not a file of records: a JSON object must be one record or hold the records in %s", kind, version, quoteList(r.opts.ListKeys))
 			}
 		}

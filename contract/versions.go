@@ -62,3 +62,14 @@ func FileKind(version string) string {
 	}
 	return ""
 }
+
+// recordVersion reports whether version is that of a request or response
+// record or batch: a file of records.
+func recordVersion(version string) bool {
+	switch version {
+	case RequestV1, RequestBatchV1, CogLangRequest, CogLangRequestBatch,
+		ResponseV1, ResponseBatchV1, CogLangResponse, CogLangResponseBatch:
+		return true
+	}
+	return false
+}
