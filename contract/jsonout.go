@@ -270,8 +270,8 @@ func PlainRun[T ~string | ~[]byte](d T, i int) int {
 	return i
 }
 
-// PlainByte reports whether a JSON string holds c as it is: printable ASCII but
-// the quote and the backslash.
+// PlainByte reports whether a JSON string holds c as it is: ASCII from the
+// space up (DEL too) but the quote and the backslash.
 func PlainByte(c byte) bool { return plainByte[c] }
 
 var plainByte = func() (t [256]bool) {
