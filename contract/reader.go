@@ -519,7 +519,7 @@ func (r *Reader) startObject() bool {
 	// says what it is
 	if v, ok := members["schema_version"]; ok && v.Kind() == '"' {
 		if tok, err := jsontext.NewDecoder(bytes.NewReader(v)).ReadToken(); err == nil {
-			if version, kind := tok.String(), FileKind(tok.String()); kind != "" && !recordVersion(version) {
+			if version, kind := tok.String(), FileKind(tok.String()); kind != "" && !RecordVersion(version) {
 				return r.fail(ErrWrongFile, line, col, "this is %s (%s), not a file of records: a JSON object must be one record or hold the records in %s", kind, version, quoteList(r.opts.ListKeys))
 			}
 		}

@@ -63,9 +63,9 @@ func FileKind(version string) string {
 	return ""
 }
 
-// recordVersion reports whether version is that of a request or response
+// RecordVersion reports whether version is that of a request or response
 // record or batch: a file of records.
-func recordVersion(version string) bool {
+func RecordVersion(version string) bool {
 	switch version {
 	case RequestV1, RequestBatchV1, CogLangRequest, CogLangRequestBatch,
 		ResponseV1, ResponseBatchV1, CogLangResponse, CogLangResponseBatch:

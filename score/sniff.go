@@ -74,19 +74,15 @@ func SniffRecord(rec *contract.Record, suite string) error {
 	if !ok {
 		return nil
 	}
-	if slices.Contains([]string{contract.RequestV1, contract.CogLangRequest}, sh.version) || (sh.hasPrompt && !sh.hasOutput) {
+	if slices.Contains([]string{contract.RequestV1, contract.RequestBatchV1, contract.CogLangRequest, contract.CogLangRequestBatch}, sh.version) || (sh.hasPrompt && !sh.hasOutput) {
 		what := "a request file"
 		if sh.version != "" {
 			what += " (" + sh.version + ")"
 		}
 		return rec.Errorf(0, "this is %s, not responses: run it through a runner first (fbeval-mock, fbeval-openai, fbeval-anthropic or your own) and score the file it writes", what).Of(contract.ErrWrongFile)
 	}
-	switch sh.version {
-	case "", contract.ResponseV1, contract.ResponseBatchV1, contract.CogLangResponse, contract.CogLangResponseBatch:
-	default:
-		if kind := contract.FileKind(sh.version); kind != "" {
-			return rec.Errorf(0, "this is %s (%s), not responses: give the file a runner wrote", kind, sh.version).Of(contract.ErrWrongFile)
-		}
+	if kind := contract.FileKind(sh.version); kind != "" && !contract.RecordVersion(sh.version) {
+		return rec.Errorf(0, "this is %s (%s), not responses: give the file a runner wrote", kind, sh.version).Of(contract.ErrWrongFile)
 	}
 	switch suite {
 	case contract.SuiteToolcall:

@@ -154,11 +154,7 @@ func ScanString[T Text](d T, i int, lone Surrogates) (end int, escaped bool, err
 		if i >= len(d) {
 			break
 		}
-		c := d[i]
-		if contract.PlainByte(c) {
-			i++
-			continue
-		}
+		c := d[i] // not plain: PlainRun stopped at it
 		switch {
 		case c == '"':
 			return i + 1, escaped, LexOK
@@ -201,11 +197,7 @@ func ReadString[T Text](d T, i int, buf []byte, lone Surrogates) (end int, out [
 		if i >= len(d) {
 			break
 		}
-		c := d[i]
-		if contract.PlainByte(c) {
-			i++
-			continue
-		}
+		c := d[i] // not plain: PlainRun stopped at it
 		switch {
 		case c == '"':
 			return i + 1, buf, false, LexOK
