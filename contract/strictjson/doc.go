@@ -24,6 +24,10 @@
 //
 //	end, isInt, err := strictjson.ScanNumber(`-12.5e3,`, 0) // 7, false, LexOK
 //
+// Elements reads the elements of a JSON array from a stream with SkipValue, one
+// raw value at a time, holding one element at a time: a saved report's rows are
+// found again this way each time a writer walks them.
+//
 // The parser is built on them, so a fast path that accepts a token accepts what
 // Parse accepts; FuzzLexer holds the lexer to jsontext on valid input and to Parse
 // on everything.

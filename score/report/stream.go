@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/strictjson"
 )
 
 // OpenOptions bound what Open holds of a saved report.
@@ -122,9 +124,26 @@ func open(name string, src io.ReaderAt, opts OpenOptions) (Doc, int64, int64, er
 	if first == nil {
 		first = io.NewSectionReader(src, 0, math.MaxInt64)
 	}
-	lr := &limitReader{src: src, r: first, start: -1}
+	// jsontext asks for a few kilobytes at a time: read src a buffer at a time
+	cr := &countingReader{r: first}
+	lr := &limitReader{src: src, r: bufio.NewReaderSize(cr, listReadBytes), start: -1}
 	doc, off, err := lr.open(name, opts)
-	return doc, off, lr.n, err
+	return doc, off, cr.n, err
+}
+
+// listReadBytes is how much of a report its readers read at once.
+const listReadBytes = 256 << 10
+
+// countingReader counts the bytes read from r.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 func (lr *limitReader) open(name string, opts OpenOptions) (Doc, int64, error) {
@@ -412,30 +431,52 @@ func contains(list []string, s string) bool {
 }
 
 // listSource reads a list again from src, one element at a time; the element
-// it yields is reused. src was read whole once, so an error now means it
-// changed: it ends the list early, kept in failed for the writer to report.
+// it yields is reused. src was read whole once, each element checked by
+// jsontext, so the elements are found again by the strictjson lexer, which is
+// quicker; where it stops short of the list's end (a report with bytes that
+// are not UTF-8, which the report readers let through), jsontext reads the
+// rest of the list, as it read all of it once. An error now means src changed:
+// it ends the list early, kept in failed for the writer to report.
 func listSource[T any](src io.ReaderAt, sp *span, failed *reread) iter.Seq[*T] {
 	return func(yield func(*T) bool) {
-		dec := jsontext.NewDecoder(io.NewSectionReader(src, sp.start, sp.end-sp.start), readJSON)
+		var v T
+		var names strCache
+		// each decodes val, the element at offset at, and yields it
+		each := func(val []byte, at int64) bool {
+			var zero T
+			v = zero
+			if !fastDecode(val, &v, &names) {
+				v = zero
+				if err := unmarshalAt(val, at, "", &v); err != nil {
+					failed.note(err)
+					return false
+				}
+			}
+			return yield(&v)
+		}
+		el := strictjson.NewElements(io.NewSectionReader(src, sp.start, sp.end-sp.start), math.MaxInt, strictjson.KeepSurrogates)
+		n := 0
+		for val := range el.All() {
+			if !each(val, sp.start+el.Offset()) {
+				return
+			}
+			n++
+		}
+		if el.Err() == nil {
+			return
+		}
+		dec := jsontext.NewDecoder(bufio.NewReaderSize(io.NewSectionReader(src, sp.start, sp.end-sp.start), listReadBytes), readJSON)
 		if _, err := dec.ReadToken(); err != nil {
 			failed.note(err)
 			return
 		}
-		var v T
-		var names strCache
-		for dec.PeekKind() != ']' {
-			var zero T
-			v = zero
+		for k := 0; dec.PeekKind() != ']'; k++ {
 			val, err := dec.ReadValue()
-			if err == nil && !fastDecode(val, &v, &names) {
-				v = zero
-				err = unmarshalAt(val, sp.start+dec.InputOffset()-int64(len(val)), "", &v)
-			}
 			if err != nil {
 				failed.note(err)
 				return
 			}
-			if !yield(&v) {
+			if k >= n && !each(val, sp.start+dec.InputOffset()-int64(len(val))) {
 				return
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -272,5 +273,45 @@ func TestOpenCogLangSkipsRows(t *testing.T) {
 	}
 	if _, err := Load("r.json", []byte(data)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestOpenRowsReadAgain: the rows read again for each writer are those of the
+// first reading, also where the lexer that finds them again stops short (a row
+// with an unknown member holding bytes that are not UTF-8, which the first
+// reading lets through and decodes past): the rest of the list is then read as
+// the first reading read it, from the row it stopped at.
+func TestOpenRowsReadAgain(t *testing.T) {
+	text, rowsLine := bigReport(t, 300)
+	lines := strings.Split(text, "\n")
+	want := func(t *testing.T, doc Doc) []Row {
+		t.Helper()
+		rows := collect(doc.Toolcall.RowSource)
+		if err := doc.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return rows
+	}
+	doc, err := Open("big.json", strings.NewReader(text), OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clean := want(t, doc)
+	for _, row := range []int{1, 150, 300} {
+		i := rowsLine + row - 1
+		odd := slicesJoin(lines[:i], strings.Replace(lines[i], "{", "{\"x_extra\": \"\xff\", ", 1), lines[i+1:])
+		doc, err := Open("odd.json", strings.NewReader(odd), OpenOptions{})
+		if err != nil {
+			t.Fatalf("row %d: %v", row, err)
+		}
+		got := want(t, doc)
+		if len(got) != len(clean) {
+			t.Fatalf("row %d: %d rows read again, want %d", row, len(got), len(clean))
+		}
+		for k := range got {
+			if !reflect.DeepEqual(got[k], clean[k]) {
+				t.Fatalf("row %d: row %d read again as %+v, want %+v", row, k+1, got[k], clean[k])
+			}
+		}
 	}
 }
