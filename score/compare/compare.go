@@ -249,19 +249,9 @@ func (arm *Arm) finish(pairs []stats.Pair, seed int64, opts Options) {
 	}
 }
 
-// rowsOf yields r's rows, from RowSource when it is set.
-func rowsOf(r *report.ToolcallReport) iter.Seq[*report.Row] {
-	if r.RowSource != nil {
-		return r.RowSource
-	}
-	return func(yield func(*report.Row) bool) {
-		for i := range r.Rows {
-			if !yield(&r.Rows[i]) {
-				return
-			}
-		}
-	}
-}
+// rowsOf yields r's rows for a comparison, which reads no outputs: without
+// them where the report can give them so more quickly.
+func rowsOf(r *report.ToolcallReport) iter.Seq[*report.Row] { return r.EachBriefRow() }
 
 // lockstep calls f with the i-th rows of a and b, one pair at a time, until f
 // returns false. It reports whether f took every row and a and b have as many.
@@ -410,8 +400,8 @@ func held(r *report.ToolcallReport) *report.ToolcallReport {
 		return r
 	}
 	h := *r
-	h.Rows, h.RowSource = []report.Row{}, nil
-	for row := range r.RowSource {
+	h.Rows, h.RowSource, h.BriefRowSource = []report.Row{}, nil, nil
+	for row := range r.EachBriefRow() {
 		k := *row
 		k.Output, k.AttemptResults = nil, nil
 		h.Rows = append(h.Rows, k)

@@ -32,7 +32,7 @@ func loadReport(t testing.TB, name string) *report.ToolcallReport {
 	for row := range r.RowSource {
 		r.Rows = append(r.Rows, *row)
 	}
-	r.RowSource = nil
+	r.RowSource, r.BriefRowSource = nil, nil
 	if streamed {
 		r.RowSource = func(yield func(*report.Row) bool) {
 			for i := range r.Rows {

@@ -239,11 +239,26 @@ func (d *fastDecoder) end() bool {
 	return d.ok && d.i == len(d.b)
 }
 
+// skip consumes one value without decoding it.
+func (d *fastDecoder) skip() {
+	d.space()
+	end, err := strictjson.SkipValue(d.b, d.i, strictjson.DefaultMaxDepth, strictjson.KeepSurrogates)
+	if err != strictjson.LexOK {
+		d.ok = false
+		return
+	}
+	d.i = end
+}
+
 // fastDecode decodes val into v as json.Unmarshal would, or reports false (and
-// leaves v to be reset): for the types it knows. names may be nil.
-func fastDecode(val []byte, v any, names *strCache) bool {
+// leaves v to be reset): for the types it knows. names may be nil. A brief
+// row is decoded without its outputs (Output and AttemptResults nil).
+func fastDecode(val []byte, v any, names *strCache, brief bool) bool {
 	switch v := v.(type) {
 	case *Row:
+		if brief {
+			return decodeBriefRow(val, v, names)
+		}
 		return decodeRow(val, v, names)
 	case *CogLangCase:
 		return decodeCogLangCase(val, v, names)
@@ -256,8 +271,22 @@ func fastDecode(val []byte, v any, names *strCache) bool {
 // decodeRow decodes a row as json.Unmarshal would, or reports false. names may
 // be nil.
 func decodeRow(val []byte, r *Row, names *strCache) bool {
+	return decodeRowOf(val, r, names, false)
+}
+
+// decodeBriefRow decodes a row as decodeRow does but skips its outputs: Output
+// and AttemptResults stay nil.
+func decodeBriefRow(val []byte, r *Row, names *strCache) bool {
+	return decodeRowOf(val, r, names, true)
+}
+
+func decodeRowOf(val []byte, r *Row, names *strCache, brief bool) bool {
 	d := &fastDecoder{b: val, ok: true, names: names}
 	d.object(func(name []byte) {
+		if brief && (string(name) == "output" || string(name) == "attempt_results") {
+			d.skip()
+			return
+		}
 		switch string(name) {
 		case "case_id":
 			r.CaseID = d.str()

@@ -118,6 +118,10 @@ type ToolcallReport struct {
 	// RowRanges, when set beside RowSource, yields the same rows a range at a
 	// time on several goroutines at once; the JSON report is written from it.
 	RowRanges *Ranges[Row] `json:"-"`
+	// BriefRowSource, when set beside RowSource, yields the same rows without
+	// their outputs (Output and AttemptResults nil), more quickly: what a
+	// reader of the rows' ids, verdicts and codes alone walks (EachBriefRow).
+	BriefRowSource iter.Seq[*Row] `json:"-"`
 	// Cases holds each case's prompt and expected answer; reports written before
 	// it existed have none.
 	Cases []CaseInfo `json:"cases"`
@@ -450,7 +454,7 @@ func WriteJSON(w io.Writer, doc Doc) error {
 	case KindToolcall:
 		r := doc.Toolcall
 		head := *r
-		head.Rows, head.RowSource, head.RowRanges = nil, nil, nil
+		head.Rows, head.RowSource, head.RowRanges, head.BriefRowSource = nil, nil, nil, nil
 		err = writeSpliced(bw, &head, splice{key: "rows", each: r.EachRow(), write: rangesWrite(r.RowRanges, true), line: true})
 	case KindCogLang:
 		r := doc.CogLang
@@ -600,6 +604,25 @@ func (r *ToolcallReport) EachRow() iter.Seq[any] {
 	return anySeq(sliceSeq(r.Rows))
 }
 
+// EachBriefRow yields the report's rows for a reader of their ids, verdicts
+// and codes alone: from BriefRowSource when it is set, without their outputs,
+// else as EachRow yields them (Output and AttemptResults may be set or not).
+func (r *ToolcallReport) EachBriefRow() iter.Seq[*Row] {
+	switch {
+	case r.BriefRowSource != nil:
+		return r.BriefRowSource
+	case r.RowSource != nil:
+		return r.RowSource
+	}
+	return func(yield func(*Row) bool) {
+		for i := range r.Rows {
+			if !yield(&r.Rows[i]) {
+				return
+			}
+		}
+	}
+}
+
 // EachCase yields the result's cases, from CaseSource when it is set.
 func (c *CogLangResult) EachCase() iter.Seq[any] {
 	if c.CaseSource != nil {
@@ -624,7 +647,7 @@ func (d Doc) held() Doc {
 	case d.Toolcall != nil && d.Toolcall.RowSource != nil:
 		r := *d.Toolcall
 		r.Rows = collect(r.RowSource)
-		r.RowSource = nil
+		r.RowSource, r.BriefRowSource = nil, nil
 		d.Toolcall = &r
 	case d.CogLang != nil && (d.CogLang.CaseSource != nil || d.CogLang.FailureSource != nil):
 		c := *d.CogLang

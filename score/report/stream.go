@@ -271,14 +271,15 @@ func (lr *limitReader) open(name string, opts OpenOptions) (Doc, int64, error) {
 			return Doc{}, rows.noCaseAt, fmt.Errorf("row %d: no case_id", rows.noCase+1)
 		}
 		r.Rows = nil
-		r.RowSource = listSource[Row](src, rows.span, doc.reread)
+		r.RowSource = listSource[Row](src, rows.span, doc.reread, false)
+		r.BriefRowSource = listSource[Row](src, rows.span, doc.reread, true)
 	case doc.CogLang != nil:
 		c := doc.CogLang
 		if cases != nil {
-			c.Cases, c.CaseSource = nil, listSource[CogLangCase](src, cases, doc.reread)
+			c.Cases, c.CaseSource = nil, listSource[CogLangCase](src, cases, doc.reread, false)
 		}
 		if fails != nil {
-			c.FailureCases, c.FailureSource = nil, listSource[FailureCase](src, fails, doc.reread)
+			c.FailureCases, c.FailureSource = nil, listSource[FailureCase](src, fails, doc.reread, false)
 		}
 	}
 	return doc, 0, nil
@@ -332,7 +333,7 @@ func checkAs[T any](ptr string) func(i int, at int64, val jsontext.Value) error 
 	var names strCache
 	return func(i int, at int64, val jsontext.Value) error {
 		var v T
-		if fastDecode(val, &v, &names) {
+		if fastDecode(val, &v, &names, false) {
 			return nil
 		}
 		var zero T
@@ -436,8 +437,9 @@ func contains(list []string, s string) bool {
 // quicker; where it stops short of the list's end (a report with bytes that
 // are not UTF-8, which the report readers let through), jsontext reads the
 // rest of the list, as it read all of it once. An error now means src changed:
-// it ends the list early, kept in failed for the writer to report.
-func listSource[T any](src io.ReaderAt, sp *span, failed *reread) iter.Seq[*T] {
+// it ends the list early, kept in failed for the writer to report. A brief
+// list of rows skips their outputs (see BriefRowSource).
+func listSource[T any](src io.ReaderAt, sp *span, failed *reread, brief bool) iter.Seq[*T] {
 	return func(yield func(*T) bool) {
 		var v T
 		var names strCache
@@ -445,11 +447,14 @@ func listSource[T any](src io.ReaderAt, sp *span, failed *reread) iter.Seq[*T] {
 		each := func(val []byte, at int64) bool {
 			var zero T
 			v = zero
-			if !fastDecode(val, &v, &names) {
+			if !fastDecode(val, &v, &names, brief) {
 				v = zero
 				if err := unmarshalAt(val, at, "", &v); err != nil {
 					failed.note(err)
 					return false
+				}
+				if r, ok := any(&v).(*Row); ok && brief {
+					r.Output, r.AttemptResults = nil, nil
 				}
 			}
 			return yield(&v)
