@@ -249,8 +249,8 @@ func (arm *Arm) finish(pairs []stats.Pair, seed int64, opts Options) {
 	}
 }
 
-// rowsOf yields r's rows for a comparison, which reads no outputs: without
-// them where the report can give them so more quickly.
+// rowsOf yields r's rows for a comparison, which reads no attempt results:
+// without them where the report can give them so more quickly.
 func rowsOf(r *report.ToolcallReport) iter.Seq[*report.Row] { return r.EachBriefRow() }
 
 // lockstep calls f with the i-th rows of a and b, one pair at a time, until f

@@ -252,7 +252,7 @@ func (d *fastDecoder) skip() {
 
 // fastDecode decodes val into v as json.Unmarshal would, or reports false (and
 // leaves v to be reset): for the types it knows. names may be nil. A brief
-// row is decoded without its outputs (Output and AttemptResults nil).
+// row is decoded without its attempt results (AttemptResults nil).
 func fastDecode(val []byte, v any, names *strCache, brief bool) bool {
 	switch v := v.(type) {
 	case *Row:
@@ -274,8 +274,8 @@ func decodeRow(val []byte, r *Row, names *strCache) bool {
 	return decodeRowOf(val, r, names, false)
 }
 
-// decodeBriefRow decodes a row as decodeRow does but skips its outputs: Output
-// and AttemptResults stay nil.
+// decodeBriefRow decodes a row as decodeRow does but skips its attempt
+// results: AttemptResults stays nil.
 func decodeBriefRow(val []byte, r *Row, names *strCache) bool {
 	return decodeRowOf(val, r, names, true)
 }
@@ -283,7 +283,7 @@ func decodeBriefRow(val []byte, r *Row, names *strCache) bool {
 func decodeRowOf(val []byte, r *Row, names *strCache, brief bool) bool {
 	d := &fastDecoder{b: val, ok: true, names: names}
 	d.object(func(name []byte) {
-		if brief && (string(name) == "output" || string(name) == "attempt_results") {
+		if brief && string(name) == "attempt_results" {
 			d.skip()
 			return
 		}

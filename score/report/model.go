@@ -119,8 +119,9 @@ type ToolcallReport struct {
 	// time on several goroutines at once; the JSON report is written from it.
 	RowRanges *Ranges[Row] `json:"-"`
 	// BriefRowSource, when set beside RowSource, yields the same rows without
-	// their outputs (Output and AttemptResults nil), more quickly: what a
-	// reader of the rows' ids, verdicts and codes alone walks (EachBriefRow).
+	// their attempt results (AttemptResults nil), more quickly: what a reader
+	// of the rows' ids, verdicts, codes and last outputs walks (EachBriefRow).
+	// Whoever sets RowSource sets this one to yield the same rows, or nil.
 	BriefRowSource iter.Seq[*Row] `json:"-"`
 	// Cases holds each case's prompt and expected answer; reports written before
 	// it existed have none.
@@ -604,12 +605,13 @@ func (r *ToolcallReport) EachRow() iter.Seq[any] {
 	return anySeq(sliceSeq(r.Rows))
 }
 
-// EachBriefRow yields the report's rows for a reader of their ids, verdicts
-// and codes alone: from BriefRowSource when it is set, without their outputs,
-// else as EachRow yields them (Output and AttemptResults may be set or not).
+// EachBriefRow yields the report's rows for a reader that needs no attempt
+// results: from BriefRowSource, without them, when it is set beside RowSource
+// and no Rows are held, else as EachRow yields them (AttemptResults may be set
+// or not).
 func (r *ToolcallReport) EachBriefRow() iter.Seq[*Row] {
 	switch {
-	case r.BriefRowSource != nil:
+	case r.BriefRowSource != nil && r.RowSource != nil && r.Rows == nil:
 		return r.BriefRowSource
 	case r.RowSource != nil:
 		return r.RowSource

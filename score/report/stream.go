@@ -438,7 +438,7 @@ func contains(list []string, s string) bool {
 // are not UTF-8, which the report readers let through), jsontext reads the
 // rest of the list, as it read all of it once. An error now means src changed:
 // it ends the list early, kept in failed for the writer to report. A brief
-// list of rows skips their outputs (see BriefRowSource).
+// list of rows skips their attempt results (see BriefRowSource).
 func listSource[T any](src io.ReaderAt, sp *span, failed *reread, brief bool) iter.Seq[*T] {
 	return func(yield func(*T) bool) {
 		var v T
@@ -454,7 +454,7 @@ func listSource[T any](src io.ReaderAt, sp *span, failed *reread, brief bool) it
 					return false
 				}
 				if r, ok := any(&v).(*Row); ok && brief {
-					r.Output, r.AttemptResults = nil, nil
+					r.AttemptResults = nil
 				}
 			}
 			return yield(&v)

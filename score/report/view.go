@@ -18,11 +18,11 @@ func (r *ToolcallReport) rows() iter.Seq[*Row] {
 
 // failingRows returns the first limit rows that did not finally succeed
 // (provider errors and missing responses included), arm by arm in report order,
-// then in row order, and how many there are in all. It reads the rows once and
-// holds no more than limit rows of each arm.
+// then in row order, and how many there are in all. It reads the rows once,
+// without their attempt results, and holds no more than limit rows of each arm.
 func (r *ToolcallReport) failingRows(limit int) (first []Row, total int) {
 	f := r.newFailing(limit)
-	for row := range r.rows() {
+	for row := range r.EachBriefRow() {
 		f.add(row)
 	}
 	return f.rows()
