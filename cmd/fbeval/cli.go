@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/kong"
 	"github.com/fbeval/fbeval/contract"
@@ -19,6 +20,7 @@ type Env struct {
 	Stdout io.Writer
 	Stderr io.Writer
 
+	mu     sync.Mutex
 	inputs []string // files the command reads, which no output may replace
 }
 

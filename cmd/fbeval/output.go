@@ -9,7 +9,10 @@ import (
 )
 
 // noteInput records files the command reads, so that no output replaces one.
+// Goroutines that open inputs at once may call it together.
 func (e *Env) noteInput(paths ...string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	for _, p := range paths {
 		if p != "" && p != "-" {
 			e.inputs = append(e.inputs, p)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"sync"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/score/compare"
@@ -104,17 +105,36 @@ type CompareCmd struct {
 }
 
 func (c *CompareCmd) Run(env *Env) error {
+	if c.A == "-" && c.B == "-" {
+		return usageError("the two reports cannot both be standard input: save one to a file and name it")
+	}
+	// The two reports are read at once, on two goroutines; what is wrong with A
+	// is said before what is wrong with B, as if they were read in turn.
+	paths := [2]string{c.A, c.B}
+	var opened [2]struct {
+		doc  report.Doc
+		done func()
+		err  error
+	}
+	open := func(i int) { opened[i].doc, opened[i].done, opened[i].err = openReport(env, paths[i], c.MaxLineBytes) }
+	var wg sync.WaitGroup
+	wg.Go(func() { open(1) })
+	open(0)
+	wg.Wait()
+	for _, o := range opened {
+		if o.err == nil {
+			defer o.done()
+		}
+	}
 	var docs [2]report.Doc
-	for i, p := range []string{c.A, c.B} {
-		doc, done, err := openReport(env, p, c.MaxLineBytes)
-		if err != nil {
-			return err
+	for i, o := range opened {
+		if o.err != nil {
+			return o.err
 		}
-		defer done()
-		if doc.Toolcall == nil {
-			return usageError("%s: compare takes two toolcall reports (fbeval-report/v1)", p)
+		if o.doc.Toolcall == nil {
+			return usageError("%s: compare takes two toolcall reports (fbeval-report/v1)", paths[i])
 		}
-		docs[i] = doc
+		docs[i] = o.doc
 	}
 	res, err := compare.Compare(docs[0].Toolcall, docs[1].Toolcall, compare.Options{LabelA: c.LabelA, LabelB: c.LabelB, PathA: c.A, PathB: c.B})
 	if err != nil {
