@@ -368,28 +368,36 @@ func listElement(key string) func(i int) string {
 }
 
 // scanList reads a list with dec just before its "[", reading and bounding
-// each element and handing it to check with its index and offset.
+// each element and handing it to check with its index and offset, in order.
+// Past the first batch of elements, check runs on a goroutine of its own while
+// the next batch is read: the error is the first in the list's order, a
+// check's or the reading's, as if each element were read and checked in turn.
 func scanList(dec *jsontext.Decoder, lr *limitReader, maxElem int64, name func(int) string, check func(i int, at int64, val jsontext.Value) error) (*span, error) {
 	if _, err := dec.ReadToken(); err != nil {
 		return nil, err
 	}
 	sp := &span{start: dec.InputOffset() - 1} // the "["
+	c := newListChecker(check)
+	var readErr error
 	for i := 0; dec.PeekKind() != ']'; i++ {
 		if dec.PeekKind() == 0 {
-			_, err := dec.ReadToken()
-			return nil, err
+			_, readErr = dec.ReadToken()
+			break
 		}
 		var val jsontext.Value
-		err := lr.bound(maxElem, name(i), "--max-line-bytes", func() (err error) {
+		readErr = lr.bound(maxElem, name(i), "--max-line-bytes", func() (err error) {
 			val, err = dec.ReadValue()
 			return err
 		})
-		if err != nil {
-			return nil, err
+		if readErr != nil || !c.add(val, dec.InputOffset()-int64(len(val))) {
+			break
 		}
-		if err := check(i, dec.InputOffset()-int64(len(val)), val); err != nil {
-			return nil, err
-		}
+	}
+	if err := c.close(); err != nil {
+		return nil, err // an element before the one the reading stopped at
+	}
+	if readErr != nil {
+		return nil, readErr
 	}
 	if _, err := dec.ReadToken(); err != nil {
 		return nil, err
@@ -398,6 +406,128 @@ func scanList(dec *jsontext.Decoder, lr *limitReader, maxElem int64, name func(i
 	sp.lines = countLines(lr.src, sp.start, sp.end)
 	return sp, nil
 }
+
+// checkBatch is how many elements, or about how many bytes of them, a
+// listChecker checks at once.
+const checkBatch, checkBatchBytes = 256, 256 << 10
+
+// listChecker checks the elements of a list in order: the first batch on the
+// reading goroutine, the rest on a goroutine of its own, a batch at a time,
+// while the reading goes on.
+type listChecker struct {
+	check  func(i int, at int64, val jsontext.Value) error
+	cur    *listBatch
+	n      int             // elements added
+	jobs   chan *listBatch // batches to check, in order
+	free   chan *listBatch // batches checked
+	err    error           // the first batch's check error (checked in place)
+	failed chan struct{}   // closed once a check on the goroutine fails
+	goErr  error           // that error: read once done is closed
+	done   chan struct{}   // closed when the goroutine has returned
+}
+
+// listBatch is a run of consecutive elements: their text one after another,
+// where each ends, where each began in the input, and the first one's index.
+type listBatch struct {
+	buf   []byte
+	ends  []int
+	at    []int64
+	first int
+}
+
+func newListChecker(check func(i int, at int64, val jsontext.Value) error) *listChecker {
+	return &listChecker{check: check, cur: &listBatch{}}
+}
+
+// add adds the element val, read at offset at; false once a check has failed.
+func (c *listChecker) add(val []byte, at int64) bool {
+	b := c.cur
+	if len(b.ends) == 0 {
+		b.first = c.n
+	}
+	b.buf = append(b.buf, val...)
+	b.ends = append(b.ends, len(b.buf))
+	b.at = append(b.at, at)
+	c.n++
+	if len(b.ends) < checkBatch && len(b.buf) < checkBatchBytes {
+		return true
+	}
+	return c.send()
+}
+
+// send checks the batch being filled: itself the first time, then on the
+// goroutine, which it starts.
+func (c *listChecker) send() bool {
+	b := c.cur
+	if c.jobs == nil && b.first == 0 {
+		c.err = b.checkAll(c.check)
+		b.reset()
+		return c.err == nil
+	}
+	if c.jobs == nil {
+		c.jobs, c.free = make(chan *listBatch, 2), make(chan *listBatch, 3)
+		c.failed, c.done = make(chan struct{}), make(chan struct{})
+		c.free <- &listBatch{}
+		c.free <- &listBatch{}
+		go c.run()
+	}
+	select {
+	case c.jobs <- b:
+	case <-c.failed:
+		return false
+	}
+	select {
+	case c.cur = <-c.free:
+	case <-c.failed:
+		return false
+	}
+	c.cur.reset()
+	return true
+}
+
+func (c *listChecker) run() {
+	defer close(c.done)
+	for b := range c.jobs {
+		if c.goErr == nil {
+			if c.goErr = b.checkAll(c.check); c.goErr != nil {
+				close(c.failed)
+			}
+		}
+		select {
+		case c.free <- b:
+		default: // after a failure no batch is taken back
+		}
+	}
+}
+
+// close checks what is left and returns the first check error.
+func (c *listChecker) close() error {
+	if c.err != nil {
+		return c.err // the first batch: nothing was sent on
+	}
+	if len(c.cur.ends) > 0 {
+		c.send()
+	}
+	if c.jobs != nil {
+		close(c.jobs)
+		<-c.done
+		return c.goErr
+	}
+	return c.err
+}
+
+func (b *listBatch) checkAll(check func(i int, at int64, val jsontext.Value) error) error {
+	start := 0
+	for k, end := range b.ends {
+		if err := check(b.first+k, b.at[k], b.buf[start:end]); err != nil {
+			return err
+		}
+		start = end
+	}
+	return nil
+}
+
+func (b *listBatch) reset() { b.buf, b.ends, b.at = b.buf[:0], b.ends[:0], b.at[:0] }
 
 // appendAt appends bytes [from, to) of src.
 func appendAt(dst []byte, src io.ReaderAt, from, to int64) []byte {

@@ -315,3 +315,36 @@ func TestOpenRowsReadAgain(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenFirstErrorInOrder: the rows are checked while the next ones are
+// read, and the error is still the first in the file: a row of the wrong shape
+// before a row that is not JSON is the one named, and the other way round.
+func TestOpenFirstErrorInOrder(t *testing.T) {
+	text, rowsLine := bigReport(t, 3000)
+	opts := OpenOptions{MaxHeadBytes: int64(len(text)) / 4}
+	lines := strings.Split(text, "\n")
+	breakRow := func(lines []string, row int, value string) []string {
+		i := rowsLine + row - 1
+		at := strings.Index(lines[i], `"repeat":`) + len(`"repeat":`)
+		end := at + strings.IndexByte(lines[i][at:], ',')
+		out := slices.Clone(lines)
+		out[i] = lines[i][:at] + value + lines[i][end:]
+		return out
+	}
+	for _, tc := range []struct {
+		first, second       int
+		firstVal, secondVal string
+	}{
+		{300, 2000, `"x"`, `x`},
+		{300, 2000, `x`, `"x"`},
+		{1, 2999, `"x"`, `x`},
+		{2999, 3000, `"x"`, `x`},
+	} {
+		broken := breakRow(breakRow(lines, tc.first, tc.firstVal), tc.second, tc.secondVal)
+		_, err := Open("big.json", strings.NewReader(strings.Join(broken, "\n")), opts)
+		want := fmt.Sprintf("big.json:%d:", rowsLine+tc.first-1+1)
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("rows %d (%s) and %d (%s) broken: error %v, want one at line %d", tc.first, tc.firstVal, tc.second, tc.secondVal, err, rowsLine+tc.first)
+		}
+	}
+}
