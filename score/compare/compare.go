@@ -255,18 +255,74 @@ func rowsOf(r *report.ToolcallReport) iter.Seq[*report.Row] { return r.EachBrief
 
 // lockstep calls f with the i-th rows of a and b, one pair at a time, until f
 // returns false. It reports whether f took every row and a and b have as many.
+// b's rows are read on a goroutine of their own, a batch at a time, while a's
+// are read on the calling one.
 func lockstep(a, b *report.ToolcallReport, f func(ra, rb *report.Row) bool) bool {
-	next, stop := iter.Pull(rowsOf(b))
-	defer stop()
+	rowsB := make(chan []report.Row, 2)
+	free := make(chan []report.Row, 3)
+	stop, done := make(chan struct{}), make(chan struct{})
+	for range 3 {
+		free <- make([]report.Row, 0, lockstepBatch)
+	}
+	go func() {
+		defer close(done)
+		defer close(rowsB)
+		batch := <-free
+		for row := range rowsOf(b) {
+			batch = append(batch, *row) // a source may reuse the row it yields
+			if len(batch) < lockstepBatch {
+				continue
+			}
+			select {
+			case rowsB <- batch:
+			case <-stop:
+				return
+			}
+			select {
+			case batch = <-free:
+			case <-stop:
+				return
+			}
+			batch = batch[:0]
+		}
+		if len(batch) > 0 {
+			select {
+			case rowsB <- batch:
+			case <-stop:
+			}
+		}
+	}()
+	defer func() {
+		close(stop)
+		<-done
+	}()
+	var cur []report.Row
+	k := 0
 	for ra := range rowsOf(a) {
-		rb, ok := next()
-		if !ok || !f(ra, rb) {
+		if k == len(cur) {
+			if cur != nil {
+				free <- cur // never blocks: there are three batches in all
+			}
+			var ok bool
+			if cur, ok = <-rowsB; !ok {
+				return false
+			}
+			k = 0
+		}
+		if !f(ra, &cur[k]) {
 			return false
 		}
+		k++
 	}
-	_, more := next()
+	if k < len(cur) {
+		return false
+	}
+	_, more := <-rowsB
 	return !more
 }
+
+// lockstepBatch is how many of b's rows lockstep reads ahead at once.
+const lockstepBatch = 256
 
 // comparePositional compares reports whose rows stand in the same order (as
 // the rows of two runs of one study do) by reading them side by side, holding

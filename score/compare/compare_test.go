@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -330,5 +331,46 @@ func TestMarkdownCapsFlips(t *testing.T) {
 	}
 	if !strings.Contains(md.String(), "and 99950 more flips") {
 		t.Error("markdown does not say how many flips it left out")
+	}
+}
+
+// TestLockstep: the rows of a and b are paired in order whatever the number of
+// rows around b's read-ahead batches, lockstep says whether both have as many,
+// and f stopping stops it.
+func TestLockstep(t *testing.T) {
+	source := func(n int) *report.ToolcallReport {
+		return &report.ToolcallReport{RowSource: func(yield func(*report.Row) bool) {
+			var row report.Row // reused, as a stream's row is
+			for i := range n {
+				row = report.Row{CaseID: strconv.Itoa(i), Repeat: i}
+				if !yield(&row) {
+					return
+				}
+			}
+		}}
+	}
+	for _, n := range []int{0, 1, lockstepBatch - 1, lockstepBatch, lockstepBatch + 1, 2*lockstepBatch + 7} {
+		for _, m := range []int{n - 1, n, n + 1} {
+			if m < 0 {
+				continue
+			}
+			seen := 0
+			same := lockstep(source(n), source(m), func(ra, rb *report.Row) bool {
+				if ra.CaseID != rb.CaseID || rb.Repeat != seen {
+					t.Fatalf("%d and %d rows: pair %d is %q and %q", n, m, seen, ra.CaseID, rb.CaseID)
+				}
+				seen++
+				return true
+			})
+			if same != (n == m) || seen != min(n, m) {
+				t.Errorf("%d and %d rows: lockstep %v after %d pairs", n, m, same, seen)
+			}
+		}
+		if n > 2 {
+			seen := 0
+			if lockstep(source(n), source(n), func(ra, rb *report.Row) bool { seen++; return seen < 3 }) || seen != 3 {
+				t.Errorf("%d rows: stopped at pair 3, lockstep went on to %d", n, seen)
+			}
+		}
 	}
 }
