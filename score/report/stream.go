@@ -413,17 +413,20 @@ const checkBatch, checkBatchBytes = 256, 256 << 10
 
 // listChecker checks the elements of a list in order: the first batch on the
 // reading goroutine, the rest on a goroutine of its own, a batch at a time,
-// while the reading goes on.
+// while the reading goes on. An element of checkBatchBytes or more is checked
+// where it lies, on the reading goroutine, once those before it are: no batch
+// ever holds a copy of a long one.
 type listChecker struct {
-	check  func(i int, at int64, val jsontext.Value) error
-	cur    *listBatch
-	n      int             // elements added
+	check func(i int, at int64, val jsontext.Value) error
+	cur   *listBatch // the batch being filled
+	n     int        // elements added
+	err   error      // the first check error
+	// the goroutine, while one runs
 	jobs   chan *listBatch // batches to check, in order
 	free   chan *listBatch // batches checked
-	err    error           // the first batch's check error (checked in place)
-	failed chan struct{}   // closed once a check on the goroutine fails
+	failed chan struct{}   // closed once a check on it fails
 	goErr  error           // that error: read once done is closed
-	done   chan struct{}   // closed when the goroutine has returned
+	done   chan struct{}   // closed when it has returned
 }
 
 // listBatch is a run of consecutive elements: their text one after another,
@@ -441,6 +444,14 @@ func newListChecker(check func(i int, at int64, val jsontext.Value) error) *list
 
 // add adds the element val, read at offset at; false once a check has failed.
 func (c *listChecker) add(val []byte, at int64) bool {
+	if len(val) >= checkBatchBytes {
+		if !c.drain() {
+			return false
+		}
+		c.err = c.check(c.n, at, val)
+		c.n++
+		return c.err == nil
+	}
 	b := c.cur
 	if len(b.ends) == 0 {
 		b.first = c.n
@@ -455,11 +466,11 @@ func (c *listChecker) add(val []byte, at int64) bool {
 	return c.send()
 }
 
-// send checks the batch being filled: itself the first time, then on the
-// goroutine, which it starts.
+// send checks the batch being filled: in place when it is the list's first,
+// else on the goroutine, which it starts when none runs.
 func (c *listChecker) send() bool {
 	b := c.cur
-	if c.jobs == nil && b.first == 0 {
+	if b.first == 0 {
 		c.err = b.checkAll(c.check)
 		b.reset()
 		return c.err == nil
@@ -478,11 +489,12 @@ func (c *listChecker) send() bool {
 	}
 	select {
 	case c.cur = <-c.free:
+		c.cur.reset()
+		return true
 	case <-c.failed:
+		c.cur = &listBatch{} // b is the goroutine's
 		return false
 	}
-	c.cur.reset()
-	return true
 }
 
 func (c *listChecker) run() {
@@ -500,10 +512,11 @@ func (c *listChecker) run() {
 	}
 }
 
-// close checks what is left and returns the first check error.
-func (c *listChecker) close() error {
+// drain checks every element added so far and stops the goroutine; it
+// reports whether every check passed.
+func (c *listChecker) drain() bool {
 	if c.err != nil {
-		return c.err // the first batch: nothing was sent on
+		return false
 	}
 	if len(c.cur.ends) > 0 {
 		c.send()
@@ -511,8 +524,17 @@ func (c *listChecker) close() error {
 	if c.jobs != nil {
 		close(c.jobs)
 		<-c.done
-		return c.goErr
+		c.jobs = nil
+		if c.err == nil {
+			c.err = c.goErr
+		}
 	}
+	return c.err == nil
+}
+
+// close checks what is left and returns the first check error.
+func (c *listChecker) close() error {
+	c.drain()
 	return c.err
 }
 

@@ -331,18 +331,33 @@ func TestOpenFirstErrorInOrder(t *testing.T) {
 		out[i] = lines[i][:at] + value + lines[i][end:]
 		return out
 	}
+	// rows long enough to be checked where they lie, between batches
+	pad := `"x_pad": "` + strings.Repeat("x", checkBatchBytes) + `", `
+	padded := slices.Clone(lines)
+	for _, row := range []int{2, 700, 701, 1500} {
+		i := rowsLine + row - 1
+		padded[i] = strings.Replace(padded[i], "{", "{"+pad, 1)
+	}
+	if _, err := Open("big.json", strings.NewReader(strings.Join(padded, "\n")), OpenOptions{MaxRowBytes: 1 << 20}); err != nil {
+		t.Fatalf("long rows: %v", err)
+	}
 	for _, tc := range []struct {
 		first, second       int
 		firstVal, secondVal string
+		lines               []string
 	}{
-		{300, 2000, `"x"`, `x`},
-		{300, 2000, `x`, `"x"`},
-		{1, 2999, `"x"`, `x`},
-		{2999, 3000, `"x"`, `x`},
+		{300, 2000, `"x"`, `x`, lines},
+		{300, 2000, `x`, `"x"`, lines},
+		{1, 2999, `"x"`, `x`, lines},
+		{2999, 3000, `"x"`, `x`, lines},
+		{600, 701, `"x"`, `"x"`, padded},
+		{701, 702, `"x"`, `x`, padded},
+		{1499, 1500, `"x"`, `"x"`, padded},
+		{1600, 1700, `"x"`, `"x"`, padded},
 	} {
-		broken := breakRow(breakRow(lines, tc.first, tc.firstVal), tc.second, tc.secondVal)
-		_, err := Open("big.json", strings.NewReader(strings.Join(broken, "\n")), opts)
-		want := fmt.Sprintf("big.json:%d:", rowsLine+tc.first-1+1)
+		broken := breakRow(breakRow(tc.lines, tc.first, tc.firstVal), tc.second, tc.secondVal)
+		_, err := Open("big.json", strings.NewReader(strings.Join(broken, "\n")), OpenOptions{MaxHeadBytes: opts.MaxHeadBytes, MaxRowBytes: 1 << 20})
+		want := fmt.Sprintf("big.json:%d:", rowsLine+tc.first)
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("rows %d (%s) and %d (%s) broken: error %v, want one at line %d", tc.first, tc.firstVal, tc.second, tc.secondVal, err, rowsLine+tc.first)
 		}
