@@ -329,8 +329,15 @@ const lockstepBatch = 256
 // a few bytes per row instead of the rows. ok is false when the rows are not in
 // the same order, or a row may appear twice: Compare then joins them by key.
 func comparePositional(a, b *report.ToolcallReport, opts Options) (res *Result, ok bool, err error) {
+	// One reading of the rows checks their order and gathers the pairs, which
+	// are let go if the rows turn out not to pair or the reports not to compare.
 	var flagsA, flagsB rowFlags
 	var keys []uint64
+	res = newResult(a, b, opts)
+	arms := a.Arms.Keys()
+	res.Arms = make([]Arm, len(arms))
+	pairs := make([][]stats.Pair, len(arms))
+	clusters := map[string]string{}
 	if !lockstep(a, b, func(ra, rb *report.Row) bool {
 		if ra.Arm != rb.Arm || ra.CaseID != rb.CaseID || ra.Repeat != rb.Repeat {
 			return false
@@ -338,6 +345,7 @@ func comparePositional(a, b *report.ToolcallReport, opts Options) (res *Result, 
 		flagsA.note(ra)
 		flagsB.note(rb)
 		keys = append(keys, keyHash(ra))
+		addPair(res.Arms, pairs, arms, clusters, ra, rb)
 		return true
 	}) {
 		return nil, false, nil
@@ -357,39 +365,6 @@ func comparePositional(a, b *report.ToolcallReport, opts Options) (res *Result, 
 	if len(diffs) > 0 {
 		return nil, true, fmt.Errorf("reports cannot be compared: %s", strings.Join(diffs, "; "))
 	}
-	res = newResult(a, b, opts)
-	arms := a.Arms.Keys()
-	res.Arms = make([]Arm, len(arms))
-	pairs := make([][]stats.Pair, len(arms))
-	clusters := map[string]string{}
-	lockstep(a, b, func(ra, rb *report.Row) bool {
-		i := slices.Index(arms, ra.Arm)
-		if i < 0 {
-			return true
-		}
-		cluster := ra.Cluster
-		if cluster == "" {
-			cluster = ra.CaseID
-		}
-		if c, ok := clusters[cluster]; ok {
-			cluster = c
-		} else {
-			cluster = strings.Clone(cluster)
-			clusters[cluster] = cluster
-		}
-		pairs[i] = append(pairs[i], stats.Pair{Cluster: cluster, Baseline: ra.FirstPassSuccess, Treatment: rb.FirstPassSuccess})
-		arm := &res.Arms[i]
-		arm.Rows++
-		switch {
-		case ra.FirstPassSuccess == rb.FirstPassSuccess:
-			arm.StableRows++
-		case ra.FirstPassSuccess:
-			arm.OnlyA++
-		default:
-			arm.OnlyB++
-		}
-		return true
-	})
 	for i, e := range a.Arms {
 		arm := &res.Arms[i]
 		mb, _ := b.Arms.Get(e.Key)
@@ -420,6 +395,36 @@ func comparePositional(a, b *report.ToolcallReport, opts Options) (res *Result, 
 	}
 	res.fitness(a, b)
 	return res, true, nil
+}
+
+// addPair counts the pair of rows ra and rb (the same case and repeat) in its
+// arm, and adds it to the arm's pairs, its cluster's name interned in clusters.
+func addPair(res []Arm, pairs [][]stats.Pair, arms []string, clusters map[string]string, ra, rb *report.Row) {
+	i := slices.Index(arms, ra.Arm)
+	if i < 0 {
+		return
+	}
+	cluster := ra.Cluster
+	if cluster == "" {
+		cluster = ra.CaseID
+	}
+	if c, ok := clusters[cluster]; ok {
+		cluster = c
+	} else {
+		cluster = strings.Clone(cluster)
+		clusters[cluster] = cluster
+	}
+	pairs[i] = append(pairs[i], stats.Pair{Cluster: cluster, Baseline: ra.FirstPassSuccess, Treatment: rb.FirstPassSuccess})
+	arm := &res[i]
+	arm.Rows++
+	switch {
+	case ra.FirstPassSuccess == rb.FirstPassSuccess:
+		arm.StableRows++
+	case ra.FirstPassSuccess:
+		arm.OnlyA++
+	default:
+		arm.OnlyB++
+	}
 }
 
 // rowFlags records whether any row is a provider error or a missing response.
