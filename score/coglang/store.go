@@ -585,19 +585,28 @@ func (s *spoolFile) write(b []byte) (int64, error) {
 }
 
 func (s *spoolFile) writeStrings(a, b string) error {
-	var buf [2 * binary.MaxVarintLen64]byte
-	n := binary.PutUvarint(buf[:], uint64(len(a)))
-	s.w.Write(buf[:n])
+	// each length is written into the writer's own buffer: a local array
+	// handed to Write would be made on the heap, once a case
+	n := s.writeLen(len(a))
 	s.w.WriteString(a)
 	s.off += int64(n + len(a))
-	n = binary.PutUvarint(buf[:], uint64(len(b)))
-	s.w.Write(buf[:n])
+	n = s.writeLen(len(b))
 	k, err := s.w.WriteString(b)
 	s.off += int64(n + k)
 	if err != nil {
 		return fmt.Errorf("cannot write the temporary file of the scored cases: %v", err)
 	}
 	return nil
+}
+
+// writeLen writes n as a uvarint and returns its length.
+func (s *spoolFile) writeLen(n int) int {
+	if s.w.Available() < binary.MaxVarintLen64 {
+		s.w.Flush() // an error is WriteString's too
+	}
+	b := binary.AppendUvarint(s.w.AvailableBuffer(), uint64(n))
+	s.w.Write(b)
+	return len(b)
 }
 
 // reader reads the file from the start, in order.
