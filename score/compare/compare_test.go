@@ -2,6 +2,7 @@ package compare
 
 import (
 	"bytes"
+	"fmt"
 	"encoding/xml"
 	"errors"
 	"io"
@@ -372,5 +373,38 @@ func TestLockstep(t *testing.T) {
 				t.Errorf("%d rows: stopped at pair 3, lockstep went on to %d", n, seen)
 			}
 		}
+	}
+}
+
+// TestHTMLListsFirstFlipsOfEachArm: the page lists the first HTMLFlipLimit
+// flips of each arm and says how many there are; the JSON lists them all.
+func TestHTMLListsFirstFlipsOfEachArm(t *testing.T) {
+	a, b := pair(t)
+	res, err := Compare(a, b, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Flips, res.FlipSource = nil, nil
+	for _, arm := range res.Arms {
+		for i := range HTMLFlipLimit + 7 {
+			res.Flips = append(res.Flips, Flip{Arm: arm.Arm, CaseID: fmt.Sprintf("c-%04d", i), Repeat: 1, B: true})
+		}
+	}
+	var page, doc bytes.Buffer
+	if err := WriteHTML(&page, res); err != nil {
+		t.Fatal(err)
+	}
+	total := len(res.Arms) * (HTMLFlipLimit + 7)
+	if n := strings.Count(page.String(), "<tr data-arm="); n != len(res.Arms)*HTMLFlipLimit {
+		t.Errorf("the page lists %d flips, want %d", n, len(res.Arms)*HTMLFlipLimit)
+	}
+	if want := fmt.Sprintf("the first %d of each arm, %d of %d; <code>--format json</code> lists every one", HTMLFlipLimit, len(res.Arms)*HTMLFlipLimit, total); !strings.Contains(page.String(), want) {
+		t.Errorf("the page does not say %q", want)
+	}
+	if err := WriteJSON(&doc, res); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(doc.String(), `"case_id": "c-`); n != total {
+		t.Errorf("the JSON lists %d flips, want %d", n, total)
 	}
 }

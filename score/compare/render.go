@@ -229,6 +229,11 @@ const MarkdownFlipLimit = 50
 // TableFlipLimit caps the flips listed in a table, which is for reading.
 const TableFlipLimit = 50
 
+// HTMLFlipLimit caps the flips of each arm the HTML page lists (filtered and
+// paged in the page), so that the page, and what writing it holds, stay
+// small whatever the number of rows; the JSON lists every flip.
+const HTMLFlipLimit = 200
+
 // WriteMarkdown writes the comparison as GitHub-flavoured Markdown, flips folded
 // in a <details> block.
 func WriteMarkdown(w io.Writer, r *Result) error {
@@ -259,7 +264,7 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 				outcome(f.B), md(strings.Join(f.CodesB, ", ")))
 		}
 		if r.flipCount() > MarkdownFlipLimit {
-			fmt.Fprintf(&b, "\n… and %d more flips; the JSON and HTML comparisons list every one.\n", r.flipCount()-MarkdownFlipLimit)
+			fmt.Fprintf(&b, "\n… and %d more flips; the JSON comparison lists every one.\n", r.flipCount()-MarkdownFlipLimit)
 		}
 		b.WriteString("\n</details>\n")
 	}
@@ -316,8 +321,8 @@ var htmlPage = sync.OnceValue(func() *template.Template {
 <dt>custom fitness, {{.R.B.Label}}</dt><dd>{{num .R.FitnessB}}</dd>
 <dt>what it is</dt><dd>{{.Fitness}}; n/a when a term is unknown (for example without probes)</dd>
 </dl>
-{{if .R.Flips}}<h2 id="flips-h">Flips ({{len .R.Flips}})</h2>
-<p class="legend">Rows whose first-pass outcome differs between the two reports.</p>
+{{if .R.Flips}}<h2 id="flips-h">Flips ({{.Flips}})</h2>
+<p class="legend">Rows whose first-pass outcome differs between the two reports{{if gt .Flips (len .R.Flips)}}: the first {{.Limit}} of each arm, {{len .R.Flips}} of {{.Flips}}; <code>--format json</code> lists every one{{end}}.</p>
 <form class="sb-filters" id="flip-filters" action="#" hidden="hidden">
 <label>arm <select name="arm"><option value="">all</option>{{range .R.Arms}}<option>{{.Arm}}</option>{{end}}</select></label>
 <label>right only in <select name="side"><option value="">either</option><option value="a">{{.R.A.Label}}</option><option value="b">{{.R.B.Label}}</option></select></label>
@@ -379,14 +384,18 @@ const flipsJS = `(function () {
 
 // WriteHTML writes the comparison as one self-contained HTML page.
 func WriteHTML(w io.Writer, r *Result) error {
-	if r.FlipSource != nil { // the page lists every flip
-		held := *r
-		held.Flips, held.FlipSource = []Flip{}, nil
-		for f := range r.EachFlip() {
+	// the page lists the first HTMLFlipLimit flips of each arm
+	total := r.flipCount()
+	held := *r
+	held.Flips, held.FlipSource = []Flip{}, nil
+	perArm := map[string]int{}
+	for f := range r.EachFlip() {
+		if perArm[f.Arm] < HTMLFlipLimit {
+			perArm[f.Arm]++
 			held.Flips = append(held.Flips, *f)
 		}
-		r = &held
 	}
+	r = &held
 	var b bytes.Buffer
 	var rows []report.ForestRow
 	for _, a := range r.Arms {
@@ -404,7 +413,9 @@ func WriteHTML(w io.Writer, r *Result) error {
 		Chart   template.HTML
 		Script  template.HTML
 		Fitness string
-	}{r, template.CSS(report.HTMLStyle()), chart, script, FitnessDefinition}); err != nil {
+		Flips   int // in all
+		Limit   int
+	}{r, template.CSS(report.HTMLStyle()), chart, script, FitnessDefinition, total, HTMLFlipLimit}); err != nil {
 		return fmt.Errorf("html: %w", err)
 	}
 	_, err = w.Write(b.Bytes())
