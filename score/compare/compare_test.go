@@ -2,9 +2,9 @@ package compare
 
 import (
 	"bytes"
-	"fmt"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
