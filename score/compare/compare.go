@@ -62,6 +62,25 @@ type Result struct {
 	Flips      []Flip
 	FlipSource iter.Seq[*Flip]
 	FlipCount  int
+	// firstFlips, set beside FlipSource, returns the first limit flips of each
+	// arm, arm by arm, from one reading of the rows
+	firstFlips func(limit int) []Flip
+}
+
+// firstFlipsOfEachArm returns the first limit flips of each arm, arm by arm.
+func (r *Result) firstFlipsOfEachArm(limit int) []Flip {
+	if r.FlipSource != nil && r.firstFlips != nil {
+		return r.firstFlips(limit)
+	}
+	out := []Flip{}
+	perArm := map[string]int{}
+	for f := range r.EachFlip() {
+		if perArm[f.Arm] < limit {
+			perArm[f.Arm]++
+			out = append(out, *f)
+		}
+	}
+	return out
 }
 
 // flipCount is FlipCount, or the length of Flips when no source is set.
@@ -392,6 +411,23 @@ func comparePositional(a, b *report.ToolcallReport, opts Options) (res *Result, 
 				return
 			}
 		}
+	}
+	res.firstFlips = func(limit int) []Flip {
+		byArm := make([][]Flip, len(arms))
+		full := 0 // arms with limit flips
+		lockstep(a, b, func(ra, rb *report.Row) bool {
+			i := slices.Index(arms, ra.Arm)
+			if i < 0 || ra.FirstPassSuccess == rb.FirstPassSuccess || len(byArm[i]) == limit {
+				return true
+			}
+			byArm[i] = append(byArm[i], Flip{Arm: ra.Arm, CaseID: ra.CaseID, Repeat: ra.Repeat, Domain: ra.Domain, Category: ra.Category,
+				A: ra.FirstPassSuccess, B: rb.FirstPassSuccess, CodesA: ra.Codes, CodesB: rb.Codes})
+			if len(byArm[i]) == limit {
+				full++
+			}
+			return full < len(arms)
+		})
+		return slices.Concat(byArm...)
 	}
 	res.fitness(a, b)
 	return res, true, nil

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -406,5 +407,54 @@ func TestHTMLListsFirstFlipsOfEachArm(t *testing.T) {
 	}
 	if n := strings.Count(doc.String(), `"case_id": "c-`); n != total {
 		t.Errorf("the JSON lists %d flips, want %d", n, total)
+	}
+}
+
+// TestHTMLFirstFlipsStreamed: from reports whose rows come from a source, the
+// page's flips come from one reading of the rows, the first HTMLFlipLimit of
+// each arm, the same as those the flip source yields first.
+func TestHTMLFirstFlipsStreamed(t *testing.T) {
+	a, b := pair(t)
+	arms := a.Arms.Keys()
+	const perArm = HTMLFlipLimit + 7
+	rows := func(flipped bool) func(yield func(*report.Row) bool) {
+		return func(yield func(*report.Row) bool) {
+			var row report.Row
+			for i := range perArm * len(arms) {
+				row = report.Row{CaseID: fmt.Sprintf("c-%04d", i/len(arms)), Arm: arms[i%len(arms)], Repeat: 1, Codes: []string{},
+					FirstPassSuccess: (i%3 == 0) != flipped}
+				if !yield(&row) {
+					return
+				}
+			}
+		}
+	}
+	a.Rows, a.RowSource, a.BriefRowSource = nil, rows(false), nil
+	b.Rows, b.RowSource, b.BriefRowSource = nil, rows(true), nil
+	res, err := Compare(a, b, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.FlipSource == nil || res.firstFlips == nil {
+		t.Fatal("the comparison does not read its flips from the rows")
+	}
+	var want []Flip
+	count := map[string]int{}
+	for f := range res.EachFlip() {
+		if count[f.Arm] < HTMLFlipLimit {
+			count[f.Arm]++
+			want = append(want, *f)
+		}
+	}
+	got := res.firstFlipsOfEachArm(HTMLFlipLimit)
+	if len(got) != len(arms)*HTMLFlipLimit || !reflect.DeepEqual(got, want) {
+		t.Fatalf("%d first flips, want the %d the source yields first", len(got), len(want))
+	}
+	var page bytes.Buffer
+	if err := WriteHTML(&page, res); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(page.String(), "<tr data-arm="); n != len(arms)*HTMLFlipLimit {
+		t.Errorf("the page lists %d flips, want %d", n, len(arms)*HTMLFlipLimit)
 	}
 }

@@ -387,14 +387,7 @@ func WriteHTML(w io.Writer, r *Result) error {
 	// the page lists the first HTMLFlipLimit flips of each arm
 	total := r.flipCount()
 	held := *r
-	held.Flips, held.FlipSource = []Flip{}, nil
-	perArm := map[string]int{}
-	for f := range r.EachFlip() {
-		if perArm[f.Arm] < HTMLFlipLimit {
-			perArm[f.Arm]++
-			held.Flips = append(held.Flips, *f)
-		}
-	}
+	held.Flips, held.FlipSource = r.firstFlipsOfEachArm(HTMLFlipLimit), nil
 	r = &held
 	var b bytes.Buffer
 	var rows []report.ForestRow
