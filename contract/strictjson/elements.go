@@ -11,7 +11,11 @@ import (
 // of its strings) without being built. It holds one element (and what it read
 // past it) at a time, so a long array never grows memory; member names may
 // repeat, as SkipValue lets them. The stream must hold the array and nothing but
-// white space before it; what follows the closing bracket is not read.
+// white space before it; what follows the closing bracket is not read. An
+// element that does not end in what is buffered is scanned again from its
+// start once more is read, so a stream that answers a read with less than it
+// was asked for (a pipe) makes a long element cost a scan per read: read a
+// file, or a contract.Spool, as the report readers do.
 //
 //	el := strictjson.NewElements(r, 1<<20, strictjson.RejectSurrogates)
 //	for raw := range el.All() {
