@@ -222,8 +222,7 @@ func Compare(a, b *report.ToolcallReport, opts Options) (*Result, error) {
 			} else {
 				arm.OnlyB++
 			}
-			res.Flips = append(res.Flips, Flip{Arm: ra.Arm, CaseID: ra.CaseID, Repeat: ra.Repeat, Domain: ra.Domain, Category: ra.Category,
-				A: ra.FirstPassSuccess, B: rb.FirstPassSuccess, CodesA: ra.Codes, CodesB: rb.Codes})
+			res.Flips = append(res.Flips, flipOf(&ra, &rb))
 		}
 		arm.finish(pairs, a.Study.Seed, opts)
 		res.Arms = append(res.Arms, arm)
@@ -402,8 +401,7 @@ func comparePositional(a, b *report.ToolcallReport, opts Options) (res *Result, 
 				if ra.Arm != arm || ra.FirstPassSuccess == rb.FirstPassSuccess {
 					return true
 				}
-				f = Flip{Arm: ra.Arm, CaseID: ra.CaseID, Repeat: ra.Repeat, Domain: ra.Domain, Category: ra.Category,
-					A: ra.FirstPassSuccess, B: rb.FirstPassSuccess, CodesA: ra.Codes, CodesB: rb.Codes}
+				f = flipOf(ra, rb)
 				stopped = !yield(&f)
 				return !stopped
 			})
@@ -420,8 +418,7 @@ func comparePositional(a, b *report.ToolcallReport, opts Options) (res *Result, 
 			if i < 0 || ra.FirstPassSuccess == rb.FirstPassSuccess || len(byArm[i]) == limit {
 				return true
 			}
-			byArm[i] = append(byArm[i], Flip{Arm: ra.Arm, CaseID: ra.CaseID, Repeat: ra.Repeat, Domain: ra.Domain, Category: ra.Category,
-				A: ra.FirstPassSuccess, B: rb.FirstPassSuccess, CodesA: ra.Codes, CodesB: rb.Codes})
+			byArm[i] = append(byArm[i], flipOf(ra, rb))
 			if len(byArm[i]) == limit {
 				full++
 			}
@@ -431,6 +428,12 @@ func comparePositional(a, b *report.ToolcallReport, opts Options) (res *Result, 
 	}
 	res.fitness(a, b)
 	return res, true, nil
+}
+
+// flipOf is the flip of rows ra and rb, the same case and repeat.
+func flipOf(ra, rb *report.Row) Flip {
+	return Flip{Arm: ra.Arm, CaseID: ra.CaseID, Repeat: ra.Repeat, Domain: ra.Domain, Category: ra.Category,
+		A: ra.FirstPassSuccess, B: rb.FirstPassSuccess, CodesA: ra.Codes, CodesB: rb.Codes}
 }
 
 // addPair counts the pair of rows ra and rb (the same case and repeat) in its

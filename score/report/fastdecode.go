@@ -283,10 +283,6 @@ func decodeBriefRow(val []byte, r *Row, names *strCache) bool {
 func decodeRowOf(val []byte, r *Row, names *strCache, brief bool) bool {
 	d := &fastDecoder{b: val, ok: true, names: names}
 	d.object(func(name []byte) {
-		if brief && string(name) == "attempt_results" {
-			d.skip()
-			return
-		}
 		switch string(name) {
 		case "case_id":
 			r.CaseID = d.str()
@@ -317,6 +313,10 @@ func decodeRowOf(val []byte, r *Row, names *strCache, brief bool) bool {
 		case "output":
 			r.Output = d.optStr()
 		case "attempt_results":
+			if brief {
+				d.skip()
+				return
+			}
 			r.AttemptResults = []AttemptResult{}
 			d.array(func() {
 				var a AttemptResult

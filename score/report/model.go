@@ -610,19 +610,10 @@ func (r *ToolcallReport) EachRow() iter.Seq[any] {
 // and no Rows are held, else as EachRow yields them (AttemptResults may be set
 // or not).
 func (r *ToolcallReport) EachBriefRow() iter.Seq[*Row] {
-	switch {
-	case r.BriefRowSource != nil && r.RowSource != nil && r.Rows == nil:
+	if r.BriefRowSource != nil && r.RowSource != nil && r.Rows == nil {
 		return r.BriefRowSource
-	case r.RowSource != nil:
-		return r.RowSource
 	}
-	return func(yield func(*Row) bool) {
-		for i := range r.Rows {
-			if !yield(&r.Rows[i]) {
-				return
-			}
-		}
-	}
+	return r.rows()
 }
 
 // EachCase yields the result's cases, from CaseSource when it is set.
