@@ -629,3 +629,51 @@ func TestCogLangHTMLCapsFailures(t *testing.T) {
 		t.Error("the page of the result read as a stream differs from the held one")
 	}
 }
+
+// The table of a CogLang result with many failing cases lists the first
+// maxTableFailures of them and says how many there are, as the toolcall table
+// does; it is the same from the held result and from one read as a stream.
+func TestCogLangTableCapsFailures(t *testing.T) {
+	doc := load(t, "testdata/live_coglang.json").held()
+	c := doc.CogLang
+	for i := range 2 * maxTableFailures {
+		id := fmt.Sprintf("FB-L1-X%03d", i)
+		out := "Get[2, 2]"
+		c.Cases = append(c.Cases, CogLangCase{CaseID: id, Level: "L1", Prompt: "p", Output: &out, HallucinatedHeads: []string{}, FailureCategories: []string{"top_level_head_mismatch"}})
+		c.FailureCases = append(c.FailureCases, FailureCase{CaseID: id, Level: "L1", FailureCategories: []string{"top_level_head_mismatch"}, HallucinatedHeads: []string{}})
+	}
+	all := len(c.FailureCases)
+	var held bytes.Buffer
+	if err := WriteTable(&held, doc); err != nil {
+		t.Fatal(err)
+	}
+	table := held.String()
+	want := fmt.Sprintf("failing cases: the first %d of %d; every failing case is in --format json and --format text\n", maxTableFailures, all)
+	if !strings.Contains(table, want) {
+		t.Errorf("the table lacks %q", want)
+	}
+	listed := 0
+	for _, f := range c.FailureCases {
+		if strings.Contains(table, "| "+f.CaseID+" ") {
+			listed++
+		}
+	}
+	if listed != maxTableFailures || !strings.Contains(table, "| "+c.FailureCases[maxTableFailures-1].CaseID+" ") {
+		t.Errorf("the table lists %d failing cases, want the first %d", listed, maxTableFailures)
+	}
+	var saved bytes.Buffer
+	if err := WriteJSON(&saved, doc); err != nil {
+		t.Fatal(err)
+	}
+	streamed, err := Open("big.json", bytes.NewReader(saved.Bytes()), OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteTable(&b, streamed); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != table {
+		t.Error("the table of the result read as a stream differs from the held one")
+	}
+}

@@ -4,14 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"iter"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 )
@@ -30,27 +27,12 @@ func WriteTableWidth(w io.Writer, doc Doc, width int) error {
 	case KindToolcall:
 		err = tableToolcall(b, doc.Name, doc.Toolcall)
 	case KindCogLang:
-		// The failing cases, as many as the result has, are written as they
-		// are read, after the tables above them.
-		bw := bufioWriter(w)
-		if err = tableCogLang(b, doc.Name, doc.CogLang); err == nil {
-			bw.Write(b.Bytes())
-			err = tableCogFailures(bw, width, doc.CogLang)
-		}
-		if err == nil {
-			err = bw.Flush()
-			if err != nil {
-				return err
-			}
-		}
+		err = tableCogLang(b, doc.Name, doc.CogLang)
 	default:
 		return errNoKind
 	}
 	if err != nil {
 		return fmt.Errorf("table: %w", err)
-	}
-	if doc.Kind == KindCogLang {
-		return nil
 	}
 	_, err = w.Write(b.Bytes())
 	return err
@@ -274,130 +256,29 @@ func tableCogLang(b *tableBuf, name string, c *CogLangResult) error {
 			return err
 		}
 	}
-	return nil
+	return tableCogFailures(b, c)
 }
 
-// tableCogFailures writes the table of failing cases, when there are any, as
-// its rows are read.
-func tableCogFailures(w io.Writer, width int, c *CogLangResult) error {
-	rows := func(yield func([]string) bool) {
-		for f := range c.failureCases() {
-			if !yield([]string{plain(f.CaseID), plain(f.Level), plain(strings.Join(f.FailureCategories, ", ")),
-				plain(strings.Join(f.HallucinatedHeads, ", ")), plain(strOr(f.ParseError, ""))}) {
-				return
-			}
+// tableCogFailures writes the table of the first maxTableFailures failing
+// cases, when there are any, and says how many there are when it lists fewer.
+func tableCogFailures(b *tableBuf, c *CogLangResult) error {
+	var rows [][]string
+	total := 0
+	for f := range c.failureCases() {
+		total++
+		if len(rows) < maxTableFailures {
+			rows = append(rows, []string{plain(f.CaseID), plain(f.Level), plain(strings.Join(f.FailureCategories, ", ")),
+				plain(strings.Join(f.HallucinatedHeads, ", ")), plain(strOr(f.ParseError, ""))})
 		}
 	}
-	return fitTableRows(w, width, "failing cases", []string{"case", "level", "categories", "hallucinated heads", "parse error"}, rows)
-}
-
-// tableChunk is how many rows fitTableRows renders at once.
-const tableChunk = 512
-
-// fitTableRows writes what textTable writes of a table whose rows may be too
-// many to hold, nothing when there are none. rows is read once to find each
-// column's widest cell, then once more (once per column left out to fit width)
-// as it is rendered a chunk at a time: each chunk under a first row of the
-// widest cells, so every chunk has the whole table's column widths, and only
-// the chunk's own lines are kept. Every line is drawn by the one table style.
-func fitTableRows(w io.Writer, width int, title string, header []string, rows iter.Seq[[]string]) error {
-	widest := slices.Clone(header)
-	n := 0
-	for row := range rows {
-		n++
-		for i, cell := range row[:min(len(row), len(widest))] {
-			if twwidth.Width(cell) > twwidth.Width(widest[i]) {
-				widest[i] = cell
-			}
-		}
-	}
-	if n == 0 {
+	if total == 0 {
 		return nil
 	}
-	var dropped []string
-	keep := len(header)
-	for width > 0 && keep > 2 {
-		most := 0
-		err := renderChunks(header[:keep], widest[:keep], rows, func(line []byte) error {
-			most = max(most, utf8.RuneCount(line))
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		if most <= width {
-			break
-		}
-		keep--
-		dropped = append([]string{header[keep]}, dropped...)
+	title := "failing cases"
+	if total > maxTableFailures {
+		title = fmt.Sprintf("failing cases: the first %d of %d; every failing case is in --format json and --format text", maxTableFailures, total)
 	}
-	if _, err := io.WriteString(w, title+"\n"); err != nil {
-		return err
-	}
-	err := renderChunks(header[:keep], widest[:keep], rows, func(line []byte) error {
-		_, err := w.Write(append(line, '\n'))
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	if len(dropped) > 0 {
-		fmt.Fprintf(w, "(left out to fit %d columns: %s; --format json has every field)\n", width, strings.Join(dropped, ", "))
-	}
-	_, err = io.WriteString(w, "\n")
-	return err
-}
-
-// renderChunks renders the table of header and rows (each cut to the header's
-// columns) a chunk at a time, handing each line of it to emit without its line
-// break.
-func renderChunks(header, widest []string, rows iter.Seq[[]string], emit func([]byte) error) error {
-	chunk := [][]string{widest}
-	var one bytes.Buffer
-	first := true
-	var bottom []byte
-	flush := func() error {
-		one.Reset()
-		if err := renderTable(&one, header, chunk); err != nil {
-			return err
-		}
-		// top border, header, rule, the widest cells, the chunk, bottom border
-		lines := bytes.Split(bytes.TrimSuffix(one.Bytes(), []byte("\n")), []byte("\n"))
-		if len(lines) != len(chunk)+4 {
-			return fmt.Errorf("a row of %d cells took more than one line", len(header))
-		}
-		from := 4
-		if first {
-			for _, l := range lines[:3] {
-				if err := emit(l); err != nil {
-					return err
-				}
-			}
-			first = false
-		}
-		for _, l := range lines[from : len(lines)-1] {
-			if err := emit(l); err != nil {
-				return err
-			}
-		}
-		bottom = append(bottom[:0], lines[len(lines)-1]...)
-		chunk = chunk[:1]
-		return nil
-	}
-	for row := range rows {
-		chunk = append(chunk, row[:min(len(row), len(header))])
-		if len(chunk) == tableChunk+1 {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-	}
-	if len(chunk) > 1 {
-		if err := flush(); err != nil {
-			return err
-		}
-	}
-	return emit(bottom)
+	return textTable(b, title, []string{"case", "level", "categories", "hallucinated heads", "parse error"}, rows)
 }
 
 func tableCogRow(level, status string, s *CogLangSummary) []string {
