@@ -582,16 +582,8 @@ func TestMarkdownStaysSmall(t *testing.T) {
 // blocking case is linked only when its row is on the page. The page is the
 // same from the held result and from one read as a stream.
 func TestCogLangHTMLCapsFailures(t *testing.T) {
-	doc := load(t, "testdata/live_coglang.json").held()
-	c := doc.CogLang
-	extra := 2 * HTMLFailureLimit
-	for i := range extra {
-		id := fmt.Sprintf("FB-L1-X%03d", i)
-		out := "Get[2, 2]"
-		c.Cases = append(c.Cases, CogLangCase{CaseID: id, Level: "L1", Prompt: "p", Output: &out, HallucinatedHeads: []string{}, FailureCategories: []string{"top_level_head_mismatch"}})
-		c.FailureCases = append(c.FailureCases, FailureCase{CaseID: id, Level: "L1", FailureCategories: []string{"top_level_head_mismatch"}, HallucinatedHeads: []string{}})
-	}
-	all := len(c.FailureCases)
+	doc := withFailingCases(t, 2*HTMLFailureLimit)
+	all := len(doc.CogLang.FailureCases)
 	var held bytes.Buffer
 	if err := WriteHTML(&held, doc); err != nil {
 		t.Fatal(err)
@@ -613,16 +605,8 @@ func TestCogLangHTMLCapsFailures(t *testing.T) {
 	if strings.Contains(page, `href="#case-FB-L1-X020"`) || !strings.Contains(page, `href="#case-FB-L1-X000"`) {
 		t.Error("a blocking case whose row is not on the page is linked")
 	}
-	var saved bytes.Buffer
-	if err := WriteJSON(&saved, doc); err != nil {
-		t.Fatal(err)
-	}
-	streamed, err := Open("big.json", bytes.NewReader(saved.Bytes()), OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var b bytes.Buffer
-	if err := WriteHTML(&b, streamed); err != nil {
+	if err := WriteHTML(&b, savedAndOpened(t, doc)); err != nil {
 		t.Fatal(err)
 	}
 	if b.String() != page {
@@ -634,14 +618,8 @@ func TestCogLangHTMLCapsFailures(t *testing.T) {
 // maxTableFailures of them and says how many there are, as the toolcall table
 // does; it is the same from the held result and from one read as a stream.
 func TestCogLangTableCapsFailures(t *testing.T) {
-	doc := load(t, "testdata/live_coglang.json").held()
+	doc := withFailingCases(t, 2*maxTableFailures)
 	c := doc.CogLang
-	for i := range 2 * maxTableFailures {
-		id := fmt.Sprintf("FB-L1-X%03d", i)
-		out := "Get[2, 2]"
-		c.Cases = append(c.Cases, CogLangCase{CaseID: id, Level: "L1", Prompt: "p", Output: &out, HallucinatedHeads: []string{}, FailureCategories: []string{"top_level_head_mismatch"}})
-		c.FailureCases = append(c.FailureCases, FailureCase{CaseID: id, Level: "L1", FailureCategories: []string{"top_level_head_mismatch"}, HallucinatedHeads: []string{}})
-	}
 	all := len(c.FailureCases)
 	var held bytes.Buffer
 	if err := WriteTable(&held, doc); err != nil {
@@ -661,6 +639,32 @@ func TestCogLangTableCapsFailures(t *testing.T) {
 	if listed != maxTableFailures || !strings.Contains(table, "| "+c.FailureCases[maxTableFailures-1].CaseID+" ") {
 		t.Errorf("the table lists %d failing cases, want the first %d", listed, maxTableFailures)
 	}
+	var b bytes.Buffer
+	if err := WriteTable(&b, savedAndOpened(t, doc)); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != table {
+		t.Error("the table of the result read as a stream differs from the held one")
+	}
+}
+
+// withFailingCases is the live CogLang result, held, with n more failing L1
+// cases (FB-L1-X000 on) after its own.
+func withFailingCases(t *testing.T, n int) Doc {
+	doc := load(t, "testdata/live_coglang.json").held()
+	c := doc.CogLang
+	for i := range n {
+		id := fmt.Sprintf("FB-L1-X%03d", i)
+		out := "Get[2, 2]"
+		c.Cases = append(c.Cases, CogLangCase{CaseID: id, Level: "L1", Prompt: "p", Output: &out, HallucinatedHeads: []string{}, FailureCategories: []string{"top_level_head_mismatch"}})
+		c.FailureCases = append(c.FailureCases, FailureCase{CaseID: id, Level: "L1", FailureCategories: []string{"top_level_head_mismatch"}, HallucinatedHeads: []string{}})
+	}
+	return doc
+}
+
+// savedAndOpened is doc written as JSON and opened again, its cases read as a
+// stream.
+func savedAndOpened(t *testing.T, doc Doc) Doc {
 	var saved bytes.Buffer
 	if err := WriteJSON(&saved, doc); err != nil {
 		t.Fatal(err)
@@ -669,11 +673,5 @@ func TestCogLangTableCapsFailures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	if err := WriteTable(&b, streamed); err != nil {
-		t.Fatal(err)
-	}
-	if b.String() != table {
-		t.Error("the table of the result read as a stream differs from the held one")
-	}
+	return streamed
 }
