@@ -20,6 +20,7 @@
 package compare
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -394,19 +395,32 @@ func comparePositional(a, b *report.ToolcallReport, opts Options) (res *Result, 
 		res.FlipCount += arm.OnlyA + arm.OnlyB
 	}
 	res.FlipSource = func(yield func(*Flip) bool) {
+		// One reading of the rows: the first arm's flips are yielded as they
+		// are read, the other arms' are held compactly and yielded after it.
 		var f Flip
-		for _, arm := range arms {
-			stopped := false
-			lockstep(a, b, func(ra, rb *report.Row) bool {
-				if ra.Arm != arm || ra.FirstPassSuccess == rb.FirstPassSuccess {
-					return true
-				}
+		var held flipStore
+		later := make([][]heldFlip, len(arms))
+		stopped := false
+		lockstep(a, b, func(ra, rb *report.Row) bool {
+			if ra.FirstPassSuccess == rb.FirstPassSuccess {
+				return true
+			}
+			i := slices.Index(arms, ra.Arm)
+			switch {
+			case i == 0:
 				f = flipOf(ra, rb)
 				stopped = !yield(&f)
-				return !stopped
-			})
-			if stopped {
-				return
+			case i > 0:
+				later[i] = append(later[i], held.add(ra, rb))
+			}
+			return !stopped
+		})
+		for i := 1; i < len(arms) && !stopped; i++ {
+			for _, h := range later[i] {
+				f = held.flip(arms[i], h)
+				if !yield(&f) {
+					return
+				}
 			}
 		}
 	}
@@ -428,6 +442,72 @@ func comparePositional(a, b *report.ToolcallReport, opts Options) (res *Result, 
 	}
 	res.fitness(a, b)
 	return res, true, nil
+}
+
+// flipStore holds flips in a few bytes each: every string and every list of
+// codes is kept once, and a flip is indexes into them.
+type flipStore struct {
+	strs   []string
+	strID  map[string]uint32
+	codes  [][]string
+	codeID map[string]uint32
+	key    []byte
+}
+
+// heldFlip is a flip in a flipStore, its arm known to whoever holds it.
+type heldFlip struct {
+	caseID, domain, category uint32
+	codesA, codesB           uint32
+	repeat                   int32
+	a, b                     bool
+}
+
+// add holds the flip of rows ra and rb.
+func (s *flipStore) add(ra, rb *report.Row) heldFlip {
+	return heldFlip{caseID: s.str(ra.CaseID), domain: s.str(ra.Domain), category: s.str(ra.Category),
+		codesA: s.codeList(ra.Codes), codesB: s.codeList(rb.Codes), repeat: int32(ra.Repeat),
+		a: ra.FirstPassSuccess, b: rb.FirstPassSuccess}
+}
+
+// flip is the held flip h of arm.
+func (s *flipStore) flip(arm string, h heldFlip) Flip {
+	return Flip{Arm: arm, CaseID: s.strs[h.caseID], Repeat: int(h.repeat), Domain: s.strs[h.domain],
+		Category: s.strs[h.category], A: h.a, B: h.b, CodesA: s.codes[h.codesA], CodesB: s.codes[h.codesB]}
+}
+
+func (s *flipStore) str(v string) uint32 {
+	if id, ok := s.strID[v]; ok {
+		return id
+	}
+	if s.strID == nil {
+		s.strID = map[string]uint32{}
+	}
+	v = strings.Clone(v)
+	id := uint32(len(s.strs))
+	s.strs = append(s.strs, v)
+	s.strID[v] = id
+	return id
+}
+
+func (s *flipStore) codeList(codes []string) uint32 {
+	s.key = s.key[:0]
+	for _, c := range codes {
+		s.key = append(binary.AppendUvarint(s.key, uint64(len(c))), c...)
+	}
+	if id, ok := s.codeID[string(s.key)]; ok {
+		return id
+	}
+	if s.codeID == nil {
+		s.codeID = map[string]uint32{}
+	}
+	kept := make([]string, len(codes))
+	for i, c := range codes {
+		kept[i] = strings.Clone(c)
+	}
+	id := uint32(len(s.codes))
+	s.codes = append(s.codes, kept)
+	s.codeID[string(s.key)] = id
+	return id
 }
 
 // flipOf is the flip of rows ra and rb, the same case and repeat.

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -456,5 +457,84 @@ func TestHTMLFirstFlipsStreamed(t *testing.T) {
 	}
 	if n := strings.Count(page.String(), "<tr data-arm="); n != len(arms)*HTMLFlipLimit {
 		t.Errorf("the page lists %d flips, want %d", n, len(arms)*HTMLFlipLimit)
+	}
+}
+
+// TestFlipSourceArmByArm: from reports whose rows come from a source, the flip
+// source yields every flip arm by arm, in row order, each with its rows' case,
+// repeat, domain, category and codes (codes that look alike kept apart), and
+// stops where its reader stops.
+func TestFlipSourceArmByArm(t *testing.T) {
+	a, b := pair(t)
+	arms := a.Arms.Keys()
+	codeSets := [][]string{nil, {}, {"WRONG_ACTION"}, {"A\x00", "B"}, {"A", "\x00B"}, {"JSON_INVALID", "WRONG_ACTION"}}
+	const n = 600
+	rows := func(side int) func(yield func(*report.Row) bool) {
+		return func(yield func(*report.Row) bool) {
+			var row report.Row
+			for i := range n {
+				row = report.Row{CaseID: fmt.Sprintf("c-%03d", i/len(arms)/4), Arm: arms[i%len(arms)], Repeat: i/len(arms)%4 + 1,
+					Domain: fmt.Sprintf("d%d", i%5), Category: fmt.Sprintf("k%d", i%7),
+					FirstPassSuccess: (i*7+side*i*i)%3 == 0, Codes: codeSets[(i+side*3)%len(codeSets)]}
+				if !yield(&row) {
+					return
+				}
+			}
+		}
+	}
+	var want []Flip
+	for _, arm := range arms {
+		ra, rb := rows(0), rows(1)
+		var as, bs []report.Row
+		for r := range ra {
+			as = append(as, *r)
+		}
+		for r := range rb {
+			bs = append(bs, *r)
+		}
+		for i := range as {
+			if as[i].Arm == arm && as[i].FirstPassSuccess != bs[i].FirstPassSuccess {
+				want = append(want, flipOf(&as[i], &bs[i]))
+			}
+		}
+	}
+	a.Rows, a.RowSource, a.BriefRowSource = nil, rows(0), nil
+	b.Rows, b.RowSource, b.BriefRowSource = nil, rows(1), nil
+	res, err := Compare(a, b, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.FlipSource == nil {
+		t.Fatal("the comparison does not read its flips from the rows")
+	}
+	same := func(x, y Flip) bool {
+		return x.Arm == y.Arm && x.CaseID == y.CaseID && x.Repeat == y.Repeat && x.Domain == y.Domain && x.Category == y.Category &&
+			x.A == y.A && x.B == y.B && slices.Equal(x.CodesA, y.CodesA) && slices.Equal(x.CodesB, y.CodesB)
+	}
+	var got []Flip
+	for f := range res.EachFlip() {
+		got = append(got, *f)
+	}
+	if len(got) != len(want) || res.FlipCount != len(want) {
+		t.Fatalf("%d flips (count %d), want %d", len(got), res.FlipCount, len(want))
+	}
+	for i := range want {
+		if !same(got[i], want[i]) {
+			t.Fatalf("flip %d is %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	for _, stop := range []int{1, len(want) / 3, len(want) - 1} {
+		k := 0
+		for f := range res.EachFlip() {
+			if !same(*f, want[k]) {
+				t.Fatalf("stopping after %d: flip %d is %+v, want %+v", stop, k, *f, want[k])
+			}
+			if k++; k == stop {
+				break
+			}
+		}
+		if k != stop {
+			t.Errorf("stopping after %d: read %d", stop, k)
+		}
 	}
 }
