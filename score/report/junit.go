@@ -120,9 +120,9 @@ func junitToolcall(w io.Writer, r *ToolcallReport) error {
 	arms := r.Arms.Keys()
 	suites := make([]JUnitSuite, len(arms))
 	out := JUnitSuites{Name: "toolcall: " + r.title()}
-	for row := range r.rows() {
+	for row := range r.EachBriefRow() {
 		if i := slices.Index(arms, row.Arm); i >= 0 {
-			suites[i].count(junitRow(row))
+			suites[i].count(junitRowOf(row, false))
 		}
 	}
 	for i, a := range r.Arms {
@@ -133,7 +133,7 @@ func junitToolcall(w io.Writer, r *ToolcallReport) error {
 		}
 	}
 	return writeJUnitSuites(w, out, suites, func(i int, emit func(JUnitCase) error) error {
-		for row := range r.rows() {
+		for row := range r.EachBriefRow() {
 			if row.Arm != r.Arms[i].Key {
 				continue
 			}
@@ -215,21 +215,31 @@ func writeJUnitSuites(w io.Writer, out JUnitSuites, suites []JUnitSuite, each fu
 }
 
 // junitRow is a row's test case (without its class name).
-func junitRow(row *Row) JUnitCase {
+func junitRow(row *Row) JUnitCase { return junitRowOf(row, true) }
+
+// junitRowOf is junitRow, its failure's or error's details written out only
+// when text is set (counting a suite's tests needs none).
+func junitRowOf(row *Row, text bool) JUnitCase {
 	tc := JUnitCase{Name: caseName(row.CaseID, row.Repeat)}
-	detail := fmt.Sprintf("domain: %s\ncategory: %s\nattempts: %d\nfirst attempt codes: %s\nfinal codes: %s",
-		row.Domain, row.Category, row.Attempts, list(row.Codes), list(row.FinalCodes))
-	if row.Output != nil {
-		detail += "\noutput: " + *row.Output
+	problem := func(message, typ string) *JUnitProblem {
+		p := &JUnitProblem{Message: message, Type: typ}
+		if text {
+			p.Text = fmt.Sprintf("domain: %s\ncategory: %s\nattempts: %d\nfirst attempt codes: %s\nfinal codes: %s",
+				row.Domain, row.Category, row.Attempts, list(row.Codes), list(row.FinalCodes))
+			if row.Output != nil {
+				p.Text += "\noutput: " + *row.Output
+			}
+		}
+		return p
 	}
 	switch {
 	case row.Missing:
-		tc.Error = &JUnitProblem{Message: "no response for this request", Type: JUnitMissing, Text: detail}
+		tc.Error = problem("no response for this request", JUnitMissing)
 	case row.ProviderError:
-		tc.Error = &JUnitProblem{Message: "the runner reported a provider error", Type: JUnitProviderError, Text: detail}
+		tc.Error = problem("the runner reported a provider error", JUnitProviderError)
 	case !row.FinalSuccess:
-		tc.Failure = &JUnitProblem{Message: codesMessage(row.FinalCodes), Type: JUnitWrongAnswer, Text: detail}
-	case !row.FirstPassSuccess:
+		tc.Failure = problem(codesMessage(row.FinalCodes), JUnitWrongAnswer)
+	case !row.FirstPassSuccess && text:
 		tc.SystemOut = fmt.Sprintf("passed after %d attempts; first attempt codes: %s", row.Attempts, list(row.Codes))
 	}
 	return tc
