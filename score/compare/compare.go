@@ -458,20 +458,20 @@ type flipStore struct {
 type heldFlip struct {
 	caseID, domain, category uint32
 	codesA, codesB           uint32
-	repeat                   int32
+	repeat                   int
 	a, b                     bool
 }
 
 // add holds the flip of rows ra and rb.
 func (s *flipStore) add(ra, rb *report.Row) heldFlip {
 	return heldFlip{caseID: s.str(ra.CaseID), domain: s.str(ra.Domain), category: s.str(ra.Category),
-		codesA: s.codeList(ra.Codes), codesB: s.codeList(rb.Codes), repeat: int32(ra.Repeat),
+		codesA: s.codeList(ra.Codes), codesB: s.codeList(rb.Codes), repeat: ra.Repeat,
 		a: ra.FirstPassSuccess, b: rb.FirstPassSuccess}
 }
 
 // flip is the held flip h of arm.
 func (s *flipStore) flip(arm string, h heldFlip) Flip {
-	return Flip{Arm: arm, CaseID: s.strs[h.caseID], Repeat: int(h.repeat), Domain: s.strs[h.domain],
+	return Flip{Arm: arm, CaseID: s.strs[h.caseID], Repeat: h.repeat, Domain: s.strs[h.domain],
 		Category: s.strs[h.category], A: h.a, B: h.b, CodesA: s.codes[h.codesA], CodesB: s.codes[h.codesB]}
 }
 
