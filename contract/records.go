@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"math/big"
 	"reflect"
 	"strconv"
 	"strings"
@@ -436,27 +435,6 @@ func cleanJSONMessage(err error) string {
 		return "the record ends inside a JSON value"
 	}
 	return s
-}
-
-// ParseID turns a numeric JSON id into text the way Python's str() prints the parsed
-// number (7 -> "7", 7.0 -> "7.0"); used where a suite accepts numeric ids.
-func ParseID(v jsontext.Value) (string, bool) {
-	if v.Kind() != '0' {
-		return "", false
-	}
-	text := string(v)
-	if !strings.ContainsAny(text, ".eE") {
-		n, ok := new(big.Int).SetString(text, 10)
-		if !ok {
-			return "", false
-		}
-		return n.String(), true
-	}
-	f, err := strconv.ParseFloat(text, 64)
-	if err != nil {
-		return "", false
-	}
-	return string(AppendPyFloat(nil, f)), true
 }
 
 // wireRequest is a request record as read: the published fields, and the CogLang

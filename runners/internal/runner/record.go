@@ -106,9 +106,6 @@ func AppendRecord(dst []byte, req *contract.Request, res *Result) ([]byte, error
 	return append(dst, '\n'), nil
 }
 
-// Int64 returns a pointer to n, for the token counts of a Result.
-func Int64(n int64) *int64 { return &n }
-
 // String returns a pointer to s, for the output of a Result.
 func String(s string) *string { return &s }
 
