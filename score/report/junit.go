@@ -344,33 +344,44 @@ func junitCogCase(class, id string, cs *CogLangCase, f *FailureCase) JUnitCase {
 // nothing and returns false when they do not stand in the same order or an id
 // is listed twice: then the result is held and joined by id.
 func junitCogLangStream(w io.Writer, c *CogLangResult) (bool, error) {
-	n := 0
-	for range c.cases() {
-		n++
-	}
-	full := n == c.CaseCount
 	var levels []levelRow
 	for _, l := range c.ladder() {
 		if l.Summary != nil {
 			levels = append(levels, l)
 		}
 	}
-	suites := make([]JUnitSuite, len(levels))
+	var suites []JUnitSuite
 	var caseIDs, failIDs []uint64
 	seed := maphash.MakeSeed()
-	ok := c.walkJoined(full, func(id, level string, cs *CogLangCase, f *FailureCase) {
-		if cs != nil {
-			caseIDs = append(caseIDs, maphash.String(seed, id))
-		}
-		if f != nil {
-			failIDs = append(failIDs, maphash.String(seed, id))
-		}
-		for i, l := range levels {
-			if l.Level == level {
-				suites[i].count(junitCogCase("", id, cs, f))
+	// count walks the cases as full says, counting each level's tests and the
+	// scored cases listed
+	count := func(full bool) (listed int, ok bool) {
+		suites = make([]JUnitSuite, len(levels))
+		caseIDs, failIDs = caseIDs[:0], failIDs[:0]
+		ok = c.walkJoined(full, func(id, level string, cs *CogLangCase, f *FailureCase) {
+			if cs != nil {
+				listed++
+				caseIDs = append(caseIDs, maphash.String(seed, id))
 			}
-		}
-	})
+			if f != nil {
+				failIDs = append(failIDs, maphash.String(seed, id))
+			}
+			for i, l := range levels {
+				if l.Level == level {
+					suites[i].count(junitCogCase("", id, cs, f))
+				}
+			}
+		})
+		return listed, ok
+	}
+	// The result lists every case when its cases are as many as were scored:
+	// walked as if it did, and again over the failure cases when it does not.
+	full := true
+	listed, ok := count(true)
+	if listed != c.CaseCount {
+		full = false
+		_, ok = count(false)
+	}
 	if !ok || hasTwice(caseIDs) || hasTwice(failIDs) {
 		return false, nil
 	}
