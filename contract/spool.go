@@ -12,8 +12,7 @@ import (
 // over a file (a first pass that checks or indexes it, a second that reads the
 // records it needs again). A regular file is read again from where it began. Any
 // other input (standard input, a pipe) is copied, as the first pass reads it, into a
-// temporary file that is unlinked at once where the system allows it, so nothing is
-// left behind even when the process is killed.
+// TempFile, so nothing is left behind even when the process is killed.
 //
 // Read is the first pass. After it, Rewind hands out a reader from the start and
 // ReadAt reads at offsets counted from the start of the input; both flush the copy
@@ -37,19 +36,15 @@ func NewSpool(name string, r io.Reader) (*Spool, error) {
 			return s, nil
 		}
 	}
-	tmp, err := os.CreateTemp("", "fbeval-spool-*")
+	of := name
+	if of == "-" {
+		of = "standard input"
+	}
+	tmp, err := CreateTemp("fbeval-spool-*", "a copy of "+of+" to read it twice")
 	if err != nil {
-		return nil, fmt.Errorf("cannot keep a copy of %s for reading it twice: %v (set TMPDIR to a writable directory)", name, err)
+		return nil, err
 	}
-	removed := os.Remove(tmp.Name()) == nil
-	s.file = tmp
-	s.closer = func() error {
-		err := tmp.Close()
-		if !removed {
-			os.Remove(tmp.Name())
-		}
-		return err
-	}
+	s.file, s.closer = tmp.File, tmp.Close
 	s.w = bufio.NewWriterSize(tmp, 1<<20)
 	return s, nil
 }

@@ -554,21 +554,19 @@ func (d *detail) fill(r *CaseResult, sl *slot) {
 	r.Hallucinated = d.halluc
 }
 
-// spoolFile is an unlinked temporary file written once, then read back.
+// spoolFile is a temporary file (contract.TempFile) written once, then read
+// back.
 type spoolFile struct {
-	f   *os.File
+	f   *contract.TempFile
 	w   *bufio.Writer
 	off int64
 }
 
 func newSpoolFile() (*spoolFile, error) {
-	f, err := os.CreateTemp("", "fbeval-coglang-*")
+	f, err := contract.CreateTemp("fbeval-coglang-*", "the scored cases")
 	if err != nil {
-		return nil, fmt.Errorf("cannot make a temporary file for the scored cases: %v (set TMPDIR to a writable directory)", err)
+		return nil, err
 	}
-	// unlinked at once: the file goes when it is closed or the process ends,
-	// however it ends
-	os.Remove(f.Name())
 	return &spoolFile{f: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
 }
 
@@ -661,7 +659,7 @@ func (st *caseStore) flush() error {
 // readerAt reads records by offset, through a window of the file, which must be
 // flushed.
 func (s *spoolFile) readerAt() *detailReader {
-	return &detailReader{f: s.f, size: s.off, win: make([]byte, 0, 64<<10)}
+	return &detailReader{f: s.f.File, size: s.off, win: make([]byte, 0, 64<<10)}
 }
 
 type detailReader struct {

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/contract/strictjson"
@@ -212,13 +211,10 @@ func (d *detailDecoder) errors(depth int) []tc.Error {
 	return out
 }
 
-// spool is the temporary file details are written to and read back from. The
-// file is removed from its directory as soon as it is created (where the
-// system allows it), so nothing is left behind however the process ends; it
-// lives in os.TempDir (TMPDIR).
+// spool is the temporary file (contract.TempFile) details are written to and
+// read back from.
 type spool struct {
-	f    *os.File
-	name string // still to remove on close: the system did not let it go at once
+	f    *contract.TempFile
 	w    *bufio.Writer
 	size int64 // bytes written, flushed or not
 	err  error
@@ -228,15 +224,12 @@ func (s *spool) open() error {
 	if s.f != nil || s.err != nil {
 		return s.err
 	}
-	f, err := os.CreateTemp("", "fbeval-details-*")
+	f, err := contract.CreateTemp("fbeval-details-*", "scoring details")
 	if err != nil {
-		s.err = fmt.Errorf("a temporary file for scoring details: %w (set TMPDIR to a writable directory)", err)
+		s.err = err
 		return s.err
 	}
 	s.f = f
-	if os.Remove(f.Name()) != nil {
-		s.name = f.Name()
-	}
 	s.w = bufio.NewWriterSize(f, 256<<10)
 	return nil
 }
@@ -278,8 +271,5 @@ func (s *spool) close() {
 		return
 	}
 	s.f.Close()
-	if s.name != "" {
-		os.Remove(s.name)
-	}
-	s.f, s.w, s.name = nil, nil, ""
+	s.f, s.w = nil, nil
 }
