@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -11,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/fbeval/fbeval/contract"
 )
 
 // JUnit XML types, in the common Jenkins/GitLab shape. Exported so tests and CI
@@ -132,14 +135,15 @@ func junitToolcall(w io.Writer, r *ToolcallReport) error {
 			{"final_success_percent", num(a.Value.FinalSuccess, 1)},
 		}
 	}
-	return writeJUnitSuites(w, out, suites, func(i int, emit func(JUnitCase) error) error {
+	return writeJUnitSuites(w, out, suites, func(emit func(i int, tc JUnitCase) error) error {
 		for row := range r.EachBriefRow() {
-			if row.Arm != r.Arms[i].Key {
+			i := slices.Index(arms, row.Arm)
+			if i < 0 {
 				continue
 			}
 			tc := junitRow(row)
 			tc.ClassName = suites[i].Name
-			if err := emit(tc); err != nil {
+			if err := emit(i, tc); err != nil {
 				return err
 			}
 		}
@@ -150,13 +154,22 @@ func junitToolcall(w io.Writer, r *ToolcallReport) error {
 // writeJUnitSuites writes JUnit XML as encoding/xml writes out with suites,
 // one test case at a time: each suite's attributes, properties and system-out
 // from suites (its Cases unused, its counts those of the test cases it will
-// have), its test cases as each(i) emits them. out's counts are summed here.
-func writeJUnitSuites(w io.Writer, out JUnitSuites, suites []JUnitSuite, each func(i int, emit func(JUnitCase) error) error) error {
+// have), its test cases as walk emits them, each with the index of its suite
+// (in order within a suite, suites in any order). walk is called once: the
+// first suite's cases are written as they come and the others' kept in
+// temporary files until it ends (junitSpool), or, when those files cannot be
+// made, once per suite. out's counts are summed here.
+func writeJUnitSuites(w io.Writer, out JUnitSuites, suites []JUnitSuite, walk func(emit func(i int, tc JUnitCase) error) error) error {
 	for i := range suites {
 		out.Tests += suites[i].Tests
 		out.Failures += suites[i].Failures
 		out.Errors += suites[i].Errors
 	}
+	later, err := newJUnitSpools(len(suites))
+	if err != nil {
+		later = nil // a suite at a time
+	}
+	defer later.close()
 	bw := bufio.NewWriterSize(w, 64<<10)
 	bw.WriteString(xml.Header)
 	enc := xml.NewEncoder(bw)
@@ -168,6 +181,7 @@ func writeJUnitSuites(w io.Writer, out JUnitSuites, suites []JUnitSuite, each fu
 		}
 		return el
 	}
+	write := func(tc JUnitCase) error { return enc.EncodeElement(tc, start("testcase")) }
 	itoa := strconv.Itoa
 	root := start("testsuites", "name", out.Name, "tests", itoa(out.Tests), "failures", itoa(out.Failures), "errors", itoa(out.Errors))
 	if err := enc.EncodeToken(root); err != nil {
@@ -192,9 +206,25 @@ func writeJUnitSuites(w io.Writer, out JUnitSuites, suites []JUnitSuite, each fu
 				return err
 			}
 		}
-		err := each(i, func(tc JUnitCase) error {
-			return enc.EncodeElement(tc, start("testcase"))
-		})
+		var err error
+		switch {
+		case later == nil:
+			err = walk(func(j int, tc JUnitCase) error {
+				if j != i {
+					return nil
+				}
+				return write(tc)
+			})
+		case i == 0:
+			err = walk(func(j int, tc JUnitCase) error {
+				if j == 0 {
+					return write(tc)
+				}
+				return later.add(j, tc)
+			})
+		default:
+			err = later.each(i, write)
+		}
 		if err != nil {
 			return err
 		}
@@ -212,6 +242,142 @@ func writeJUnitSuites(w io.Writer, out JUnitSuites, suites []JUnitSuite, each fu
 	}
 	bw.WriteByte('\n')
 	return bw.Flush()
+}
+
+// junitSpools hold the test cases of every suite but the first while the
+// first is written: a temporary file for each suite that has any, each case a
+// byte of flags and its strings, each a uvarint length and its bytes.
+type junitSpools struct {
+	files []*contract.TempFile
+	ws    []*bufio.Writer
+	buf   []byte
+}
+
+const (
+	junitHasFailure = 1 << iota
+	junitHasError
+)
+
+// newJUnitSpools returns the spools of n suites, or an error when a temporary
+// file cannot be made: one is made at once when there is more than one suite,
+// so that this is known before anything is written.
+func newJUnitSpools(n int) (*junitSpools, error) {
+	s := &junitSpools{files: make([]*contract.TempFile, n), ws: make([]*bufio.Writer, n)}
+	if n > 1 {
+		if err := s.open(1); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func (s *junitSpools) open(i int) error {
+	f, err := contract.CreateTemp("fbeval-junit-*", "the JUnit test cases")
+	if err != nil {
+		return err
+	}
+	s.files[i], s.ws[i] = f, bufio.NewWriterSize(f, 64<<10)
+	return nil
+}
+
+// close removes the files; nil holds none.
+func (s *junitSpools) close() {
+	if s == nil {
+		return
+	}
+	for _, f := range s.files {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+// add keeps tc, a test case of suite i.
+func (s *junitSpools) add(i int, tc JUnitCase) error {
+	if s.files[i] == nil {
+		if err := s.open(i); err != nil {
+			return err
+		}
+	}
+	b := s.buf[:0]
+	var flags byte
+	if tc.Failure != nil {
+		flags |= junitHasFailure
+	}
+	if tc.Error != nil {
+		flags |= junitHasError
+	}
+	b = append(b, flags)
+	str := func(v string) { b = append(binary.AppendUvarint(b, uint64(len(v))), v...) }
+	str(tc.ClassName)
+	str(tc.Name)
+	str(tc.SystemOut)
+	for _, p := range []*JUnitProblem{tc.Failure, tc.Error} {
+		if p != nil {
+			str(p.Message)
+			str(p.Type)
+			str(p.Text)
+		}
+	}
+	s.buf = b
+	if _, err := s.ws[i].Write(b); err != nil {
+		return fmt.Errorf("cannot write the temporary file of the JUnit test cases: %v", err)
+	}
+	return nil
+}
+
+// each calls fn with suite i's test cases, in the order they were added.
+func (s *junitSpools) each(i int, fn func(JUnitCase) error) error {
+	f := s.files[i]
+	if f == nil {
+		return nil
+	}
+	if err := s.ws[i].Flush(); err != nil {
+		return fmt.Errorf("cannot write the temporary file of the JUnit test cases: %v", err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	r := bufio.NewReaderSize(f, 64<<10)
+	bad := func(err error) error {
+		return fmt.Errorf("reading back the JUnit test cases: %v", err)
+	}
+	str := func() (string, error) {
+		n, err := binary.ReadUvarint(r)
+		if err != nil {
+			return "", err
+		}
+		b := make([]byte, n)
+		_, err = io.ReadFull(r, b)
+		return string(b), err
+	}
+	for {
+		flags, err := r.ReadByte()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return bad(err)
+		}
+		var tc JUnitCase
+		fields := []*string{&tc.ClassName, &tc.Name, &tc.SystemOut}
+		if flags&junitHasFailure != 0 {
+			tc.Failure = &JUnitProblem{}
+			fields = append(fields, &tc.Failure.Message, &tc.Failure.Type, &tc.Failure.Text)
+		}
+		if flags&junitHasError != 0 {
+			tc.Error = &JUnitProblem{}
+			fields = append(fields, &tc.Error.Message, &tc.Error.Type, &tc.Error.Text)
+		}
+		for _, field := range fields {
+			if *field, err = str(); err != nil {
+				return bad(err)
+			}
+		}
+		if err := fn(tc); err != nil {
+			return err
+		}
+	}
 }
 
 // junitRow is a row's test case (without its class name).
@@ -397,11 +563,12 @@ func junitCogLangStream(w io.Writer, c *CogLangResult) (bool, error) {
 		}
 	}
 	out := JUnitSuites{Name: "coglang: " + c.title()}
-	return true, writeJUnitSuites(w, out, suites, func(i int, emit func(JUnitCase) error) error {
+	return true, writeJUnitSuites(w, out, suites, func(emit func(i int, tc JUnitCase) error) error {
 		var err error
 		c.walkJoined(full, func(id, level string, cs *CogLangCase, f *FailureCase) {
-			if err == nil && level == levels[i].Level {
-				err = emit(junitCogCase(suites[i].Name, id, cs, f))
+			i := slices.IndexFunc(levels, func(l levelRow) bool { return l.Level == level })
+			if err == nil && i >= 0 {
+				err = emit(i, junitCogCase(suites[i].Name, id, cs, f))
 			}
 		})
 		return err
