@@ -62,3 +62,72 @@ func TestJUnitCogLangStream(t *testing.T) {
 		}
 	}
 }
+
+// TestJUnitWithoutTempDir: where no temporary file can be made, JUnit reads the
+// rows (or cases) once per suite instead of keeping the later suites' test
+// cases, with the same bytes.
+func TestJUnitWithoutTempDir(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"toolcall_small", "coglang_failures", "live_coglang"} {
+		doc := load(t, "testdata/"+name+".json")
+		var kept, again bytes.Buffer
+		t.Setenv("TMPDIR", dir)
+		if err := WriteJUnit(&kept, doc); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv("TMPDIR", "/nonexistent/fbeval")
+		if err := WriteJUnit(&again, doc); err != nil {
+			t.Fatal(err)
+		}
+		if kept.String() != again.String() {
+			t.Errorf("%s: a suite at a time\n%s\nkept\n%s", name, clip(again.String(), 3000), clip(kept.String(), 3000))
+		}
+	}
+}
+
+// TestJUnitSpools: the test cases kept for later suites come back as they were
+// added, suite by suite, whatever their strings hold.
+func TestJUnitSpools(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	s, err := newJUnitSpools(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	long := strings.Repeat("é\x00<&>\n", 20000)
+	cases := [][]JUnitCase{nil, {
+		{ClassName: "toolcall/a", Name: "c#r2"},
+		{ClassName: "", Name: "", SystemOut: "passed after 2 attempts"},
+		{Name: "f", Failure: &JUnitProblem{Message: "WRONG_ACTION", Type: JUnitWrongAnswer, Text: long}},
+	}, {
+		{Name: "e", Error: &JUnitProblem{Message: "", Type: JUnitMissing}},
+		{Name: "both", Failure: &JUnitProblem{Text: "x"}, Error: &JUnitProblem{Message: "y"}, SystemOut: "z"},
+	}}
+	for k := range 2 {
+		for i := 1; i < 3; i++ {
+			if err := s.add(i, cases[i][k]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := s.add(1, cases[1][2]); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		var got []JUnitCase
+		if err := s.each(i, func(tc JUnitCase) error { got = append(got, tc); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(cases[i]) {
+			t.Fatalf("suite %d: %d cases back, want %d", i, len(got), len(cases[i]))
+		}
+		for k := range got {
+			w, g := cases[i][k], got[k]
+			if g.ClassName != w.ClassName || g.Name != w.Name || g.SystemOut != w.SystemOut ||
+				(g.Failure == nil) != (w.Failure == nil) || (g.Error == nil) != (w.Error == nil) ||
+				(g.Failure != nil && *g.Failure != *w.Failure) || (g.Error != nil && *g.Error != *w.Error) {
+				t.Errorf("suite %d case %d: %+v, want %+v", i, k, g, w)
+			}
+		}
+	}
+}
