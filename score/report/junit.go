@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fbeval/fbeval/contract"
 )
@@ -181,7 +182,20 @@ func writeJUnitSuites(w io.Writer, out JUnitSuites, suites []JUnitSuite, walk fu
 		}
 		return el
 	}
-	write := func(tc JUnitCase) error { return enc.EncodeElement(tc, start("testcase")) }
+	// A suite's test cases are written as encoding/xml writes them
+	// (appendJUnitCase, held to it by TestAppendJUnitCase) straight after
+	// its properties, which leave the encoder where a case would; a suite
+	// without properties leaves them to the encoder.
+	raw := false
+	var buf []byte
+	write := func(tc JUnitCase) error {
+		if !raw {
+			return enc.EncodeElement(tc, start("testcase"))
+		}
+		buf = appendJUnitCase(buf[:0], &tc)
+		_, err := bw.Write(buf)
+		return err
+	}
 	itoa := strconv.Itoa
 	root := start("testsuites", "name", out.Name, "tests", itoa(out.Tests), "failures", itoa(out.Failures), "errors", itoa(out.Errors))
 	if err := enc.EncodeToken(root); err != nil {
@@ -203,6 +217,12 @@ func writeJUnitSuites(w io.Writer, out JUnitSuites, suites []JUnitSuite, walk fu
 				}
 			}
 			if err := enc.EncodeToken(props.End()); err != nil {
+				return err
+			}
+		}
+		raw = len(s.Properties) > 0
+		if raw {
+			if err := enc.Flush(); err != nil {
 				return err
 			}
 		}
@@ -242,6 +262,94 @@ func writeJUnitSuites(w io.Writer, out JUnitSuites, suites []JUnitSuite, walk fu
 	}
 	bw.WriteByte('\n')
 	return bw.Flush()
+}
+
+// appendJUnitCase appends tc as an xml.Encoder indenting by two spaces writes
+// it at the depth of a suite's test cases, after its properties: the same
+// line breaks, indentation, attributes and escapes.
+func appendJUnitCase(b []byte, tc *JUnitCase) []byte {
+	b = append(b, "\n    <testcase classname=\""...)
+	b = appendXMLEscaped(b, tc.ClassName)
+	b = append(b, "\" name=\""...)
+	b = appendXMLEscaped(b, tc.Name)
+	b = append(b, "\">"...)
+	children := false
+	for _, p := range []struct {
+		name string
+		p    *JUnitProblem
+	}{{"failure", tc.Failure}, {"error", tc.Error}} {
+		if p.p == nil {
+			continue
+		}
+		children = true
+		b = append(append(append(b, "\n      <"...), p.name...), " message=\""...)
+		b = appendXMLEscaped(b, p.p.Message)
+		b = append(b, "\" type=\""...)
+		b = appendXMLEscaped(b, p.p.Type)
+		b = append(b, "\">"...)
+		b = appendXMLEscaped(b, p.p.Text)
+		b = append(append(append(b, "</"...), p.name...), '>')
+	}
+	if tc.SystemOut != "" {
+		children = true
+		b = append(b, "\n      <system-out>"...)
+		b = appendXMLEscaped(b, tc.SystemOut)
+		b = append(b, "</system-out>"...)
+	}
+	if children {
+		b = append(b, "\n    "...)
+	}
+	return append(b, "</testcase>"...)
+}
+
+// appendXMLEscaped appends s escaped as encoding/xml escapes text and
+// attribute values: the five markup characters, tab, line feed and carriage
+// return as references, and what XML cannot hold (invalid UTF-8, control
+// characters, U+FFFE and U+FFFF) as U+FFFD.
+func appendXMLEscaped(b []byte, s string) []byte {
+	last := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\'' && c != '&' && c != '<' && c != '>' {
+			i++
+			continue
+		}
+		r, width := utf8.DecodeRuneInString(s[i:])
+		var esc string
+		switch r {
+		case '"':
+			esc = "&#34;"
+		case '\'':
+			esc = "&#39;"
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '\t':
+			esc = "&#x9;"
+		case '\n':
+			esc = "&#xA;"
+		case '\r':
+			esc = "&#xD;"
+		default:
+			if xmlChar(r) && !(r == utf8.RuneError && width == 1) {
+				i += width
+				continue
+			}
+			esc = "\uFFFD"
+		}
+		b = append(append(b, s[last:i]...), esc...)
+		i += width
+		last = i
+	}
+	return append(b, s[last:]...)
+}
+
+// xmlChar reports whether XML can hold r as it is.
+func xmlChar(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
 }
 
 // junitSpools hold the test cases of every suite but the first while the

@@ -131,3 +131,65 @@ func TestJUnitSpools(t *testing.T) {
 		}
 	}
 }
+
+// junitCaseByEncoder is tc as writeJUnitSuites' encoder writes it after a
+// suite's properties.
+func junitCaseByEncoder(t testing.TB, tc JUnitCase) string {
+	var b bytes.Buffer
+	enc := xml.NewEncoder(&b)
+	enc.Indent("", "  ")
+	root, suite, props := xml.StartElement{Name: xml.Name{Local: "testsuites"}}, xml.StartElement{Name: xml.Name{Local: "testsuite"}}, xml.StartElement{Name: xml.Name{Local: "properties"}}
+	for _, tok := range []xml.Token{root, suite, props, props.End()} {
+		if err := enc.EncodeToken(tok); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := enc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	before := b.Len()
+	if err := enc.EncodeElement(tc, xml.StartElement{Name: xml.Name{Local: "testcase"}}); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()[before:]
+}
+
+// TestAppendJUnitCase: a test case written by hand has the bytes encoding/xml
+// writes, whatever its strings hold.
+func TestAppendJUnitCase(t *testing.T) {
+	texts := []string{"", "plain", "a \"b\" 'c' <d> & e", "tab\tnl\ncr\r", "\x00\x01\x1f\x7f", "\xff\xfe bad utf-8 \xc3",
+		"é漢字🙂", "\ufffd\ufffe\uffff", "\u2028\u0085", "]]>", "&#xA;", "\ud7ff\ue000\U0010ffff"}
+	for i, a := range texts {
+		for j, b := range texts {
+			c := texts[(i+j)%len(texts)]
+			for _, tc := range []JUnitCase{
+				{ClassName: a, Name: b},
+				{ClassName: "toolcall/no_schema", Name: a, SystemOut: b},
+				{Name: a, Failure: &JUnitProblem{Message: b, Type: JUnitWrongAnswer, Text: c}},
+				{Name: b, Error: &JUnitProblem{Message: c, Type: a, Text: b}, SystemOut: c},
+				{Failure: &JUnitProblem{Text: a}, Error: &JUnitProblem{Message: b}},
+			} {
+				if got, want := string(appendJUnitCase(nil, &tc)), junitCaseByEncoder(t, tc); got != want {
+					t.Fatalf("%+v:\nby hand %q\nencoder %q", tc, got, want)
+				}
+			}
+		}
+	}
+}
+
+func FuzzAppendJUnitCase(f *testing.F) {
+	f.Add("toolcall/a", "c#r2", "m", "t", "text\n<x>", "", uint8(1))
+	f.Add("", "\xff", "\x00", "'", "\"&", "out", uint8(3))
+	f.Fuzz(func(t *testing.T, class, name, msg, typ, text, out string, which uint8) {
+		tc := JUnitCase{ClassName: class, Name: name, SystemOut: out}
+		if which&1 != 0 {
+			tc.Failure = &JUnitProblem{Message: msg, Type: typ, Text: text}
+		}
+		if which&2 != 0 {
+			tc.Error = &JUnitProblem{Message: text, Type: msg, Text: typ}
+		}
+		if got, want := string(appendJUnitCase(nil, &tc)), junitCaseByEncoder(t, tc); got != want {
+			t.Fatalf("by hand %q\nencoder %q", got, want)
+		}
+	})
+}
