@@ -158,7 +158,7 @@ func junitToolcall(w io.Writer, r *ToolcallReport) error {
 // have), its test cases as walk emits them, each with the index of its suite
 // (in order within a suite, suites in any order). walk is called once: the
 // first suite's cases are written as they come and the others' kept in
-// temporary files until it ends (junitSpool), or, when those files cannot be
+// temporary files until it ends (junitSpools), or, when those files cannot be
 // made, once per suite. out's counts are summed here.
 func writeJUnitSuites(w io.Writer, out JUnitSuites, suites []JUnitSuite, walk func(emit func(i int, tc JUnitCase) error) error) error {
 	for i := range suites {
