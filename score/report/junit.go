@@ -117,9 +117,10 @@ func WriteJUnit(w io.Writer, doc Doc) error {
 	return err
 }
 
-// junitToolcall writes a toolcall report's JUnit XML as the rows are read: one
-// pass counts each arm's tests, failures and errors for the suites' attributes,
-// then one pass per arm writes its test cases, so no more than one row is held.
+// junitToolcall writes a toolcall report's JUnit XML as the rows are read,
+// without their attempt results: one pass counts each arm's tests, failures and
+// errors for the suites' attributes, then one more writes the test cases
+// (writeJUnitSuites), so no more than one row is held.
 func junitToolcall(w io.Writer, r *ToolcallReport) error {
 	arms := r.Arms.Keys()
 	suites := make([]JUnitSuite, len(arms))
@@ -450,12 +451,13 @@ func (s *junitSpools) each(i int, fn func(JUnitCase) error) error {
 	bad := func(err error) error {
 		return fmt.Errorf("reading back the JUnit test cases: %v", err)
 	}
+	var b []byte
 	str := func() (string, error) {
 		n, err := binary.ReadUvarint(r)
 		if err != nil {
 			return "", err
 		}
-		b := make([]byte, n)
+		b = slices.Grow(b[:0], int(n))[:n]
 		_, err = io.ReadFull(r, b)
 		return string(b), err
 	}
@@ -581,6 +583,12 @@ func notListed(n int) string {
 // junitCogCase is the test case of case id, with its scored case and its
 // failure case when the result lists them.
 func junitCogCase(class, id string, cs *CogLangCase, f *FailureCase) JUnitCase {
+	return junitCogCaseOf(class, id, cs, f, true)
+}
+
+// junitCogCaseOf is junitCogCase, its failure's or error's details written
+// out only when text is set (counting a suite's tests needs none).
+func junitCogCaseOf(class, id string, cs *CogLangCase, f *FailureCase, text bool) JUnitCase {
 	tc := JUnitCase{ClassName: class, Name: id}
 	cats := []string(nil)
 	if f != nil {
@@ -589,18 +597,21 @@ func junitCogCase(class, id string, cs *CogLangCase, f *FailureCase) JUnitCase {
 		cats = cs.FailureCategories
 	}
 	if len(cats) > 0 {
-		var d strings.Builder
-		fmt.Fprintf(&d, "categories: %s", strings.Join(cats, ", "))
-		if f != nil && len(f.HallucinatedHeads) > 0 {
-			fmt.Fprintf(&d, "\nhallucinated heads: %s", strings.Join(f.HallucinatedHeads, ", "))
+		p := &JUnitProblem{Message: strings.Join(cats, ", "), Type: JUnitCogLang}
+		if text {
+			var d strings.Builder
+			fmt.Fprintf(&d, "categories: %s", p.Message)
+			if f != nil && len(f.HallucinatedHeads) > 0 {
+				fmt.Fprintf(&d, "\nhallucinated heads: %s", strings.Join(f.HallucinatedHeads, ", "))
+			}
+			if f != nil && f.ParseError != nil {
+				fmt.Fprintf(&d, "\nparse error: %s", *f.ParseError)
+			}
+			if cs != nil {
+				fmt.Fprintf(&d, "\nprompt: %s\noutput: %s\npreflight: %s", cs.Prompt, strOr(cs.Output, "(none)"), strOr(cs.PreflightDecision, "none"))
+			}
+			p.Text = d.String()
 		}
-		if f != nil && f.ParseError != nil {
-			fmt.Fprintf(&d, "\nparse error: %s", *f.ParseError)
-		}
-		if cs != nil {
-			fmt.Fprintf(&d, "\nprompt: %s\noutput: %s\npreflight: %s", cs.Prompt, strOr(cs.Output, "(none)"), strOr(cs.PreflightDecision, "none"))
-		}
-		p := &JUnitProblem{Message: strings.Join(cats, ", "), Type: JUnitCogLang, Text: d.String()}
 		// A provider error is a run that did not happen, as in toolcall.
 		if len(cats) == 1 && cats[0] == JUnitProviderError {
 			p.Type = JUnitProviderError
@@ -642,7 +653,7 @@ func junitCogLangStream(w io.Writer, c *CogLangResult) (bool, error) {
 			}
 			for i, l := range levels {
 				if l.Level == level {
-					suites[i].count(junitCogCase("", id, cs, f))
+					suites[i].count(junitCogCaseOf("", id, cs, f, false))
 				}
 			}
 		})
