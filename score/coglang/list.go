@@ -3,7 +3,6 @@ package coglang
 import (
 	"bufio"
 	"cmp"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"runtime"
@@ -354,11 +353,7 @@ func (r *spoolReader) reset(s *spoolFile, off int64) {
 // skip reads past the next pair of strings.
 func (r *spoolReader) skip() error {
 	for range 2 {
-		n, err := binary.ReadUvarint(r.r)
-		if err == nil {
-			_, err = r.r.Discard(int(n))
-		}
-		if err != nil {
+		if err := contract.SkipField(r.r); err != nil {
 			r.err = fmt.Errorf("reading back the scored cases: %v", err)
 			return r.err
 		}

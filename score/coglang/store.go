@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strings"
@@ -104,8 +103,7 @@ func newCaseStore(src fixtures.CogLangSource, refs bool, popts ParseOptions) (st
 		sl.level = n
 		key = key[:0]
 		for _, h := range c.ExpectedTopLevelHeads {
-			key = binary.AppendUvarint(key, uint64(len(h)))
-			key = append(key, h...)
+			key = contract.AppendField(key, h)
 		}
 		n, ok = headNum[string(key)]
 		if !ok {
@@ -453,26 +451,21 @@ type detail struct {
 func appendDetail(dst []byte, s *Scored) []byte {
 	start := len(dst)
 	dst = append(dst, 0, 0, 0, 0)
-	dst = appendString(dst, s.CaseID)
+	dst = contract.AppendField(dst, s.CaseID)
 	if s.ProviderError {
 		dst = append(dst, 1)
-		dst = appendString(dst, s.ErrorCode)
+		dst = contract.AppendField(dst, s.ErrorCode)
 	} else {
 		dst = append(dst, 0)
-		dst = appendString(dst, s.Output)
-		dst = appendString(dst, s.outcome.text)
+		dst = contract.AppendField(dst, s.Output)
+		dst = contract.AppendField(dst, s.outcome.text)
 		dst = binary.AppendUvarint(dst, uint64(len(s.outcome.halluc)))
 		for _, h := range s.outcome.halluc {
-			dst = appendString(dst, h)
+			dst = contract.AppendField(dst, h)
 		}
 	}
 	binary.LittleEndian.PutUint32(dst[start:], uint32(len(dst)-start-4))
 	return dst
-}
-
-func appendString(dst []byte, s string) []byte {
-	dst = binary.AppendUvarint(dst, uint64(len(s)))
-	return append(dst, s...)
 }
 
 var errDetail = errors.New("a detail record is cut short")
@@ -483,14 +476,11 @@ var errDetail = errors.New("a detail record is cut short")
 func decodeDetail(b []byte, d *detail, text *contract.Strings, halluc []string) error {
 	var err error
 	field := func() []byte {
-		n, k := binary.Uvarint(b)
-		if k <= 0 || n > uint64(len(b)-k) {
+		f, rest, ok := contract.CutField(b)
+		if !ok {
 			err = errDetail
-			b = nil
-			return nil
 		}
-		f := b[k : k+int(n)]
-		b = b[k+int(n):]
+		b = rest
 		return f
 	}
 	str := func() string { return textOf(text, field()) }
@@ -505,11 +495,11 @@ func decodeDetail(b []byte, d *detail, text *contract.Strings, halluc []string) 
 		d.provider, d.code = true, str()
 	case 0:
 		d.output, d.text = str(), str()
-		n, k := binary.Uvarint(b)
-		if err != nil || k <= 0 || n > uint64(len(b)) {
+		n, rest, ok := contract.CutUvarint(b)
+		if err != nil || !ok || n > uint64(len(rest)) {
 			return errDetail
 		}
-		b = b[k:]
+		b = rest
 		for range n {
 			halluc = append(halluc, str())
 		}
@@ -583,28 +573,16 @@ func (s *spoolFile) write(b []byte) (int64, error) {
 }
 
 func (s *spoolFile) writeStrings(a, b string) error {
-	// each length is written into the writer's own buffer: a local array
-	// handed to Write would be made on the heap, once a case
-	n := s.writeLen(len(a))
-	s.w.WriteString(a)
-	s.off += int64(n + len(a))
-	n = s.writeLen(len(b))
-	k, err := s.w.WriteString(b)
-	s.off += int64(n + k)
+	n, err := contract.WriteField(s.w, a)
+	s.off += int64(n)
+	if err == nil {
+		n, err = contract.WriteField(s.w, b)
+		s.off += int64(n)
+	}
 	if err != nil {
 		return fmt.Errorf("cannot write the temporary file of the scored cases: %v", err)
 	}
 	return nil
-}
-
-// writeLen writes n as a uvarint and returns its length.
-func (s *spoolFile) writeLen(n int) int {
-	if s.w.Available() < binary.MaxVarintLen64 {
-		s.w.Flush() // an error is WriteString's too
-	}
-	b := binary.AppendUvarint(s.w.AvailableBuffer(), uint64(n))
-	s.w.Write(b)
-	return len(b)
 }
 
 // reader reads the file from the start, in order.
@@ -633,12 +611,8 @@ func (r *spoolReader) strings(a, b []byte) ([]byte, []byte, error) {
 }
 
 func (r *spoolReader) bytes(dst []byte) ([]byte, error) {
-	n, err := binary.ReadUvarint(r.r)
+	dst, err := contract.ReadField(r.r, dst)
 	if err != nil {
-		return dst, fmt.Errorf("reading back the scored cases: %v", err)
-	}
-	dst = slices.Grow(dst[:0], int(n))[:n]
-	if _, err := io.ReadFull(r.r, dst); err != nil {
 		return dst, fmt.Errorf("reading back the scored cases: %v", err)
 	}
 	return dst, nil

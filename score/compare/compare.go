@@ -20,7 +20,6 @@
 package compare
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -492,7 +491,7 @@ func (s *flipStore) str(v string) uint32 {
 func (s *flipStore) codeList(codes []string) uint32 {
 	s.key = s.key[:0]
 	for _, c := range codes {
-		s.key = append(binary.AppendUvarint(s.key, uint64(len(c))), c...)
+		s.key = contract.AppendField(s.key, c)
 	}
 	if id, ok := s.codeID[string(s.key)]; ok {
 		return id

@@ -3,7 +3,6 @@ package report
 import (
 	"bufio"
 	"bytes"
-	"encoding/binary"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -355,7 +354,7 @@ func xmlChar(r rune) bool {
 
 // junitSpools hold the test cases of every suite but the first while the
 // first is written: a temporary file for each suite that has any, each case a
-// byte of flags and its strings, each a uvarint length and its bytes.
+// byte of flags and its strings, each a field (contract.AppendField).
 type junitSpools struct {
 	files []*contract.TempFile
 	ws    []*bufio.Writer
@@ -417,15 +416,14 @@ func (s *junitSpools) add(i int, tc JUnitCase) error {
 		flags |= junitHasError
 	}
 	b = append(b, flags)
-	str := func(v string) { b = append(binary.AppendUvarint(b, uint64(len(v))), v...) }
-	str(tc.ClassName)
-	str(tc.Name)
-	str(tc.SystemOut)
+	b = contract.AppendField(b, tc.ClassName)
+	b = contract.AppendField(b, tc.Name)
+	b = contract.AppendField(b, tc.SystemOut)
 	for _, p := range []*JUnitProblem{tc.Failure, tc.Error} {
 		if p != nil {
-			str(p.Message)
-			str(p.Type)
-			str(p.Text)
+			b = contract.AppendField(b, p.Message)
+			b = contract.AppendField(b, p.Type)
+			b = contract.AppendField(b, p.Text)
 		}
 	}
 	s.buf = b
@@ -453,12 +451,8 @@ func (s *junitSpools) each(i int, fn func(JUnitCase) error) error {
 	}
 	var b []byte
 	str := func() (string, error) {
-		n, err := binary.ReadUvarint(r)
-		if err != nil {
-			return "", err
-		}
-		b = slices.Grow(b[:0], int(n))[:n]
-		_, err = io.ReadFull(r, b)
+		var err error
+		b, err = contract.ReadField(r, b)
 		return string(b), err
 	}
 	for {

@@ -21,7 +21,7 @@ import (
 //	entry  = flags output [code message] count error*   (code, message when flags&1)
 //	error  = code path keyword message value value count error*
 //	value  = 0 (none) | 1 text                           (an expected or actual value)
-//	string = length bytes
+//	string = length bytes                              (a contract field)
 type detail struct {
 	output   string
 	provider *contract.ProviderError
@@ -42,10 +42,10 @@ func appendDetail(b []byte, output []byte, provider *contract.ProviderError, err
 	} else {
 		b = append(b, 0)
 	}
-	b = appendBytes(b, output)
+	b = contract.AppendField(b, output)
 	if provider != nil {
-		b = appendString(b, provider.Code)
-		b = appendString(b, provider.Message)
+		b = contract.AppendField(b, provider.Code)
+		b = contract.AppendField(b, provider.Message)
 	}
 	return appendErrors(b, errs)
 }
@@ -54,10 +54,10 @@ func appendErrors(b []byte, errs []tc.Error) []byte {
 	b = binary.AppendUvarint(b, uint64(len(errs)))
 	for i := range errs {
 		e := &errs[i]
-		b = appendString(b, e.Code)
-		b = appendString(b, e.Path)
-		b = appendString(b, e.Keyword)
-		b = appendString(b, e.Message)
+		b = contract.AppendField(b, e.Code)
+		b = contract.AppendField(b, e.Path)
+		b = contract.AppendField(b, e.Keyword)
+		b = contract.AppendField(b, e.Message)
 		b = appendValue(b, e.Expected)
 		b = appendValue(b, e.Actual)
 		b = appendErrors(b, e.Details)
@@ -72,19 +72,9 @@ func appendValue(b []byte, v any) []byte {
 	case nil:
 		return append(b, 0)
 	case strictjson.JSONText:
-		return appendString(append(b, 1), string(x))
+		return contract.AppendField(append(b, 1), string(x))
 	}
-	return appendBytes(append(b, 1), jsonText(v))
-}
-
-func appendString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
-}
-
-func appendBytes(b []byte, s []byte) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
+	return contract.AppendField(append(b, 1), jsonText(v))
 }
 
 var errBadDetail = errors.New("a detail entry of the scoring spool is damaged")
@@ -141,35 +131,21 @@ func (d *detailDecoder) byte() byte {
 }
 
 func (d *detailDecoder) uvarint() uint64 {
-	var n uint64
-	for shift := uint(0); shift < 64; shift += 7 {
-		if d.err || len(d.s) == 0 {
-			d.err = true
-			return 0
-		}
-		c := d.s[0]
-		d.s = d.s[1:]
-		if c < 0x80 {
-			if shift == 63 && c > 1 {
-				break // overflows 64 bits
-			}
-			return n | uint64(c)<<shift
-		}
-		n |= uint64(c&0x7f) << shift
+	if d.err {
+		return 0
 	}
-	d.err = true
-	return 0
+	n, rest, ok := contract.CutUvarint(d.s)
+	d.s, d.err = rest, !ok
+	return n
 }
 
 func (d *detailDecoder) str() string {
-	n := d.uvarint()
-	if d.err || n > uint64(len(d.s)) {
-		d.err = true
+	if d.err {
 		return ""
 	}
-	s := d.s[:n]
-	d.s = d.s[n:]
-	return s
+	f, rest, ok := contract.CutField(d.s)
+	d.s, d.err = rest, !ok
+	return f
 }
 
 func (d *detailDecoder) value() any {
