@@ -396,6 +396,51 @@ func decodeCogLangCase(val []byte, c *CogLangCase, names *strCache) bool {
 	return d.end()
 }
 
+// caseIDOf returns the case_id of a CogLang case without decoding the rest:
+// the members before it are skipped, and none after it is read, which holds
+// because the first reading of a report refused a repeated member name. An
+// escaped id is unquoted into buf, which it returns for reuse. ok is false
+// where it cannot tell (decode the case whole then).
+func caseIDOf(val, buf []byte) (id, out []byte, ok bool) {
+	d := &fastDecoder{b: val, ok: true}
+	d.want('{')
+	for d.ok && d.peek() == '"' {
+		start := d.i + 1
+		end := start
+		for end < len(d.b) && d.b[end] != '"' && d.b[end] != '\\' {
+			end++
+		}
+		if end >= len(d.b) || d.b[end] != '"' {
+			return nil, buf, false // an escaped name
+		}
+		d.i = end + 1
+		d.want(':')
+		if !d.ok {
+			break
+		}
+		if string(d.b[start:end]) != "case_id" {
+			d.skip()
+			if d.peek() != ',' {
+				break
+			}
+			d.i++
+			continue
+		}
+		if d.peek() != '"' {
+			break
+		}
+		e, out, escaped, err := strictjson.ReadString(d.b, d.i, buf[:0], strictjson.KeepSurrogates)
+		if err != strictjson.LexOK {
+			break
+		}
+		if escaped {
+			return out, out, true
+		}
+		return d.b[d.i+1 : e-1], out, true
+	}
+	return nil, buf, false
+}
+
 // decodeFailureCase decodes a CogLang failure case as json.Unmarshal would, or
 // reports false. names may be nil.
 func decodeFailureCase(val []byte, c *FailureCase, names *strCache) bool {

@@ -126,7 +126,52 @@ func FuzzFastDecode(f *testing.F) {
 		sameAsUnmarshal[Row](t, val)
 		sameAsUnmarshal[CogLangCase](t, val)
 		sameAsUnmarshal[FailureCase](t, val)
+		sameIDAsUnmarshal(t, val)
 	})
+}
+
+// sameIDAsUnmarshal checks that caseIDOf, where it answers, gives the case_id
+// json.Unmarshal reads (as the report readers read it).
+func sameIDAsUnmarshal(t *testing.T, val []byte) {
+	t.Helper()
+	id, _, ok := caseIDOf(val, nil)
+	if !ok {
+		return
+	}
+	var members map[string]jsontext.Value
+	if err := json.Unmarshal(val, &members, readOptions); err != nil {
+		t.Fatalf("caseIDOf took %s, which json.Unmarshal refuses: %v", val, err)
+	}
+	var want string
+	if err := json.Unmarshal(members["case_id"], &want, readOptions); err != nil || string(id) != want {
+		t.Fatalf("caseIDOf(%s) = %q; json.Unmarshal: %q, %v", val, id, want, err)
+	}
+}
+
+func TestCaseIDOf(t *testing.T) {
+	for _, tc := range []struct {
+		val, id string
+		ok      bool
+	}{
+		{`{"case_id":"FB-L1-001","level":"L1","prompt":"p"}`, "FB-L1-001", true},
+		{` { "level" : "L1" , "extra": {"a": [1, "}", {"case_id": "no"}]}, "case_id" : "B" } `, "B", true},
+		{`{"case_id":"a\"b\u00e9"}`, "a\"bé", true},
+		{`{"case_id":"\ud800x"}`, "\xed\xa0\x80x", true}, // a lone surrogate kept, as the readers keep it
+		{`{"lev\u0065l":"L1","case_id":"A"}`, "", false},  // an escaped name: decoded whole instead
+		{`{"level":"L1"}`, "", false},
+		{`{"case_id":null}`, "", false},
+		{`{"case_id":7}`, "", false},
+		{`[]`, "", false},
+		{`{}`, "", false},
+	} {
+		id, _, ok := caseIDOf([]byte(tc.val), nil)
+		if ok != tc.ok || string(id) != tc.id {
+			t.Errorf("caseIDOf(%s) = %q, %v; want %q, %v", tc.val, id, ok, tc.id, tc.ok)
+		}
+		if jsontext.Value(tc.val).IsValid() {
+			sameIDAsUnmarshal(t, []byte(tc.val))
+		}
+	}
 }
 
 // Every CogLang case and failure case fbeval writes is decoded on the fast

@@ -348,7 +348,10 @@ type CogLangResult struct {
 	// CaseRanges and FailureRanges, when set beside CaseSource and
 	// FailureSource, yield the same lists a range at a time on several
 	// goroutines at once; the JSON result is written from them.
-	CaseRanges       *Ranges[CogLangCase] `json:"-"`
+	CaseRanges *Ranges[CogLangCase] `json:"-"`
+	// casesOf, when set beside CaseSource, yields the cases whose ids want
+	// accepts, passing over the others without decoding them.
+	casesOf          func(want func(id []byte) bool) iter.Seq[*CogLangCase]
 	FailureRanges    *Ranges[FailureCase] `json:"-"`
 	FixturePath      string               `json:"fixture_path"`
 	ScoringProfile   string               `json:"scoring_profile"`
@@ -463,7 +466,7 @@ func WriteJSON(w io.Writer, doc Doc) error {
 		head.FailureCases, head.FailureSource, head.FailureRanges = nil, nil, nil
 		lists := []splice{{key: "failure_cases", each: r.EachFailure(), write: rangesWrite(r.FailureRanges, false)}}
 		if r.Cases != nil || r.CaseSource != nil {
-			head.Cases, head.CaseSource, head.CaseRanges = []CogLangCase{}, nil, nil
+			head.Cases, head.CaseSource, head.CaseRanges, head.casesOf = []CogLangCase{}, nil, nil, nil
 			lists = append(lists, splice{key: "cases", each: r.EachCase(), write: rangesWrite(r.CaseRanges, false)})
 		}
 		err = writeSpliced(bw, &head, lists...)
@@ -650,7 +653,7 @@ func (d Doc) held() Doc {
 		if c.FailureSource != nil {
 			c.FailureCases = collect(c.FailureSource)
 		}
-		c.CaseSource, c.FailureSource = nil, nil
+		c.CaseSource, c.FailureSource, c.casesOf = nil, nil, nil
 		d.CogLang = &c
 	}
 	return d

@@ -648,6 +648,55 @@ func TestCogLangTableCapsFailures(t *testing.T) {
 	}
 }
 
+// Markdown lists a saved result's first failing cases joined with the last
+// case of each id, reading only the ids of the rest; a case whose id is not its
+// first member, or is escaped, is found as well.
+func TestCogLangMarkdownJoinsSavedCases(t *testing.T) {
+	doc := withFailingCases(t, 3)
+	c := doc.CogLang
+	first := c.FailureCases[0].CaseID
+	out := "Later[1]"
+	later := c.Cases[slices.IndexFunc(c.Cases, func(cs CogLangCase) bool { return cs.CaseID == first })]
+	later.Output = &out
+	c.Cases = append(c.Cases, later) // the last case of an id is the one joined
+	quoted := `FB-L1-"q"`
+	out2 := "Quoted[2]"
+	c.Cases = append(c.Cases, CogLangCase{CaseID: quoted, Level: "L1", Prompt: "p", Output: &out2, HallucinatedHeads: []string{}, FailureCategories: []string{"top_level_head_mismatch"}})
+	c.FailureCases = append(c.FailureCases, FailureCase{CaseID: quoted, Level: "L1", FailureCategories: []string{"top_level_head_mismatch"}, HallucinatedHeads: []string{}})
+	c.FailureCaseCount = len(c.FailureCases)
+	var held bytes.Buffer
+	if err := WriteMarkdown(&held, doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"Later[1]", "Quoted[2]", "FB-L1-X002"} {
+		if !strings.Contains(held.String(), s) {
+			t.Fatalf("the held result's Markdown lacks %s", s)
+		}
+	}
+	var saved bytes.Buffer
+	if err := WriteJSON(&saved, doc); err != nil {
+		t.Fatal(err)
+	}
+	// a newer writer's member before case_id
+	text := saved.String()
+	at := strings.LastIndex(text, `"case_id": "FB-L1-X002"`) // in cases, after failure_cases
+	if at < 0 {
+		t.Fatal("the saved result has no case FB-L1-X002 to move its id in")
+	}
+	text = text[:at] + `"extra": {"case_id": "no", "a": ["}"]}, ` + text[at:]
+	opened, err := Open("saved.json", strings.NewReader(text), OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteMarkdown(&b, opened); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != held.String() {
+		t.Errorf("the Markdown of the saved result differs from the held one's:\n%s\nwant:\n%s", b.String(), held.String())
+	}
+}
+
 // withFailingCases is the live CogLang result, held, with n more failing L1
 // cases (FB-L1-X000 on) after its own.
 func withFailingCases(t *testing.T, n int) Doc {

@@ -206,7 +206,11 @@ func (c *CogLangResult) firstFailures(limit int) (first []failure, total int) {
 			want[f.CaseID] = nil
 		}
 	}
-	for cs := range c.cases() {
+	cases := c.cases()
+	if c.casesOf != nil && c.CaseSource != nil {
+		cases = c.casesOf(func(id []byte) bool { _, ok := want[string(id)]; return ok })
+	}
+	for cs := range cases {
 		if _, ok := want[cs.CaseID]; ok {
 			k := *cs
 			want[cs.CaseID] = &k // the last case of an id, as failures joins them
