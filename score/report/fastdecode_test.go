@@ -157,7 +157,7 @@ func TestCaseIDOf(t *testing.T) {
 		{` { "level" : "L1" , "extra": {"a": [1, "}", {"case_id": "no"}]}, "case_id" : "B" } `, "B", true},
 		{`{"case_id":"a\"b\u00e9"}`, "a\"bé", true},
 		{`{"case_id":"\ud800x"}`, "\xed\xa0\x80x", true}, // a lone surrogate kept, as the readers keep it
-		{`{"lev\u0065l":"L1","case_id":"A"}`, "", false},  // an escaped name: decoded whole instead
+		{`{"lev\u0065l":"L1","case_id":"A"}`, "", false}, // an escaped name: decoded whole instead
 		{`{"level":"L1"}`, "", false},
 		{`{"case_id":null}`, "", false},
 		{`{"case_id":7}`, "", false},
