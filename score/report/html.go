@@ -446,6 +446,11 @@ func coglangView(doc Doc) coglangPage {
 	if c.Maturity != nil && c.Maturity.BlockedLevel != nil {
 		blocked = *c.Maturity.BlockedLevel
 	}
+	// kept says whether a failing case is listed: on the page, or among the
+	// blocked level's
+	kept := func(f *FailureCase) bool {
+		return len(p.Failures) < HTMLFailureLimit || blocked != "" && f.Level == blocked && len(p.Blocking) < HTMLFailureLimit
+	}
 	add := func(f failure) {
 		p.FailingAll++
 		f.Listed = len(p.Failures) < HTMLFailureLimit
@@ -459,14 +464,15 @@ func coglangView(doc Doc) coglangPage {
 			}
 		}
 	}
-	// the sources make each case anew, so a shallow copy keeps it
-	ok := c.walkJoined(false, func(_, _ string, cs *CogLangCase, f *FailureCase) {
-		var kept *CogLangCase
-		if cs != nil {
-			copied := *cs
-			kept = &copied
+	// the sources make each case anew, so a shallow copy keeps it; the
+	// scored case of a failing case not kept is read by its id alone
+	ok := c.walkJoined(false, kept, func(_, _ string, cs *CogLangCase, f *FailureCase) {
+		var copied *CogLangCase
+		if cs != nil && kept(f) {
+			k := *cs
+			copied = &k
 		}
-		add(failure{FailureCase: *f, Case: kept})
+		add(failure{FailureCase: *f, Case: copied})
 	})
 	if !ok {
 		p.Failures, p.Blocking, p.FailingAll, p.BlockingAll = nil, nil, 0, 0

@@ -637,7 +637,7 @@ func junitCogLangStream(w io.Writer, c *CogLangResult) (bool, error) {
 	count := func(full bool) (listed int, ok bool) {
 		suites = make([]JUnitSuite, len(levels))
 		caseIDs, failIDs = caseIDs[:0], failIDs[:0]
-		ok = c.walkJoined(full, func(id, level string, cs *CogLangCase, f *FailureCase) {
+		ok = c.walkJoined(full, nil, func(id, level string, cs *CogLangCase, f *FailureCase) {
 			if cs != nil {
 				listed++
 				caseIDs = append(caseIDs, maphash.String(seed, id))
@@ -678,7 +678,7 @@ func junitCogLangStream(w io.Writer, c *CogLangResult) (bool, error) {
 	out := JUnitSuites{Name: "coglang: " + c.title()}
 	return true, writeJUnitSuites(w, out, suites, func(emit func(i int, tc JUnitCase) error) error {
 		var err error
-		c.walkJoined(full, func(id, level string, cs *CogLangCase, f *FailureCase) {
+		c.walkJoined(full, nil, func(id, level string, cs *CogLangCase, f *FailureCase) {
 			i := slices.IndexFunc(levels, func(l levelRow) bool { return l.Level == level })
 			if err == nil && i >= 0 {
 				err = emit(i, junitCogCase(suites[i].Name, id, cs, f))

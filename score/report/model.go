@@ -349,8 +349,9 @@ type CogLangResult struct {
 	// FailureSource, yield the same lists a range at a time on several
 	// goroutines at once; the JSON result is written from them.
 	CaseRanges *Ranges[CogLangCase] `json:"-"`
-	// casesOf, when set beside CaseSource, yields the cases whose ids want
-	// accepts, passing over the others without decoding them.
+	// casesOf, when set beside CaseSource, yields the same cases, each whole
+	// whose id want accepts (or whose id cannot be read alone) and the others
+	// with only their CaseID, read without decoding the rest.
 	casesOf          func(want func(id []byte) bool) iter.Seq[*CogLangCase]
 	FailureRanges    *Ranges[FailureCase] `json:"-"`
 	FixturePath      string               `json:"fixture_path"`

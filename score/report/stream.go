@@ -279,10 +279,14 @@ func (lr *limitReader) open(name string, opts OpenOptions) (Doc, int64, error) {
 			c.Cases, c.CaseSource = nil, listSource[CogLangCase](src, cases, doc.reread, false)
 			c.casesOf = func(want func(id []byte) bool) iter.Seq[*CogLangCase] {
 				var buf []byte
-				return listSourceSkipping[CogLangCase](src, cases, doc.reread, false, func(val []byte) bool {
+				return listSourceAlone(src, cases, doc.reread, false, func(val []byte, cs *CogLangCase) bool {
 					id, out, ok := caseIDOf(val, buf)
 					buf = out
-					return ok && !want(id)
+					if !ok || want(id) {
+						return false
+					}
+					*cs = CogLangCase{CaseID: string(id)}
+					return true
 				})
 			}
 		}
@@ -600,19 +604,19 @@ func contains(list []string, s string) bool {
 // it ends the list early, kept in failed for the writer to report. A brief
 // list of rows skips their attempt results (see BriefRowSource).
 func listSource[T any](src io.ReaderAt, sp *span, failed *reread, brief bool) iter.Seq[*T] {
-	return listSourceSkipping[T](src, sp, failed, brief, nil)
+	return listSourceAlone[T](src, sp, failed, brief, nil)
 }
 
-// listSourceSkipping is listSource, passing over unread each element that
-// skip, given its text, reports true for.
-func listSourceSkipping[T any](src io.ReaderAt, sp *span, failed *reread, brief bool, skip func(val []byte) bool) iter.Seq[*T] {
+// listSourceAlone is listSource, but each element that alone, given its text,
+// fills v from (reporting true) is yielded so, not decoded whole.
+func listSourceAlone[T any](src io.ReaderAt, sp *span, failed *reread, brief bool, alone func(val []byte, v *T) bool) iter.Seq[*T] {
 	return func(yield func(*T) bool) {
 		var v T
 		var names strCache
 		// each decodes val, the element at offset at, and yields it
 		each := func(val []byte, at int64) bool {
-			if skip != nil && skip(val) {
-				return true
+			if alone != nil && alone(val, &v) {
+				return yield(&v)
 			}
 			var zero T
 			v = zero

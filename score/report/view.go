@@ -227,8 +227,11 @@ func (c *CogLangResult) firstFailures(limit int) (first []failure, total int) {
 // scored case when the result lists all (full), each failure case otherwise.
 // It walks the two lists in step, so it reports false, having called fn for
 // some ids, when the failure cases do not stand in the order of the scored
-// cases. fn must not keep the cases: the sources reuse them.
-func (c *CogLangResult) walkJoined(full bool, fn func(id, level string, cs *CogLangCase, f *FailureCase)) bool {
+// cases. fn must not keep the cases: the sources reuse them. need, when it is
+// not nil (and not full), says which failure cases fn needs the scored case of
+// whole: of the other scored cases a saved result's source may read only the
+// ids.
+func (c *CogLangResult) walkJoined(full bool, need func(f *FailureCase) bool, fn func(id, level string, cs *CogLangCase, f *FailureCase)) bool {
 	if full {
 		next, stop := iter.Pull(c.failureCases())
 		defer stop()
@@ -243,11 +246,26 @@ func (c *CogLangResult) walkJoined(full bool, fn func(id, level string, cs *CogL
 		}
 		return !more
 	}
-	next, stop := iter.Pull(c.cases())
+	var cur *FailureCase // the failure case whose scored case is looked for
+	cases := c.cases()
+	if need != nil && c.casesOf != nil && c.CaseSource != nil {
+		cases = c.casesOf(func(id []byte) bool { return string(id) == cur.CaseID && need(cur) })
+	}
+	next, stop := iter.Pull(cases)
 	defer stop()
-	cs, more := next()
-	listed := more
+	var cs *CogLangCase
+	more, listed, first := false, false, true
 	for f := range c.failureCases() {
+		// each scored case is read once the failure case it may join is
+		// known, so the source can tell whether to read it whole
+		cur = f
+		if first {
+			first = false
+			cs, more = next()
+			listed = more
+		} else if listed {
+			cs, more = next() // the one after the case joined last
+		}
 		if !listed {
 			fn(f.CaseID, f.Level, nil, f)
 			continue
@@ -259,7 +277,6 @@ func (c *CogLangResult) walkJoined(full bool, fn func(id, level string, cs *CogL
 			return false
 		}
 		fn(f.CaseID, f.Level, cs, f)
-		cs, more = next()
 	}
 	return true
 }
