@@ -348,16 +348,16 @@ type CogLangResult struct {
 	// CaseRanges and FailureRanges, when set beside CaseSource and
 	// FailureSource, yield the same lists a range at a time on several
 	// goroutines at once; the JSON result is written from them.
-	CaseRanges *Ranges[CogLangCase] `json:"-"`
-	// casesOf, when set beside CaseSource, yields the same cases, each whole
-	// whose id want accepts (or whose id cannot be read alone) and the others
-	// with only their CaseID, read without decoding the rest.
-	casesOf          func(want func(id []byte) bool) iter.Seq[*CogLangCase]
+	CaseRanges       *Ranges[CogLangCase] `json:"-"`
 	FailureRanges    *Ranges[FailureCase] `json:"-"`
 	FixturePath      string               `json:"fixture_path"`
 	ScoringProfile   string               `json:"scoring_profile"`
 	PreflightSummary Ordered[int]         `json:"preflight_summary"`
 	ResponseFile     *ResponseFile        `json:"response_file,omitzero"`
+	// casesOf, when set beside CaseSource, yields the same cases, each whole
+	// whose id want accepts (or whose id cannot be read alone) and the others
+	// with only their CaseID, read without decoding the rest.
+	casesOf func(want func(id []byte) bool) iter.Seq[*CogLangCase]
 }
 
 // CogLangSummary holds the counts and rates of all cases or of one level.
