@@ -446,18 +446,20 @@ func coglangView(doc Doc) coglangPage {
 	if c.Maturity != nil && c.Maturity.BlockedLevel != nil {
 		blocked = *c.Maturity.BlockedLevel
 	}
-	// kept says whether a failing case is listed: on the page, or among the
-	// blocked level's
+	// listed and blocking say where the next failing case goes: the page's
+	// table, the blocked level's list; kept, whether it is either
+	listed := func() bool { return len(p.Failures) < HTMLFailureLimit }
+	blocking := func(f *FailureCase) bool { return blocked != "" && f.Level == blocked }
 	kept := func(f *FailureCase) bool {
-		return len(p.Failures) < HTMLFailureLimit || blocked != "" && f.Level == blocked && len(p.Blocking) < HTMLFailureLimit
+		return listed() || blocking(f) && len(p.Blocking) < HTMLFailureLimit
 	}
 	add := func(f failure) {
 		p.FailingAll++
-		f.Listed = len(p.Failures) < HTMLFailureLimit
+		f.Listed = listed()
 		if f.Listed {
 			p.Failures = append(p.Failures, f)
 		}
-		if blocked != "" && f.Level == blocked {
+		if blocking(&f.FailureCase) {
 			p.BlockingAll++
 			if len(p.Blocking) < HTMLFailureLimit {
 				p.Blocking = append(p.Blocking, f)

@@ -185,6 +185,16 @@ func (c *CogLangResult) cases() iter.Seq[*CogLangCase] {
 	return sliceSeq(c.Cases)
 }
 
+// casesWanting yields the result's cases as cases does, but from a saved
+// result's source only those whose ids want accepts are whole: the others
+// have only their CaseID (see casesOf).
+func (c *CogLangResult) casesWanting(want func(id []byte) bool) iter.Seq[*CogLangCase] {
+	if c.casesOf != nil && c.CaseSource != nil {
+		return c.casesOf(want)
+	}
+	return c.cases()
+}
+
 // failureCases yields the result's failure cases, from FailureSource when it
 // is set. A source may reuse the failure case it yields: keep a copy.
 func (c *CogLangResult) failureCases() iter.Seq[*FailureCase] {
@@ -206,11 +216,7 @@ func (c *CogLangResult) firstFailures(limit int) (first []failure, total int) {
 			want[f.CaseID] = nil
 		}
 	}
-	cases := c.cases()
-	if c.casesOf != nil && c.CaseSource != nil {
-		cases = c.casesOf(func(id []byte) bool { _, ok := want[string(id)]; return ok })
-	}
-	for cs := range cases {
+	for cs := range c.casesWanting(func(id []byte) bool { _, ok := want[string(id)]; return ok }) {
 		if _, ok := want[cs.CaseID]; ok {
 			k := *cs
 			want[cs.CaseID] = &k // the last case of an id, as failures joins them
@@ -248,8 +254,8 @@ func (c *CogLangResult) walkJoined(full bool, need func(f *FailureCase) bool, fn
 	}
 	var cur *FailureCase // the failure case whose scored case is looked for
 	cases := c.cases()
-	if need != nil && c.casesOf != nil && c.CaseSource != nil {
-		cases = c.casesOf(func(id []byte) bool { return string(id) == cur.CaseID && need(cur) })
+	if need != nil {
+		cases = c.casesWanting(func(id []byte) bool { return string(id) == cur.CaseID && need(cur) })
 	}
 	next, stop := iter.Pull(cases)
 	defer stop()
