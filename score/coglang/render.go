@@ -189,6 +189,15 @@ func (r *Result) Report(mode Mode) *report.CogLangResult {
 			})
 		}
 	}
+	if r.store != nil && mode != ModeSummaryOnly {
+		out.BriefCaseSource = func(yield func(*report.CogLangCase) bool) {
+			var rc report.CogLangCase
+			r.store.eachBrief(mode, func(id []byte, level string, failures Failure) bool {
+				rc = report.CogLangCase{CaseID: string(id), Level: level, FailureCategories: failures.Categories()}
+				return yield(&rc)
+			})
+		}
+	}
 	if r.store != nil && r.store.err == nil {
 		// the JSON result is written from ranges built on several goroutines
 		out.FailureRanges = listRanges(r.store.list(ModeFull, true), (*CaseResult).failure)

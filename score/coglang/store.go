@@ -404,6 +404,42 @@ func (st *caseStore) each(mode Mode, failing bool, fn func(*CaseResult) bool) {
 	}
 }
 
+// eachBrief calls fn with the id, level and failures of every case the mode
+// lists, in fixture order, until fn returns false, reading back only the ids:
+// what a reader of the cases' verdicts needs (report.CogLangResult's
+// BriefCaseSource). id is valid until fn returns.
+func (st *caseStore) eachBrief(mode Mode, fn func(id []byte, level string, failures Failure) bool) {
+	if st.err != nil || mode == ModeSummaryOnly {
+		return
+	}
+	l := st.list(mode, false)
+	if st.err != nil {
+		return
+	}
+	var r spoolReader
+	r.reset(st.cases, 0)
+	var id []byte
+	for i := range st.slots.n {
+		var err error
+		if id, err = r.bytes(id); err == nil {
+			if err = contract.SkipField(r.r); err != nil {
+				err = fmt.Errorf("reading back the scored cases: %v", err)
+			}
+		}
+		if err != nil {
+			st.err = err
+			return
+		}
+		if !l.want(i) {
+			continue
+		}
+		sl := st.slots.at(i)
+		if !fn(id, st.levels[sl.level], sl.failures) {
+			return
+		}
+	}
+}
+
 // pages is a list that grows a page at a time, so that adding to a long list
 // never copies it: a million slots are never moved, and no freed copy waits for
 // the collector while the memory limit is near. Only the first page starts

@@ -3,6 +3,7 @@ package coglang
 import (
 	"bytes"
 	"fmt"
+	"iter"
 	"os"
 	"reflect"
 	"strings"
@@ -91,6 +92,27 @@ func TestStoreMatchesScore(t *testing.T) {
 				if !bytes.Equal(gj.Bytes(), wj.Bytes()) {
 					t.Errorf("strict=%v mode %d, %d workers: the JSON differs from Score's", strict, mode, workers)
 				}
+			}
+			// the brief cases are the cases with their ids, levels and
+			// failure categories alone
+			doc := got.Doc(mode)
+			if (mode != ModeSummaryOnly) != (doc.CogLang.BriefCaseSource != nil) {
+				t.Fatalf("strict=%v mode %d: brief cases %v", strict, mode, doc.CogLang.BriefCaseSource != nil)
+			}
+			var whole, brief []report.CogLangCase
+			for _, pair := range []struct {
+				src  iter.Seq[*report.CogLangCase]
+				into *[]report.CogLangCase
+			}{{doc.CogLang.CaseSource, &whole}, {doc.CogLang.BriefCaseSource, &brief}} {
+				if pair.src == nil {
+					continue
+				}
+				for cs := range pair.src {
+					*pair.into = append(*pair.into, report.CogLangCase{CaseID: cs.CaseID, Level: cs.Level, FailureCategories: cs.FailureCategories})
+				}
+			}
+			if !reflect.DeepEqual(brief, whole) || got.Err() != nil || (mode != ModeSummaryOnly && len(brief) == 0) {
+				t.Errorf("strict=%v mode %d: %d brief cases differ from the %d cases (%v)", strict, mode, len(brief), len(whole), got.Err())
 			}
 		}
 		// a writer that stops early stops the reading goroutine too

@@ -252,7 +252,8 @@ func (d *fastDecoder) skip() {
 
 // fastDecode decodes val into v as json.Unmarshal would, or reports false (and
 // leaves v to be reset): for the types it knows. names may be nil. A brief
-// row is decoded without its attempt results (AttemptResults nil).
+// row is decoded without its attempt results (AttemptResults nil), a brief
+// CogLang case with only its CaseID, Level and FailureCategories.
 func fastDecode(val []byte, v any, names *strCache, brief bool) bool {
 	switch v := v.(type) {
 	case *Row:
@@ -261,7 +262,7 @@ func fastDecode(val []byte, v any, names *strCache, brief bool) bool {
 		}
 		return decodeRow(val, v, names)
 	case *CogLangCase:
-		return decodeCogLangCase(val, v, names)
+		return decodeCogLangCaseOf(val, v, names, brief)
 	case *FailureCase:
 		return decodeFailureCase(val, v, names)
 	}
@@ -360,13 +361,37 @@ func decodeRowOf(val []byte, r *Row, names *strCache, brief bool) bool {
 // decodeCogLangCase decodes a CogLang case as json.Unmarshal would, or reports
 // false. names may be nil.
 func decodeCogLangCase(val []byte, c *CogLangCase, names *strCache) bool {
+	return decodeCogLangCaseOf(val, c, names, false)
+}
+
+// decodeCogLangCaseOf is decodeCogLangCase; a brief case keeps only its
+// CaseID, Level and FailureCategories, the other members skipped (see
+// CogLangResult.BriefCaseSource).
+func decodeCogLangCaseOf(val []byte, c *CogLangCase, names *strCache, brief bool) bool {
 	d := &fastDecoder{b: val, ok: true, names: names}
 	d.object(func(name []byte) {
 		switch string(name) {
 		case "case_id":
 			c.CaseID = d.str()
+			return
 		case "level":
 			c.Level = d.str()
+			return
+		case "failure_categories":
+			c.FailureCategories = d.strs()
+			return
+		}
+		if brief {
+			switch string(name) {
+			case "prompt", "output", "parse_ok", "canonicalize_ok", "validate_ok", "expected_top_level_head_ok",
+				"hallucinated_heads", "preflight_decision", "canonical", "parse_error":
+				d.skip()
+			default:
+				d.ok = false
+			}
+			return
+		}
+		switch string(name) {
 		case "prompt":
 			c.Prompt = d.str()
 		case "output":
@@ -381,8 +406,6 @@ func decodeCogLangCase(val []byte, c *CogLangCase, names *strCache) bool {
 			c.ExpectedTopLevelHeadOK = d.boolean()
 		case "hallucinated_heads":
 			c.HallucinatedHeads = d.strs()
-		case "failure_categories":
-			c.FailureCategories = d.strs()
 		case "preflight_decision":
 			c.PreflightDecision = d.optStr()
 		case "canonical":

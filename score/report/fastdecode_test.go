@@ -53,6 +53,17 @@ func sameAsUnmarshal[T any](t *testing.T, val []byte) (fast bool) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("fastDecode(%s):\n%#v\njson.Unmarshal:\n%#v", val, got, want)
 	}
+	// a brief CogLang case is the case with its id, level and failure
+	// categories alone
+	if c, ok := any(&want).(*CogLangCase); ok {
+		var brief CogLangCase
+		if !fastDecode(val, &brief, nil, true) {
+			t.Fatalf("a brief case left the fast path the whole case takes: %s", val)
+		}
+		if !reflect.DeepEqual(brief, c.brief()) {
+			t.Fatalf("brief fastDecode(%s):\n%#v\nwant:\n%#v", val, brief, c.brief())
+		}
+	}
 	// a brief row is the same row without its attempt results
 	if r, ok := any(&want).(*Row); ok {
 		var brief Row

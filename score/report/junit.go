@@ -637,7 +637,7 @@ func junitCogLangStream(w io.Writer, c *CogLangResult) (bool, error) {
 	count := func(full bool) (listed int, ok bool) {
 		suites = make([]JUnitSuite, len(levels))
 		caseIDs, failIDs = caseIDs[:0], failIDs[:0]
-		ok = c.walkJoined(full, nil, func(id, level string, cs *CogLangCase, f *FailureCase) {
+		ok = c.walkBrief(full, func(id, level string, cs *CogLangCase, f *FailureCase) {
 			if cs != nil {
 				listed++
 				caseIDs = append(caseIDs, maphash.String(seed, id))

@@ -348,12 +348,18 @@ type CogLangResult struct {
 	// CaseRanges and FailureRanges, when set beside CaseSource and
 	// FailureSource, yield the same lists a range at a time on several
 	// goroutines at once; the JSON result is written from them.
-	CaseRanges       *Ranges[CogLangCase] `json:"-"`
-	FailureRanges    *Ranges[FailureCase] `json:"-"`
-	FixturePath      string               `json:"fixture_path"`
-	ScoringProfile   string               `json:"scoring_profile"`
-	PreflightSummary Ordered[int]         `json:"preflight_summary"`
-	ResponseFile     *ResponseFile        `json:"response_file,omitzero"`
+	CaseRanges    *Ranges[CogLangCase] `json:"-"`
+	FailureRanges *Ranges[FailureCase] `json:"-"`
+	// BriefCaseSource, when set beside CaseSource, yields the same cases with
+	// only their CaseID, Level and FailureCategories (the rest zero), more
+	// quickly: what a reader of the cases' ids, levels and verdicts walks (a
+	// JUnit report's count of its tests). Whoever sets CaseSource sets this
+	// one to yield the same cases, or nil.
+	BriefCaseSource  iter.Seq[*CogLangCase] `json:"-"`
+	FixturePath      string                 `json:"fixture_path"`
+	ScoringProfile   string                 `json:"scoring_profile"`
+	PreflightSummary Ordered[int]           `json:"preflight_summary"`
+	ResponseFile     *ResponseFile          `json:"response_file,omitzero"`
 	// casesOf, when set beside CaseSource, yields the same cases, each whole
 	// whose id want accepts (or whose id cannot be read alone) and the others
 	// with only their CaseID, read without decoding the rest.
@@ -419,6 +425,11 @@ type CogLangCase struct {
 	ParseError             *string  `json:"parse_error"`
 }
 
+// brief is the case as BriefCaseSource yields it.
+func (c *CogLangCase) brief() CogLangCase {
+	return CogLangCase{CaseID: c.CaseID, Level: c.Level, FailureCategories: c.FailureCategories}
+}
+
 // ResponseFile describes the response files a CogLang result was scored from.
 type ResponseFile struct {
 	// Path, SHA256 and Shape name the one file of results written before Files.
@@ -467,7 +478,7 @@ func WriteJSON(w io.Writer, doc Doc) error {
 		head.FailureCases, head.FailureSource, head.FailureRanges = nil, nil, nil
 		lists := []splice{{key: "failure_cases", each: r.EachFailure(), write: rangesWrite(r.FailureRanges, false)}}
 		if r.Cases != nil || r.CaseSource != nil {
-			head.Cases, head.CaseSource, head.CaseRanges, head.casesOf = []CogLangCase{}, nil, nil, nil
+			head.Cases, head.CaseSource, head.CaseRanges, head.BriefCaseSource, head.casesOf = []CogLangCase{}, nil, nil, nil, nil
 			lists = append(lists, splice{key: "cases", each: r.EachCase(), write: rangesWrite(r.CaseRanges, false)})
 		}
 		err = writeSpliced(bw, &head, lists...)
@@ -654,7 +665,7 @@ func (d Doc) held() Doc {
 		if c.FailureSource != nil {
 			c.FailureCases = collect(c.FailureSource)
 		}
-		c.CaseSource, c.FailureSource, c.casesOf = nil, nil, nil
+		c.CaseSource, c.FailureSource, c.BriefCaseSource, c.casesOf = nil, nil, nil, nil
 		d.CogLang = &c
 	}
 	return d

@@ -277,6 +277,7 @@ func (lr *limitReader) open(name string, opts OpenOptions) (Doc, int64, error) {
 		c := doc.CogLang
 		if cases != nil {
 			c.Cases, c.CaseSource = nil, listSource[CogLangCase](src, cases, doc.reread, false)
+			c.BriefCaseSource = listSource[CogLangCase](src, cases, doc.reread, true)
 			c.casesOf = func(want func(id []byte) bool) iter.Seq[*CogLangCase] {
 				var buf []byte
 				return listSourceAlone(src, cases, doc.reread, false, func(val []byte, cs *CogLangCase) bool {
@@ -626,8 +627,13 @@ func listSourceAlone[T any](src io.ReaderAt, sp *span, failed *reread, brief boo
 					failed.note(err)
 					return false
 				}
-				if r, ok := any(&v).(*Row); ok && brief {
-					r.AttemptResults = nil
+				if brief {
+					switch v := any(&v).(type) {
+					case *Row:
+						v.AttemptResults = nil
+					case *CogLangCase:
+						*v = v.brief()
+					}
 				}
 			}
 			return yield(&v)

@@ -178,6 +178,19 @@ func TestOpenStreamsCogLang(t *testing.T) {
 		t.Fatal("Open holds the cases")
 	}
 	sameAsHeld(t, doc, text)
+	// its brief cases are its cases with their ids, levels and failure
+	// categories alone
+	var brief []CogLangCase
+	for cs := range c.BriefCaseSource {
+		brief = append(brief, *cs)
+	}
+	whole := collect(c.CaseSource)
+	for i := range whole {
+		whole[i] = whole[i].brief()
+	}
+	if !reflect.DeepEqual(brief, whole) || len(brief) != c.CaseCount || doc.Err() != nil {
+		t.Errorf("%d brief cases differ from the %d cases (%v)", len(brief), len(whole), doc.Err())
+	}
 
 	lines := strings.Split(text, "\n")
 	// break the first line of a list after its n-th element starts that has

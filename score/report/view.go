@@ -195,6 +195,16 @@ func (c *CogLangResult) casesWanting(want func(id []byte) bool) iter.Seq[*CogLan
 	return c.cases()
 }
 
+// briefCases yields the result's cases as cases does, from BriefCaseSource
+// when it is set beside CaseSource: each with its CaseID, Level and
+// FailureCategories, the rest zero or not.
+func (c *CogLangResult) briefCases() iter.Seq[*CogLangCase] {
+	if c.BriefCaseSource != nil && c.CaseSource != nil {
+		return c.BriefCaseSource
+	}
+	return c.cases()
+}
+
 // failureCases yields the result's failure cases, from FailureSource when it
 // is set. A source may reuse the failure case it yields: keep a copy.
 func (c *CogLangResult) failureCases() iter.Seq[*FailureCase] {
@@ -239,18 +249,7 @@ func (c *CogLangResult) firstFailures(limit int) (first []failure, total int) {
 // ids.
 func (c *CogLangResult) walkJoined(full bool, need func(f *FailureCase) bool, fn func(id, level string, cs *CogLangCase, f *FailureCase)) bool {
 	if full {
-		next, stop := iter.Pull(c.failureCases())
-		defer stop()
-		f, more := next()
-		for cs := range c.cases() {
-			if more && f.CaseID == cs.CaseID {
-				fn(cs.CaseID, cs.Level, cs, f)
-				f, more = next()
-				continue
-			}
-			fn(cs.CaseID, cs.Level, cs, nil)
-		}
-		return !more
+		return c.walkFull(c.cases(), fn)
 	}
 	var cur *FailureCase // the failure case whose scored case is looked for
 	cases := c.cases()
@@ -285,6 +284,33 @@ func (c *CogLangResult) walkJoined(full bool, need func(f *FailureCase) bool, fn
 		fn(f.CaseID, f.Level, cs, f)
 	}
 	return true
+}
+
+// walkBrief walks the cases as walkJoined does, for a reader of the scored
+// cases' ids, levels and failure categories alone: they come from briefCases
+// when every case is listed, and only their ids are read otherwise.
+func (c *CogLangResult) walkBrief(full bool, fn func(id, level string, cs *CogLangCase, f *FailureCase)) bool {
+	if full {
+		return c.walkFull(c.briefCases(), fn)
+	}
+	return c.walkJoined(false, func(*FailureCase) bool { return false }, fn)
+}
+
+// walkFull is walkJoined over a result that lists every case, cases yielding
+// them.
+func (c *CogLangResult) walkFull(cases iter.Seq[*CogLangCase], fn func(id, level string, cs *CogLangCase, f *FailureCase)) bool {
+	next, stop := iter.Pull(c.failureCases())
+	defer stop()
+	f, more := next()
+	for cs := range cases {
+		if more && f.CaseID == cs.CaseID {
+			fn(cs.CaseID, cs.Level, cs, f)
+			f, more = next()
+			continue
+		}
+		fn(cs.CaseID, cs.Level, cs, nil)
+	}
+	return !more
 }
 
 // title names the result for headings, from the result itself (never from the
