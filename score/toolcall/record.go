@@ -26,6 +26,10 @@ type RecordFields struct {
 	HasInput      bool
 	OutputTokens  int64
 	HasOutputTok  bool
+	// ErrorCode and ErrorMessage are a provider error's code and message,
+	// when HasError (the record's error is an object, not null).
+	ErrorCode, ErrorMessage []byte
+	HasError                bool
 }
 
 // Response returns the fields as contract.DecodeResponse returns them.
@@ -48,6 +52,9 @@ func (f *RecordFields) Response() contract.Response {
 		n := f.OutputTokens
 		r.OutputTokens = &n
 	}
+	if f.HasError {
+		r.Error = &contract.ProviderError{Code: string(f.ErrorCode), Message: string(f.ErrorMessage)}
+	}
 	return r
 }
 
@@ -55,9 +62,9 @@ func (f *RecordFields) Response() contract.Response {
 // string, number and null members with known names) in one pass without
 // allocating. It is a fast path for contract.DecodeResponse: it accepts a record
 // only when that function would accept it with the same result, and declines
-// anything else (a provider error, a duplicate name, a non-string output, any
-// doubt about syntax), which is then left to contract.DecodeResponse for its
-// verdict and message. Members scoring does not use (metadata, a runner's own
+// anything else (a duplicate name, a non-string output, a provider error with
+// other members than a string code and message, any doubt about syntax),
+// which is then left to contract.DecodeResponse for its verdict and message. Members scoring does not use (metadata, a runner's own
 // fields) are read as strictly as the decoder reads them and skipped. A
 // differential test holds the two in agreement.
 type RecordScanner struct {
@@ -91,6 +98,8 @@ const (
 	fInputTokens
 	fOutputTokens
 	fError
+	fErrorCode    // the error's code
+	fErrorMessage // and message
 	nFields
 )
 
@@ -171,8 +180,11 @@ func (s *RecordScanner) Scan(raw []byte, f *RecordFields) bool {
 			break
 		}
 	}
-	if !f.HasOutput {
-		return false // an error record, or a record with neither
+	if sp := &s.spans[fError]; sp.set && !sp.null {
+		f.ErrorCode, f.ErrorMessage, f.HasError = get(fErrorCode), get(fErrorMessage), true
+	}
+	if !f.HasOutput && !f.HasError {
+		return false // a record with neither: the decoder words the error
 	}
 	f.Provider, f.Model = get(fProvider), get(fModel)
 	f.RawResponseID, f.FinishReason = get(fRawResponseID), get(fFinishReason)
@@ -411,12 +423,70 @@ func (s *RecordScanner) value(field int, f *RecordFields) bool {
 		}
 		return true
 	case fError:
-		return false // a provider error: the full decoder reads it
+		return s.providerError()
 	}
 	if s.pos >= len(s.data) || s.data[s.pos] != '"' {
 		return false
 	}
 	return s.str(sp)
+}
+
+// providerError reads a provider error at its opening brace: an object of a
+// string code and a string message, each at most once (either may be
+// missing). Anything else (another member, a null, a value of another type)
+// declines, for the decoder's verdict.
+func (s *RecordScanner) providerError() bool {
+	if s.pos >= len(s.data) || s.data[s.pos] != '{' {
+		return false
+	}
+	s.pos++
+	s.skipSpace()
+	if s.pos < len(s.data) && s.data[s.pos] == '}' {
+		s.pos++
+		return true
+	}
+	for {
+		s.skipSpace()
+		name, ok := s.name()
+		if !ok {
+			return false
+		}
+		var sp *span
+		switch string(name) {
+		case "code":
+			sp = &s.spans[fErrorCode]
+		case "message":
+			sp = &s.spans[fErrorMessage]
+		default:
+			return false
+		}
+		if sp.set {
+			return false
+		}
+		sp.set = true
+		s.skipSpace()
+		if s.pos >= len(s.data) || s.data[s.pos] != ':' {
+			return false
+		}
+		s.pos++
+		s.skipSpace()
+		if s.pos >= len(s.data) || s.data[s.pos] != '"' || !s.str(sp) {
+			return false
+		}
+		s.skipSpace()
+		if s.pos >= len(s.data) {
+			return false
+		}
+		switch s.data[s.pos] {
+		case ',':
+			s.pos++
+		case '}':
+			s.pos++
+			return true
+		default:
+			return false
+		}
+	}
 }
 
 // number reads one JSON number literal; isInt reports one with no fraction and

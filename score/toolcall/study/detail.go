@@ -38,16 +38,21 @@ const maxDetailDepth = 8
 // appendDetail appends the encoding of an entry to b.
 func appendDetail(b []byte, output []byte, provider *contract.ProviderError, errs []tc.Error) []byte {
 	if provider != nil {
-		b = append(b, detailProvider)
-	} else {
-		b = append(b, 0)
+		return appendProviderDetail(b, output, provider.Code, provider.Message)
 	}
+	b = append(b, 0)
 	b = contract.AppendField(b, output)
-	if provider != nil {
-		b = contract.AppendField(b, provider.Code)
-		b = contract.AppendField(b, provider.Message)
-	}
 	return appendErrors(b, errs)
+}
+
+// appendProviderDetail is appendDetail for a provider error of that code and
+// message.
+func appendProviderDetail[S ~string | ~[]byte](b []byte, output []byte, code, message S) []byte {
+	b = append(b, detailProvider)
+	b = contract.AppendField(b, output)
+	b = contract.AppendField(b, code)
+	b = contract.AppendField(b, message)
+	return appendErrors(b, nil)
 }
 
 func appendErrors(b []byte, errs []tc.Error) []byte {

@@ -463,9 +463,9 @@ func (w *worker) judge(b *score.Batch[outcome]) {
 	}
 }
 
-// record decodes and judges one record. Plain records take the scanner's path,
-// which copies nothing; the rest go through contract.DecodeResponse, which gives
-// the verdict and the message.
+// record decodes and judges one record. Plain records (provider errors
+// among them) take the scanner's path, which copies nothing; the rest go
+// through contract.DecodeResponse, which gives the verdict and the message.
 func (w *worker) record(raw []byte, line, col int, rerr error, o *outcome) {
 	*o = outcome{line: line, enc: o.enc[:0]}
 	if rerr != nil {
@@ -503,6 +503,11 @@ func (w *worker) record(raw []byte, line, col int, rerr error, o *outcome) {
 		}
 		if f.HasLatency {
 			a.flags, a.lat = a.flags|fLat, f.LatencyMS
+		}
+		if f.HasError {
+			a.flags |= fProvider | fDetail
+			o.enc = appendProviderDetail(o.enc, f.Output, f.ErrorCode, f.ErrorMessage)
+			return
 		}
 		run.judgeQuick(sl.row, f.Output, o)
 		return
