@@ -2,7 +2,9 @@ package coglang
 
 import (
 	"bufio"
+	"encoding/binary"
 	"io"
+	"math/bits"
 	"unicode"
 	"unicode/utf8"
 )
@@ -56,9 +58,7 @@ func (p *pyText) scan(buf []byte) int {
 	inStr, content, lineHas := p.inStr, p.content, p.lineHas
 	for n < len(buf) {
 		if inStr {
-			for n < len(buf) && !strSpecial[buf[n]] {
-				n++
-			}
+			n = strRun(buf, n)
 			if n == len(buf) {
 				break
 			}
@@ -98,6 +98,28 @@ var strSpecial = func() (t [256]bool) {
 	t['"'], t['\\'], t['\n'] = true, true, true
 	return t
 }()
+
+// strRun returns the place of the first byte of buf from n on that strSpecial
+// marks, or len(buf): eight bytes at a time, behind one bounds check.
+func strRun(buf []byte, n int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for n+8 <= len(buf) {
+		x := binary.LittleEndian.Uint64(buf[n : n+8])
+		// the high bit of each byte that is '"', '\\' or '\n'; higher marks
+		// may be false, the lowest is exact
+		q := x ^ ('"' * ones)
+		b := x ^ ('\\' * ones)
+		l := x ^ ('\n' * ones)
+		if m := ((q - ones) &^ q) | ((b - ones) &^ b) | ((l - ones) &^ l); m&highs != 0 {
+			return n + bits.TrailingZeros64(m&highs)>>3
+		}
+		n += 8
+	}
+	for n < len(buf) && !strSpecial[buf[n]] {
+		n++
+	}
+	return n
+}
 
 func (p *pyText) Read(b []byte) (int, error) {
 	for p.off == len(p.out) {

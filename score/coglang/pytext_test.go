@@ -74,3 +74,34 @@ func FuzzPyText(f *testing.F) {
 		}
 	})
 }
+
+// FuzzStrRun holds strRun to the byte-at-a-time loop it stands for, from every
+// start.
+func FuzzStrRun(f *testing.F) {
+	for _, s := range []string{"", "abcdefgh\"", "abc\\defghijklmnop", "0123456789abcdef\n", "\x00\x01\"\x22\x5c\x0a\xff\x80\x21\x23\x5b\x5d\x0b\x09", "é\"\u2028\\"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, buf []byte) {
+		for n := range len(buf) + 1 {
+			want := n
+			for want < len(buf) && buf[want] != '"' && buf[want] != '\\' && buf[want] != '\n' {
+				want++
+			}
+			if got := strRun(buf, n); got != want {
+				t.Fatalf("strRun(%q, %d) = %d, want %d", buf, n, got, want)
+			}
+		}
+	})
+}
+
+// BenchmarkPyText: the benchmark's response file (stage_bench_test.go) read
+// through pyText alone.
+func BenchmarkPyText(b *testing.B) {
+	data, _ := benchData()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := io.Copy(io.Discard, newPyText(bytes.NewReader(data))); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
