@@ -198,25 +198,35 @@ func (s *RecordScanner) object(f *RecordFields) bool {
 	if len(s.data) == 0 || s.data[0] != '{' {
 		return false
 	}
-	s.pos++
+	if i := strictjson.SkipSpace(s.data, 1); i < len(s.data) && s.data[i] == '}' {
+		return false // no id: an error
+	}
+	ok := s.members(func(name []byte) bool {
+		field := fieldOf(name)
+		if field < 0 {
+			// a member scoring does not use (metadata, a runner's own fields)
+			return s.addName(0, name) && s.skip(0)
+		}
+		return !s.spans[field].set && s.value(field, f)
+	})
+	s.skipSpace()
+	return ok && s.pos == len(s.data)
+}
+
+// members reads the object whose brace is at s.pos, calling member with each
+// name once s.pos is at its value, to read the value; false when the object
+// is not well formed or member declines.
+func (s *RecordScanner) members(member func(name []byte) bool) bool {
+	s.pos++ // '{'
 	s.skipSpace()
 	if s.pos < len(s.data) && s.data[s.pos] == '}' {
-		return false // no id: an error
+		s.pos++
+		return true
 	}
 	for {
 		s.skipSpace()
-		if s.pos >= len(s.data) || s.data[s.pos] != '"' {
-			return false
-		}
 		name, ok := s.name()
 		if !ok {
-			return false
-		}
-		field := fieldOf(name)
-		if field >= 0 && s.spans[field].set {
-			return false
-		}
-		if field < 0 && !s.addName(0, name) {
 			return false
 		}
 		s.skipSpace()
@@ -225,13 +235,7 @@ func (s *RecordScanner) object(f *RecordFields) bool {
 		}
 		s.pos++
 		s.skipSpace()
-		if field < 0 {
-			// a member scoring does not use (metadata, a runner's own fields)
-			ok = s.skip(0)
-		} else {
-			ok = s.value(field, f)
-		}
-		if !ok {
+		if !member(name) {
 			return false
 		}
 		s.skipSpace()
@@ -241,13 +245,12 @@ func (s *RecordScanner) object(f *RecordFields) bool {
 		switch s.data[s.pos] {
 		case ',':
 			s.pos++
-			continue
 		case '}':
 			s.pos++
-			s.skipSpace()
-			return s.pos == len(s.data)
+			return true
+		default:
+			return false
 		}
-		return false
 	}
 }
 
@@ -320,43 +323,12 @@ func (s *RecordScanner) literal(word string) bool {
 }
 
 func (s *RecordScanner) skipObject(depth int) bool {
-	s.pos++ // '{'
 	base := len(s.names)
-	s.skipSpace()
-	if s.pos < len(s.data) && s.data[s.pos] == '}' {
-		s.pos++
-		return true
-	}
-	for {
-		s.skipSpace()
-		name, ok := s.name()
-		if !ok || !s.addName(base, name) {
-			return false
-		}
-		s.skipSpace()
-		if s.pos >= len(s.data) || s.data[s.pos] != ':' {
-			return false
-		}
-		s.pos++
-		s.skipSpace()
-		if !s.skip(depth + 1) {
-			return false
-		}
-		s.skipSpace()
-		if s.pos >= len(s.data) {
-			return false
-		}
-		switch s.data[s.pos] {
-		case ',':
-			s.pos++
-			continue
-		case '}':
-			s.pos++
-			s.names = s.names[:base]
-			return true
-		}
+	if !s.members(func(name []byte) bool { return s.addName(base, name) && s.skip(depth+1) }) {
 		return false
 	}
+	s.names = s.names[:base]
+	return true
 }
 
 func (s *RecordScanner) skipArray(depth int) bool {
@@ -439,18 +411,7 @@ func (s *RecordScanner) providerError() bool {
 	if s.pos >= len(s.data) || s.data[s.pos] != '{' {
 		return false
 	}
-	s.pos++
-	s.skipSpace()
-	if s.pos < len(s.data) && s.data[s.pos] == '}' {
-		s.pos++
-		return true
-	}
-	for {
-		s.skipSpace()
-		name, ok := s.name()
-		if !ok {
-			return false
-		}
+	return s.members(func(name []byte) bool {
 		var sp *span
 		switch string(name) {
 		case "code":
@@ -464,29 +425,8 @@ func (s *RecordScanner) providerError() bool {
 			return false
 		}
 		sp.set = true
-		s.skipSpace()
-		if s.pos >= len(s.data) || s.data[s.pos] != ':' {
-			return false
-		}
-		s.pos++
-		s.skipSpace()
-		if s.pos >= len(s.data) || s.data[s.pos] != '"' || !s.str(sp) {
-			return false
-		}
-		s.skipSpace()
-		if s.pos >= len(s.data) {
-			return false
-		}
-		switch s.data[s.pos] {
-		case ',':
-			s.pos++
-		case '}':
-			s.pos++
-			return true
-		default:
-			return false
-		}
-	}
+		return s.pos < len(s.data) && s.data[s.pos] == '"' && s.str(sp)
+	})
 }
 
 // number reads one JSON number literal; isInt reports one with no fraction and
