@@ -262,7 +262,7 @@ func fastDecode(val []byte, v any, names *strCache, brief bool) bool {
 		}
 		return decodeRow(val, v, names)
 	case *CogLangCase:
-		return decodeCogLangCaseOf(val, v, names, brief)
+		return decodeCogLangCase(val, v, names, brief)
 	case *FailureCase:
 		return decodeFailureCase(val, v, names)
 	}
@@ -359,15 +359,10 @@ func decodeRowOf(val []byte, r *Row, names *strCache, brief bool) bool {
 }
 
 // decodeCogLangCase decodes a CogLang case as json.Unmarshal would, or reports
-// false. names may be nil.
-func decodeCogLangCase(val []byte, c *CogLangCase, names *strCache) bool {
-	return decodeCogLangCaseOf(val, c, names, false)
-}
-
-// decodeCogLangCaseOf is decodeCogLangCase; a brief case keeps only its
-// CaseID, Level and FailureCategories, the other members skipped (see
+// false. names may be nil. A brief case keeps only its CaseID, Level and
+// FailureCategories, the other members skipped (see
 // CogLangResult.BriefCaseSource).
-func decodeCogLangCaseOf(val []byte, c *CogLangCase, names *strCache, brief bool) bool {
+func decodeCogLangCase(val []byte, c *CogLangCase, names *strCache, brief bool) bool {
 	d := &fastDecoder{b: val, ok: true, names: names}
 	d.object(func(name []byte) {
 		switch string(name) {
