@@ -129,6 +129,48 @@ func TestStoreMatchesScore(t *testing.T) {
 	}
 }
 
+// TestStoreJUnit: a scored store's JUnit XML, which counts each level's tests
+// from the brief cases and is written as the cases are read back, has the
+// bytes of Score's, in every mode.
+func TestStoreJUnit(t *testing.T) {
+	fx := fixtures.DefaultCogLangFixture()
+	var b bytes.Buffer
+	if err := synth.CogLangResponses(&b, fx, 2*len(fx.Cases), 5); err != nil {
+		t.Fatal(err)
+	}
+	b.WriteString(`{"case_id": "FB-L1-005", "error": {"code": "http_429", "message": "m"}}` + "\n")
+	var responses []Response
+	for _, line := range bytes.Split(bytes.TrimSpace(b.Bytes()), []byte("\n")) {
+		r, err := DecodeResponse(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		responses = append(responses, r)
+	}
+	opts := Options{AnswerSource: "t"}
+	want := Score(fx, responses, opts)
+	got, _, err := ScoreFiles(sourceOf(t, fx), sources([][]byte{b.Bytes()}), score.Options{}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Close()
+	for _, mode := range []Mode{ModeFull, ModeSummaryOnly, ModeFailuresOnly} {
+		var gx, wx bytes.Buffer
+		if err := report.WriteJUnit(&gx, got.Doc(mode)); err != nil || got.Err() != nil {
+			t.Fatal(err, got.Err())
+		}
+		if err := report.WriteJUnit(&wx, want.Doc(mode)); err != nil {
+			t.Fatal(err)
+		}
+		if gx.String() != wx.String() {
+			t.Errorf("mode %d: the JUnit XML differs from Score's:\n%s\nScore's:\n%s", mode, gx.String(), wx.String())
+		}
+		if n := strings.Count(gx.String(), "<testcase"); n == 0 || !strings.Contains(gx.String(), `type="provider_error"`) {
+			t.Errorf("mode %d: %d test cases, a provider error %v", mode, n, strings.Contains(gx.String(), "provider_error"))
+		}
+	}
+}
+
 // TestStoreLongPrompts: a fixture of long prompts is written in short ranges (a
 // writer holds a few ranges written out at once), as Score writes it.
 func TestStoreLongPrompts(t *testing.T) {

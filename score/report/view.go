@@ -293,6 +293,12 @@ func (c *CogLangResult) walkBrief(full bool, fn func(id, level string, cs *CogLa
 	if full {
 		return c.walkFull(c.briefCases(), fn)
 	}
+	if c.casesOf == nil && c.BriefCaseSource != nil && c.CaseSource != nil {
+		// no source of ids alone: the brief cases stand in for the cases
+		b := *c
+		b.CaseSource = c.BriefCaseSource
+		c = &b
+	}
 	return c.walkJoined(false, func(*FailureCase) bool { return false }, fn)
 }
 
