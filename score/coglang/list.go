@@ -352,11 +352,26 @@ func (r *spoolReader) reset(s *spoolFile, off int64) {
 
 // skip reads past the next pair of strings.
 func (r *spoolReader) skip() error {
-	for range 2 {
-		if err := contract.SkipField(r.r); err != nil {
-			r.err = fmt.Errorf("reading back the scored cases: %v", err)
-			return r.err
-		}
+	if err := r.skipOne(); err != nil {
+		return err
+	}
+	return r.skipOne()
+}
+
+// first reads the next pair of strings, keeping only the first, into dst.
+func (r *spoolReader) first(dst []byte) ([]byte, error) {
+	dst, err := r.bytes(dst)
+	if err != nil {
+		return dst, err
+	}
+	return dst, r.skipOne()
+}
+
+// skipOne reads past the next string.
+func (r *spoolReader) skipOne() error {
+	if err := contract.SkipField(r.r); err != nil {
+		r.err = fmt.Errorf("reading back the scored cases: %v", err)
+		return r.err
 	}
 	return nil
 }

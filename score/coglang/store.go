@@ -421,12 +421,7 @@ func (st *caseStore) eachBrief(mode Mode, fn func(id []byte, level string, failu
 	var id []byte
 	for i := range st.slots.n {
 		var err error
-		if id, err = r.bytes(id); err == nil {
-			if err = contract.SkipField(r.r); err != nil {
-				err = fmt.Errorf("reading back the scored cases: %v", err)
-			}
-		}
-		if err != nil {
+		if id, err = r.first(id); err != nil {
 			st.err = err
 			return
 		}
