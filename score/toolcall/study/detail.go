@@ -38,7 +38,7 @@ const maxDetailDepth = 8
 // appendDetail appends the encoding of an entry to b.
 func appendDetail(b []byte, output []byte, provider *contract.ProviderError, errs []tc.Error) []byte {
 	if provider != nil {
-		return appendProviderDetail(b, output, provider.Code, provider.Message)
+		return appendProviderDetail(b, output, provider.Code, provider.Message, errs)
 	}
 	b = append(b, 0)
 	b = contract.AppendField(b, output)
@@ -47,12 +47,12 @@ func appendDetail(b []byte, output []byte, provider *contract.ProviderError, err
 
 // appendProviderDetail is appendDetail for a provider error of that code and
 // message.
-func appendProviderDetail[S ~string | ~[]byte](b []byte, output []byte, code, message S) []byte {
+func appendProviderDetail[S ~string | ~[]byte](b []byte, output []byte, code, message S, errs []tc.Error) []byte {
 	b = append(b, detailProvider)
 	b = contract.AppendField(b, output)
 	b = contract.AppendField(b, code)
 	b = contract.AppendField(b, message)
-	return appendErrors(b, nil)
+	return appendErrors(b, errs)
 }
 
 func appendErrors(b []byte, errs []tc.Error) []byte {

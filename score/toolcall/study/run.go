@@ -506,7 +506,7 @@ func (w *worker) record(raw []byte, line, col int, rerr error, o *outcome) {
 		}
 		if f.HasError {
 			a.flags |= fProvider | fDetail
-			o.enc = appendProviderDetail(o.enc, f.Output, f.ErrorCode, f.ErrorMessage)
+			o.enc = appendProviderDetail(o.enc, f.Output, f.ErrorCode, f.ErrorMessage, nil)
 			return
 		}
 		run.judgeQuick(sl.row, f.Output, o)
