@@ -120,7 +120,7 @@ func CogLangSourceOf(dataset string) (src fixtures.CogLangSource, path string) {
 		return fixtures.DefaultCogLangSource(), fixtures.CogLangDefaultPath
 	}
 	path = PythonPath(dataset)
-	return fixtures.CogLangSource{Name: path}, path
+	return fixtures.NewCogLangSource(path), path
 }
 
 // CheckCogLangFixture reads a fixture through once, holding one case at a

@@ -33,6 +33,7 @@ func (c *ExportCmd) Run(env *Env) error {
 			// two passes over the fixture, one case at a time: the first checks it
 			// whole (and counts its cases), so a bad fixture writes nothing
 			src, path := export.CogLangSourceOf(s.Dataset)
+			defer src.Close()
 			n, err := export.CheckCogLangFixture(src)
 			if err != nil {
 				return err

@@ -169,6 +169,7 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 		debug.SetGCPercent(100)
 	}
 	src, path := export.CogLangSourceOf(s.Dataset)
+	defer src.Close()
 	opts := coglang.Options{Strict: s.Strict, FixturePath: path, Workers: c.Workers}
 	var res *coglang.Result
 	if len(c.Responses) > 0 {
