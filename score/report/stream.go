@@ -125,26 +125,14 @@ func open(name string, src io.ReaderAt, opts OpenOptions) (Doc, int64, int64, er
 		first = io.NewSectionReader(src, 0, math.MaxInt64)
 	}
 	// jsontext asks for a few kilobytes at a time: read src a buffer at a time
-	cr := &countingReader{r: first}
+	cr := &contract.CountingReader{R: first}
 	lr := &limitReader{src: src, r: bufio.NewReaderSize(cr, listReadBytes), start: -1}
 	doc, off, err := lr.open(name, opts)
-	return doc, off, cr.n, err
+	return doc, off, cr.N, err
 }
 
 // listReadBytes is how much of a report its readers read at once.
 const listReadBytes = 256 << 10
-
-// countingReader counts the bytes read from r.
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
-}
 
 func (lr *limitReader) open(name string, opts OpenOptions) (Doc, int64, error) {
 	src := lr.src
