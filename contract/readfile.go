@@ -51,8 +51,12 @@ func ReadFile(path string) ([]byte, error) {
 
 // OpenFile opens a file to be read in a stream as ReadFile reads it whole: the
 // reader returns ReadFile's *InputError when it meets a NUL first byte or passes
-// the bound. The caller closes f.
+// the bound. The path "-" is standard input, which can be read once (see
+// Stdin). The caller closes f.
 func OpenFile(path string) (f *os.File, r io.Reader, err error) {
+	if Stdin(path) {
+		return os.Stdin, &boundedReader{name: path, r: os.Stdin, limit: MaxFileBytes()}, nil
+	}
 	f, err = os.Open(path)
 	if err != nil {
 		return nil, nil, err
@@ -91,3 +95,8 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// Stdin reports whether path names standard input: "-", as on every command
+// line. A reader of such a path reads it once, as it comes; one that must
+// read its input again keeps a copy (Spool).
+func Stdin(path string) bool { return path == "-" }

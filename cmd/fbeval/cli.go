@@ -20,8 +20,24 @@ type Env struct {
 	Stdout io.Writer
 	Stderr io.Writer
 
-	mu     sync.Mutex
-	inputs []string // files the command reads, which no output may replace
+	mu      sync.Mutex
+	inputs  []string // files the command reads, which no output may replace
+	stdinBy string   // the flag that reads standard input ("-"), which can be read once
+}
+
+// claimStdin notes that flag reads standard input when path is "-"; a second
+// flag that does is refused, as standard input can be read once.
+func (e *Env) claimStdin(flag, path string) error {
+	if !contract.Stdin(path) {
+		return nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.stdinBy != "" {
+		return usageError("%s - and %s - both read standard input, which can be read once: give one of them as a file", e.stdinBy, flag)
+	}
+	e.stdinBy = flag
+	return nil
 }
 
 // CLI is the whole command line: one field per command.

@@ -21,6 +21,14 @@ type ExportCmd struct {
 
 func (c *ExportCmd) Run(env *Env) error {
 	env.noteInput(c.Study, c.Fixture, c.Dataset, c.Schema, c.MinimalSchema, c.PromptTemplate)
+	if err := c.claimStdin(env); err != nil {
+		return err
+	}
+	for _, p := range c.RepairFrom {
+		if err := env.claimStdin("--repair-from", p); err != nil {
+			return err
+		}
+	}
 	s, err := c.resolve()
 	if err != nil {
 		return err

@@ -26,6 +26,20 @@ type StudyFlags struct {
 	Strict         bool     `help:"CogLang: score with the strict profile."`
 }
 
+// claimStdin claims standard input for the flags that name it ("-"): a
+// fixture, a study file, a dataset, a schema or a template piped in.
+func (f *StudyFlags) claimStdin(env *Env) error {
+	for _, in := range []struct{ flag, path string }{
+		{"the study", f.Study}, {"--fixture", f.Fixture}, {"--dataset", f.Dataset}, {"--schema", f.Schema},
+		{"--minimal-schema", f.MinimalSchema}, {"--prompt-template", f.PromptTemplate},
+	} {
+		if err := env.claimStdin(in.flag, in.path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // resolve loads and resolves the study the flags name.
 func (f *StudyFlags) resolve() (contract.Study, error) {
 	if f.Repeats != nil && *f.Repeats < 1 {

@@ -48,6 +48,17 @@ func (c *ScoreCmd) Run(env *Env) error {
 		return usageError("--max-line-bytes must be positive")
 	}
 	env.noteInput(c.Study, c.Fixture, c.Dataset, c.Schema, c.MinimalSchema, c.PromptTemplate)
+	if err := c.claimStdin(env); err != nil {
+		return err
+	}
+	for i, p := range c.Responses {
+		if contract.Stdin(p) && slices.Contains(c.Responses[:i], p) {
+			return usageError("--responses - can be given once")
+		}
+		if err := env.claimStdin("--responses", p); err != nil {
+			return err
+		}
+	}
 	s, err := c.resolve()
 	if err != nil {
 		return err
@@ -124,14 +135,7 @@ func (c *ScoreCmd) sources(env *Env) ([]score.Source, func(), error) {
 			f()
 		}
 	}
-	stdin := 0
 	for _, p := range c.Responses {
-		if p == "-" {
-			if stdin++; stdin > 1 {
-				closeAll()
-				return nil, nil, usageError("--responses - can be given once")
-			}
-		}
 		r, done, err := openInput(env, p)
 		if err != nil {
 			closeAll()
