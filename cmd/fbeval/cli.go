@@ -22,22 +22,41 @@ type Env struct {
 
 	mu      sync.Mutex
 	inputs  []string // files the command reads, which no output may replace
-	stdinBy string   // the flag that reads standard input ("-"), which can be read once
+	stdinBy string   // the flag and path that read standard input, which can be read once
 }
 
-// claimStdin notes that flag reads standard input when path is "-"; a second
-// flag that does is refused, as standard input can be read once.
+// claimStdin notes that flag reads standard input when path is "-" or names
+// the pipe standard input is (/dev/stdin, /proc/self/fd/0); a second flag that
+// does is refused, as standard input can be read once.
 func (e *Env) claimStdin(flag, path string) error {
-	if !contract.Stdin(path) {
+	if !readsStdin(path) {
 		return nil
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.stdinBy != "" {
-		return usageError("%s - and %s - both read standard input, which can be read once: give one of them as a file", e.stdinBy, flag)
+		return usageError("%s and %s %s both read standard input, which can be read once: give one of them as a file", e.stdinBy, flag, path)
 	}
-	e.stdinBy = flag
+	e.stdinBy = flag + " " + path
 	return nil
+}
+
+// readsStdin reports whether reading path reads standard input. A regular
+// file on standard input (< fx.json) can be opened again by its name, so only
+// "-" reads it then.
+func readsStdin(path string) bool {
+	if contract.Stdin(path) {
+		return true
+	}
+	if path == "" {
+		return false
+	}
+	in, err := os.Stdin.Stat()
+	if err != nil || in.Mode().IsRegular() {
+		return false
+	}
+	st, err := os.Stat(path)
+	return err == nil && os.SameFile(st, in)
 }
 
 // CLI is the whole command line: one field per command.
