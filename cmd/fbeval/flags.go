@@ -10,7 +10,7 @@ import (
 // so that score rebuilds exactly the requests export wrote.
 type StudyFlags struct {
 	Study          string   `arg:"" optional:"" help:"Built-in study (coglang, toolcall, toolcall-quick) or a study file." default:"coglang"`
-	Fixture        string   `help:"CogLang fixture file (default: the embedded fixture)." placeholder:"FILE"`
+	Fixture        string   `help:"CogLang fixture file; - reads standard input (default: the embedded fixture)." placeholder:"FILE"`
 	Dataset        string   `help:"Toolcall dataset file in HESchema's case format (default: the embedded dataset)." placeholder:"FILE"`
 	Domain         []string `help:"Only these domains (repeat or comma-separate)." placeholder:"D"`
 	Category       []string `help:"Only these categories." placeholder:"C"`
