@@ -277,7 +277,8 @@ func TestUsageAndInputErrors(t *testing.T) {
 		{"bad json", "{\"a\":\n", nil, 2, "<stdin>:2:1: invalid JSON"},
 		{"duplicate id", strings.Repeat(`{"schema_version":"fbeval-request/v1","request_id":"a","messages":[{"role":"user","content":"x"}],"reference_output":"x"}`+"\n", 2), nil, 2, "<stdin>:2:1: request id \"a\" repeats"},
 		{"help", "", []string{"--help"}, 0, ""},
-		{"empty input", "", nil, 0, ""},
+		{"empty input", "", nil, 2, "<stdin>: holds no requests: write them with fbeval export (an export that failed before a pipe leaves it empty)"},
+		{"blank lines and an empty list", "\n\n[]\n", nil, 2, "<stdin>: holds no requests"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			code, _, errs := runMock(t, tt.stdin, tt.args...)

@@ -82,6 +82,11 @@ func OpenRequests(name string, r io.Reader, check Check) (*Requests, error) {
 		}
 		return nil
 	})
+	if err == nil && q.count == 0 {
+		// nothing to answer is a mistake upstream (an export that failed
+		// writes nothing into the pipe), not a run that succeeded
+		err = &contract.InputError{Kind: contract.ErrShape, File: name, Msg: "holds no requests: write them with fbeval export (an export that failed before a pipe leaves it empty)"}
+	}
 	if err == nil {
 		if first, again, dup := q.ids.Seal(); dup {
 			err = q.repeated(first, again)

@@ -1,12 +1,14 @@
 package runner_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/runners/internal/runner"
 )
 
@@ -86,5 +88,23 @@ func TestRepeatedIDFirstInReadingOrder(t *testing.T) {
 	defer f.Close()
 	if _, err := runner.OpenRequests("req.jsonl", f, nil); err == nil || err.Error() != want {
 		t.Errorf("file: %v\nwant %s", err, want)
+	}
+}
+
+// A request file with no requests (empty, blank lines, an empty list or batch)
+// is refused at the first pass: it is a mistake upstream, not a run with
+// nothing to do.
+func TestNoRequests(t *testing.T) {
+	for _, in := range []string{"", "\n\n", "[]", `{"schema_version": "fbeval-request-batch/v1", "requests": []}`} {
+		q, err := runner.OpenRequests("in.jsonl", strings.NewReader(in), nil)
+		if err == nil {
+			q.Close()
+			t.Errorf("%q: no error", in)
+			continue
+		}
+		const want = "in.jsonl: holds no requests: write them with fbeval export (an export that failed before a pipe leaves it empty)"
+		if !errors.Is(err, contract.ErrShape) || err.Error() != want {
+			t.Errorf("%q: %v, want %s", in, err, want)
+		}
 	}
 }
