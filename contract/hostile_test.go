@@ -207,6 +207,8 @@ func TestDecodeRequestHostile(t *testing.T) {
 		{"ok v1", `{"schema_version":"fbeval-request/v1","request_id":"r","messages":[{"role":"user","content":"x"}]}`, ""},
 		{"ok coglang", `{"schema_version":"coglang-generation-eval-request/v0.1","case_id":"c"}`, ""},
 		{"no version", `{"request_id":"r"}`, `f:1:1: schema_version must be "fbeval-request/v1" or "coglang-generation-eval-request/v0.1", got ""`},
+		{"a toolcall response", `{"schema_version":"fbeval-response/v1","request_id":"r","output":"x"}`, `f:1:1: schema_version must be "fbeval-request/v1" or "coglang-generation-eval-request/v0.1", got "fbeval-response/v1": this is a response file; give the request file fbeval export wrote`},
+		{"a CogLang response", `{"schema_version":"coglang-generation-eval-response/v0.1","case_id":"c","output":"x"}`, `f:1:1: schema_version must be "fbeval-request/v1" or "coglang-generation-eval-request/v0.1", got "coglang-generation-eval-response/v0.1": this is a response file; give the request file fbeval export wrote`},
 		{"version number", `{"schema_version":1}`, "f:1:19: want a string, got a JSON number at /schema_version"},
 		{"no messages", `{"schema_version":"fbeval-request/v1","request_id":"r"}`, "f:1:1: messages must hold at least one message"},
 		{"no id", `{"schema_version":"fbeval-request/v1","messages":[{"role":"user","content":"x"}]}`, "f:1:1: request_id must be a non-empty string"},

@@ -486,6 +486,8 @@ func DecodeRequest(rec *Record) (Request, error) {
 		r.Attempt = 1
 		r.ReferenceOutput = w.ReferenceExpr
 		r.Messages = []Message{{Role: "system", Content: r.Instructions}, {Role: "user", Content: r.Prompt}}
+	case ResponseV1, CogLangResponse:
+		return r, rec.Errorf(0, "schema_version must be %q or %q, got %q: this is a response file; give the request file fbeval export wrote", RequestV1, CogLangRequest, w.SchemaVersion).Of(ErrVersion)
 	default:
 		return r, rec.Errorf(0, "schema_version must be %q or %q, got %q", RequestV1, CogLangRequest, w.SchemaVersion).Of(ErrVersion)
 	}
