@@ -486,10 +486,12 @@ func DecodeRequest(rec *Record) (Request, error) {
 		r.Attempt = 1
 		r.ReferenceOutput = w.ReferenceExpr
 		r.Messages = []Message{{Role: "system", Content: r.Instructions}, {Role: "user", Content: r.Prompt}}
-	case ResponseV1, CogLangResponse:
-		return r, rec.Errorf(0, "schema_version must be %q or %q, got %q: this is a response file; give the request file fbeval export wrote", RequestV1, CogLangRequest, w.SchemaVersion).Of(ErrVersion)
 	default:
-		return r, rec.Errorf(0, "schema_version must be %q or %q, got %q", RequestV1, CogLangRequest, w.SchemaVersion).Of(ErrVersion)
+		hint := ""
+		if w.SchemaVersion == ResponseV1 || w.SchemaVersion == CogLangResponse {
+			hint = ": this is a response file; give the request file fbeval export wrote"
+		}
+		return r, rec.Errorf(0, "schema_version must be %q or %q, got %q%s", RequestV1, CogLangRequest, w.SchemaVersion, hint).Of(ErrVersion)
 	}
 	return r, nil
 }
