@@ -184,7 +184,7 @@ func oneLine(s string) string {
 
 // openInput opens path for reading; "-" is stdin.
 func openInput(env *Env, path string) (io.Reader, func(), error) {
-	if path == "-" {
+	if contract.Stdin(path) {
 		return env.Stdin, func() {}, nil
 	}
 	env.noteInput(path)

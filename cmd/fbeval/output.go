@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/fbeval/fbeval/contract"
 )
 
 // noteInput records files the command reads, so that no output replaces one.
@@ -14,7 +16,7 @@ func (e *Env) noteInput(paths ...string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, p := range paths {
-		if p != "" && p != "-" {
+		if p != "" && !contract.Stdin(p) {
 			e.inputs = append(e.inputs, p)
 		}
 	}
