@@ -105,7 +105,7 @@ type CompareCmd struct {
 }
 
 func (c *CompareCmd) Run(env *Env) error {
-	if contract.Stdin(c.A) && contract.Stdin(c.B) {
+	if readsStdin(c.A) && readsStdin(c.B) {
 		return usageError("the two reports cannot both be standard input: save one to a file and name it")
 	}
 	// The two reports are read at once, on two goroutines; what is wrong with A
