@@ -214,3 +214,33 @@ func BenchmarkIDSetSeal(b *testing.B) {
 		s.Seal()
 	}
 }
+
+// BenchmarkIDOf hashes the case ids of a CogLang fixture (17 bytes each), as
+// scoring does twice a case: once for the fixture, once for the record.
+func BenchmarkIDOf(b *testing.B) {
+	ids := make([]string, 1000)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("FB-L1-%03d-%07d", i%40, i)
+	}
+	var sink byte
+	for b.Loop() {
+		for _, id := range ids {
+			h := IDOf(id)
+			sink ^= h[0]
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ids)), "ns/id")
+	_ = sink
+}
+
+// TestIDOf pins the hash: an ID is the 128-bit XXH3 of the id, high half first,
+// and equal for the string and the bytes.
+func TestIDOf(t *testing.T) {
+	a, b := IDOf("FB-L1-001-0000000"), IDOfBytes([]byte("FB-L1-001-0000000"))
+	if a != b {
+		t.Fatalf("IDOf %x, IDOfBytes %x", a, b)
+	}
+	if a == IDOf("FB-L1-001-0000001") || IDOf("") == (ID{}) {
+		t.Fatalf("ids that should differ do not: %x", a)
+	}
+}

@@ -430,6 +430,11 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		if err != nil {
 			return err
 		}
+		if want := customID(req.RequestID); reqs != nil && r.customID != want {
+			// a request's results are found by the hash of its custom id
+			// (runner.ID): the one found must have that custom id
+			return fmt.Errorf("%s: custom id %q is joined to request %q, whose custom id %q shares its hash: convert the two in separate runs", r.where, r.customID, req.RequestID, want)
+		}
 		if c.Provider != "" {
 			r.res.Provider = c.Provider
 		}
