@@ -18,21 +18,25 @@ const (
 // Decisions lists the five decisions in the order preflight_summary writes them.
 var Decisions = []Decision{Accepted, AcceptedWithWarnings, CannotEstimate, RequiresReview, Rejected}
 
+// decisionNames are the decisions as the result document writes them, by value.
+var decisionNames = [...]string{DecisionNone: "", Accepted: "accepted", AcceptedWithWarnings: "accepted_with_warnings",
+	CannotEstimate: "cannot_estimate", RequiresReview: "requires_review", Rejected: "rejected"}
+
 // String returns the decision as the result document writes it ("" for none).
 func (d Decision) String() string {
-	switch d {
-	case Accepted:
-		return "accepted"
-	case AcceptedWithWarnings:
-		return "accepted_with_warnings"
-	case CannotEstimate:
-		return "cannot_estimate"
-	case RequiresReview:
-		return "requires_review"
-	case Rejected:
-		return "rejected"
+	if int(d) < len(decisionNames) {
+		return decisionNames[d]
 	}
 	return ""
+}
+
+// name points at the decision's name, which a written case shares with every
+// other (nothing writes through it).
+func (d Decision) name() *string {
+	if int(d) < len(decisionNames) {
+		return &decisionNames[d]
+	}
+	return new(string)
 }
 
 // maxTraversalDepth is the default graph budget's max_traversal_depth.

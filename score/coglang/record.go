@@ -11,6 +11,9 @@ import (
 type recordFields struct {
 	caseID, version, err jsontext.Value
 	outputs              [len(outputFields)]jsontext.Value
+	// borrow: the case id and output strings without escapes share the
+	// record's bytes instead of being copied (RecordScorer.Read)
+	borrow bool
 }
 
 // recordMaxDepth bounds the nesting scanRecord follows, as jsontext's limit

@@ -128,8 +128,7 @@ func (c *CaseResult) report() report.CogLangCase {
 		out.ParseError = &c.ParseError
 	}
 	if c.Decision != DecisionNone {
-		d := c.Decision.String()
-		out.PreflightDecision = &d
+		out.PreflightDecision = c.Decision.name()
 	}
 	return out
 }

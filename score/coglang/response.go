@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -117,7 +118,7 @@ func (f *recordFields) caseIDText() (string, error) {
 	case len(v) == 0:
 		return "", errors.New("a response record needs case_id")
 	case v.Kind() == '"':
-		return unquoteJSON(v), nil
+		return f.unquote(v), nil
 	case v.Kind() == '0':
 		return string(appendPyNumber(nil, string(v))), nil
 	default:
@@ -154,7 +155,7 @@ func (f *recordFields) outputText() (string, error) {
 			continue
 		}
 		if v.Kind() == '"' {
-			return unquoteJSON(v), nil
+			return f.unquote(v), nil
 		}
 		b, err := appendPyStr(nil, v)
 		if err != nil {
@@ -217,6 +218,14 @@ func jsonErr(err error) error {
 		return errors.New("invalid JSON: the record ends inside a JSON value")
 	}
 	return fmt.Errorf("invalid JSON: %v", err)
+}
+
+// unquote is unquoteJSON, sharing v's bytes when it can and f.borrow says so.
+func (f *recordFields) unquote(v jsontext.Value) string {
+	if f.borrow && len(v) > 2 && bytes.IndexByte(v[1:len(v)-1], '\\') < 0 {
+		return unsafe.String(&v[1], len(v)-2)
+	}
+	return unquoteJSON(v)
 }
 
 func unquoteJSON(v jsontext.Value) string {

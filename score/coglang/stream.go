@@ -2,6 +2,7 @@ package coglang
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/fbeval/fbeval/contract"
 )
@@ -54,6 +55,8 @@ func (s *RecordScorer) Score(raw []byte, dst *Scored) error {
 
 // Read decodes raw as DecodeResponse does into dst, all but its place in the
 // store and its verdict: Judge gives those. The error is DecodeResponse's.
+// dst's case id and output may share raw's bytes: they are valid while raw is
+// (a batch's records are, until it is applied).
 func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 	f := &s.fields
 	if !scanRecord(raw, f) {
@@ -61,6 +64,7 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 			return err
 		}
 	}
+	f.borrow = true
 	id, err := f.caseIDText()
 	if err != nil {
 		return err
@@ -169,7 +173,9 @@ func (t *tally) add(s *Scored) (duplicate, unknown bool, err error) {
 			t.unlisted++
 			return false, true, nil
 		}
-		t.unknown[s.CaseID] = k + 1
+		// a copy: the id may share the batch's bytes, and a map stores the
+		// key it is last given
+		t.unknown[strings.Clone(s.CaseID)] = k + 1
 		return k > 0, true, nil
 	}
 	duplicate, err = t.st.add(s)
