@@ -95,15 +95,6 @@ type Pipeline[O any] struct {
 // called with every batch, in input order, on one goroutine; when it returns
 // false, the batches after it are not applied and Add returns false.
 func NewPipeline[O any](workers int, newWork func() func(*Batch[O]), apply func(*Batch[O]) bool) *Pipeline[O] {
-	return NewPipelineAhead(workers, 0, newWork, apply)
-}
-
-// NewPipelineAhead is NewPipeline with up to ahead batches in flight between
-// the reading and apply (0: four per worker), for an apply that may wait a while
-// before its first batch (CogLang scoring waits for its fixture): the workers
-// go on with the batches after it meanwhile, and memory grows by at most ahead
-// batches.
-func NewPipelineAhead[O any](workers, ahead int, newWork func() func(*Batch[O]), apply func(*Batch[O]) bool) *Pipeline[O] {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -114,9 +105,6 @@ func NewPipelineAhead[O any](workers, ahead int, newWork func() func(*Batch[O]),
 		return p
 	}
 	inFlight := 4 * workers
-	if ahead > 0 {
-		inFlight = ahead
-	}
 	p.most = inFlight + 2
 	p.jobs = make(chan *Batch[O], inFlight)
 	p.order = make(chan *Batch[O], inFlight)

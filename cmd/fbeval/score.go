@@ -177,14 +177,13 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 	opts := coglang.Options{Strict: s.Strict, FixturePath: path, Workers: c.Workers}
 	var res *coglang.Result
 	if len(c.Responses) > 0 {
-		// the fixture is read while the responses are opened and the first
-		// are scored; a bad one is the error, whatever the responses
-		fx := coglang.StartIndex(src)
+		// the fixture first: a bad one is the error, whatever the responses
+		fx, err := coglang.IndexFixture(src)
+		if err != nil {
+			return err
+		}
 		srcs, done, err := c.sources(env)
 		if err != nil {
-			if ferr := fx.Wait(); ferr != nil {
-				return ferr
-			}
 			fx.Close()
 			return err
 		}

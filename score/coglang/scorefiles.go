@@ -15,64 +15,34 @@ import (
 // on copts.Workers goroutines, and the results are taken in input order so that
 // the last record per case id wins. The result is the one ReadResponses followed
 // by Score gives (RecordsRead and ResponseFile included), whatever the number of
-// workers. The fixture is read once, on a goroutine of its own while the first
-// records are scored, and each case keeps a small slot, so memory stays flat in
-// the number of cases and records; the cases are read back as the result is
-// written (see Result.Close and Result.Err). A bad fixture is the error,
-// whatever the response files hold; otherwise the first bad record (in input
-// order) ends the scoring with its *contract.InputError.
+// workers. The fixture is read once and each case keeps a small slot, so memory
+// stays flat in the number of cases and records; the cases are read back as
+// the result is written (see Result.Close and Result.Err). The first bad record
+// (in input order) ends the scoring with its *contract.InputError.
 func ScoreFiles(src fixtures.CogLangSource, sources []score.Source, opts score.Options, copts Options) (*Result, *ResponseFiles, error) {
-	return StartIndex(src).ScoreFiles(sources, opts, copts)
+	fx, err := IndexFixture(src)
+	if err != nil {
+		return nil, nil, err
+	}
+	return fx.ScoreFiles(sources, opts, copts)
 }
 
 // Indexed is a fixture read once and held as a small slot per case, ready to
-// score response files: the first half of ScoreFiles, for a caller that opens
-// the response files while the fixture is read.
-type Indexed struct {
-	st    *caseStore
-	ready chan struct{} // closed once the fixture is read
-	err   error         // the fixture's error, once ready is closed
-}
+// score response files (the first half of ScoreFiles, for a caller that opens
+// the response files only once the fixture is known to be good).
+type Indexed struct{ st *caseStore }
 
-// StartIndex starts reading the fixture src on a goroutine of its own, keeping
-// a small slot per case. Wait gives its error; ScoreFiles may be called before
-// it is read (and gives the fixture's error first).
-func StartIndex(src fixtures.CogLangSource) *Indexed {
-	x := &Indexed{st: &caseStore{stride: caseStride}, ready: make(chan struct{})}
-	go func() {
-		defer close(x.ready)
-		x.err = x.st.read(src, false, ParseOptions{})
-	}()
-	return x
-}
-
-// IndexFixture reads the fixture src once, keeping a small slot per case, and
-// returns once it is read.
+// IndexFixture reads the fixture src once, keeping a small slot per case.
 func IndexFixture(src fixtures.CogLangSource) (*Indexed, error) {
-	x := StartIndex(src)
-	if err := x.Wait(); err != nil {
+	st, err := newCaseStore(src, false, ParseOptions{})
+	if err != nil {
 		return nil, err
 	}
-	return x, nil
+	return &Indexed{st: st}, nil
 }
 
-// Wait waits until the fixture is read and returns its error (the fixture's
-// *contract.InputError, or a system error).
-func (x *Indexed) Wait() error {
-	<-x.ready
-	return x.err
-}
-
-// ok waits until the fixture is read and reports whether it was.
-func (x *Indexed) ok() bool { return x.Wait() == nil }
-
-// Close removes the temporary files of a fixture that is not scored after all,
-// once it is read (a bad fixture's are already gone).
-func (x *Indexed) Close() {
-	if x.Wait() == nil {
-		x.st.close()
-	}
-}
+// Close removes the temporary files of a fixture that is not scored after all.
+func (x *Indexed) Close() { x.st.close() }
 
 // ScoreFiles scores the response files against the indexed fixture, as the
 // package's ScoreFiles does; the result owns the fixture's temporary files
@@ -81,12 +51,7 @@ func (x *Indexed) ScoreFiles(sources []score.Source, opts score.Options, copts O
 	st := x.st
 	t := &tally{st: st, unknown: map[string]int{}}
 	out := &ResponseFiles{Duplicates: map[string]bool{}, Unknown: map[string]bool{}}
-	err := scoreSources(t, x, sources, opts, copts, out)
-	// the fixture first: a bad one is the error, whatever the records
-	if ferr := x.Wait(); ferr != nil {
-		return nil, nil, ferr
-	}
-	if err != nil {
+	if err := scoreSources(t, sources, opts, copts, out); err != nil {
 		st.close()
 		return nil, nil, err
 	}
@@ -197,25 +162,15 @@ func count(st *score.InputStats, dup, unknown bool, line, col int) {
 	}
 }
 
-// scoresAhead is how many batches of records may be scored ahead of the tally:
-// while the fixture is read the tally waits, and the workers go on scoring up to
-// this many batches (about 12 MB more at 100,000 cases) before the reading
-// waits too. 32, 56 and 96 each took 15% off BenchmarkScoreFixture100k; the
-// larger ones only cost more memory.
-const scoresAhead = 32
-
 // scoreSources reads the sources on the calling goroutine and scores their
 // records through the ordered worker pipeline: batches are scored on
-// copts.Workers goroutines and added to the tally in input order, once the
-// fixture x is read. The first bad record, in input order, is the error; a bad
-// fixture stops the tally with no error (the caller's Wait gives it).
-func scoreSources(tally *tally, x *Indexed, sources []score.Source, opts score.Options, copts Options, out *ResponseFiles) error {
+// copts.Workers goroutines and added to the tally in input order. The first bad
+// record, in input order, is the error.
+func scoreSources(tally *tally, sources []score.Source, opts score.Options, copts Options, out *ResponseFiles) error {
 	stats := make([]score.InputStats, len(sources)) // what the tally counted, by file
 	var failed error                                // the first bad record, set by apply
-	indexed := false                                // apply has waited for the fixture
-	p := score.NewPipelineAhead(copts.Workers, scoresAhead, func() func(*score.Batch[Scored]) {
+	p := score.NewPipeline(copts.Workers, func() func(*score.Batch[Scored]) {
 		sc := tally.st.newScorer(copts)
-		sc.indexed, sc.ok = x.ready, x.ok
 		return func(b *score.Batch[Scored]) {
 			for i := range b.Out {
 				err := b.Errs[i]
@@ -232,17 +187,8 @@ func scoreSources(tally *tally, x *Indexed, sources []score.Source, opts score.O
 			sc.Judge(b.Out)
 		}
 	}, func(b *score.Batch[Scored]) bool {
-		if !indexed {
-			if !x.ok() {
-				return false
-			}
-			indexed = true
-		}
 		st := &stats[b.File]
 		for i := range b.Out {
-			if b.Out[i].ID == unplaced {
-				tally.st.place(&b.Out[i])
-			}
 			dup, unknown, err := tally.add(&b.Out[i])
 			if err != nil {
 				failed = err

@@ -3,14 +3,8 @@ package coglang
 import (
 	"bytes"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/fixtures/synth"
@@ -143,86 +137,6 @@ func TestScoreFilesErrors(t *testing.T) {
 			if got == nil || got.Error() != want.Error() {
 				t.Errorf("%s, workers %d: got %v, want %v", tc.name, w, got, want)
 			}
-		}
-	}
-}
-
-// firstRead calls at the first Read of r.
-type firstRead struct {
-	r    io.Reader
-	once sync.Once
-	at   func()
-}
-
-func (f *firstRead) Read(p []byte) (int, error) {
-	f.once.Do(f.at)
-	return f.r.Read(p)
-}
-
-// scoreHeld scores files against a fixture that arrives on a pipe only after
-// the responses have begun to be read, so that the first records are scored
-// before the fixture is (Judge's early path).
-func scoreHeld(t *testing.T, fixture []byte, files [][]byte, workers int) (*Result, error) {
-	t.Helper()
-	fifo := filepath.Join(t.TempDir(), "fx.json")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("no named pipes here: %v", err)
-	}
-	srcs := sources(files)
-	written := make(chan error, 1)
-	srcs[0].R = &firstRead{r: srcs[0].R, at: func() {
-		go func() {
-			time.Sleep(20 * time.Millisecond) // the workers score what they can meanwhile
-			written <- os.WriteFile(fifo, fixture, 0o600)
-		}()
-	}}
-	src := fixtures.NewCogLangSource(fifo)
-	defer src.Close()
-	res, _, err := ScoreFiles(src, srcs, score.Options{}, Options{Workers: workers, AnswerSource: "t"})
-	if werr := <-written; werr != nil {
-		t.Fatal(werr)
-	}
-	return res, err
-}
-
-// TestScoreFilesEarly: records scored while the fixture is still being read
-// give the same bytes as records scored after it, at 1, 2 and 4 workers, some
-// ids unknown; and a bad fixture is the error even then, ahead of a bad record.
-func TestScoreFilesEarly(t *testing.T) {
-	fx := fixtures.DefaultCogLangFixture()
-	fx.Cases = fx.Cases[:40]
-	var fixture bytes.Buffer
-	if err := synth.WriteCogLangFixture(&fixture, fx); err != nil {
-		t.Fatal(err)
-	}
-	errs := `{"case_id": "FB-L1-002", "error": {"code": "http_500", "message": "m"}}
-{"case_id": "nope", "output": "Equal[1, 1]"}
-`
-	files := [][]byte{synthCogLang(t, 20000, 5), []byte(errs)}
-	want, err := reference(t, fx, files, Options{AnswerSource: "t"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range []int{1, 2, 4} {
-		res, err := scoreHeld(t, fixture.Bytes(), files, w)
-		if err != nil {
-			t.Fatalf("workers %d: %v", w, err)
-		}
-		got := render(t, res)
-		res.Close()
-		if !bytes.Equal(got, want) {
-			t.Errorf("workers %d: the result differs from ReadResponses + Score", w)
-		}
-	}
-	bad := bytes.Replace(fixture.Bytes(), []byte(`"level": "L1"`), []byte(`"level": 1`), 1)
-	badRecords := [][]byte{append(synthCogLang(t, 5000, 6), "{\n"...)}
-	for _, w := range []int{1, 2, 4} {
-		res, err := scoreHeld(t, bad, badRecords, w)
-		if res != nil {
-			res.Close()
-		}
-		if err == nil || !strings.Contains(err.Error(), "fx.json:") || !strings.Contains(err.Error(), "level") {
-			t.Errorf("workers %d: got %v, want the fixture's error", w, err)
 		}
 	}
 }

@@ -70,23 +70,14 @@ const (
 
 // newCaseStore reads the fixture once, keeping a slot per case. With refs, each
 // case is scored from its own reference expression as it is read.
-func newCaseStore(src fixtures.CogLangSource, refs bool, popts ParseOptions) (*caseStore, error) {
-	st := &caseStore{stride: caseStride}
-	if err := st.read(src, refs, popts); err != nil {
-		return nil, err
-	}
-	return st, nil
-}
-
-// read fills the empty store st from the fixture, as newCaseStore does; on an
-// error the store is closed.
-func (st *caseStore) read(src fixtures.CogLangSource, refs bool, popts ParseOptions) (err error) {
+func newCaseStore(src fixtures.CogLangSource, refs bool, popts ParseOptions) (st *caseStore, err error) {
+	st = &caseStore{stride: caseStride}
 	if st.cases, err = newSpoolFile(); err != nil {
-		return err
+		return nil, err
 	}
 	if st.details, err = newSpoolFile(); err != nil {
 		st.close()
-		return err
+		return nil, err
 	}
 	levelNum := map[string]uint32{}
 	headNum := map[string]uint32{}
@@ -143,7 +134,7 @@ func (st *caseStore) read(src fixtures.CogLangSource, refs bool, popts ParseOpti
 	})
 	if err != nil {
 		st.close()
-		return err
+		return nil, err
 	}
 	// one exact allocation for the sealed set
 	st.ids = make(contract.IDSet, 0, ids.n)
@@ -152,7 +143,7 @@ func (st *caseStore) read(src fixtures.CogLangSource, refs bool, popts ParseOpti
 	}
 	_, _, st.repeats = st.ids.Seal()
 	st.index = contract.NewIDIndex(st.ids)
-	return nil
+	return st, nil
 }
 
 func (st *caseStore) close() {

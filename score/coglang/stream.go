@@ -31,10 +31,6 @@ type RecordScorer struct {
 	st     *caseStore
 	cs     *caseScorer
 	fields recordFields
-	// indexed, when the store is being read on another goroutine (Indexed),
-	// is closed once it is read, and ok then says whether it was
-	indexed <-chan struct{}
-	ok      func() bool
 }
 
 func (st *caseStore) newScorer(opts Options) *RecordScorer {
@@ -93,47 +89,12 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 // before any output is scored: at a million cases each lookup waits on memory
 // no cache holds, and lookups made one after another wait together, where each
 // made between two records' parses would wait alone.
-//
-// While the fixture is still being read (StartIndex), the outputs are scored
-// without their cases, every one but the provider errors', and the records are
-// left unplaced for the tally to place once the fixture is read: the work of
-// the first records overlaps the fixture's read instead of following it. The
-// records of ids the fixture lacks then keep a verdict nobody reads.
 func (s *RecordScorer) Judge(recs []Scored) {
-	if s.indexed != nil {
-		if !closed(s.indexed) {
-			for i := range recs {
-				r := &recs[i]
-				r.ID, r.outcome = unplaced, outcome{}
-				if !r.ProviderError {
-					r.outcome = s.cs.judge(r.Output)
-				}
-			}
-			return
-		}
-		if !s.ok() {
-			// the fixture is bad, which is the error: the tally stops
-			return
-		}
-	}
 	for i := range recs {
 		s.st.place(&recs[i])
 	}
 	for i := range recs {
 		s.verdict(&recs[i])
-	}
-}
-
-// unplaced is the ID of a record Judge scored before the fixture was read.
-const unplaced = -2
-
-// closed reports whether c is closed, without waiting.
-func closed(c <-chan struct{}) bool {
-	select {
-	case <-c:
-		return true
-	default:
-		return false
 	}
 }
 
