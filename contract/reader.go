@@ -211,8 +211,18 @@ func (r *Reader) detect() bool {
 		r.pos += 3
 		r.warnings = append(r.warnings, r.name+": a UTF-8 byte order mark was skipped")
 	}
+	if b, _ := r.br.Peek(CompressedMagic); len(b) > 0 {
+		if err := Compressed(r.name, b); err != nil {
+			r.err = err.(*InputError)
+			return false
+		}
+	}
 	first, err := r.peekNonSpace()
 	if err == io.EOF {
+		return false
+	}
+	if ie := (*InputError)(nil); errors.As(err, &ie) {
+		r.err = ie // the source's own word on what it read
 		return false
 	}
 	if err != nil {

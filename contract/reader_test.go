@@ -139,7 +139,7 @@ func TestRecordErrorf(t *testing.T) {
 }
 
 func FuzzReader(f *testing.F) {
-	for _, s := range []string{"", "{}\n", "[{}]", `{"responses":[{}]}`, "{\n", "[1,", "\ufeff{}", "{\"case_id\":1,\"output\":2}", "{\"responses\": [\r\n {\"a\": 1}]}"} {
+	for _, s := range []string{"", "{}\n", "[{}]", `{"responses":[{}]}`, "{\n", "[1,", "\ufeff{}", "{\"case_id\":1,\"output\":2}", "{\"responses\": [\r\n {\"a\": 1}]}", "\x1f\x8b\x08\x00", "\xef\xbb\xbf\x1f\x8b"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {

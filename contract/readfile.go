@@ -73,27 +73,44 @@ func ReadAll(name string, r io.Reader) ([]byte, error) {
 	return io.ReadAll(&boundedReader{name: name, r: r, limit: MaxFileBytes()})
 }
 
-// boundedReader reads r, refusing a NUL first byte and more than limit bytes.
+// boundedReader reads r, refusing a NUL first byte, a compressed file and more
+// than limit bytes.
 type boundedReader struct {
 	name  string
 	r     io.Reader
 	limit int64
 	n     int64
+	err   *InputError // once refused, every read is (a bufio.Reader passes an error on once)
 }
 
 func (b *boundedReader) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
 	if room := b.limit + 1 - b.n; int64(len(p)) > room {
 		p = p[:room] // one byte past the bound is enough to know
 	}
 	n, err := b.r.Read(p)
 	if n > 0 && b.n == 0 && p[0] == 0 {
-		return 0, &InputError{Kind: ErrSyntax, File: b.name, Msg: "starts with a NUL byte: this is not a text file"}
+		return 0, b.refuse(ErrSyntax, "starts with a NUL byte: this is not a text file")
+	}
+	if n > 0 && b.n == 0 {
+		// a short first read (a pipe) may cut a magic number: then the
+		// parser's error stands
+		if format, cmd := compressed(p[:n]); format != "" {
+			return 0, b.refuse(ErrSyntax, compressedMsg(b.name, format, cmd))
+		}
 	}
 	b.n += int64(n)
 	if b.n > b.limit {
-		return 0, &InputError{Kind: ErrLimit, File: b.name, Msg: fmt.Sprintf("larger than %d bytes (raise the limit with --max-file-bytes)", b.limit)}
+		return 0, b.refuse(ErrLimit, fmt.Sprintf("larger than %d bytes (raise the limit with --max-file-bytes)", b.limit))
 	}
 	return n, err
+}
+
+func (b *boundedReader) refuse(kind error, msg string) error {
+	b.err = &InputError{Kind: kind, File: b.name, Msg: msg}
+	return b.err
 }
 
 // Stdin reports whether path names standard input: "-", as on every command

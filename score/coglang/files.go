@@ -47,7 +47,7 @@ func ReadResponses(fx *fixtures.CogLangFixture, sources []score.Source, opts sco
 	for _, src := range sources {
 		hr := score.NewHashingReader(src.R)
 		defer hr.Close()
-		rd := contract.NewReader(src.Name, newPyText(hr), contract.ReadOptions{
+		rd := contract.NewReader(src.Name, newPyTextFile(src.Name, hr), contract.ReadOptions{
 			ListKeys:     []string{"responses", "answers"},
 			SingleRecord: isSingleRecord,
 			MaxLineBytes: opts.MaxLineBytes,

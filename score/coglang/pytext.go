@@ -7,6 +7,8 @@ import (
 	"math/bits"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/fbeval/fbeval/contract"
 )
 
 // pyText reads a CogLang response file the way the reference's Python reads it,
@@ -34,10 +36,21 @@ type pyText struct {
 	content           bool // a byte that is not white space was seen in the file
 	lineHas           bool // ... on the current line
 	eof               bool
+	failed            error // every read's error (newPyTextFile)
 }
 
 func newPyText(r io.Reader) *pyText {
 	return &pyText{br: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// newPyTextFile is newPyText of the file name: compressed data (whose first
+// byte str.strip would take for white space) is said so at its start.
+func newPyTextFile(name string, r io.Reader) *pyText {
+	p := newPyText(r)
+	if head, _ := p.br.Peek(contract.CompressedMagic); len(head) > 0 {
+		p.failed = contract.Compressed(name, head)
+	}
+	return p
 }
 
 // plainByte marks the ASCII bytes that need no thought outside a string.
@@ -122,6 +135,9 @@ func strRun(buf []byte, n int) int {
 }
 
 func (p *pyText) Read(b []byte) (int, error) {
+	if p.failed != nil {
+		return 0, p.failed
+	}
 	for p.off == len(p.out) {
 		if p.eof {
 			return 0, io.EOF

@@ -117,7 +117,7 @@ type sourceFile struct {
 
 func openSourceFile(src score.Source, opts score.Options) *sourceFile {
 	hr := score.NewHashingReader(src.R)
-	return &sourceFile{opts: opts, src: src, hr: hr, st: score.InputStats{Path: src.Name}, rd: contract.NewReader(src.Name, newPyText(hr), contract.ReadOptions{
+	return &sourceFile{opts: opts, src: src, hr: hr, st: score.InputStats{Path: src.Name}, rd: contract.NewReader(src.Name, newPyTextFile(src.Name, hr), contract.ReadOptions{
 		ListKeys:      []string{"responses", "answers"},
 		OtherListKeys: []string{"requests"}, // to say what the file is
 		SingleRecord:  isSingleRecord,

@@ -1,0 +1,95 @@
+package contract
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCompressed: each format's magic number is known, and nothing JSON text
+// can start with is taken for one.
+func TestCompressed(t *testing.T) {
+	cases := []struct {
+		head   string
+		format string
+	}{
+		{"\x1f\x8b\x08\x00", "gzip"},
+		{"\x28\xb5\x2f\xfd\x04", "zstd"},
+		{"BZh91AY&SY\x00", "bzip2"},
+		{"\xfd7zXZ\x00\x00", "xz"},
+		{"PK\x03\x04\x14\x00", "zip"},
+		{"BZh9 is text", ""},
+		{"BZh", ""},
+		{"\x1f", ""},
+		{`{"case_id": "c1"}`, ""},
+		{"[]", ""},
+		{"", ""},
+		{"\xef\xbb\xbf{}", ""},
+	}
+	for _, tc := range cases {
+		format, cmd := compressed([]byte(tc.head))
+		if format != tc.format || (format == "") != (cmd == "") {
+			t.Errorf("%q: %q, %q; want %q", tc.head, format, cmd, tc.format)
+		}
+	}
+}
+
+// TestCompressedMsg: the message names the command and the file to write.
+func TestCompressedMsg(t *testing.T) {
+	cases := []struct{ name, format, cmd, want string }{
+		{"r.jsonl.gz", "gzip", "gzip -dc", "gzip-compressed, not JSON text: decompress it first (gzip -dc r.jsonl.gz > r.jsonl) and give that file"},
+		{"dir/r.jsonl.zst", "zstd", "zstd -dc", "zstd-compressed, not JSON text: decompress it first (zstd -dc dir/r.jsonl.zst > dir/r.jsonl) and give that file"},
+		{"responses", "gzip", "gzip -dc", "gzip-compressed, not JSON text: decompress it first (gzip -dc responses > responses.json) and give that file"},
+		{".gz", "gzip", "gzip -dc", "gzip-compressed, not JSON text: decompress it first (gzip -dc .gz > .gz.json) and give that file"},
+		{"-", "zip", "unzip -p", "zip-compressed data, not JSON text: decompress it on the way in (unzip -p FILE | ...)"},
+	}
+	for _, tc := range cases {
+		if got := compressedMsg(tc.name, tc.format, tc.cmd); got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestReaderCompressed: the record reader refuses compressed data at 1:1 with
+// the message, as its first and only error.
+func TestReaderCompressed(t *testing.T) {
+	rd := NewReader("r.jsonl.gz", strings.NewReader("\x1f\x8b\x08\x00\x00\x00\x00\x00"), ReadOptions{})
+	if rd.Scan() {
+		t.Fatalf("a record: %q", rd.Record().Raw)
+	}
+	var ie *InputError
+	if err := rd.Err(); !errors.As(err, &ie) || ie.Line != 1 || ie.Col != 1 || ie.Kind != ErrSyntax || !strings.HasPrefix(ie.Msg, "gzip-compressed") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestOpenFileRefusalSticks: a file read whole that is refused at its first
+// read stays refused, even through a bufio.Reader, which passes an error on
+// once (a parser behind one saw the rest of the file, or its end).
+func TestOpenFileRefusalSticks(t *testing.T) {
+	dir := t.TempDir()
+	for _, data := range []string{"\x00{}", "\x1f\x8b\x08\x00 and more after the first read"} {
+		path := filepath.Join(dir, "f.json")
+		if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		f, r, err := OpenFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		br := bufio.NewReaderSize(r, 16)
+		if _, err := br.Peek(3); err == nil {
+			t.Fatalf("%q: peeked", data)
+		}
+		rest, err := io.ReadAll(br)
+		var ie *InputError
+		if len(rest) > 0 || !errors.As(err, &ie) || ie.Kind != ErrSyntax {
+			t.Errorf("%q: read %q after the refusal, %v", data, rest, err)
+		}
+		f.Close()
+	}
+}
