@@ -29,11 +29,30 @@ func TestCompressed(t *testing.T) {
 		{"[]", ""},
 		{"", ""},
 		{"\xef\xbb\xbf{}", ""},
+		{"\xff\xfe{\x00", "UTF-16"},
+		{"\xfe\xff\x00{", "UTF-16"},
+		{"{\x00\"\x00", "UTF-16LE"},
+		{"\x00[\x00]", "UTF-16BE"},
+		{"\xff\xfe\x00\x00{\x00\x00\x00", "UTF-32"},
+		{"\x00\x00\xfe\xff", "UTF-32"},
+		{"{\x00\x00\x00\"\x00\x00\x00", "UTF-32LE"},
+		{"\x00\x00\x00[\x00\x00\x00]", "UTF-32BE"},
+		{"{\x00\x00\x00\x00\x00\x00\x00", ""}, // "{" and NUL bytes: not text
+		{"{\x00\x00\x00", ""},
+		{"{\x00", ""},
+		{"\x00\x00", ""}, // /dev/zero: a NUL byte, not text
+		{"{}", ""},
+		{" {", ""},
 	}
 	for _, tc := range cases {
 		format, cmd := compressed([]byte(tc.head))
-		if format != tc.format || (format == "") != (cmd == "") {
-			t.Errorf("%q: %q, %q; want %q", tc.head, format, cmd, tc.format)
+		if format == "" {
+			format = wide([]byte(tc.head))
+		} else if cmd == "" {
+			t.Errorf("%q: %s without a command", tc.head, format)
+		}
+		if format != tc.format {
+			t.Errorf("%q: %q; want %q", tc.head, format, tc.format)
 		}
 	}
 }
@@ -41,6 +60,9 @@ func TestCompressed(t *testing.T) {
 // TestCompressedMsg: the message names the command and the file to write.
 func TestCompressedMsg(t *testing.T) {
 	cases := []struct{ name, format, cmd, want string }{
+		{"r.jsonl", "UTF-16", "", "UTF-16 text, not UTF-8: convert it first (iconv -f UTF-16 -t UTF-8 r.jsonl > r.utf8.jsonl) and give that file"},
+		{"dir.v2/responses", "UTF-16", "", "UTF-16 text, not UTF-8: convert it first (iconv -f UTF-16 -t UTF-8 dir.v2/responses > dir.v2/responses.utf8) and give that file"},
+		{"-", "UTF-16", "", "UTF-16 text, not UTF-8: convert it on the way in (iconv -f UTF-16 -t UTF-8 FILE | ...)"},
 		{"r.jsonl.gz", "gzip", "gzip -dc", "gzip-compressed, not JSON text: decompress it first (gzip -dc r.jsonl.gz > r.jsonl) and give that file"},
 		{"dir/r.jsonl.zst", "zstd", "zstd -dc", "zstd-compressed, not JSON text: decompress it first (zstd -dc dir/r.jsonl.zst > dir/r.jsonl) and give that file"},
 		{"responses", "gzip", "gzip -dc", "gzip-compressed, not JSON text: decompress it first (gzip -dc responses > responses.json) and give that file"},
@@ -48,7 +70,8 @@ func TestCompressedMsg(t *testing.T) {
 		{"-", "zip", "unzip -p", "zip-compressed data, not JSON text: decompress it on the way in (unzip -p FILE | ...)"},
 	}
 	for _, tc := range cases {
-		if got := compressedMsg(tc.name, tc.format, tc.cmd); got != tc.want {
+		head := map[string]string{"UTF-16": "\xff\xfe{\x00", "gzip": "\x1f\x8b", "zstd": "\x28\xb5\x2f\xfd", "zip": "PK\x03\x04"}[tc.format]
+		if got := wrongEncodingMsg(tc.name, []byte(head)); got != tc.want {
 			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.want)
 		}
 	}

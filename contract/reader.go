@@ -211,8 +211,8 @@ func (r *Reader) detect() bool {
 		r.pos += 3
 		r.warnings = append(r.warnings, r.name+": a UTF-8 byte order mark was skipped")
 	}
-	if b, _ := r.br.Peek(CompressedMagic); len(b) > 0 {
-		if err := Compressed(r.name, b); err != nil {
+	if b, _ := r.br.Peek(EncodingMagic); len(b) > 0 {
+		if err := WrongEncoding(r.name, b); err != nil {
 			r.err = err.(*InputError)
 			return false
 		}

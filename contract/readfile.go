@@ -73,8 +73,8 @@ func ReadAll(name string, r io.Reader) ([]byte, error) {
 	return io.ReadAll(&boundedReader{name: name, r: r, limit: MaxFileBytes()})
 }
 
-// boundedReader reads r, refusing a NUL first byte, a compressed file and more
-// than limit bytes.
+// boundedReader reads r, refusing a NUL first byte, a compressed file, UTF-16
+// or UTF-32 text and more than limit bytes.
 type boundedReader struct {
 	name  string
 	r     io.Reader
@@ -91,14 +91,14 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 		p = p[:room] // one byte past the bound is enough to know
 	}
 	n, err := b.r.Read(p)
-	if n > 0 && b.n == 0 && p[0] == 0 {
-		return 0, b.refuse(ErrSyntax, "starts with a NUL byte: this is not a text file")
-	}
 	if n > 0 && b.n == 0 {
 		// a short first read (a pipe) may cut a magic number: then the
 		// parser's error stands
-		if format, cmd := compressed(p[:n]); format != "" {
-			return 0, b.refuse(ErrSyntax, compressedMsg(b.name, format, cmd))
+		if msg := wrongEncodingMsg(b.name, p[:n]); msg != "" {
+			return 0, b.refuse(ErrSyntax, msg)
+		}
+		if p[0] == 0 {
+			return 0, b.refuse(ErrSyntax, "starts with a NUL byte: this is not a text file")
 		}
 	}
 	b.n += int64(n)

@@ -43,12 +43,12 @@ func newPyText(r io.Reader) *pyText {
 	return &pyText{br: bufio.NewReaderSize(r, 64<<10)}
 }
 
-// newPyTextFile is newPyText of the file name: compressed data (whose first
-// byte str.strip would take for white space) is said so at its start.
+// newPyTextFile is newPyText of the file name: compressed data or UTF-16 text
+// (whose first bytes the Python rules would change) is said so at its start.
 func newPyTextFile(name string, r io.Reader) *pyText {
 	p := newPyText(r)
-	if head, _ := p.br.Peek(contract.CompressedMagic); len(head) > 0 {
-		p.failed = contract.Compressed(name, head)
+	if head, _ := p.br.Peek(contract.EncodingMagic); len(head) > 0 {
+		p.failed = contract.WrongEncoding(name, head)
 	}
 	return p
 }
