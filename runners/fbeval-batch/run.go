@@ -413,7 +413,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	run := runner.RunInfo{Runner: name, Provider: c.Provider}
 	w := runner.NewOutput(stdout)
 	if c.Output != "-" {
-		if w, err = runner.OpenOutput(c.Output, runner.Resume{Fresh: c.Fresh, Run: run, Studies: studies}); err != nil {
+		if w, err = runner.OpenOutput(c.Output, runner.Resume{Fresh: c.Fresh, Run: run, Studies: studies, Inputs: append(slices.Clone(c.Results), c.Requests)}); err != nil {
 			return 0, usagef("%v", err)
 		}
 		defer w.Close()

@@ -359,3 +359,31 @@ func TestOutputResumes(t *testing.T) {
 		t.Errorf("--fresh without -o: exit %d, want 2", code)
 	}
 }
+
+// TestOutputIsTheRequestFile: -o naming the request file (resumed, --fresh,
+// or by a link) is exit 2 and one line, and the request file is left as it was;
+// before, --fresh emptied it and resuming appended responses to it.
+func TestOutputIsTheRequestFile(t *testing.T) {
+	data, err := os.ReadFile("testdata/toolcall_requests.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	req := filepath.Join(dir, "req.jsonl")
+	if err := os.WriteFile(req, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.jsonl")
+	if err := os.Symlink(req, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{req, "-o", req}, {req, "-o", req, "--fresh"}, {req, "-o", link, "--fresh"}} {
+		code, stdout, errs := runMock(t, "", args...)
+		if code != 2 || stdout != "" || !strings.Contains(errs, "the run reads that file ("+req+"); write the responses to another file") || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+		if got, _ := os.ReadFile(req); string(got) != string(data) {
+			t.Fatalf("%v: the request file changed (%d bytes, was %d)", args, len(got), len(data))
+		}
+	}
+}

@@ -608,3 +608,48 @@ func TestWindowBehindSlowRequest(t *testing.T) {
 		t.Fatalf("records out of order or missing: %d", len(recs))
 	}
 }
+
+// TestOpenOutputIsNotAnInput: an output file that is one of the run's inputs,
+// by its name, another name or a link, is refused before it is opened (with
+// --fresh it would be emptied, resuming would append to it); another file, a
+// new file and /dev/null are not.
+func TestOpenOutputIsNotAnInput(t *testing.T) {
+	dir := t.TempDir()
+	req := filepath.Join(dir, "req.jsonl")
+	other := filepath.Join(dir, "other.jsonl")
+	link := filepath.Join(dir, "link.jsonl")
+	content := []byte(`{"schema_version":"fbeval-request/v1","request_id":"a","messages":[{"role":"user","content":"x"}]}` + "\n")
+	for _, p := range []string{req, other} {
+		if err := os.WriteFile(p, content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(req, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		out    string
+		inputs []string
+		fresh  bool
+		want   string
+	}{
+		{req, []string{req}, true, "the run reads that file (" + req + ")"},
+		{req, []string{other, req}, false, "the run reads that file (" + req + ")"},
+		{link, []string{req}, true, "the run reads that file (" + req + ")"},
+		{filepath.Join(dir, ".", "req.jsonl"), []string{req}, false, "the run reads that file"},
+		{other, []string{req}, false, ""},
+		{filepath.Join(dir, "new.jsonl"), []string{req}, true, ""},
+		{os.DevNull, []string{os.DevNull}, false, ""},
+	} {
+		out, err := runner.OpenOutput(tc.out, runner.Resume{Fresh: tc.fresh, Inputs: tc.inputs})
+		if out != nil {
+			out.Close()
+		}
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("-o %s, inputs %v: %v; want %q", tc.out, tc.inputs, err, tc.want)
+		}
+		if data, _ := os.ReadFile(req); string(data) != string(content) {
+			t.Fatalf("-o %s: the request file changed: %q", tc.out, data)
+		}
+	}
+}

@@ -37,6 +37,10 @@ type Resume struct {
 	// resuming would mix two runs in one file.
 	Run     RunInfo
 	Studies map[string]bool
+	// Inputs are the files the run reads ("-": standard input): the output
+	// file may be none of them, by any name, or resuming (or --fresh) would
+	// write into what is being read.
+	Inputs []string
 }
 
 // FreshFlag is the runners' flag that starts an output file over.
@@ -48,6 +52,9 @@ const FreshFlag = "--fresh"
 // newline, left by a killed run, is cut off. A file written by another run (another
 // study, provider or model) is refused, unless r.Fresh starts it over.
 func OpenOutput(path string, r Resume) (*Output, error) {
+	if err := notAnInput(path, r.Inputs); err != nil {
+		return nil, err
+	}
 	flags := os.O_RDWR | os.O_CREATE
 	if r.Fresh {
 		flags |= os.O_TRUNC
@@ -197,6 +204,32 @@ func (o *Output) Write(line []byte) error {
 func (o *Output) Close() error {
 	if o.f != nil {
 		return o.f.Close()
+	}
+	return nil
+}
+
+// notAnInput refuses an output path that names one of the files the run reads
+// (the same file by another name or a link included, or the file on standard
+// input).
+func notAnInput(path string, inputs []string) error {
+	out, err := os.Stat(path)
+	if err != nil || !out.Mode().IsRegular() {
+		return nil // a new file, or a device (/dev/null)
+	}
+	for _, in := range inputs {
+		var st os.FileInfo
+		if in == "-" {
+			st, err = os.Stdin.Stat()
+		} else {
+			st, err = os.Stat(in)
+		}
+		if err != nil || !os.SameFile(out, st) {
+			continue
+		}
+		if in == "-" {
+			in = "standard input"
+		}
+		return fmt.Errorf("-o %s: the run reads that file (%s); write the responses to another file", path, in)
 	}
 	return nil
 }
