@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,10 +39,14 @@ func TestNoCollectionBeforeMain(t *testing.T) {
 	}
 	cmd := exec.Command(bin, "--version")
 	cmd.Env = append(os.Environ(), "GODEBUG=gctrace=1", "GOGC=100")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("fbeval --version: %v\n%s", err, out)
+	// the trace alone: the runtime writes a trace line in pieces, and the
+	// version printed between two of them would read as a line of its own
+	var trace bytes.Buffer
+	cmd.Stderr = &trace
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("fbeval --version: %v\n%s", err, trace.Bytes())
 	}
+	out := trace.Bytes()
 	forced := 0
 	for _, l := range strings.Split(string(out), "\n") {
 		switch {
