@@ -53,6 +53,29 @@ func resolveOutput(env *Env, path string) (string, os.FileMode, error) {
 	return target, st.Mode().Perm(), nil
 }
 
+// sameOutput reports whether the output paths a and b name one file: the same
+// path once cleaned, the same file, or links to one.
+func sameOutput(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	if sa, err := os.Stat(a); err == nil {
+		if sb, err := os.Stat(b); err == nil {
+			return os.SameFile(sa, sb)
+		}
+	}
+	abs := func(p string) string {
+		if dir, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+			p = filepath.Join(dir, filepath.Base(p))
+		}
+		if q, err := filepath.Abs(p); err == nil {
+			return q
+		}
+		return p
+	}
+	return abs(a) == abs(b) // two names of a file not made yet
+}
+
 func kindOf(m os.FileMode) string {
 	switch {
 	case m.IsDir():

@@ -53,6 +53,21 @@ func TestOutputTargets(t *testing.T) {
 		t.Errorf("a link to the input: exit %d, %q", code, stderr)
 	}
 
+	// -o and --cases-out naming one file, by one name, two names or a link
+	both := filepath.Join(dir, "both.json")
+	bothLink := filepath.Join(dir, "both-link.json")
+	os.Symlink("both.json", bothLink)
+	for _, names := range [][2]string{{both, both}, {both, filepath.Join(dir, ".", "both.json")}, {bothLink, both}} {
+		code, _, stderr := runMain(t, nil, append(score, "-o", names[0], "--cases-out", names[1], "--format", "json")...)
+		want := "fbeval: -o " + names[0] + " and --cases-out " + names[1] + " name one file, and the second written would replace the first: give each its own file\n"
+		if code != 2 || stderr != want {
+			t.Errorf("-o %s --cases-out %s: exit %d, %q", names[0], names[1], code, stderr)
+		}
+		if code, _, stderr := runMain(t, nil, append(score, "-o", both)...); code != 0 { // the file exists from here on
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+	}
+
 	t.Run("symlink and mode", func(t *testing.T) {
 		target := filepath.Join(dir, "report.json")
 		if err := os.WriteFile(target, []byte("old"), 0o600); err != nil {

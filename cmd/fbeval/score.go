@@ -47,6 +47,9 @@ func (c *ScoreCmd) Run(env *Env) error {
 	if c.MaxLineBytes <= 0 {
 		return usageError("--max-line-bytes must be positive")
 	}
+	if c.Output != "" && c.CasesOut != "" && sameOutput(c.Output, c.CasesOut) {
+		return usageError("-o %s and --cases-out %s name one file, and the second written would replace the first: give each its own file", c.Output, c.CasesOut)
+	}
 	env.noteInput(c.Study, c.Fixture, c.Dataset, c.Schema, c.MinimalSchema, c.PromptTemplate)
 	if err := c.claimStdin(env); err != nil {
 		return err
