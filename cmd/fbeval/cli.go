@@ -184,10 +184,13 @@ func oneLine(s string) string {
 
 // openInput opens path for reading; "-" is stdin.
 func openInput(env *Env, path string) (io.Reader, func(), error) {
+	env.noteInput(path)
+	if err := env.stdoutNotInput(path); err != nil {
+		return nil, nil, err // before a byte is read: after > it is empty
+	}
 	if contract.Stdin(path) {
 		return env.Stdin, func() {}, nil
 	}
-	env.noteInput(path)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, &exitError{code: 2, err: cleanPathError(err)}

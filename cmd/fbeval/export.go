@@ -21,8 +21,12 @@ type ExportCmd struct {
 
 func (c *ExportCmd) Run(env *Env) error {
 	env.noteInput(c.Study, c.Fixture, c.Dataset, c.Schema, c.MinimalSchema, c.PromptTemplate)
+	env.noteInput(c.RepairFrom...)
 	if err := c.claimStdin(env); err != nil {
 		return err
+	}
+	if err := env.stdoutNotInput(); err != nil && c.Output == "" {
+		return err // before the inputs are read: after > they are empty
 	}
 	for _, p := range c.RepairFrom {
 		if err := env.claimStdin("--repair-from", p); err != nil {
@@ -116,6 +120,9 @@ func readAll(env *Env, run *study.Run, paths []string, opts score.Options, given
 // leaves half a file.
 func writeOutput(env *Env, path string, write func(*bufio.Writer) error) error {
 	if path == "" || path == "-" {
+		if err := env.stdoutNotInput(); err != nil {
+			return err
+		}
 		w := bufio.NewWriterSize(env.Stdout, 64<<10)
 		if err := write(w); err != nil {
 			w.Flush()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/fbeval/fbeval/contract"
@@ -16,10 +17,37 @@ func (e *Env) noteInput(paths ...string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, p := range paths {
-		if p != "" && !contract.Stdin(p) {
-			e.inputs = append(e.inputs, p)
+		if p != "" && (!contract.Stdin(p) || !slices.Contains(e.inputs, p)) {
+			e.inputs = append(e.inputs, p) // "-" once: standard output may be its file
 		}
 	}
+}
+
+// stdoutNotInput refuses a standard output that is one of the files the
+// command reads (paths, or every input noted when none are given):
+// `fbeval score ... --responses r.jsonl >> r.jsonl` would append the report to
+// the responses, and `>` empties them before fbeval starts.
+func (e *Env) stdoutNotInput(paths ...string) error {
+	f, ok := e.Stdout.(*os.File)
+	if !ok {
+		return nil
+	}
+	out, err := f.Stat()
+	if err != nil || !out.Mode().IsRegular() {
+		return nil
+	}
+	if len(paths) == 0 {
+		e.mu.Lock()
+		paths = slices.Clone(e.inputs)
+		e.mu.Unlock()
+	}
+	for _, in := range paths {
+		// "-": < r.jsonl >> r.jsonl
+		if st, name := e.inputStat(in); st != nil && os.SameFile(out, st) {
+			return &exitError{code: 2, err: fmt.Errorf("standard output is %s, which this command reads (a shell's > empties it before fbeval starts, >> appends to it): write the output to another file (-o FILE)", name)}
+		}
+	}
+	return nil
 }
 
 // resolveOutput decides where an output named path is written. An existing file
@@ -45,12 +73,36 @@ func resolveOutput(env *Env, path string) (string, os.FileMode, error) {
 	if !st.Mode().IsRegular() {
 		return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: not a regular file (%s): write to a regular file, or leave out the output flag for standard output", path, kindOf(st.Mode()))}
 	}
-	for _, in := range env.inputs {
-		if ist, err := os.Stat(in); err == nil && os.SameFile(st, ist) {
-			return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: is the input %s: write the output to another file", path, in)}
+	env.mu.Lock()
+	inputs := slices.Clone(env.inputs)
+	env.mu.Unlock()
+	for _, in := range inputs {
+		if ist, name := env.inputStat(in); ist != nil && os.SameFile(st, ist) {
+			if contract.Stdin(in) {
+				return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: is %s, which this command reads: write the output to another file", path, name)}
+			}
+			return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: is the input %s: write the output to another file", path, name)}
 		}
 	}
 	return target, st.Mode().Perm(), nil
+}
+
+// inputStat returns what the input in is and its name for messages: the file
+// on standard input for "-" (nil when it is not a file).
+func (e *Env) inputStat(in string) (os.FileInfo, string) {
+	if contract.Stdin(in) {
+		if f, ok := e.Stdin.(*os.File); ok {
+			if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+				return st, "the file on standard input"
+			}
+		}
+		return nil, in
+	}
+	st, err := os.Stat(in)
+	if err != nil {
+		return nil, in
+	}
+	return st, in
 }
 
 // sameOutput reports whether the output paths a and b name one file: the same

@@ -2,8 +2,11 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -163,5 +166,68 @@ func TestProfileTarget(t *testing.T) {
 	code, _, stderr := runMain(t, nil, "score", "coglang", "--reference-answers", "--profile", "/dev/null")
 	if code != 2 || !strings.HasPrefix(stderr, "fbeval: /dev/null: not a regular file (a character device)") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestStdoutIsAnInput: a standard output that is a file the command reads, as
+// `>>` and `>` onto an input make it (also through the file on standard input,
+// or onto a fixture), is exit 2 and one line before anything is written, and
+// the file is left as it was; `-o` naming the file on standard input is too.
+func TestStdoutIsAnInput(t *testing.T) {
+	dir := t.TempDir()
+	responses := filepath.Join(dir, "r.jsonl")
+	data := []byte(strings.Join(goodToolcallLines(t), "\n") + "\n")
+	if err := os.WriteFile(responses, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fixture := filepath.Join(dir, "fx.json")
+	fx := []byte(`{"schema_version": "coglang-generation-eval-fixture/v0.1", "cases": [{"case_id": "c1", "level": "L1", "prompt": "p", "reference_expr": "Equal[1, 1]", "expected_top_level_heads": ["Equal"]}]}`)
+	if err := os.WriteFile(fixture, fx, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	open := func(p string, flag int) *os.File {
+		f, err := os.OpenFile(p, flag, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	score := append(append([]string(nil), smallToolcall...), "--format", "json")
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		stdin  string // a file given as standard input
+		stdout string // the file standard output appends to
+		want   string
+	}{
+		{"responses >>", slices.Concat(score, []string{"--responses", responses}), "", responses, "standard output is " + responses + ", which this command reads"},
+		{"responses - < >>", slices.Concat(score, []string{"--responses", "-"}), responses, responses, "standard output is the file on standard input, which this command reads"},
+		{"-o onto the file on standard input", slices.Concat(score, []string{"--responses", "-", "-o", responses}), responses, "", responses + ": is the file on standard input, which this command reads"},
+		{"fixture >>", []string{"score", "coglang", "--fixture", fixture, "--reference-answers"}, "", fixture, "standard output is " + fixture + ", which this command reads"},
+		{"export >>", []string{"export", "coglang", "--fixture", fixture}, "", fixture, "standard output is " + fixture + ", which this command reads"},
+		{"report >>", []string{"report", responses}, "", responses, "standard output is " + responses + ", which this command reads"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdin io.Reader = strings.NewReader("")
+			if tc.stdin != "" {
+				stdin = open(tc.stdin, os.O_RDONLY)
+			}
+			var stdout io.Writer = new(bytes.Buffer)
+			if tc.stdout != "" {
+				stdout = open(tc.stdout, os.O_WRONLY|os.O_APPEND)
+			}
+			var stderr bytes.Buffer
+			code := Main(tc.args, stdin, stdout, &stderr)
+			if code != 2 || !strings.Contains(stderr.String(), tc.want) || strings.Count(stderr.String(), "\n") != 1 {
+				t.Errorf("exit %d, stderr %q; want 2 and %q on one line", code, stderr.String(), tc.want)
+			}
+		})
+		if got, _ := os.ReadFile(responses); !bytes.Equal(got, data) {
+			t.Fatalf("%s: the responses changed", tc.name)
+		}
+		if got, _ := os.ReadFile(fixture); !bytes.Equal(got, fx) {
+			t.Fatalf("%s: the fixture changed", tc.name)
+		}
 	}
 }

@@ -54,6 +54,9 @@ func (c *ScoreCmd) Run(env *Env) error {
 	if err := c.claimStdin(env); err != nil {
 		return err
 	}
+	if err := env.stdoutNotInput(); err != nil && c.Output == "" {
+		return err // before the inputs are read: after > they are empty
+	}
 	for i, p := range c.Responses {
 		if contract.Stdin(p) && slices.Contains(c.Responses[:i], p) {
 			return usageError("--responses - can be given once")

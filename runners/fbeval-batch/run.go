@@ -348,6 +348,12 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			names.add(id)
 		}
 	}
+	if c.Output == "-" {
+		// before anything is read: after `> results.jsonl` the results are gone
+		if err := runner.StdoutNotAnInput(stdout, append(slices.Clone(c.Results), c.Requests)); err != nil {
+			return 0, usagef("%v", err)
+		}
+	}
 	rs, err := indexResults(c.Results, stdin, parse, seen)
 	if err != nil {
 		return 0, err

@@ -52,6 +52,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return nil
 		}
 	}
+	if c.Output == "-" {
+		// before the requests are read: after `> req.jsonl` they are gone
+		if err := runner.StdoutNotAnInput(stdout, []string{c.Input}); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+			return runner.ExitUsage
+		}
+	}
 	reqs, err := runner.OpenRequests(inName, in, check)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -650,6 +651,36 @@ func TestOpenOutputIsNotAnInput(t *testing.T) {
 		}
 		if data, _ := os.ReadFile(req); string(data) != string(content) {
 			t.Fatalf("-o %s: the request file changed: %q", tc.out, data)
+		}
+	}
+}
+
+// TestStdoutNotAnInput: a standard output that is a file the run reads (as
+// `runner req.jsonl >> req.jsonl` makes it) is refused; another file,
+// /dev/null and a buffer are not.
+func TestStdoutNotAnInput(t *testing.T) {
+	dir := t.TempDir()
+	req := filepath.Join(dir, "req.jsonl")
+	other := filepath.Join(dir, "other.jsonl")
+	for _, p := range []string{req, other} {
+		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open := func(p string) *os.File {
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	if err := runner.StdoutNotAnInput(open(req), []string{other, req}); err == nil || !strings.Contains(err.Error(), "standard output is "+req+", which the run reads") {
+		t.Errorf("stdout onto the request file: %v", err)
+	}
+	for name, w := range map[string]io.Writer{"another file": open(other), "/dev/null": open(os.DevNull), "a buffer": new(bytes.Buffer)} {
+		if err := runner.StdoutNotAnInput(w, []string{req}); err != nil {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 }

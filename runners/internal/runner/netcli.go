@@ -103,6 +103,12 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 		defer file.Close()
 		in, inName = file, f.Input
 	}
+	if f.Output == "-" {
+		// before the requests are read: after `> req.jsonl` they are gone
+		if err := StdoutNotAnInput(stdout, []string{f.Input}); err != nil {
+			return fail(ExitUsage, "%v", err)
+		}
+	}
 	reqs, err := OpenRequests(inName, in, nil)
 	if err != nil {
 		return fail(ExitUsage, "%v", err)

@@ -213,11 +213,43 @@ func (o *Output) Close() error {
 // input).
 func notAnInput(path string, inputs []string) error {
 	out, err := os.Stat(path)
-	if err != nil || !out.Mode().IsRegular() {
-		return nil // a new file, or a device (/dev/null)
+	if err != nil {
+		return nil // a new file
+	}
+	if in := readIn(out, inputs); in != "" {
+		return fmt.Errorf("-o %s: the run reads that file (%s); write the responses to another file", path, in)
+	}
+	return nil
+}
+
+// StdoutNotAnInput refuses a standard output that is a file the run reads
+// (inputs as Resume's): `fbeval-mock req.jsonl >> req.jsonl` would append the
+// responses to the requests being read, and `>` empties them before the runner
+// starts.
+func StdoutNotAnInput(stdout io.Writer, inputs []string) error {
+	f, ok := stdout.(*os.File)
+	if !ok {
+		return nil
+	}
+	out, err := f.Stat()
+	if err != nil {
+		return nil
+	}
+	if in := readIn(out, inputs); in != "" {
+		return fmt.Errorf("standard output is %s, which the run reads (a shell's > empties it before the run starts, >> appends to it): write the responses to another file", in)
+	}
+	return nil
+}
+
+// readIn returns the input (or "the file on standard input") that is the
+// regular file out, or "".
+func readIn(out os.FileInfo, inputs []string) string {
+	if !out.Mode().IsRegular() {
+		return "" // a device (/dev/null), a pipe
 	}
 	for _, in := range inputs {
 		var st os.FileInfo
+		var err error
 		if in == "-" {
 			st, err = os.Stdin.Stat()
 		} else {
@@ -227,9 +259,9 @@ func notAnInput(path string, inputs []string) error {
 			continue
 		}
 		if in == "-" {
-			in = "standard input"
+			return "the file on standard input"
 		}
-		return fmt.Errorf("-o %s: the run reads that file (%s); write the responses to another file", path, in)
+		return in
 	}
-	return nil
+	return ""
 }
