@@ -386,4 +386,17 @@ func TestOutputIsTheRequestFile(t *testing.T) {
 			t.Fatalf("%v: the request file changed (%d bytes, was %d)", args, len(got), len(data))
 		}
 	}
+	// fbeval-mock req.jsonl >> req.jsonl
+	f, err := os.OpenFile(req, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var errb bytes.Buffer
+	if code := run([]string{req}, strings.NewReader(""), f, &errb); code != 2 || !strings.Contains(errb.String(), "standard output is "+req+", which the run reads") {
+		t.Errorf(">> onto the request file: exit %d, stderr %q", code, errb.String())
+	}
+	if got, _ := os.ReadFile(req); string(got) != string(data) {
+		t.Fatalf(">>: the request file changed (%d bytes, was %d)", len(got), len(data))
+	}
 }
