@@ -9,7 +9,7 @@ import (
 // compressed names the compressed or archive format whose magic number data
 // starts with, and the command that writes out what it holds; "" when it starts
 // with none. JSON text cannot start with any of them, so a file that does is
-// one a user forgot to decompress, and is said so (compressedMsg).
+// one a user forgot to decompress, and is said so (WrongEncoding).
 func compressed(data []byte) (format, decompress string) {
 	switch {
 	case bytes.HasPrefix(data, []byte{0x1f, 0x8b}):

@@ -25,8 +25,11 @@ func (c *ExportCmd) Run(env *Env) error {
 	if err := c.claimStdin(env); err != nil {
 		return err
 	}
-	if err := env.stdoutNotInput(); err != nil && c.Output == "" {
-		return err // before the inputs are read: after > they are empty
+	if c.Output == "" {
+		// before the inputs are read: after > they are empty
+		if err := env.stdoutNotInput(); err != nil {
+			return err
+		}
 	}
 	for _, p := range c.RepairFrom {
 		if err := env.claimStdin("--repair-from", p); err != nil {

@@ -54,8 +54,11 @@ func (c *ScoreCmd) Run(env *Env) error {
 	if err := c.claimStdin(env); err != nil {
 		return err
 	}
-	if err := env.stdoutNotInput(); err != nil && c.Output == "" {
-		return err // before the inputs are read: after > they are empty
+	if c.Output == "" {
+		// before the inputs are read: after > they are empty
+		if err := env.stdoutNotInput(); err != nil {
+			return err
+		}
 	}
 	for i, p := range c.Responses {
 		if contract.Stdin(p) && slices.Contains(c.Responses[:i], p) {
