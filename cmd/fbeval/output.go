@@ -33,21 +33,23 @@ func (e *Env) stdoutNotInput(paths ...string) error {
 		return nil
 	}
 	out, err := f.Stat()
-	if err != nil || !out.Mode().IsRegular() {
+	if err != nil {
 		return nil
 	}
 	if len(paths) == 0 {
-		e.mu.Lock()
-		paths = slices.Clone(e.inputs)
-		e.mu.Unlock()
+		paths = e.noted()
 	}
-	for _, in := range paths {
-		// "-": < r.jsonl >> r.jsonl
-		if st, name := e.inputStat(in); st != nil && os.SameFile(out, st) {
-			return &exitError{code: 2, err: fmt.Errorf("standard output is %s, which this command reads (a shell's > empties it before fbeval starts, >> appends to it): write the output to another file (-o FILE)", name)}
-		}
+	if in, ok := contract.InputIs(out, paths, e.Stdin); ok {
+		return &exitError{code: 2, err: fmt.Errorf("standard output is %s, which this command reads (a shell's > empties it before fbeval starts, >> appends to it): write the output to another file (-o FILE)", contract.InputName(in))}
 	}
 	return nil
+}
+
+// noted returns the inputs noted so far.
+func (e *Env) noted() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Clone(e.inputs)
 }
 
 // resolveOutput decides where an output named path is written. An existing file
@@ -73,36 +75,13 @@ func resolveOutput(env *Env, path string) (string, os.FileMode, error) {
 	if !st.Mode().IsRegular() {
 		return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: not a regular file (%s): write to a regular file, or leave out the output flag for standard output", path, kindOf(st.Mode()))}
 	}
-	env.mu.Lock()
-	inputs := slices.Clone(env.inputs)
-	env.mu.Unlock()
-	for _, in := range inputs {
-		if ist, name := env.inputStat(in); ist != nil && os.SameFile(st, ist) {
-			if contract.Stdin(in) {
-				return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: is %s, which this command reads: write the output to another file", path, name)}
-			}
-			return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: is the input %s: write the output to another file", path, name)}
+	if in, ok := contract.InputIs(st, env.noted(), env.Stdin); ok {
+		if contract.Stdin(in) {
+			return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: is %s, which this command reads: write the output to another file", path, contract.InputName(in))}
 		}
+		return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: is the input %s: write the output to another file", path, in)}
 	}
 	return target, st.Mode().Perm(), nil
-}
-
-// inputStat returns what the input in is and its name for messages: the file
-// on standard input for "-" (nil when it is not a file).
-func (e *Env) inputStat(in string) (os.FileInfo, string) {
-	if contract.Stdin(in) {
-		if f, ok := e.Stdin.(*os.File); ok {
-			if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-				return st, "the file on standard input"
-			}
-		}
-		return nil, in
-	}
-	st, err := os.Stat(in)
-	if err != nil {
-		return nil, in
-	}
-	return st, in
 }
 
 // sameOutput reports whether the output paths a and b name one file: the same

@@ -216,8 +216,8 @@ func notAnInput(path string, inputs []string) error {
 	if err != nil {
 		return nil // a new file
 	}
-	if in := readIn(out, inputs); in != "" {
-		return fmt.Errorf("-o %s: the run reads that file (%s); write the responses to another file", path, in)
+	if in, ok := contract.InputIs(out, inputs, os.Stdin); ok {
+		return fmt.Errorf("-o %s: the run reads that file (%s); write the responses to another file", path, contract.InputName(in))
 	}
 	return nil
 }
@@ -235,33 +235,8 @@ func StdoutNotAnInput(stdout io.Writer, inputs []string) error {
 	if err != nil {
 		return nil
 	}
-	if in := readIn(out, inputs); in != "" {
-		return fmt.Errorf("standard output is %s, which the run reads (a shell's > empties it before the run starts, >> appends to it): write the responses to another file", in)
+	if in, ok := contract.InputIs(out, inputs, os.Stdin); ok {
+		return fmt.Errorf("standard output is %s, which the run reads (a shell's > empties it before the run starts, >> appends to it): write the responses to another file", contract.InputName(in))
 	}
 	return nil
-}
-
-// readIn returns the input (or "the file on standard input") that is the
-// regular file out, or "".
-func readIn(out os.FileInfo, inputs []string) string {
-	if !out.Mode().IsRegular() {
-		return "" // a device (/dev/null), a pipe
-	}
-	for _, in := range inputs {
-		var st os.FileInfo
-		var err error
-		if in == "-" {
-			st, err = os.Stdin.Stat()
-		} else {
-			st, err = os.Stat(in)
-		}
-		if err != nil || !os.SameFile(out, st) {
-			continue
-		}
-		if in == "-" {
-			return "the file on standard input"
-		}
-		return in
-	}
-	return ""
 }
