@@ -40,7 +40,7 @@ func (e *Env) stdoutNotInput(paths ...string) error {
 		paths = e.noted()
 	}
 	if in, ok := contract.InputIs(out, paths, e.Stdin); ok {
-		return &exitError{code: 2, err: fmt.Errorf("standard output is %s, which this command reads (a shell's > empties it before fbeval starts, >> appends to it): write the output to another file (-o FILE)", contract.InputName(in))}
+		return &exitError{code: 2, err: fmt.Errorf("standard output is %s, which this command reads (a shell's > empties it before fbeval starts, >> appends to it): write the output to another file", contract.InputName(in))}
 	}
 	return nil
 }
