@@ -525,8 +525,11 @@ func (r *Reader) startObject() bool {
 	if len(r.opts.ListKeys) == 0 {
 		return r.fail(ErrShape, line, col, "expected JSON lines or a JSON list of records, found one JSON object")
 	}
-	// a document that is no file of records (a report, a fixture, a study)
-	// says what it is
+	// a document that is no file of records (a provider's reply, a report, a
+	// fixture, a study) says what it is
+	if what := ProviderRecord(obj); what != "" {
+		return r.fail(ErrWrongFile, line, col, "this is %s", what)
+	}
 	if v, ok := members["schema_version"]; ok && v.Kind() == '"' {
 		if tok, err := jsontext.NewDecoder(bytes.NewReader(v)).ReadToken(); err == nil {
 			if version, kind := tok.String(), FileKind(tok.String()); kind != "" && !RecordVersion(version) {

@@ -70,6 +70,9 @@ func SniffRecord(rec *contract.Record, suite string) error {
 	if rec.Err != nil {
 		return nil
 	}
+	if what := contract.ProviderRecord(rec.Raw); what != "" {
+		return rec.Errorf(0, "this is %s", what).Of(contract.ErrWrongFile)
+	}
 	sh, ok := shapeOf(rec.Raw)
 	if !ok {
 		return nil

@@ -1,0 +1,67 @@
+package contract
+
+import (
+	"bytes"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// ProviderRecord says what a record that is a provider's own shape is and how
+// to turn it into response records, or "" when it is none of them: a line of an
+// OpenAI Batch (or vLLM run-batch) output or input file, of Anthropic Message
+// Batches results or requests, or a single reply of the OpenAI Chat
+// Completions or Responses API or the Anthropic Messages API, as their SDKs
+// define them. Scoring such a file is a step skipped, not a bad record: the
+// message names the step.
+func ProviderRecord(raw []byte) string {
+	keys, strs := topLevel(raw)
+	if keys == nil {
+		return ""
+	}
+	has := func(k string) bool { _, ok := keys[k]; return ok }
+	switch {
+	case has("custom_id") && has("response"):
+		return "an OpenAI Batch output line (custom_id, response), not a response record: convert the file with fbeval-batch from-openai FILE --requests REQUESTS and score what it writes"
+	case has("custom_id") && has("result"):
+		return "an Anthropic Message Batches result line (custom_id, result), not a response record: convert the file with fbeval-batch from-anthropic FILE --requests REQUESTS and score what it writes"
+	case has("custom_id") && has("body") && has("url"):
+		return "an OpenAI Batch input line (custom_id, method, url, body), not a response record: send the file to the batch API, then convert its output with fbeval-batch from-openai"
+	case has("custom_id") && has("params"):
+		return "an Anthropic Message Batches request (custom_id, params), not a response record: send the file to the batch API, then convert its results with fbeval-batch from-anthropic"
+	case strs["object"] == "chat.completion" || has("choices") && has("model") && !has("request_id") && !has("case_id"):
+		return "an OpenAI chat completion (the API's reply), not a response record: let fbeval-openai call the API and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
+	case strs["object"] == "response" && !has("request_id") && !has("case_id"):
+		return "an OpenAI Responses API reply, not a response record: let fbeval-openai --api responses call the API and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
+	case strs["type"] == "message" && strs["role"] == "assistant" && has("content"):
+		return "an Anthropic Messages API reply, not a response record: let fbeval-anthropic call the API and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
+	}
+	return ""
+}
+
+// topLevel returns the member names of the JSON object raw, with the values
+// of those that are strings; nil when raw is no object.
+func topLevel(raw []byte) (keys map[string]bool, strs map[string]string) {
+	d := jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil, nil
+	}
+	keys, strs = map[string]bool{}, map[string]string{}
+	for d.PeekKind() != '}' {
+		name, err := d.ReadToken()
+		if err != nil {
+			return nil, nil
+		}
+		k := name.String()
+		keys[k] = true
+		if d.PeekKind() == '"' {
+			tok, err := d.ReadToken()
+			if err != nil {
+				return nil, nil
+			}
+			strs[k] = tok.String()
+		} else if err := d.SkipValue(); err != nil {
+			return nil, nil
+		}
+	}
+	return keys, strs
+}

@@ -1,0 +1,55 @@
+package contract
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestProviderRecord: the replies and batch lines of the providers, as their
+// SDKs define them (the runners' recorded bodies, and the batch lines
+// fbeval-synth writes in the recorded shapes), are named with the step that
+// turns them into response records; response records and other objects are not.
+func TestProviderRecord(t *testing.T) {
+	read := func(path string) string {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	firstLine := func(s string) string { return strings.SplitN(s, "\n", 2)[0] }
+	for _, tc := range []struct{ name, raw, want string }{
+		{"chat completion", read("../runners/internal/openai/testdata/chat_text.json"), "an OpenAI chat completion"},
+		{"chat tool call", read("../runners/internal/openai/testdata/chat_tool_call_null_content.json"), "an OpenAI chat completion"},
+		{"responses", read("../runners/internal/openai/testdata/responses_text.json"), "an OpenAI Responses API reply"},
+		{"messages", read("../runners/internal/anthropic/testdata/message_text.json"), "an Anthropic Messages API reply"},
+		{"openai batch output", firstLine(read("../runners/fbeval-batch/testdata/openai_output.jsonl")), "an OpenAI Batch output line"},
+		{"openai batch errors", firstLine(read("../runners/fbeval-batch/testdata/openai_errors.jsonl")), "an OpenAI Batch output line"},
+		{"openai batch input", `{"custom_id":"a","method":"POST","url":"/v1/chat/completions","body":{"model":"m","messages":[]}}`, "an OpenAI Batch input line"},
+		{"anthropic batch result", `{"custom_id":"a","result":{"type":"succeeded","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}}`, "an Anthropic Message Batches result line"},
+		{"anthropic batch request", `{"custom_id":"a","params":{"model":"m","max_tokens":1,"messages":[]}}`, "an Anthropic Message Batches request"},
+		{"response record", `{"schema_version":"fbeval-response/v1","request_id":"a","output":"x"}`, ""},
+		{"coglang record", `{"case_id":"FB-L1-001","output":"Equal[1, 1]"}`, ""},
+		{"record with a model and choices field", `{"request_id":"a","model":"m","choices":[],"output":"x"}`, ""},
+		{"not an object", `[1]`, ""},
+		{"broken", `{"custom_id":`, ""},
+	} {
+		got := ProviderRecord([]byte(tc.raw))
+		if tc.want == "" && got != "" || !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s: %q, want %q...", tc.name, got, tc.want)
+		}
+	}
+}
+
+// FuzzProviderRecord: any input is named or not, without a panic.
+func FuzzProviderRecord(f *testing.F) {
+	for _, s := range []string{`{"custom_id":"a","response":{}}`, `{"object":"chat.completion"}`, `{"type":"message","role":"assistant","content":[]}`, `{`, ``} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got := ProviderRecord([]byte(s)); got != "" && !strings.HasPrefix(got, "an ") {
+			t.Fatalf("%q", got)
+		}
+	})
+}
