@@ -490,6 +490,8 @@ func DecodeRequest(rec *Record) (Request, error) {
 		hint := ""
 		if w.SchemaVersion == ResponseV1 || w.SchemaVersion == CogLangResponse {
 			hint = ": this is a response file; give the request file fbeval export wrote"
+		} else if what := ProviderRecord(rec.Raw); what != "" {
+			hint = ": this is " + what
 		}
 		return r, rec.Errorf(0, "schema_version must be %q or %q, got %q%s", RequestV1, CogLangRequest, w.SchemaVersion, hint).Of(ErrVersion)
 	}
