@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -197,7 +198,7 @@ func openInput(env *Env, path string) (io.Reader, func(), error) {
 	}
 	if st, err := f.Stat(); err == nil && st.IsDir() {
 		f.Close()
-		return nil, nil, &exitError{code: 2, err: fmt.Errorf("%s: is a directory, not a file", path)}
+		return nil, nil, &exitError{code: 2, err: fmt.Errorf("%s: is a directory, not a file: name the files in it (%s)", path, filepath.Join(path, "*"))}
 	}
 	return f, func() { f.Close() }, nil
 }
