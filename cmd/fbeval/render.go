@@ -108,6 +108,11 @@ func (c *CompareCmd) Run(env *Env) error {
 	if readsStdin(c.A) && readsStdin(c.B) {
 		return usageError("the two reports cannot both be standard input: save one to a file and name it")
 	}
+	if sa, err := os.Stat(c.A); err == nil && !contract.Stdin(c.A) {
+		if sb, err := os.Stat(c.B); err == nil && !contract.Stdin(c.B) && os.SameFile(sa, sb) {
+			env.warnf("%s and %s are one file: both sides are the same responses, so every difference is 0", c.A, c.B)
+		}
+	}
 	// The two reports are read at once, on two goroutines; what is wrong with A
 	// is said before what is wrong with B, as if they were read in turn.
 	paths := [2]string{c.A, c.B}
