@@ -53,3 +53,22 @@ func FuzzProviderRecord(f *testing.F) {
 		}
 	})
 }
+
+// TestRunStudy: the study identity of a record's run member, as the runners
+// write it, and nothing from elsewhere in the record.
+func TestRunStudy(t *testing.T) {
+	for _, tc := range []struct{ raw, want string }{
+		{`{"schema_version":"fbeval-response/v1","request_id":"a","output":"x","run":{"runner":"fbeval-mock","provider":"p","model":"m","study":"sha256:a34b5ee9a97267b9"}}`, "sha256:a34b5ee9a97267b9"},
+		{`{"run":{"study":"s"},"run":{"study":"t"}}`, "s"},
+		{`{"request_id":"a","output":"x"}`, ""},
+		{`{"study":"sha256:0","run":{"model":"m"}}`, ""},
+		{`{"run":{"study":1}}`, ""},
+		{`{"run":"x","output":{"run":{"study":"inner"}}}`, ""},
+		{`[]`, ""},
+		{`{"run":{"study":`, ""},
+	} {
+		if got := RunStudy([]byte(tc.raw)); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.raw, got, tc.want)
+		}
+	}
+}

@@ -512,3 +512,45 @@ func decodeObject(rec *Record, what string, w any) error {
 // ShowValue returns a JSON value for a one-line message: compacted, quoted when it
 // holds control characters, and cut at 80 bytes.
 func ShowValue(v jsontext.Value) string { return showValue(v) }
+
+// RunStudy returns the study identity a response record names in its run
+// member ("run": {"study": "sha256:..."}, as fbeval's runners write it), or ""
+// when it names none. Scoring reads it of a file's first record only, to say
+// which study a file that misses most of a study's rows was written for.
+func RunStudy(raw []byte) string {
+	d := jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+		return ""
+	}
+	for d.PeekKind() != '}' {
+		name, err := d.ReadToken()
+		if err != nil {
+			return ""
+		}
+		if name.String() != "run" || d.PeekKind() != '{' {
+			if d.SkipValue() != nil {
+				return ""
+			}
+			continue
+		}
+		d.ReadToken()
+		for d.PeekKind() != '}' {
+			key, err := d.ReadToken()
+			if err != nil {
+				return ""
+			}
+			if key.String() == "study" && d.PeekKind() == '"' {
+				tok, err := d.ReadToken()
+				if err != nil {
+					return ""
+				}
+				return tok.String()
+			}
+			if d.SkipValue() != nil {
+				return ""
+			}
+		}
+		return ""
+	}
+	return ""
+}

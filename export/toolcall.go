@@ -223,6 +223,9 @@ func filterCases(cases []contract.Case, f contract.Filter) []contract.Case {
 	return out
 }
 
+// StudyID is the identity the plan's requests carry in "study" (see StudyID).
+func (p *ToolcallPlan) StudyID() string { return p.studyID }
+
 // Requests returns the first-attempt requests of the study: for every case, every
 // repeat, every arm, in that order. Each builds them one at a time instead.
 func (p *ToolcallPlan) Requests(includeRef bool) ([]contract.Request, error) {

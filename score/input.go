@@ -51,6 +51,9 @@ type InputStats struct {
 	// RejectedCount counts every rejected record, listed or not.
 	RejectedCount int
 	Warnings      []string
+	// WrittenFor is the study identity the file's first record names in
+	// run.study (fbeval's runners write it; contract.RunStudy), or "".
+	WrittenFor string
 }
 
 // MaxListed bounds the rejected lines a report lists for one file (and names on

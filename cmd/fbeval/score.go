@@ -11,6 +11,7 @@ import (
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
+	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/score"
 	"github.com/fbeval/fbeval/score/coglang"
 	"github.com/fbeval/fbeval/score/relations"
@@ -345,12 +346,35 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	}
 	if !rep.Complete {
 		env.warnf("the report is incomplete: some rows have no response")
+		writtenFor(env, run)
 	}
 	c.toolcallSummary(env, run, rep)
 	if !rep.OK() {
 		return &exitError{code: 1}
 	}
 	return nil
+}
+
+// writtenFor says which response files of an incomplete run were written for
+// another study, by the identity their first record names (run.study): the
+// responses of toolcall-quick scored as toolcall answer a sixth of its rows and
+// leave the rest missing, which is the wrong study, not a failing model.
+func writtenFor(env *Env, run *study.Run) {
+	this := run.Plan.StudyID()
+	for _, st := range run.Inputs {
+		if st.WrittenFor == "" || st.WrittenFor == this {
+			continue
+		}
+		name := ""
+		for _, n := range fixtures.StudyNames() {
+			if s, ok := fixtures.BuiltinStudy(n); ok && s.Suite == contract.SuiteToolcall {
+				if p, err := export.PlanToolcall(s); err == nil && p.StudyID() == st.WrittenFor {
+					name = " (" + n + ")"
+				}
+			}
+		}
+		env.warnf("%s: its records were written for study %s%s, and this study is %s: score them with the study, flags and files they were exported with", st.Path, st.WrittenFor, name, this)
+	}
 }
 
 // caseResults writes a run's case results, failing when a detail could not be

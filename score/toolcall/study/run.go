@@ -260,6 +260,9 @@ func (run *Run) Read(src score.Source, opts score.Options) (*score.InputStats, e
 			if err = score.SniffRecord(rec, contract.SuiteToolcall); err != nil {
 				break
 			}
+			if rec.Err == nil {
+				st.WrittenFor = contract.RunStudy(rec.Raw)
+			}
 			first = false
 		}
 		p.Add(0, rec)
