@@ -51,6 +51,10 @@ type ReadOptions struct {
 	// LimitHint is the advice given with a record over MaxLineBytes (empty: raise
 	// the limit with --max-line-bytes). A program without that flag says its own.
 	LimitHint string
+	// CutHint is the advice given with a last line that ends inside a JSON
+	// value with no line end after it, which a writer cut short leaves (empty:
+	// none): a scorer names the runner's resume, a runner the export.
+	CutHint string
 	// LoneSurrogates accepts \u escapes of lone UTF-16 surrogates, as Python's json
 	// reads them, for a suite whose decoder keeps them (strictjson.KeepSurrogates).
 	// The bytes of the file must still be valid UTF-8.
@@ -398,7 +402,7 @@ var errBinary = errors.New("a NUL byte in a line longer than the limit: this is 
 func (r *Reader) scanLine() bool {
 	for {
 		var line []byte
-		var complete bool
+		var complete, unterminated bool
 		lineNo, lead, off := r.pendingLine, r.pendingCol, r.pendingOff
 		if r.pendingLong {
 			r.pendingLong = false
@@ -411,6 +415,7 @@ func (r *Reader) scanLine() bool {
 			if err == io.EOF && line == nil {
 				return false
 			}
+			unterminated = err == io.EOF
 			if err == errBinary {
 				return r.fail(ErrSyntax, r.lines+1, 0, "%s", err)
 			}
@@ -439,9 +444,24 @@ func (r *Reader) scanLine() bool {
 		}
 		col := start + 1 + lead
 		r.rec = Record{File: r.name, Line: lineNo, Col: col, Index: r.index, Offset: off + int64(start), Raw: line[start:end], inline: true}
+		if unterminated && cutShort(line[start:end]) {
+			// placed where the value stops, as the decoder would place it
+			msg := "invalid JSON: the record ends inside a JSON value, on a last line with no line end: the file was cut short while it was written"
+			if r.opts.CutHint != "" {
+				msg += " (" + r.opts.CutHint + ")"
+			}
+			r.rec.Err = &InputError{Kind: ErrSyntax, File: r.name, Line: lineNo, Col: col + end - start, Msg: msg}
+		}
 		r.index++
 		return true
 	}
+}
+
+// cutShort reports whether raw is the start of a JSON value that the end of
+// the input cut short, not a value that is wrong where it stops.
+func cutShort(raw []byte) bool {
+	_, err := jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)).ReadValue()
+	return errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // startWholeFile sets up the document scanner over the rest of the file, prefixed by

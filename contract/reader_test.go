@@ -239,3 +239,30 @@ func TestReaderWhitespaceMemory(t *testing.T) {
 		t.Errorf("lines = %d", r.Lines())
 	}
 }
+
+// TestReaderLastLineCutShort: a last line that ends inside a JSON value with no
+// line end after it is a record error that says the file was cut short, with
+// the reader's hint, where the value stops; a last line that is whole, or wrong
+// where it stops, is read as any line is.
+func TestReaderLastLineCutShort(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+	}{
+		{"{\"a\":1}\n{\"b\":\"tor", "in.jsonl:2:10: invalid JSON: the record ends inside a JSON value, on a last line with no line end: the file was cut short while it was written (hint)"},
+		{"{\"a\":1}\n  {\"b\":[1, ", "in.jsonl:2:11: invalid JSON: the record ends inside a JSON value, on a last line with no line end: the file was cut short while it was written (hint)"},
+		{"{\"a\":1}\n{\"b\":2}", ""},
+		{"{\"a\":1}\n{\"b\":2}}", ""},
+		{"{\"a\":1}\n{\"b\":\"tor\n", ""},
+	} {
+		rd := NewReader("in.jsonl", strings.NewReader(tc.in), ReadOptions{CutHint: "hint"})
+		var got string
+		for rd.Scan() {
+			if err := rd.Record().Err; err != nil {
+				got = err.Error()
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -56,6 +56,10 @@ type InputStats struct {
 	WrittenFor string
 }
 
+// CutHint is the advice with a response file's last line cut short: what a
+// runner still writing the file, or stopped mid-line, leaves.
+const CutHint = "a runner still writing it, or stopped mid-line, leaves it so: run the runner again with -o FILE to finish it"
+
 // MaxListed bounds the rejected lines a report lists for one file (and names on
 // stderr): counts stay exact, the list says how many it leaves out, and a file of
 // millions of bad lines does not make a report of gigabytes.

@@ -138,7 +138,7 @@ func TestBadInputCogLang(t *testing.T) {
 		read   int      // records_read of a scored file
 	}{
 		{"truncated.json", 2, []string{"fbeval: $F:2:23: invalid JSON: the file ends inside a JSON value (truncated?)"}, 0},
-		{"torn.jsonl", 2, []string{"fbeval: $F:2:29: invalid JSON: the record ends inside a JSON value"}, 0},
+		{"torn.jsonl", 2, []string{"fbeval: $F:2:29: invalid JSON: the record ends inside a JSON value, on a last line with no line end: the file was cut short while it was written (a runner still writing it, or stopped mid-line, leaves it so: run the runner again with -o FILE to finish it)"}, 0},
 		{"badutf8.jsonl", 2, []string{"fbeval: $F:2:34: invalid JSON: invalid UTF-8"}, 0},
 		{"bom.jsonl", 1, []string{"fbeval: $F: a UTF-8 byte order mark was skipped"}, 1},
 		{"bom_middle.jsonl", 2, []string{`fbeval: $F:2:1: invalid JSON: invalid character '\ufeff' at start of value`}, 0},
@@ -216,7 +216,7 @@ func TestBadInputToolcall(t *testing.T) {
 		rejected []int
 	}{
 		{"torn_last.jsonl", 0, []string{
-			"fbeval: $F:8:51: invalid JSON: the record ends inside a JSON value (line rejected)",
+			"fbeval: $F:8:51: invalid JSON: the record ends inside a JSON value, on a last line with no line end: the file was cut short while it was written (a runner still writing it, or stopped mid-line, leaves it so: run the runner again with -o FILE to finish it) (line rejected)",
 			"fbeval: $F: 1 line was rejected"}, []int{8}},
 		{"badutf8.jsonl", 0, []string{
 			"fbeval: $F:4:29: invalid JSON: invalid UTF-8 (line rejected)",

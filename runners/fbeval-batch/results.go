@@ -20,7 +20,8 @@ type parser func(rec *contract.Record) (result, error)
 // newResultsReader reads the records of a results file: JSONL (a JSON list and a
 // lone object are taken too).
 func newResultsReader(name string, r io.Reader) *contract.Reader {
-	return contract.NewReader(name, r, contract.ReadOptions{SingleRecord: func([]string) bool { return true }})
+	return contract.NewReader(name, r, contract.ReadOptions{SingleRecord: func([]string) bool { return true },
+		CutHint: "a download stopped before it finished leaves it so: fetch the file from the provider again"})
 }
 
 // eachLine reads a whole results file with f into memory; a bad line is an error at

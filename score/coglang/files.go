@@ -53,6 +53,7 @@ func ReadResponses(fx *fixtures.CogLangFixture, sources []score.Source, opts sco
 			MaxLineBytes: opts.MaxLineBytes,
 			// lone surrogate escapes are read, as the reference's Python reads them
 			LoneSurrogates: true,
+			CutHint:        score.CutHint,
 		})
 		st := score.InputStats{Path: src.Name}
 		for rd.Scan() {

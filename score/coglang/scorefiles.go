@@ -124,6 +124,7 @@ func openSourceFile(src score.Source, opts score.Options) *sourceFile {
 		MaxLineBytes:  opts.MaxLineBytes,
 		// lone surrogate escapes are read, as the reference's Python reads them
 		LoneSurrogates: true,
+		CutHint:        score.CutHint,
 	})}
 }
 

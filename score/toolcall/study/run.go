@@ -235,6 +235,7 @@ func (run *Run) Read(src score.Source, opts score.Options) (*score.InputStats, e
 		OtherListKeys: []string{"requests"}, // to say what the file is
 		SingleRecord:  isSingleResponse,
 		MaxLineBytes:  opts.MaxLineBytes,
+		CutHint:       score.CutHint,
 	})
 	st := &score.InputStats{Path: src.Name}
 	workers := opts.Workers
