@@ -16,9 +16,14 @@ type docScanner struct {
 	line, col int   // position of the next byte, 1-based
 	off       int64 // offset of the next byte from the start of the document
 	buf       []byte
+	head      []byte // the first headBytes of the last value, kept when it is too long
 	limit     int
 	maxDepth  int
 }
+
+// headBytes is how much of a value too long to keep the scanner holds: enough
+// for a file's first member, its schema_version, to say what the file is.
+const headBytes = 4 << 10
 
 // chunk returns the buffered bytes, reading more when none are buffered.
 func (s *docScanner) chunk() ([]byte, error) {
@@ -80,7 +85,7 @@ func (errTooDeep) Error() string { return "exceeded max depth" }
 // io.ErrUnexpectedEOF when the input ends inside the value, errTooDeep, or a read
 // error.
 func (s *docScanner) value() (raw []byte, tooLong bool, err error) {
-	s.buf = s.buf[:0]
+	s.buf, s.head = s.buf[:0], s.head[:0]
 	depth, inStr, esc, started := 0, false, false, false
 	keep := func(p []byte) {
 		if tooLong {
@@ -88,6 +93,8 @@ func (s *docScanner) value() (raw []byte, tooLong bool, err error) {
 		}
 		if len(s.buf)+len(p) > s.limit {
 			tooLong = true
+			s.head = append(s.head, s.buf[:min(len(s.buf), headBytes)]...)
+			s.head = append(s.head, p[:min(len(p), headBytes-len(s.head))]...)
 			s.buf = s.buf[:0]
 			return
 		}

@@ -131,9 +131,10 @@ type Reader struct {
 	pendingLong bool // the pending first line was over the limit
 	colSkip     int  // blanks already consumed on the next line while detecting the shape
 	lineBuf     []byte
-	pos         int64 // bytes of the input consumed
-	lineOff     int64 // where the line readLine last returned began
-	pendingOff  int64 // where the pending first line began
+	longHead    []byte // the first headBytes of the last line over the limit
+	pos         int64  // bytes of the input consumed
+	lineOff     int64  // where the line readLine last returned began
+	pendingOff  int64  // where the pending first line began
 
 	// whole-file state
 	doc    *docScanner       // a list's elements, or a whole object
@@ -256,6 +257,11 @@ func (r *Reader) detect() bool {
 			// The first line is over the limit: a JSONL line to reject, unless it is
 			// the whole file, then a JSON object too large to read.
 			if _, perr := r.peekNonSpace(); perr == io.EOF {
+				if version := firstVersion(r.longHead); version != "" {
+					if kind := FileKind(version); kind != "" && !RecordVersion(version) {
+						return r.fail(ErrWrongFile, r.pendingLine, r.pendingCol+1, "this is %s (%s), not a file of records", kind, version)
+					}
+				}
 				return r.fail(ErrLimit, r.pendingLine, r.pendingCol+1, "one line of more than %d bytes: a JSON object this large cannot be read (%s, or write JSONL)", r.opts.MaxLineBytes, r.opts.LimitHint)
 			} else if perr != nil {
 				return r.fail(ErrRead, r.lines+1, 0, "%s", readErrMsg(perr))
@@ -360,6 +366,9 @@ func (r *Reader) readLine() (line []byte, complete bool, err error) {
 			return line, true, nil
 		}
 		if len(r.lineBuf)+len(chunk) > r.opts.MaxLineBytes {
+			// its start, to say what a file of one long line is (firstVersion)
+			head := append(r.longHead[:0], r.lineBuf[:min(len(r.lineBuf), headBytes)]...)
+			r.longHead = append(head, chunk[:min(len(chunk), headBytes-len(head))]...)
 			// skip the rest of the line; a NUL byte in it means the input is not
 			// text at all (an endless /dev/zero has no line end to wait for)
 			binary := bytes.IndexByte(r.lineBuf, 0) >= 0
@@ -500,7 +509,14 @@ func (r *Reader) startObject() bool {
 		return r.docFail(err)
 	}
 	if tooLong {
-		return r.fail(ErrLimit, line, col, "a JSON object longer than %d bytes cannot be read whole (%s, or write JSONL, which is read one line at a time)", r.opts.MaxLineBytes, r.opts.LimitHint)
+		// a document that is no file of records (a report, a result) says so
+		// by its first member, whatever its size
+		if version := firstVersion(d.head); version != "" {
+			if kind := FileKind(version); kind != "" && !RecordVersion(version) {
+				return r.fail(ErrWrongFile, line, col, "this is %s (%s), not a file of records", kind, version)
+			}
+		}
+		return r.fail(ErrLimit, line, col, "a JSON object longer than %d bytes cannot be read whole (%s; or write JSONL, which is read one line at a time)", r.opts.MaxLineBytes, r.opts.LimitHint)
 	}
 	obj := jsontext.Value(bytes.Clone(raw))
 	at := &Record{File: r.name, Line: line, Col: col, Offset: r.docOffset(objOff), Raw: obj}
@@ -806,4 +822,21 @@ func readErrMsg(err error) string {
 		err = u
 	}
 	return "cannot read: " + err.Error()
+}
+
+// firstVersion returns the schema_version a JSON object's text starts with
+// (its first member, as fbeval writes every file), or "": head may be cut
+// anywhere after it.
+func firstVersion(head []byte) string {
+	d := jsontext.NewDecoder(bytes.NewReader(head), jsontext.AllowDuplicateNames(true))
+	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+		return ""
+	}
+	if name, err := d.ReadToken(); err != nil || name.Kind() != '"' || name.String() != "schema_version" {
+		return ""
+	}
+	if v, err := d.ReadToken(); err == nil && v.Kind() == '"' {
+		return v.String()
+	}
+	return ""
 }

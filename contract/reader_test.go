@@ -266,3 +266,24 @@ func TestReaderLastLineCutShort(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderLongDocumentSaysWhatItIs: a whole-file object over the limit that
+// is no file of records (a report, a CogLang result) is named by its
+// schema_version, as a short one is; a batch of records over it is still the
+// limit's error.
+func TestReaderLongDocumentSaysWhatItIs(t *testing.T) {
+	long := strings.Repeat(`"x", `, 100)
+	for _, tc := range []struct{ in, want string }{
+		{"{\n  \"schema_version\": \"fbeval-report/v1\",\n  \"rows\": [" + long + "\"x\"]\n}\n", "in.json:1:1: this is an fbeval report (fbeval-report/v1), not a file of records"},
+		{"{\"schema_version\": \"coglang-generation-eval-result/v0.1\", \"cases\": [" + long + "\"x\"]}", "in.json:1:1: this is a CogLang result (coglang-generation-eval-result/v0.1), not a file of records"},
+		{"{\"schema_version\": \"fbeval-response-batch/v1\",\n \"responses\": [" + long + "\"x\"]}", "in.json:1:1: a JSON object longer than 200 bytes cannot be read whole"},
+		{"{\"schema_version\": \"fbeval-response-batch/v1\", \"responses\": [" + long + "\"x\"]}", "in.json:1:1: one line of more than 200 bytes: a JSON object this large cannot be read"},
+	} {
+		rd := NewReader("in.json", strings.NewReader(tc.in), ReadOptions{ListKeys: []string{"responses"}, MaxLineBytes: 200})
+		for rd.Scan() {
+		}
+		if err := rd.Err(); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%.60q: %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}
