@@ -20,16 +20,9 @@ type ExportCmd struct {
 }
 
 func (c *ExportCmd) Run(env *Env) error {
-	env.noteInput(c.Study, c.Fixture, c.Dataset, c.Schema, c.MinimalSchema, c.PromptTemplate)
 	env.noteInput(c.RepairFrom...)
-	if err := c.claimStdin(env); err != nil {
+	if err := c.claimInputs(env, c.Output); err != nil {
 		return err
-	}
-	if c.Output == "" {
-		// before the inputs are read: after > they are empty
-		if err := env.stdoutNotInput(); err != nil {
-			return err
-		}
 	}
 	for _, p := range c.RepairFrom {
 		if err := env.claimStdin("--repair-from", p); err != nil {

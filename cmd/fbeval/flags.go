@@ -26,6 +26,21 @@ type StudyFlags struct {
 	Strict         bool     `help:"CogLang: score with the strict profile."`
 }
 
+// claimInputs notes the files the flags name as the command's inputs, claims
+// standard input for those that name it, and, when the command writes to
+// standard output (output ""), refuses one that is such a file: before they
+// are read, as after > they are empty.
+func (f *StudyFlags) claimInputs(env *Env, output string) error {
+	env.noteInput(f.Study, f.Fixture, f.Dataset, f.Schema, f.MinimalSchema, f.PromptTemplate)
+	if err := f.claimStdin(env); err != nil {
+		return err
+	}
+	if output == "" {
+		return env.stdoutNotInput()
+	}
+	return nil
+}
+
 // claimStdin claims standard input for the flags that name it ("-"): a
 // fixture, a study file, a dataset, a schema or a template piped in.
 func (f *StudyFlags) claimStdin(env *Env) error {

@@ -51,15 +51,8 @@ func (c *ScoreCmd) Run(env *Env) error {
 	if c.Output != "" && c.CasesOut != "" && sameOutput(c.Output, c.CasesOut) {
 		return usageError("-o %s and --cases-out %s name one file, and the second written would replace the first: give each its own file", c.Output, c.CasesOut)
 	}
-	env.noteInput(c.Study, c.Fixture, c.Dataset, c.Schema, c.MinimalSchema, c.PromptTemplate)
-	if err := c.claimStdin(env); err != nil {
+	if err := c.claimInputs(env, c.Output); err != nil {
 		return err
-	}
-	if c.Output == "" {
-		// before the inputs are read: after > they are empty
-		if err := env.stdoutNotInput(); err != nil {
-			return err
-		}
 	}
 	for i, p := range c.Responses {
 		if contract.Stdin(p) && slices.Contains(c.Responses[:i], p) {
