@@ -14,11 +14,11 @@ import (
 // define them. Scoring such a file is a step skipped, not a bad record: the
 // message names the step.
 func ProviderRecord(raw []byte) string {
-	keys, strs := topLevel(raw)
+	keys, strs := TopLevel(raw)
 	if keys == nil {
 		return ""
 	}
-	has := func(k string) bool { _, ok := keys[k]; return ok }
+	has := func(k string) bool { return keys[k] }
 	switch {
 	case has("custom_id") && has("response"):
 		return "an OpenAI Batch output line (custom_id, response), not a response record: convert the file with fbeval-batch from-openai FILE --requests REQUESTS and score what it writes"
@@ -38,9 +38,11 @@ func ProviderRecord(raw []byte) string {
 	return ""
 }
 
-// topLevel returns the member names of the JSON object raw, with the values
-// of those that are strings; nil when raw is no object.
-func topLevel(raw []byte) (keys map[string]bool, strs map[string]string) {
+// TopLevel returns the member names of the JSON object raw, with the values of
+// those that are strings (the last, when a name repeats); nil when raw is no
+// object. It is for telling what a record is (ProviderRecord, the scorers'
+// first-record check), not for reading one: it builds two maps.
+func TopLevel(raw []byte) (keys map[string]bool, strs map[string]string) {
 	d := jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
 		return nil, nil

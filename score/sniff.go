@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/fbeval/fbeval/contract"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // A response file is recognised by its first record, so that a file that is not
@@ -26,41 +25,17 @@ type recordShape struct {
 var toolcallID = regexp.MustCompile(`\.(no_schema|minimal_schema|input_schema)\.r[0-9]+\.a[0-9]+$`)
 
 func shapeOf(raw []byte) (recordShape, bool) {
-	var sh recordShape
-	d := jsontext.NewDecoder(bytesReader(raw))
-	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
-		return sh, false
+	keys, strs := contract.TopLevel(raw)
+	if keys == nil {
+		return recordShape{}, false
 	}
-	for d.PeekKind() != '}' {
-		name, err := d.ReadToken()
-		if err != nil {
-			return sh, false
-		}
-		key := name.String()
-		if d.PeekKind() == '"' {
-			tok, err := d.ReadToken()
-			if err != nil {
-				return sh, false
-			}
-			switch key {
-			case "schema_version":
-				sh.version = tok.String()
-			case "request_id":
-				sh.requestID = tok.String()
-			case "case_id":
-				sh.caseID = tok.String()
-			}
-		} else if err := d.SkipValue(); err != nil {
-			return sh, false
-		}
-		switch key {
-		case "output", "text", "completion", "error":
-			sh.hasOutput = true
-		case "messages", "prompt":
-			sh.hasPrompt = true
-		}
-	}
-	return sh, true
+	return recordShape{
+		version:   strs["schema_version"],
+		requestID: strs["request_id"],
+		caseID:    strs["case_id"],
+		hasOutput: keys["output"] || keys["text"] || keys["completion"] || keys["error"],
+		hasPrompt: keys["messages"] || keys["prompt"],
+	}, true
 }
 
 // SniffRecord checks the first record of a response file read for a study of
