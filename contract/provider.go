@@ -41,29 +41,41 @@ func ProviderRecord(raw []byte) string {
 // TopLevel returns the member names of the JSON object raw, with the values of
 // those that are strings (the last, when a name repeats); nil when raw is no
 // object. It is for telling what a record is (ProviderRecord, the scorers'
-// first-record check), not for reading one: it builds two maps.
+// first-record check), not for reading one.
 func TopLevel(raw []byte) (keys map[string]bool, strs map[string]string) {
-	d := jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+	names, members, ok := objectOf(raw)
+	if !ok {
 		return nil, nil
 	}
 	keys, strs = map[string]bool{}, map[string]string{}
-	for d.PeekKind() != '}' {
-		name, err := d.ReadToken()
-		if err != nil {
-			return nil, nil
-		}
-		k := name.String()
-		keys[k] = true
-		if d.PeekKind() == '"' {
-			tok, err := d.ReadToken()
-			if err != nil {
-				return nil, nil
-			}
-			strs[k] = tok.String()
-		} else if err := d.SkipValue(); err != nil {
-			return nil, nil
+	for _, n := range names {
+		keys[n] = true
+		if s, ok := stringOf(members[n]); ok {
+			strs[n] = s
 		}
 	}
 	return keys, strs
+}
+
+// objectOf splits raw, when it is a JSON object, as splitObject does, letting
+// names repeat and strings hold invalid UTF-8: it reads records to say what
+// they are, whatever they are.
+func objectOf(raw []byte) ([]string, map[string]jsontext.Value, bool) {
+	if jsontext.Value(raw).Kind() != '{' {
+		return nil, nil, false
+	}
+	names, members, err := splitObject(raw, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	return names, members, err == nil
+}
+
+// stringOf returns the JSON string v holds.
+func stringOf(v jsontext.Value) (string, bool) {
+	if v.Kind() != '"' {
+		return "", false
+	}
+	tok, err := jsontext.NewDecoder(bytes.NewReader(v), jsontext.AllowInvalidUTF8(true)).ReadToken()
+	if err != nil {
+		return "", false
+	}
+	return tok.String(), true
 }

@@ -59,7 +59,7 @@ func FuzzProviderRecord(f *testing.F) {
 func TestRunStudy(t *testing.T) {
 	for _, tc := range []struct{ raw, want string }{
 		{`{"schema_version":"fbeval-response/v1","request_id":"a","output":"x","run":{"runner":"fbeval-mock","provider":"p","model":"m","study":"sha256:a34b5ee9a97267b9"}}`, "sha256:a34b5ee9a97267b9"},
-		{`{"run":{"study":"s"},"run":{"study":"t"}}`, "s"},
+		{`{"run":{"study":"s"},"run":{"study":"t"}}`, "t"}, // the last, as TopLevel (the scorer rejects the record anyway)
 		{`{"request_id":"a","output":"x"}`, ""},
 		{`{"study":"sha256:0","run":{"model":"m"}}`, ""},
 		{`{"run":{"study":1}}`, ""},

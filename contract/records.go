@@ -518,39 +518,14 @@ func ShowValue(v jsontext.Value) string { return showValue(v) }
 // when it names none. Scoring reads it of a file's first record only, to say
 // which study a file that misses most of a study's rows was written for.
 func RunStudy(raw []byte) string {
-	d := jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+	_, members, ok := objectOf(raw)
+	if !ok {
 		return ""
 	}
-	for d.PeekKind() != '}' {
-		name, err := d.ReadToken()
-		if err != nil {
-			return ""
-		}
-		if name.String() != "run" || d.PeekKind() != '{' {
-			if d.SkipValue() != nil {
-				return ""
-			}
-			continue
-		}
-		d.ReadToken()
-		for d.PeekKind() != '}' {
-			key, err := d.ReadToken()
-			if err != nil {
-				return ""
-			}
-			if key.String() == "study" && d.PeekKind() == '"' {
-				tok, err := d.ReadToken()
-				if err != nil {
-					return ""
-				}
-				return tok.String()
-			}
-			if d.SkipValue() != nil {
-				return ""
-			}
-		}
+	_, run, ok := objectOf(members["run"])
+	if !ok {
 		return ""
 	}
-	return ""
+	study, _ := stringOf(run["study"])
+	return study
 }
