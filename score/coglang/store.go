@@ -43,6 +43,8 @@ type caseStore struct {
 	written  int            // details written
 	workers  int            // goroutines that build the written cases
 	loads    sync.WaitGroup // chunks of details being read (caseList)
+	memMu    sync.Mutex
+	spare    []*chunkMem // what chunks let go were read into
 	err      error          // the first error met while reading the store back
 }
 
@@ -662,9 +664,31 @@ func (st *caseStore) flush() error {
 }
 
 // readerAt reads records by offset, through a window of the file, which must be
-// flushed.
-func (s *spoolFile) readerAt() *detailReader {
-	return &detailReader{f: s.f.File, size: s.off, win: make([]byte, 0, 64<<10)}
+// flushed; win is memory for the window, if it holds 64 KiB.
+func (s *spoolFile) readerAt(win []byte) *detailReader {
+	if cap(win) < 64<<10 {
+		win = make([]byte, 0, 64<<10)
+	}
+	return &detailReader{f: s.f.File, size: s.off, win: win[:0]}
+}
+
+// spareMem returns memory a chunk was read into and let go, or none.
+func (st *caseStore) spareMem() *chunkMem {
+	st.memMu.Lock()
+	defer st.memMu.Unlock()
+	if n := len(st.spare); n > 0 {
+		m := st.spare[n-1]
+		st.spare = st.spare[:n-1]
+		return m
+	}
+	return &chunkMem{}
+}
+
+// letGo keeps the memory of a chunk let go for the next chunk read.
+func (st *caseStore) letGo(m *chunkMem) {
+	st.memMu.Lock()
+	defer st.memMu.Unlock()
+	st.spare = append(st.spare, m)
 }
 
 type detailReader struct {

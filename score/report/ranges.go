@@ -102,7 +102,8 @@ func writeRanges[T any](w *bufio.Writer, l *Ranges[T], appendItem func(dst []byt
 	workers := min(max(l.Workers, 1), ranges)
 	if workers <= 1 {
 		build := l.writerBuild()
-		var buf []byte
+		buf := spareBuf()
+		defer letGoBuf(buf)
 		for r := range ranges {
 			var err error
 			if buf, err = render(build, buf[:0], r); err != nil {
@@ -121,16 +122,21 @@ func writeRanges[T any](w *bufio.Writer, l *Ranges[T], appendItem func(dst []byt
 	const ahead = 3 // buffers per worker: rendering, waiting, being written
 	done := make(chan struct{})
 	var wg sync.WaitGroup
+	outs := make([]chan part, workers)
+	free := make([]chan []byte, workers)
 	defer func() {
 		close(done)
 		wg.Wait()
+		for k := range workers {
+			for len(free[k]) > 0 {
+				letGoBuf(<-free[k])
+			}
+		}
 	}()
-	outs := make([]chan part, workers)
-	free := make([]chan []byte, workers)
 	for k := range workers {
 		outs[k], free[k] = make(chan part, ahead), make(chan []byte, ahead)
 		for range ahead {
-			free[k] <- nil
+			free[k] <- spareBuf()
 		}
 		wg.Go(func() {
 			build := l.writerBuild()
@@ -156,6 +162,7 @@ func writeRanges[T any](w *bufio.Writer, l *Ranges[T], appendItem func(dst []byt
 	for r := range ranges {
 		p := <-outs[r%workers]
 		if p.err != nil {
+			letGoBuf(p.buf)
 			return p.err
 		}
 		if _, err := w.Write(p.buf); err != nil {
@@ -164,6 +171,25 @@ func writeRanges[T any](w *bufio.Writer, l *Ranges[T], appendItem func(dst []byt
 		free[r%workers] <- p.buf
 	}
 	return nil
+}
+
+// rangeBufs holds the buffers ranges were rendered into, for the next list
+// written: a report of several long lists (a CogLang result's failure_cases and
+// cases) renders each into the memory of the one before instead of growing
+// fresh buffers for it.
+var rangeBufs sync.Pool
+
+func spareBuf() []byte {
+	if p, ok := rangeBufs.Get().(*[]byte); ok {
+		return (*p)[:0]
+	}
+	return nil
+}
+
+func letGoBuf(b []byte) {
+	if cap(b) > 0 {
+		rangeBufs.Put(&b)
+	}
 }
 
 // CaseResultParts writes case results (as WriteCaseResultRanges writes them) that are
