@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fbeval/fbeval/fixtures/fixturetest"
+	"github.com/fbeval/fbeval/runners/internal/runner"
 )
 
 func runBatch(t *testing.T, stdin string, args ...string) (int, string, string) {
@@ -183,5 +184,23 @@ func TestReadVLLMResults(t *testing.T) {
 		case tt.code != "" && (res.Error == nil || res.Error.Code != tt.code || res.Error.Message != tt.message):
 			t.Errorf("%s: error %+v, want %s %q", tt.line, res.Error, tt.code, tt.message)
 		}
+	}
+}
+
+// TestCustomIDsSharingAHash: results are found by the hash of their custom id,
+// which ids chosen to collide can share; a result joined to a request whose
+// custom id is another is refused, not written as that request's answer.
+func TestCustomIDsSharingAHash(t *testing.T) {
+	shared := runner.IDOf("shared")
+	defer func(f func(string) runner.ID) { idOf = f }(idOf)
+	idOf = func(id string) runner.ID {
+		if id == "flights-000.input_schema.r0.a1" || id == "hotels-020.input_schema.r0.a1" {
+			return shared
+		}
+		return runner.IDOf(id)
+	}
+	code, out, errs := runBatch(t, "", "from-openai", "--requests", "testdata/requests.jsonl", "testdata/openai_output.jsonl")
+	if code != 1 || out != "" || !strings.Contains(errs, `custom id "flights-000.input_schema.r0.a1" is joined to request "hotels-020.input_schema.r0.a1", whose custom id "hotels-020.input_schema.r0.a1" shares its hash`) {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errs, out)
 	}
 }

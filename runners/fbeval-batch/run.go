@@ -288,7 +288,7 @@ func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
 		req := &it.Req
 		cid := anthropicCustomID(req.RequestID)
 		if planning {
-			key := runner.IDOf(cid)
+			key := idOf(cid)
 			if first, dup := seen[key]; dup {
 				return nil, fmt.Errorf("%s: request id %q maps to the custom id %q of the request at line %d", it.Where(), req.RequestID, cid, first)
 			}
