@@ -1,6 +1,7 @@
 package export
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -65,6 +66,15 @@ func pathErr(err error) string {
 func ParseStudy(name string, data []byte) (contract.Study, error) {
 	var s contract.Study
 	rec := &contract.Record{File: name, Line: 1, Col: 1, Raw: data}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return s, rec.Errorf(0, "the study file is empty: a study file is one JSON object (fbeval study init prints one to edit)").Of(contract.ErrWrongFile)
+	}
+	if v := contract.VersionOf(data); v == contract.CogLangFixture {
+		return s, rec.Errorf(0, "this is a CogLang fixture (%s), not a study: give it to the coglang study as --fixture %s", v, name).Of(contract.ErrWrongFile)
+	} else if v != contract.StudyV1 && contract.FileKind(v) != "" {
+		// another file fbeval reads or writes, given where the study goes
+		return s, rec.Errorf(0, "this is %s (%s), not a study: name a built-in study (fbeval fixtures list) or a study file (%s; fbeval study init prints one)", contract.FileKind(v), v, contract.StudyV1).Of(contract.ErrWrongFile)
+	}
 	if err := json.Unmarshal(data, &s, json.RejectUnknownMembers(true)); err != nil {
 		return s, contract.DecodeError(rec, err)
 	}

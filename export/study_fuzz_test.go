@@ -69,6 +69,12 @@ func TestParseStudyErrors(t *testing.T) {
 		{"scalar", `"coglang"`, "s.json:1:1: want a JSON object, got a JSON string"},
 		{"bad utf-8", "{\"schema_version\":\"fbeval-study/v1\",\"name\":\"\xff\"}", "s.json:1:45: invalid JSON: invalid UTF-8"},
 		{"deep", `{"schema_version":"fbeval-study/v1","gates":` + strings.Repeat("[", 100000), "s.json:1:10044: invalid JSON: exceeded max depth"},
+		// a file fbeval writes, given where the study goes, is named
+		{"empty", " \n", "s.json:1:1: the study file is empty: a study file is one JSON object (fbeval study init prints one to edit)"},
+		{"response file", "{\"schema_version\":\"fbeval-response/v1\",\"request_id\":\"a\",\"output\":\"{}\"}\n{\"schema_version\":\"fbeval-response/v1\"}\n",
+			"s.json:1:1: this is a response file (fbeval-response/v1), not a study: name a built-in study (fbeval fixtures list) or a study file (fbeval-study/v1; fbeval study init prints one)"},
+		{"report", `{"schema_version":"fbeval-report/v1","suite":"toolcall"}`, "s.json:1:1: this is an fbeval report (fbeval-report/v1), not a study: name a built-in study (fbeval fixtures list) or a study file (fbeval-study/v1; fbeval study init prints one)"},
+		{"CogLang fixture", `{"schema_version":"coglang-generation-eval-fixture/v0.1","cases":[]}`, "s.json:1:1: this is a CogLang fixture (coglang-generation-eval-fixture/v0.1), not a study: give it to the coglang study as --fixture s.json"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

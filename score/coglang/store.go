@@ -45,7 +45,7 @@ type caseStore struct {
 	loads    sync.WaitGroup // chunks of details being read (caseList)
 	memMu    sync.Mutex
 	spare    []*chunkMem // what chunks let go were read into
-	err      error          // the first error met while reading the store back
+	err      error       // the first error met while reading the store back
 }
 
 // slot is what a case keeps while the records are read.

@@ -103,6 +103,10 @@ func whatToDo(version string) string {
 // notAReport turns a decoding error into one line at the file:line:col of the
 // problem that says the file is not a report, and what it looks like.
 func notAReport(name string, data []byte, err error) error {
+	if len(bytes.TrimLeft(data, " \t\r\n")) == 0 {
+		// what a runner or a score that failed before writing leaves
+		return fmt.Errorf("%s:1:1: the file is empty: expected an fbeval report (fbeval score --format json writes one)", name)
+	}
 	off := int64(-1)
 	var se *jsontext.SyntacticError
 	var me *json.SemanticError
