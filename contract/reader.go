@@ -55,6 +55,10 @@ type ReadOptions struct {
 	// value with no line end after it, which a writer cut short leaves (empty:
 	// none): a scorer names the runner's resume, a runner the export.
 	CutHint string
+	// WrongFileHint, when set, is the advice given with a whole-file document
+	// named by its schema_version as no file of records (a fixture, a study, a
+	// report), or "" for none: what the reader's program does with such a file.
+	WrongFileHint func(name, version string) string
 	// LoneSurrogates accepts \u escapes of lone UTF-16 surrogates, as Python's json
 	// reads them, for a suite whose decoder keeps them (strictjson.KeepSurrogates).
 	// The bytes of the file must still be valid UTF-8.
@@ -259,7 +263,7 @@ func (r *Reader) detect() bool {
 			if _, perr := r.peekNonSpace(); perr == io.EOF {
 				if version := firstVersion(r.longHead); version != "" {
 					if kind := FileKind(version); kind != "" && !RecordVersion(version) {
-						return r.fail(ErrWrongFile, r.pendingLine, r.pendingCol+1, "this is %s (%s), not a file of records", kind, version)
+						return r.fail(ErrWrongFile, r.pendingLine, r.pendingCol+1, "this is %s (%s), not a file of records%s", kind, version, r.wrongFileHint(version, ""))
 					}
 				}
 				return r.fail(ErrLimit, r.pendingLine, r.pendingCol+1, "one line of more than %d bytes: a JSON object this large cannot be read (%s, or write JSONL)", r.opts.MaxLineBytes, r.opts.LimitHint)
@@ -513,7 +517,7 @@ func (r *Reader) startObject() bool {
 		// by its first member, whatever its size
 		if version := firstVersion(d.head); version != "" {
 			if kind := FileKind(version); kind != "" && !RecordVersion(version) {
-				return r.fail(ErrWrongFile, line, col, "this is %s (%s), not a file of records", kind, version)
+				return r.fail(ErrWrongFile, line, col, "this is %s (%s), not a file of records%s", kind, version, r.wrongFileHint(version, ""))
 			}
 		}
 		return r.fail(ErrLimit, line, col, "a JSON object longer than %d bytes cannot be read whole (%s; or write JSONL, which is read one line at a time)", r.opts.MaxLineBytes, r.opts.LimitHint)
@@ -569,11 +573,28 @@ func (r *Reader) startObject() bool {
 	if v, ok := members["schema_version"]; ok && v.Kind() == '"' {
 		if tok, err := jsontext.NewDecoder(bytes.NewReader(v)).ReadToken(); err == nil {
 			if version, kind := tok.String(), FileKind(tok.String()); kind != "" && !RecordVersion(version) {
-				return r.fail(ErrWrongFile, line, col, "this is %s (%s), not a file of records: a JSON object must be one record or hold the records in %s", kind, version, quoteList(r.opts.ListKeys))
+				return r.fail(ErrWrongFile, line, col, "this is %s (%s), not a file of records%s", kind, version,
+					r.wrongFileHint(version, fmt.Sprintf("a JSON object must be one record or hold the records in %s", quoteList(r.opts.ListKeys))))
 			}
 		}
 	}
 	return r.fail(ErrShape, line, col, "a JSON object must be one record or hold the records in %s", quoteList(r.opts.ListKeys))
+}
+
+// wrongFileHint is the advice given with a document of version that is no file
+// of records: the caller's (ReadOptions.WrongFileHint), else otherwise; with
+// the colon that puts it after the message.
+func (r *Reader) wrongFileHint(version, otherwise string) string {
+	hint := otherwise
+	if r.opts.WrongFileHint != nil {
+		if h := r.opts.WrongFileHint(r.name, version); h != "" {
+			hint = h
+		}
+	}
+	if hint == "" {
+		return ""
+	}
+	return ": " + hint
 }
 
 // HeaderPosition returns the line and column of the value of the batch object's

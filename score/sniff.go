@@ -1,6 +1,7 @@
 package score
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 
@@ -82,3 +83,19 @@ func SniffRecord(rec *contract.Record, suite string) error {
 var cogLangCaseID = regexp.MustCompile(`^FB-L[0-9]+-[0-9]+$`)
 
 func isCogLangCaseID(id string) bool { return cogLangCaseID.MatchString(id) }
+
+// WrongFileHint says what to do with a file fbeval reads or writes that was
+// given as responses (contract.ReadOptions.WrongFileHint).
+func WrongFileHint(name, version string) string {
+	switch version {
+	case contract.CogLangFixture:
+		return "give it to --fixture, and the response file a runner wrote to --responses"
+	case contract.StudyV1:
+		return fmt.Sprintf("it names the study: give it first (fbeval score %s --responses FILE)", name)
+	case contract.ReportV1, contract.CogLangResult:
+		return fmt.Sprintf("fbeval score wrote it; fbeval report %s renders it again", name)
+	case contract.CaseResultV1:
+		return "fbeval score --cases-out wrote it; --responses takes the response file a runner wrote"
+	}
+	return ""
+}

@@ -54,6 +54,7 @@ func ReadResponses(fx *fixtures.CogLangFixture, sources []score.Source, opts sco
 			// lone surrogate escapes are read, as the reference's Python reads them
 			LoneSurrogates: true,
 			CutHint:        score.CutHint,
+			WrongFileHint:  score.WrongFileHint,
 		})
 		st := score.InputStats{Path: src.Name}
 		for rd.Scan() {

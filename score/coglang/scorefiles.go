@@ -125,6 +125,7 @@ func openSourceFile(src score.Source, opts score.Options) *sourceFile {
 		// lone surrogate escapes are read, as the reference's Python reads them
 		LoneSurrogates: true,
 		CutHint:        score.CutHint,
+		WrongFileHint:  score.WrongFileHint,
 	})}
 }
 

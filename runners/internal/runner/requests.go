@@ -219,8 +219,9 @@ func (q *Requests) Close() error { return q.closer() }
 // scan decodes every request of r, in order.
 func (q *Requests) scan(r io.Reader, fn func(*Item, *contract.Record) error) error {
 	rd := contract.NewReader(q.name, r, contract.ReadOptions{ListKeys: []string{"requests"}, SingleRecord: isRequestRecord,
-		LimitHint: "no request fbeval exports is this long: is this the request file?",
-		CutHint:   "an export stopped before it finished leaves it so: export the requests again"})
+		LimitHint:     "no request fbeval exports is this long: is this the request file?",
+		CutHint:       "an export stopped before it finished leaves it so: export the requests again",
+		WrongFileHint: wrongFileHint})
 	for rd.Scan() {
 		rec := rd.Record()
 		if rec.Err != nil {
@@ -258,4 +259,18 @@ func ReadRequests(name string, r io.Reader) ([]Item, error) {
 // request or case, a batch holds "requests".
 func isRequestRecord(names []string) bool {
 	return !slices.Contains(names, "requests") && (slices.Contains(names, "request_id") || slices.Contains(names, "case_id"))
+}
+
+// wrongFileHint says what to do with a file fbeval reads or writes that was
+// given as requests (contract.ReadOptions.WrongFileHint).
+func wrongFileHint(name, version string) string {
+	switch version {
+	case contract.CogLangFixture:
+		return fmt.Sprintf("fbeval export coglang --fixture %s writes its requests", name)
+	case contract.StudyV1:
+		return fmt.Sprintf("fbeval export %s writes its requests", name)
+	case contract.ReportV1, contract.CogLangResult, contract.CaseResultV1:
+		return "fbeval score wrote it; a runner reads the request file fbeval export writes"
+	}
+	return ""
 }

@@ -236,6 +236,7 @@ func (run *Run) Read(src score.Source, opts score.Options) (*score.InputStats, e
 		SingleRecord:  isSingleResponse,
 		MaxLineBytes:  opts.MaxLineBytes,
 		CutHint:       score.CutHint,
+		WrongFileHint: score.WrongFileHint,
 	})
 	st := &score.InputStats{Path: src.Name}
 	workers := opts.Workers
