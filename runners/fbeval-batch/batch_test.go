@@ -204,3 +204,36 @@ func TestCustomIDsSharingAHash(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errs, out)
 	}
 }
+
+// TestWrongFilesGivenAsResults: a file fbeval knows given to from-openai or
+// from-anthropic (the request file, the batch to send, the converted responses,
+// the other provider's results) says what it is and what to do, exit 2.
+func TestWrongFilesGivenAsResults(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	_, openaiIn, _ := runBatch(t, "", "to-openai", "--model", "m", "testdata/requests.jsonl")
+	_, anthropicIn, _ := runBatch(t, "", "to-anthropic", "--model", "c", "testdata/requests.jsonl")
+	oin, ain := write("openai_in.jsonl", openaiIn), write("anthropic_in.json", anthropicIn)
+	ares := write("anthropic_results.jsonl", `{"custom_id":"a","result":{"type":"succeeded","message":{}}}`+"\n")
+	for _, tt := range []struct {
+		cmd, file, want string
+	}{
+		{"from-openai", "testdata/requests.jsonl", "testdata/requests.jsonl:1:1: this is a request file (fbeval-request/v1), not batch results: fbeval-batch to-openai turns it into the file to send to the batch API, and from-openai reads the results the batch API returns"},
+		{"from-anthropic", "testdata/from_openai.golden", "testdata/from_openai.golden:1:1: this is a response file (fbeval-response/v1), not batch results: fbeval-batch from-anthropic writes such files; score it with fbeval score"},
+		{"from-openai", oin, oin + ":1:1: this is a line of an OpenAI Batch input file (custom_id, method, url, body), the file to send: from-openai reads the output file the batch API returns"},
+		{"from-anthropic", ain, ain + ":1:1: this is an Anthropic Message Batches request body ({\"requests\": [...]}), the batch to send: from-anthropic reads the results the batch API returns"},
+		{"from-openai", ares, ares + ":1:1: this is an Anthropic Message Batches result line (custom_id, result): convert the file with fbeval-batch from-anthropic"},
+		{"from-anthropic", "testdata/openai_output.jsonl", "testdata/openai_output.jsonl:1:1: this is an OpenAI Batch output line (custom_id, response): convert the file with fbeval-batch from-openai"},
+	} {
+		code, out, errs := runBatch(t, "", tt.cmd, tt.file)
+		if code != 2 || out != "" || errs != "fbeval-batch: "+tt.want+"\n" {
+			t.Errorf("%s %s: exit %d, stderr:\n%s\nwant:\n%s", tt.cmd, tt.file, code, errs, tt.want)
+		}
+	}
+}

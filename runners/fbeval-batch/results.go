@@ -145,6 +145,9 @@ func parseOpenAIResult(rec *contract.Record) (result, error) {
 		return result{}, rec.Errorf(0, "not a batch result line: %v", err)
 	}
 	if w.CustomID == nil || *w.CustomID == "" {
+		if what := wrongLine(rec.Raw, "openai"); what != "" {
+			return result{}, rec.Errorf(0, "%s", what)
+		}
 		return result{}, rec.Errorf(0, "a batch result line needs custom_id")
 	}
 	out := result{customID: *w.CustomID}
@@ -170,6 +173,9 @@ func parseOpenAIResult(rec *contract.Record) (result, error) {
 		return out, nil
 	}
 	if !hasResponse {
+		if what := wrongLine(rec.Raw, "openai"); what != "" {
+			return result{}, rec.Errorf(0, "%s", what)
+		}
 		return result{}, rec.Errorf(0, "a batch result line needs response or error")
 	}
 	body := resp.Body
@@ -206,6 +212,39 @@ func parseOpenAIResult(rec *contract.Record) (result, error) {
 	return out, nil
 }
 
+// wrongLine says what a line given to from-PROVIDER is when it is no result
+// line of that provider but a line fbeval knows (a record of fbeval's contract,
+// the batch input file, the other provider's results), and what to do with its
+// file; "" otherwise. It is asked only of a line that is not a result line.
+func wrongLine(raw []byte, provider string) string {
+	if v := contract.VersionOf(raw); v != "" {
+		switch kind := contract.FileKind(v); kind {
+		case "":
+		case "a request file":
+			return fmt.Sprintf("this is a request file (%s), not batch results: fbeval-batch to-%s turns it into the file to send to the batch API, and from-%s reads the results the batch API returns", v, provider, provider)
+		case "a response file":
+			return fmt.Sprintf("this is a response file (%s), not batch results: fbeval-batch from-%s writes such files; score it with fbeval score", v, provider)
+		default:
+			return fmt.Sprintf("this is %s (%s), not batch results", kind, v)
+		}
+	}
+	keys, _ := contract.TopLevel(raw)
+	switch {
+	case keys["requests"] && len(keys) == 1:
+		return "this is an Anthropic Message Batches request body ({\"requests\": [...]}), the batch to send: from-anthropic reads the results the batch API returns"
+	case !keys["custom_id"]:
+	case keys["body"] && keys["url"]:
+		return "this is a line of an OpenAI Batch input file (custom_id, method, url, body), the file to send: from-openai reads the output file the batch API returns"
+	case keys["params"]:
+		return "this is an Anthropic Message Batches request (custom_id, params), the batch to send: from-anthropic reads the results the batch API returns"
+	case keys["response"] && provider != "openai":
+		return "this is an OpenAI Batch output line (custom_id, response): convert the file with fbeval-batch from-openai"
+	case keys["result"] && provider != "anthropic":
+		return "this is an Anthropic Message Batches result line (custom_id, result): convert the file with fbeval-batch from-anthropic"
+	}
+	return ""
+}
+
 // readAnthropicResults reads Message Batches results: {"custom_id", "result":
 // {"type": "succeeded", "message"} | {"type": "errored", "error"} | {"type":
 // "expired"} | {"type": "canceled"}}.
@@ -227,6 +266,9 @@ func parseAnthropicResult(rec *contract.Record) (result, error) {
 		return result{}, rec.Errorf(0, "not a batch result line: %v", err)
 	}
 	if w.CustomID == nil || *w.CustomID == "" || w.Result == nil {
+		if what := wrongLine(rec.Raw, "anthropic"); what != "" {
+			return result{}, rec.Errorf(0, "%s", what)
+		}
 		return result{}, rec.Errorf(0, "a batch result line needs custom_id and result")
 	}
 	out := result{customID: *w.CustomID}
