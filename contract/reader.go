@@ -46,6 +46,10 @@ type ReadOptions struct {
 	// SingleRecord reports whether a whole-file object with these member names is
 	// itself one record rather than a batch. Nil: never.
 	SingleRecord func(names []string) bool
+	// AnyDocument says that every kind of file fbeval reads or writes is a
+	// record to the caller (fbeval validate): a whole-file document too long to
+	// read is then not named as no file of records.
+	AnyDocument bool
 	// MaxLineBytes bounds one JSONL line (0: DefaultMaxLineBytes).
 	MaxLineBytes int
 	// LimitHint is the advice given with a record over MaxLineBytes (empty: raise
@@ -261,7 +265,7 @@ func (r *Reader) detect() bool {
 			// The first line is over the limit: a JSONL line to reject, unless it is
 			// the whole file, then a JSON object too large to read.
 			if _, perr := r.peekNonSpace(); perr == io.EOF {
-				if version := firstVersion(r.longHead); version != "" {
+				if version := firstVersion(r.longHead); version != "" && !r.opts.AnyDocument {
 					if kind := FileKind(version); kind != "" && !RecordVersion(version) {
 						return r.fail(ErrWrongFile, r.pendingLine, r.pendingCol+1, "this is %s (%s), not a file of records%s", kind, version, r.wrongFileHint(version, ""))
 					}
@@ -515,7 +519,7 @@ func (r *Reader) startObject() bool {
 	if tooLong {
 		// a document that is no file of records (a report, a result) says so
 		// by its first member, whatever its size
-		if version := firstVersion(d.head); version != "" {
+		if version := firstVersion(d.head); version != "" && !r.opts.AnyDocument {
 			if kind := FileKind(version); kind != "" && !RecordVersion(version) {
 				return r.fail(ErrWrongFile, line, col, "this is %s (%s), not a file of records%s", kind, version, r.wrongFileHint(version, ""))
 			}

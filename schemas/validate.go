@@ -130,6 +130,7 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 		// A whole-file object is one document; batches are described by their own
 		// schemas rather than split into records.
 		SingleRecord: func([]string) bool { return true },
+		AnyDocument:  true,
 		MaxLineBytes: opts.MaxLineBytes,
 	})
 	var ps []Problem
@@ -147,6 +148,11 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 	}
 	if err := rd.Err(); err != nil {
 		emit(readProblem(file, err))
+		st.Invalid++
+	} else if st.Records == 0 {
+		// nothing checked is no pass: an export, a runner or a score that
+		// failed before it wrote leaves an empty file
+		emit(Problem{File: file, Line: 1, Col: 1, Message: "the file holds no records: nothing to check (an export, a runner or a score that failed before it wrote leaves it empty)", Read: true})
 		st.Invalid++
 	}
 	return st

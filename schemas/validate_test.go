@@ -286,8 +286,12 @@ func TestValidateStats(t *testing.T) {
 	if n < 2 {
 		t.Errorf("%d problems, want at least 2", n)
 	}
-	if st := v.Validate("empty", strings.NewReader(" \n"), Options{}, func(Problem) { t.Error("problem in an empty file") }); st.Records != 0 {
-		t.Errorf("empty file: %+v", st)
+	// an empty file is no pass: a CI step that validates what a failed runner
+	// left must fail
+	var empty []Problem
+	if st := v.Validate("empty", strings.NewReader(" \n"), Options{}, func(p Problem) { empty = append(empty, p) }); st.Records != 0 || st.Invalid != 1 ||
+		len(empty) != 1 || empty[0].String() != "empty:1:1: the file holds no records: nothing to check (an export, a runner or a score that failed before it wrote leaves it empty)" {
+		t.Errorf("empty file: %+v, %v", st, empty)
 	}
 }
 
