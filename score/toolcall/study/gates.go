@@ -94,6 +94,19 @@ func unknownGateField(g score.Gate, path string, fields, arms []string) string {
 			msg = fmt.Sprintf("gate %q: unknown arm %s; the study's arms: %s", g.Text, first, strings.Join(arms, ", "))
 		}
 	}
+	if len(g.Path) == 1 {
+		// a metric without the arm it is of (first_pass_success for
+		// input_schema.first_pass_success_percent)
+		var of []string
+		for _, f := range fields {
+			if last := f[strings.LastIndexByte(f, '.')+1:]; strings.Count(f, ".") == 1 && slices.Contains(arms, f[:strings.IndexByte(f, '.')]) && (last == path || strings.HasPrefix(last, path+"_")) {
+				of = append(of, f)
+			}
+		}
+		if len(of) > 0 {
+			return msg + "; a field names its arm: " + strings.Join(of, ", ")
+		}
+	}
 	if best := score.Closest(path, fields); best != "" {
 		msg += "; did you mean " + best
 	}
