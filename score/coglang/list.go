@@ -40,7 +40,11 @@ type caseList struct {
 var caseStride, rangeCases, rangeBytes = 64, 1024, 1 << 20
 
 // detailChunkBytes is about how many bytes of details a chunk holds, and
-// minDetailChunk the fewest cases in one (variables for the tests).
+// minDetailChunk the fewest cases in one (variables for the tests). A chunk's
+// details lie in the blocks of its ranges of cases (detailFile), so a chunk
+// reads little more than it holds in any order of the records: 1 MiB chunks
+// take less memory than 4 MiB ones and no more time (100,000 and 1,000,000
+// cases, study order and shuffled).
 var detailChunkBytes, minDetailChunk = 1 << 20, 1
 
 // list is the list of the cases mode lists, or of the failing ones.
@@ -107,7 +111,8 @@ type detailChunk struct {
 // chunkMem is what a chunk is read into. A chunk let go hands it to the next
 // chunk read (caseStore.spareMem), so that writing a list takes the memory of a
 // few chunks once instead of fresh memory for each: on a machine whose fresh
-// pages are dear, the faults of a new 4 MiB per chunk were a tenth of the time.
+// pages are dear, the faults of a new chunk's memory each time were a tenth of
+// the time (a million cases, chunks of 4 MiB).
 type chunkMem struct {
 	cases []int32      // the case of each listed case of the chunk
 	spans []detailSpan // where each one's detail is in data

@@ -36,7 +36,7 @@ type caseStore struct {
 	headSets [][]string // by number
 	header   fixtures.CogLangHeader
 	cases    *spoolFile     // id, prompt per case, in fixture order
-	details  *spoolFile     // one detail per scored record
+	details  *detailFile    // one detail per scored record, by range of cases
 	stride   int            // caseStride when the store was made
 	caseOffs []int64        // where case k*stride begins in cases, for every k
 	enc      []byte         // the detail being written
@@ -77,7 +77,7 @@ func newCaseStore(src fixtures.CogLangSource, refs bool, popts ParseOptions) (st
 	if st.cases, err = newSpoolFile(); err != nil {
 		return nil, err
 	}
-	if st.details, err = newSpoolFile(); err != nil {
+	if st.details, err = newDetailFile(); err != nil {
 		st.close()
 		return nil, err
 	}
@@ -217,7 +217,7 @@ func (st *caseStore) add(s *Scored) (duplicate bool, err error) {
 // fill writes the detail of record s and sets case i's slot from it.
 func (st *caseStore) fill(i int, s *Scored) error {
 	st.enc = appendDetail(st.enc[:0], s)
-	off, err := st.details.write(st.enc)
+	off, err := st.details.write(i, st.enc)
 	if err != nil {
 		return err
 	}
@@ -657,7 +657,95 @@ func (st *caseStore) flush() error {
 	if err := st.cases.w.Flush(); err != nil {
 		return fmt.Errorf("cannot write the temporary file of the scored cases: %v", err)
 	}
-	if err := st.details.w.Flush(); err != nil {
+	return st.details.flush()
+}
+
+// detailFile is the details file, written a block at a time: each block holds
+// the details of one range of detailRangeCases cases (in fixture order) and is
+// written once full, where it was placed when begun, so the details of a range
+// of cases lie in a few blocks whatever order their records came in. A list
+// then reads a chunk's details in a few large reads. Written in the order the
+// records came, the details of a shuffled file were spread over the whole
+// file, which every chunk read again: 13.9 GB read for a million cases, where
+// the file holds 113 MB.
+type detailFile struct {
+	*spoolFile               // the file; off is where the next block goes
+	blocks     []detailBlock // by range of cases: the block being filled
+}
+
+// detailBlock is a block being filled: its place in the file, and the details
+// it holds so far.
+type detailBlock struct {
+	at  int64
+	buf []byte
+}
+
+// detailRangeCases is how many cases, in fixture order, share blocks, and
+// detailBlockBytes the size of a block (variables for the tests).
+var detailRangeCases, detailBlockBytes = 16384, 64 << 10
+
+func newDetailFile() (*detailFile, error) {
+	f, err := newSpoolFile()
+	if err != nil {
+		return nil, err
+	}
+	return &detailFile{spoolFile: f}, nil
+}
+
+// write adds the detail b of case i and returns its offset in the file.
+func (d *detailFile) write(i int, b []byte) (int64, error) {
+	if len(b) > detailBlockBytes {
+		// a detail larger than a block: a place of its own
+		off := d.off
+		d.off += int64(len(b))
+		if _, err := d.f.WriteAt(b, off); err != nil {
+			return 0, fmt.Errorf("cannot write the temporary file of the scored cases: %v", err)
+		}
+		return off, nil
+	}
+	r := i / detailRangeCases
+	if r >= len(d.blocks) {
+		d.blocks = slices.Grow(d.blocks, r+1-len(d.blocks))[:r+1]
+	}
+	bl := &d.blocks[r]
+	if bl.buf == nil || len(bl.buf)+len(b) > detailBlockBytes {
+		if err := d.writeBlock(bl); err != nil {
+			return 0, err
+		}
+		if bl.buf == nil {
+			bl.buf = make([]byte, 0, detailBlockBytes)
+		}
+		bl.at, bl.buf = d.off, bl.buf[:0]
+		d.off += int64(detailBlockBytes)
+	}
+	off := bl.at + int64(len(bl.buf))
+	bl.buf = append(bl.buf, b...)
+	return off, nil
+}
+
+// writeBlock writes what block bl holds where it was placed.
+func (d *detailFile) writeBlock(bl *detailBlock) error {
+	if len(bl.buf) == 0 {
+		return nil
+	}
+	if _, err := d.f.WriteAt(bl.buf, bl.at); err != nil {
+		return fmt.Errorf("cannot write the temporary file of the scored cases: %v", err)
+	}
+	bl.buf = bl.buf[:0]
+	return nil
+}
+
+// flush writes the blocks being filled and lets the file reach the end of the
+// last block placed (the unwritten ends of blocks read as zero bytes, which no
+// detail includes), before the details are read back.
+func (d *detailFile) flush() error {
+	for i := range d.blocks {
+		if err := d.writeBlock(&d.blocks[i]); err != nil {
+			return err
+		}
+		d.blocks[i].buf = nil // a detail written after this begins a block
+	}
+	if err := d.f.Truncate(d.off); err != nil {
 		return fmt.Errorf("cannot write the temporary file of the scored cases: %v", err)
 	}
 	return nil

@@ -41,14 +41,21 @@ func TestStoreMatchesScore(t *testing.T) {
 	b = shuffled
 	b.WriteString(`{"case_id": 12, "output": "Equal[1, 1]"}` + "\n" + `{"case_id": 12, "output": "Equal[1, 2]"}` + "\n")
 	b.WriteString(`{"case_id": "FB-L1-005", "error": {"code": "http_429", "message": "m"}}` + "\n")
+	// a detail longer than a block (strict, below)
+	b.WriteString(`{"case_id": "` + fx.Cases[2].CaseID + `", "output": "Equal[` + strings.Repeat("1, ", 100) + `1]"}` + "\n")
 	files := [][]byte{b.Bytes()}
 	for _, strict := range []bool{false, true} {
 		// strict: cases built in ranges of 3, read back in chunks of 9 (7
 		// rounded up to whole ranges), their details out of order, and each range
-		// read from at most one case before it
+		// read from at most one case before it; the details written in blocks
+		// of 200 bytes shared by 5 cases, a longer detail in a place of its own
 		if strict {
 			detailChunkBytes, minDetailChunk, rangeCases, caseStride = 1, 7, 3, 2
-			defer func() { detailChunkBytes, minDetailChunk, rangeCases, caseStride = 4<<20, 1, 1024, 64 }()
+			detailRangeCases, detailBlockBytes = 5, 200
+			defer func() {
+				detailChunkBytes, minDetailChunk, rangeCases, caseStride = 1<<20, 1, 1024, 64
+				detailRangeCases, detailBlockBytes = 16384, 64<<10
+			}()
 		}
 		opts := Options{Strict: strict, AnswerSource: "t"}
 		var responses []Response
