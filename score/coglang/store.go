@@ -23,7 +23,8 @@ import (
 // unlinked temporary files, gone whenever the process ends: the cases' ids and
 // prompts in fixture order (written by the one read of the fixture), and the
 // details of the records (response case id, output, canonical text or parse
-// error, hallucinated heads, error code) in the order they were scored. The cases
+// error, hallucinated heads, error code) in blocks by range of cases, each range's
+// in the order they were scored (detailFile). The cases
 // are written in fixture order, a range at a time (caseList), by reading the first
 // file again from a case noted every stride cases, and each case's detail by its
 // offset in the second.
