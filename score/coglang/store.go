@@ -91,6 +91,7 @@ func newCaseStore(src fixtures.CogLangSource, refs bool, popts ParseOptions) (st
 	}
 	var s Scored
 	var ids pages[contract.IDEntry]
+	src.NoReferences = !refs // the responses are scored, not the references
 	st.header, err = src.Each(func(i int, c *fixtures.CogLangCase) error {
 		if i >= 1<<31-1 {
 			return &contract.InputError{File: src.Name, Msg: "the fixture has more than 2^31 cases"}
