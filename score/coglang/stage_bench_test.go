@@ -219,16 +219,29 @@ func BenchmarkIndexFixture100k(b *testing.B) {
 // one response per case (synth.CogLangResponses, seed 1), and the whole path of
 // `fbeval score coglang --fixture FX --format json`: read the fixture file,
 // read and score the responses, write the JSON result with every case.
-func BenchmarkScoreFixture100k(b *testing.B) { benchScoreFixture(b, 100_000) }
+func BenchmarkScoreFixture100k(b *testing.B) { benchScoreFixture(b, 100_000, false) }
 
 func BenchmarkScoreFixture1M(b *testing.B) {
 	if testing.Short() {
 		b.Skip("a 1,000,000-case fixture (-short)")
 	}
-	benchScoreFixture(b, 1_000_000)
+	benchScoreFixture(b, 1_000_000, false)
 }
 
-func benchScoreFixture(b *testing.B, n int) {
+// BenchmarkScoreFixtureShuffled100k and 1M are the same with the responses
+// shuffled (synth.Shuffle, seed 1), as merged batch shards come back: the
+// details file is written a block per range of cases (detailFile), so the
+// result is read back in about the bytes it holds.
+func BenchmarkScoreFixtureShuffled100k(b *testing.B) { benchScoreFixture(b, 100_000, true) }
+
+func BenchmarkScoreFixtureShuffled1M(b *testing.B) {
+	if testing.Short() {
+		b.Skip("a 1,000,000-case fixture (-short)")
+	}
+	benchScoreFixture(b, 1_000_000, true)
+}
+
+func benchScoreFixture(b *testing.B, n int, shuffled bool) {
 	fx := synth.CogLangFixture(fixtures.DefaultCogLangFixture(), n)
 	path := filepath.Join(b.TempDir(), "fixture.json")
 	var buf bytes.Buffer
@@ -243,6 +256,13 @@ func benchScoreFixture(b *testing.B, n int) {
 		b.Fatal(err)
 	}
 	data := buf.Bytes()
+	if shuffled {
+		var sh bytes.Buffer
+		if err := synth.Shuffle(&sh, data, 1); err != nil {
+			b.Fatal(err)
+		}
+		data = sh.Bytes()
+	}
 	fx = nil
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
