@@ -103,7 +103,7 @@ func writeRanges[T any](w *bufio.Writer, l *Ranges[T], appendItem func(dst []byt
 	if workers <= 1 {
 		build := l.writerBuild()
 		buf := spareBuf()
-		defer letGoBuf(buf)
+		defer func() { letGoBuf(buf) }() // the buffer as it has grown
 		for r := range ranges {
 			var err error
 			if buf, err = render(build, buf[:0], r); err != nil {
