@@ -281,7 +281,7 @@ func (b *caseBuilder) buildChunk(ch *detailChunk, a, z int, yield func(*CaseResu
 	}
 	for i, k := first, a; k < z; i++ {
 		var err error
-		if b.id, b.prompt, err = b.cr.strings(b.id, b.prompt); err != nil {
+		if b.id, b.prompt, err = b.cr.strings(); err != nil {
 			return false, err
 		}
 		if i != int(ch.cases[k]) {

@@ -339,9 +339,9 @@ func (st *caseStore) names() (dups, errs []string, err error) {
 		}
 	}
 	cr := st.cases.reader()
-	var id, prompt []byte
+	var id []byte
 	for i := range st.slots.n {
-		if id, prompt, err = cr.strings(id, prompt); err != nil {
+		if id, _, err = cr.strings(); err != nil {
 			return nil, nil, err
 		}
 		b := st.slots.at(i).bits
@@ -629,20 +629,31 @@ func (s *spoolFile) reader() *spoolReader {
 }
 
 type spoolReader struct {
-	r   *bufio.Reader
-	err error
+	r    *bufio.Reader
+	err  error
+	a, b []byte // the pair read last, when it did not lie whole in r's buffer
 }
 
-// strings reads the next pair of strings into a and b.
-func (r *spoolReader) strings(a, b []byte) ([]byte, []byte, error) {
+// strings reads the next pair of strings, valid until the next call: where
+// they lie whole in the reader's buffer, as they do but for one pair a buffer,
+// they are cut from it rather than copied out a byte of length at a time.
+func (r *spoolReader) strings() ([]byte, []byte, error) {
 	if r.err != nil {
-		return a, b, r.err
+		return nil, nil, r.err
 	}
-	a, r.err = r.bytes(a)
+	if buf, _ := r.r.Peek(r.r.Buffered()); len(buf) > 0 {
+		if a, rest, ok := contract.CutField(buf); ok {
+			if b, rest, ok := contract.CutField(rest); ok {
+				r.r.Discard(len(buf) - len(rest))
+				return a, b, nil
+			}
+		}
+	}
+	r.a, r.err = r.bytes(r.a)
 	if r.err == nil {
-		b, r.err = r.bytes(b)
+		r.b, r.err = r.bytes(r.b)
 	}
-	return a, b, r.err
+	return r.a, r.b, r.err
 }
 
 func (r *spoolReader) bytes(dst []byte) ([]byte, error) {
