@@ -597,16 +597,6 @@ func newSpoolFile() (*spoolFile, error) {
 
 func (s *spoolFile) close() { s.f.Close() }
 
-// write appends b and returns its offset.
-func (s *spoolFile) write(b []byte) (int64, error) {
-	off := s.off
-	if _, err := s.w.Write(b); err != nil {
-		return 0, fmt.Errorf("cannot write the temporary file of the scored cases: %v", err)
-	}
-	s.off += int64(len(b))
-	return off, nil
-}
-
 func (s *spoolFile) writeStrings(a, b string) error {
 	n, err := contract.WriteField(s.w, a)
 	s.off += int64(n)
