@@ -351,7 +351,11 @@ func (s *caseScorer) judge(output string) outcome {
 		return outcome{decision: Rejected, text: string(s.buf)}
 	}
 	a := s.checker.Check(e)
-	return outcome{parseOK: true, valid: a.Valid, decision: a.Decision, text: string(s.buf), head: e.Head(), halluc: a.Hallucinated}
+	text := output // an output already in canonical form, as most are, is its own text
+	if string(s.buf) != output {
+		text = string(s.buf)
+	}
+	return outcome{parseOK: true, valid: a.Valid, decision: a.Decision, text: text, head: e.Head(), halluc: a.Hallucinated}
 }
 
 // fill writes the case result of output, judged as o, for case c.
