@@ -688,11 +688,12 @@ type detailBlock struct {
 var detailRangeCases, detailBlockBytes = 16384, 64 << 10
 
 func newDetailFile() (*detailFile, error) {
-	f, err := newSpoolFile()
+	f, err := contract.CreateTemp("fbeval-coglang-*", "the scored cases")
 	if err != nil {
 		return nil, err
 	}
-	return &detailFile{spoolFile: f}, nil
+	// its blocks are written where they go: no buffered writer
+	return &detailFile{spoolFile: &spoolFile{f: f}}, nil
 }
 
 // write adds the detail b of case i and returns its offset in the file.
