@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -220,7 +221,16 @@ func TestWrongFilesGivenAsResults(t *testing.T) {
 	_, openaiIn, _ := runBatch(t, "", "to-openai", "--model", "m", "testdata/requests.jsonl")
 	_, anthropicIn, _ := runBatch(t, "", "to-anthropic", "--model", "c", "testdata/requests.jsonl")
 	oin, ain := write("openai_in.jsonl", openaiIn), write("anthropic_in.json", anthropicIn)
-	ares := write("anthropic_results.jsonl", `{"custom_id":"a","result":{"type":"succeeded","message":{}}}`+"\n")
+	// a Message Batches results line around the Messages API reply recorded from the SDK's shape
+	msg, err := os.ReadFile("../internal/anthropic/testdata/message_text.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, msg); err != nil {
+		t.Fatal(err)
+	}
+	ares := write("anthropic_results.jsonl", `{"custom_id":"a","result":{"type":"succeeded","message":`+compact.String()+`}}`+"\n")
 	for _, tt := range []struct {
 		cmd, file, want string
 	}{
