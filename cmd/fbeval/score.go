@@ -61,6 +61,13 @@ func (c *ScoreCmd) Run(env *Env) error {
 		if err := env.claimStdin("--responses", p); err != nil {
 			return err
 		}
+		// one file named twice (a glob and its own name, a link): scored, its
+		// records each repeating itself, and said so
+		if st, err := os.Stat(p); err == nil && !contract.Stdin(p) {
+			if in, ok := contract.InputIs(st, c.Responses[:i], env.Stdin); ok {
+				env.warnf("%s and %s are one file, given twice: each of its records is read twice and repeats itself (the last wins)", contract.InputName(in), p)
+			}
+		}
 	}
 	s, err := c.resolve()
 	if err != nil {
