@@ -42,7 +42,10 @@ type ReportCmd struct {
 }
 
 func (c *ReportCmd) Run(env *Env) error {
-	doc, done, err := openReport(env, c.File, c.MaxLineBytes)
+	// JUnit XML counts each suite's tests before its first test case: the
+	// reading that checks the lists keeps the counts, so they are read once
+	// more, not twice.
+	doc, done, err := openReport(env, c.File, report.OpenOptions{MaxRowBytes: c.MaxLineBytes, JUnitCounts: c.Format == "junit"})
 	if err != nil {
 		return err
 	}
@@ -59,8 +62,8 @@ func (c *ReportCmd) Run(env *Env) error {
 // lists (a toolcall report's rows, a CogLang result's cases): they are read
 // again from the file (standard input is kept in a temporary file) as they are
 // written. done releases the input.
-func openReport(env *Env, path string, maxRow int64) (report.Doc, func(), error) {
-	if maxRow <= 0 {
+func openReport(env *Env, path string, opts report.OpenOptions) (report.Doc, func(), error) {
+	if opts.MaxRowBytes <= 0 {
 		return report.Doc{}, nil, usageError("--max-line-bytes must be positive")
 	}
 	r, closeInput, err := openInput(env, path)
@@ -73,7 +76,6 @@ func openReport(env *Env, path string, maxRow int64) (report.Doc, func(), error)
 		return report.Doc{}, nil, &exitError{code: 2, err: err}
 	}
 	done := func() { sp.Close(); closeInput() }
-	opts := report.OpenOptions{MaxRowBytes: maxRow}
 	if sp.Spooled() {
 		opts.First = sp
 	}
@@ -121,7 +123,9 @@ func (c *CompareCmd) Run(env *Env) error {
 		done func()
 		err  error
 	}
-	open := func(i int) { opened[i].doc, opened[i].done, opened[i].err = openReport(env, paths[i], c.MaxLineBytes) }
+	open := func(i int) {
+		opened[i].doc, opened[i].done, opened[i].err = openReport(env, paths[i], report.OpenOptions{MaxRowBytes: c.MaxLineBytes})
+	}
 	var wg sync.WaitGroup
 	wg.Go(func() { open(1) })
 	open(0)

@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/fbeval/fbeval/contract"
 )
@@ -118,15 +120,24 @@ func WriteJUnit(w io.Writer, doc Doc) error {
 
 // junitToolcall writes a toolcall report's JUnit XML as the rows are read,
 // without their attempt results: one pass counts each arm's tests, failures and
-// errors for the suites' attributes, then one more writes the test cases
-// (writeJUnitSuites), so no more than one row is held.
+// errors for the suites' attributes (or Open kept them: junitCounts), then one
+// more writes the test cases (writeJUnitSuites), so no more than one row is
+// held.
 func junitToolcall(w io.Writer, r *ToolcallReport) error {
 	arms := r.Arms.Keys()
 	suites := make([]JUnitSuite, len(arms))
 	out := JUnitSuites{Name: "toolcall: " + r.title()}
-	for row := range r.EachBriefRow() {
-		if i := slices.Index(arms, row.Arm); i >= 0 {
-			suites[i].count(junitRowOf(row, false))
+	if r.junitCounts != nil && r.RowSource != nil && r.Rows == nil {
+		for i, a := range arms {
+			if n := r.junitCounts[a]; n != nil {
+				suites[i].Tests, suites[i].Failures, suites[i].Errors = n.Tests, n.Failures, n.Errors
+			}
+		}
+	} else {
+		for row := range r.EachBriefRow() {
+			if i := slices.Index(arms, row.Arm); i >= 0 {
+				suites[i].count(junitRowOf(row, false))
+			}
 		}
 	}
 	for i, a := range r.Arms {
@@ -633,11 +644,12 @@ func junitCogLangStream(w io.Writer, c *CogLangResult) (bool, error) {
 	var caseIDs, failIDs []uint64
 	seed := maphash.MakeSeed()
 	// count walks the cases as full says, counting each level's tests and the
-	// scored cases listed
+	// scored cases listed: what Open kept of them when it did (counted)
+	counted := c.counted()
 	count := func(full bool) (listed int, ok bool) {
 		suites = make([]JUnitSuite, len(levels))
 		caseIDs, failIDs = caseIDs[:0], failIDs[:0]
-		ok = c.walkBrief(full, func(id, level string, cs *CogLangCase, f *FailureCase) {
+		ok = counted.walkBrief(full, func(id, level string, cs *CogLangCase, f *FailureCase) {
 			if cs != nil {
 				listed++
 				caseIDs = append(caseIDs, maphash.String(seed, id))
@@ -720,4 +732,121 @@ func (s *JUnitSuites) add(suite JUnitSuite) {
 	s.Tests += suite.Tests
 	s.Failures += suite.Failures
 	s.Errors += suite.Errors
+}
+
+// junitKept is what Open keeps of a saved CogLang result's streamed lists when
+// asked (OpenOptions.JUnitCounts), from the reading that checks them: each
+// element's case id (hashed), level and JUnit outcome, in the list's order,
+// 12 bytes an element. A JUnit report's count of its tests walks these in
+// place of the lists, so writing it reads the lists once more, not twice.
+type junitKept struct {
+	seed    maphash.Seed
+	levelOf map[string]uint32
+	levels  []string
+	// cases and fails are nil when that list was not streamed.
+	cases, fails *junitKeptList
+}
+
+// junitKeptList is one list's elements: ids[8k:8k+8] the hash of element k's
+// case id, tags[k] its level's index shifted left by 2 and its junitOutcome.
+type junitKeptList struct {
+	ids  []byte
+	tags []uint32
+}
+
+// junitOutcome is what a JUnit suite counts of a test case.
+type junitOutcome uint32
+
+const (
+	junitPassed junitOutcome = iota
+	junitFailed
+	junitErred
+)
+
+// junitReplayCategories are the failure categories a kept element is replayed
+// with: none, one that fails, and the provider error alone, which errs
+// (junitCogCaseOf).
+var junitReplayCategories = [...][]string{junitPassed: nil, junitFailed: {JUnitCogLang}, junitErred: {JUnitProviderError}}
+
+func newJUnitKept() *junitKept {
+	return &junitKept{seed: maphash.MakeSeed(), levelOf: map[string]uint32{}, cases: &junitKeptList{}, fails: &junitKeptList{}}
+}
+
+// keep adds to l the element of case id at level whose test case is tc.
+func (k *junitKept) keep(l *junitKeptList, id, level string, tc JUnitCase) {
+	li, ok := k.levelOf[level]
+	if !ok {
+		li = uint32(len(k.levels))
+		k.levelOf[level] = li
+		k.levels = append(k.levels, level)
+	}
+	o := junitPassed
+	switch {
+	case tc.Error != nil:
+		o = junitErred
+	case tc.Failure != nil:
+		o = junitFailed
+	}
+	l.ids = binary.LittleEndian.AppendUint64(l.ids, maphash.String(k.seed, id))
+	l.tags = append(l.tags, li<<2|uint32(o))
+}
+
+// keepCase and keepFailure keep a scored case and a failure case, each with
+// the test case it alone makes.
+func (k *junitKept) keepCase(cs *CogLangCase) {
+	k.keep(k.cases, cs.CaseID, cs.Level, junitCogCaseOf("", cs.CaseID, cs, nil, false))
+}
+
+func (k *junitKept) keepFailure(f *FailureCase) {
+	k.keep(k.fails, f.CaseID, f.Level, junitCogCaseOf("", f.CaseID, nil, f, false))
+}
+
+// replay calls yield with each element of l as the id, level and failure
+// categories it is replayed with, until yield returns false: the id is its
+// hash, 8 bytes, so two elements share an id as their case ids do.
+func (k *junitKept) replay(l *junitKeptList, yield func(id, level string, cats []string) bool) {
+	if len(l.ids) == 0 {
+		return
+	}
+	// l is not changed once Open has returned: its ids are read as a string
+	// in place, not copied.
+	ids := unsafe.String(unsafe.SliceData(l.ids), len(l.ids))
+	for i, tag := range l.tags {
+		if !yield(ids[8*i:8*i+8], k.levels[tag>>2], junitReplayCategories[tag&3]) {
+			return
+		}
+	}
+}
+
+// counted returns c with the lists it streamed replaced by what Open kept of
+// them, for walkBrief; c itself when nothing was kept or its lists are no
+// longer those Open read.
+func (c *CogLangResult) counted() *CogLangResult {
+	k := c.junitKept
+	if k == nil || (k.cases == nil) != (c.CaseSource == nil) || (k.fails == nil) != (c.FailureSource == nil) {
+		return c
+	}
+	v := *c
+	v.junitKept = nil
+	if l := k.cases; l != nil {
+		v.Cases, v.CaseRanges, v.BriefCaseSource, v.casesOf = nil, nil, nil, nil
+		v.CaseSource = func(yield func(*CogLangCase) bool) {
+			var cs CogLangCase
+			k.replay(l, func(id, level string, cats []string) bool {
+				cs.CaseID, cs.Level, cs.FailureCategories = id, level, cats
+				return yield(&cs)
+			})
+		}
+	}
+	if l := k.fails; l != nil {
+		v.FailureCases, v.FailureRanges = nil, nil
+		v.FailureSource = func(yield func(*FailureCase) bool) {
+			var f FailureCase
+			k.replay(l, func(id, level string, cats []string) bool {
+				f.CaseID, f.Level, f.FailureCategories = id, level, cats
+				return yield(&f)
+			})
+		}
+	}
+	return &v
 }

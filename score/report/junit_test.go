@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"encoding/xml"
+	"io"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -59,6 +61,95 @@ func TestJUnitCogLangStream(t *testing.T) {
 		}
 		if wantStream := !strings.Contains(name, " "); streamed != wantStream {
 			t.Errorf("%s: streamed %v, want %v", name, streamed, wantStream)
+		}
+	}
+}
+
+// readCounter counts the bytes read from r.
+type readCounter struct {
+	r io.ReaderAt
+	n int64
+}
+
+func (c *readCounter) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n += int64(n)
+	return n, err
+}
+
+// TestJUnitCountsKept: a saved report opened with JUnitCounts, its counts kept
+// by the reading that checks its lists, gives the JUnit XML of one opened
+// without, reading fewer bytes of it to write it: the toolcall reports,
+// CogLang results listing every case, the failing ones or none, the results
+// held instead (lists out of step, an id twice: found without reading them),
+// and a failure case whose outcome is not its scored case's.
+func TestJUnitCountsKept(t *testing.T) {
+	texts := map[string][]byte{}
+	for _, name := range []string{"toolcall_small", "toolcall_large", "live_toolcall", "coglang_failures", "live_coglang", "live_coglang_summary"} {
+		data, err := os.ReadFile("testdata/" + name + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts[name] = data
+	}
+	texts["big"] = []byte(bigCogLang(t, 50))
+	saved := func(doc Doc) []byte {
+		var b bytes.Buffer
+		if err := WriteJSON(&b, doc); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	tc := load(t, "testdata/toolcall_small.json").held()
+	r := tc.Toolcall
+	r.Rows[0].ProviderError, r.Rows[0].FinalSuccess = true, false
+	r.Rows[5].Missing, r.Rows[5].FinalSuccess = true, false
+	texts["toolcall errors"] = saved(tc)
+	full := load(t, "testdata/live_coglang.json").held()
+	edit := func(change func(c *CogLangResult)) []byte {
+		c := *full.CogLang
+		c.Cases, c.FailureCases = slices.Clone(c.Cases), slices.Clone(c.FailureCases)
+		change(&c)
+		return saved(Doc{Name: "r.json", Kind: KindCogLang, CogLang: &c})
+	}
+	texts["failures reversed"] = edit(func(c *CogLangResult) { slices.Reverse(c.FailureCases) })
+	texts["an id twice"] = edit(func(c *CogLangResult) { c.Cases[len(c.Cases)-1].CaseID = c.Cases[0].CaseID })
+	texts["a failure case errs"] = edit(func(c *CogLangResult) {
+		c.FailureCases[0].FailureCategories = []string{JUnitProviderError}
+	})
+	texts["failures only"] = edit(func(c *CogLangResult) {
+		var failing []CogLangCase
+		for _, cs := range c.Cases {
+			if len(cs.FailureCategories) > 0 {
+				failing = append(failing, cs)
+			}
+		}
+		c.Cases = failing
+	})
+	texts["no cases"] = edit(func(c *CogLangResult) { c.Cases = nil })
+	if len(full.CogLang.FailureCases) == 0 || len(full.CogLang.Cases) != full.CogLang.CaseCount {
+		t.Fatal("live_coglang.json no longer lists every case and some failing ones")
+	}
+	for name, text := range texts {
+		var out [2]bytes.Buffer
+		var read [2]int64
+		for i, keep := range []bool{false, true} {
+			src := &readCounter{r: bytes.NewReader(text)}
+			doc, err := Open(name+".json", src, OpenOptions{JUnitCounts: keep})
+			if err != nil {
+				t.Fatal(err)
+			}
+			opened := src.n
+			if err := WriteJUnit(&out[i], doc); err != nil {
+				t.Fatal(err)
+			}
+			read[i] = src.n - opened
+		}
+		if out[0].String() != out[1].String() {
+			t.Errorf("%s: kept counts\n%s\nread counts\n%s", name, clip(out[1].String(), 3000), clip(out[0].String(), 3000))
+		}
+		if read[1] >= read[0] {
+			t.Errorf("%s: writing read %d bytes with the counts kept, %d without", name, read[1], read[0])
 		}
 	}
 }

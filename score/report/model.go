@@ -126,6 +126,10 @@ type ToolcallReport struct {
 	// Cases holds each case's prompt and expected answer; reports written before
 	// it existed have none.
 	Cases []CaseInfo `json:"cases"`
+	// junitCounts, when set beside RowSource, are each arm's JUnit counts of
+	// the rows it reads, kept by Open from the reading that checked them
+	// (OpenOptions.JUnitCounts).
+	junitCounts map[string]*JUnitSuite
 }
 
 // Input is one input file of a report with its hash; a response file also has
@@ -364,6 +368,9 @@ type CogLangResult struct {
 	// whose id want accepts (or whose id cannot be read alone) and the others
 	// with only their CaseID, read without decoding the rest.
 	casesOf func(want func(id []byte) bool) iter.Seq[*CogLangCase]
+	// junitKept, when set beside the sources, is what Open kept of the lists
+	// they read for a JUnit report's count of its tests (see counted).
+	junitKept *junitKept
 }
 
 // CogLangSummary holds the counts and rates of all cases or of one level.

@@ -30,6 +30,11 @@ type OpenOptions struct {
 	// MaxHeadBytes bounds everything but the streamed lists (0:
 	// contract.MaxFileBytes()).
 	MaxHeadBytes int64
+	// JUnitCounts, when set, keeps from the reading that checks the lists
+	// what a JUnit report counts of them before it writes a test case: each
+	// toolcall arm's counts, or 12 bytes a CogLang case and failure case. Its
+	// JUnit report then reads the lists once more, not twice.
+	JUnitCounts bool
 }
 
 // Open reads a saved report from src without holding its long lists: a
@@ -165,7 +170,11 @@ func (lr *limitReader) open(name string, opts OpenOptions) (Doc, int64, error) {
 		fails   *span
 		spans   []*span // in the order of the file
 		keys    []string
+		kept    *junitKept // what a JUnit report counts of a CogLang result's lists
 	)
+	if opts.JUnitCounts {
+		kept = newJUnitKept()
+	}
 	for dec.PeekKind() != '}' {
 		if dec.PeekKind() == 0 {
 			_, err := dec.ReadToken()
@@ -183,11 +192,14 @@ func (lr *limitReader) open(name string, opts OpenOptions) (Doc, int64, error) {
 		switch {
 		case key == "rows" && rows == nil && version != contract.CogLangResult:
 			rows = &rowIndex{noCase: -1}
+			if opts.JUnitCounts {
+				rows.counts = map[string]*JUnitSuite{}
+			}
 			list, check = &rows.span, rows.check
 		case key == "cases" && cases == nil && version == contract.CogLangResult:
-			list, check = &cases, checkAs[CogLangCase]("/cases")
+			list, check = &cases, checkAs("/cases", keepWith(kept, (*junitKept).keepCase))
 		case key == "failure_cases" && fails == nil && version == contract.CogLangResult:
-			list, check = &fails, checkAs[FailureCase]("/failure_cases")
+			list, check = &fails, checkAs("/failure_cases", keepWith(kept, (*junitKept).keepFailure))
 		}
 		if list != nil && dec.PeekKind() == '[' {
 			sp, err := scanList(dec, lr, opts.MaxRowBytes, listElement(key), check)
@@ -261,6 +273,7 @@ func (lr *limitReader) open(name string, opts OpenOptions) (Doc, int64, error) {
 		r.Rows = nil
 		r.RowSource = listSource[Row](src, rows.span, doc.reread, false)
 		r.BriefRowSource = listSource[Row](src, rows.span, doc.reread, true)
+		r.junitCounts = rows.counts
 	case doc.CogLang != nil:
 		c := doc.CogLang
 		if cases != nil {
@@ -281,6 +294,15 @@ func (lr *limitReader) open(name string, opts OpenOptions) (Doc, int64, error) {
 		}
 		if fails != nil {
 			c.FailureCases, c.FailureSource = nil, listSource[FailureCase](src, fails, doc.reread, false)
+		}
+		if kept != nil && (cases != nil || fails != nil) {
+			if cases == nil {
+				kept.cases = nil
+			}
+			if fails == nil {
+				kept.fails = nil
+			}
+			c.junitKept = kept
 		}
 	}
 	return doc, 0, nil
@@ -307,6 +329,7 @@ type rowIndex struct {
 	noCase   int
 	noCaseAt int64
 	names    strCache
+	counts   map[string]*JUnitSuite // each arm's JUnit counts, when asked
 }
 
 // check decodes row i, at offset at, noting its arm and a missing case id.
@@ -326,21 +349,43 @@ func (ix *rowIndex) check(i int, at int64, val jsontext.Value) error {
 	if row.CaseID == "" && ix.noCase < 0 {
 		ix.noCase, ix.noCaseAt = i, at
 	}
+	if ix.counts != nil {
+		n := ix.counts[row.Arm]
+		if n == nil {
+			n = &JUnitSuite{}
+			ix.counts[row.Arm] = n
+		}
+		n.count(junitRowOf(&row, false))
+	}
 	return nil
 }
 
-// checkAs checks that each element of the list at ptr decodes as a T.
-func checkAs[T any](ptr string) func(i int, at int64, val jsontext.Value) error {
+// checkAs checks that each element of the list at ptr decodes as a T, and
+// hands each to keep, when it is not nil, as it is decoded.
+func checkAs[T any](ptr string, keep func(*T)) func(i int, at int64, val jsontext.Value) error {
 	var names strCache
 	return func(i int, at int64, val jsontext.Value) error {
 		var v T
-		if fastDecode(val, &v, &names, false) {
-			return nil
+		if !fastDecode(val, &v, &names, false) {
+			var zero T
+			v = zero
+			if err := unmarshalAt(val, at, ptr+"/"+strconv.Itoa(i), &v); err != nil {
+				return err
+			}
 		}
-		var zero T
-		v = zero
-		return unmarshalAt(val, at, ptr+"/"+strconv.Itoa(i), &v)
+		if keep != nil {
+			keep(&v)
+		}
+		return nil
 	}
+}
+
+// keepWith is keep bound to k, or nil when k is.
+func keepWith[T any](k *junitKept, keep func(*junitKept, *T)) func(*T) {
+	if k == nil {
+		return nil
+	}
+	return func(v *T) { keep(k, v) }
 }
 
 // unmarshalAt decodes val, found at offset at of the input under the JSON
