@@ -445,6 +445,22 @@ func FuzzLoad(f *testing.F) {
 				t.Errorf("%s: %v", w.ext, err)
 			}
 		}
+		// Opened with its JUnit counts kept, it writes the JUnit XML it
+		// writes without.
+		kept, err := Open("fuzz.json", bytes.NewReader(data), OpenOptions{JUnitCounts: true})
+		if err != nil {
+			t.Fatalf("opened without its JUnit counts, not with them: %v", err)
+		}
+		var counted, read bytes.Buffer
+		if err := WriteJUnit(&counted, kept); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteJUnit(&read, doc); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(counted.Bytes(), read.Bytes()) {
+			t.Errorf("JUnit with the counts kept\n%s\nwithout\n%s", clip(counted.String(), 2000), clip(read.String(), 2000))
+		}
 		// Read with tight bounds, the report renders as read whole, or is
 		// refused in one line.
 		tight, err := Open("fuzz.json", bytes.NewReader(data), OpenOptions{MaxHeadBytes: int64(len(data)) / 2, MaxRowBytes: 200})
