@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -84,9 +85,24 @@ func resolveOutput(env *Env, path string) (string, os.FileMode, error) {
 	return target, st.Mode().Perm(), nil
 }
 
+// nullDevice reports whether path names the null device (os.DevNull), by any
+// name or link: an output there is thrown away.
+func nullDevice(path string) bool {
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().IsRegular() {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err == nil && os.SameFile(st, null)
+}
+
 // sameOutput reports whether the output paths a and b name one file: the same
-// path once cleaned, the same file, or links to one.
+// path once cleaned, the same file, or links to one. The null device is no
+// file: any number of outputs can be thrown away there.
 func sameOutput(a, b string) bool {
+	if nullDevice(a) && nullDevice(b) {
+		return false
+	}
 	if filepath.Clean(a) == filepath.Clean(b) {
 		return true
 	}
@@ -128,6 +144,15 @@ func kindOf(m os.FileMode) string {
 // a file; the temporary file is removed on every exit, a signal included (see
 // removeTempFiles).
 func writeFileAtomic(env *Env, path string, write func(*bufio.Writer) error) error {
+	if nullDevice(path) {
+		// written and thrown away, as a shell's > /dev/null does: the
+		// command's checks, gates and exit code are the same
+		w := bufio.NewWriterSize(io.Discard, 64<<10)
+		if err := write(w); err != nil {
+			return err
+		}
+		return w.Flush()
+	}
 	target, mode, err := resolveOutput(env, path)
 	if err != nil {
 		return err

@@ -13,8 +13,8 @@ import (
 
 // TestOutputTargets: -o and --cases-out write only regular files (or stdout): a
 // device, a FIFO, a directory or an input of the run is refused with one line and
-// left alone; a symbolic link is written through to its target; an existing file
-// keeps its mode.
+// left alone; the null device throws the output away; a symbolic link is
+// written through to its target; an existing file keeps its mode.
 func TestOutputTargets(t *testing.T) {
 	dir := t.TempDir()
 	responses := filepath.Join(dir, "r.jsonl")
@@ -29,7 +29,7 @@ func TestOutputTargets(t *testing.T) {
 	for _, tt := range []struct {
 		name, out, want string
 	}{
-		{"device", "/dev/null", "fbeval: /dev/null: not a regular file (a character device): write to a regular file, or leave out the output flag for standard output\n"},
+		{"device", "/dev/zero", "fbeval: /dev/zero: not a regular file (a character device): write to a regular file, or leave out the output flag for standard output\n"},
 		{"fifo", fifo, "fbeval: " + fifo + ": not a regular file (a FIFO): write to a regular file, or leave out the output flag for standard output\n"},
 		{"directory", dir, "fbeval: " + dir + ": not a regular file (a directory): write to a regular file, or leave out the output flag for standard output\n"},
 		{"the input", responses, "fbeval: " + responses + ": is the input " + responses + ": write the output to another file\n"},
@@ -54,6 +54,21 @@ func TestOutputTargets(t *testing.T) {
 	os.Symlink(responses, link)
 	if code, _, stderr := runMain(t, nil, append(score, "-o", link)...); code != 2 || !strings.Contains(stderr, "is the input") {
 		t.Errorf("a link to the input: exit %d, %q", code, stderr)
+	}
+
+	// The null device, by its name or a link, throws either output away:
+	// the run is the same, its exit code too (1 here: a gate fails).
+	nullLink := filepath.Join(dir, "null-link")
+	os.Symlink(os.DevNull, nullLink)
+	for _, names := range [][2]string{{os.DevNull, os.DevNull}, {os.DevNull, nullLink}} {
+		args := append(score, "-o", names[0], "--cases-out", names[1], "--format", "json", "--gate", "input_schema.final_success_percent<0")
+		code, stdout, stderr := runMain(t, nil, args...)
+		if code != 1 || stdout != "" || !strings.Contains(stderr, "gate failed: input_schema.final_success_percent<0") {
+			t.Errorf("-o %s --cases-out %s: exit %d, stdout %q, stderr %q; want exit 1 and the gate named", names[0], names[1], code, stdout, stderr)
+		}
+	}
+	if st, err := os.Lstat(os.DevNull); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		t.Errorf("%s was replaced: %v %v", os.DevNull, st.Mode(), err)
 	}
 
 	// -o and --cases-out naming one file, by one name, two names or a link
