@@ -107,6 +107,9 @@ func notAReport(name string, data []byte, err error) error {
 		// what a runner or a score that failed before writing leaves
 		return fmt.Errorf("%s:1:1: the file is empty: expected an fbeval report (fbeval score --format json writes one)", name)
 	}
+	if what, again := writtenFormat(data); what != "" {
+		return fmt.Errorf("%s:1:1: expected an fbeval report (JSON), found %s, which fbeval writes but does not read back: %s", name, what, again)
+	}
 	off := int64(-1)
 	var se *jsontext.SyntacticError
 	var me *json.SemanticError
@@ -148,6 +151,40 @@ func notAReport(name string, data []byte, err error) error {
 		return fmt.Errorf("%s:%d:%d: expected an fbeval report: %q must be %s", name, line, col, p[strings.LastIndexByte(p, '/')+1:], kindWord(me))
 	}
 	return fmt.Errorf("%s:%d:%d: expected an fbeval report: %s", name, line, col, oneLine(err))
+}
+
+// writtenFormat names the format of fbeval's, other than JSON, that data
+// starts as, and says how to write it again; "" when it starts as none.
+func writtenFormat(data []byte) (what, again string) {
+	head := bytes.TrimLeft(data[:min(len(data), 4096)], "\ufeff \t\r\n")
+	has := func(prefix string) bool {
+		return len(head) >= len(prefix) && strings.EqualFold(string(head[:len(prefix)]), prefix)
+	}
+	report := func(format string) string {
+		return "render it again from the JSON report (fbeval score --format json -o report.json, then fbeval report report.json --format " + format + ")"
+	}
+	compare := func(format string) string {
+		return "compare the two JSON reports again (fbeval compare a.json b.json --format " + format + ")"
+	}
+	switch {
+	case has("<?xml") && bytes.Contains(head, []byte("<testsuites")):
+		return "JUnit XML", report("junit")
+	case (has("<!DOCTYPE html") || has("<html")) && bytes.Contains(head, []byte("<title>fbeval comparison")):
+		return "an HTML comparison", compare("html")
+	case has("<!DOCTYPE html") || has("<html"):
+		return "an HTML page", report("html")
+	case has("## fbeval comparison"):
+		return "a Markdown comparison", compare("markdown")
+	case has("## fbeval ") || has("## CogLang "):
+		return "a Markdown report", report("markdown")
+	case has("comparison: "):
+		return "a comparison table", compare("table")
+	case has("toolcall report: ") || has("coglang result: "):
+		return "a table or text report", report("table")
+	case has("schema_version: "):
+		return "a text report", report("text")
+	}
+	return "", ""
 }
 
 func kindName(k jsontext.Kind) string {
