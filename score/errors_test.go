@@ -10,7 +10,7 @@ import (
 // TestErrorKinds: a malformed gate is a usage error and a file of the wrong kind is
 // said to be one, whatever their messages say.
 func TestErrorKinds(t *testing.T) {
-	for _, g := range []string{"x>=", "x=>5", "x>=five", ">=5", "x"} {
+	for _, g := range []string{"x>=", "x=>5", "x>=five", ">=5", "x", "x=5"} {
 		if _, err := ParseGate(g); !errors.Is(err, contract.ErrUsage) {
 			t.Errorf("ParseGate(%q) = %v, want a usage error", g, err)
 		}

@@ -124,7 +124,12 @@ func ParseGate(text string) (Gate, error) {
 		}
 		return Gate{Text: s, Path: strings.Split(path, "."), Op: op, Threshold: v, Percent: percent}, nil
 	}
-	return Gate{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: want FIELD OP NUMBER, e.g. input_schema.first_pass_success_percent>=90", text)}
+	if i := strings.IndexByte(s, '='); i > 0 {
+		return Gate{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: malformed operator \"=\"; did you mean ==", text)}
+	}
+	// A field alone is what a shell leaves of an unquoted gate: it takes the
+	// > or < and what follows for a redirection.
+	return Gate{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: no operator and number: write FIELD OP NUMBER, e.g. 'input_schema.first_pass_success_percent>=90' (on a command line, quoted: a shell takes an unquoted > or < for a redirection)", text)}
 }
 
 // EvaluateGates checks every gate against a report: number returns the number at a
