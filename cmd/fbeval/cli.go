@@ -144,9 +144,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}()
 	ctx, err := parser.Parse(args)
 	if err != nil {
-		fmt.Fprintf(stderr, "fbeval: %s\n", oneLine(err.Error()))
+		msg := oneLine(err.Error())
 		var pe *kong.ParseError
 		if errors.As(err, &pe) && pe.Context != nil {
+			msg = missingArguments(msg, pe.Context)
+		}
+		fmt.Fprintf(stderr, "fbeval: %s\n", msg)
+		if pe != nil && pe.Context != nil {
 			fmt.Fprintf(stderr, "run '%s --help' for usage\n", strings.TrimSpace("fbeval "+commandPath(pe.Context)))
 		}
 		return 2
@@ -165,6 +169,34 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return code
 	}
 	return 0
+}
+
+// missingArguments says which arguments a command lacks as its usage names
+// them, where kong's msg says `expected "<a> <b>"`; any other msg is returned
+// as it is.
+func missingArguments(msg string, ctx *kong.Context) string {
+	node := ctx.Selected()
+	if node == nil || !strings.HasPrefix(msg, `expected "<`) {
+		return msg
+	}
+	var missing, usage []string
+	for _, p := range node.Positional {
+		name := strings.ToUpper(p.Name)
+		if p.Tag != nil && p.Tag.PlaceHolder != "" {
+			name = p.Tag.PlaceHolder
+		}
+		if strings.Contains(msg, "<"+p.Name+">") {
+			missing = append(missing, name)
+		}
+		if p.IsSlice() {
+			name += " ..."
+		}
+		usage = append(usage, name)
+	}
+	if len(missing) == 0 {
+		return msg
+	}
+	return fmt.Sprintf("missing %s: fbeval %s %s", strings.Join(missing, " and "), commandPath(ctx), strings.Join(usage, " "))
 }
 
 func commandPath(ctx *kong.Context) string {
