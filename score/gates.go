@@ -124,7 +124,7 @@ func ParseGate(text string) (Gate, error) {
 		}
 		return Gate{Text: s, Path: strings.Split(path, "."), Op: op, Threshold: v, Percent: percent}, nil
 	}
-	if i := strings.IndexByte(s, '='); i > 0 {
+	if strings.IndexByte(s, '=') > 0 {
 		return Gate{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: malformed operator \"=\"; did you mean ==", text)}
 	}
 	// A field alone is what a shell leaves of an unquoted gate: it takes the
