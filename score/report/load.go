@@ -166,12 +166,13 @@ func writtenFormat(data []byte) (what, again string) {
 	compare := func(format string) string {
 		return "compare the two JSON reports again (fbeval compare a.json b.json --format " + format + ")"
 	}
+	html := has("<!DOCTYPE html") || has("<html")
 	switch {
 	case has("<?xml") && bytes.Contains(head, []byte("<testsuites")):
 		return "JUnit XML", report("junit")
-	case (has("<!DOCTYPE html") || has("<html")) && bytes.Contains(head, []byte("<title>fbeval comparison")):
+	case html && bytes.Contains(head, []byte("<title>fbeval comparison")):
 		return "an HTML comparison", compare("html")
-	case has("<!DOCTYPE html") || has("<html"):
+	case html:
 		return "an HTML page", report("html")
 	case has("## fbeval comparison"):
 		return "a Markdown comparison", compare("markdown")
