@@ -63,6 +63,12 @@ type ReadOptions struct {
 	// named by its schema_version as no file of records (a fixture, a study, a
 	// report), or "" for none: what the reader's program does with such a file.
 	WrongFileHint func(name, version string) string
+	// TextHint, when set, is given the first bytes (up to 4 KiB) of an input
+	// that starts as no JSON value, and returns what the file is and what to
+	// do with it (one of fbeval's own text, HTML or XML outputs, say), or ""
+	// when it cannot tell: the file is then that one error, not every line of
+	// it rejected as invalid JSON.
+	TextHint func(head []byte) string
 	// LoneSurrogates accepts \u escapes of lone UTF-16 surrogates, as Python's json
 	// reads them, for a suite whose decoder keeps them (strictjson.KeepSurrogates).
 	// The bytes of the file must still be valid UTF-8.
@@ -303,6 +309,12 @@ func (r *Reader) detect() bool {
 		r.shape = ShapeJSONL
 		r.pending = line
 		return true
+	}
+	if r.opts.TextHint != nil {
+		head, _ := r.br.Peek(4 << 10) // less at the end of the input
+		if msg := r.opts.TextHint(head); msg != "" {
+			return r.fail(ErrWrongFile, r.lines+1, r.colSkip+1, "%s", msg)
+		}
 	}
 	r.shape = ShapeJSONL
 	return true

@@ -287,3 +287,55 @@ func TestReaderLongDocumentSaysWhatItIs(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderTextHint: an input that starts as no JSON value is given to
+// TextHint, which may name it as one error at its first byte; JSON inputs never
+// reach it, and an input it cannot name is read as JSON lines.
+func TestReaderTextHint(t *testing.T) {
+	var seen []string
+	opts := ReadOptions{TextHint: func(head []byte) string {
+		seen = append(seen, string(head))
+		if strings.HasPrefix(string(head), "<?xml") {
+			return "this is XML"
+		}
+		return ""
+	}}
+	for _, tc := range []struct{ in, wantErr, wantHead string }{
+		{"\ufeff \n  <?xml version=\"1.0\"?>\n<testsuites/>\n", "in.jsonl:2:3: this is XML", "<?xml version=\"1.0\"?>\n<testsuites/>\n"},
+		{"<?xml", "in.jsonl:1:1: this is XML", "<?xml"},
+		{"plain text\n", "", "plain text\n"},
+		{"{\"a\": 1}\n{\"a\": 2}\n", "", ""},
+		{"[{\"a\": 1}]", "", ""},
+		{"", "", ""},
+	} {
+		seen = nil
+		rd := NewReader("in.jsonl", strings.NewReader(tc.in), opts)
+		n := 0
+		for rd.Scan() {
+			n++
+		}
+		err := rd.Err()
+		switch {
+		case tc.wantErr != "" && (err == nil || err.Error() != tc.wantErr || !errors.Is(err, ErrWrongFile)):
+			t.Errorf("%q: error %v, want %q (ErrWrongFile)", tc.in, err, tc.wantErr)
+		case tc.wantErr != "" && n != 0:
+			t.Errorf("%q: %d records scanned before the error", tc.in, n)
+		case tc.wantErr == "" && err != nil:
+			t.Errorf("%q: error %v", tc.in, err)
+		}
+		if tc.wantHead == "" && len(seen) > 0 {
+			t.Errorf("%q: TextHint called with %q", tc.in, seen)
+		}
+		if tc.wantHead != "" && (len(seen) != 1 || seen[0] != tc.wantHead) {
+			t.Errorf("%q: TextHint given %q, want %q", tc.in, seen, tc.wantHead)
+		}
+	}
+	// the head is at most 4 KiB
+	seen = nil
+	rd := NewReader("in.jsonl", strings.NewReader(strings.Repeat("x", 10000)), opts)
+	for rd.Scan() {
+	}
+	if len(seen) != 1 || len(seen[0]) != 4096 {
+		t.Errorf("a long text: TextHint given %d heads (%.20q), want one of 4096 bytes", len(seen), seen)
+	}
+}

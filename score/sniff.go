@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/score/report"
 )
 
 // A response file is recognised by its first record, so that a file that is not
@@ -98,4 +100,15 @@ func WrongFileHint(name, version string) string {
 		return "fbeval score --cases-out wrote it; --responses takes the response file a runner wrote"
 	}
 	return ""
+}
+
+// TextHint names one of fbeval's outputs other than JSON (JUnit XML, an HTML
+// page, Markdown, a table or text) given as responses, from the file's first
+// bytes (contract.ReadOptions.TextHint); "" for any other file.
+func TextHint(head []byte) string {
+	what, command, format := report.Written(head)
+	if what == "" {
+		return ""
+	}
+	return fmt.Sprintf("this is %s, which %s writes (--format %s), not responses: --responses takes the file a runner wrote (JSONL, a JSON list or a batch object of response records)", what, strings.TrimSuffix(command, " report"), format)
 }

@@ -55,6 +55,7 @@ func ReadResponses(fx *fixtures.CogLangFixture, sources []score.Source, opts sco
 			LoneSurrogates: true,
 			CutHint:        score.CutHint,
 			WrongFileHint:  score.WrongFileHint,
+			TextHint:       score.TextHint,
 		})
 		st := score.InputStats{Path: src.Name}
 		for rd.Scan() {

@@ -126,6 +126,7 @@ func openSourceFile(src score.Source, opts score.Options) *sourceFile {
 		LoneSurrogates: true,
 		CutHint:        score.CutHint,
 		WrongFileHint:  score.WrongFileHint,
+		TextHint:       score.TextHint,
 	})}
 }
 

@@ -156,36 +156,48 @@ func notAReport(name string, data []byte, err error) error {
 // writtenFormat names the format of fbeval's, other than JSON, that data
 // starts as, and says how to write it again; "" when it starts as none.
 func writtenFormat(data []byte) (what, again string) {
-	head := bytes.TrimLeft(data[:min(len(data), 4096)], "\ufeff \t\r\n")
+	what, command, format := Written(data)
+	switch command {
+	case "":
+		return "", ""
+	case "fbeval compare":
+		return what, "compare the two JSON reports again (fbeval compare a.json b.json --format " + format + ")"
+	}
+	return what, "render it again from the JSON report (fbeval score --format json -o report.json, then fbeval report report.json --format " + format + ")"
+}
+
+// Written names the rendering of fbeval's, other than JSON, that head (the
+// first bytes of a file; 4 KiB are enough) starts as: what it is, the command
+// that writes it ("fbeval report", which writes every format of fbeval score,
+// or "fbeval compare") and its --format. All three are "" when head starts as
+// none of them. A reader of JSON files uses it to name such a file given in
+// place of one, rather than reject its lines one by one.
+func Written(head []byte) (what, command, format string) {
+	head = bytes.TrimLeft(head[:min(len(head), 4096)], "\ufeff \t\r\n")
 	has := func(prefix string) bool {
 		return len(head) >= len(prefix) && strings.EqualFold(string(head[:len(prefix)]), prefix)
 	}
-	report := func(format string) string {
-		return "render it again from the JSON report (fbeval score --format json -o report.json, then fbeval report report.json --format " + format + ")"
-	}
-	compare := func(format string) string {
-		return "compare the two JSON reports again (fbeval compare a.json b.json --format " + format + ")"
-	}
+	const report, compare = "fbeval report", "fbeval compare"
 	html := has("<!DOCTYPE html") || has("<html")
 	switch {
 	case has("<?xml") && bytes.Contains(head, []byte("<testsuites")):
-		return "JUnit XML", report("junit")
+		return "JUnit XML", report, "junit"
 	case html && bytes.Contains(head, []byte("<title>fbeval comparison")):
-		return "an HTML comparison", compare("html")
+		return "an HTML comparison", compare, "html"
 	case html:
-		return "an HTML page", report("html")
+		return "an HTML page", report, "html"
 	case has("## fbeval comparison"):
-		return "a Markdown comparison", compare("markdown")
+		return "a Markdown comparison", compare, "markdown"
 	case has("## fbeval ") || has("## CogLang "):
-		return "a Markdown report", report("markdown")
+		return "a Markdown report", report, "markdown"
 	case has("comparison: "):
-		return "a comparison table", compare("table")
+		return "a comparison table", compare, "table"
 	case has("toolcall report: ") || has("coglang result: "):
-		return "a table or text report", report("table")
+		return "a table or text report", report, "table"
 	case has("schema_version: "):
-		return "a text report", report("text")
+		return "a text report", report, "text"
 	}
-	return "", ""
+	return "", "", ""
 }
 
 func kindName(k jsontext.Kind) string {

@@ -237,6 +237,7 @@ func (run *Run) Read(src score.Source, opts score.Options) (*score.InputStats, e
 		MaxLineBytes:  opts.MaxLineBytes,
 		CutHint:       score.CutHint,
 		WrongFileHint: score.WrongFileHint,
+		TextHint:      score.TextHint,
 	})
 	st := &score.InputStats{Path: src.Name}
 	workers := opts.Workers
