@@ -82,7 +82,28 @@ func resolveOutput(env *Env, path string) (string, os.FileMode, error) {
 		}
 		return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: is the input %s: write the output to another file", path, in)}
 	}
+	if what := keptFile(target, st); what != "" {
+		return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: holds %s, which this output would replace and fbeval cannot write again: name another output (or remove the file first, if you mean to replace it)", path, what)}
+	}
 	return target, st.Mode().Perm(), nil
+}
+
+// keptFile names what the existing file at path holds when it is a file that
+// no fbeval command writes (responses, a provider's batch results, a study, a
+// CogLang fixture, a contract: contract.Kept), so that a mistyped -o or
+// --cases-out does not replace it; "" otherwise, and when it cannot be read.
+func keptFile(path string, st os.FileInfo) string {
+	if st.Size() == 0 {
+		return ""
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head := make([]byte, min(st.Size(), contract.KeptHeadBytes))
+	n, _ := io.ReadFull(f, head)
+	return contract.Kept(head[:n])
 }
 
 // nullDevice reports whether path names the null device (os.DevNull), by any

@@ -115,6 +115,65 @@ func TestOutputTargets(t *testing.T) {
 	})
 }
 
+// TestOutputKeepsWhatFbevalCannotWrite: -o and --cases-out never replace a
+// file that no fbeval command writes again (responses of either family, a
+// provider's batch results, a study, a CogLang fixture): one line, exit 2,
+// the file as it was. A report, requests or an unknown file are replaced.
+func TestOutputKeepsWhatFbevalCannotWrite(t *testing.T) {
+	dir := t.TempDir()
+	responses := filepath.Join(dir, "r.jsonl")
+	if err := os.WriteFile(responses, []byte(strings.Join(goodToolcallLines(t), "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	score := append(append([]string(nil), smallToolcall...), "--responses", responses)
+	for _, tt := range []struct{ name, content, what string }{
+		{"responses", `{"schema_version": "fbeval-response/v1", "request_id": "x.no_schema.r1.a1", "output": "{}"}` + "\n", "a response file (fbeval-response/v1)"},
+		{"coglang responses", `[{"case_id": "L1-001", "output": "Equal[1, 1]"}]`, "response records (request_id or case_id, with output, text, completion or error)"},
+		{"batch results", `{"custom_id": "r1", "result": {"type": "succeeded"}}` + "\n", "Anthropic Message Batches results (custom_id, result)"},
+		{"study", `{"schema_version": "fbeval-study/v1", "suite": "toolcall"}`, "a study file (fbeval-study/v1)"},
+		{"fixture", `{"schema_version": "coglang-generation-eval-fixture/v0.1", "cases": []}`, "a CogLang fixture (coglang-generation-eval-fixture/v0.1)"},
+	} {
+		for _, flag := range []string{"-o", "--cases-out"} {
+			t.Run(tt.name+" "+flag, func(t *testing.T) {
+				kept := filepath.Join(dir, "kept.json")
+				if err := os.WriteFile(kept, []byte(tt.content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				code, stdout, stderr := runMain(t, nil, append(score, flag, kept)...)
+				want := "fbeval: " + kept + ": holds " + tt.what + ", which this output would replace and fbeval cannot write again: name another output (or remove the file first, if you mean to replace it)\n"
+				if code != 2 || stdout != "" || stderr != want {
+					t.Errorf("exit %d, stdout %.80q, stderr %q; want 2 and %q", code, stdout, stderr, want)
+				}
+				if data, _ := os.ReadFile(kept); string(data) != tt.content {
+					t.Errorf("the file was replaced: %.100s", data)
+				}
+			})
+		}
+	}
+	// export -o too: one owner decides for every output
+	kept := filepath.Join(dir, "kept.jsonl")
+	os.WriteFile(kept, []byte(`{"request_id": "a", "output": "{}"}`+"\n"), 0o644)
+	if code, _, stderr := runMain(t, nil, "export", "toolcall-quick", "-o", kept); code != 2 || !strings.Contains(stderr, ": holds response records") {
+		t.Errorf("export -o over responses: exit %d, %q", code, stderr)
+	}
+	// what fbeval writes, an empty file and any other file are replaced
+	for _, content := range []string{
+		`{"schema_version": "fbeval-report/v1", "rows": []}`,
+		`{"schema_version": "fbeval-request/v1", "request_id": "a", "messages": [{"role": "user", "content": "x"}]}` + "\n",
+		"",
+		"notes\n",
+	} {
+		out := filepath.Join(dir, "out.json")
+		os.WriteFile(out, []byte(content), 0o644)
+		if code, _, stderr := runMain(t, nil, append(score, "-o", out, "--format", "json")...); code != 0 {
+			t.Errorf("over %.40q: exit %d, %s", content, code, stderr)
+		}
+		if data, _ := os.ReadFile(out); !strings.Contains(string(data), `"schema_version": "fbeval-report/v1"`) {
+			t.Errorf("over %.40q: the report was not written: %.100s", content, data)
+		}
+	}
+}
+
 // TestTempFileRemovedOnSignal: while an output is written its temporary file is
 // registered, and what the signal handler runs removes it.
 func TestTempFileRemovedOnSignal(t *testing.T) {
