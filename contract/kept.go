@@ -40,6 +40,15 @@ func Kept(head []byte) string {
 	return ""
 }
 
+// HeadVersion is the schema_version of the first object in head (the file's
+// own object, the first element of its list or its first line), read as far
+// as head goes: a pretty-printed report cut off after its first lines still
+// names itself. "" when that object has none, or head starts as no object.
+func HeadVersion(head []byte) string {
+	_, strs := headMembers(head)
+	return strs["schema_version"]
+}
+
 // headMembers reads the top-level members of the first object in head: the
 // file's own object, the first element of its list or its first line. A value
 // cut off by the end of head ends the reading; its name and what was read

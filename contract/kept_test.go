@@ -41,6 +41,20 @@ func TestKept(t *testing.T) {
 	}
 }
 
+func TestHeadVersion(t *testing.T) {
+	for _, tc := range []struct{ head, want string }{
+		{"{\n  \"schema_version\": \"fbeval-report/v1\",\n  \"rows\": [\n    {\"case_id\": \"x", "fbeval-report/v1"},
+		{`[{"schema_version": "fbeval-response/v1", "request_id": "a"}, {`, "fbeval-response/v1"},
+		{"{\"request_id\": \"a\"}\n{\"schema_version\": \"fbeval-response/v1\"}", ""},
+		{`{"schema_version": 1}`, ""},
+		{"<?xml", ""},
+	} {
+		if got := HeadVersion([]byte(tc.head)); got != tc.want {
+			t.Errorf("HeadVersion(%.50q) = %q, want %q", tc.head, got, tc.want)
+		}
+	}
+}
+
 func FuzzKept(f *testing.F) {
 	for _, s := range []string{`{"schema_version": "fbeval-response/v1"}`, `[{"request_id": "a", "output": 1}]`, `{"custom_id": 1, "result": {`, "\ufeff{", ""} {
 		f.Add([]byte(s))

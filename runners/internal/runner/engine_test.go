@@ -638,7 +638,7 @@ func TestOpenOutputIsNotAnInput(t *testing.T) {
 		{req, []string{other, req}, false, "the run reads that file (" + req + ")"},
 		{link, []string{req}, true, "the run reads that file (" + req + ")"},
 		{filepath.Join(dir, ".", "req.jsonl"), []string{req}, false, "the run reads that file"},
-		{other, []string{req}, false, ""},
+		{other, []string{req}, false, "holds a request file (fbeval-request/v1), not response records"},
 		{filepath.Join(dir, "new.jsonl"), []string{req}, true, ""},
 		{os.DevNull, []string{os.DevNull}, false, ""},
 	} {
@@ -651,6 +651,51 @@ func TestOpenOutputIsNotAnInput(t *testing.T) {
 		}
 		if data, _ := os.ReadFile(req); string(data) != string(content) {
 			t.Fatalf("-o %s: the request file changed: %q", tc.out, data)
+		}
+	}
+}
+
+// TestOpenOutputNotResponses: an -o file that holds what cannot be a
+// runner's response file (another fbeval file, named by its schema_version, or
+// text that is not JSON lines) is refused with --fresh or without, and left as
+// it was; response records of either family, an empty file and a torn first
+// line are resumed (or, with --fresh, started over).
+func TestOpenOutputNotResponses(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, content, want string
+	}{
+		{"report", "{\n  \"schema_version\": \"fbeval-report/v1\",\n  \"suite\": \"toolcall\"\n}\n", "holds an fbeval report (fbeval-report/v1), not response records, so it is neither resumed nor started over (--fresh): write the responses to another file"},
+		{"result", `{"schema_version": "coglang-generation-eval-result/v0.1", "tool": "fbeval"}`, "holds a CogLang result (coglang-generation-eval-result/v0.1)"},
+		{"study", `{"schema_version": "fbeval-study/v1", "suite": "toolcall"}`, "holds a study file (fbeval-study/v1)"},
+		{"fixture", `{"schema_version": "coglang-generation-eval-fixture/v0.1", "cases": [`, "holds a CogLang fixture"},
+		{"cases", `{"schema_version":"fbeval-case-result/v1","case_id":"a"}` + "\n", "holds a case-results file (fbeval-case-result/v1)"},
+		{"batch", `{"schema_version": "fbeval-response-batch/v1", "responses": []}`, "holds a response file (fbeval-response-batch/v1)"},
+		{"list", `[{"request_id": "a", "output": "x"}]`, "holds a JSON list (a runner appends JSON lines)"},
+		{"junit", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>", `holds text that is not JSON lines (it starts "<?xml version=\"1.0\" encoding=\"UTF-8\"?>")`},
+		{"text", "schema_version: coglang-generation-eval-result/v0.1\n", "holds text that is not JSON lines"},
+		{"responses", `{"schema_version":"fbeval-response/v1","request_id":"a","output":"x"}` + "\n", ""},
+		{"coglang responses", "\ufeff" + `{"schema_version": "coglang-generation-eval-response/v0.1", "case_id": "L1-001", "output": "Equal[1, 1]"}` + "\n", ""},
+		{"unversioned", `{"request_id":"a","output":"x"}` + "\n", ""},
+		{"torn", `{"request_id":"a","out`, ""},
+		{"empty", "", ""},
+		{"blank", "\n\n", ""},
+	} {
+		for _, fresh := range []bool{false, true} {
+			path := filepath.Join(dir, "out.jsonl")
+			if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, err := runner.OpenOutput(path, runner.Resume{Fresh: fresh})
+			if out != nil {
+				out.Close()
+			}
+			if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+				t.Errorf("%s (fresh %v): %v; want %q", tc.name, fresh, err, tc.want)
+			}
+			if data, _ := os.ReadFile(path); tc.want != "" && string(data) != tc.content {
+				t.Errorf("%s (fresh %v): the file changed: %q", tc.name, fresh, data)
+			}
 		}
 	}
 }

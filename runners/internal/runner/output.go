@@ -55,6 +55,9 @@ func OpenOutput(path string, r Resume) (*Output, error) {
 	if err := notAnInput(path, r.Inputs); err != nil {
 		return nil, err
 	}
+	if what := notResponses(path); what != "" {
+		return nil, fmt.Errorf("-o %s: holds %s, not response records, so it is neither resumed nor started over (%s): write the responses to another file", path, what, FreshFlag)
+	}
 	flags := os.O_RDWR | os.O_CREATE
 	if r.Fresh {
 		flags |= os.O_TRUNC
@@ -115,6 +118,9 @@ func (o *Output) scan(path string, r io.Reader) (int64, error) {
 			return 0, fmt.Errorf("cannot read the output file: %v", err)
 		}
 		text := bytes.TrimSpace(buf)
+		if line == 1 {
+			text = bytes.TrimPrefix(text, []byte("\ufeff")) // as the scorer reads it
+		}
 		if long || !utf8.Valid(text) || len(text) == 0 {
 			continue
 		}
@@ -220,6 +226,43 @@ func notAnInput(path string, inputs []string) error {
 		return fmt.Errorf("-o %s: the run reads that file (%s); write the responses to another file", path, contract.InputName(in))
 	}
 	return nil
+}
+
+// notResponses names what an existing output file holds when it cannot be a
+// runner's response file, so that a mistyped -o neither appends responses to
+// it nor, with --fresh, empties it: a file of fbeval's other than responses
+// (a study, requests, a report, a CogLang fixture or result, case results),
+// named by its schema_version, or text that is not JSON lines (fbeval's
+// JUnit, HTML, Markdown or table output, say). "" for a new or empty file, and
+// for one whose first record may be a response.
+func notResponses(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head := make([]byte, contract.KeptHeadBytes)
+	n, _ := io.ReadFull(f, head)
+	head = bytes.TrimLeft(bytes.TrimPrefix(head[:n], []byte("\ufeff")), " \t\r\n")
+	switch {
+	case len(head) == 0:
+		return ""
+	case head[0] != '{':
+		if head[0] == '[' {
+			return "a JSON list (a runner appends JSON lines)"
+		}
+		first, _, _ := bytes.Cut(head, []byte("\n"))
+		return fmt.Sprintf("text that is not JSON lines (it starts %q)", contract.PrintableLine(string(first[:min(len(first), 40)])))
+	}
+	switch v := contract.HeadVersion(head); v {
+	case "", contract.ResponseV1, contract.CogLangResponse:
+		return ""
+	default:
+		if kind := contract.FileKind(v); kind != "" {
+			return kind + " (" + v + ")"
+		}
+	}
+	return ""
 }
 
 // StdoutNotAnInput refuses a standard output that is a file the run reads
