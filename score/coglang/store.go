@@ -821,10 +821,11 @@ func (r *detailReader) at(off, n int64) ([]byte, error) {
 		return r.big, nil
 	}
 	// Details asked for in file order close after each other (each chunk of
-	// cases asks in file order): read ahead. Otherwise read little, as the next
-	// detail is elsewhere.
+	// cases asks in file order): read ahead, from a detail that runs past the
+	// window's end too. Otherwise (backwards, or far ahead) read little, as
+	// the next detail is elsewhere.
 	k := int64(cap(r.win))
-	if end := r.winAt + int64(len(r.win)); off < end || off-end > k/2 {
+	if end := r.winAt + int64(len(r.win)); off < r.winAt || off-end > k/2 {
 		k = max(n, 512)
 	}
 	k = min(k, r.size-off)
