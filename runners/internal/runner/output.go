@@ -55,6 +55,15 @@ func OpenOutput(path string, r Resume) (*Output, error) {
 	if err := notAnInput(path, r.Inputs); err != nil {
 		return nil, err
 	}
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		// a pipe, a terminal, /dev/null (-o /dev/stdout, say): nothing to
+		// resume, and reading it would wait for what the run itself writes
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, fmt.Errorf("cannot open the output file: %v", err)
+		}
+		return &Output{w: f, f: f, resume: r}, nil
+	}
 	if what := notResponses(path); what != "" {
 		return nil, fmt.Errorf("-o %s: holds %s, not response records, so it is neither resumed nor started over (%s): write the responses to another file", path, what, FreshFlag)
 	}

@@ -1,0 +1,60 @@
+//go:build unix
+
+package runner_test
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fbeval/fbeval/runners/internal/runner"
+)
+
+// TestOpenOutputPipe: an -o that is a pipe (a FIFO, or /dev/stdout piped to
+// another command) is written as it is, with nothing resumed: reading it first
+// waited for what the run itself was to write, and the run hung.
+func TestOpenOutputPipe(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	got := make(chan string, 1)
+	go func() {
+		f, err := os.Open(fifo) // waits for the writer
+		if err != nil {
+			got <- "open: " + err.Error()
+			return
+		}
+		defer f.Close()
+		b, _ := io.ReadAll(f)
+		got <- string(b)
+	}()
+	opened := make(chan error, 1)
+	var out *runner.Output
+	go func() {
+		var err error
+		out, err = runner.OpenOutput(fifo, runner.Resume{Fresh: true})
+		opened <- err
+	}()
+	select {
+	case err := <-opened:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("OpenOutput of a FIFO did not return")
+	}
+	if err := out.Write([]byte(`{"request_id":"a","output":"x"}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	if s := <-got; s != `{"request_id":"a","output":"x"}`+"\n" {
+		t.Errorf("the reader got %q", s)
+	}
+	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO was replaced: %v", err)
+	}
+}
