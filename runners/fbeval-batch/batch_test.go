@@ -55,6 +55,50 @@ func TestSplit(t *testing.T) {
 	}
 }
 
+// TestSplitIntoUsedDir: a run into an --out-dir that holds batch files it
+// does not write again (an earlier run's, split finer or for the other
+// provider) is refused before anything is written, so no earlier batch is
+// sent with the new ones; the files this run writes again are replaced, and
+// an --out-dir that is a file is named.
+func TestSplitIntoUsedDir(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errs := runBatch(t, "", "to-openai", "--model", "m", "--max-per-file", "2", "--out-dir", dir, "testdata/requests.jsonl"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	// the same split again replaces its own files
+	if code, _, errs := runBatch(t, "", "to-openai", "--model", "m2", "--max-per-file", "2", "--out-dir", dir, "testdata/requests.jsonl"); code != 0 {
+		t.Fatalf("the same split again: exit %d: %s", code, errs)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "batch-0001.jsonl")); !strings.Contains(string(data), `"model":"m2"`) {
+		t.Errorf("batch-0001.jsonl was not written again: %.200s", data)
+	}
+	before, _ := os.ReadFile(filepath.Join(dir, "batch-0001.jsonl"))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"to-openai", "--model", "m", "--max-per-file", "4"}, "fbeval-batch: --out-dir " + dir + " holds batch-0003.jsonl, which this run (2 batch files) does not write again: an earlier run's batches would be sent with these; remove them, or give an empty --out-dir\n"},
+		{[]string{"to-openai", "--model", "m"}, "holds batch-0002.jsonl, batch-0003.jsonl, which this run (1 batch file) does not write again"},
+		{[]string{"to-anthropic", "--model", "c", "--max-per-file", "2"}, "holds batch-0001.jsonl, batch-0002.jsonl, batch-0003.jsonl, which this run (3 batch files) does not write again"},
+	} {
+		code, out, errs := runBatch(t, "", append(tc.args, "--out-dir", dir, "testdata/requests.jsonl")...)
+		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errs, tc.want)
+		}
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, "batch-0001.jsonl")); !bytes.Equal(before, after) {
+		t.Errorf("a refused run wrote batch-0001.jsonl")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "batch-0001.json")); !os.IsNotExist(err) {
+		t.Errorf("a refused run wrote batch-0001.json: %v", err)
+	}
+	file := filepath.Join(dir, "batch-0001.jsonl")
+	code, _, errs := runBatch(t, "", "to-openai", "--model", "m", "--out-dir", file, "testdata/requests.jsonl")
+	if code != 2 || errs != "fbeval-batch: --out-dir "+file+" is not a directory: name a directory (a missing one is made)\n" {
+		t.Errorf("--out-dir a file: exit %d, %q", code, errs)
+	}
+}
+
 func TestFromOpenAI(t *testing.T) {
 	code, out, errs := runBatch(t, "", "from-openai", "--requests", "testdata/requests.jsonl", "testdata/openai_output.jsonl", "testdata/openai_errors.jsonl")
 	if code != 1 {

@@ -8,7 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/alecthomas/kong"
 
@@ -144,6 +147,44 @@ type batchShape struct {
 // batch-0001<ext>, batch-0002<ext>, ... The entries are built twice, once to plan
 // the files (and refuse what cannot be written before writing anything) and once to
 // write them, so only one is held at a time.
+// batchName matches the names of the batch files writeBatches writes.
+var batchName = regexp.MustCompile(`^batch-([0-9]{4,})(\.jsonl|\.json)$`)
+
+// staleBatches lists, sorted, the batch files in dir that a run writing n of
+// them, named batch-NNNN with ext, does not write again: an earlier run's
+// with more files or for the other provider.
+func staleBatches(dir string, n int, ext string) []string {
+	entries, _ := os.ReadDir(dir)
+	var stale []string
+	for _, e := range entries {
+		m := batchName.FindStringSubmatch(e.Name())
+		if m == nil {
+			continue
+		}
+		if k, err := strconv.Atoi(m[1]); err != nil || k < 1 || k > n || m[2] != ext {
+			stale = append(stale, e.Name())
+		}
+	}
+	return stale
+}
+
+// listNames joins names for a message: all of them up to three, else the
+// first three and how many more.
+func listNames(names []string) string {
+	if len(names) <= 3 {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:3], ", "), len(names)-3)
+}
+
+// plural is "1 batch file" or "3 batch files".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
 func writeBatches(reqs *runner.Requests, entry func(it *runner.Item, planning bool) ([]byte, error), shape batchShape, dir string, stdout, stderr io.Writer) error {
 	const wrapper = 32
 	sep := int64(len(shape.sep))
@@ -178,6 +219,13 @@ func writeBatches(reqs *runner.Requests, entry func(it *runner.Item, planning bo
 		return usagef("the requests need %d batch files under the provider limits; give --out-dir", len(counts))
 	}
 	if dir != "" {
+		if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+			return usagef("--out-dir %s is not a directory: name a directory (a missing one is made)", dir)
+		}
+		if stale := staleBatches(dir, len(counts), shape.ext); len(stale) > 0 {
+			return usagef("--out-dir %s holds %s, which this run (%s) does not write again: an earlier run's batches would be sent with these; remove them, or give an empty --out-dir",
+				dir, listNames(stale), plural(len(counts), "batch file", "batch files"))
+		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
