@@ -21,21 +21,22 @@ import (
 
 // ScoreCmd scores response files against a study.
 type ScoreCmd struct {
-	StudyFlags       `embed:""`
-	Responses        []string `help:"Response file (JSONL, JSON list or batch object; - for standard input). Repeat for more files: later records win." placeholder:"FILE" sep:"none"`
-	ReferenceAnswers bool     `help:"CogLang: score the fixture's own reference answers instead of responses (what the reference scorer does when it is given no responses)."`
-	Format           string   `help:"Output format: json, text, table, markdown, html, junit, or jsonl (toolcall case results)." enum:"json,text,table,markdown,html,junit,jsonl" default:"json"`
-	SummaryOnly      bool     `help:"CogLang: leave the per-case results out."`
-	FailuresOnly     bool     `help:"CogLang: keep only failing cases in the per-case results."`
-	CasesOut         string   `help:"Toolcall: write one fbeval-case-result/v1 line per case, arm and repeat to FILE." placeholder:"FILE"`
-	Output           string   `short:"o" help:"Write the report to FILE (atomically) instead of standard output." placeholder:"FILE"`
-	InputPrice       *float64 `help:"Toolcall: USD per million input tokens." placeholder:"USD"`
-	OutputPrice      *float64 `help:"Toolcall: USD per million output tokens." placeholder:"USD"`
-	Gate             []string `help:"Toolcall: a threshold on a report field, FIELD OP NUMBER, e.g. input_schema.first_pass_success_percent>=90; exit 1 when unmet. Percents are 0-100 (write 0.5% for half a percent); fields are checked before scoring." placeholder:"EXPR" sep:"none"`
-	MinSuccess       []string `help:"Toolcall: the least first-pass success percent of every arm (90), or of one arm (input_schema=90); exit 1 when unmet. Shorthand for --gate ARM.first_pass_success_percent>=N." placeholder:"PERCENT|ARM=PERCENT" sep:"none"`
-	MaxLineBytes     int      `help:"Longest response line read, in bytes." default:"67108864" placeholder:"BYTES"`
-	Workers          int      `help:"Goroutines that decode and judge records (0: one per core); results are the same whatever the number." default:"0" placeholder:"N"`
-	Profile          string   `help:"Write a CPU profile of the scoring to FILE (for go tool pprof)." placeholder:"FILE"`
+	StudyFlags          `embed:""`
+	Responses           []string `help:"Response file (JSONL, JSON list or batch object; - for standard input). Repeat for more files: later records win." placeholder:"FILE" sep:"none"`
+	ReferenceAnswers    bool     `help:"CogLang: score the fixture's own reference answers instead of responses (what the reference scorer does when it is given no responses)."`
+	Format              string   `help:"Output format: json, text, table, markdown, html, junit, or jsonl (toolcall case results)." enum:"json,text,table,markdown,html,junit,jsonl" default:"json"`
+	SummaryOnly         bool     `help:"CogLang: leave the per-case results out."`
+	FailuresOnly        bool     `help:"CogLang: keep only failing cases in the per-case results."`
+	CasesOut            string   `help:"Toolcall: write one fbeval-case-result/v1 line per case, arm and repeat to FILE." placeholder:"FILE"`
+	Output              string   `short:"o" help:"Write the report to FILE (atomically) instead of standard output." placeholder:"FILE"`
+	InputPrice          *float64 `help:"Toolcall: USD per million input tokens." placeholder:"USD"`
+	OutputPrice         *float64 `help:"Toolcall: USD per million output tokens." placeholder:"USD"`
+	Gate                []string `help:"Toolcall: a threshold on a report field, FIELD OP NUMBER, e.g. input_schema.first_pass_success_percent>=90; exit 1 when unmet. Percents are 0-100 (write 0.5% for half a percent); fields are checked before scoring." placeholder:"EXPR" sep:"none"`
+	MinSuccess          []string `help:"Toolcall: the least first-pass success percent of every arm (90), or of one arm (input_schema=90); exit 1 when unmet. Shorthand for --gate ARM.first_pass_success_percent>=N." placeholder:"PERCENT|ARM=PERCENT" sep:"none"`
+	AllowProviderErrors bool     `help:"Toolcall: rows left with a provider error (the model never answered: a bad key, a quota, a server error) do not make the run fail; they still score as failures in every rate."`
+	MaxLineBytes        int      `help:"Longest response line read, in bytes." default:"67108864" placeholder:"BYTES"`
+	Workers             int      `help:"Goroutines that decode and judge records (0: one per core); results are the same whatever the number." default:"0" placeholder:"N"`
+	Profile             string   `help:"Write a CPU profile of the scoring to FILE (for go tool pprof)." placeholder:"FILE"`
 }
 
 func (c *ScoreCmd) Run(env *Env) error {
@@ -348,8 +349,17 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 		env.warnf("the report is incomplete: some rows have no response")
 		writtenFor(env, run)
 	}
-	c.toolcallSummary(env, run, rep)
-	if !rep.OK() {
+	ok := rep.OK()
+	if n := rep.ProviderErrorRows(); n > 0 {
+		if c.AllowProviderErrors {
+			env.warnf("%s a provider error: they score as failures (--allow-provider-errors: the run does not fail for them)", plural(n, "row has", "rows have"))
+		} else {
+			ok = false
+			env.warnf("%s a provider error, where the model never answered (%s): they score as failures and the run is not ok; run the runner again with -o FILE to ask them again (answered requests are skipped), or give --allow-provider-errors to accept them", plural(n, "row has", "rows have"), rep.ProviderErrorCodes())
+		}
+	}
+	c.toolcallSummary(env, run, rep, ok)
+	if !ok {
 		return &exitError{code: 1}
 	}
 	return nil
@@ -408,7 +418,7 @@ func (c *ScoreCmd) cogSummary(env *Env, res *coglang.Result) {
 }
 
 // toolcallSummary writes the one-line summary of a toolcall score on stderr.
-func (c *ScoreCmd) toolcallSummary(env *Env, run *study.Run, rep *study.Aggregates) {
+func (c *ScoreCmd) toolcallSummary(env *Env, run *study.Run, rep *study.Aggregates, ok bool) {
 	records, dups, unknown, rejected := 0, 0, 0, 0
 	for _, in := range run.Inputs {
 		records += in.Records
@@ -431,7 +441,7 @@ func (c *ScoreCmd) toolcallSummary(env *Env, run *study.Run, rep *study.Aggregat
 		}
 	}
 	verdict := "ok"
-	if !rep.OK() {
+	if !ok {
 		verdict = "not ok"
 	}
 	env.warnf("%s: %d rows from %s: first-pass success %s; %d records, %s, %s, %d rejected; gates met %d/%d; %s",

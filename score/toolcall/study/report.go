@@ -2,9 +2,11 @@ package study
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -267,6 +269,45 @@ func (rep *Aggregates) OK() bool {
 		}
 	}
 	return true
+}
+
+// ProviderErrorRows counts the rows with a provider error at some attempt:
+// the model never answered it (a bad key, a quota, a server error).
+func (rep *Aggregates) ProviderErrorRows() int {
+	n := 0
+	for _, m := range rep.Arms {
+		n += m.ProviderErrors
+	}
+	return n
+}
+
+// ProviderErrorCodes says which provider errors the records read carry, most
+// first: "http_401 in 252 records, http_500 in 1".
+func (rep *Aggregates) ProviderErrorCodes() string {
+	codes := slices.Collect(maps.Keys(rep.Run.providerCodes))
+	n := rep.Run.providerCodes
+	slices.SortFunc(codes, func(a, b string) int {
+		return cmp.Or(cmp.Compare(n[b], n[a]), cmp.Compare(a, b))
+	})
+	var parts []string
+	for i, c := range codes {
+		if i == 5 {
+			parts = append(parts, fmt.Sprintf("%d more codes", len(codes)-5))
+			break
+		}
+		word := " records"
+		if n[c] == 1 {
+			word = " record"
+		}
+		if i > 0 {
+			word = ""
+		}
+		if len(c) > 40 {
+			c = strings.ToValidUTF8(c[:40], "") + "..."
+		}
+		parts = append(parts, fmt.Sprintf("%s in %d%s", contract.PrintableLine(c), n[codes[i]], word))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Model returns the report in the report model (fbeval-report/v1). Its rows are a

@@ -56,7 +56,12 @@ type Run struct {
 	// beyond counts the unknown records that are this study's cases and arms
 	// at a repeat or an attempt past the study's (CheckJoined)
 	beyond beyondRecords
+	// providerCodes counts the provider error records read, by their code
+	// (the first maxProviderCodes codes; the rest as "other")
+	providerCodes map[string]int
 }
+
+const maxProviderCodes = 100
 
 // beyondRecords are the unknown records whose ids name a repeat past the
 // study's repeats, or (within them) an attempt past its repair rounds: the
@@ -617,6 +622,9 @@ func (run *Run) apply(o *outcome, st *score.InputStats) bool {
 	}
 	*a = o.att
 	a.model = run.modelID(o.model)
+	if a.has(fProvider) {
+		run.countProviderCode(o.enc)
+	}
 	if a.has(fDetail) {
 		a.detLen = uint32(len(o.enc))
 		if run.stageEntry(i, o.slot.row, o.enc) != nil {
@@ -625,6 +633,22 @@ func (run *Run) apply(o *outcome, st *score.InputStats) bool {
 	}
 	run.settled = false
 	return true
+}
+
+// countProviderCode counts a provider error record by its code, read from
+// its detail.
+func (run *Run) countProviderCode(enc []byte) {
+	code := "no code"
+	if d, err := decodeDetail(enc, true); err == nil && d.provider != nil && d.provider.Code != "" {
+		code = d.provider.Code
+	}
+	if run.providerCodes == nil {
+		run.providerCodes = map[string]int{}
+	}
+	if _, ok := run.providerCodes[code]; !ok && len(run.providerCodes) >= maxProviderCodes {
+		code = "other"
+	}
+	run.providerCodes[code]++
 }
 
 // isSingleResponse tells a whole-file object that is one response record from a
