@@ -15,8 +15,8 @@ own answers). Gates are in each field's unit, percents 0-100 (write 0.5% for hal
 a percent); they are checked against the report's fields before anything is read.
 The default format is json, as the CogLang reference scorer's, for CI; report and
 compare default to a table, for people. Every score ends with a one-line summary
-on stderr. Exit 0 ok, 1 a gate failed or rows are missing (coglang: not ok), 2 bad
-usage or unreadable input.
+on stderr. Exit 0 ok, 1 a gate failed or rows are missing or left with a provider
+error (coglang: not ok), 2 bad usage or unreadable input.
 
 Examples:
   fbeval score coglang --responses responses.jsonl --format text
