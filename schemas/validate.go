@@ -73,6 +73,9 @@ type Options struct {
 	Schema string
 	// MaxLineBytes bounds one JSONL line (0: contract.DefaultMaxLineBytes).
 	MaxLineBytes int
+	// TextHint names a file that starts as no JSON value, as one problem
+	// (contract.ReadOptions.TextHint); nil: its lines are each invalid JSON.
+	TextHint func(head []byte) string
 }
 
 // Stats counts what a validation saw.
@@ -132,6 +135,7 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 		SingleRecord: func([]string) bool { return true },
 		AnyDocument:  true,
 		MaxLineBytes: opts.MaxLineBytes,
+		TextHint:     opts.TextHint,
 	})
 	var ps []Problem
 	for rd.Scan() {

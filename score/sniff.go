@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/score/report"
@@ -106,9 +105,8 @@ func WrongFileHint(name, version string) string {
 // page, Markdown, a table or text) given as responses, from the file's first
 // bytes (contract.ReadOptions.TextHint); "" for any other file.
 func TextHint(head []byte) string {
-	what, command, format := report.Written(head)
-	if what == "" {
-		return ""
+	if what := report.WrittenName(head); what != "" {
+		return "this is " + what + ", not responses: --responses takes the file a runner wrote (JSONL, a JSON list or a batch object of response records)"
 	}
-	return fmt.Sprintf("this is %s, which %s writes (--format %s), not responses: --responses takes the file a runner wrote (JSONL, a JSON list or a batch object of response records)", what, strings.TrimSuffix(command, " report"), format)
+	return ""
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/schemas"
+	"github.com/fbeval/fbeval/score/report"
 )
 
 // ValidateCmd checks contract files against the published JSON Schemas.
@@ -34,7 +35,7 @@ func (c *ValidateCmd) Run(env *Env) error {
 		if err != nil {
 			return err
 		}
-		st := v.Validate(f, r, schemas.Options{Schema: c.Schema, MaxLineBytes: c.MaxLineBytes}, func(p schemas.Problem) {
+		st := v.Validate(f, r, schemas.Options{Schema: c.Schema, MaxLineBytes: c.MaxLineBytes, TextHint: notAContractFile}, func(p schemas.Problem) {
 			fmt.Fprintln(env.Stdout, contract.PrintableLine(p.String()))
 		})
 		done()
@@ -65,4 +66,13 @@ func (c *SchemaCmd) Run(env *Env) error {
 	}
 	_, err := env.Stdout.Write(data)
 	return err
+}
+
+// notAContractFile names one of fbeval's outputs other than JSON given to
+// validate (schemas.Options.TextHint).
+func notAContractFile(head []byte) string {
+	if what := report.WrittenName(head); what != "" {
+		return "this is " + what + ", not a contract file: fbeval validate checks the JSON files fbeval reads and writes"
+	}
+	return ""
 }

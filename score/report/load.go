@@ -166,6 +166,18 @@ func writtenFormat(data []byte) (what, again string) {
 	return what, "render it again from the JSON report (fbeval score --format json -o report.json, then fbeval report report.json --format " + format + ")"
 }
 
+// WrittenName names the rendering of fbeval's, other than JSON, that head
+// starts as, with what writes it, for a message about a file given where JSON
+// belongs: "JUnit XML, which fbeval writes (--format junit)"; "" when head
+// starts as none of them (see Written).
+func WrittenName(head []byte) string {
+	what, command, format := Written(head)
+	if what == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s, which %s writes (--format %s)", what, strings.TrimSuffix(command, " report"), format)
+}
+
 // Written names the rendering of fbeval's, other than JSON, that head (the
 // first bytes of a file; 4 KiB are enough) starts as: what it is, the command
 // that writes it ("fbeval report", which writes every format of fbeval score,
