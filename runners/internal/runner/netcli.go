@@ -34,7 +34,7 @@ type NetFlags struct {
 	Retries                   int           `default:"4" help:"Further calls per request after network errors, timeouts, 429 and 5xx."`
 	Backoff                   time.Duration `default:"1s" help:"First retry wait; doubles each retry, with jitter."`
 	MaxBackoff                time.Duration `default:"2m" help:"Longest wait between calls, Retry-After included."`
-	Timeout                   time.Duration `default:"120s" help:"Per-call timeout."`
+	Timeout                   time.Duration `default:"120s" help:"Per-call timeout (0: none)."`
 	MaxRequests               int           `help:"Stop after this many calls, retries included (0: no limit)."`
 	MaxConsecutiveErrors      int           `default:"10" help:"Stop after this many provider errors in a row (0: never)."`
 	AllowCrossOriginRedirects bool          `help:"Follow a redirect to another scheme, host or port (sent without the key and --header values; refused by default)."`
