@@ -142,11 +142,6 @@ type batchShape struct {
 	maxBytes        int64
 }
 
-// writeBatches builds one entry per request with entry and writes them as batch
-// files under the shape's limits: to stdout when they fit one, else into dir as
-// batch-0001<ext>, batch-0002<ext>, ... The entries are built twice, once to plan
-// the files (and refuse what cannot be written before writing anything) and once to
-// write them, so only one is held at a time.
 // batchName matches the names of the batch files writeBatches writes.
 var batchName = regexp.MustCompile(`^batch-([0-9]{4,})(\.jsonl|\.json)$`)
 
@@ -168,6 +163,14 @@ func staleBatches(dir string, n int, ext string) []string {
 	return stale
 }
 
+// nBatchFiles is "1 batch file" or "3 batch files".
+func nBatchFiles(n int) string {
+	if n == 1 {
+		return "1 batch file"
+	}
+	return fmt.Sprintf("%d batch files", n)
+}
+
 // listNames joins names for a message: all of them up to three, else the
 // first three and how many more.
 func listNames(names []string) string {
@@ -177,14 +180,11 @@ func listNames(names []string) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:3], ", "), len(names)-3)
 }
 
-// plural is "1 batch file" or "3 batch files".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
-
+// writeBatches builds one entry per request with entry and writes them as batch
+// files under the shape's limits: to stdout when they fit one, else into dir as
+// batch-0001<ext>, batch-0002<ext>, ... The entries are built twice, once to plan
+// the files (and refuse what cannot be written before writing anything) and once to
+// write them, so only one is held at a time.
 func writeBatches(reqs *runner.Requests, entry func(it *runner.Item, planning bool) ([]byte, error), shape batchShape, dir string, stdout, stderr io.Writer) error {
 	const wrapper = 32
 	sep := int64(len(shape.sep))
@@ -224,7 +224,7 @@ func writeBatches(reqs *runner.Requests, entry func(it *runner.Item, planning bo
 		}
 		if stale := staleBatches(dir, len(counts), shape.ext); len(stale) > 0 {
 			return usagef("--out-dir %s holds %s, which this run (%s) does not write again: an earlier run's batches would be sent with these; remove them, or give an empty --out-dir",
-				dir, listNames(stale), plural(len(counts), "batch file", "batch files"))
+				dir, listNames(stale), nBatchFiles(len(counts)))
 		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
