@@ -651,6 +651,39 @@ func (run *Run) countProviderCode(enc []byte) {
 	run.providerCodes[code]++
 }
 
+// repairDue reports whether a repair request is due for a settled row, and
+// the attempt n its latest response is: that attempt failed with public
+// feedback (Repairs) and the study allows attempt n+1.
+func (run *Run) repairDue(sr *settledRow) (n int, due bool) {
+	a, n := sr.r.latest()
+	if a == nil || a.has(fProvider) || a.has(fSuccess) || n > run.Plan.Study.Repairs {
+		return n, false
+	}
+	return n, len(tc.Result{Errors: sr.dets[n-1].errors}.PublicFeedback(run.prepared[sr.p.ci])) > 0
+}
+
+// RepairsDue counts the rows a repair request is due for, by the attempt the
+// request would be (due[k] rows at attempt k+2), without building them: a
+// score given fewer repair rounds than the study allows says how many rows
+// were never retried. It reads every row's details back, as Repairs does.
+func (run *Run) RepairsDue() (due []int, err error) {
+	if err := run.settle(); err != nil {
+		return nil, err
+	}
+	for sr := range run.settledRows {
+		if n, ok := run.repairDue(sr); ok {
+			for len(due) < n {
+				due = append(due, 0)
+			}
+			due[n-1]++
+		}
+	}
+	if run.err != nil {
+		return nil, run.err
+	}
+	return due, nil
+}
+
 // isSingleResponse tells a whole-file object that is one response record from a
 // batch object.
 func isSingleResponse(names []string) bool {
@@ -681,14 +714,11 @@ func (run *Run) Repairs() ([]export.Repair, error) {
 	var out []export.Repair
 	for sr := range run.settledRows {
 		r, dets, p, c := sr.r, sr.dets, sr.p, sr.c
-		a, n := r.latest()
-		if a == nil || a.has(fProvider) || a.has(fSuccess) || n > run.Plan.Study.Repairs {
+		n, due := run.repairDue(sr)
+		if !due {
 			continue
 		}
 		pc := run.prepared[p.ci]
-		if len(tc.Result{Errors: dets[n-1].errors}.PublicFeedback(pc)) == 0 {
-			continue
-		}
 		turns := make([]export.RepairTurn, n)
 		for k := range turns {
 			if prev := &r[k]; !prev.has(fPresent) || prev.has(fProvider) {
