@@ -17,21 +17,26 @@ import (
 func (r Result) PublicFeedback(c *Case) []Error {
 	var out []Error
 	for _, e := range r.Errors {
-		switch e.Code {
-		case CodeJSONInvalid, CodeSchemaInvalid, CodeCandidateSchemaInvalid:
+		if PublicCode(e.Code, c) {
 			out = append(out, e)
-		case CodeStateMismatch:
-			if c != nil && c.hasState {
-				out = append(out, e)
-			}
-		default:
-			if _, rel := relationCodes[e.Code]; rel {
-				// a relation keyword of the public schema failed: a schema error
-				out = append(out, e)
-			}
 		}
 	}
 	return out
+}
+
+// PublicCode reports whether an error of the code is public feedback on case
+// c (PublicFeedback): a JSON or schema error, a relation keyword of the public
+// schema, or a state mismatch where the case has confirmed state.
+func PublicCode(code string, c *Case) bool {
+	switch code {
+	case CodeJSONInvalid, CodeSchemaInvalid, CodeCandidateSchemaInvalid:
+		return true
+	case CodeStateMismatch:
+		return c != nil && c.hasState
+	}
+	// a relation keyword of the public schema failed: a schema error
+	_, rel := relationCodes[code]
+	return rel
 }
 
 // FeedbackText renders errors as a stable message for a model or a person: one line

@@ -651,35 +651,34 @@ func (run *Run) countProviderCode(enc []byte) {
 	run.providerCodes[code]++
 }
 
-// repairDue reports whether a repair request is due for a settled row, and
-// the attempt n its latest response is: that attempt failed with public
-// feedback (Repairs) and the study allows attempt n+1.
-func (run *Run) repairDue(sr *settledRow) (n int, due bool) {
-	a, n := sr.r.latest()
+// repairDue reports whether a repair request is due for row r of plan case
+// ci, and the attempt n its latest response is: that attempt failed with
+// public feedback (Repairs) and the study allows attempt n+1. It reads the
+// attempt's codes, not its detail, so RepairsDue reads nothing back.
+func (run *Run) repairDue(r row, ci int) (n int, due bool) {
+	a, n := r.latest()
 	if a == nil || a.has(fProvider) || a.has(fSuccess) || n > run.Plan.Study.Repairs {
 		return n, false
 	}
-	return n, len(tc.Result{Errors: sr.dets[n-1].errors}.PublicFeedback(run.prepared[sr.p.ci])) > 0
+	pc := run.prepared[ci]
+	return n, slices.ContainsFunc(run.codesOf(a), func(id uint16) bool { return tc.PublicCode(run.codeNames[id], pc) })
 }
 
 // RepairsDue counts the rows a repair request is due for, by the attempt the
 // request would be (due[k] rows at attempt k+2), without building them: a
 // score given fewer repair rounds than the study allows says how many rows
-// were never retried. It reads every row's details back, as Repairs does.
+// were never retried.
 func (run *Run) RepairsDue() (due []int, err error) {
 	if err := run.settle(); err != nil {
 		return nil, err
 	}
-	for sr := range run.settledRows {
-		if n, ok := run.repairDue(sr); ok {
+	for i := range run.rows {
+		if n, ok := run.repairDue(run.rowAt(i), run.placeOf(i).ci); ok {
 			for len(due) < n {
 				due = append(due, 0)
 			}
 			due[n-1]++
 		}
-	}
-	if run.err != nil {
-		return nil, run.err
 	}
 	return due, nil
 }
@@ -714,7 +713,7 @@ func (run *Run) Repairs() ([]export.Repair, error) {
 	var out []export.Repair
 	for sr := range run.settledRows {
 		r, dets, p, c := sr.r, sr.dets, sr.p, sr.c
-		n, due := run.repairDue(sr)
+		n, due := run.repairDue(r, p.ci)
 		if !due {
 			continue
 		}

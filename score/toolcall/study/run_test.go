@@ -347,11 +347,33 @@ func TestSumsSaturate(t *testing.T) {
 }
 
 // repairRequests builds the next round's requests, as fbeval export --repair-from
-// does: scoring says what failed, export builds the requests.
+// does: scoring says what failed, export builds the requests. It also holds
+// RepairsDue, which counts from the attempts' codes, to Repairs, which reads
+// their details: the same rows, at the same attempts, each with feedback.
 func repairRequests(run *Run, p *export.ToolcallPlan, includeRef bool) ([]contract.Request, error) {
 	repairs, err := run.Repairs()
 	if err != nil {
 		return nil, err
+	}
+	due, err := run.RepairsDue()
+	if err != nil {
+		return nil, err
+	}
+	byAttempt := map[int]int{}
+	for _, r := range repairs {
+		byAttempt[len(r.Turns)+1]++
+		if r.Turns[len(r.Turns)-1].Feedback == "" {
+			return nil, fmt.Errorf("%s %s r%d: a repair without feedback", r.Case.ID, r.Arm, r.Repeat)
+		}
+	}
+	for k, n := range due {
+		if byAttempt[k+2] != n {
+			return nil, fmt.Errorf("attempt %d: RepairsDue counts %d rows, Repairs builds %d", k+2, n, byAttempt[k+2])
+		}
+		delete(byAttempt, k+2)
+	}
+	if len(byAttempt) > 0 {
+		return nil, fmt.Errorf("Repairs builds requests RepairsDue does not count: %v", byAttempt)
 	}
 	return p.RepairRequests(repairs, includeRef)
 }
