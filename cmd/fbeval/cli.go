@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -147,7 +148,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		msg := oneLine(err.Error())
 		var pe *kong.ParseError
 		if errors.As(err, &pe) && pe.Context != nil {
-			msg = missingArguments(msg, pe.Context)
+			msg = missingValue(missingArguments(msg, pe.Context), pe.Context)
 		}
 		fmt.Fprintf(stderr, "fbeval: %s\n", msg)
 		if pe != nil && pe.Context != nil {
@@ -197,6 +198,31 @@ func missingArguments(msg string, ctx *kong.Context) string {
 		return msg
 	}
 	return fmt.Sprintf("missing %s: fbeval %s %s", strings.Join(missing, " and "), commandPath(ctx), strings.Join(usage, " "))
+}
+
+// kongNoValue matches kong's words for a flag given last with no value after
+// it: `--cases-out: expected string value but got "EOL" (<EOL>)` and
+// `--responses: missing value, expecting "<arg>"`.
+var kongNoValue = regexp.MustCompile(`^--([a-z0-9-]+): (?:expected [a-z0-9.]+ value but got "EOL" \(<EOL>\)|missing value, expecting "<arg>")$`)
+
+// missingValue says which value a flag given without one lacks, as its help
+// names it (--cases-out needs a value: --cases-out FILE), where kong's msg
+// speaks of EOL; any other msg is returned as it is.
+func missingValue(msg string, ctx *kong.Context) string {
+	m := kongNoValue.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	for _, f := range ctx.Flags() {
+		switch {
+		case f.Name != m[1]:
+		case f.Enum != "":
+			return fmt.Sprintf("--%s needs a value: one of %s", f.Name, strings.Join(strings.Split(f.Enum, ","), ", "))
+		default:
+			return fmt.Sprintf("--%s needs a value: --%s %s", f.Name, f.Name, f.FormatPlaceHolder())
+		}
+	}
+	return msg
 }
 
 func commandPath(ctx *kong.Context) string {
