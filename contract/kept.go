@@ -52,8 +52,7 @@ func HeadVersion(head []byte) string {
 // headMembers reads the top-level members of the first object in head: the
 // file's own object, the first element of its list or its first line. A value
 // cut off by the end of head ends the reading; its name and what was read
-// before it stand.
-// Both are nil when head starts as no object.
+// before it stand. Both are nil when head starts as no object.
 func headMembers(head []byte) (names map[string]bool, strs map[string]string) {
 	head = bytes.TrimPrefix(head, []byte("\ufeff"))
 	d := jsontext.NewDecoder(bytes.NewReader(head), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))

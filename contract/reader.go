@@ -271,7 +271,7 @@ func (r *Reader) detect() bool {
 			// The first line is over the limit: a JSONL line to reject, unless it is
 			// the whole file, then a JSON object too large to read.
 			if _, perr := r.peekNonSpace(); perr == io.EOF {
-				if version := firstVersion(r.longHead); version != "" && !r.opts.AnyDocument {
+				if version := HeadVersion(r.longHead); version != "" && !r.opts.AnyDocument {
 					if kind := FileKind(version); kind != "" && !RecordVersion(version) {
 						return r.fail(ErrWrongFile, r.pendingLine, r.pendingCol+1, "this is %s (%s), not a file of records%s", kind, version, r.wrongFileHint(version, ""))
 					}
@@ -386,7 +386,7 @@ func (r *Reader) readLine() (line []byte, complete bool, err error) {
 			return line, true, nil
 		}
 		if len(r.lineBuf)+len(chunk) > r.opts.MaxLineBytes {
-			// its start, to say what a file of one long line is (firstVersion)
+			// its start, to say what a file of one long line is (HeadVersion)
 			head := append(r.longHead[:0], r.lineBuf[:min(len(r.lineBuf), headBytes)]...)
 			r.longHead = append(head, chunk[:min(len(chunk), headBytes-len(head))]...)
 			// skip the rest of the line; a NUL byte in it means the input is not
@@ -530,8 +530,8 @@ func (r *Reader) startObject() bool {
 	}
 	if tooLong {
 		// a document that is no file of records (a report, a result) says so
-		// by its first member, whatever its size
-		if version := firstVersion(d.head); version != "" && !r.opts.AnyDocument {
+		// by the schema_version in its first bytes, whatever its size
+		if version := HeadVersion(d.head); version != "" && !r.opts.AnyDocument {
 			if kind := FileKind(version); kind != "" && !RecordVersion(version) {
 				return r.fail(ErrWrongFile, line, col, "this is %s (%s), not a file of records%s", kind, version, r.wrongFileHint(version, ""))
 			}
@@ -859,21 +859,4 @@ func readErrMsg(err error) string {
 		err = u
 	}
 	return "cannot read: " + err.Error()
-}
-
-// firstVersion returns the schema_version a JSON object's text starts with
-// (its first member, as fbeval writes every file), or "": head may be cut
-// anywhere after it.
-func firstVersion(head []byte) string {
-	d := jsontext.NewDecoder(bytes.NewReader(head), jsontext.AllowDuplicateNames(true))
-	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
-		return ""
-	}
-	if name, err := d.ReadToken(); err != nil || name.Kind() != '"' || name.String() != "schema_version" {
-		return ""
-	}
-	if v, err := d.ReadToken(); err == nil && v.Kind() == '"' {
-		return v.String()
-	}
-	return ""
 }
