@@ -40,12 +40,14 @@ func Kept(head []byte) string {
 	return ""
 }
 
-// HeadVersion is the schema_version of the first object in head (the file's
+// VersionOf is the schema_version of the first object in data (the file's
 // own object, the first element of its list or its first line), read as far
-// as head goes: a pretty-printed report cut off after its first lines still
-// names itself. "" when that object has none, or head starts as no object.
-func HeadVersion(head []byte) string {
-	_, strs := headMembers(head)
+// as data goes: a pretty-printed report cut off after its first lines still
+// names itself; "" when that object has none, or data starts as no object.
+// With FileKind it says what a file given in the wrong place is (a response
+// file given as a study, say).
+func VersionOf(data []byte) string {
+	_, strs := headMembers(data)
 	return strs["schema_version"]
 }
 

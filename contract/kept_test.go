@@ -41,7 +41,7 @@ func TestKept(t *testing.T) {
 	}
 }
 
-func TestHeadVersion(t *testing.T) {
+func TestVersionOf(t *testing.T) {
 	for _, tc := range []struct{ head, want string }{
 		{"{\n  \"schema_version\": \"fbeval-report/v1\",\n  \"rows\": [\n    {\"case_id\": \"x", "fbeval-report/v1"},
 		{`[{"schema_version": "fbeval-response/v1", "request_id": "a"}, {`, "fbeval-response/v1"},
@@ -49,8 +49,8 @@ func TestHeadVersion(t *testing.T) {
 		{`{"schema_version": 1}`, ""},
 		{"<?xml", ""},
 	} {
-		if got := HeadVersion([]byte(tc.head)); got != tc.want {
-			t.Errorf("HeadVersion(%.50q) = %q, want %q", tc.head, got, tc.want)
+		if got := VersionOf([]byte(tc.head)); got != tc.want {
+			t.Errorf("VersionOf(%.50q) = %q, want %q", tc.head, got, tc.want)
 		}
 	}
 }

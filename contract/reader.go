@@ -271,7 +271,7 @@ func (r *Reader) detect() bool {
 			// The first line is over the limit: a JSONL line to reject, unless it is
 			// the whole file, then a JSON object too large to read.
 			if _, perr := r.peekNonSpace(); perr == io.EOF {
-				if version := HeadVersion(r.longHead); version != "" && !r.opts.AnyDocument {
+				if version := VersionOf(r.longHead); version != "" && !r.opts.AnyDocument {
 					if kind := FileKind(version); kind != "" && !RecordVersion(version) {
 						return r.fail(ErrWrongFile, r.pendingLine, r.pendingCol+1, "this is %s (%s), not a file of records%s", kind, version, r.wrongFileHint(version, ""))
 					}
@@ -386,7 +386,7 @@ func (r *Reader) readLine() (line []byte, complete bool, err error) {
 			return line, true, nil
 		}
 		if len(r.lineBuf)+len(chunk) > r.opts.MaxLineBytes {
-			// its start, to say what a file of one long line is (HeadVersion)
+			// its start, to say what a file of one long line is (VersionOf)
 			head := append(r.longHead[:0], r.lineBuf[:min(len(r.lineBuf), headBytes)]...)
 			r.longHead = append(head, chunk[:min(len(chunk), headBytes-len(head))]...)
 			// skip the rest of the line; a NUL byte in it means the input is not
@@ -531,7 +531,7 @@ func (r *Reader) startObject() bool {
 	if tooLong {
 		// a document that is no file of records (a report, a result) says so
 		// by the schema_version in its first bytes, whatever its size
-		if version := HeadVersion(d.head); version != "" && !r.opts.AnyDocument {
+		if version := VersionOf(d.head); version != "" && !r.opts.AnyDocument {
 			if kind := FileKind(version); kind != "" && !RecordVersion(version) {
 				return r.fail(ErrWrongFile, line, col, "this is %s (%s), not a file of records%s", kind, version, r.wrongFileHint(version, ""))
 			}

@@ -10,12 +10,6 @@
 // Runner authors: docs/contract.md describes the same contract in prose.
 package contract
 
-import (
-	"bytes"
-
-	"github.com/go-json-experiment/json/jsontext"
-)
-
 // Version strings of the fbeval v1 contract.
 const (
 	StudyV1         = "fbeval-study/v1"
@@ -78,18 +72,4 @@ func RecordVersion(version string) bool {
 		return true
 	}
 	return false
-}
-
-// VersionOf returns the schema_version of the first JSON value in data, when
-// that is an object with a string one, or "": with FileKind, what a file given
-// in the wrong place is (a response file given as a study, say). data may hold
-// more values after the first (a file of records).
-func VersionOf(data []byte) string {
-	d := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	v, err := d.ReadValue()
-	if err != nil {
-		return ""
-	}
-	_, strs := TopLevel(v)
-	return strs["schema_version"]
 }

@@ -263,7 +263,7 @@ func notResponses(path string) string {
 		first, _, _ := bytes.Cut(head, []byte("\n"))
 		return fmt.Sprintf("text that is not JSON lines (it starts %q)", contract.PrintableLine(string(first[:min(len(first), 40)])))
 	}
-	switch v := contract.HeadVersion(head); v {
+	switch v := contract.VersionOf(head); v {
 	case "", contract.ResponseV1, contract.CogLangResponse:
 		return ""
 	default:
