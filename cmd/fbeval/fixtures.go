@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -54,11 +55,34 @@ const cogLangFixtureFile = "coglang_default_v0_1.json"
 // FixturesBuildCmd writes the embedded fixture files: the toolcall dataset, its
 // manifest and schema variants, and the CogLang fixture.
 type FixturesBuildCmd struct {
-	Out   string `required:"" help:"Folder to write cases.jsonl, manifest.json and schemas/ into." placeholder:"DIR"`
+	Out   string `required:"" help:"Folder to write cases.jsonl, manifest.json, schemas/ and the CogLang fixture into; a file there with other bytes (an edited copy) is refused, not replaced." placeholder:"DIR"`
 	Check bool   `help:"Also compare the written files with the embedded ones; exit 1 on any difference."`
 }
 
 func (c *FixturesBuildCmd) Run(env *Env) error {
+	files := []string{"cases.jsonl", "manifest.json", cogLangFixtureFile}
+	for _, d := range fixtures.ToolcallDomains() {
+		for _, v := range fixtures.ToolcallVariantNames() {
+			files = append(files, "schemas/"+d+"."+v+".json")
+		}
+	}
+	embedded := func(f string) []byte {
+		if f == cogLangFixtureFile {
+			return fixtures.CogLangDefaultJSON()
+		}
+		want, _ := fixtures.ToolcallFixtureFile(f)
+		return want
+	}
+	// the folder holds copies to edit (README): an edited one is not replaced
+	var edited []string
+	for _, f := range files {
+		if got, err := os.ReadFile(filepath.Join(c.Out, filepath.FromSlash(f))); err == nil && !bytes.Equal(got, embedded(f)) {
+			edited = append(edited, f)
+		}
+	}
+	if len(edited) > 0 {
+		return usageError("%s holds %s with other bytes than the embedded fixtures (edited copies?), which a build would replace: give another --out, or remove them first", c.Out, listWords(edited, 3))
+	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
 		return &exitError{code: 2, err: cleanPathError(err)}
 	}
@@ -72,20 +96,10 @@ func (c *FixturesBuildCmd) Run(env *Env) error {
 	if !c.Check {
 		return nil
 	}
-	files := []string{"cases.jsonl", "manifest.json", cogLangFixtureFile}
-	for _, d := range fixtures.ToolcallDomains() {
-		for _, v := range fixtures.ToolcallVariantNames() {
-			files = append(files, "schemas/"+d+"."+v+".json")
-		}
-	}
 	diff := 0
 	for _, f := range files {
 		got, err := os.ReadFile(c.Out + "/" + f)
-		want, _ := fixtures.ToolcallFixtureFile(f)
-		if f == cogLangFixtureFile {
-			want = fixtures.CogLangDefaultJSON()
-		}
-		if err != nil || !bytes.Equal(got, want) {
+		if err != nil || !bytes.Equal(got, embedded(f)) {
 			diff++
 			env.warnf("%s differs from the embedded file", f)
 		}
