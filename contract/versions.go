@@ -10,6 +10,12 @@
 // Runner authors: docs/contract.md describes the same contract in prose.
 package contract
 
+import (
+	"bytes"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
 // Version strings of the fbeval v1 contract.
 const (
 	StudyV1         = "fbeval-study/v1"
@@ -72,4 +78,47 @@ func RecordVersion(version string) bool {
 		return true
 	}
 	return false
+}
+
+// VersionOf is the schema_version of the first object in data (the file's
+// own object, the first element of its list or its first line), read as far
+// as data goes: a pretty-printed report cut off after its first lines still
+// names itself; "" when that object has none, or data starts as no object.
+// With FileKind it says what a file given in the wrong place is (a response
+// file given as a study, say).
+func VersionOf(data []byte) string {
+	_, strs := headMembers(data)
+	return strs["schema_version"]
+}
+
+// headMembers reads the top-level members of the first object in head: the
+// file's own object, the first element of its list or its first line. A value
+// cut off by the end of head ends the reading; its name and what was read
+// before it stand. Both are nil when head starts as no object.
+func headMembers(head []byte) (names map[string]bool, strs map[string]string) {
+	head = bytes.TrimPrefix(head, []byte("\ufeff"))
+	d := jsontext.NewDecoder(bytes.NewReader(head), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	tok, err := d.ReadToken()
+	if err == nil && tok.Kind() == '[' {
+		tok, err = d.ReadToken()
+	}
+	if err != nil || tok.Kind() != '{' {
+		return nil, nil
+	}
+	names, strs = map[string]bool{}, map[string]string{}
+	for {
+		name, err := d.ReadToken()
+		if err != nil || name.Kind() != '"' {
+			return names, strs
+		}
+		n := name.String()
+		names[n] = true
+		v, err := d.ReadValue()
+		if err != nil {
+			return names, strs
+		}
+		if s, ok := stringOf(v); ok {
+			strs[n] = s
+		}
+	}
 }
