@@ -44,6 +44,12 @@ func TestSplit(t *testing.T) {
 			t.Errorf("file %d: %d lines, want %d (%v)", i+1, bytes.Count(data, []byte("\n")), want, err)
 		}
 	}
+	// each file is named on stderr with its count, the last one's singular
+	for i, want := range []string{"batch-0001.jsonl (2 requests)\n", "batch-0002.jsonl (2 requests)\n", "batch-0003.jsonl (1 request)\n"} {
+		if !strings.Contains(errs, filepath.Join(dir, want)) {
+			t.Errorf("stderr names file %d as %q? got %q", i+1, want, errs)
+		}
+	}
 	// A byte limit splits too; without --out-dir that is a usage error.
 	code, out, errs := runBatch(t, "", "to-anthropic", "--model", "c", "--max-bytes", "600", "testdata/requests.jsonl")
 	if code != 2 || out != "" || !strings.Contains(errs, "give --out-dir") {

@@ -246,7 +246,11 @@ func writeBatches(reqs *runner.Requests, entry func(it *runner.Item, planning bo
 				return err
 			}
 			f = nil
-			fmt.Fprintf(stderr, "%s: wrote %s (%d requests)\n", name, path, counts[file])
+			noun := "requests"
+			if counts[file] == 1 {
+				noun = "request"
+			}
+			fmt.Fprintf(stderr, "%s: wrote %s (%d %s)\n", name, path, counts[file], noun)
 		}
 		return nil
 	}
