@@ -223,10 +223,7 @@ func unescape[T Text](d T, start, i int, buf []byte, lone Surrogates) (int, []by
 		c := d[i]
 		if contract.PlainByte(c) {
 			// copy the run of plain bytes at once
-			j := i + 1
-			for j < len(d) && contract.PlainByte(d[j]) {
-				j++
-			}
+			j := contract.PlainRun(d, i+1)
 			buf = append(buf, d[i:j]...)
 			i = j
 			continue
