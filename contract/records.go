@@ -437,9 +437,12 @@ func cleanJSONMessage(err error) string {
 	return s
 }
 
-// wireRequest is a request record as read: the published fields, and the CogLang
-// family's reference expression, which Request keeps as ReferenceOutput.
-type wireRequest struct {
+// RequestFields is a request record's members as read, before the rules of its
+// family: the published fields, and the CogLang family's reference expression,
+// which Request keeps as ReferenceOutput. A reader that decodes a record by other
+// means (the runners' quick reader) fills one as DecodeRequest would and finishes
+// it with Check.
+type RequestFields struct {
 	Request
 	ReferenceExpr *string `json:"reference_expr"`
 }
@@ -448,10 +451,16 @@ type wireRequest struct {
 // CogLang generation-eval request (which has no request id or messages: the case id
 // is the request id, and the messages are its instructions and prompt).
 func DecodeRequest(rec *Record) (Request, error) {
-	var w wireRequest
+	var w RequestFields
 	if err := decodeObject(rec, "request", &w); err != nil {
 		return Request{}, err
 	}
+	return w.Check(rec)
+}
+
+// Check applies the rules of the record's family to its fields, as DecodeRequest
+// does after decoding rec, and returns the request.
+func (w *RequestFields) Check(rec *Record) (Request, error) {
 	r := w.Request
 	switch w.SchemaVersion {
 	case RequestV1:

@@ -222,12 +222,14 @@ func (q *Requests) scan(r io.Reader, fn func(*Item, *contract.Record) error) err
 		LimitHint:     "no request fbeval exports is this long: is this the request file?",
 		CutHint:       "an export stopped before it finished leaves it so: export the requests again",
 		WrongFileHint: wrongFileHint})
+	var quick quickReader
+	var fields contract.RequestFields
 	for rd.Scan() {
 		rec := rd.Record()
 		if rec.Err != nil {
 			return rec.Err
 		}
-		req, err := contract.DecodeRequest(rec)
+		req, err := decodeRequest(&quick, &fields, rec)
 		if err != nil {
 			return err
 		}
@@ -236,6 +238,15 @@ func (q *Requests) scan(r io.Reader, fn func(*Item, *contract.Record) error) err
 		}
 	}
 	return rd.Err()
+}
+
+// decodeRequest decodes rec as contract.DecodeRequest does, with the quick
+// reader where it can.
+func decodeRequest(q *quickReader, w *contract.RequestFields, rec *contract.Record) (contract.Request, error) {
+	if q.read(rec.Raw, w) {
+		return w.Check(rec)
+	}
+	return contract.DecodeRequest(rec)
 }
 
 // ReadRequests reads every request of a request file into memory: for callers that
