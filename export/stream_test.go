@@ -113,3 +113,43 @@ func BenchmarkExportToolcallStream(b *testing.B) {
 type countWriter struct{ n int64 }
 
 func (w *countWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
+
+// TestStreamRequestsCompact: each JSONL line of an export, in every decoding and
+// with references, is the request's object as contract.AppendJSON writes it
+// compact (the request writer and its memo of long texts change no byte).
+func TestStreamRequestsCompact(t *testing.T) {
+	for _, decoding := range []string{"prompt_only", "native_schema", "native_tools"} {
+		s, err := LoadStudy("toolcall")
+		if err != nil {
+			t.Fatal(err)
+		}
+		reps := 2
+		if s, err = Resolve(s, Overrides{Decoding: decoding, Repeats: &reps}); err != nil {
+			t.Fatal(err)
+		}
+		p, err := PlanToolcall(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		var want []byte
+		if err := StreamRequests(&out, &p.Study, p.RequestCount(), "jsonl", func(yield func(*contract.Request) error) error {
+			return p.Each(true, func(req *contract.Request) error {
+				line, err := contract.AppendJSON(nil, req.Object(), contract.Compact, 0)
+				if err != nil {
+					return err
+				}
+				want = append(append(want, line...), '\n')
+				return yield(req)
+			})
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(out.Bytes(), want) {
+			t.Errorf("%s: the export differs from the requests' objects written compact", decoding)
+		}
+		if n := bytes.Count(want, []byte("\n")); n != p.RequestCount() {
+			t.Errorf("%s: %d lines for %d requests", decoding, n, p.RequestCount())
+		}
+	}
+}

@@ -465,15 +465,12 @@ func WriteRequests(w io.Writer, s *contract.Study, reqs []contract.Request, form
 func StreamRequests(w io.Writer, s *contract.Study, count int, format string, each func(yield func(*contract.Request) error) error) error {
 	var buf []byte
 	if format != "json" {
-		err := each(func(req *contract.Request) error {
-			var err error
-			if buf, err = contract.AppendJSON(buf[:0], req.Object(), contract.Compact, 0); err != nil {
-				return err
-			}
-			_, err = w.Write(append(buf, '\n'))
+		var memo contract.StringMemo
+		return each(func(req *contract.Request) error {
+			buf = append(req.AppendCompact(buf[:0], &memo), '\n')
+			_, err := w.Write(buf)
 			return err
 		})
-		return err
 	}
 	n := 0
 	err := writeBatch(w, contract.Object{
