@@ -503,3 +503,61 @@ var hexValue = func() (t [256]byte) {
 	}
 	return t
 }()
+
+// Members reads the object at d[i] (white space before it already skipped),
+// calling member with each member's name and the offset of its value (white
+// space skipped); member reads the value and returns the offset past it, or
+// false to stop. A name with an escape stops the read: its text is not its
+// bytes. Members returns the offset past the object, or -1 where the object is
+// malformed or member stopped. Names may repeat (the caller decides whether
+// they may).
+func Members(d []byte, i int, member func(name []byte, i int) (int, bool)) int {
+	return container(d, i, '{', '}', func(i int) (int, bool) {
+		if i >= len(d) || d[i] != '"' {
+			return i, false
+		}
+		end, escaped, err := ScanString(d, i, RejectSurrogates)
+		if err != LexOK || escaped {
+			return i, false
+		}
+		name := d[i+1 : end-1]
+		i = SkipSpace(d, end)
+		if i >= len(d) || d[i] != ':' {
+			return i, false
+		}
+		return member(name, SkipSpace(d, i+1))
+	})
+}
+
+// Items reads the array at d[i] as Members reads an object, calling item with
+// the offset of each element.
+func Items(d []byte, i int, item func(i int) (int, bool)) int {
+	return container(d, i, '[', ']', item)
+}
+
+// container reads the object or array at d[i] that open and close delimit,
+// calling item at each member or element.
+func container(d []byte, i int, open, close byte, item func(i int) (int, bool)) int {
+	if i >= len(d) || d[i] != open {
+		return -1
+	}
+	i = SkipSpace(d, i+1)
+	if i < len(d) && d[i] == close {
+		return i + 1
+	}
+	var ok bool
+	for {
+		if i, ok = item(i); !ok {
+			return -1
+		}
+		i = SkipSpace(d, i)
+		switch {
+		case i < len(d) && d[i] == ',':
+			i = SkipSpace(d, i+1)
+		case i < len(d) && d[i] == close:
+			return i + 1
+		default:
+			return -1
+		}
+	}
+}

@@ -223,3 +223,67 @@ func TestSmallInt(t *testing.T) {
 		}
 	}
 }
+
+// TestMembersItems: the names and value offsets Members hands over, where it
+// ends, and what it refuses; Items likewise.
+func TestMembersItems(t *testing.T) {
+	skip := func(d []byte) func(name []byte, i int) (int, bool) {
+		return func(_ []byte, i int) (int, bool) {
+			end, err := SkipValue(d, i, 10, RejectSurrogates)
+			return end, err == LexOK
+		}
+	}
+	for _, tc := range []struct {
+		in    string
+		names string // the names seen, joined by '|'
+		end   int    // -1: refused
+	}{
+		{`{}`, ``, 2},
+		{`{ }x`, ``, 3},
+		{`{"a":1}`, `a`, 7},
+		{`{ "a" : [1] , "b":{"c":2} , "a":null }  `, `a|b|a`, 38},
+		{`{"a":1,}`, `a`, -1},
+		{`{"a" 1}`, ``, -1},
+		{`{"\u0061":1}`, ``, -1}, // an escaped name
+		{`{"a":1`, `a`, -1},
+		{`{,}`, ``, -1},
+		{`[]`, ``, -1},
+		{``, ``, -1},
+	} {
+		d := []byte(tc.in)
+		var names []string
+		end := Members(d, 0, func(name []byte, i int) (int, bool) {
+			names = append(names, string(name))
+			return skip(d)(name, i)
+		})
+		if got := strings.Join(names, "|"); end != tc.end || got != tc.names {
+			t.Errorf("Members(%q) = %d with %q, want %d with %q", tc.in, end, got, tc.end, tc.names)
+		}
+	}
+	stop := Members([]byte(`{"a":1,"b":2}`), 0, func(name []byte, i int) (int, bool) { return i + 1, string(name) == "a" })
+	if stop != -1 {
+		t.Errorf("a member that stops: %d, want -1", stop)
+	}
+	for _, tc := range []struct {
+		in       string
+		elements int
+		end      int
+	}{
+		{`[]`, 0, 2},
+		{`[ 1 , "x" , {} ]`, 3, 16},
+		{`[1,]`, 2, -1}, // the second is called at the bracket, and refuses it
+		{`[1 2]`, 1, -1},
+		{`{}`, 0, -1},
+	} {
+		d := []byte(tc.in)
+		n := 0
+		end := Items(d, 0, func(i int) (int, bool) {
+			n++
+			end, err := SkipValue(d, i, 10, RejectSurrogates)
+			return end, err == LexOK
+		})
+		if end != tc.end || n != tc.elements {
+			t.Errorf("Items(%q) = %d after %d elements, want %d after %d", tc.in, end, n, tc.end, tc.elements)
+		}
+	}
+}

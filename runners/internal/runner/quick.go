@@ -58,7 +58,7 @@ func (q *quickReader) read(d []byte, w *contract.RequestFields) bool {
 	q.names = q.names[:0]
 	q.texts[0].raw, q.texts[1].raw = nil, nil
 	var seen uint32
-	return q.object(d, 0, func(name []byte, i int) (int, bool) {
+	return strictjson.Members(d, 0, func(name []byte, i int) (int, bool) {
 		k, known := requestMembers[string(name)]
 		if !known {
 			for _, n := range q.names {
@@ -109,76 +109,6 @@ func (q *quickReader) read(d []byte, w *contract.RequestFields) bool {
 			return q.optStr(d, i, &w.ReferenceExpr)
 		}
 	}) == len(d)
-}
-
-// object reads the object at d[i] (no space before it), calling member with
-// each member's name (unescaped: a name with an escape is refused) and the
-// offset of its value; member returns the offset past the value. It returns
-// the offset past the object, or -1.
-func (q *quickReader) object(d []byte, i int, member func(name []byte, i int) (int, bool)) int {
-	if i >= len(d) || d[i] != '{' {
-		return -1
-	}
-	i = strictjson.SkipSpace(d, i+1)
-	if i < len(d) && d[i] == '}' {
-		return i + 1
-	}
-	var ok bool
-	for {
-		if i >= len(d) || d[i] != '"' {
-			return -1
-		}
-		end, escaped, err := strictjson.ScanString(d, i, strictjson.RejectSurrogates)
-		if err != strictjson.LexOK || escaped {
-			return -1
-		}
-		name := d[i+1 : end-1]
-		i = strictjson.SkipSpace(d, end)
-		if i >= len(d) || d[i] != ':' {
-			return -1
-		}
-		i, ok = member(name, strictjson.SkipSpace(d, i+1))
-		if !ok {
-			return -1
-		}
-		i = strictjson.SkipSpace(d, i)
-		switch {
-		case i < len(d) && d[i] == ',':
-			i = strictjson.SkipSpace(d, i+1)
-		case i < len(d) && d[i] == '}':
-			return i + 1
-		default:
-			return -1
-		}
-	}
-}
-
-// array reads the array at d[i], calling item with the offset of each element;
-// it returns the offset past the array, or -1.
-func array(d []byte, i int, item func(i int) (int, bool)) int {
-	if i >= len(d) || d[i] != '[' {
-		return -1
-	}
-	i = strictjson.SkipSpace(d, i+1)
-	if i < len(d) && d[i] == ']' {
-		return i + 1
-	}
-	var ok bool
-	for {
-		i, ok = item(i)
-		if !ok {
-			return -1
-		}
-		i = strictjson.SkipSpace(d, i)
-		switch {
-		case i < len(d) && d[i] == ',':
-			i = strictjson.SkipSpace(d, i+1)
-		case i < len(d) && d[i] == ']':
-			return i + 1
-		default:
-			return -1
-		}
-	}
 }
 
 // str reads the string at d[i] into s.
@@ -302,10 +232,10 @@ func (q *quickReader) raw(d []byte, i int, v *jsontext.Value) (int, bool) {
 // messages reads the list of messages at d[i].
 func (q *quickReader) messages(d []byte, i int, r *contract.Request) (int, bool) {
 	r.Messages = []contract.Message{}
-	end := array(d, i, func(i int) (int, bool) {
+	end := strictjson.Items(d, i, func(i int) (int, bool) {
 		var m contract.Message
 		var seen uint8
-		end := q.object(d, i, func(name []byte, i int) (int, bool) {
+		end := strictjson.Members(d, i, func(name []byte, i int) (int, bool) {
 			switch string(name) {
 			case "role":
 				return once(&seen, 1, func() (int, bool) { return q.str(d, i, &m.Role) })
@@ -324,7 +254,7 @@ func (q *quickReader) messages(d []byte, i int, r *contract.Request) (int, bool)
 func (q *quickReader) responseFormat(d []byte, i int, r *contract.Request) (int, bool) {
 	rf := &contract.ResponseFormat{}
 	var seen uint8
-	end := q.object(d, i, func(name []byte, i int) (int, bool) {
+	end := strictjson.Members(d, i, func(name []byte, i int) (int, bool) {
 		switch string(name) {
 		case "type":
 			return once(&seen, 1, func() (int, bool) { return q.str(d, i, &rf.Type) })
@@ -332,7 +262,7 @@ func (q *quickReader) responseFormat(d []byte, i int, r *contract.Request) (int,
 			return once(&seen, 2, func() (int, bool) {
 				var inner uint8
 				s := &rf.JSONSchema
-				end := q.object(d, i, func(name []byte, i int) (int, bool) {
+				end := strictjson.Members(d, i, func(name []byte, i int) (int, bool) {
 					switch string(name) {
 					case "name":
 						return once(&inner, 1, func() (int, bool) { return q.str(d, i, &s.Name) })
@@ -355,10 +285,10 @@ func (q *quickReader) responseFormat(d []byte, i int, r *contract.Request) (int,
 // tools reads the list of tool definitions at d[i].
 func (q *quickReader) tools(d []byte, i int, r *contract.Request) (int, bool) {
 	r.Tools = []contract.ToolDefinition{}
-	end := array(d, i, func(i int) (int, bool) {
+	end := strictjson.Items(d, i, func(i int) (int, bool) {
 		var t contract.ToolDefinition
 		var seen uint8
-		end := q.object(d, i, func(name []byte, i int) (int, bool) {
+		end := strictjson.Members(d, i, func(name []byte, i int) (int, bool) {
 			switch string(name) {
 			case "name":
 				return once(&seen, 1, func() (int, bool) { return q.str(d, i, &t.Name) })

@@ -169,7 +169,7 @@ func FuzzQuickRequest(f *testing.F) {
 }
 
 // BenchmarkDecodeRequests decodes the requests fbeval export writes for the
-// built-in toolcall study and the default CogLang fixture, with the quick
+// built-in toolcall study (in each decoding) and the default CogLang fixture, with the quick
 // reader (falling back as a runner does) and with DecodeRequest alone.
 func BenchmarkDecodeRequests(b *testing.B) {
 	recs := exportedRequests(b)
