@@ -88,6 +88,8 @@ func TestQuickRead(t *testing.T) {
 		head + `,"tools":[],"response_format":{}}`,
 		head + `,"tools":[{"name":"t","parameters":{"type":"object","properties":{"x":{"type":"string"}}},"strict":true}]}`,
 		head + `,"response_format":{"type":"json_schema","json_schema":{"name":"n","schema":true,"strict":false}}}`,
+		head + `,"tools":[{"name":"t","parameters":null}]}`, // kept as null, as jsontext keeps it; the rules refuse it
+		head + `,"response_format":{"type":"json_schema","json_schema":{"name":"n","schema":"x"}}}`,
 		`{"schema_version":"fbeval-request/v1","request_id":"","messages":[]}`,  // the rules' errors
 		`{"schema_version":"fbeval-response/v1","request_id":"r","output":"x"}`, // the wrong file
 		`{"schema_version":"coglang-generation-eval-request/v0.1","case_id":"c","instructions":"i","prompt":"p","level":"L1","expected_top_level_heads":["A"],"reference_expr":"A[]"}`,
