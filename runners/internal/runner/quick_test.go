@@ -12,8 +12,8 @@ import (
 )
 
 // exportedRequests returns the request records fbeval export writes for the
-// built-in toolcall study (with references) in each decoding, and for the
-// default CogLang fixture.
+// built-in toolcall study (with references) in each decoding, first attempts
+// and repair requests, and for the default CogLang fixture.
 func exportedRequests(t testing.TB) [][]byte {
 	t.Helper()
 	var buf bytes.Buffer
@@ -32,6 +32,24 @@ func exportedRequests(t testing.TB) [][]byte {
 		if err := export.StreamRequests(&buf, &p.Study, p.RequestCount(), "jsonl", func(yield func(*contract.Request) error) error {
 			return p.Each(true, yield)
 		}); err != nil {
+			t.Fatal(err)
+		}
+		// repair requests: the conversation goes on with the model's outputs
+		// and the feedback on them
+		var repairs []export.Repair
+		for i := range p.Cases[:10] {
+			for _, arm := range p.Study.Arms {
+				repairs = append(repairs, export.Repair{Case: &p.Cases[i], Arm: arm, Repeat: 1, Turns: []export.RepairTurn{
+					{Output: "```json\n{\"action\": \"call_tool\"}\n```", Feedback: "The previous output was rejected:\n- JSON_INVALID: fenced\n"},
+					{Output: "{}", Feedback: "The previous output was rejected:\n- SCHEMA_INVALID at /arguments (required): missing property 'city'\n"},
+				}})
+			}
+		}
+		reqs, err := p.RepairRequests(repairs, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := export.WriteRequests(&buf, &p.Study, reqs, "jsonl"); err != nil {
 			t.Fatal(err)
 		}
 	}
