@@ -6,13 +6,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/alecthomas/kong"
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/usage"
 )
 
 // Env holds the command's streams; every command writes data to Stdout and messages
@@ -148,11 +148,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		msg := oneLine(err.Error())
 		var pe *kong.ParseError
 		if errors.As(err, &pe) && pe.Context != nil {
-			msg = missingValue(missingArguments(msg, pe.Context), pe.Context)
+			msg = usage.Explain("fbeval", msg, pe.Context)
 		}
 		fmt.Fprintf(stderr, "fbeval: %s\n", msg)
 		if pe != nil && pe.Context != nil {
-			fmt.Fprintf(stderr, "run '%s --help' for usage\n", strings.TrimSpace("fbeval "+commandPath(pe.Context)))
+			fmt.Fprintf(stderr, "run '%s --help' for usage\n", strings.TrimSpace("fbeval "+usage.CommandPath(pe.Context)))
 		}
 		return 2
 	}
@@ -170,69 +170,6 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return code
 	}
 	return 0
-}
-
-// missingArguments says which arguments a command lacks as its usage names
-// them, where kong's msg says `expected "<a> <b>"`; any other msg is returned
-// as it is.
-func missingArguments(msg string, ctx *kong.Context) string {
-	node := ctx.Selected()
-	if node == nil || !strings.HasPrefix(msg, `expected "<`) {
-		return msg
-	}
-	var missing, usage []string
-	for _, p := range node.Positional {
-		name := strings.ToUpper(p.Name)
-		if p.Tag != nil && p.Tag.PlaceHolder != "" {
-			name = p.Tag.PlaceHolder
-		}
-		if strings.Contains(msg, "<"+p.Name+">") {
-			missing = append(missing, name)
-		}
-		if p.IsSlice() {
-			name += " ..."
-		}
-		usage = append(usage, name)
-	}
-	if len(missing) == 0 {
-		return msg
-	}
-	return fmt.Sprintf("missing %s: fbeval %s %s", strings.Join(missing, " and "), commandPath(ctx), strings.Join(usage, " "))
-}
-
-// kongNoValue matches kong's words for a flag given last with no value after
-// it: `--cases-out: expected string value but got "EOL" (<EOL>)` and
-// `--responses: missing value, expecting "<arg>"`.
-var kongNoValue = regexp.MustCompile(`^--([a-z0-9-]+): (?:expected [a-z0-9.]+ value but got "EOL" \(<EOL>\)|missing value, expecting "<arg>")$`)
-
-// missingValue says which value a flag given without one lacks, as its help
-// names it (--cases-out needs a value: --cases-out FILE), where kong's msg
-// speaks of EOL; any other msg is returned as it is.
-func missingValue(msg string, ctx *kong.Context) string {
-	m := kongNoValue.FindStringSubmatch(msg)
-	if m == nil {
-		return msg
-	}
-	for _, f := range ctx.Flags() {
-		switch {
-		case f.Name != m[1]:
-		case f.Enum != "":
-			return fmt.Sprintf("--%s needs a value: one of %s", f.Name, strings.Join(strings.Split(f.Enum, ","), ", "))
-		default:
-			return fmt.Sprintf("--%s needs a value: --%s %s", f.Name, f.Name, f.FormatPlaceHolder())
-		}
-	}
-	return msg
-}
-
-func commandPath(ctx *kong.Context) string {
-	var parts []string
-	for _, p := range ctx.Path {
-		if p.Command != nil {
-			parts = append(parts, p.Command.Name)
-		}
-	}
-	return strings.Join(parts, " ")
 }
 
 // oneLine makes a message one printable line: line breaks become "; ", other

@@ -297,3 +297,21 @@ func TestWrongFilesGivenAsResults(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageWords: a command without its arguments, or a flag without its value,
+// is named as the command's help names it, with the command's help to see.
+func TestUsageWords(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"from-openai"}, "fbeval-batch: missing RESULTS: fbeval-batch from-openai RESULTS ... (see fbeval-batch from-openai --help)\n"},
+		{[]string{"from-anthropic", "r.jsonl", "--requests"}, "fbeval-batch: --requests needs a value: --requests STRING (see fbeval-batch from-anthropic --help)\n"},
+		{[]string{"to-openai", "--model"}, "fbeval-batch: --model needs a value: --model STRING (see fbeval-batch to-openai --help)\n"},
+	} {
+		code, out, errs := runBatch(t, "", tc.args...)
+		if code != 2 || out != "" || errs != tc.want {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+}

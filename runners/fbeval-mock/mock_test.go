@@ -400,3 +400,20 @@ func TestOutputIsTheRequestFile(t *testing.T) {
 		t.Fatalf(">>: the request file changed (%d bytes, was %d)", len(got), len(data))
 	}
 }
+
+// TestUsageWords: a flag given last with no value is named with what it takes,
+// as fbeval names it, not in kong's words (`expected string value but got "EOL"`).
+func TestUsageWords(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--mode"}, "fbeval-mock: --mode needs a value: one of reference, refuse, garble (see fbeval-mock --help)\n"},
+		{[]string{"--mode", "reference", "--seed"}, "fbeval-mock: --seed needs a value: --seed INT (see fbeval-mock --help)\n"},
+	} {
+		code, out, errs := runMock(t, "", tc.args...)
+		if code != 2 || out != "" || errs != tc.want {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+}

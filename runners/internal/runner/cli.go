@@ -6,8 +6,11 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/fbeval/fbeval/contract/usage"
 )
 
 // ExitUsage is the exit code of a usage error or unreadable input.
@@ -48,10 +51,14 @@ func ParseCommand(cli any, name, desc string, args []string, stdout, stderr io.W
 	if err != nil {
 		var pe *kong.ParseError
 		msg := err.Error()
+		help := name
 		if errors.As(err, &pe) {
-			msg = pe.Unwrap().Error()
+			msg = usage.Explain(name, pe.Unwrap().Error(), pe.Context)
+			if pe.Context != nil {
+				help = strings.TrimSpace(name + " " + usage.CommandPath(pe.Context))
+			}
 		}
-		fmt.Fprintf(stderr, "%s: %s (see %s --help)\n", name, msg, name)
+		fmt.Fprintf(stderr, "%s: %s (see %s --help)\n", name, msg, help)
 		return nil, ExitUsage, true
 	}
 	return ctx, 0, false

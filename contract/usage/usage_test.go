@@ -1,0 +1,67 @@
+package usage
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/alecthomas/kong"
+)
+
+type grammar struct {
+	Send struct {
+		Mode    string        `enum:"a,b" default:"a" help:"Mode."`
+		Out     string        `placeholder:"FILE" help:"Output."`
+		Model   string        `help:"Model."`
+		Seed    int64         `default:"3" help:"Seed."`
+		Timeout time.Duration `default:"2m" help:"Timeout."`
+		Temp    float64       `default:"0.5" help:"Temperature."`
+		Input   string        `arg:"" placeholder:"REQUESTS" help:"Requests."`
+		Results []string      `arg:"" help:"Results."`
+	} `cmd:"" help:"Send."`
+}
+
+// parse returns kong's parse error of args, worded by Explain, and the
+// command path of its context.
+func parse(t *testing.T, args ...string) (string, string) {
+	t.Helper()
+	var g grammar
+	p, err := kong.New(&g, kong.Name("prog"), kong.Exit(func(int) { t.Fatal("exit") }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Parse(args)
+	var pe *kong.ParseError
+	if !errors.As(err, &pe) {
+		t.Fatalf("%v: no parse error (%v)", args, err)
+	}
+	return Explain("prog", pe.Unwrap().Error(), pe.Context), CommandPath(pe.Context)
+}
+
+func TestExplain(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"send"}, "missing REQUESTS and RESULTS: prog send REQUESTS RESULTS ..."},
+		{[]string{"send", "r.jsonl"}, "missing RESULTS: prog send REQUESTS RESULTS ..."},
+		{[]string{"send", "r", "x", "--mode"}, "--mode needs a value: one of a, b"},
+		{[]string{"send", "r", "x", "--out"}, "--out needs a value: --out FILE"},
+		{[]string{"send", "r", "x", "--model"}, "--model needs a value: --model STRING"},
+		{[]string{"send", "r", "x", "--seed"}, "--seed needs a value: --seed INT"}, // not its default
+		{[]string{"send", "r", "x", "--timeout"}, "--timeout needs a value: --timeout DURATION"},
+		{[]string{"send", "r", "x", "--temp"}, "--temp needs a value: --temp NUMBER"},
+		{[]string{"send", "r", "x", "--mode", "c"}, `--mode must be one of "a","b" but got "c"`}, // as kong says it
+	} {
+		got, path := parse(t, tc.args...)
+		if got != tc.want || path != "send" {
+			t.Errorf("%q: %q (command %q), want %q", tc.args, got, path, tc.want)
+		}
+	}
+	if got, path := parse(t); got != `expected "send"` || path != "" { // as kong says it
+		t.Errorf("no command: %q (command %q)", got, path)
+	}
+	if got := Explain("prog", "anything", nil); got != "anything" {
+		t.Errorf("no context: %q", got)
+	}
+}
