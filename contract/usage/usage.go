@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -72,8 +73,8 @@ func missingArguments(prog, msg string, ctx *kong.Context) string {
 
 // noValue matches kong's words for a flag given last with no value after it:
 // `--cases-out: expected string value but got "EOL" (<EOL>)` and
-// `--responses: missing value, expecting "<arg>"`.
-var noValue = regexp.MustCompile(`^--([a-z0-9-]+): (?:expected [a-z0-9.]+ value but got "EOL" \(<EOL>\)|missing value, expecting "<arg>")$`)
+// `--responses: missing value, expecting "<arg>"` (`"<arg>,..."` for a list).
+var noValue = regexp.MustCompile(`^--([a-z0-9-]+): (?:expected [a-z0-9.]+ value but got "EOL" \(<EOL>\)|missing value, expecting "<arg>(?:,\.\.\.)?")$`)
 
 // missingValue says which value a flag given without one lacks, as its help
 // names it (--cases-out needs a value: --cases-out FILE), where kong's msg
@@ -87,7 +88,9 @@ func missingValue(msg string, ctx *kong.Context) string {
 		switch {
 		case f.Name != m[1]:
 		case f.Enum != "":
-			return fmt.Sprintf("--%s needs a value: one of %s", f.Name, strings.Join(strings.Split(f.Enum, ","), ", "))
+			// an empty value (unset: the study's own) is not one to give
+			values := slices.DeleteFunc(strings.Split(f.Enum, ","), func(v string) bool { return strings.TrimSpace(v) == "" })
+			return fmt.Sprintf("--%s needs a value: one of %s", f.Name, strings.Join(values, ", "))
 		default:
 			return fmt.Sprintf("--%s needs a value: --%s %s", f.Name, f.Name, placeholder(f))
 		}

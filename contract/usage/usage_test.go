@@ -11,6 +11,8 @@ import (
 type grammar struct {
 	Send struct {
 		Mode    string        `enum:"a,b" default:"a" help:"Mode."`
+		Style   string        `enum:",x,y" default:"" help:"Style (unset: the study's)."`
+		Arms    []string      `placeholder:"ARM" help:"Arms."`
 		Out     string        `placeholder:"FILE" help:"Output."`
 		Model   string        `help:"Model."`
 		Seed    int64         `default:"3" help:"Seed."`
@@ -51,6 +53,8 @@ func TestExplain(t *testing.T) {
 		{[]string{"send", "r", "x", "--seed"}, "--seed needs a value: --seed INT"}, // not its default
 		{[]string{"send", "r", "x", "--timeout"}, "--timeout needs a value: --timeout DURATION"},
 		{[]string{"send", "r", "x", "--temp"}, "--temp needs a value: --temp NUMBER"},
+		{[]string{"send", "r", "x", "--style"}, "--style needs a value: one of x, y"}, // not the empty one
+		{[]string{"send", "r", "x", "--arms"}, "--arms needs a value: --arms ARM,..."},
 		{[]string{"send", "r", "x", "--mode", "c"}, `--mode must be one of "a","b" but got "c"`}, // as kong says it
 	} {
 		got, path := parse(t, tc.args...)
