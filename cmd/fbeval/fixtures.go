@@ -12,6 +12,7 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/usage"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/score/relations"
@@ -81,7 +82,7 @@ func (c *FixturesBuildCmd) Run(env *Env) error {
 		}
 	}
 	if len(edited) > 0 {
-		return usageError("%s holds %s with other bytes than the embedded fixtures (edited copies?), which a build would replace: give another --out, or remove them first", c.Out, listWords(edited, 3))
+		return usageError("%s holds %s with other bytes than the embedded fixtures (edited copies?), which a build would replace: give another --out, or remove them first", c.Out, usage.List(edited, 3))
 	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
 		return &exitError{code: 2, err: cleanPathError(err)}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/usage"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/score"
@@ -211,10 +212,10 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 			env.warnf("%s", w)
 		}
 		if n := len(res.DuplicateCaseIDs); n > 0 {
-			env.warnf("%s given more than once (%s): the last record wins", plural(n, "case id", "case ids"), listWords(res.DuplicateCaseIDs, 5))
+			env.warnf("%s given more than once (%s): the last record wins", plural(n, "case id", "case ids"), usage.List(res.DuplicateCaseIDs, 5))
 		}
 		if n := len(res.UnknownCaseIDs); n > 0 {
-			env.warnf("%s the fixture does not have (%s), not scored", plural(n, "case id", "case ids"), listWords(res.UnknownCaseIDs, 5))
+			env.warnf("%s the fixture does not have (%s), not scored", plural(n, "case id", "case ids"), usage.List(res.UnknownCaseIDs, 5))
 		}
 	} else {
 		var err error
@@ -485,22 +486,6 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return strconv.Itoa(n) + " " + many
-}
-
-// listWords writes a list as words: the first max of them (each cut to 40
-// bytes) and how many more.
-func listWords(items []string, max int) string {
-	var out []string
-	for i, it := range items {
-		if i == max {
-			return strings.Join(out, ", ") + fmt.Sprintf(" and %d more", len(items)-max)
-		}
-		if len(it) > 40 {
-			it = strings.ToValidUTF8(it[:40], "") + "..."
-		}
-		out = append(out, it)
-	}
-	return strings.Join(out, ", ")
 }
 
 // minSuccessGates turns --min-success values (PERCENT for every arm, or

@@ -2,7 +2,7 @@
 // runners) as the command's help words them, where kong's own words speak of
 // its grammar: a command's missing arguments (`expected "<results> ..."`) and
 // a flag given last with no value after it (`expected string value but got
-// "EOL" (<EOL>)`).
+// "EOL" (<EOL>)`); and it lists names in a message (List) for all of them.
 package usage
 
 import (
@@ -114,4 +114,20 @@ func placeholder(f *kong.Flag) string {
 		return "NUMBER"
 	}
 	return "VALUE"
+}
+
+// List writes items for a message: at most max of them, each cut at 40 bytes,
+// then how many more there are ("a, b, c and 4 more").
+func List(items []string, max int) string {
+	var out []string
+	for i, it := range items {
+		if i == max {
+			return strings.Join(out, ", ") + fmt.Sprintf(" and %d more", len(items)-max)
+		}
+		if len(it) > 40 {
+			it = strings.ToValidUTF8(it[:40], "") + "..."
+		}
+		out = append(out, it)
+	}
+	return strings.Join(out, ", ")
 }

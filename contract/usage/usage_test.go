@@ -2,6 +2,7 @@ package usage
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,5 +68,24 @@ func TestExplain(t *testing.T) {
 	}
 	if got := Explain("prog", "anything", nil); got != "anything" {
 		t.Errorf("no context: %q", got)
+	}
+}
+
+func TestList(t *testing.T) {
+	long := "a" + strings.Repeat("é", 30) // 61 bytes: the cut at 40 splits an é, which goes
+	for _, tc := range []struct {
+		items []string
+		max   int
+		want  string
+	}{
+		{nil, 3, ""},
+		{[]string{"a"}, 3, "a"},
+		{[]string{"a", "b", "c"}, 3, "a, b, c"},
+		{[]string{"a", "b", "c", "d", "e"}, 3, "a, b, c and 2 more"},
+		{[]string{long, "b"}, 1, "a" + strings.Repeat("é", 19) + "... and 1 more"},
+	} {
+		if got := List(tc.items, tc.max); got != tc.want {
+			t.Errorf("List(%q, %d) = %q, want %q", tc.items, tc.max, got, tc.want)
+		}
 	}
 }

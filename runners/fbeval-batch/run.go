@@ -11,11 +11,11 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/usage"
 	"github.com/fbeval/fbeval/runners/internal/anthropic"
 	"github.com/fbeval/fbeval/runners/internal/openai"
 	"github.com/fbeval/fbeval/runners/internal/runner"
@@ -171,15 +171,6 @@ func nBatchFiles(n int) string {
 	return fmt.Sprintf("%d batch files", n)
 }
 
-// listNames joins names for a message: all of them up to three, else the
-// first three and how many more.
-func listNames(names []string) string {
-	if len(names) <= 3 {
-		return strings.Join(names, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(names[:3], ", "), len(names)-3)
-}
-
 // writeBatches builds one entry per request with entry and writes them as batch
 // files under the shape's limits: to stdout when they fit one, else into dir as
 // batch-0001<ext>, batch-0002<ext>, ... The entries are built twice, once to plan
@@ -224,7 +215,7 @@ func writeBatches(reqs *runner.Requests, entry func(it *runner.Item, planning bo
 		}
 		if stale := staleBatches(dir, len(counts), shape.ext); len(stale) > 0 {
 			return usagef("--out-dir %s holds %s, which this run (%s) does not write again: an earlier run's batches would be sent with these; remove them, or give an empty --out-dir",
-				dir, listNames(stale), nBatchFiles(len(counts)))
+				dir, usage.List(stale, 3), nBatchFiles(len(counts)))
 		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
