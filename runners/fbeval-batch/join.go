@@ -205,38 +205,50 @@ func (t *tally) count(e *entry) {
 }
 
 // duplicateNotes writes a note for every line whose custom id an earlier line has,
-// in reading order.
-func (rs *results) duplicateNotes(note func(string)) error {
+// in reading order: the first max of them, and it returns how many more there
+// are.
+func (rs *results) duplicateNotes(note func(string), max int) (more int, err error) {
 	for i := range uint32(rs.entries.len()) {
 		e := rs.entries.at(i)
 		if e.flags&repeat == 0 {
 			continue
 		}
+		if max == 0 {
+			more++
+			continue
+		}
 		r, err := rs.read(e)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		note(fmt.Sprintf("%s: custom id %q repeats; the last result wins", r.where, r.customID))
+		max--
 	}
-	return nil
+	return more, nil
 }
 
 // unknownNotes writes a note for every custom id no request has, in the order the
-// ids first appear, at the line whose result wins.
-func (rs *results) unknownNotes(requestsPath string, note func(string)) error {
+// ids first appear, at the line whose result wins: the first max of them, and
+// it returns how many more there are.
+func (rs *results) unknownNotes(requestsPath string, note func(string), max int) (more int, err error) {
 	for i := range uint32(rs.entries.len()) {
 		e := rs.entries.at(i)
 		if e.flags&(repeat|matched) != 0 {
 			continue
 		}
+		if max == 0 {
+			more++
+			continue
+		}
 		r, err := rs.read(e)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		_, last, _ := rs.find(r.customID)
 		note(fmt.Sprintf("%s: custom id %q is not in %s", rs.where(rs.entryAt(last)), r.customID, requestsPath))
+		max--
 	}
-	return nil
+	return more, nil
 }
 
 // idNames are the request ids of results lines read without a request file, in

@@ -525,28 +525,46 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		fmt.Fprintf(stderr, "%s: %s: %d requests already answered, skipped\n", name, c.Output, skipped)
 	}
 	// The notes are found again now rather than held: a results file of another
-	// batch has one for every line.
+	// batch has one for every line. Each kind names its first maxNotes and counts
+	// the rest in one line, so that a wrong file is a screenful, not a line per
+	// result.
 	note := func(msg string) { fmt.Fprintf(stderr, "%s: %s\n", name, msg) }
-	if t.duplicates > 0 {
-		if err := rs.duplicateNotes(note); err != nil {
-			return 0, err
+	more := func(n int, what string) {
+		if n > 0 {
+			note(fmt.Sprintf("and %d more %s", n, what))
 		}
 	}
+	if t.duplicates > 0 {
+		n, err := rs.duplicateNotes(note, maxNotes)
+		if err != nil {
+			return 0, err
+		}
+		more(n, "lines whose custom id an earlier line has")
+	}
 	if t.missing > 0 {
+		left, n := maxNotes, 0
 		err := reqs.Each(func(it *runner.Item) error {
 			if _, _, ok := rs.find(customID(it.Req.RequestID)); !ok {
+				if left == 0 {
+					n++
+					return nil
+				}
 				note(fmt.Sprintf("%s: request %s has no result", it.Where(), it.Req.RequestID))
+				left--
 			}
 			return nil
 		})
 		if err != nil {
 			return 0, err
 		}
+		more(n, "requests without a result")
 	}
 	if t.unknown > 0 {
-		if err := rs.unknownNotes(c.Requests, note); err != nil {
+		n, err := rs.unknownNotes(c.Requests, note, maxNotes)
+		if err != nil {
 			return 0, err
 		}
+		more(n, "custom ids not in "+c.Requests)
 	}
 	fmt.Fprintf(stderr, "%s: %d results: %d answered, %d errors, %d duplicates, %d unknown, %d missing\n",
 		name, rs.entries.len(), t.answered, t.errors, t.duplicates, t.unknown, t.missing)
@@ -555,6 +573,10 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	}
 	return 0, nil
 }
+
+// maxNotes is how many duplicates, requests without a result and unknown custom
+// ids from-* names one by one, each kind; the rest are counted.
+const maxNotes = 10
 
 // lastOfEach is the entry of the last line of every custom id, in id hash order.
 func lastOfEach(rs *results) []uint32 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -106,6 +107,51 @@ func TestFromNotes(t *testing.T) {
 	if code != 1 || out != "" || strings.Count(errb, "is not in testdata/requests.jsonl") != 4 || strings.Count(errb, "has no result") != 5 ||
 		!strings.HasSuffix(errb, "4 results: 0 answered, 0 errors, 0 duplicates, 4 unknown, 5 missing\n") {
 		t.Errorf("another batch: exit %d, records %q, stderr:\n%s", code, out, errb)
+	}
+}
+
+// TestFromNotesCapped: each kind of note names its first maxNotes and counts
+// the rest in one line, so that results of another batch or a request file of
+// another export (a line per result or request) stay a screenful.
+func TestFromNotesCapped(t *testing.T) {
+	dir := t.TempDir()
+	lines := strings.SplitAfter(readTestdata(t, "openai_output.jsonl"), "\n")
+	reqLines := strings.SplitAfter(readTestdata(t, "requests.jsonl"), "\n")
+	known := lines[1] // flights-000.input_schema.r0.a1, the request at line 1
+	var results, requests strings.Builder
+	results.WriteString(known)
+	for range maxNotes + 4 { // lines 2-15: the known id again
+		results.WriteString(known)
+	}
+	for i := range maxNotes + 7 { // lines 16-32: ids no request has
+		results.WriteString(strings.Replace(known, `"flights-000.input_schema.r0.a1"`, fmt.Sprintf(`"other-%02d"`, i), 1))
+	}
+	requests.WriteString(reqLines[0])
+	for i := range maxNotes + 5 { // requests at lines 2-16 without a result
+		requests.WriteString(strings.ReplaceAll(reqLines[0], "flights-000.input_schema.r0.a1", fmt.Sprintf("flights-%03d.input_schema.r0.a1", i+100)))
+	}
+	res := writeTemp(t, dir, "results.jsonl", results.String())
+	req := writeTemp(t, dir, "requests.jsonl", requests.String())
+	code, out, errb := runBatch(t, "", "from-openai", "--requests", req, res)
+	got := strings.Split(strings.TrimSuffix(errb, "\n"), "\n")
+	if code != 1 || strings.Count(out, "\n") != 1 || len(got) != 3*maxNotes+4 {
+		t.Fatalf("exit %d, %d records, %d lines on stderr:\n%s", code, strings.Count(out, "\n"), len(got), errb)
+	}
+	for _, want := range []string{
+		"fbeval-batch: " + res + `:11: custom id "flights-000.input_schema.r0.a1" repeats; the last result wins`,
+		"fbeval-batch: and 4 more lines whose custom id an earlier line has",
+		"fbeval-batch: " + req + ":11: request flights-109.input_schema.r0.a1 has no result",
+		"fbeval-batch: and 5 more requests without a result",
+		"fbeval-batch: " + res + `:25: custom id "other-09" is not in ` + req,
+		"fbeval-batch: and 7 more custom ids not in " + req,
+		"fbeval-batch: 32 results: 1 answered, 0 errors, 14 duplicates, 17 unknown, 15 missing",
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errb)
+		}
+	}
+	if strings.Contains(errb, "request flights-110.") || strings.Contains(errb, `"other-10"`) {
+		t.Errorf("a note past the first %d of its kind:\n%s", maxNotes, errb)
 	}
 }
 
