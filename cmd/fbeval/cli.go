@@ -152,7 +152,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 		fmt.Fprintf(stderr, "fbeval: %s\n", msg)
 		if pe != nil && pe.Context != nil {
-			fmt.Fprintf(stderr, "run '%s --help' for usage\n", strings.TrimSpace("fbeval "+usage.CommandPath(pe.Context)))
+			fmt.Fprintf(stderr, "run '%s --help' for usage\n", usage.Command("fbeval", pe.Context))
 		}
 		return 2
 	}

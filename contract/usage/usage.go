@@ -27,10 +27,11 @@ func Explain(prog, msg string, ctx *kong.Context) string {
 	return missingValue(missingArguments(prog, msg, ctx), ctx)
 }
 
-// CommandPath is the command chosen on the command line, its words joined by
-// spaces ("" for a program without commands).
-func CommandPath(ctx *kong.Context) string {
-	var parts []string
+// Command is the program prog with the command chosen on the command line
+// ("fbeval score", "fbeval-batch from-openai"; prog alone for a program
+// without commands), as its help and usage lines name it.
+func Command(prog string, ctx *kong.Context) string {
+	parts := []string{prog}
 	for _, p := range ctx.Path {
 		if p.Command != nil {
 			parts = append(parts, p.Command.Name)
@@ -67,8 +68,7 @@ func missingArguments(prog, msg string, ctx *kong.Context) string {
 	if len(missing) == 0 {
 		return msg
 	}
-	command := strings.TrimSpace(prog + " " + CommandPath(ctx))
-	return fmt.Sprintf("missing %s: %s %s", strings.Join(missing, " and "), command, strings.Join(args, " "))
+	return fmt.Sprintf("missing %s: %s %s", strings.Join(missing, " and "), Command(prog, ctx), strings.Join(args, " "))
 }
 
 // noValue matches kong's words for a flag given last with no value after it:

@@ -25,7 +25,7 @@ type grammar struct {
 }
 
 // parse returns kong's parse error of args, worded by Explain, and the
-// command path of its context.
+// command its context names.
 func parse(t *testing.T, args ...string) (string, string) {
 	t.Helper()
 	var g grammar
@@ -38,7 +38,7 @@ func parse(t *testing.T, args ...string) (string, string) {
 	if !errors.As(err, &pe) {
 		t.Fatalf("%v: no parse error (%v)", args, err)
 	}
-	return Explain("prog", pe.Unwrap().Error(), pe.Context), CommandPath(pe.Context)
+	return Explain("prog", pe.Unwrap().Error(), pe.Context), Command("prog", pe.Context)
 }
 
 func TestExplain(t *testing.T) {
@@ -59,11 +59,11 @@ func TestExplain(t *testing.T) {
 		{[]string{"send", "r", "x", "--mode", "c"}, `--mode must be one of "a","b" but got "c"`}, // as kong says it
 	} {
 		got, path := parse(t, tc.args...)
-		if got != tc.want || path != "send" {
+		if got != tc.want || path != "prog send" {
 			t.Errorf("%q: %q (command %q), want %q", tc.args, got, path, tc.want)
 		}
 	}
-	if got, path := parse(t); got != `expected "send"` || path != "" { // as kong says it
+	if got, path := parse(t); got != `expected "send"` || path != "prog" { // as kong says it
 		t.Errorf("no command: %q (command %q)", got, path)
 	}
 	if got := Explain("prog", "anything", nil); got != "anything" {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"strings"
 
 	"github.com/alecthomas/kong"
 
@@ -55,7 +54,7 @@ func ParseCommand(cli any, name, desc string, args []string, stdout, stderr io.W
 		if errors.As(err, &pe) {
 			msg = usage.Explain(name, pe.Unwrap().Error(), pe.Context)
 			if pe.Context != nil {
-				help = strings.TrimSpace(name + " " + usage.CommandPath(pe.Context))
+				help = usage.Command(name, pe.Context)
 			}
 		}
 		fmt.Fprintf(stderr, "%s: %s (see %s --help)\n", name, msg, help)
