@@ -112,6 +112,8 @@ func placeholder(f *kong.Flag) string {
 		return "INT"
 	case t.Kind() == reflect.Float32 || t.Kind() == reflect.Float64:
 		return "NUMBER"
+	case t.Kind() == reflect.String:
+		return "STRING" // as the help names a string flag without a default
 	}
 	return "VALUE"
 }

@@ -16,6 +16,7 @@ type grammar struct {
 		Arms    []string      `placeholder:"ARM" help:"Arms."`
 		Out     string        `placeholder:"FILE" help:"Output."`
 		Model   string        `help:"Model."`
+		KeyEnv  string        `default:"KEY" help:"Key variable."`
 		Seed    int64         `default:"3" help:"Seed."`
 		Timeout time.Duration `default:"2m" help:"Timeout."`
 		Temp    float64       `default:"0.5" help:"Temperature."`
@@ -51,7 +52,8 @@ func TestExplain(t *testing.T) {
 		{[]string{"send", "r", "x", "--mode"}, "--mode needs a value: one of a, b"},
 		{[]string{"send", "r", "x", "--out"}, "--out needs a value: --out FILE"},
 		{[]string{"send", "r", "x", "--model"}, "--model needs a value: --model STRING"},
-		{[]string{"send", "r", "x", "--seed"}, "--seed needs a value: --seed INT"}, // not its default
+		{[]string{"send", "r", "x", "--key-env"}, "--key-env needs a value: --key-env STRING"}, // a default, named as one without
+		{[]string{"send", "r", "x", "--seed"}, "--seed needs a value: --seed INT"},             // not its default
 		{[]string{"send", "r", "x", "--timeout"}, "--timeout needs a value: --timeout DURATION"},
 		{[]string{"send", "r", "x", "--temp"}, "--temp needs a value: --temp NUMBER"},
 		{[]string{"send", "r", "x", "--style"}, "--style needs a value: one of x, y"}, // not the empty one
