@@ -443,8 +443,8 @@ func (c *ScoreCmd) cogSummary(env *Env, res *coglang.Result) {
 	if res.UnknownNotListed > 0 {
 		unknownIDs = fmt.Sprintf("more than %d unknown ids", len(res.UnknownCaseIDs))
 	}
-	env.warnf("%s: %d cases from %s: validate ok %d/%d, missing %d; %d records, %s, %s; %s",
-		c.Study, n, from, res.Summary.ValidateOK, n, res.Summary.Missing, res.RecordsRead,
+	env.warnf("%s: %s from %s: validate ok %d/%d, missing %d; %s, %s, %s; %s",
+		c.Study, score.Plural(n, "case", "cases"), from, res.Summary.ValidateOK, n, res.Summary.Missing, score.Plural(res.RecordsRead, "record", "records"),
 		score.Plural(len(res.DuplicateCaseIDs), "duplicate id", "duplicate ids"), unknownIDs, verdict)
 }
 
@@ -475,8 +475,8 @@ func (c *ScoreCmd) toolcallSummary(env *Env, run *study.Run, rep *study.Aggregat
 	if !ok {
 		verdict = "not ok"
 	}
-	env.warnf("%s: %d rows from %s: first-pass success %s; %d records, %s, %s, %d rejected; gates met %d/%d; %s",
-		c.Study, run.RowCount(), strings.Join(c.Responses, ", "), strings.Join(arms, ", "), records,
+	env.warnf("%s: %s from %s: first-pass success %s; %s, %s, %s, %d rejected; gates met %d/%d; %s",
+		c.Study, score.Plural(run.RowCount(), "row", "rows"), strings.Join(c.Responses, ", "), strings.Join(arms, ", "), score.Plural(records, "record", "records"),
 		score.Plural(dups, "duplicate", "duplicates"), score.Plural(unknown, "unknown id", "unknown ids"), rejected, met, len(rep.Gates), verdict)
 }
 
