@@ -52,7 +52,8 @@ type Request struct {
 	RequestID       string           `json:"request_id"`
 	CaseID          string           `json:"case_id"`
 	Suite           string           `json:"suite"`
-	Study           string           `json:"study,omitempty"` // identity of the study the request belongs to (fbeval-request/v1)
+	Study           string           `json:"study,omitempty"`  // identity of the study the request belongs to (fbeval-request/v1)
+	Recipe          string           `json:"recipe,omitempty"` // identity of what its text is made from (fbeval-request/v1)
 	Arm             string           `json:"arm,omitempty"`
 	Repeat          int              `json:"repeat"`
 	Attempt         int              `json:"attempt"`
@@ -79,6 +80,9 @@ func (r *Request) Object() Object {
 	}
 	if r.Study != "" {
 		o = append(o, Member{"study", r.Study})
+	}
+	if r.Recipe != "" {
+		o = append(o, Member{"recipe", r.Recipe})
 	}
 	if r.Arm != "" {
 		o = append(o, Member{"arm", r.Arm})
@@ -132,6 +136,9 @@ type Response struct {
 	OutputTokens  *int64
 	FinishReason  string
 	Error         *ProviderError
+	// Recipe is the recipe its run member names (run.recipe: fbeval's runners
+	// copy the request's recipe there), or "" when it names none.
+	Recipe string
 }
 
 // ID is the request id, or the case id where the record names only a case.
@@ -157,6 +164,7 @@ type wireResponse struct {
 	OutputTokens  *int64         `json:"output_token_count"`
 	FinishReason  *string        `json:"finish_reason"`
 	Error         *ProviderError `json:"error"`
+	Run           jsontext.Value `json:"run"`
 }
 
 // DecodeResponse parses one fbeval-response/v1 record strictly (one pass; duplicate
@@ -218,6 +226,7 @@ func DecodeResponse(rec *Record) (Response, error) {
 	out.RawResponseID = deref(w.RawResponseID)
 	out.InputTokens, out.OutputTokens = w.InputTokens, w.OutputTokens
 	out.FinishReason = deref(w.FinishReason)
+	out.Recipe = runMember(w.Run, "recipe")
 	return out, nil
 }
 
@@ -531,10 +540,16 @@ func RunStudy(raw []byte) string {
 	if !ok {
 		return ""
 	}
-	_, run, ok := objectOf(members["run"])
+	return runMember(members["run"], "study")
+}
+
+// runMember returns the string member name of a record's run member, or ""
+// when run is not an object or name not a string in it.
+func runMember(run jsontext.Value, name string) string {
+	_, members, ok := objectOf(run)
 	if !ok {
 		return ""
 	}
-	study, _ := stringOf(run["study"])
-	return study
+	s, _ := stringOf(members[name])
+	return s
 }

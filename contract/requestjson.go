@@ -20,6 +20,10 @@ func (r *Request) AppendCompact(dst []byte, memo *StringMemo) []byte {
 		dst = append(dst, `,"study":`...)
 		dst = AppendString(dst, r.Study)
 	}
+	if r.Recipe != "" {
+		dst = append(dst, `,"recipe":`...)
+		dst = AppendString(dst, r.Recipe)
+	}
 	if r.Arm != "" {
 		dst = append(dst, `,"arm":`...)
 		dst = AppendString(dst, r.Arm)

@@ -31,6 +31,7 @@ type ToolcallPlan struct {
 	Inputs    []Input
 	tmpl      *template.Template
 	studyID   string
+	recipe    string
 }
 
 // PlanToolcall loads what a resolved toolcall study names. A schema file the study
@@ -143,6 +144,7 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 	}
 	p.tmpl = t
 	p.studyID = StudyID(&s, p.Inputs)
+	p.recipe = Recipe(&s, p.Inputs)
 	return p, nil
 }
 
@@ -167,6 +169,48 @@ func StudyID(s *contract.Study, inputs []Input) string {
 		files[i] = []any{in.Role, in.SHA256}
 	}
 	o = append(o, contract.Member{Key: "inputs", Value: files})
+	b, _ := contract.Marshal(o, contract.Compact)
+	h := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(h[:8])
+}
+
+// Recipe is the identity every fbeval-request/v1 record of a toolcall study
+// carries in "recipe": "sha256:" and the first 16 hex digits of the SHA-256 of
+// what its text is made from: the contents of the dataset, each schema arm's
+// variant or schema file, the prompt template, and the decoding and seed. What
+// only selects requests (arms, filter, repeats, repair rounds) and what does not
+// reach them (name, description, prices, gates, max_tokens, temperature) is left
+// out, so a study that scores a subset of an export's requests has its recipe.
+// Runners copy it into their records (run.recipe), and scoring refuses records
+// made from another recipe: responses to a weak schema's prompts are not a
+// reference-schema run.
+func Recipe(s *contract.Study, inputs []Input) string {
+	content := func(role, path string) any {
+		for _, in := range inputs {
+			if in.Role == role && in.Path == path {
+				return in.SHA256
+			}
+		}
+		return path // a built-in: its name is its content
+	}
+	var schemaOf contract.Object
+	for _, arm := range []string{contract.ArmMinimalSchema, contract.ArmInputSchema} {
+		v := s.Schemas[arm]
+		if isSchemaFile(v) {
+			schemaOf = append(schemaOf, contract.Member{Key: arm, Value: []any{"file", content("schema", v)}})
+		} else {
+			schemaOf = append(schemaOf, contract.Member{Key: arm, Value: v})
+		}
+	}
+	o := contract.Object{
+		{Key: "recipe", Value: "fbeval-recipe/v1"},
+		{Key: "suite", Value: s.Suite},
+		{Key: "dataset", Value: content("dataset", s.Dataset)},
+		{Key: "schemas", Value: schemaOf},
+		{Key: "prompt_template", Value: content("template", s.PromptTemplate)},
+		{Key: "decoding", Value: s.Decoding},
+		{Key: "seed", Value: s.Seed},
+	}
 	b, _ := contract.Marshal(o, contract.Compact)
 	h := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(h[:8])
@@ -225,6 +269,9 @@ func filterCases(cases []contract.Case, f contract.Filter) []contract.Case {
 
 // StudyID is the identity the plan's requests carry in "study" (see StudyID).
 func (p *ToolcallPlan) StudyID() string { return p.studyID }
+
+// Recipe is the identity the plan's requests carry in "recipe" (see Recipe).
+func (p *ToolcallPlan) Recipe() string { return p.recipe }
 
 // Requests returns the first-attempt requests of the study: for every case, every
 // repeat, every arm, in that order. Each builds them one at a time instead.
@@ -321,6 +368,7 @@ func (p *ToolcallPlan) Request(c *contract.Case, arm string, repeat int, include
 		CaseID:        c.ID,
 		Suite:         contract.SuiteToolcall,
 		Study:         p.studyID,
+		Recipe:        p.recipe,
 		Arm:           arm,
 		Repeat:        repeat,
 		Attempt:       1,

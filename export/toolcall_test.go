@@ -1,6 +1,7 @@
 package export
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -188,6 +189,78 @@ func TestAppendRequestID(t *testing.T) {
 		}
 		if got := string(AppendRequestID([]byte("x"), tc.caseID, tc.arm, tc.repeat, tc.attempt)); got != "x"+tc.want {
 			t.Errorf("AppendRequestID = %q, want %q", got, "x"+tc.want)
+		}
+	}
+}
+
+// TestRecipe: what shapes a request's text changes the recipe; what only
+// selects requests, or never reaches them, does not; files count by content.
+func TestRecipe(t *testing.T) {
+	dir := t.TempDir()
+	data, _ := fixtures.ToolcallFixtureFile("cases.jsonl")
+	same, other := dir+"/same.jsonl", dir+"/other.jsonl"
+	lines := strings.SplitAfter(string(data), "\n")
+	schema := dir + "/schema.json"
+	tmpl := dir + "/prompt.tmpl"
+	weak, err := fixtures.ToolcallVariant("flights", "weak")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{
+		same:   string(data),
+		other:  strings.Join(lines[1:], ""),
+		schema: string(weak),
+		tmpl:   `{{define "system"}}S {{.Tool}}{{end}}{{define "user"}}{{.Prompt}} {{.Schema}}{{end}}`,
+	} {
+		if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	one, two, seven := 1, 2, 7
+	seed := int64(1)
+	price := 3.0
+	base := quickPlan(t, Overrides{}).Recipe()
+	if !strings.HasPrefix(base, "sha256:") || len(base) != len("sha256:")+16 {
+		t.Fatalf("recipe %q", base)
+	}
+	for _, c := range []struct {
+		name string
+		o    Overrides
+		same bool
+	}{
+		{"arms", Overrides{Arms: []string{contract.ArmInputSchema}}, true},
+		{"domain", Overrides{Domains: []string{"flights"}}, true},
+		{"category", Overrides{Categories: []string{"complete"}}, true},
+		{"limit", Overrides{Limit: &one}, true},
+		{"repeats", Overrides{Repeats: &two}, true},
+		{"repairs", Overrides{Repairs: &two}, true},
+		{"prices", Overrides{InputPrice: &price}, true},
+		{"gates", Overrides{Gates: []string{"input_schema.first_pass_success_percent>=90"}}, true},
+		{"the dataset's contents elsewhere", Overrides{Dataset: same}, true},
+		{"the default schemas named", Overrides{Schema: "reference", MinimalSchema: "minimal"}, true},
+		{"schema", Overrides{Schema: "weak"}, false},
+		{"minimal schema", Overrides{MinimalSchema: "reference"}, false},
+		{"schema file", Overrides{Schema: schema, Domains: []string{"flights"}}, false},
+		{"seed", Overrides{Seed: &seed}, false},
+		{"decoding", Overrides{Decoding: contract.DecodingNativeTools}, false},
+		{"template", Overrides{PromptTemplate: tmpl}, false},
+		{"another dataset", Overrides{Dataset: other}, false},
+		{"repeats and a seed", Overrides{Repeats: &seven, Seed: &seed}, false},
+	} {
+		got := quickPlan(t, c.o).Recipe()
+		if (got == base) != c.same {
+			t.Errorf("%s: recipe %s, base %s: same %v, want %v", c.name, got, base, got == base, c.same)
+		}
+	}
+	// every request carries it (repair requests: cmd/fbeval/testdata/repair-from.golden)
+	p := quickPlan(t, Overrides{Schema: "weak"})
+	reqs, err := p.Requests(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range reqs {
+		if r.Recipe != p.Recipe() {
+			t.Fatalf("%s: recipe %q, want %q", r.RequestID, r.Recipe, p.Recipe())
 		}
 	}
 }

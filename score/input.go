@@ -54,6 +54,14 @@ type InputStats struct {
 	// WrittenFor is the study identity the file's first record names in
 	// run.study (fbeval's runners write it; contract.RunStudy), or "".
 	WrittenFor string
+	// OtherRecipe counts the records that answer a request of the study but
+	// name another recipe in run.recipe (export.Recipe): the requests they
+	// answer were made with another dataset, schema, template, decoding or
+	// seed. OtherRecipeName is the first one's recipe, OtherRecipeAt its line
+	// and column.
+	OtherRecipe     int
+	OtherRecipeName string
+	OtherRecipeAt   [2]int
 }
 
 // CutHint is the advice with a response file's last line cut short: what a

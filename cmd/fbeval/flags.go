@@ -24,6 +24,8 @@ type StudyFlags struct {
 	Decoding       string   `help:"prompt_only, native_schema or native_tools." enum:",prompt_only,native_schema,native_tools" default:""`
 	PromptTemplate string   `help:"Prompt template file (text/template with system and user blocks)." placeholder:"FILE"`
 	Strict         bool     `help:"CogLang: score with the strict profile."`
+	// AllowOtherRecipe: see study.Run.CheckJoined
+	AllowOtherRecipe bool `help:"Toolcall: read response records whose run names another recipe than the study's (their requests were exported with another dataset, schema, prompt template, decoding or seed) as this study's, where they are refused; the report says so."`
 }
 
 // claimInputs notes the files the flags name as the command's inputs, claims
@@ -83,7 +85,8 @@ func (f *StudyFlags) resolve() (contract.Study, error) {
 	return export.Resolve(s, o)
 }
 
-// given says which of the study's repeats and repair rounds the flags set.
+// given says which of the study's repeats and repair rounds the flags set, and
+// whether records of another recipe are allowed.
 func (f *StudyFlags) given() study.Given {
-	return study.Given{Repeats: f.Repeats != nil, Repairs: f.Repairs != nil}
+	return study.Given{Repeats: f.Repeats != nil, Repairs: f.Repairs != nil, OtherRecipe: f.AllowOtherRecipe}
 }

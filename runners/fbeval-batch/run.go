@@ -488,7 +488,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			r.res.Provider = c.Provider
 		}
 		ri := run
-		ri.Study = study
+		ri.Study, ri.Recipe = study, req.Recipe
 		r.res.Run = &ri
 		if out, err = runner.AppendRecord(out, req, &r.res); err != nil {
 			return err

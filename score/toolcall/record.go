@@ -30,6 +30,9 @@ type RecordFields struct {
 	// when HasError (the record's error is an object, not null).
 	ErrorCode, ErrorMessage []byte
 	HasError                bool
+	// Recipe is the string recipe of the record's run member, nil when it has
+	// none (see contract.Response.Recipe).
+	Recipe []byte
 }
 
 // Response returns the fields as contract.DecodeResponse returns them.
@@ -39,6 +42,7 @@ func (f *RecordFields) Response() contract.Response {
 		Output: string(f.Output), HasOutput: f.HasOutput,
 		Provider: string(f.Provider), Model: string(f.Model),
 		RawResponseID: string(f.RawResponseID), FinishReason: string(f.FinishReason),
+		Recipe: string(f.Recipe),
 	}
 	if f.HasLatency {
 		l := f.LatencyMS
@@ -100,6 +104,8 @@ const (
 	fError
 	fErrorCode    // the error's code
 	fErrorMessage // and message
+	fRun
+	fRecipe // the run's recipe
 	nFields
 )
 
@@ -134,6 +140,8 @@ func fieldOf(name []byte) int {
 		return fOutputTokens
 	case "error":
 		return fError
+	case "run":
+		return fRun
 	}
 	return -1
 }
@@ -188,6 +196,7 @@ func (s *RecordScanner) Scan(raw []byte, f *RecordFields) bool {
 	}
 	f.Provider, f.Model = get(fProvider), get(fModel)
 	f.RawResponseID, f.FinishReason = get(fRawResponseID), get(fFinishReason)
+	f.Recipe = get(fRecipe)
 	return true
 }
 
@@ -396,6 +405,8 @@ func (s *RecordScanner) value(field int, f *RecordFields) bool {
 		return true
 	case fError:
 		return s.providerError()
+	case fRun:
+		return s.run()
 	}
 	if s.pos >= len(s.data) || s.data[s.pos] != '"' {
 		return false
@@ -427,6 +438,30 @@ func (s *RecordScanner) providerError() bool {
 		sp.set = true
 		return s.pos < len(s.data) && s.data[s.pos] == '"' && s.str(sp)
 	})
+}
+
+// run reads the run member's value, as strictly as skip reads it, keeping its
+// recipe when that is a string.
+func (s *RecordScanner) run() bool {
+	if s.pos >= len(s.data) || s.data[s.pos] != '{' {
+		return s.skip(0)
+	}
+	base := len(s.names)
+	if !s.members(func(name []byte) bool {
+		if !s.addName(base, name) {
+			return false
+		}
+		if string(name) == "recipe" && s.pos < len(s.data) && s.data[s.pos] == '"' {
+			sp := &s.spans[fRecipe]
+			sp.set = true
+			return s.str(sp)
+		}
+		return s.skip(1)
+	}) {
+		return false
+	}
+	s.names = s.names[:base]
+	return true
 }
 
 // number reads one JSON number literal; isInt reports one with no fraction and

@@ -76,6 +76,21 @@ var recordCases = []struct {
 	{`{"request_id":"r","output":"x","latency_ms":-}`, false},
 	{`{"request_id":"r","output":"x","latency_ms":1.}`, false},
 	{`{"request_id":"r","output":"x","latency_ms":1e-400}`, true},
+	// the run member: its recipe is kept when it is a string
+	{`{"request_id":"r","output":"x","run":{"runner":"fbeval-mock","study":"sha256:1","recipe":"sha256:2"}}`, true},
+	{`{"request_id":"r","output":"x","run":{ "recipe" : "sha256:\u0032" }}`, true},
+	{`{"request_id":"r","output":"x","run":{"recipe":null}}`, true},
+	{`{"request_id":"r","output":"x","run":{"recipe":7,"x":[{"recipe":"y"}]}}`, true},
+	{`{"request_id":"r","output":"x","run":{"a":{"recipe":"y"}}}`, true},
+	{`{"request_id":"r","output":"x","run":"sha256:2"}`, true},
+	{`{"request_id":"r","output":"x","run":null}`, true},
+	{`{"request_id":"r","output":"x","run":{}}`, true},
+	{`{"request_id":"r","output":"x","run":{"recipe":"a","recipe":"b"}}`, false},
+	{`{"request_id":"r","output":"x","run":{"recipe":"a","x":1,"x":2}}`, false},
+	{`{"request_id":"r","output":"x","run":{"recipe":"\ud800"}}`, false},
+	{`{"request_id":"r","output":"x","run":{"recipe":"a",}}`, false},
+	{`{"request_id":"r","output":"x","run":{},"run":{}}`, false},
+	{`{"run":{"recipe":"a"},"request_id":"r","error":{"code":"c"}}`, true},
 }
 
 // checkRecord holds the scanner to contract.DecodeResponse on raw: where the

@@ -170,8 +170,9 @@ func checkAnthropicResults(t *testing.T, path string, n int) {
 
 var latencyField = regexp.MustCompile(`,"latency_ms":[0-9.e+-]+`)
 
-// runField is the "run" member: which runner wrote a record differs, the study not.
-var runField = regexp.MustCompile(`,"run":\{"runner":"[^"]*"(,"provider":"[^"]*")?(,"model":"[^"]*")?,"study":"(sha256:[0-9a-f]{16})"\}`)
+// runField is the "run" member: which runner wrote a record differs, the study
+// and recipe not.
+var runField = regexp.MustCompile(`,"run":\{"runner":"[^"]*"(,"provider":"[^"]*")?(,"model":"[^"]*")?,"study":"(sha256:[0-9a-f]{16})"(,"recipe":"sha256:[0-9a-f]{16}")?\}`)
 
 // normalize decodes a report and nulls what differs between two runs of the same
 // answers: latency-derived fields, and the responses file's path and hash (its
@@ -257,12 +258,13 @@ func TestBatchEqualsLive(t *testing.T) {
 	url := startFakeServer(t, dir, "--answers", "answers.jsonl")
 	ids := requestIDs(t, filepath.Join(dir, "requests.jsonl"))
 	var exported struct {
-		Study string `json:"study"`
+		Study  string `json:"study"`
+		Recipe string `json:"recipe"`
 	}
-	if err := json.Unmarshal(lines(t, filepath.Join(dir, "requests.jsonl"))[0], &exported); err != nil || !strings.HasPrefix(exported.Study, "sha256:") {
-		t.Fatalf("the export carries no study identity: %v %q", err, exported.Study)
+	if err := json.Unmarshal(lines(t, filepath.Join(dir, "requests.jsonl"))[0], &exported); err != nil || !strings.HasPrefix(exported.Study, "sha256:") || !strings.HasPrefix(exported.Recipe, "sha256:") {
+		t.Fatalf("the export carries no study identity or recipe: %v %+v", err, exported)
 	}
-	study := exported.Study
+	study, recipe := exported.Study, exported.Recipe
 
 	for _, tt := range []struct {
 		name   string
@@ -313,10 +315,14 @@ func TestBatchEqualsLive(t *testing.T) {
 			if bytes.Equal(stripped, liveData) {
 				t.Fatal("the live records carry no latency_ms")
 			}
-			// Both say they answer the exported study; the runner names differ.
+			// Both say they answer the exported study and recipe; the runner names differ.
 			for name, data := range map[string][]byte{"live": stripped, "batch": joined} {
-				if n, m := bytes.Count(data, []byte("\n")), len(runField.FindAll(data, -1)); n != m || !bytes.Contains(data, []byte(`"study":"`+study+`"`)) {
+				n := bytes.Count(data, []byte("\n"))
+				if m := len(runField.FindAll(data, -1)); n != m || !bytes.Contains(data, []byte(`"study":"`+study+`"`)) {
 					t.Fatalf("%s: %d of %d records say their run and study %s", name, m, n, study)
+				}
+				if m := bytes.Count(data, []byte(`"study":"`+study+`","recipe":"`+recipe+`"}`)); m != n {
+					t.Fatalf("%s: %d of %d records say their recipe %s", name, m, n, recipe)
 				}
 			}
 			stripped, joined = runField.ReplaceAll(stripped, nil), runField.ReplaceAll(joined, nil)

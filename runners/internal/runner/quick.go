@@ -49,7 +49,7 @@ var requestMembers = map[string]int{
 	"schema_version": 0, "request_id": 1, "case_id": 2, "suite": 3, "study": 4,
 	"arm": 5, "repeat": 6, "attempt": 7, "seed": 8, "instructions": 9,
 	"prompt": 10, "messages": 11, "response_format": 12, "tools": 13,
-	"reference_output": 14, "reference_expr": 15,
+	"reference_output": 14, "reference_expr": 15, "recipe": 16,
 }
 
 // read decodes the record d into w and reports whether it could.
@@ -105,8 +105,10 @@ func (q *quickReader) read(d []byte, w *contract.RequestFields) bool {
 			return q.tools(d, i, r)
 		case 14:
 			return q.optStr(d, i, &r.ReferenceOutput)
-		default:
+		case 15:
 			return q.optStr(d, i, &w.ReferenceExpr)
+		default:
+			return q.str(d, i, &r.Recipe)
 		}
 	}) == len(d)
 }

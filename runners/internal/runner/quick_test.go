@@ -103,6 +103,7 @@ func TestQuickRead(t *testing.T) {
 		head + `,"extra":{"a":[1,{"b":null}],"c":"\u00e9"},"more":[true,false,-0.5e3]}`,
 		head + `,"instructions":"a\"b\\c\n","prompt":"p\ud83d\ude00","case_id":"c\u0041"}`,
 		head + `,"reference_output":null,"repeat":-0,"seed":-12345678901234567}`,
+		head + `,"study":"sha256:0123456789abcdef","recipe":"sha256:fedcba9876543210"}`,
 		head + `,"tools":[],"response_format":{}}`,
 		head + `,"tools":[{"name":"t","parameters":{"type":"object","properties":{"x":{"type":"string"}}},"strict":true}]}`,
 		head + `,"response_format":{"type":"json_schema","json_schema":{"name":"n","schema":true,"strict":false}}}`,
@@ -120,12 +121,14 @@ func TestQuickRead(t *testing.T) {
 		sameAsDecode(t, &q, []byte(raw))
 	}
 	left := []string{
-		head + `,"request_id":"r2"}`,                                     // a member twice
-		head + `,"x":1,"x":2}`,                                           // an unknown member twice
-		head + `,"tools":[{"name":"t","parameters":{"a":1,"a":2}}]}`,     // a name twice in a schema
-		head + `,"x":[{"a":{"b":1,"b":1}}]}`,                             // and in any value
-		head + `,"request\u005fid":"r"}`,                                 // an escaped name
-		head + `,"study":null}`,                                          // null for a string
+		head + `,"request_id":"r2"}`,                                 // a member twice
+		head + `,"x":1,"x":2}`,                                       // an unknown member twice
+		head + `,"tools":[{"name":"t","parameters":{"a":1,"a":2}}]}`, // a name twice in a schema
+		head + `,"x":[{"a":{"b":1,"b":1}}]}`,                         // and in any value
+		head + `,"request\u005fid":"r"}`,                             // an escaped name
+		head + `,"study":null}`,                                      // null for a string
+		head + `,"recipe":7}`,                                        // and a number
+		head + `,"recipe":"a","recipe":"a"}`,
 		head + `,"repeat":1.0}`,                                          // a fraction
 		head + `,"repeat":1e2}`,                                          // an exponent
 		head + `,"seed":1234567890123456789}`,                            // past 18 digits

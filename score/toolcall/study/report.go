@@ -142,6 +142,10 @@ func (run *Run) Report() (*Aggregates, error) {
 		if in.Unknown > 0 {
 			rep.Warnings = append(rep.Warnings, in.Path+": "+score.Plural(in.Unknown, "record answers", "records answer")+" no request of this study")
 		}
+		if in.OtherRecipe > 0 {
+			rep.Warnings = append(rep.Warnings, in.Path+": "+score.Plural(in.OtherRecipe, "record answers", "records answer")+
+				" requests made from recipe "+in.OtherRecipeName+", not this study's "+run.Plan.Recipe()+": scored as this study's (--allow-other-recipe)")
+		}
 		rep.Warnings = append(rep.Warnings, in.Warnings...)
 	}
 	rep.Models = map[string][]string{}

@@ -303,8 +303,9 @@ func (run *Run) Read(src score.Source, opts score.Options) (*score.InputStats, e
 }
 
 // Given says which of the study's repeats and repair rounds were given as
-// flags (--repeats, --repairs) rather than taken from the study.
-type Given struct{ Repeats, Repairs bool }
+// flags (--repeats, --repairs) rather than taken from the study, and whether
+// records made from another recipe may be scored (--allow-other-recipe).
+type Given struct{ Repeats, Repairs, OtherRecipe bool }
 
 // CheckJoined returns an error when the response files held records but not one
 // of them answers a request of the study: they were written for another study,
@@ -313,7 +314,25 @@ type Given struct{ Repeats, Repairs bool }
 // arms past its repeats or repair rounds when those were not given: the export
 // had more, and the flag was forgotten; given, the records are left out on
 // purpose and counted as unknown.
+//
+// Before all that, it refuses records that answer the study's requests but
+// name another recipe than the study's (run.recipe, as fbeval's runners copy
+// it from the request): the requests were made from another dataset, schema,
+// prompt template, decoding or seed, and scoring them as this study's would
+// report a run that never was. --allow-other-recipe scores them (the report
+// says so).
 func (run *Run) CheckJoined(given Given) error {
+	if !given.OtherRecipe {
+		for i := range run.Inputs {
+			in := &run.Inputs[i]
+			if in.OtherRecipe == 0 {
+				continue
+			}
+			return recordAt{in.Path, in.OtherRecipeAt[0], in.OtherRecipeAt[1]}.error(fmt.Sprintf(
+				"the requests these records answer were made from recipe %s (%d of %d records), and this study makes its requests from %s (another dataset, schema, prompt template, decoding or seed): score them with the study, flags and files they were exported with, or give --allow-other-recipe to score them as this study's",
+				in.OtherRecipeName, in.OtherRecipe, in.Accepted-in.Unknown, run.Plan.Recipe()))
+		}
+	}
 	scored, unknown := 0, 0
 	var first *score.InputStats
 	for i := range run.Inputs {
@@ -439,6 +458,7 @@ type outcome struct {
 	slot   slot
 	att    att
 	model  string
+	recipe string // the recipe its run names, when it is not the study's
 	enc    []byte // the attempt's detail entry, where att has fDetail (reused with its batch)
 }
 
@@ -504,6 +524,9 @@ func (w *worker) record(raw []byte, line, col int, rerr error, o *outcome) {
 		}
 		o.kind, o.slot = outScored, sl
 		o.model = w.model(f.Model)
+		if f.Recipe != nil && string(f.Recipe) != run.Plan.Recipe() {
+			o.recipe, o.col = string(f.Recipe), col
+		}
 		a := &o.att
 		a.flags = fPresent
 		if f.HasInput {
@@ -540,6 +563,9 @@ func (w *worker) record(raw []byte, line, col int, rerr error, o *outcome) {
 	}
 	o.kind, o.slot = outScored, sl
 	o.model = w.model([]byte(resp.Model))
+	if resp.Recipe != "" && resp.Recipe != run.Plan.Recipe() {
+		o.recipe, o.col = resp.Recipe, col
+	}
 	a := &o.att
 	a.flags = fPresent
 	if resp.InputTokens != nil {
@@ -615,6 +641,12 @@ func (run *Run) apply(o *outcome, st *score.InputStats) bool {
 		return true
 	}
 	st.Accepted++
+	if o.recipe != "" {
+		if st.OtherRecipe == 0 {
+			st.OtherRecipeName, st.OtherRecipeAt = o.recipe, [2]int{o.line, o.col}
+		}
+		st.OtherRecipe++
+	}
 	i := o.slot.row*(run.Plan.Study.Repairs+1) + o.slot.attempt - 1
 	a := &run.atts[i]
 	if a.has(fPresent) {
