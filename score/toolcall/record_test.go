@@ -133,14 +133,22 @@ func FuzzRecordScanner(f *testing.F) {
 }
 
 func BenchmarkRecordScanner(b *testing.B) {
-	raw := []byte(`{"request_id":"flights-000.minimal_schema.r1.a1","output":"{\"action\":\"call_tool\",\"arguments\":{\"departureDate\":\"2027-07-14\",\"destination\":\"Auckland\",\"origin\":\"Osaka\",\"travellers\":4},\"missingFields\":[],\"reason\":\"\",\"tool\":\"search_flights\"}","model":"synth-mixed"}`)
-	var s RecordScanner
-	var f RecordFields
-	b.SetBytes(int64(len(raw)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if !s.Scan(raw, &f) {
-			b.Fatal("declined")
-		}
+	for _, c := range []struct{ name, raw string }{
+		{"plain", `{"request_id":"flights-000.minimal_schema.r1.a1","output":"{\"action\":\"call_tool\",\"arguments\":{\"departureDate\":\"2027-07-14\",\"destination\":\"Auckland\",\"origin\":\"Osaka\",\"travellers\":4},\"missingFields\":[],\"reason\":\"\",\"tool\":\"search_flights\"}","model":"synth-mixed"}`},
+		// a record as fbeval-mock writes it: metadata and run
+		{"runner", `{"schema_version":"fbeval-response/v1","request_id":"flights-000.minimal_schema.r1.a1","case_id":"flights-000","output":"{\"action\":\"call_tool\",\"arguments\":{\"departureDate\":\"2027-07-14\",\"destination\":\"Auckland\",\"origin\":\"Osaka\",\"travellers\":4},\"missingFields\":[],\"reason\":\"\",\"tool\":\"search_flights\"}","provider":"fbeval-mock","model":"mock-garble","metadata":{"garble":"right"},"run":{"runner":"fbeval-mock","provider":"fbeval-mock","model":"mock-garble","study":"sha256:65ab798a5acfafcc","recipe":"sha256:0f28a999da7113fd"}}`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			raw := []byte(c.raw)
+			var s RecordScanner
+			var f RecordFields
+			b.SetBytes(int64(len(raw)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if !s.Scan(raw, &f) {
+					b.Fatal("declined")
+				}
+			}
+		})
 	}
 }
