@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"strconv"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/score/report"
@@ -231,12 +230,4 @@ func stringOf(v jsontext.Value) (string, bool) {
 		return "", false
 	}
 	return tok.String(), true
-}
-
-// Plural writes a count with the noun that fits it: "1 record", "2 records".
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }

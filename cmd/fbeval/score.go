@@ -212,10 +212,10 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 			env.warnf("%s", w)
 		}
 		if n := len(res.DuplicateCaseIDs); n > 0 {
-			env.warnf("%s given more than once (%s): the last record wins", score.Plural(n, "case id", "case ids"), usage.List(res.DuplicateCaseIDs, 5))
+			env.warnf("%s given more than once (%s): the last record wins", contract.Plural(n, "case id", "case ids"), usage.List(res.DuplicateCaseIDs, 5))
 		}
 		if n := len(res.UnknownCaseIDs); n > 0 {
-			env.warnf("%s the fixture does not have (%s), not scored", score.Plural(n, "case id", "case ids"), usage.List(res.UnknownCaseIDs, 5))
+			env.warnf("%s the fixture does not have (%s), not scored", contract.Plural(n, "case id", "case ids"), usage.List(res.UnknownCaseIDs, 5))
 		}
 	} else {
 		var err error
@@ -353,10 +353,10 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	ok := rep.OK()
 	if n := rep.ProviderErrorRows(); n > 0 {
 		if c.AllowProviderErrors {
-			env.warnf("%s a provider error: they score as failures (--allow-provider-errors: the run does not fail for them)", score.Plural(n, "row has", "rows have"))
+			env.warnf("%s a provider error: they score as failures (--allow-provider-errors: the run does not fail for them)", contract.Plural(n, "row has", "rows have"))
 		} else {
 			ok = false
-			env.warnf("%s a provider error, where the model never answered (%s): they score as failures and the run is not ok; run the runner again with -o FILE to ask them again (answered requests are skipped), or give --allow-provider-errors to accept them", score.Plural(n, "row has", "rows have"), rep.ProviderErrorCodes())
+			env.warnf("%s a provider error, where the model never answered (%s): they score as failures and the run is not ok; run the runner again with -o FILE to ask them again (answered requests are skipped), or give --allow-provider-errors to accept them", contract.Plural(n, "row has", "rows have"), rep.ProviderErrorCodes())
 		}
 	}
 	if run.Plan.Study.Repairs > 0 {
@@ -391,7 +391,7 @@ func warnRepairsDue(env *Env, run *study.Run) error {
 	}
 	if n > 0 {
 		env.warnf("%s a repair request due (attempt %s; the study allows %d attempts) and no response to it: they count as not retried; fbeval export STUDY --repair-from FILE... writes those requests, and scoring their responses with the others counts them",
-			score.Plural(n, "row has", "rows have"), strings.Join(at, " or "), run.Plan.Study.Repairs+1)
+			contract.Plural(n, "row has", "rows have"), strings.Join(at, " or "), run.Plan.Study.Repairs+1)
 	}
 	return nil
 }
@@ -439,13 +439,13 @@ func (c *ScoreCmd) cogSummary(env *Env, res *coglang.Result) {
 	if !res.OK() {
 		verdict = "not ok"
 	}
-	unknownIDs := score.Plural(len(res.UnknownCaseIDs), "unknown id", "unknown ids")
+	unknownIDs := contract.Plural(len(res.UnknownCaseIDs), "unknown id", "unknown ids")
 	if res.UnknownNotListed > 0 {
 		unknownIDs = fmt.Sprintf("more than %d unknown ids", len(res.UnknownCaseIDs))
 	}
 	env.warnf("%s: %s from %s: validate ok %d/%d, missing %d; %s, %s, %s; %s",
-		c.Study, score.Plural(n, "case", "cases"), from, res.Summary.ValidateOK, n, res.Summary.Missing, score.Plural(res.RecordsRead, "record", "records"),
-		score.Plural(len(res.DuplicateCaseIDs), "duplicate id", "duplicate ids"), unknownIDs, verdict)
+		c.Study, contract.Plural(n, "case", "cases"), from, res.Summary.ValidateOK, n, res.Summary.Missing, contract.Plural(res.RecordsRead, "record", "records"),
+		contract.Plural(len(res.DuplicateCaseIDs), "duplicate id", "duplicate ids"), unknownIDs, verdict)
 }
 
 // toolcallSummary writes the one-line summary of a toolcall score on stderr.
@@ -476,8 +476,8 @@ func (c *ScoreCmd) toolcallSummary(env *Env, run *study.Run, rep *study.Aggregat
 		verdict = "not ok"
 	}
 	env.warnf("%s: %s from %s: first-pass success %s; %s, %s, %s, %d rejected; gates met %d/%d; %s",
-		c.Study, score.Plural(run.RowCount(), "row", "rows"), strings.Join(c.Responses, ", "), strings.Join(arms, ", "), score.Plural(records, "record", "records"),
-		score.Plural(dups, "duplicate", "duplicates"), score.Plural(unknown, "unknown id", "unknown ids"), rejected, met, len(rep.Gates), verdict)
+		c.Study, contract.Plural(run.RowCount(), "row", "rows"), strings.Join(c.Responses, ", "), strings.Join(arms, ", "), contract.Plural(records, "record", "records"),
+		contract.Plural(dups, "duplicate", "duplicates"), contract.Plural(unknown, "unknown id", "unknown ids"), rejected, met, len(rep.Gates), verdict)
 }
 
 // minSuccessGates turns --min-success values (PERCENT for every arm, or

@@ -6,7 +6,6 @@ import (
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/schemas"
-	"github.com/fbeval/fbeval/score"
 	"github.com/fbeval/fbeval/score/report"
 )
 
@@ -41,7 +40,7 @@ func (c *ValidateCmd) Run(env *Env) error {
 		})
 		done()
 		bad += st.Invalid
-		env.warnf("%s: %s, %d invalid", f, score.Plural(st.Records, "record", "records"), st.Invalid)
+		env.warnf("%s: %s, %d invalid", f, contract.Plural(st.Records, "record", "records"), st.Invalid)
 	}
 	if bad > 0 {
 		return &exitError{code: 1}

@@ -237,11 +237,7 @@ func writeBatches(reqs *runner.Requests, entry func(it *runner.Item, planning bo
 				return err
 			}
 			f = nil
-			noun := "requests"
-			if counts[file] == 1 {
-				noun = "request"
-			}
-			fmt.Fprintf(stderr, "%s: wrote %s (%d %s)\n", name, path, counts[file], noun)
+			fmt.Fprintf(stderr, "%s: wrote %s (%s)\n", name, path, contract.Plural(counts[file], "request", "requests"))
 		}
 		return nil
 	}

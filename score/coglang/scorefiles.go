@@ -69,7 +69,7 @@ func (x *Indexed) ScoreFiles(sources []score.Source, opts score.Options, copts O
 		f := out.Files[slices.IndexFunc(out.Files, func(f score.InputStats) bool { return f.Unknown > 0 })]
 		return nil, nil, &contract.InputError{Kind: contract.ErrWrongFile, File: f.Path, Line: f.UnknownAt[0], Col: f.UnknownAt[1], Msg: fmt.Sprintf(
 			"none of its %s answers a case of the fixture (%s; unknown ids include %s): score them with the fixture (--fixture) or study they were exported for",
-			score.Plural(unknown, "record", "records"), score.Plural(st.slots.n, "case", "cases"), res.UnknownCaseIDs[0])}
+			contract.Plural(unknown, "record", "records"), contract.Plural(st.slots.n, "case", "cases"), res.UnknownCaseIDs[0])}
 	}
 	for _, id := range res.DuplicateCaseIDs {
 		out.Duplicates[id] = true

@@ -706,10 +706,10 @@ func health(label string, r *report.ToolcallReport, flags rowFlags) []string {
 		missing = max(missing, 1)
 	}
 	if provider > 0 {
-		d = append(d, fmt.Sprintf("%s: %d provider error%s", label, provider, plural(provider)))
+		d = append(d, label+": "+contract.Plural(provider, "provider error", "provider errors"))
 	}
 	if missing > 0 {
-		d = append(d, fmt.Sprintf("%s: %d missing response%s", label, missing, plural(missing)))
+		d = append(d, label+": "+contract.Plural(missing, "missing response", "missing responses"))
 	}
 	return d
 }
@@ -743,14 +743,7 @@ func missingRows(label string, r *report.ToolcallReport, other map[rowKey]int) [
 	if n == 0 {
 		return nil
 	}
-	return []string{fmt.Sprintf("%d row%s only in %s (first: %s)", n, plural(n), label, first)}
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
+	return []string{fmt.Sprintf("%s only in %s (first: %s)", contract.Plural(n, "row", "rows"), label, first)}
 }
 
 func list(xs []string) string {

@@ -582,7 +582,7 @@ func junitCogLang(name string, c *CogLangResult) JUnitSuites {
 // notListed is the system-out of a level's suite when the result lists only
 // failing cases.
 func notListed(n int) string {
-	return fmt.Sprintf("%d passing case%s not listed: the result holds failing cases only", n, plural(n))
+	return contract.Plural(n, "passing case", "passing cases") + " not listed: the result holds failing cases only"
 }
 
 // junitCogCase is the test case of case id, with its scored case and its

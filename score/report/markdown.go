@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/fbeval/fbeval/contract"
 )
 
 // MarkdownFailureLimit caps the failing cases listed in Markdown, so a report fits
@@ -276,14 +278,7 @@ func rowStatus(r Row) string {
 	case r.FinalSuccess:
 		return "passed"
 	}
-	return "failed after " + strconv.Itoa(r.Attempts) + " attempt" + plural(r.Attempts)
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
+	return "failed after " + contract.Plural(r.Attempts, "attempt", "attempts")
 }
 
 func mdCells(xs []string) []string {

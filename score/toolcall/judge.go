@@ -310,7 +310,7 @@ func (j *Judge) scoreCall(e envelopeParts, c *Case, semantic bool) (errs []Error
 		}
 		errs = append(errs, Error{
 			Code: CodeCandidateSchemaInvalid, Path: "/arguments",
-			Message: "arguments fail the candidate schema (" + strconv.Itoa(len(candErrs)) + " error" + plural(len(candErrs)) +
+			Message: "arguments fail the candidate schema (" + contract.Plural(len(candErrs), "error", "errors") +
 				"; first at " + strconv.Quote(candErrs[0].Path) + ": " + candErrs[0].Message + ")",
 			Details: details,
 		})
@@ -475,13 +475,6 @@ func sortedMembers(v strictjson.Value) []strictjson.Member {
 	ms := slices.Clone(v.Members())
 	slices.SortFunc(ms, func(a, b strictjson.Member) int { return strings.Compare(a.Key, b.Key) })
 	return ms
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // schemaCode is the code of a schema error: SCHEMA_INVALID, or for fbeval's relation

@@ -73,7 +73,7 @@ func (run *Run) Report() (*Aggregates, error) {
 	}
 	if missing > 0 {
 		rep.Complete = false
-		rep.Warnings = append(rep.Warnings, score.Plural(missing, "row has", "rows have")+" no first-attempt response and score as failures")
+		rep.Warnings = append(rep.Warnings, contract.Plural(missing, "row has", "rows have")+" no first-attempt response and score as failures")
 	}
 	for _, cmp := range Comparisons {
 		if slices.Contains(s.Arms, cmp.Treatment) && slices.Contains(s.Arms, cmp.Baseline) {
@@ -130,20 +130,20 @@ func (run *Run) Report() (*Aggregates, error) {
 	}
 	for _, in := range run.Inputs {
 		if n := in.RejectedCount; n > 0 {
-			w := in.Path + ": " + score.Plural(n, "line was", "lines were") + " rejected"
+			w := in.Path + ": " + contract.Plural(n, "line was", "lines were") + " rejected"
 			if left := n - len(in.Rejected); left > 0 {
 				w += fmt.Sprintf(" (the first %d are listed)", len(in.Rejected))
 			}
 			rep.Warnings = append(rep.Warnings, w)
 		}
 		if in.Duplicates > 0 {
-			rep.Warnings = append(rep.Warnings, in.Path+": "+score.Plural(in.Duplicates, "record repeats", "records repeat")+" an earlier request id (the last one wins)")
+			rep.Warnings = append(rep.Warnings, in.Path+": "+contract.Plural(in.Duplicates, "record repeats", "records repeat")+" an earlier request id (the last one wins)")
 		}
 		if in.Unknown > 0 {
-			rep.Warnings = append(rep.Warnings, in.Path+": "+score.Plural(in.Unknown, "record answers", "records answer")+" no request of this study")
+			rep.Warnings = append(rep.Warnings, in.Path+": "+contract.Plural(in.Unknown, "record answers", "records answer")+" no request of this study")
 		}
 		if in.OtherRecipe > 0 {
-			rep.Warnings = append(rep.Warnings, in.Path+": "+score.Plural(in.OtherRecipe, "record answers", "records answer")+
+			rep.Warnings = append(rep.Warnings, in.Path+": "+contract.Plural(in.OtherRecipe, "record answers", "records answer")+
 				" requests made from recipe "+in.OtherRecipeName+", not this study's "+run.Plan.Recipe()+": scored as this study's (--allow-other-recipe)")
 		}
 		rep.Warnings = append(rep.Warnings, in.Warnings...)
@@ -187,7 +187,7 @@ func (run *Run) Report() (*Aggregates, error) {
 		slices.Sort(names)
 		parts := make([]string, len(names))
 		for i, m := range names {
-			parts[i] = m + " (" + score.Plural(all[m], "answer", "answers") + ")"
+			parts[i] = m + " (" + contract.Plural(all[m], "answer", "answers") + ")"
 		}
 		rep.Warnings = append(rep.Warnings, "the responses mix "+itoa(len(names))+" models: "+strings.Join(parts, ", ")+"; the figures mix runs: score each model's responses apart")
 	}

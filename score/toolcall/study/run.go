@@ -292,7 +292,7 @@ func (run *Run) Read(src score.Source, opts score.Options) (*score.InputStats, e
 	if st.Records > 0 && st.Accepted == 0 {
 		// nothing in the file is a record: a wrong file, not a run with bad lines
 		return nil, &exitErr{msg: fmt.Sprintf("%s; no record of the file could be read (%s): give a JSONL file, a JSON list or a batch object of response records",
-			st.Rejected[0].Reason, score.Plural(st.Records, "record rejected", "records rejected"))}
+			st.Rejected[0].Reason, contract.Plural(st.Records, "record rejected", "records rejected"))}
 	}
 	st.Shape = rd.Shape().String()
 	st.Lines = rd.Lines()
@@ -348,18 +348,18 @@ func (run *Run) CheckJoined(given Given) error {
 	}
 	if scored == 0 {
 		return &contract.InputError{Kind: contract.ErrWrongFile, File: first.Path, Line: first.UnknownAt[0], Col: first.UnknownAt[1], Msg: fmt.Sprintf("none of its %s answers a request of this study (%s): %s",
-			score.Plural(unknown, "record", "records"), score.Plural(len(run.atts), "request", "requests"), run.whyUnknown(first.FirstUnknown))}
+			contract.Plural(unknown, "record", "records"), contract.Plural(len(run.atts), "request", "requests"), run.whyUnknown(first.FirstUnknown))}
 	}
 	s, b := run.Plan.Study, &run.beyond
 	switch {
 	case b.repeats > 0 && !given.Repeats:
 		return b.firstRepeat.error(fmt.Sprintf("%s %s of this study's cases and arms, and it has %s: give --repeats %d, as the requests were exported with, or --repeats %d to leave them out",
-			score.Plural(b.repeats, "record answers", "records answer"), numbers("repeat", "repeats", s.Repeats+1, b.maxRepeat),
-			score.Plural(s.Repeats, "repeat", "repeats"), b.maxRepeat, s.Repeats))
+			contract.Plural(b.repeats, "record answers", "records answer"), numbers("repeat", "repeats", s.Repeats+1, b.maxRepeat),
+			contract.Plural(s.Repeats, "repeat", "repeats"), b.maxRepeat, s.Repeats))
 	case b.attempts > 0 && !given.Repairs:
 		return b.firstAttempt.error(fmt.Sprintf("%s %s of this study's requests, and it has %s: give --repairs %d, as the requests were exported with, or --repairs %d to leave them out",
-			score.Plural(b.attempts, "record answers", "records answer"), numbers("attempt", "attempts", s.Repairs+2, b.maxAttempt),
-			score.Plural(s.Repairs, "repair round", "repair rounds"), b.maxAttempt-1, s.Repairs))
+			contract.Plural(b.attempts, "record answers", "records answer"), numbers("attempt", "attempts", s.Repairs+2, b.maxAttempt),
+			contract.Plural(s.Repairs, "repair round", "repair rounds"), b.maxAttempt-1, s.Repairs))
 	}
 	return nil
 }

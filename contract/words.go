@@ -1,0 +1,12 @@
+package contract
+
+import "strconv"
+
+// Plural writes a count with the noun that fits it: "1 record", "2 records".
+// Every message that counts something words it so.
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
