@@ -29,6 +29,9 @@ func (c *ExportCmd) Run(env *Env) error {
 			return err
 		}
 	}
+	if err := checkOutputs(env, c.Output); err != nil {
+		return err
+	}
 	s, err := c.resolve()
 	if err != nil {
 		return err

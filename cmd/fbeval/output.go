@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"sync"
+	"syscall"
 
 	"github.com/fbeval/fbeval/contract"
 )
@@ -70,6 +72,9 @@ func resolveOutput(env *Env, path string) (string, os.FileMode, error) {
 	if os.IsNotExist(err) {
 		return target, 0o644, nil
 	}
+	if errors.Is(err, syscall.ENOTDIR) {
+		return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: %s is not a folder: name an output in a folder", path, filepath.Dir(target))}
+	}
 	if err != nil {
 		return "", 0, &exitError{code: 2, err: cleanPathError(err)}
 	}
@@ -104,6 +109,54 @@ func keptFile(path string, st os.FileInfo) string {
 	head := make([]byte, min(st.Size(), contract.KeptHeadBytes))
 	n, _ := io.ReadFull(f, head)
 	return contract.Kept(head[:n])
+}
+
+// checkOutputs refuses, before the command reads a byte, an output it could
+// not write once it is done: one over an input or over a file fbeval cannot
+// write again, one that is not a regular file, or one in a folder that does not
+// exist or cannot be written (a temporary file is made there and removed). A
+// score of a million records finds out in a moment, not at the end. Writing
+// checks again: files may change in between. Standard output ("" or "-") and
+// the null device are not checked here.
+func checkOutputs(env *Env, paths ...string) error {
+	for _, p := range paths {
+		if p == "" || p == "-" || nullDevice(p) {
+			continue
+		}
+		target, _, err := resolveOutput(env, p)
+		if err != nil {
+			return err
+		}
+		f, err := tempBeside(p, target)
+		if err != nil {
+			return err
+		}
+		f.Close()
+		os.Remove(f.Name())
+	}
+	return nil
+}
+
+// tempBeside makes the temporary file that an output named path is written to
+// before it is renamed over target: in target's folder, so that the rename
+// cannot cross file systems. Its errors name the output, not the temporary file.
+func tempBeside(path, target string) (*os.File, error) {
+	dir := filepath.Dir(target)
+	f, err := os.CreateTemp(dir, ".fbeval-*.tmp")
+	if err == nil {
+		return f, nil
+	}
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	switch st, serr := os.Stat(dir); {
+	case serr != nil:
+		return nil, &exitError{code: 2, err: fmt.Errorf("%s: the folder %s does not exist: make it, or name an output in a folder that does", path, dir)}
+	case !st.IsDir():
+		return nil, &exitError{code: 2, err: fmt.Errorf("%s: %s is not a folder: name an output in a folder", path, dir)}
+	}
+	return nil, &exitError{code: 2, err: fmt.Errorf("%s: cannot write a file in %s (%v): name an output in a folder this user can write", path, dir, err)}
 }
 
 // nullDevice reports whether path names the null device (os.DevNull), by any
@@ -178,9 +231,9 @@ func writeFileAtomic(env *Env, path string, write func(*bufio.Writer) error) err
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(target), ".fbeval-*.tmp")
+	f, err := tempBeside(path, target)
 	if err != nil {
-		return &exitError{code: 2, err: cleanPathError(err)}
+		return err
 	}
 	tmp := f.Name()
 	tempFiles.add(tmp)

@@ -45,6 +45,10 @@ func (c *ReportCmd) Run(env *Env) error {
 	// JUnit XML counts each suite's tests before its first test case: the
 	// reading that checks the lists keeps the counts, so they are read once
 	// more, not twice.
+	env.noteInput(c.File)
+	if err := checkOutputs(env, c.Output); err != nil {
+		return err
+	}
 	doc, done, err := openReport(env, c.File, report.OpenOptions{MaxRowBytes: c.MaxLineBytes, JUnitCounts: c.Format == "junit"})
 	if err != nil {
 		return err
@@ -114,6 +118,10 @@ func (c *CompareCmd) Run(env *Env) error {
 		if sb, err := os.Stat(c.B); err == nil && !contract.Stdin(c.B) && os.SameFile(sa, sb) {
 			env.warnf("%s and %s are one file: both sides are the same responses, so every difference is 0", c.A, c.B)
 		}
+	}
+	env.noteInput(c.A, c.B)
+	if err := checkOutputs(env, c.Output); err != nil {
+		return err
 	}
 	// The two reports are read at once, on two goroutines; what is wrong with A
 	// is said before what is wrong with B, as if they were read in turn.

@@ -71,6 +71,10 @@ func (c *ScoreCmd) Run(env *Env) error {
 			}
 		}
 	}
+	env.noteInput(c.Responses...)
+	if err := checkOutputs(env, c.Output, c.CasesOut); err != nil {
+		return err
+	}
 	s, err := c.resolve()
 	if err != nil {
 		return err
