@@ -54,12 +54,15 @@ type InputStats struct {
 	// run.study (fbeval's runners write it; contract.RunStudy), or "".
 	WrittenFor string
 	// OtherRecipe counts the records that answer a request of the study but
-	// name another recipe in run.recipe (export.Recipe): the requests they
-	// answer were made with another dataset, schema, template, decoding or
-	// seed. OtherRecipeName is the first one's recipe, OtherRecipeAt its line
-	// and column.
+	// name another recipe in run.recipe: toolcall, the requests they answer
+	// were made with another dataset, schema, template, decoding or seed
+	// (export.Recipe); CogLang, with another prompt than the fixture's for
+	// their case (contract.CogLangRecipe).
+	// OtherRecipeName is the first one's recipe, OtherRecipeCase its case id,
+	// OtherRecipeAt its line and column.
 	OtherRecipe     int
 	OtherRecipeName string
+	OtherRecipeCase string
 	OtherRecipeAt   [2]int
 }
 

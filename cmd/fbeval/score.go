@@ -212,7 +212,12 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 		if err != nil {
 			return err
 		}
-		for _, w := range loaded.Warnings {
+		recipes, err := loaded.CheckRecipes(c.AllowOtherRecipe)
+		if err != nil {
+			res.Close()
+			return err
+		}
+		for _, w := range append(loaded.Warnings, recipes...) {
 			env.warnf("%s", w)
 		}
 		if n := len(res.DuplicateCaseIDs); n > 0 {

@@ -466,7 +466,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	var out []byte
 	skipped := 0
 	// write writes the record of the result at e for req
-	write := func(req *contract.Request, study string, e *entry) error {
+	write := func(req *contract.Request, study, recipe string, e *entry) error {
 		if w.Answered(req.RequestID) {
 			skipped++
 			return nil
@@ -484,7 +484,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			r.res.Provider = c.Provider
 		}
 		ri := run
-		ri.Study, ri.Recipe = study, req.Recipe
+		ri.Study, ri.Recipe = study, recipe
 		r.res.Run = &ri
 		if out, err = runner.AppendRecord(out, req, &r.res); err != nil {
 			return err
@@ -498,7 +498,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	if reqs == nil {
 		for _, i := range order {
 			req := contract.Request{SchemaVersion: contract.RequestV1, RequestID: string(names.at(i))}
-			if err = write(&req, "", rs.entries.at(i)); err != nil {
+			if err = write(&req, "", "", rs.entries.at(i)); err != nil {
 				break
 			}
 		}
@@ -508,7 +508,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			if !ok {
 				return nil
 			}
-			return write(&it.Req, it.Study, rs.entryAt(last))
+			return write(&it.Req, it.Study, it.Recipe, rs.entryAt(last))
 		})
 	}
 	if err == nil {

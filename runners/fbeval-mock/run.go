@@ -87,7 +87,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		res := answer(c.Mode, c.Seed, req)
 		r := run
-		r.Study, r.Recipe = it.Study, req.Recipe
+		r.Study, r.Recipe = it.Study, it.Recipe
 		res.Run = &r
 		var err error
 		if buf, err = runner.AppendRecord(buf, req, &res); err != nil {

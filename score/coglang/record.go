@@ -3,6 +3,7 @@ package coglang
 import (
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/contract/strictjson"
 )
 
@@ -11,6 +12,7 @@ import (
 type recordFields struct {
 	caseID, version, err jsontext.Value
 	outputs              [len(outputFields)]jsontext.Value
+	run                  jsontext.Value // what fbeval's runners write of their run (see recipe)
 	// borrow: the case id and output strings without escapes share the
 	// record's bytes instead of being copied (RecordScorer.Read)
 	borrow bool
@@ -72,6 +74,8 @@ func scanRecord(raw []byte, f *recordFields) bool {
 			f.outputs[1] = raw[vs:ve]
 		case "completion":
 			f.outputs[2] = raw[vs:ve]
+		case "run":
+			f.run = raw[vs:ve]
 		}
 		i = strictjson.SkipSpace(raw, ve)
 		if i >= len(raw) {
@@ -86,4 +90,29 @@ func scanRecord(raw []byte, f *recordFields) bool {
 		}
 		return false
 	}
+}
+
+// recipe returns the sum of the CogLang recipe the record's run names
+// (run.recipe, as fbeval's runners write it: contract.CogLangRecipe), the
+// last where it is named twice; false when it names none, or not as a runner
+// writes one: such a record is not checked.
+func (f *recordFields) recipe() (uint32, bool) {
+	if len(f.run) == 0 || f.run[0] != '{' {
+		return 0, false
+	}
+	var val []byte
+	end := strictjson.Members(f.run, 0, func(name []byte, i int) (int, bool) {
+		j, err := strictjson.SkipValue(f.run, i, recordMaxDepth, strictjson.KeepSurrogates)
+		if err != strictjson.LexOK {
+			return j, false
+		}
+		if string(name) == "recipe" {
+			val = f.run[i:j]
+		}
+		return j, true
+	})
+	if end < 0 || len(val) < 2 || val[0] != '"' {
+		return 0, false
+	}
+	return contract.ParseCogLangRecipe(val[1 : len(val)-1])
 }

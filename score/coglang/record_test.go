@@ -36,6 +36,41 @@ var scanCases = []struct {
 	{"{\"case_id\": \"a\", \"output\": \"\t\"}", false},
 	{`["a"]`, false},
 	{``, false},
+	{`{"case_id": "a", "output": "x", "run": {"runner": "fbeval-mock", "recipe": "crc32c:0000abcd"}}`, true},
+	{`{"case_id": "a", "output": "x", "run": {"recipe": "crc32c:0000abcd"}, "run": 7}`, true},
+	{`{"case_id": "a", "output": "x", "run": {"recipe": "crc32c:0000abcd",}}`, false},
+}
+
+// TestRecipe: the run member's recipe, as fbeval's runners write it, is read
+// as Python reads the record (the last of a name wins); anything else is no
+// recipe, and the record is not checked.
+func TestRecipe(t *testing.T) {
+	for _, tc := range []struct {
+		run  string
+		sum  uint32
+		want bool
+	}{
+		{`{"runner":"fbeval-mock","study":"sha256:070d0ddfc0688ecf","recipe":"crc32c:682c51ad"}`, 0x682c51ad, true},
+		{` { "recipe" : "crc32c:00000001" } `[1:], 1, true},
+		{`{"recipe":"crc32c:00000001","recipe":"crc32c:00000002"}`, 2, true}, // the last wins
+		{`{"recipe":"crc32c:00000001","x":{"recipe":"crc32c:00000002"}}`, 1, true},
+		{``, 0, false},
+		{`null`, 0, false},
+		{`"crc32c:00000001"`, 0, false},
+		{`{}`, 0, false},
+		{`{"recipe":null}`, 0, false},
+		{`{"recipe":1}`, 0, false},
+		{`{"recipe":"sha256:0123456789abcdef"}`, 0, false},
+		{`{"recipe":"crc32c:0000000\u0031"}`, 0, false}, // not as a runner writes it
+		{`{"recipe":"CRC32C:00000001"}`, 0, false},
+		{`{"re\u0063ipe":"crc32c:00000001"}`, 0, false},
+	} {
+		f := recordFields{run: jsontext.Value(tc.run)}
+		sum, ok := f.recipe()
+		if ok != tc.want || sum != tc.sum {
+			t.Errorf("run %s: recipe %08x, %v; want %08x, %v", tc.run, sum, ok, tc.sum, tc.want)
+		}
+	}
 }
 
 func TestScanRecord(t *testing.T) {
@@ -57,7 +92,7 @@ func TestScanRecord(t *testing.T) {
 }
 
 func sameFields(a, b *recordFields) bool {
-	if !bytes.Equal(a.caseID, b.caseID) || !bytes.Equal(a.version, b.version) {
+	if !bytes.Equal(a.caseID, b.caseID) || !bytes.Equal(a.version, b.version) || !bytes.Equal(a.run, b.run) {
 		return false
 	}
 	for i := range a.outputs {

@@ -93,6 +93,8 @@ func decodeFields(raw []byte, f *recordFields) error {
 			f.version = bytes.Clone(val)
 		case "error":
 			f.err = bytes.Clone(val)
+		case "run":
+			f.run = bytes.Clone(val)
 		default:
 			for i, name := range outputFields {
 				if key == name {

@@ -3,6 +3,7 @@ package coglang
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/fixtures"
@@ -144,6 +145,30 @@ func (f *sourceFile) finish() error {
 	return nil
 }
 
+// CheckRecipes refuses records that answer another prompt than the fixture's
+// for their case: their run names a recipe (fbeval's runners write the sum of
+// the request's text) that is not their case's here, so they were exported from
+// another fixture, or another version of this one, and scoring them against
+// this one would score answers to questions that were not asked. With allow
+// (--allow-other-recipe) they are scored, and the warnings say how many.
+func (out *ResponseFiles) CheckRecipes(allow bool) (warnings []string, err error) {
+	for i := range out.Files {
+		in := &out.Files[i]
+		if in.OtherRecipe == 0 {
+			continue
+		}
+		if allow {
+			warnings = append(warnings, fmt.Sprintf("%s: %s another prompt than this fixture's for their case: scored against this one (--allow-other-recipe)",
+				in.Path, contract.Plural(in.OtherRecipe, "record answers", "records answer")))
+			continue
+		}
+		return nil, &contract.InputError{Kind: contract.ErrWrongFile, File: in.Path, Line: in.OtherRecipeAt[0], Col: in.OtherRecipeAt[1], Msg: fmt.Sprintf(
+			"the record for case %s answers another prompt than this fixture's (its recipe %s is the sum of the text it was asked; in all, %d of the file's %d records): score them with the fixture they were exported from (--fixture), or give --allow-other-recipe to score them against this one",
+			in.OtherRecipeCase, in.OtherRecipeName, in.OtherRecipe, in.Accepted-in.Unknown)}
+	}
+	return warnings, nil
+}
+
 func (out *ResponseFiles) addFile(st *score.InputStats) {
 	out.Read += st.Records
 	out.Accepted += st.Accepted
@@ -198,6 +223,13 @@ func scoreSources(tally *tally, sources []score.Source, opts score.Options, copt
 				return false
 			}
 			count(st, dup, unknown, b.Lines[i], b.Cols[i])
+			if r := &b.Out[i]; tally.st.otherRecipe(r) {
+				if st.OtherRecipe == 0 {
+					st.OtherRecipeName, st.OtherRecipeAt = contract.CogLangRecipe(r.recipe), [2]int{b.Lines[i], b.Cols[i]}
+					st.OtherRecipeCase = strings.Clone(r.CaseID) // it may share the batch's bytes
+				}
+				st.OtherRecipe++
+			}
 		}
 		failed = b.Err
 		return failed == nil
@@ -241,6 +273,7 @@ func scoreSources(tally *tally, sources []score.Source, opts score.Options, copt
 		counted := &stats[fi]
 		f.st.Records, f.st.Accepted = counted.Records, counted.Accepted
 		f.st.Duplicates, f.st.Unknown, f.st.UnknownAt = counted.Duplicates, counted.Unknown, counted.UnknownAt
+		f.st.OtherRecipe, f.st.OtherRecipeName, f.st.OtherRecipeCase, f.st.OtherRecipeAt = counted.OtherRecipe, counted.OtherRecipeName, counted.OtherRecipeCase, counted.OtherRecipeAt
 		out.addFile(&f.st)
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures"
 )
 
@@ -54,6 +55,7 @@ type slot struct {
 	detail   uint64 // 1 + the offset of the case's detail; 0: no record
 	level    uint32
 	heads    uint32
+	sum      uint32 // the sum of the case's request text (contract.CogLangRecipeSum)
 	failures Failure
 	decision Decision
 	bits     uint8
@@ -91,13 +93,14 @@ func newCaseStore(src fixtures.CogLangSource, refs bool, popts ParseOptions) (st
 	}
 	var s Scored
 	var ids pages[contract.IDEntry]
+	instructions := contract.CogLangInstructionsSum(export.CogLangInstructions)
 	src.NoReferences = !refs // the responses are scored, not the references
 	st.header, err = src.Each(func(i int, c *fixtures.CogLangCase) error {
 		if i >= 1<<31-1 {
 			return &contract.InputError{File: src.Name, Msg: "the fixture has more than 2^31 cases"}
 		}
 		ids.add(contract.IDEntry{ID: contract.IDOf(c.CaseID), N: uint32(i)})
-		sl := slot{failures: FailMissingOutput} // until a record names the case
+		sl := slot{failures: FailMissingOutput, sum: contract.CogLangPromptSum(instructions, c.Prompt)} // missing until a record names the case
 		n, ok := levelNum[c.Level]
 		if !ok {
 			n = uint32(len(st.levels))
@@ -214,6 +217,26 @@ func (st *caseStore) add(s *Scored) (duplicate bool, err error) {
 		}
 	}
 	return duplicate, nil
+}
+
+// otherRecipe reports whether record s, placed by place, names a recipe
+// (run.recipe) that is not the sum of its case's request text: it answers
+// another prompt than the fixture's. With several cases of its id, it must
+// match one of them.
+func (st *caseStore) otherRecipe(s *Scored) bool {
+	if !s.hasRecipe || s.ID < 0 {
+		return false
+	}
+	if !s.shared {
+		return st.slots.at(int(s.slot)).sum != s.recipe
+	}
+	id := st.ids[s.ID].ID
+	for j := int(s.ID); j < len(st.ids) && st.ids[j].ID == id; j++ {
+		if st.slots.at(int(st.ids[j].N)).sum == s.recipe {
+			return false
+		}
+	}
+	return true
 }
 
 // fill writes the detail of record s and sets case i's slot from it.

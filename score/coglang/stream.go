@@ -21,6 +21,10 @@ type Scored struct {
 	// ProviderError marks a provider error record; ErrorCode is its code.
 	ProviderError bool
 	ErrorCode     string
+	// recipe is the sum its run names, when hasRecipe (recordFields.recipe):
+	// records with an output are checked against their case's
+	recipe    uint32
+	hasRecipe bool
 	outcome
 	key contract.ID // the case id's, until Judge looks it up
 }
@@ -70,6 +74,7 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 		return err
 	}
 	dst.ProviderError, dst.ErrorCode = false, ""
+	dst.recipe, dst.hasRecipe = 0, false
 	if code, ok := f.providerError(); ok {
 		dst.ProviderError, dst.ErrorCode = true, code
 		dst.Output = ""
@@ -80,6 +85,7 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 		return err
 	}
 	dst.Output = out
+	dst.recipe, dst.hasRecipe = f.recipe()
 	return nil
 }
 

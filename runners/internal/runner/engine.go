@@ -118,7 +118,7 @@ func Run(ctx context.Context, reqs *Requests, p Provider, out *Output, opts Opti
 				d := done{pos: j.pos, res: res, ok: ok}
 				if ok {
 					run := opts.Run
-					run.Study, run.Recipe = it.Study, it.Req.Recipe
+					run.Study, run.Recipe = it.Study, it.Recipe
 					res.Run = &run
 					line, err := AppendRecord(nil, &it.Req, &res)
 					if err == nil && len(line) > maxRecord {

@@ -21,6 +21,17 @@ type Item struct {
 	// that have none (CogLang requests, whose contract has no room for it), one
 	// derived from every such record of the file (see OpenRequests).
 	Study string
+	// Recipe is the request's recipe: its "recipe" member, or for a CogLang
+	// request (which has none) the sum of its text (contract.CogLangRecipe).
+	Recipe string
+}
+
+// recipeOf returns a request's recipe (see Item.Recipe).
+func recipeOf(req *contract.Request) string {
+	if req.Recipe == "" && IsCogLang(req) {
+		return contract.CogLangRecipe(contract.CogLangRecipeSum(req.Instructions, req.Prompt))
+	}
+	return req.Recipe
 }
 
 // Where is the request's position for messages: FILE:LINE.
@@ -233,7 +244,7 @@ func (q *Requests) scan(r io.Reader, fn func(*Item, *contract.Record) error) err
 		if err != nil {
 			return err
 		}
-		if err := fn(&Item{Req: req, File: q.name, Line: rec.Line, Study: req.Study}, rec); err != nil {
+		if err := fn(&Item{Req: req, File: q.name, Line: rec.Line, Study: req.Study, Recipe: recipeOf(&req)}, rec); err != nil {
 			return err
 		}
 	}

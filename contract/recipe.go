@@ -1,0 +1,64 @@
+package contract
+
+import (
+	"hash/crc32"
+	"strconv"
+)
+
+// A CogLang request record is the reference's, byte for byte, and has no member
+// for a recipe (a toolcall request's "recipe"): its recipe is a sum of its text,
+// "crc32c:" and the eight hex digits of the CRC-32C of its instructions, a line
+// feed and its prompt. fbeval's runners write it as run.recipe, and scoring checks
+// each record's against its case's prompt in the fixture, so that an answer to
+// another version of a case is not scored as an answer to this one.
+const cogLangRecipePrefix = "crc32c:"
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// CogLangRecipeSum is the sum a CogLang request's recipe names.
+func CogLangRecipeSum(instructions, prompt string) uint32 {
+	return CogLangPromptSum(CogLangInstructionsSum(instructions), prompt)
+}
+
+// CogLangInstructionsSum is the sum of the instructions and the line feed after
+// them, from which CogLangPromptSum goes on with each case's prompt.
+func CogLangInstructionsSum(instructions string) uint32 {
+	return crc32.Update(crc32.Update(0, castagnoli, []byte(instructions)), castagnoli, []byte{'\n'})
+}
+
+// CogLangPromptSum goes on from the instructions' sum with a prompt.
+func CogLangPromptSum(instructions uint32, prompt string) uint32 {
+	return crc32.Update(instructions, castagnoli, []byte(prompt))
+}
+
+// CogLangRecipe writes a CogLang request's recipe from its sum.
+func CogLangRecipe(sum uint32) string {
+	b := make([]byte, 0, len(cogLangRecipePrefix)+8)
+	b = append(b, cogLangRecipePrefix...)
+	h := strconv.AppendUint(nil, uint64(sum), 16)
+	for range 8 - len(h) {
+		b = append(b, '0')
+	}
+	return string(append(b, h...))
+}
+
+// ParseCogLangRecipe reads the sum of a CogLang recipe as CogLangRecipe writes
+// it; false for anything else.
+func ParseCogLangRecipe(s []byte) (uint32, bool) {
+	if len(s) != len(cogLangRecipePrefix)+8 || string(s[:len(cogLangRecipePrefix)]) != cogLangRecipePrefix {
+		return 0, false
+	}
+	var sum uint32
+	for _, c := range s[len(cogLangRecipePrefix):] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		default:
+			return 0, false
+		}
+		sum = sum<<4 | uint32(c)
+	}
+	return sum, true
+}
