@@ -3,6 +3,7 @@ package contract
 import (
 	"hash/crc32"
 	"strconv"
+	"unsafe"
 )
 
 // A CogLang request record is the reference's, byte for byte, and has no member
@@ -23,13 +24,17 @@ func CogLangRecipeSum(instructions, prompt string) uint32 {
 // CogLangInstructionsSum is the sum of the instructions and the line feed after
 // them, from which CogLangPromptSum goes on with each case's prompt.
 func CogLangInstructionsSum(instructions string) uint32 {
-	return crc32.Update(crc32.Update(0, castagnoli, []byte(instructions)), castagnoli, []byte{'\n'})
+	return crc32.Update(crc32.Update(0, castagnoli, bytesOf(instructions)), castagnoli, []byte{'\n'})
 }
 
 // CogLangPromptSum goes on from the instructions' sum with a prompt.
 func CogLangPromptSum(instructions uint32, prompt string) uint32 {
-	return crc32.Update(instructions, castagnoli, []byte(prompt))
+	return crc32.Update(instructions, castagnoli, bytesOf(prompt))
 }
+
+// bytesOf returns the bytes of s without a copy, for a reader that does not
+// keep or change them (crc32.Update): every request and case is summed.
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // CogLangRecipe writes a CogLang request's recipe from its sum.
 func CogLangRecipe(sum uint32) string {

@@ -165,6 +165,9 @@ func (q *Requests) Each(yield func(*Item) error) error {
 	if q.items != nil {
 		for i := range q.items {
 			it := q.items[i]
+			if it.Recipe == "" {
+				it.Recipe = recipeOf(&it.Req)
+			}
 			if err := yield(&it); err != nil {
 				return err
 			}
@@ -181,6 +184,7 @@ func (q *Requests) Each(yield func(*Item) error) error {
 		if it.Req.Study == "" {
 			it.Study = q.derived
 		}
+		it.Recipe = recipeOf(&it.Req)
 		if !q.ids.Has(IDOf(it.Req.RequestID)) || n > q.count {
 			return errChanged
 		}
@@ -244,7 +248,7 @@ func (q *Requests) scan(r io.Reader, fn func(*Item, *contract.Record) error) err
 		if err != nil {
 			return err
 		}
-		if err := fn(&Item{Req: req, File: q.name, Line: rec.Line, Study: req.Study, Recipe: recipeOf(&req)}, rec); err != nil {
+		if err := fn(&Item{Req: req, File: q.name, Line: rec.Line, Study: req.Study}, rec); err != nil {
 			return err
 		}
 	}
