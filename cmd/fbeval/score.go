@@ -190,7 +190,7 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 	}
 	src, path := export.CogLangSourceOf(s.Dataset)
 	defer src.Close()
-	opts := coglang.Options{Strict: s.Strict, FixturePath: path, Workers: c.Workers}
+	opts := coglang.Options{Strict: s.Strict, FixturePath: path, Workers: c.Workers, AllowOtherRecipe: c.AllowOtherRecipe}
 	var res *coglang.Result
 	if len(c.Responses) > 0 {
 		// the fixture first: a bad one is the error, whatever the responses
@@ -212,12 +212,7 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 		if err != nil {
 			return err
 		}
-		recipes, err := loaded.CheckRecipes(c.AllowOtherRecipe)
-		if err != nil {
-			res.Close()
-			return err
-		}
-		for _, w := range append(loaded.Warnings, recipes...) {
+		for _, w := range loaded.Warnings {
 			env.warnf("%s", w)
 		}
 		if n := len(res.DuplicateCaseIDs); n > 0 {

@@ -41,6 +41,9 @@ type Options struct {
 	// Workers is the number of goroutines that decode and score records in
 	// ScoreFiles (0: GOMAXPROCS). Results do not depend on it.
 	Workers int
+	// AllowOtherRecipe: ScoreFiles scores records that answer another prompt
+	// than the fixture's for their case, and warns, where it refuses them.
+	AllowOtherRecipe bool
 }
 
 // Failure is a set of failure categories of one case.

@@ -78,6 +78,10 @@ func (x *Indexed) ScoreFiles(sources []score.Source, opts score.Options, copts O
 	for _, id := range res.UnknownCaseIDs {
 		out.Unknown[id] = true
 	}
+	if err := out.checkRecipes(st, copts.AllowOtherRecipe); err != nil {
+		st.close()
+		return nil, nil, err
+	}
 	out.UnknownNotListed = res.UnknownNotListed
 	if n := res.UnknownNotListed; n > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("%d records name case ids the fixture does not have and unknown_case_ids leaves out (it lists the first %d)", n, MaxUnknownListed))
@@ -145,28 +149,31 @@ func (f *sourceFile) finish() error {
 	return nil
 }
 
-// CheckRecipes refuses records that answer another prompt than the fixture's
+// checkRecipes refuses records that answer another prompt than the fixture's
 // for their case: their run names a recipe (fbeval's runners write the sum of
 // the request's text) that is not their case's here, so they were exported from
 // another fixture, or another version of this one, and scoring them against
-// this one would score answers to questions that were not asked. With allow
-// (--allow-other-recipe) they are scored, and the warnings say how many.
-func (out *ResponseFiles) CheckRecipes(allow bool) (warnings []string, err error) {
-	for i := range out.Files {
-		in := &out.Files[i]
-		if in.OtherRecipe == 0 {
-			continue
-		}
-		if allow {
-			warnings = append(warnings, fmt.Sprintf("%s: %s another prompt than this fixture's for their case: scored against this one (--allow-other-recipe)",
-				in.Path, contract.Plural(in.OtherRecipe, "record answers", "records answer")))
-			continue
-		}
-		return nil, &contract.InputError{Kind: contract.ErrWrongFile, File: in.Path, Line: in.OtherRecipeAt[0], Col: in.OtherRecipeAt[1], Msg: fmt.Sprintf(
-			"the record for case %s answers another prompt than this fixture's (its recipe %s is the sum of the text it was asked; in all, %d of the file's %d records): score them with the fixture they were exported from (--fixture), or give --allow-other-recipe to score them against this one",
-			in.OtherRecipeCase, in.OtherRecipeName, in.OtherRecipe, in.Accepted-in.Unknown)}
+// this one would score answers to questions that were not asked. Only records
+// that score their case count: a later record for the case replaces one. With
+// allow (--allow-other-recipe) they are scored, and a warning says how many.
+func (out *ResponseFiles) checkRecipes(st *caseStore, allow bool) error {
+	i := slices.IndexFunc(out.Files, func(f score.InputStats) bool { return f.OtherRecipe > 0 })
+	if i < 0 {
+		return nil
 	}
-	return warnings, nil
+	other, scored := st.otherRecipes()
+	if other == 0 {
+		return nil
+	}
+	in := &out.Files[i]
+	if allow {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%s another prompt than this fixture's (the first: case %s, in %s): scored against this one (--allow-other-recipe)",
+			contract.Plural(other, "case was answered for", "cases were answered for"), in.OtherRecipeCase, in.Path))
+		return nil
+	}
+	return &contract.InputError{Kind: contract.ErrWrongFile, File: in.Path, Line: in.OtherRecipeAt[0], Col: in.OtherRecipeAt[1], Msg: fmt.Sprintf(
+		"the record for case %s answers another prompt than this fixture's (its recipe %s is the sum of the text it was asked; in all, %d of the %d cases scored): score them with the fixture they were exported from (--fixture), or give --allow-other-recipe to score them against this one",
+		in.OtherRecipeCase, in.OtherRecipeName, other, scored)}
 }
 
 func (out *ResponseFiles) addFile(st *score.InputStats) {

@@ -59,6 +59,9 @@ type slot struct {
 	failures Failure
 	decision Decision
 	bits     uint8
+	// otherRecipe: the record that scored the case answers another prompt
+	// (its run's recipe is not sum)
+	otherRecipe bool
 }
 
 // slot bits
@@ -179,6 +182,7 @@ func (st *caseStore) place(s *Scored) {
 // every case with its id; the last record per id wins. It reports whether the id
 // came before; unknown ids are the caller's.
 func (st *caseStore) add(s *Scored) (duplicate bool, err error) {
+	other := st.otherRecipe(s)
 	if !s.shared {
 		// one case has the id (nearly always): its slot came with s, and the
 		// ids, which a million cases spread over 20 MB, are not read again
@@ -187,9 +191,11 @@ func (st *caseStore) add(s *Scored) (duplicate bool, err error) {
 		if err := st.fill(i, s); err != nil {
 			return false, err
 		}
+		sl := st.slots.at(i)
 		if duplicate {
-			st.slots.at(i).bits |= bitDup
+			sl.bits |= bitDup
 		}
+		sl.otherRecipe = other
 		return duplicate, nil
 	}
 	id := st.ids[s.ID].ID
@@ -215,8 +221,26 @@ func (st *caseStore) add(s *Scored) (duplicate bool, err error) {
 		if duplicate {
 			st.slots.at(i).bits |= bitDup
 		}
+		st.slots.at(i).otherRecipe = other
 	}
 	return duplicate, nil
+}
+
+// otherRecipes counts the cases a record scored, and those whose record
+// answers another prompt (a record of another recipe that a later one
+// replaced does not count).
+func (st *caseStore) otherRecipes() (other, scored int) {
+	for _, p := range st.slots.p {
+		for k := range p {
+			if p[k].bits&bitSeen != 0 {
+				scored++
+				if p[k].otherRecipe {
+					other++
+				}
+			}
+		}
+	}
+	return other, scored
 }
 
 // otherRecipe reports whether record s, placed by place, names a recipe

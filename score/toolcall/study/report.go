@@ -142,11 +142,13 @@ func (run *Run) Report() (*Aggregates, error) {
 		if in.Unknown > 0 {
 			rep.Warnings = append(rep.Warnings, in.Path+": "+contract.Plural(in.Unknown, "record answers", "records answer")+" no request of this study")
 		}
-		if in.OtherRecipe > 0 {
-			rep.Warnings = append(rep.Warnings, in.Path+": "+contract.Plural(in.OtherRecipe, "record answers", "records answer")+
-				" requests made from recipe "+in.OtherRecipeName+", not this study's "+run.Plan.Recipe()+": scored as this study's (--allow-other-recipe)")
-		}
 		rep.Warnings = append(rep.Warnings, in.Warnings...)
+	}
+	if in := run.firstOtherRecipe(); in != nil {
+		if kept, _ := run.otherRecipes(); kept > 0 {
+			rep.Warnings = append(rep.Warnings, contract.Plural(kept, "record scored answers", "records scored answer")+" requests made from another recipe (the first, in "+
+				in.Path+", from "+in.OtherRecipeName+") than this study's "+run.Plan.Recipe()+": scored as this study's (--allow-other-recipe)")
+		}
 	}
 	rep.Models = map[string][]string{}
 	all := map[string]int{}

@@ -322,15 +322,11 @@ type Given struct{ Repeats, Repairs, OtherRecipe bool }
 // report a run that never was. --allow-other-recipe scores them (the report
 // says so).
 func (run *Run) CheckJoined(given Given) error {
-	if !given.OtherRecipe {
-		for i := range run.Inputs {
-			in := &run.Inputs[i]
-			if in.OtherRecipe == 0 {
-				continue
-			}
+	if in := run.firstOtherRecipe(); in != nil && !given.OtherRecipe {
+		if kept, scored := run.otherRecipes(); kept > 0 {
 			return recordAt{in.Path, in.OtherRecipeAt[0], in.OtherRecipeAt[1]}.error(fmt.Sprintf(
-				"the requests these records answer were made from recipe %s (%d of %d records), and this study makes its requests from %s (another dataset, schema, prompt template, decoding or seed): score them with the study, flags and files they were exported with, or give --allow-other-recipe to score them as this study's",
-				in.OtherRecipeName, in.OtherRecipe, in.Accepted-in.Unknown, run.Plan.Recipe()))
+				"the requests these records answer were made from recipe %s (%d of the %d records scored), and this study makes its requests from %s (another dataset, schema, prompt template, decoding or seed): score them with the study, flags and files they were exported with, or give --allow-other-recipe to score them as this study's",
+				in.OtherRecipeName, kept, scored, run.Plan.Recipe()))
 		}
 	}
 	scored, unknown := 0, 0
@@ -362,6 +358,32 @@ func (run *Run) CheckJoined(given Given) error {
 			contract.Plural(s.Repairs, "repair round", "repair rounds"), b.maxAttempt-1, s.Repairs))
 	}
 	return nil
+}
+
+// firstOtherRecipe returns the first response file with a record of another
+// recipe than the study's, or nil.
+func (run *Run) firstOtherRecipe() *score.InputStats {
+	for i := range run.Inputs {
+		if run.Inputs[i].OtherRecipe > 0 {
+			return &run.Inputs[i]
+		}
+	}
+	return nil
+}
+
+// otherRecipes counts the records scored (the last for each attempt) and those
+// of them whose run names another recipe: a record of another recipe that a
+// later one replaced is not scored, and does not count.
+func (run *Run) otherRecipes() (kept, scored int) {
+	for i := range run.atts {
+		if f := run.atts[i].flags; f&fPresent != 0 {
+			scored++
+			if f&fOtherRecipe != 0 {
+				kept++
+			}
+		}
+	}
+	return kept, scored
 }
 
 // numbers names the numbers from lo to hi: "repeat 2", "repeats 2 to 70".
@@ -524,11 +546,12 @@ func (w *worker) record(raw []byte, line, col int, rerr error, o *outcome) {
 		}
 		o.kind, o.slot = outScored, sl
 		o.model = w.model(f.Model)
-		if f.Recipe != nil && string(f.Recipe) != run.Plan.Recipe() {
-			o.recipe, o.col = string(f.Recipe), col
-		}
 		a := &o.att
 		a.flags = fPresent
+		if f.Recipe != nil && string(f.Recipe) != run.Plan.Recipe() {
+			o.recipe, o.col = string(f.Recipe), col
+			a.flags |= fOtherRecipe
+		}
 		if f.HasInput {
 			a.flags, a.in = a.flags|fIn, f.InputTokens
 		}
@@ -563,11 +586,12 @@ func (w *worker) record(raw []byte, line, col int, rerr error, o *outcome) {
 	}
 	o.kind, o.slot = outScored, sl
 	o.model = w.model([]byte(resp.Model))
-	if resp.Recipe != "" && resp.Recipe != run.Plan.Recipe() {
-		o.recipe, o.col = resp.Recipe, col
-	}
 	a := &o.att
 	a.flags = fPresent
+	if resp.Recipe != "" && resp.Recipe != run.Plan.Recipe() {
+		o.recipe, o.col = resp.Recipe, col
+		a.flags |= fOtherRecipe
+	}
 	if resp.InputTokens != nil {
 		a.flags, a.in = a.flags|fIn, *resp.InputTokens
 	}

@@ -36,6 +36,7 @@ const (
 	fOut                   // output token count known
 	fLat                   // latency known
 	fStaged                // det is an offset into its band's buffer (stage.go), not yet the spool's
+	fOtherRecipe           // its record's run names another recipe than the study's
 )
 
 func (a *att) has(f uint16) bool { return a.flags&f != 0 }
