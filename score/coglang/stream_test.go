@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"go.uber.org/goleak"
 
@@ -453,5 +454,14 @@ func TestPlace(t *testing.T) {
 	st.place(&s)
 	if s.ID != -1 || s.slot != -1 || s.shared {
 		t.Errorf("an unknown id: placed %+v", s)
+	}
+}
+
+// TestCaseSlotSize: what scoring holds per case stays the 24 bytes the store's
+// comment and docs/performance.md give (the recipe's sum and flag live in what
+// was padding).
+func TestCaseSlotSize(t *testing.T) {
+	if n := unsafe.Sizeof(slot{}); n != 24 {
+		t.Errorf("a case's slot is %d bytes, want 24", n)
 	}
 }
