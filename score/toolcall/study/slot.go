@@ -24,19 +24,19 @@ type att struct {
 }
 
 const (
-	fPresent   = 1 << iota // a record answered the attempt
-	fProvider              // it is a provider error
-	fSuccess               // judged a success (not set for a provider error)
-	fSemantic              // semantically right
-	fCandValid             // valid against the candidate schema
-	fCall                  // the output's action is call_tool
-	fPending               // not clean: judged in full once no later record can replace it
-	fDetail                // has a detail entry in the spool
-	fIn                    // input token count known
-	fOut                   // output token count known
-	fLat                   // latency known
-	fStaged                // det is an offset into its band's buffer (stage.go), not yet the spool's
-	fOtherRecipe           // its record's run names another recipe than the study's
+	fPresent     = 1 << iota // a record answered the attempt
+	fProvider                // it is a provider error
+	fSuccess                 // judged a success (not set for a provider error)
+	fSemantic                // semantically right
+	fCandValid               // valid against the candidate schema
+	fCall                    // the output's action is call_tool
+	fPending                 // not clean: judged in full once no later record can replace it
+	fDetail                  // has a detail entry in the spool
+	fIn                      // input token count known
+	fOut                     // output token count known
+	fLat                     // latency known
+	fStaged                  // det is an offset into its band's buffer (stage.go), not yet the spool's
+	fOtherRecipe             // its record's run names another recipe than the study's
 )
 
 func (a *att) has(f uint16) bool { return a.flags&f != 0 }
