@@ -224,13 +224,13 @@ func scoreSources(tally *tally, sources []score.Source, opts score.Options, copt
 	}, func(b *score.Batch[Scored]) bool {
 		st := &stats[b.File]
 		for i := range b.Out {
-			dup, unknown, err := tally.add(&b.Out[i])
+			dup, unknown, other, err := tally.add(&b.Out[i])
 			if err != nil {
 				failed = err
 				return false
 			}
 			count(st, dup, unknown, b.Lines[i], b.Cols[i])
-			if r := &b.Out[i]; tally.st.otherRecipe(r) {
+			if r := &b.Out[i]; other {
 				if st.OtherRecipe == 0 {
 					st.OtherRecipeName, st.OtherRecipeAt = contract.CogLangRecipe(r.recipe), [2]int{b.Lines[i], b.Cols[i]}
 					st.OtherRecipeCase = strings.Clone(r.CaseID) // it may share the batch's bytes

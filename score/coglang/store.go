@@ -180,23 +180,24 @@ func (st *caseStore) place(s *Scored) {
 
 // add takes the next record in input order, scored as s (placed by place), for
 // every case with its id; the last record per id wins. It reports whether the id
-// came before; unknown ids are the caller's.
-func (st *caseStore) add(s *Scored) (duplicate bool, err error) {
-	other := st.otherRecipe(s)
+// came before, and whether the record answers another prompt than its case's
+// (otherRecipe); unknown ids are the caller's.
+func (st *caseStore) add(s *Scored) (duplicate, other bool, err error) {
+	other = st.otherRecipe(s)
 	if !s.shared {
 		// one case has the id (nearly always): its slot came with s, and the
 		// ids, which a million cases spread over 20 MB, are not read again
 		i := int(s.slot)
 		duplicate = st.slots.at(i).bits&bitSeen != 0
 		if err := st.fill(i, s); err != nil {
-			return false, err
+			return false, false, err
 		}
 		sl := st.slots.at(i)
 		if duplicate {
 			sl.bits |= bitDup
 		}
 		sl.otherRecipe = other
-		return duplicate, nil
+		return duplicate, other, nil
 	}
 	id := st.ids[s.ID].ID
 	for j := int(s.ID); j < len(st.ids) && st.ids[j].ID == id; j++ {
@@ -212,7 +213,7 @@ func (st *caseStore) add(s *Scored) (duplicate bool, err error) {
 		if first {
 			// one detail for every case of the id
 			if err := st.fill(i, s); err != nil {
-				return false, err
+				return false, false, err
 			}
 			off, first = st.slots.at(i).detail, false
 		} else {
@@ -223,7 +224,7 @@ func (st *caseStore) add(s *Scored) (duplicate bool, err error) {
 		}
 		st.slots.at(i).otherRecipe = other
 	}
-	return duplicate, nil
+	return duplicate, other, nil
 }
 
 // otherRecipes counts the cases a record scored, and those whose record

@@ -128,8 +128,9 @@ type tally struct {
 const MaxUnknownListed = 1000
 
 // add counts the next record. It reports whether the record's case id came
-// before, and whether the fixture lacks it.
-func (t *tally) add(s *Scored) (duplicate, unknown bool, err error) {
+// before, whether the fixture lacks it, and whether the record answers another
+// prompt than its case's (caseStore.otherRecipe).
+func (t *tally) add(s *Scored) (duplicate, unknown, other bool, err error) {
 	t.read++
 	if s.ProviderError {
 		t.errs++
@@ -138,15 +139,15 @@ func (t *tally) add(s *Scored) (duplicate, unknown bool, err error) {
 		k, listed := t.unknown[s.CaseID]
 		if !listed && len(t.unknown) >= MaxUnknownListed {
 			t.unlisted++
-			return false, true, nil
+			return false, true, false, nil
 		}
 		// a copy: the id may share the batch's bytes, and a map stores the
 		// key it is last given
 		t.unknown[strings.Clone(s.CaseID)] = k + 1
-		return k > 0, true, nil
+		return k > 0, true, false, nil
 	}
-	duplicate, err = t.st.add(s)
-	return duplicate, false, err
+	duplicate, other, err = t.st.add(s)
+	return duplicate, false, other, err
 }
 
 // result returns the scored fixture from the last record of every case id, as

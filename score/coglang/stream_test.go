@@ -324,7 +324,7 @@ func TestStoreHashCollision(t *testing.T) {
 	}
 	defer st.close()
 	s := Scored{ID: 0, slot: int32(st.ids[0].N), CaseID: "not-the-id", Output: "Equal[1, 1]", outcome: newCaseScorer(ParseOptions{}).judge("Equal[1, 1]")}
-	if _, err := st.add(&s); err != nil {
+	if _, _, err := st.add(&s); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
