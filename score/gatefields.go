@@ -113,6 +113,22 @@ func Closest(path string, fields []string) string {
 	return best
 }
 
+// HasWord reports whether a run of key's underscore-separated parts is word
+// (success in first_pass_success_percent), or one edit from it when word is
+// five bytes or longer (sucess): how a gate's bare word finds its metrics.
+func HasWord(key, word string) bool {
+	parts := strings.Split(key, "_")
+	for i := range parts {
+		for j := i + 1; j <= len(parts); j++ {
+			run := strings.Join(parts[i:j], "_")
+			if run == word || len(word) >= 5 && editDistance(run, word) <= 1 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // editDistance is the Levenshtein distance of two strings (bytes).
 func editDistance(a, b string) int {
 	prev := make([]int, len(b)+1)

@@ -60,7 +60,9 @@ func GateFields(plan *export.ToolcallPlan) []string {
 
 // CheckGates resolves every gate against the fields of the report plan yields,
 // before any response is read, so that a typo is bad usage (exit 2) rather than a
-// failed gate: an unknown field or arm is named with the closest known field;
+// failed gate: an unknown field or arm is named with the closest known field
+// (a bare word of a metric with the metrics that have it, a field nothing is
+// near with examples);
 // a threshold that cannot be meant for the field's unit is refused (a percent
 // gate below 1 looks like a 0-1 rate: write 90 for 90 %, or 0.5% to mean half a
 // percent; a percent outside 0-100, a negative count).
@@ -107,10 +109,92 @@ func unknownGateField(g score.Gate, path string, fields, arms []string) string {
 			return msg + "; a field names its arm: " + strings.Join(of, ", ")
 		}
 	}
-	if best := score.Closest(path, fields); best != "" {
-		msg += "; did you mean " + best
+	if len(g.Path) == 1 {
+		// a word of a metric (success, latency): the fields whose key has it
+		if like := fieldsWithWord(path, fields, arms); like != "" {
+			return msg + "; did you mean " + like
+		}
 	}
-	return msg
+	if best := score.Closest(path, fields); best != "" {
+		return msg + "; did you mean " + best
+	}
+	return msg + "; a field is a path to a number of the report, such as " + exampleFields(fields, arms)
+}
+
+// fieldsWithWord lists the fields whose last key holds word as one or more of
+// its underscore-separated parts, allowing a typo (sucess), skipping the
+// arms. and subsets. spellings. Arms' metrics come first and alone when any
+// has the word, each written once as ARM.KEY; else the effects', as
+// effects.COMPARISON.KEY; else the rest. It returns "" when no field has it.
+func fieldsWithWord(word string, fields, arms []string) string {
+	var armKeys, effectKeys, comparisons, others []string
+	for _, f := range fields {
+		if strings.HasPrefix(f, "arms.") || strings.HasPrefix(f, "subsets.") {
+			continue
+		}
+		key := f[strings.LastIndexByte(f, '.')+1:]
+		if !score.HasWord(key, word) {
+			continue
+		}
+		parts := strings.Split(f, ".")
+		switch {
+		case len(parts) == 2 && slices.Contains(arms, parts[0]):
+			armKeys = appendNew(armKeys, key)
+		case len(parts) == 3 && parts[0] == "effects":
+			effectKeys = appendNew(effectKeys, key)
+			comparisons = appendNew(comparisons, parts[1])
+		default:
+			others = append(others, f)
+		}
+	}
+	switch {
+	case len(armKeys) > 0:
+		return listKeys("ARM.", armKeys) + " (ARM one of " + strings.Join(arms, ", ") + ")"
+	case len(effectKeys) > 0:
+		return listKeys("effects.COMPARISON.", effectKeys) + " (COMPARISON one of " + strings.Join(comparisons, ", ") + ")"
+	}
+	return listKeys("", others)
+}
+
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// listKeys writes at most six keys, each after prefix.
+func listKeys(prefix string, keys []string) string {
+	const most = 6
+	var b strings.Builder
+	for i, k := range keys[:min(len(keys), most)] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(prefix + k)
+	}
+	if len(keys) > most {
+		b.WriteString(", ...")
+	}
+	return b.String()
+}
+
+// exampleFields names a few fields of the study's report, of each kind.
+func exampleFields(fields, arms []string) string {
+	var ex []string
+	if len(arms) > 0 {
+		ex = append(ex, arms[len(arms)-1]+".first_pass_success_percent")
+	}
+	// the uplift of the first comparison, the probes' false rejections
+	for _, kind := range [][2]string{{"effects.", ".absolute_uplift_points"}, {"probes.", ".false_rejection_percent"}} {
+		if i := slices.IndexFunc(fields, func(f string) bool { return strings.HasPrefix(f, kind[0]) && strings.HasSuffix(f, kind[1]) }); i >= 0 {
+			ex = append(ex, fields[i])
+		}
+	}
+	if len(ex) > 1 {
+		return strings.Join(ex[:len(ex)-1], ", ") + " or " + ex[len(ex)-1]
+	}
+	return strings.Join(ex, "")
 }
 
 func isMetricKey(k string) bool {

@@ -302,6 +302,16 @@ func TestCheckGates(t *testing.T) {
 		{"json_schema.first_pass_success_percent>=90", "unknown arm json_schema"},
 		{"final_success_percent>=50", "a field names its arm: no_schema.final_success_percent, minimal_schema.final_success_percent, input_schema.final_success_percent"},
 		{"first_pass_success>=50", "a field names its arm: no_schema.first_pass_success_percent, minimal_schema.first_pass_success_percent, input_schema.first_pass_success_percent"},
+		// a bare word of a metric, or a typo of one: the metrics that have it
+		{"success>=90", "unknown field success; did you mean ARM.first_pass_success_percent, ARM.final_success_percent (ARM one of no_schema, minimal_schema, input_schema)"},
+		{"sucess>=90", "did you mean ARM.first_pass_success_percent, ARM.final_success_percent (ARM one of"},
+		{"latency<=2000", "a field names its arm: no_schema.latency_p50_ms, no_schema.latency_p95_ms, "},
+		{"accuracy>=90", "did you mean ARM.semantic_accuracy_percent (ARM one of no_schema, minimal_schema, input_schema)$"},
+		{"uplift>=5", "did you mean effects.COMPARISON.absolute_uplift_points (COMPARISON one of input_schema_vs_no_schema, input_schema_vs_minimal_schema, minimal_schema_vs_no_schema)$"},
+		{"false_rejection<=5", "did you mean probes.false_rejection_percent$"},
+		// nothing near: examples of the fields there are
+		{"quality>=90", "unknown field quality; a field is a path to a number of the report, such as input_schema.first_pass_success_percent, effects.input_schema_vs_no_schema.absolute_uplift_points or probes.false_rejection_percent$"},
+		{"scores.total>=1", "unknown field scores.total; a field is a path to a number of the report, such as input_schema.first_pass_success_percent, "},
 		{"input_schema.first_pass_success_percent>=0.5", "not a 0-1 rate"},
 		{"input_schema.first_pass_success_percent<=1", "not a 0-1 rate"},
 		{"input_schema.first_pass_success_percent>=101", "out of range"},
@@ -319,7 +329,7 @@ func TestCheckGates(t *testing.T) {
 		switch {
 		case tt.err == "" && err != nil:
 			t.Errorf("%s: %v", tt.gate, err)
-		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+		case tt.err != "" && (err == nil || !matchesEnd(err.Error(), tt.err)):
 			t.Errorf("%s: error %v, want one containing %q", tt.gate, err, tt.err)
 		}
 	}
@@ -328,6 +338,15 @@ func TestCheckGates(t *testing.T) {
 			t.Errorf("%q: %v, want a malformed operator", bad, err)
 		}
 	}
+}
+
+// matchesEnd reports whether msg contains want, or ends with it when want
+// ends in $.
+func matchesEnd(msg, want string) bool {
+	if w, ok := strings.CutSuffix(want, "$"); ok {
+		return strings.HasSuffix(msg, w)
+	}
+	return strings.Contains(msg, want)
 }
 
 // TestSumsSaturate: a row's latency over its attempts and token totals stop at the
