@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/usage"
 )
 
 // unit is what a report field measures; gate thresholds are written in the
@@ -103,7 +104,7 @@ func Closest(path string, fields []string) string {
 			}
 		}
 		// a missing arm prefix: the field of the last arm (input_schema, the treatment)
-		if d := editDistance(path, f); d < bestD || (d == bestD && best != "" && strings.HasSuffix(f, "."+path)) {
+		if d := usage.EditDistance(path, f); d < bestD || (d == bestD && best != "" && strings.HasSuffix(f, "."+path)) {
 			best, bestD = f, d
 		}
 		if strings.HasSuffix(f, "."+path) && !strings.Contains(path, ".") {
@@ -121,31 +122,10 @@ func HasWord(key, word string) bool {
 	for i := range parts {
 		for j := i + 1; j <= len(parts); j++ {
 			run := strings.Join(parts[i:j], "_")
-			if run == word || len(word) >= 5 && editDistance(run, word) <= 1 {
+			if run == word || len(word) >= 5 && usage.EditDistance(run, word) <= 1 {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// editDistance is the Levenshtein distance of two strings (bytes).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -149,6 +149,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		var pe *kong.ParseError
 		if errors.As(err, &pe) && pe.Context != nil {
 			msg = usage.Explain("fbeval", msg, pe.Context)
+			msg = responsesWithoutFlag(msg, pe.Context)
 		}
 		fmt.Fprintf(stderr, "fbeval: %s\n", msg)
 		if pe != nil && pe.Context != nil {
@@ -170,6 +171,58 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return code
 	}
 	return 0
+}
+
+// responsesWithoutFlag words a response file given to score as a second
+// argument (fbeval score toolcall-quick responses.jsonl, --responses
+// forgotten) with the command line that scores it; any other msg is returned
+// as it is.
+func responsesWithoutFlag(msg string, ctx *kong.Context) string {
+	file, ok := strings.CutPrefix(msg, "unexpected argument ")
+	if !ok || usage.Command("fbeval", ctx) != "fbeval score" {
+		return msg
+	}
+	if _, err := os.Stat(file); err != nil && !contract.Stdin(file) {
+		return msg
+	}
+	// every file after the study that is no flag's value gets its flag
+	args := []string{"fbeval"}
+	positional := 0
+	for i, a := range ctx.Args {
+		isFile := func() bool {
+			_, err := os.Stat(a)
+			return err == nil || contract.Stdin(a)
+		}
+		switch {
+		case i > 0 && takesValue(ctx, ctx.Args[i-1]):
+		case strings.HasPrefix(a, "-") && a != "-":
+		case positional < 2: // the command, then the study
+			positional++
+		case isFile():
+			args = append(args, "--responses")
+		}
+		args = append(args, a)
+	}
+	return fmt.Sprintf("unexpected argument %s: response files are given with --responses: %s", file, strings.Join(args, " "))
+}
+
+// takesValue reports whether arg is a flag that takes the next argument as
+// its value (--cases-out FILE; not --summary-only, nor --format=json).
+func takesValue(ctx *kong.Context, arg string) bool {
+	name, ok := strings.CutPrefix(arg, "--")
+	if !ok || strings.Contains(name, "=") {
+		if len(arg) == 2 && arg[0] == '-' && arg[1] != '-' { // -o FILE
+			name, ok = arg[1:], true
+		} else {
+			return false
+		}
+	}
+	for _, f := range ctx.Flags() {
+		if f.Name == name || len(name) == 1 && f.Short == rune(name[0]) {
+			return !f.IsBool()
+		}
+	}
+	return false
 }
 
 // oneLine makes a message one printable line: line breaks become "; ", other

@@ -57,6 +57,9 @@ func (c *ScoreCmd) Run(env *Env) error {
 		return err
 	}
 	for i, p := range c.Responses {
+		if err := commaList("--responses", p); err != nil {
+			return err
+		}
 		if contract.Stdin(p) && slices.Contains(c.Responses[:i], p) {
 			return usageError("--responses - can be given once")
 		}
@@ -508,4 +511,25 @@ func minSuccessGates(values, arms []string) ([]string, error) {
 		out = append(out, arm+".first_pass_success_percent>="+pct)
 	}
 	return out, nil
+}
+
+// commaList refuses a path that does not exist and is files joined by commas
+// (--responses a.jsonl,b.jsonl), which the flag takes as one name: each file
+// is given with a flag of its own.
+func commaList(flag, path string) error {
+	if !strings.Contains(path, ",") {
+		return nil
+	}
+	if _, err := os.Stat(path); err == nil {
+		return nil
+	}
+	parts := strings.Split(path, ",")
+	var fixed []string
+	for _, p := range parts {
+		if _, err := os.Stat(p); err != nil {
+			return nil // a name with a comma that is missing: the read says so
+		}
+		fixed = append(fixed, flag+" "+p)
+	}
+	return usageError("%s %s: no such file; %s takes one file, so give each its own: %s", flag, path, flag, strings.Join(fixed, " "))
 }

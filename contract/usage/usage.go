@@ -24,7 +24,7 @@ func Explain(prog, msg string, ctx *kong.Context) string {
 	if ctx == nil {
 		return msg
 	}
-	return missingValue(missingArguments(prog, msg, ctx), ctx)
+	return dashValue(notOneOf(missingValue(missingArguments(prog, msg, ctx), ctx)))
 }
 
 // Command is the program prog with the command chosen on the command line
@@ -96,6 +96,95 @@ func missingValue(msg string, ctx *kong.Context) string {
 		}
 	}
 	return msg
+}
+
+// notEnum matches kong's words for a value a flag does not take:
+// `--format must be one of "json","text" but got "xml"`.
+var notEnum = regexp.MustCompile(`^--([a-z0-9-]+) must be one of ((?:"[^"]*",?)+) but got "(.*)"$`)
+
+// notOneOf words a value a flag does not take with the values it does, the
+// nearest first when one is near (--format xml: not one of json, text; --mode
+// Garble: ...; did you mean garble); any other msg is returned as it is.
+func notOneOf(msg string) string {
+	m := notEnum.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	var values []string
+	for _, v := range strings.Split(m[2], ",") {
+		// an empty value (unset: the study's own) is not one to give
+		if v = strings.Trim(v, `"`); v != "" {
+			values = append(values, v)
+		}
+	}
+	got := m[3]
+	if got == "" || strings.ContainsAny(got, " \t") {
+		got = fmt.Sprintf("%q", got)
+	}
+	out := fmt.Sprintf("--%s %s: not one of %s", m[1], got, strings.Join(values, ", "))
+	if near := nearest(m[3], values); near != "" {
+		out += "; did you mean " + near
+	}
+	return out
+}
+
+// nearest returns the one of values that v is a typo of: the same but for
+// case, or one edit away (two when v is five bytes or longer, so that a swap
+// of two letters is near; none but case below three bytes); "" when none is, or more than one is equally near.
+func nearest(v string, values []string) string {
+	best, bestD, ties := "", 3, 0
+	if len(v) < 5 {
+		bestD = 2
+	}
+	for _, w := range values {
+		d := EditDistance(strings.ToLower(v), strings.ToLower(w))
+		switch {
+		case d < bestD:
+			best, bestD, ties = w, d, 0
+		case d == bestD && best != "":
+			ties++
+		}
+	}
+	if ties > 0 || bestD > 0 && len(v) < 3 {
+		return ""
+	}
+	return best
+}
+
+// dashValue matches kong's words for a value that begins with "-" and was
+// taken for a flag: `--seed: expected int value but got "-3" (short flag);
+// perhaps try --seed="-3"?`.
+var dashValue = func() func(string) string {
+	re := regexp.MustCompile(`^--([a-z0-9-]+): expected [a-z0-9.]+ value but got "(-[^"]*)" \((?:short|long) flag\); perhaps try --[a-z0-9-]+="-[^"]*"\?$`)
+	return func(msg string) string {
+		m := re.FindStringSubmatch(msg)
+		if m == nil {
+			return msg
+		}
+		return fmt.Sprintf(`--%s %s: a value that begins with "-" is taken for a flag: write --%s=%s`, m[1], m[2], m[1], m[2])
+	}
+}()
+
+// EditDistance is the Levenshtein distance of two strings (bytes): how far a
+// typo is from the name it misspells.
+func EditDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // placeholder is the flag's placeholder as its help writes it, or where the

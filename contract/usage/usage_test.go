@@ -58,7 +58,13 @@ func TestExplain(t *testing.T) {
 		{[]string{"send", "r", "x", "--temp"}, "--temp needs a value: --temp NUMBER"},
 		{[]string{"send", "r", "x", "--style"}, "--style needs a value: one of x, y"}, // not the empty one
 		{[]string{"send", "r", "x", "--arms"}, "--arms needs a value: --arms ARM,..."},
-		{[]string{"send", "r", "x", "--mode", "c"}, `--mode must be one of "a","b" but got "c"`}, // as kong says it
+		{[]string{"send", "r", "x", "--mode", "c"}, `--mode c: not one of a, b`},
+		{[]string{"send", "r", "x", "--mode", "A"}, `--mode A: not one of a, b; did you mean a`},
+		{[]string{"send", "r", "x", "--style", "z"}, `--style z: not one of x, y`},
+		{[]string{"send", "r", "x", "--mode", ""}, `--mode "": not one of a, b`},
+		// a value that begins with "-" is taken for a flag
+		{[]string{"send", "r", "x", "--seed", "-3"}, `--seed -3: a value that begins with "-" is taken for a flag: write --seed=-3`},
+		{[]string{"send", "r", "x", "--temp", "-0.5"}, `--temp -0.5: a value that begins with "-" is taken for a flag: write --temp=-0.5`},
 	} {
 		got, path := parse(t, tc.args...)
 		if got != tc.want || path != "prog send" {
@@ -70,6 +76,29 @@ func TestExplain(t *testing.T) {
 	}
 	if got := Explain("prog", "anything", nil); got != "anything" {
 		t.Errorf("no context: %q", got)
+	}
+}
+
+// A value a flag does not take is named with the one it is a typo of, if one is.
+func TestNearest(t *testing.T) {
+	formats := []string{"json", "text", "table", "markdown", "html", "junit", "jsonl"}
+	for _, tc := range []struct{ v, want string }{
+		{"JSON", "json"},
+		{"jsn", "json"},
+		{"tabel", "table"}, // a swap: two edits
+		{"tables", "table"},
+		{"markdwon", "markdown"},
+		{"junt", "junit"},
+		{"Html", "html"},
+		{"xml", ""},   // two edits from html, and short
+		{"yaml", ""},  //
+		{"jsonx", ""}, // one edit from json and from jsonl: no guess
+		{"", ""},
+		{"t", ""},
+	} {
+		if got := nearest(tc.v, formats); got != tc.want {
+			t.Errorf("nearest(%q) = %q, want %q", tc.v, got, tc.want)
+		}
 	}
 }
 

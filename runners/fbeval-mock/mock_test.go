@@ -271,7 +271,7 @@ func TestUsageAndInputErrors(t *testing.T) {
 		code  int
 		err   string
 	}{
-		{"bad mode", "", []string{"--mode", "wild"}, 2, "--mode must be one of"},
+		{"bad mode", "", []string{"--mode", "wild"}, 2, "--mode wild: not one of reference, refuse, garble"},
 		{"unknown flag", "", []string{"--nope"}, 2, "unknown flag --nope"},
 		{"missing file", "", []string{"testdata/none.jsonl"}, 2, "cannot read requests"},
 		{"bad json", "{\"a\":\n", nil, 2, "<stdin>:2:1: invalid JSON"},
