@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"sync/atomic"
+
+	"golang.org/x/term"
 )
 
 // DefaultMaxFileBytes bounds a file read whole: a study, a dataset, a fixture, a
@@ -28,6 +30,27 @@ func SetMaxFileBytes(n int64) {
 
 // MaxFileBytes is the bound of ReadFile and ReadAll.
 func MaxFileBytes() int64 { return maxFileBytes.Load() }
+
+// stdin is what "-" reads (SetStdin); os.Stdin until it is set.
+var stdin atomic.Pointer[io.Reader]
+
+// SetStdin sets what the path "-" reads for the whole process: the command's
+// standard input as its caller gave it (fbeval's Main, and so its in-process
+// tests). nil restores os.Stdin.
+func SetStdin(r io.Reader) {
+	if r == nil {
+		stdin.Store(nil)
+		return
+	}
+	stdin.Store(&r)
+}
+
+func stdinReader() io.Reader {
+	if r := stdin.Load(); r != nil {
+		return *r
+	}
+	return os.Stdin
+}
 
 // ReadFile reads a whole file of JSON or text, up to MaxFileBytes. A file that
 // starts with a NUL byte (a binary file, /dev/zero) or is larger than the bound is
@@ -52,10 +75,15 @@ func ReadFile(path string) ([]byte, error) {
 // OpenFile opens a file to be read in a stream as ReadFile reads it whole: the
 // reader returns ReadFile's *InputError when it meets a NUL first byte or passes
 // the bound. The path "-" is standard input, which can be read once (see
-// Stdin). The caller closes f.
+// Stdin, and SetStdin); f is nil when that is not a file. The caller closes f.
 func OpenFile(path string) (f *os.File, r io.Reader, err error) {
 	if Stdin(path) {
-		return os.Stdin, &boundedReader{name: path, r: os.Stdin, limit: MaxFileBytes()}, nil
+		in := stdinReader()
+		if err := NotTerminal(path, in); err != nil {
+			return nil, nil, err
+		}
+		f, _ := in.(*os.File) // nil for a reader that is not a file
+		return f, &boundedReader{name: path, r: in, limit: MaxFileBytes()}, nil
 	}
 	f, err = os.Open(path)
 	if err != nil {
@@ -117,3 +145,14 @@ func (b *boundedReader) refuse(kind error, msg string) error {
 // line. A reader of such a path reads it once, as it comes; one that must
 // read its input again keeps a copy (Spool).
 func Stdin(path string) bool { return path == "-" }
+
+// NotTerminal refuses an input r, named name, that is a terminal: standard
+// input left to the keyboard where a file was meant (fbeval-mock with no
+// request file and nothing piped in, --responses - without the pipe), which
+// would wait for typing, silent, instead of reading a file.
+func NotTerminal(name string, r io.Reader) error {
+	if f, ok := r.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return &InputError{Kind: ErrUsage, File: name, Msg: "standard input is a terminal, not a file: name the file, or pipe it in"}
+	}
+	return nil
+}

@@ -29,6 +29,9 @@ type Spool struct {
 
 // NewSpool returns a Spool of r, which is named name in messages.
 func NewSpool(name string, r io.Reader) (*Spool, error) {
+	if err := NotTerminal(name, r); err != nil {
+		return nil, err
+	}
 	s := &Spool{name: name, src: r, closer: func() error { return nil }}
 	if f, ok := r.(*os.File); ok && isRegular(f) {
 		if start, err := f.Seek(0, io.SeekCurrent); err == nil {

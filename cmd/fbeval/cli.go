@@ -31,7 +31,7 @@ type Env struct {
 // the pipe standard input is (/dev/stdin, /proc/self/fd/0); a second flag that
 // does is refused, as standard input can be read once.
 func (e *Env) claimStdin(flag, path string) error {
-	if !readsStdin(path) {
+	if !readsStdin(path, e.Stdin) {
 		return nil
 	}
 	e.mu.Lock()
@@ -46,14 +46,15 @@ func (e *Env) claimStdin(flag, path string) error {
 // readsStdin reports whether reading path reads standard input. A regular
 // file on standard input (< fx.json) can be opened again by its name, so only
 // "-" reads it then.
-func readsStdin(path string) bool {
+func readsStdin(path string, stdin io.Reader) bool {
 	if contract.Stdin(path) {
 		return true
 	}
-	if path == "" {
+	f, ok := stdin.(*os.File)
+	if path == "" || !ok {
 		return false
 	}
-	in, err := os.Stdin.Stat()
+	in, err := f.Stat()
 	if err != nil || in.Mode().IsRegular() {
 		return false
 	}
@@ -158,6 +159,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return 2
 	}
 	contract.SetMaxFileBytes(cli.MaxFileBytes)
+	contract.SetStdin(stdin) // "-" in any flag reads the stdin Main was given
+	defer contract.SetStdin(nil)
 	if err := ctx.Run(env); err != nil {
 		var ee interface{ ExitCode() int }
 		code := 2
@@ -238,6 +241,9 @@ func openInput(env *Env, path string) (io.Reader, func(), error) {
 		return nil, nil, err // before a byte is read: after > it is empty
 	}
 	if contract.Stdin(path) {
+		if err := contract.NotTerminal(path, env.Stdin); err != nil {
+			return nil, nil, err
+		}
 		return env.Stdin, func() {}, nil
 	}
 	f, err := os.Open(path)

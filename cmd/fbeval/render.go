@@ -111,7 +111,7 @@ type CompareCmd struct {
 }
 
 func (c *CompareCmd) Run(env *Env) error {
-	if readsStdin(c.A) && readsStdin(c.B) {
+	if readsStdin(c.A, env.Stdin) && readsStdin(c.B, env.Stdin) {
 		return usageError("the two reports cannot both be standard input: save one to a file and name it")
 	}
 	if sa, err := os.Stat(c.A); err == nil && !contract.Stdin(c.A) {

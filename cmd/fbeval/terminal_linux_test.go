@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/fbeval/fbeval/contract/ptytest"
+)
+
+// "-" read from a terminal (the pipe forgotten) is exit 2 at once, for every
+// input that can be "-", where the command waited, silent, for typing.
+func TestTerminalStdin(t *testing.T) {
+	for _, args := range [][]string{
+		{"score", "coglang", "--responses", "-"},
+		{"score", "toolcall-quick", "--responses", "-"},
+		{"score", "coglang", "--fixture", "-", "--reference-answers"},
+		{"report", "-"},
+		{"compare", "-", "b.json"},
+		{"validate", "-"},
+		{"export", "toolcall-quick", "--repair-from", "-"},
+	} {
+		tty := ptytest.Open(t)
+		var stdout, stderr bytes.Buffer
+		done := make(chan int, 1)
+		go func() { done <- Main(args, tty, &stdout, &stderr) }()
+		select {
+		case code := <-done:
+			if code != 2 || !bytes.Contains(stderr.Bytes(), []byte("standard input is a terminal, not a file: name the file, or pipe it in\n")) || stdout.Len() > 0 {
+				t.Errorf("%q: exit %d, stderr %q, stdout %q; want exit 2 and the terminal refused", args, code, stderr.String(), stdout.String())
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%q waits on the terminal", args)
+		}
+	}
+}
+
+// "-" in any flag reads the standard input Main is given, not the process's:
+// the fixture (--fixture -) as the responses (--responses -).
+func TestStdinIsMains(t *testing.T) {
+	fx, err := os.ReadFile("../../fixtures/data/coglang/fbeval_default_v0_1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want, got, stderr bytes.Buffer
+	if code := Main([]string{"score", "coglang", "--reference-answers", "--summary-only"}, nil, &want, &stderr); code != 0 {
+		t.Fatalf("the default fixture: exit %d, %s", code, stderr.String())
+	}
+	stderr.Reset()
+	if code := Main([]string{"score", "coglang", "--fixture", "-", "--reference-answers", "--summary-only"}, bytes.NewReader(fx), &got, &stderr); code != 0 {
+		t.Fatalf("--fixture -: exit %d, %s", code, stderr.String())
+	}
+	// the same cases and counts; only the fixture's name differs
+	norm := func(b []byte) string {
+		return regexp.MustCompile(`"fixture_path": "[^"]*"`).ReplaceAllString(string(b), `"fixture_path": ""`)
+	}
+	if norm(got.Bytes()) != norm(want.Bytes()) {
+		t.Errorf("--fixture - from Main's stdin:\n%s\nwant\n%s", got.String(), want.String())
+	}
+}
