@@ -10,3 +10,12 @@ func Plural(n int, one, many string) string {
 	}
 	return strconv.Itoa(n) + " " + many
 }
+
+// Pick chooses the word that agrees with a count given elsewhere in the
+// message: "it" or "them", "scores" or "score".
+func Pick(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

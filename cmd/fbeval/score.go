@@ -360,10 +360,10 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	ok := rep.OK()
 	if n := rep.ProviderErrorRows(); n > 0 {
 		if c.AllowProviderErrors {
-			env.warnf("%s a provider error: they score as failures (--allow-provider-errors: the run does not fail for them)", contract.Plural(n, "row has", "rows have"))
+			env.warnf("%s (--allow-provider-errors: the run does not fail for %s)", contract.Plural(n, "row has a provider error: it scores as a failure", "rows have a provider error: they score as failures"), contract.Pick(n, "it", "them"))
 		} else {
 			ok = false
-			env.warnf("%s a provider error, where the model never answered (%s): they score as failures and the run is not ok; run the runner again with -o FILE to ask them again (answered requests are skipped), or give --allow-provider-errors to accept them", contract.Plural(n, "row has", "rows have"), rep.ProviderErrorCodes())
+			env.warnf("%s a provider error, where the model never answered (%s): %s and the run is not ok; run the runner again with -o FILE to ask %s again (answered requests are skipped), or give --allow-provider-errors to accept %[4]s", contract.Plural(n, "row has", "rows have"), rep.ProviderErrorCodes(), contract.Pick(n, "it scores as a failure", "they score as failures"), contract.Pick(n, "it", "them"))
 		}
 	}
 	if run.Plan.Study.Repairs > 0 {
@@ -397,8 +397,8 @@ func warnRepairsDue(env *Env, run *study.Run) error {
 		}
 	}
 	if n > 0 {
-		env.warnf("%s a repair request due (attempt %s; the study allows %d attempts) and no response to it: they count as not retried; fbeval export STUDY --repair-from FILE... writes those requests, and scoring their responses with the others counts them",
-			contract.Plural(n, "row has", "rows have"), strings.Join(at, " or "), run.Plan.Study.Repairs+1)
+		env.warnf("%s a repair request due (attempt %s; the study allows %d attempts) and no response to it: %s as not retried; fbeval export STUDY --repair-from FILE... writes those requests, and scoring their responses with the others counts them",
+			contract.Plural(n, "row has", "rows have"), strings.Join(at, " or "), run.Plan.Study.Repairs+1, contract.Pick(n, "it counts", "they count"))
 	}
 	return nil
 }

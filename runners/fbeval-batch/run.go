@@ -518,7 +518,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		return 0, err
 	}
 	if skipped > 0 {
-		fmt.Fprintf(stderr, "%s: %s: %d requests already answered, skipped\n", name, c.Output, skipped)
+		fmt.Fprintf(stderr, "%s: %s: %s already answered, skipped\n", name, c.Output, contract.Plural(skipped, "request", "requests"))
 	}
 	// The notes are found again now rather than held: a results file of another
 	// batch has one for every line. Each kind names its first maxNotes and counts
@@ -562,8 +562,8 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		}
 		more(n, "custom ids not in "+c.Requests)
 	}
-	fmt.Fprintf(stderr, "%s: %d results: %d answered, %d errors, %d duplicates, %d unknown, %d missing\n",
-		name, rs.entries.len(), t.answered, t.errors, t.duplicates, t.unknown, t.missing)
+	fmt.Fprintf(stderr, "%s: %s: %d answered, %s, %s, %d unknown, %d missing\n",
+		name, contract.Plural(rs.entries.len(), "result", "results"), t.answered, contract.Plural(t.errors, "error", "errors"), contract.Plural(t.duplicates, "duplicate", "duplicates"), t.unknown, t.missing)
 	if t.errors+t.unknown+t.missing > 0 {
 		return 1, nil
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/score/report"
 )
 
@@ -80,9 +81,9 @@ func pvalue(p *float64) string {
 // winnerLine is one arm's answer in words.
 func winnerLine(r *Result, a Arm) string {
 	e := a.Paired
-	return fmt.Sprintf("%s: %s; %s minus %s %s, 95%% CI %s pp, McNemar p %s, %d rows right only in %s, %d only in %s",
+	return fmt.Sprintf("%s: %s; %s minus %s %s, 95%% CI %s pp, McNemar p %s, %s right only in %s, %d only in %s",
 		a.Arm, verdict(r, a), r.B.Label, r.A.Label, gap(e.AbsoluteUplift), interval(e.CI95), pvalue(e.McNemarP),
-		e.DiscordantWins, r.B.Label, e.DiscordantLosses, r.A.Label)
+		contract.Plural(e.DiscordantWins, "row", "rows"), r.B.Label, e.DiscordantLosses, r.A.Label)
 }
 
 func nonNil(s []string) []string {
@@ -252,7 +253,7 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 	}
 	fmt.Fprintf(&b, "\nCustom fitness: %s %s · %s %s (%s)\n\n", md(r.A.Label), num(r.FitnessA), md(r.B.Label), num(r.FitnessB), md(FitnessDefinition))
 	if r.flipCount() > 0 {
-		fmt.Fprintf(&b, "<details><summary>Flips (%d rows with a different first-pass outcome)</summary>\n\n", r.flipCount())
+		fmt.Fprintf(&b, "<details><summary>Flips (%s with a different first-pass outcome)</summary>\n\n", contract.Plural(r.flipCount(), "row", "rows"))
 		fmt.Fprintf(&b, "| case | arm | %s | %s codes | %s | %s codes |\n|---|---|---|---|---|---|\n", md(r.A.Label), md(r.A.Label), md(r.B.Label), md(r.B.Label))
 		i := 0
 		for f := range r.EachFlip() {
@@ -264,7 +265,7 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 				outcome(f.B), md(strings.Join(f.CodesB, ", ")))
 		}
 		if r.flipCount() > MarkdownFlipLimit {
-			fmt.Fprintf(&b, "\n… and %d more flips; the JSON comparison lists every one.\n", r.flipCount()-MarkdownFlipLimit)
+			fmt.Fprintf(&b, "\n… and %s; the JSON comparison lists every one.\n", contract.Plural(r.flipCount()-MarkdownFlipLimit, "more flip", "more flips"))
 		}
 		b.WriteString("\n</details>\n")
 	}

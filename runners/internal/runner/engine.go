@@ -57,8 +57,9 @@ type Summary struct {
 
 // String is the summary line printed at the end of a run.
 func (s Summary) String() string {
-	line := fmt.Sprintf("%d requests: %d answered, %d errors, %d skipped (already answered), %d left; %d calls, %d retries",
-		s.Requests, s.Answered, s.Errors, s.Skipped, s.Left, s.Calls, s.Retries)
+	line := fmt.Sprintf("%s: %d answered, %s, %d skipped (already answered), %d left; %s, %s",
+		contract.Plural(s.Requests, "request", "requests"), s.Answered, contract.Plural(s.Errors, "error", "errors"), s.Skipped, s.Left,
+		contract.Plural(s.Calls, "call", "calls"), contract.Plural(s.Retries, "retry", "retries"))
 	if s.Stopped != "" {
 		line += "; stopped: " + s.Stopped
 	}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/fbeval/fbeval/contract"
 )
 
 // progress counts finished requests and prints a one-line report every interval on
@@ -55,7 +57,7 @@ func (p *progress) line(now time.Time) string {
 			eta = "<1s"
 		}
 	}
-	return fmt.Sprintf("%s: %d/%d done (%d%%), %d errors, %.1f requests/s, ETA %s", p.name, done, p.total, pct, p.errors, rate, eta)
+	return fmt.Sprintf("%s: %d/%d done (%d%%), %s, %.1f requests/s, ETA %s", p.name, done, p.total, pct, contract.Plural(p.errors, "error", "errors"), rate, eta)
 }
 
 // report prints a line to w every interval until stop is called.

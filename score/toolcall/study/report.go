@@ -73,7 +73,7 @@ func (run *Run) Report() (*Aggregates, error) {
 	}
 	if missing > 0 {
 		rep.Complete = false
-		rep.Warnings = append(rep.Warnings, contract.Plural(missing, "row has", "rows have")+" no first-attempt response and score as failures")
+		rep.Warnings = append(rep.Warnings, contract.Plural(missing, "row has no first-attempt response and scores as a failure", "rows have no first-attempt response and score as failures"))
 	}
 	for _, cmp := range Comparisons {
 		if slices.Contains(s.Arms, cmp.Treatment) && slices.Contains(s.Arms, cmp.Baseline) {
