@@ -52,6 +52,9 @@ func TestParseRecordedBodies(t *testing.T) {
 		{"message_text_tool_use.json", `{"action":"call_tool","tool":"search_flights","arguments":{"origin":"Osaka","destination":"Auckland","departureDate":"2027-07-14","travellers":4},"missingFields":[],"reason":""}`, "tool_use", 472, 91, true},
 		// Text with no call stays text.
 		{"message_text.json", `{"action":"ask_clarification","tool":"search_flights","arguments":{},"missingFields":["origin"],"reason":"Where from?"}`, "end_turn", 415, 30, false},
+		// Cut short at max_tokens: the text as it stands, stop_reason max_tokens
+		// (scoring counts such answers: score/toolcall/study answerFlags).
+		{"message_max_tokens.json", `{"action":"call_tool","tool":"search_flights","arguments":{"origin":"Osaka","destin`, "max_tokens", 400, 24, false},
 	} {
 		body, err := os.ReadFile(filepath.Join("testdata", tt.file))
 		if err != nil {

@@ -87,6 +87,12 @@ func TestParseRecordedBodies(t *testing.T) {
 		// Arguments that are not JSON are kept as a string: the scorer fails the call, not the runner.
 		{"chat_bad_arguments.json", "chat", `{"action":"call_tool","tool":"search_flights","arguments":"{\"origin\": \"Osaka\"","missingFields":[],"reason":""}`, "tool_calls", "qwen3:0.6b", "chatcmpl-342b", -1, -1, true},
 		{"responses_function_call.json", "responses", flights, "completed", "gpt-4.1-mini-2025-04-14", "resp_67ccd2bed1ec8190b14f964abc054267", 291, 23, true},
+		// Cut short at max_tokens: the text as it stands, finish_reason length
+		// (scoring counts such answers: score/toolcall/study answerFlags).
+		{"chat_length.json", "chat", `{"action":"call_tool","tool":"search_flights","arguments":{"origin":"Os`, "length", "gpt-4o-mini-2024-07-18", "chatcmpl-BxR4t0vIPxq7", 300, 16, false},
+		// A reasoning model that spent max_output_tokens before it answered:
+		// no text, the incomplete_details reason as the finish reason.
+		{"responses_incomplete.json", "responses", "", "max_output_tokens", "o4-mini-2025-04-16", "resp_67ccd4b1e2a48190a1b2c3d4e5f60718", 291, 64, false},
 		{"responses_text.json", "responses", `{"action":"refuse","tool":null,"arguments":{},"missingFields":[],"reason":"I cannot share that."}`, "completed", "gpt-4.1-mini-2025-04-14", "resp_67ccd3a9da748190baa7f1570fe91ac6", 36, 87, false},
 	} {
 		body, err := os.ReadFile(filepath.Join("testdata", tt.file))

@@ -49,7 +49,10 @@ type Aggregates struct {
 	Gates          []score.GateResult
 	Warnings       []string
 	Models         map[string][]string // arm -> the models its answered attempts name, sorted
-	model          *report.ToolcallReport
+	// AllBlank: every answer read is blank (answerFlags), so the figures
+	// measure the runner, not the model; the run is not ok
+	AllBlank bool
+	model    *report.ToolcallReport
 }
 
 type namedEffect struct {
@@ -74,6 +77,16 @@ func (run *Run) Report() (*Aggregates, error) {
 	if missing > 0 {
 		rep.Complete = false
 		rep.Warnings = append(rep.Warnings, contract.Plural(missing, "row has no first-attempt response and scores as a failure", "rows have no first-attempt response and score as failures"))
+	}
+	answered, blank, cut := run.answerCounts()
+	if cut > 0 {
+		rep.Warnings = append(rep.Warnings, contract.Plural(cut, "answer was", "answers were")+" cut short at the model's token limit (finish_reason length, max_tokens, max_output_tokens or model_context_window_exceeded) and "+
+			contract.Pick(cut, "scores", "score")+" as written: raise the runner's --max-tokens if that was not meant")
+	}
+	if answered > 0 && blank == answered {
+		rep.AllBlank = true
+		rep.Warnings = append(rep.Warnings, "every answer is empty ("+contract.Plural(answered, "record", "records")+
+			"): the runner took no text from the model's answers (a reasoning model may spend its tokens before it answers), so the figures measure nothing and the run is not ok")
 	}
 	for _, cmp := range Comparisons {
 		if slices.Contains(s.Arms, cmp.Treatment) && slices.Contains(s.Arms, cmp.Baseline) {
@@ -275,6 +288,26 @@ func (rep *Aggregates) OK() bool {
 		}
 	}
 	return true
+}
+
+// answerCounts counts the answers that stand (provider errors and attempts
+// no record answered left out), those that are blank and those the model
+// stopped at its token limit.
+func (run *Run) answerCounts() (answered, blank, cut int) {
+	for i := range run.atts {
+		a := &run.atts[i]
+		if !a.ok() {
+			continue
+		}
+		answered++
+		if a.has(fBlank) {
+			blank++
+		}
+		if a.has(fCutShort) {
+			cut++
+		}
+	}
+	return answered, blank, cut
 }
 
 // ProviderErrorRows counts the rows with a provider error at some attempt:

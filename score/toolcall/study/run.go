@@ -566,6 +566,7 @@ func (w *worker) record(raw []byte, line, col int, rerr error, o *outcome) {
 			o.enc = appendProviderDetail(o.enc, f.Output, f.ErrorCode, f.ErrorMessage, nil)
 			return
 		}
+		a.flags |= answerFlags(f.Output, f.FinishReason)
 		run.judgeQuick(sl.row, f.Output, o)
 		return
 	}
@@ -606,8 +607,31 @@ func (w *worker) record(raw []byte, line, col int, rerr error, o *outcome) {
 		o.enc = appendDetail(o.enc, []byte(resp.Output), resp.Error, nil)
 		return
 	}
+	a.flags |= answerFlags([]byte(resp.Output), []byte(resp.FinishReason))
 	run.judgeQuick(sl.row, []byte(resp.Output), o)
 }
+
+// answerFlags marks an answer whose output is blank (empty or white space: a
+// runner that took no text from the model's answer, a reasoning model that
+// spent its tokens before it answered) and one the model stopped at its token
+// limit: the finish_reason the runners copy from the provider, "length" from
+// an OpenAI-compatible chat completion, "max_output_tokens" from the Responses
+// API's incomplete_details, "max_tokens" and "model_context_window_exceeded"
+// from Anthropic's stop_reason (in any case: Gemini says MAX_TOKENS).
+func answerFlags(output, finishReason []byte) uint16 {
+	var f uint16
+	if len(bytes.TrimSpace(output)) == 0 {
+		f |= fBlank
+	}
+	for _, r := range cutReasons {
+		if bytes.EqualFold(finishReason, r) {
+			f |= fCutShort
+		}
+	}
+	return f
+}
+
+var cutReasons = [][]byte{[]byte("length"), []byte("max_tokens"), []byte("max_output_tokens"), []byte("model_context_window_exceeded")}
 
 // judgeQuick gives o's attempt its verdict when the output is clean, and
 // otherwise marks it pending and keeps the output as its detail: most such

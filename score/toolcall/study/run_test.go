@@ -414,3 +414,31 @@ func TestProviderErrorCodes(t *testing.T) {
 		}
 	}
 }
+
+// An answer is blank when its output has no text, and cut short when its
+// finish_reason is a provider's word for the token limit, as the runners copy
+// it from the recorded bodies (runners/internal/openai and anthropic testdata).
+func TestAnswerFlags(t *testing.T) {
+	for _, tt := range []struct {
+		output, finish string
+		want           uint16
+	}{
+		{`{"action":"refuse"}`, "stop", 0},
+		{"", "stop", fBlank},
+		{" \n\t", "", fBlank},
+		{"\u00a0", "", fBlank}, // Unicode white space too
+		{`{"action":"call_tool","tool":"search_flights","arguments":{"origin":"Os`, "length", fCutShort}, // OpenAI chat
+		{"", "max_output_tokens", fBlank | fCutShort},                                                    // OpenAI Responses, reasoning only
+		{`{"action":`, "max_tokens", fCutShort},                                                          // Anthropic
+		{`{"action":`, "model_context_window_exceeded", fCutShort},                                       // Anthropic
+		{`{"action":`, "MAX_TOKENS", fCutShort},                                                          // Gemini
+		{`{"action":`, "tool_calls", 0},
+		{`{"action":`, "end_turn", 0},
+		{`{"action":`, "content_filter", 0},
+		{`{"action":`, "lengthy", 0},
+	} {
+		if got := answerFlags([]byte(tt.output), []byte(tt.finish)); got != tt.want {
+			t.Errorf("answerFlags(%q, %q) = %b, want %b", tt.output, tt.finish, got, tt.want)
+		}
+	}
+}

@@ -37,6 +37,8 @@ const (
 	fLat                     // latency known
 	fStaged                  // det is an offset into its band's buffer (stage.go), not yet the spool's
 	fOtherRecipe             // its record's run names another recipe than the study's
+	fBlank                   // the output is empty or white space (answerFlags)
+	fCutShort                // the model stopped at its token limit (answerFlags)
 )
 
 func (a *att) has(f uint16) bool { return a.flags&f != 0 }
