@@ -64,6 +64,11 @@ type InputStats struct {
 	OtherRecipeName string
 	OtherRecipeCase string
 	OtherRecipeAt   [2]int
+	// OtherCase counts toolcall records whose case_id is not the case of the
+	// request their request_id names (scored as the request's); OtherCaseNote
+	// says where the first is and what it names.
+	OtherCase     int
+	OtherCaseNote string
 }
 
 // CutHint is the advice with a response file's last line cut short: what a

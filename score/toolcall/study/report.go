@@ -142,6 +142,10 @@ func (run *Run) Report() (*Aggregates, error) {
 		}
 	}
 	for _, in := range run.Inputs {
+		if n := in.OtherCase; n > 0 {
+			rep.Warnings = append(rep.Warnings, in.Path+": "+contract.Plural(n, "record names", "records name")+
+				" another case_id than the request it answers (the first, "+in.OtherCaseNote+"): scored as the request's, which request_id names")
+		}
 		if n := in.RejectedCount; n > 0 {
 			w := in.Path + ": " + contract.Plural(n, "line was", "lines were") + " rejected"
 			if left := n - len(in.Rejected); left > 0 {

@@ -476,12 +476,15 @@ type outcome struct {
 	line   int
 	col    int
 	reason string
-	id     string // the id of an unknown record
-	slot   slot
-	att    att
-	model  string
-	recipe string // the recipe its run names, when it is not the study's
-	enc    []byte // the attempt's detail entry, where att has fDetail (reused with its batch)
+	id     string // the id of an unknown record, or the request of one that names another case
+	// otherCase is the case_id of a record that names another case than its
+	// request's
+	otherCase string
+	slot      slot
+	att       att
+	model     string
+	recipe    string // the recipe its run names, when it is not the study's
+	enc       []byte // the attempt's detail entry, where att has fDetail (reused with its batch)
 }
 
 // worker decodes and judges records; one per goroutine of the pipeline.
@@ -546,6 +549,9 @@ func (w *worker) record(raw []byte, line, col int, rerr error, o *outcome) {
 		}
 		o.kind, o.slot = outScored, sl
 		o.model = w.model(f.Model)
+		if f.RequestID != nil && f.CaseID != nil {
+			run.checkCase(o, f.RequestID, f.CaseID)
+		}
 		a := &o.att
 		a.flags = fPresent
 		if f.Recipe != nil && string(f.Recipe) != run.Plan.Recipe() {
@@ -587,6 +593,9 @@ func (w *worker) record(raw []byte, line, col int, rerr error, o *outcome) {
 	}
 	o.kind, o.slot = outScored, sl
 	o.model = w.model([]byte(resp.Model))
+	if resp.RequestID != "" && resp.CaseID != "" {
+		run.checkCase(o, []byte(resp.RequestID), []byte(resp.CaseID))
+	}
 	a := &o.att
 	a.flags = fPresent
 	if resp.Recipe != "" && resp.Recipe != run.Plan.Recipe() {
@@ -609,6 +618,15 @@ func (w *worker) record(raw []byte, line, col int, rerr error, o *outcome) {
 	}
 	a.flags |= answerFlags([]byte(resp.Output), []byte(resp.FinishReason))
 	run.judgeQuick(sl.row, []byte(resp.Output), o)
+}
+
+// checkCase notes in o a record whose case_id is not the case of the request
+// its request_id names: a runner that mixed the two up, or files merged by
+// hand. The request_id decides the row; the record is scored as the request's.
+func (run *Run) checkCase(o *outcome, requestID, caseID []byte) {
+	if want := run.caseOf(run.placeOf(o.slot.row)).ID; string(caseID) != want {
+		o.id, o.otherCase = string(requestID), string(caseID)
+	}
 }
 
 // answerFlags marks an answer whose output is blank (empty or white space: a
@@ -689,6 +707,12 @@ func (run *Run) apply(o *outcome, st *score.InputStats) bool {
 		return true
 	}
 	st.Accepted++
+	if o.otherCase != "" {
+		if st.OtherCase == 0 {
+			st.OtherCaseNote = fmt.Sprintf("line %d: request %s is of case %s, the record names %s", o.line, o.id, run.caseOf(run.placeOf(o.slot.row)).ID, o.otherCase)
+		}
+		st.OtherCase++
+	}
 	if o.recipe != "" {
 		if st.OtherRecipe == 0 {
 			st.OtherRecipeName, st.OtherRecipeAt = o.recipe, [2]int{o.line, o.col}
