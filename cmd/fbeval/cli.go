@@ -161,7 +161,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	contract.SetMaxFileBytes(cli.MaxFileBytes)
 	contract.SetStdin(stdin) // "-" in any flag reads the stdin Main was given
 	defer contract.SetStdin(nil)
-	if err := ctx.Run(env); err != nil {
+	err = formatFromOutput(ctx, &cli)
+	if err == nil {
+		err = ctx.Run(env)
+	}
+	if err != nil {
 		var ee interface{ ExitCode() int }
 		code := 2
 		if errors.As(err, &ee) {
@@ -207,6 +211,59 @@ func responsesWithoutFlag(msg string, ctx *kong.Context) string {
 		args = append(args, a)
 	}
 	return fmt.Sprintf("unexpected argument %s: response files are given with --responses: %s", file, strings.Join(args, " "))
+}
+
+// formatByName is the format an output's name asks for, in order of
+// preference (a .txt name: score and report write text, compare a table).
+var formatByName = map[string][]string{
+	".json": {"json"}, ".jsonl": {"jsonl"}, ".ndjson": {"jsonl"},
+	".html": {"html"}, ".htm": {"html"}, ".xml": {"junit"},
+	".md": {"markdown"}, ".markdown": {"markdown"}, ".txt": {"text", "table"},
+}
+
+// formatFromOutput gives score, report and compare the format their -o
+// file's name asks for when --format is not given: -o report.html writes the
+// HTML page and -o junit.xml JUnit, where they wrote JSON (or a table) under
+// that name. A name the command has no format for is refused; a name it does
+// not know (or none) keeps the command's default; --format always wins.
+func formatFromOutput(ctx *kong.Context, cli *CLI) error {
+	var format *string
+	var output string
+	switch node := ctx.Selected(); {
+	case node == nil:
+		return nil
+	case node.Name == "score":
+		format, output = &cli.Score.Format, cli.Score.Output
+	case node.Name == "report":
+		format, output = &cli.Report.Format, cli.Report.Output
+	case node.Name == "compare":
+		format, output = &cli.Compare.Format, cli.Compare.Output
+	default:
+		return nil
+	}
+	var enum []string
+	for _, p := range ctx.Path {
+		if p.Flag != nil && p.Flag.Name == "format" {
+			return nil // given
+		}
+	}
+	for _, f := range ctx.Flags() {
+		if f.Name == "format" {
+			enum = strings.Split(f.Enum, ",")
+		}
+	}
+	ext := strings.ToLower(filepath.Ext(output))
+	want, ok := formatByName[ext]
+	if !ok || output == os.DevNull {
+		return nil
+	}
+	for _, w := range want {
+		if slices.Contains(enum, w) {
+			*format = w
+			return nil
+		}
+	}
+	return usageError("-o %s: fbeval %s writes no %s file (it writes %s): name the output for one of those, or give --format", output, ctx.Selected().Name, strings.TrimPrefix(ext, "."), strings.Join(enum, ", "))
 }
 
 // takesValue reports whether arg is a flag that takes the next argument as

@@ -14,7 +14,8 @@ score refuses rather than guess (coglang: --reference-answers scores the fixture
 own answers). Gates are in each field's unit, percents 0-100 (write 0.5% for half
 a percent); they are checked against the report's fields before anything is read.
 The default format is json, as the CogLang reference scorer's, for CI; report and
-compare default to a table, for people. Every score ends with a one-line summary
+compare default to a table, for people; without --format, -o's name decides
+(-o report.html, -o junit.xml). Every score ends with a one-line summary
 on stderr. Exit 0 ok, 1 a gate failed or rows are missing or left with a provider
 error (coglang: not ok), 2 bad usage or unreadable input.
 

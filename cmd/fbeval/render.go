@@ -36,7 +36,7 @@ func renderDoc(w io.Writer, doc report.Doc, format string) error {
 // ReportCmd re-renders a saved report.
 type ReportCmd struct {
 	File         string `arg:"" help:"A saved fbeval-report/v1 or CogLang result JSON (- for standard input)." placeholder:"REPORT.json"`
-	Format       string `help:"table, text, json, markdown, html or junit: the bytes fbeval score writes in that format." enum:"table,text,json,markdown,html,junit" default:"table"`
+	Format       string `help:"table, text, json, markdown, html or junit: the bytes fbeval score writes in that format. Without it, -o's name decides (.html, .xml for junit, .md, .txt for text, .json), else table." enum:"table,text,json,markdown,html,junit" default:"table"`
 	Output       string `short:"o" help:"Write to FILE (atomically) instead of standard output." placeholder:"FILE"`
 	MaxLineBytes int64  `help:"Longest row of a toolcall report, or case of a CogLang result, read, in bytes (the rest of a report is bounded by --max-file-bytes)." default:"67108864" placeholder:"BYTES"`
 }
@@ -103,7 +103,7 @@ func rowsErr(doc report.Doc) error {
 type CompareCmd struct {
 	A            string `arg:"" help:"The first report (e.g. the smaller model)." placeholder:"A.json"`
 	B            string `arg:"" help:"The second report (e.g. the larger model)." placeholder:"B.json"`
-	Format       string `help:"table, json, markdown or html." enum:"table,json,markdown,html" default:"table"`
+	Format       string `help:"table, json, markdown or html. Without it, -o's name decides (.html, .md, .txt for table, .json), else table." enum:"table,json,markdown,html" default:"table"`
 	LabelA       string `help:"Name of the first report in outputs (default: the models its responses name, else its responses file)."`
 	LabelB       string `help:"Name of the second report in outputs (default: the models its responses name, else its responses file)."`
 	Output       string `short:"o" help:"Write to FILE (atomically) instead of standard output." placeholder:"FILE"`

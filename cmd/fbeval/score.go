@@ -25,7 +25,7 @@ type ScoreCmd struct {
 	StudyFlags          `embed:""`
 	Responses           []string `help:"Response file (JSONL, JSON list or batch object; - for standard input). Repeat for more files: later records win." placeholder:"FILE" sep:"none"`
 	ReferenceAnswers    bool     `help:"CogLang: score the fixture's own reference answers instead of responses (what the reference scorer does when it is given no responses)."`
-	Format              string   `help:"Output format: json, text, table, markdown, html, junit, or jsonl (toolcall case results)." enum:"json,text,table,markdown,html,junit,jsonl" default:"json"`
+	Format              string   `help:"Output format: json, text, table, markdown, html, junit, or jsonl (toolcall case results). Without it, -o's name decides (.html, .xml for junit, .md, .txt for text, .jsonl, .json), else json." enum:"json,text,table,markdown,html,junit,jsonl" default:"json"`
 	SummaryOnly         bool     `help:"CogLang: leave the per-case results out."`
 	FailuresOnly        bool     `help:"CogLang: keep only failing cases in the per-case results."`
 	CasesOut            string   `help:"Toolcall: write one fbeval-case-result/v1 line per case, arm and repeat to FILE." placeholder:"FILE"`
