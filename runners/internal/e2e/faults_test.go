@@ -142,7 +142,7 @@ func TestFaultsStopAndResume(t *testing.T) {
 	// 2. The server is down: the run stops after 5 errors in a row.
 	down.Store(true)
 	r = run(t, dir, 1, runner("--retries", "1", "--max-consecutive-errors", "5")...)
-	if !strings.HasSuffix(strings.TrimSpace(r.stderr), "stopped: consecutive errors") || !strings.Contains(r.stderr, fmt.Sprintf("%d skipped", first.lines)) {
+	if !strings.Contains(r.stderr, "stopped: 5 consecutive errors (the last: http_5") || !strings.HasSuffix(strings.TrimSpace(r.stderr), "then run again with -o FILE to go on") || !strings.Contains(r.stderr, fmt.Sprintf("%d skipped", first.lines)) {
 		t.Fatalf("run 2 did not stop on consecutive errors:\n%s", r.stderr)
 	}
 	second := countRecords(t, out)

@@ -52,7 +52,7 @@ type Summary struct {
 	Left     int    // requests with no record from this run (stopped early)
 	Retries  int    // calls after the first for a request
 	Calls    int    // provider calls made
-	Stopped  string // why the run stopped early: "budget", "consecutive errors", "signal"; "" if it did not
+	Stopped  string // why the run stopped early: "budget", "N consecutive errors (the last: ...)...", "signal"; "" if it did not
 }
 
 // String is the summary line printed at the end of a run.
@@ -289,13 +289,16 @@ func (e *engine) ask(req *contract.Request) (Result, bool) {
 		}
 		e.mu.Lock()
 		e.consecutive++
-		tooMany := e.opts.MaxConsecutiveErrors > 0 && e.consecutive >= e.opts.MaxConsecutiveErrors
+		n := e.consecutive
+		tooMany := e.opts.MaxConsecutiveErrors > 0 && n >= e.opts.MaxConsecutiveErrors
 		e.mu.Unlock()
-		if tooMany {
-			e.halt("consecutive errors")
-		}
 		res.Output = nil
 		res.Error = &contract.ProviderError{Code: ce.Code, Message: ProviderText(ce.Message, e.opts.Secrets)}
+		if tooMany {
+			// the error itself, so that a server that is down or a bad key
+			// is named where the run ends
+			e.halt(fmt.Sprintf("%d consecutive errors (the last: %s: %s); see to it, then run again with -o FILE to go on", n, res.Error.Code, res.Error.Message))
+		}
 		return res, true
 	}
 }

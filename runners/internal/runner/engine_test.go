@@ -235,7 +235,7 @@ func TestConsecutiveErrorsStopTheRun(t *testing.T) {
 	opts := fast
 	opts.Concurrency, opts.Retries, opts.MaxConsecutiveErrors = 1, 1, 3
 	sum, _ := runner.Run(context.Background(), runner.FromItems(makeItems(20)), client(ts), runner.NewOutput(&buf), opts)
-	if sum.Answered != 2 || sum.Errors != 3 || sum.Left != 15 || sum.Stopped != "consecutive errors" {
+	if sum.Answered != 2 || sum.Errors != 3 || sum.Left != 15 || !strings.HasPrefix(sum.Stopped, "3 consecutive errors (the last: ") {
 		t.Errorf("summary %v", sum)
 	}
 }
