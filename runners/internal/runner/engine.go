@@ -297,10 +297,24 @@ func (e *engine) ask(req *contract.Request) (Result, bool) {
 		if tooMany {
 			// the error itself, so that a server that is down or a bad key
 			// is named where the run ends
-			e.halt(fmt.Sprintf("%d consecutive errors (the last: %s: %s); see to it, then run again with -o FILE to go on", n, res.Error.Code, res.Error.Message))
+			e.halt(fmt.Sprintf("%d consecutive errors (the last: %s: %s); %s, then run again with -o FILE to go on", n, res.Error.Code, res.Error.Message, seeTo(res.Error.Code)))
 		}
 		return res, true
 	}
+}
+
+// seeTo says what to look at when a run stops on errors with code: the key,
+// the URL, the server.
+func seeTo(code string) string {
+	switch code {
+	case "http_401", "http_403":
+		return "check the API key (--api-key-env names its variable)"
+	case "http_404":
+		return "check --base-url (the API's root, with its /v1 where it has one) and --model"
+	case "network", "timeout":
+		return "check --base-url and that the server is up"
+	}
+	return "see to it"
 }
 
 // take claims one call of the budget and waits for the rate limit. False: the run

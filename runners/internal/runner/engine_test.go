@@ -224,19 +224,33 @@ func TestBudgetStopsTheRun(t *testing.T) {
 	}
 }
 
+// A run stops after MaxConsecutiveErrors error records in a row, and its
+// summary names the last error and what to look at for it.
 func TestConsecutiveErrorsStopTheRun(t *testing.T) {
-	_, ts := startServer(t, fakeserver.Options{Fault: func(user string, n int) fakeserver.Fault {
-		if promptIndex(user) >= 2 {
-			return fakeserver.Fault{Status: 500}
+	for _, tt := range []struct {
+		status int
+		last   string
+		see    string
+	}{
+		{500, "http_500: HTTP 500 Internal Server Error", "see to it"},
+		{401, "http_401: HTTP 401 Unauthorized", "check the API key (--api-key-env names its variable)"},
+		{404, "http_404: HTTP 404 Not Found", "check --base-url (the API's root, with its /v1 where it has one) and --model"},
+	} {
+		_, ts := startServer(t, fakeserver.Options{Fault: func(user string, n int) fakeserver.Fault {
+			if promptIndex(user) >= 2 {
+				return fakeserver.Fault{Status: tt.status}
+			}
+			return fakeserver.Fault{}
+		}})
+		var buf bytes.Buffer
+		opts := fast
+		opts.Concurrency, opts.Retries, opts.MaxConsecutiveErrors = 1, 1, 3
+		sum, _ := runner.Run(context.Background(), runner.FromItems(makeItems(20)), client(ts), runner.NewOutput(&buf), opts)
+		if sum.Answered != 2 || sum.Errors != 3 || sum.Left != 15 ||
+			!strings.HasPrefix(sum.Stopped, "3 consecutive errors (the last: "+tt.last) ||
+			!strings.HasSuffix(sum.Stopped, "); "+tt.see+", then run again with -o FILE to go on") {
+			t.Errorf("HTTP %d: summary %+v", tt.status, sum)
 		}
-		return fakeserver.Fault{}
-	}})
-	var buf bytes.Buffer
-	opts := fast
-	opts.Concurrency, opts.Retries, opts.MaxConsecutiveErrors = 1, 1, 3
-	sum, _ := runner.Run(context.Background(), runner.FromItems(makeItems(20)), client(ts), runner.NewOutput(&buf), opts)
-	if sum.Answered != 2 || sum.Errors != 3 || sum.Left != 15 || !strings.HasPrefix(sum.Stopped, "3 consecutive errors (the last: ") {
-		t.Errorf("summary %v", sum)
 	}
 }
 
