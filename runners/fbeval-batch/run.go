@@ -446,6 +446,16 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 				t.unknown++
 			}
 		}
+		if n := rs.entries.len(); n > 0 && t.answered+t.errors == 0 {
+			// not one result answers a request: the results of another
+			// batch, or another export's requests
+			r, err := rs.read(rs.entries.at(0)) // the first line read
+			if err != nil {
+				return 0, err
+			}
+			return 0, usagef("%s: custom id %q is not in %s, nor is any other of the %s: give --requests the request file this batch was made from (%s holds %s)",
+				r.where, r.customID, c.Requests, contract.Plural(n, "result", "results"), c.Requests, contract.Plural(reqs.Len(), "request", "requests"))
+		}
 	}
 	for i := range uint32(rs.entries.len()) {
 		if rs.entries.at(i).flags&repeat != 0 {

@@ -101,12 +101,12 @@ func TestFromNotes(t *testing.T) {
 	if strings.Count(out, "\n") != 2 || !strings.HasPrefix(out, `{"schema_version":"fbeval-response/v1","request_id":"flights-000.input_schema.r0.a1"`) {
 		t.Errorf("records:\n%s", out)
 	}
-	// The results of another batch: nothing of them is written.
+	// The results of another batch, not one of which answers a request: bad
+	// usage, one line, nothing written.
 	other := writeTemp(t, dir, "other.jsonl", strings.ReplaceAll(output, `"custom_id":"`, `"custom_id":"x`))
 	code, out, errb = runBatch(t, "", "from-openai", "--requests", "testdata/requests.jsonl", other)
-	if code != 1 || out != "" || strings.Count(errb, "is not in testdata/requests.jsonl") != 4 || strings.Count(errb, "has no result") != 5 ||
-		!strings.HasSuffix(errb, "4 results: 0 answered, 0 errors, 0 duplicates, 4 unknown, 5 missing\n") {
-		t.Errorf("another batch: exit %d, records %q, stderr:\n%s", code, out, errb)
+	if want := "fbeval-batch: " + other + `:1: custom id "xhotels-020.input_schema.r0.a1" is not in testdata/requests.jsonl, nor is any other of the 4 results: give --requests the request file this batch was made from (testdata/requests.jsonl holds 5 requests)` + "\n"; code != 2 || out != "" || errb != want {
+		t.Errorf("another batch: exit %d, records %q, stderr:\n%s\nwant\n%s", code, out, errb, want)
 	}
 }
 
