@@ -141,6 +141,18 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 	for rd.Scan() {
 		rec := rd.Record()
 		st.Records++
+		if st.Records == 1 && opts.Schema == "" && rec.Err == nil {
+			// a provider's own file (an OpenAI Batch output, say): one problem
+			// that names the step skipped, not one per line
+			if what := contract.ProviderRecord(rec.Raw); what != "" {
+				emit(Problem{File: rec.File, Line: rec.Line, Col: rec.Col, Message: "this is " + what + "; fbeval validate checks the contract files fbeval reads and writes", Read: true})
+				for rd.Scan() { // counted, each as the first
+					st.Records++
+				}
+				st.Invalid = st.Records
+				return st
+			}
+		}
 		ps = v.record(rec, opts, ps[:0])
 		if len(ps) > 0 {
 			st.Invalid++
@@ -241,11 +253,11 @@ func chooseSchema(doc any, opts Options) (string, Problem) {
 	}
 	obj, ok := doc.(map[string]any)
 	if !ok {
-		return "", Problem{Message: "a record must be a JSON object with a schema_version (or choose a schema explicitly)"}
+		return "", Problem{Message: "a record must be a JSON object with a schema_version (or name its schema with --schema NAME: fbeval schema lists them)"}
 	}
 	sv, ok := obj["schema_version"]
 	if !ok || sv == nil {
-		return "", Problem{Message: "no schema_version: choose a schema explicitly"}
+		return "", Problem{Message: "no schema_version: name the schema with --schema NAME (fbeval schema lists them)"}
 	}
 	s, isString := sv.(string)
 	if !isString {

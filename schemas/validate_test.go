@@ -52,7 +52,7 @@ func TestCogLangInterop(t *testing.T) {
 		{file: "mock_responses.jsonl"},
 		// line 37 has no schema_version (the reference accepts that); it needs the schema named
 		{file: "mixed_responses.jsonl", schema: "coglang-generation-eval-response"},
-		{file: "mixed_responses.jsonl", want: "mixed_responses.jsonl:37:1: (root): no schema_version: choose a schema explicitly"},
+		{file: "mixed_responses.jsonl", want: "mixed_responses.jsonl:37:1: (root): no schema_version: name the schema with --schema NAME (fbeval schema lists them)"},
 		{file: "reference_answers_result.json"},
 		{file: "mixed_responses_result_failures_only.json"},
 		{file: "reference_answers_result.json", schema: "coglang-generation-eval-fixture",
@@ -292,6 +292,14 @@ func TestValidateStats(t *testing.T) {
 	if st := v.Validate("empty", strings.NewReader(" \n"), Options{}, func(p Problem) { empty = append(empty, p) }); st.Records != 0 || st.Invalid != 1 ||
 		len(empty) != 1 || empty[0].String() != "empty:1:1: the file holds no records: nothing to check (an export, a runner or a score that failed before it wrote leaves it empty)" {
 		t.Errorf("empty file: %+v, %v", st, empty)
+	}
+	// a provider's own file is named once, as its one problem, and every
+	// line counts as invalid
+	batch := strings.Repeat(`{"id":"b","custom_id":"x","response":{"status_code":200,"body":{}},"error":null}`+"\n", 3)
+	var named []Problem
+	if st := v.Validate("out.jsonl", strings.NewReader(batch), Options{}, func(p Problem) { named = append(named, p) }); st.Records != 3 || st.Invalid != 3 ||
+		len(named) != 1 || !strings.HasPrefix(named[0].String(), "out.jsonl:1:1: this is an OpenAI Batch output line (custom_id, response), not a response record: convert the file with fbeval-batch from-openai") {
+		t.Errorf("batch output: %+v, %v", st, named)
 	}
 }
 
