@@ -2,10 +2,11 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
-	"time"
 
 	"github.com/fbeval/fbeval/contract/ptytest"
 )
@@ -22,17 +23,9 @@ func TestTerminalStdin(t *testing.T) {
 		{"validate", "-"},
 		{"export", "toolcall-quick", "--repair-from", "-"},
 	} {
-		tty := ptytest.Open(t)
-		var stdout, stderr bytes.Buffer
-		done := make(chan int, 1)
-		go func() { done <- Main(args, tty, &stdout, &stderr) }()
-		select {
-		case code := <-done:
-			if code != 2 || !bytes.Contains(stderr.Bytes(), []byte("standard input is a terminal, not a file: name the file, or pipe it in\n")) || stdout.Len() > 0 {
-				t.Errorf("%q: exit %d, stderr %q, stdout %q; want exit 2 and the terminal refused", args, code, stderr.String(), stdout.String())
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("%q waits on the terminal", args)
+		code, stdout, stderr := ptytest.Run(t, func(stdin *os.File, stdout, stderr io.Writer) int { return Main(args, stdin, stdout, stderr) })
+		if code != 2 || !strings.HasSuffix(stderr, "standard input is a terminal, not a file: name the file, or pipe it in\n") || stdout != "" {
+			t.Errorf("%q: exit %d, stderr %q, stdout %q; want exit 2 and the terminal refused", args, code, stderr, stdout)
 		}
 	}
 }

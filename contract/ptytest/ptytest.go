@@ -5,10 +5,13 @@
 package ptytest
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -36,4 +39,22 @@ func Open(t testing.TB) *os.File {
 	}
 	t.Cleanup(func() { tty.Close() })
 	return tty
+}
+
+// Run runs a command in-process with a new terminal as its standard input,
+// and returns its exit code and what it wrote. A command that waits on the
+// terminal fails the test after ten seconds, where it would hang.
+func Run(t testing.TB, run func(stdin *os.File, stdout, stderr io.Writer) int) (code int, stdout, stderr string) {
+	t.Helper()
+	tty := Open(t)
+	var out, errb bytes.Buffer
+	done := make(chan int, 1)
+	go func() { done <- run(tty, &out, &errb) }()
+	select {
+	case code = <-done:
+		return code, out.String(), errb.String()
+	case <-time.After(10 * time.Second):
+		t.Fatal("the command waits on the terminal")
+		return 0, "", ""
+	}
 }

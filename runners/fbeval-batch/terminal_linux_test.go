@@ -1,9 +1,9 @@
 package main
 
 import (
-	"bytes"
+	"io"
+	"os"
 	"testing"
-	"time"
 
 	"github.com/fbeval/fbeval/contract/ptytest"
 )
@@ -17,18 +17,10 @@ func TestTerminalStdin(t *testing.T) {
 		{"from-openai", "-"},
 		{"from-anthropic", "-"},
 	} {
-		tty := ptytest.Open(t)
-		var stdout, stderr bytes.Buffer
-		done := make(chan int, 1)
-		go func() { done <- run(args, tty, &stdout, &stderr) }()
-		select {
-		case code := <-done:
-			want := "fbeval-batch: <stdin>: standard input is a terminal, not a file: name the file, or pipe it in\n"
-			if code != 2 || stderr.String() != want || stdout.Len() > 0 {
-				t.Errorf("%q: exit %d, stderr %q, stdout %q; want exit 2 and %q", args, code, stderr.String(), stdout.String(), want)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("%q waits on the terminal", args)
+		code, stdout, stderr := ptytest.Run(t, func(stdin *os.File, stdout, stderr io.Writer) int { return run(args, stdin, stdout, stderr) })
+		want := "fbeval-batch: <stdin>: standard input is a terminal, not a file: name the file, or pipe it in\n"
+		if code != 2 || stderr != want || stdout != "" {
+			t.Errorf("%q: exit %d, stderr %q, stdout %q; want exit 2 and %q", args, code, stderr, stdout, want)
 		}
 	}
 }
