@@ -38,6 +38,8 @@ type ScoreCmd struct {
 	MaxLineBytes        int      `help:"Longest response line read, in bytes." default:"67108864" placeholder:"BYTES"`
 	Workers             int      `help:"Goroutines that decode and judge records (0: one per core); results are the same whatever the number." default:"0" placeholder:"N"`
 	Profile             string   `help:"Write a CPU profile of the scoring to FILE (for go tool pprof)." placeholder:"FILE"`
+	// formatByName: Format is what -o's name asks for (formatFromOutput)
+	formatByName bool
 }
 
 func (c *ScoreCmd) Run(env *Env) error {
@@ -171,6 +173,9 @@ func (c *ScoreCmd) sources(env *Env) ([]score.Source, func(), error) {
 const cogLangMemoryLimit = 80 << 20
 
 func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
+	if c.Format == "jsonl" && c.formatByName {
+		return usageError("-o %s: a CogLang result is one JSON document, not JSON lines: name the output .json (or give --format)", c.Output)
+	}
 	if c.CasesOut != "" || c.Format == "jsonl" || len(c.Gate) > 0 || len(c.MinSuccess) > 0 || c.InputPrice != nil || c.OutputPrice != nil {
 		return usageError("--cases-out, --format jsonl, --gate, --min-success and prices are for toolcall studies")
 	}

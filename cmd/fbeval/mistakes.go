@@ -1,0 +1,124 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/usage"
+)
+
+// The command line's common mistakes, read for what was meant: response
+// files given without --responses, and an output whose name asks for a
+// format --format did not give.
+
+// responsesWithoutFlag words a response file given to score as a second
+// argument (fbeval score toolcall-quick responses.jsonl, --responses
+// forgotten) with the command line that scores it; any other msg is returned
+// as it is.
+func responsesWithoutFlag(msg string, ctx *kong.Context) string {
+	file, ok := strings.CutPrefix(msg, "unexpected argument ")
+	if !ok || usage.Command("fbeval", ctx) != "fbeval score" {
+		return msg
+	}
+	if _, err := os.Stat(file); err != nil && !contract.Stdin(file) {
+		return msg
+	}
+	// every file after the study that is no flag's value gets its flag
+	args := []string{"fbeval"}
+	positional := 0
+	for i, a := range ctx.Args {
+		isFile := func() bool {
+			_, err := os.Stat(a)
+			return err == nil || contract.Stdin(a)
+		}
+		switch {
+		case i > 0 && takesValue(ctx, ctx.Args[i-1]):
+		case strings.HasPrefix(a, "-") && a != "-":
+		case positional < 2: // the command, then the study
+			positional++
+		case isFile():
+			args = append(args, "--responses")
+		}
+		args = append(args, a)
+	}
+	return fmt.Sprintf("unexpected argument %s: response files are given with --responses: %s", file, strings.Join(args, " "))
+}
+
+// formatByName is the format an output's name asks for, in order of
+// preference (a .txt name: score and report write text, compare a table).
+var formatByName = map[string][]string{
+	".json": {"json"}, ".jsonl": {"jsonl"}, ".ndjson": {"jsonl"},
+	".html": {"html"}, ".htm": {"html"}, ".xml": {"junit"},
+	".md": {"markdown"}, ".markdown": {"markdown"}, ".txt": {"text", "table"},
+}
+
+// formatFromOutput gives score, report and compare the format their -o
+// file's name asks for when --format is not given: -o report.html writes the
+// HTML page and -o junit.xml JUnit, where they wrote JSON (or a table) under
+// that name. A name the command has no format for is refused; a name it does
+// not know (or none) keeps the command's default; --format always wins.
+func formatFromOutput(ctx *kong.Context, cli *CLI) error {
+	var format *string
+	var output string
+	node := ctx.Selected()
+	switch {
+	case node == nil:
+		return nil
+	case node.Name == "score":
+		format, output = &cli.Score.Format, cli.Score.Output
+	case node.Name == "report":
+		format, output = &cli.Report.Format, cli.Report.Output
+	case node.Name == "compare":
+		format, output = &cli.Compare.Format, cli.Compare.Output
+	default:
+		return nil
+	}
+	for _, p := range ctx.Path {
+		if p.Flag != nil && p.Flag.Name == "format" {
+			return nil // given
+		}
+	}
+	var enum []string
+	for _, f := range ctx.Flags() {
+		if f.Name == "format" {
+			enum = strings.Split(f.Enum, ",")
+		}
+	}
+	ext := strings.ToLower(filepath.Ext(output))
+	want, ok := formatByName[ext]
+	if !ok || output == os.DevNull {
+		return nil
+	}
+	for _, w := range want {
+		if slices.Contains(enum, w) {
+			*format = w
+			cli.Score.formatByName = node.Name == "score"
+			return nil
+		}
+	}
+	return usageError("-o %s: fbeval %s writes no %s file (it writes %s): name the output for one of those, or give --format", output, node.Name, strings.TrimPrefix(ext, "."), strings.Join(enum, ", "))
+}
+
+// takesValue reports whether arg is a flag that takes the next argument as
+// its value (--cases-out FILE; not --summary-only, nor --format=json).
+func takesValue(ctx *kong.Context, arg string) bool {
+	name, ok := strings.CutPrefix(arg, "--")
+	if !ok || strings.Contains(name, "=") {
+		if len(arg) != 2 || arg[0] != '-' || arg[1] == '-' {
+			return false
+		}
+		name = arg[1:] // -o FILE
+	}
+	for _, f := range ctx.Flags() {
+		if f.Name == name || len(name) == 1 && f.Short == rune(name[0]) {
+			return !f.IsBool()
+		}
+	}
+	return false
+}
