@@ -1,8 +1,11 @@
 // Package usage words the usage errors of every fbeval binary (fbeval and the
 // runners) as the command's help words them, where kong's own words speak of
-// its grammar: a command's missing arguments (`expected "<results> ..."`) and
-// a flag given last with no value after it (`expected string value but got
-// "EOL" (<EOL>)`); and it lists names in a message (List) for all of them.
+// its grammar: a command's missing arguments (`expected "<results> ..."`), a
+// flag given last with no value after it (`expected string value but got
+// "EOL" (<EOL>)`), a value a flag does not take (`must be one of ...`, with
+// the one meant when it is near) and a value that begins with "-"; and it
+// lists names in a message (List) and measures typos (EditDistance) for all
+// of them.
 package usage
 
 import (
@@ -130,7 +133,8 @@ func notOneOf(msg string) string {
 
 // nearest returns the one of values that v is a typo of: the same but for
 // case, or one edit away (two when v is five bytes or longer, so that a swap
-// of two letters is near; none but case below three bytes); "" when none is, or more than one is equally near.
+// of two letters is near; none but case below three bytes); "" when none is,
+// or more than one is equally near.
 func nearest(v string, values []string) string {
 	best, bestD, ties := "", 3, 0
 	if len(v) < 5 {
@@ -151,19 +155,20 @@ func nearest(v string, values []string) string {
 	return best
 }
 
-// dashValue matches kong's words for a value that begins with "-" and was
+// dashTaken matches kong's words for a value that begins with "-" and was
 // taken for a flag: `--seed: expected int value but got "-3" (short flag);
 // perhaps try --seed="-3"?`.
-var dashValue = func() func(string) string {
-	re := regexp.MustCompile(`^--([a-z0-9-]+): expected [a-z0-9.]+ value but got "(-[^"]*)" \((?:short|long) flag\); perhaps try --[a-z0-9-]+="-[^"]*"\?$`)
-	return func(msg string) string {
-		m := re.FindStringSubmatch(msg)
-		if m == nil {
-			return msg
-		}
-		return fmt.Sprintf(`--%s %s: a value that begins with "-" is taken for a flag: write --%s=%s`, m[1], m[2], m[1], m[2])
+var dashTaken = regexp.MustCompile(`^--([a-z0-9-]+): expected [a-z0-9.]+ value but got "(-[^"]*)" \((?:short|long) flag\); perhaps try --[a-z0-9-]+="-[^"]*"\?$`)
+
+// dashValue says how to give a value that begins with "-" (--seed=-3), where
+// kong's msg says it was taken for a flag; any other msg is returned as it is.
+func dashValue(msg string) string {
+	m := dashTaken.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
 	}
-}()
+	return fmt.Sprintf(`--%s %s: a value that begins with "-" is taken for a flag: write --%s=%s`, m[1], m[2], m[1], m[2])
+}
 
 // EditDistance is the Levenshtein distance of two strings (bytes): how far a
 // typo is from the name it misspells.
