@@ -89,6 +89,10 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 			if err != nil {
 				return nil, &contract.InputError{Kind: contract.ErrRead, File: name, Msg: "cannot read schema: " + pathErr(err)}
 			}
+			if _, strs := contract.TopLevel(data); contract.FileKind(strs["schema_version"]) != "" {
+				v := strs["schema_version"]
+				return nil, &contract.InputError{Kind: contract.ErrWrongFile, File: name, Line: 1, Col: 1, Msg: fmt.Sprintf("this is %s (%s), not a JSON Schema: give --schema a schema file, or a variant (%s)", contract.FileKind(v), v, strings.Join(fixtures.ToolcallVariantNames(), ", "))}
+			}
 			if _, _, err := schemas.Compile(data, exts...); err != nil {
 				return nil, &contract.InputError{File: name, Msg: err.Error()}
 			}
