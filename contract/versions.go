@@ -69,6 +69,20 @@ func FileKind(version string) string {
 	return ""
 }
 
+// KindOf names the file data is by the schema_version of its first JSON
+// object, when that is one of fbeval's ("a response file"), with the
+// version; "" when it is none (a file of another kind, or not JSON). Loaders
+// of other files (a dataset, a schema, a prompt template) name a file of
+// fbeval's given to them by mistake with it.
+func KindOf(data []byte) (kind, version string) {
+	_, strs := TopLevel(data)
+	version = strs["schema_version"]
+	if kind = FileKind(version); kind == "" {
+		return "", ""
+	}
+	return kind, version
+}
+
 // RecordVersion reports whether version is that of a request or response
 // record or batch: a file of records.
 func RecordVersion(version string) bool {

@@ -89,9 +89,8 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 			if err != nil {
 				return nil, &contract.InputError{Kind: contract.ErrRead, File: name, Msg: "cannot read schema: " + pathErr(err)}
 			}
-			if _, strs := contract.TopLevel(data); contract.FileKind(strs["schema_version"]) != "" {
-				v := strs["schema_version"]
-				return nil, &contract.InputError{Kind: contract.ErrWrongFile, File: name, Line: 1, Col: 1, Msg: fmt.Sprintf("this is %s (%s), not a JSON Schema: give --schema a schema file, or a variant (%s)", contract.FileKind(v), v, strings.Join(fixtures.ToolcallVariantNames(), ", "))}
+			if kind, v := contract.KindOf(data); kind != "" {
+				return nil, &contract.InputError{Kind: contract.ErrWrongFile, File: name, Line: 1, Col: 1, Msg: fmt.Sprintf("this is %s (%s), not a JSON Schema: give --schema a schema file, or a variant (%s)", kind, v, strings.Join(fixtures.ToolcallVariantNames(), ", "))}
 			}
 			if _, _, err := schemas.Compile(data, exts...); err != nil {
 				return nil, &contract.InputError{File: name, Msg: err.Error()}
@@ -122,6 +121,9 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 		data, err := contract.ReadFile(s.PromptTemplate)
 		if err != nil {
 			return nil, &contract.InputError{Kind: contract.ErrRead, File: s.PromptTemplate, Msg: "cannot read prompt template: " + pathErr(err)}
+		}
+		if kind, v := contract.KindOf(data); kind != "" {
+			return nil, &contract.InputError{Kind: contract.ErrWrongFile, File: s.PromptTemplate, Line: 1, Col: 1, Msg: fmt.Sprintf("this is %s (%s), not a prompt template: give --prompt-template a Go text/template file with {{define \"system\"}} and {{define \"user\"}} blocks", kind, v)}
 		}
 		tmplText = string(data)
 		p.Inputs = append(p.Inputs, Input{Role: "template", Path: s.PromptTemplate, SHA256: sha(data)})
