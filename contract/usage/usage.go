@@ -27,7 +27,7 @@ func Explain(prog, msg string, ctx *kong.Context) string {
 	if ctx == nil {
 		return msg
 	}
-	return dashValue(notOneOf(missingValue(missingArguments(prog, msg, ctx), ctx)))
+	return missingFlags(badNumber(dashValue(notOneOf(missingValue(missingArguments(prog, msg, ctx), ctx)))))
 }
 
 // Command is the program prog with the command chosen on the command line
@@ -168,6 +168,51 @@ func dashValue(msg string) string {
 		return msg
 	}
 	return fmt.Sprintf(`--%s %s: a value that begins with "-" is taken for a flag: write --%s=%s`, m[1], m[2], m[1], m[2])
+}
+
+// notNumber matches kong's words for a value that is not the number or
+// duration a flag takes: `--seed: expected a valid 64 bit int but got "1.5"`,
+// `--temperature: expected a float but got "abc" (string)`, `--timeout:
+// expected duration but got "5": time: missing unit in duration "5"`.
+var notNumber = regexp.MustCompile(`^--([a-z0-9-]+): expected (a valid \d+ bit u?int|a float|duration) but got "(.*?)"(?: \([a-z]+\)|: .*)?$`)
+
+// badNumber says what a flag's value should look like where kong's msg
+// speaks of Go's types (--seed 1.5: not a whole number; --timeout 5: not a
+// duration: give it with its unit, 30s, 2m, 1h30m); any other msg is returned
+// as it is.
+func badNumber(msg string) string {
+	m := notNumber.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	flag, got := m[1], m[3]
+	if got == "" || strings.ContainsAny(got, " \t") {
+		got = fmt.Sprintf("%q", got)
+	}
+	switch {
+	case strings.Contains(m[2], "int"):
+		return fmt.Sprintf("--%s %s: not a whole number", flag, got)
+	case m[2] == "a float":
+		return fmt.Sprintf("--%s %s: not a number", flag, got)
+	}
+	return fmt.Sprintf("--%s %s: not a duration: give it with its unit (30s, 2m, 1h30m)", flag, got)
+}
+
+// missingFlags says how to give the flags a command requires, where kong's
+// msg lists them as `missing flags: --model=STRING`; any other msg is
+// returned as it is.
+func missingFlags(msg string) string {
+	list, ok := strings.CutPrefix(msg, "missing flags: ")
+	if !ok {
+		return msg
+	}
+	var names, give []string
+	for _, f := range strings.Split(list, ", ") {
+		name, value, _ := strings.Cut(f, "=")
+		names = append(names, name)
+		give = append(give, strings.TrimSpace(name+" "+value))
+	}
+	return fmt.Sprintf("missing %s: give %s", strings.Join(names, " and "), strings.Join(give, " "))
 }
 
 // EditDistance is the Levenshtein distance of two strings (bytes): how far a

@@ -23,6 +23,10 @@ type grammar struct {
 		Input   string        `arg:"" placeholder:"REQUESTS" help:"Requests."`
 		Results []string      `arg:"" help:"Results."`
 	} `cmd:"" help:"Send."`
+	Need struct {
+		Model string `required:"" help:"Model."`
+		Key   string `required:"" placeholder:"VAR" help:"Key variable."`
+	} `cmd:"" help:"Needs flags."`
 }
 
 // parse returns kong's parse error of args, worded by Explain, and the
@@ -62,6 +66,12 @@ func TestExplain(t *testing.T) {
 		{[]string{"send", "r", "x", "--mode", "A"}, `--mode A: not one of a, b; did you mean a`},
 		{[]string{"send", "r", "x", "--style", "z"}, `--style z: not one of x, y`},
 		{[]string{"send", "r", "x", "--mode", ""}, `--mode "": not one of a, b`},
+		// a value that is not the number or duration the flag takes
+		{[]string{"send", "r", "x", "--seed", "1.5"}, `--seed 1.5: not a whole number`},
+		{[]string{"send", "r", "x", "--temp", "abc"}, `--temp abc: not a number`},
+		{[]string{"send", "r", "x", "--timeout", "5"}, `--timeout 5: not a duration: give it with its unit (30s, 2m, 1h30m)`},
+		{[]string{"send", "r", "x", "--timeout", "soon"}, `--timeout soon: not a duration: give it with its unit (30s, 2m, 1h30m)`},
+		{[]string{"send", "r", "x", "--timeout", ""}, `--timeout "": not a duration: give it with its unit (30s, 2m, 1h30m)`},
 		// a value that begins with "-" is taken for a flag
 		{[]string{"send", "r", "x", "--seed", "-3"}, `--seed -3: a value that begins with "-" is taken for a flag: write --seed=-3`},
 		{[]string{"send", "r", "x", "--temp", "-0.5"}, `--temp -0.5: a value that begins with "-" is taken for a flag: write --temp=-0.5`},
@@ -71,7 +81,7 @@ func TestExplain(t *testing.T) {
 			t.Errorf("%q: %q (command %q), want %q", tc.args, got, path, tc.want)
 		}
 	}
-	if got, path := parse(t); got != `expected "send"` || path != "prog" { // as kong says it
+	if got, path := parse(t); got != `expected one of "send", "need"` || path != "prog" { // as kong says it
 		t.Errorf("no command: %q (command %q)", got, path)
 	}
 	if got := Explain("prog", "anything", nil); got != "anything" {
@@ -98,6 +108,21 @@ func TestNearest(t *testing.T) {
 	} {
 		if got := nearest(tc.v, formats); got != tc.want {
 			t.Errorf("nearest(%q) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}
+
+// Flags a command requires are named with how to give them.
+func TestMissingFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"need"}, "missing --key and --model: give --key VAR --model STRING"},
+		{[]string{"need", "--key", "K"}, "missing --model: give --model STRING"},
+	} {
+		if got, path := parse(t, tc.args...); got != tc.want || path != "prog need" {
+			t.Errorf("%q: %q (command %q), want %q", tc.args, got, path, tc.want)
 		}
 	}
 }
