@@ -12,6 +12,8 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/fbeval/fbeval/contract/usage"
 )
 
 // Message is one chat turn of a request.
@@ -324,6 +326,23 @@ func idValue(rec *Record, name string, v jsontext.Value) (string, error) {
 	return s, nil
 }
 
+// nearestField returns the field of the struct an unknown member was met in
+// that the member's name is a typo of ("repeat" for repeats), or "".
+func nearestField(me *json.SemanticError) string {
+	t := me.GoType
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct || me.JSONPointer == "" {
+		return ""
+	}
+	var keys []string
+	for _, f := range StructFields(t) {
+		keys = append(keys, f.Key)
+	}
+	return usage.Nearest(me.JSONPointer.LastToken(), keys)
+}
+
 // DecodeError turns an error of the json v2 package (syntactic or semantic) into an
 // *InputError at its position within the record.
 func DecodeError(rec *Record, err error) error {
@@ -340,6 +359,9 @@ func DecodeError(rec *Record, err error) error {
 		msg := "wrong type"
 		if errors.Is(me.Err, json.ErrUnknownName) {
 			// the pointer names the member; say so rather than blame its value's type
+			if near := nearestField(me); near != "" {
+				return rec.Errorf(me.ByteOffset, "unknown field%s; did you mean %s", where, near)
+			}
 			return rec.Errorf(me.ByteOffset, "unknown field%s", where)
 		}
 		if me.JSONKind != 0 && me.GoType != nil {

@@ -57,7 +57,9 @@ func FuzzParseStudy(f *testing.F) {
 func TestParseStudyErrors(t *testing.T) {
 	tests := []struct{ name, data, err string }{
 		{"unknown field", "{\"schema_version\":\"fbeval-study/v1\",\n \"suite\":\"toolcall\",\n \"bogus\":1}", "s.json:3:2: unknown field at /bogus"},
-		{"unknown nested field", `{"schema_version":"fbeval-study/v1","filter":{"limt":1}}`, "s.json:1:47: unknown field at /filter/limt"},
+		{"unknown nested field", `{"schema_version":"fbeval-study/v1","filter":{"limt":1}}`, "s.json:1:47: unknown field at /filter/limt; did you mean limit"},
+		{"unknown field, a typo", "{\"schema_version\":\"fbeval-study/v1\",\n \"repeat\":3}", "s.json:2:2: unknown field at /repeat; did you mean repeats"},
+		{"unknown field, a case apart", `{"schema_version":"fbeval-study/v1","Seed":3}`, "s.json:1:37: unknown field at /Seed; did you mean seed"},
 		{"duplicate key", "{\"schema_version\":\"fbeval-study/v1\",\n \"suite\":\"toolcall\", \"suite\":\"coglang\"}", "s.json:2:22: invalid JSON: duplicate object member name"},
 		{"wrong version", `{"schema_version":"fbeval-study/v2","suite":"toolcall"}`, `s.json:1:1: schema_version must be "fbeval-study/v1", got "fbeval-study/v2"`},
 		{"no version", `{"suite":"toolcall"}`, `s.json:1:1: schema_version must be "fbeval-study/v1", got ""`},

@@ -125,17 +125,17 @@ func notOneOf(msg string) string {
 		got = fmt.Sprintf("%q", got)
 	}
 	out := fmt.Sprintf("--%s %s: not one of %s", m[1], got, strings.Join(values, ", "))
-	if near := nearest(m[3], values); near != "" {
+	if near := Nearest(m[3], values); near != "" {
 		out += "; did you mean " + near
 	}
 	return out
 }
 
-// nearest returns the one of values that v is a typo of: the same but for
+// Nearest returns the one of values that v is a typo of: the same but for
 // case, or one edit away (two when v is five bytes or longer, so that a swap
 // of two letters is near; none but case below three bytes); "" when none is,
 // or more than one is equally near.
-func nearest(v string, values []string) string {
+func Nearest(v string, values []string) string {
 	best, bestD, ties := "", 3, 0
 	if len(v) < 5 {
 		bestD = 2

@@ -106,8 +106,8 @@ func TestNearest(t *testing.T) {
 		{"", ""},
 		{"t", ""},
 	} {
-		if got := nearest(tc.v, formats); got != tc.want {
-			t.Errorf("nearest(%q) = %q, want %q", tc.v, got, tc.want)
+		if got := Nearest(tc.v, formats); got != tc.want {
+			t.Errorf("Nearest(%q) = %q, want %q", tc.v, got, tc.want)
 		}
 	}
 }
