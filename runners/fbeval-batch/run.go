@@ -406,7 +406,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	}
 	var t tally
 	var reqs *runner.Requests
-	var studies map[string]bool
+	var studies, recipes map[string]bool
 	var order []uint32 // without a request file: the entry of each id's result, by id
 	if c.Requests == "" {
 		if unmapped != "" {
@@ -440,7 +440,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			return 0, err
 		}
 		defer done()
-		studies = reqs.Studies()
+		studies, recipes = reqs.Studies(), reqs.Recipes()
 		for i := range uint32(rs.entries.len()) {
 			if rs.entries.at(i).flags&(repeat|matched) == 0 {
 				t.unknown++
@@ -468,7 +468,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	run := runner.RunInfo{Runner: name, Provider: c.Provider}
 	w := runner.NewOutput(stdout)
 	if c.Output != "-" {
-		if w, err = runner.OpenOutput(c.Output, runner.Resume{Fresh: c.Fresh, Run: run, Studies: studies, Inputs: append(slices.Clone(c.Results), c.Requests)}); err != nil {
+		if w, err = runner.OpenOutput(c.Output, runner.Resume{Fresh: c.Fresh, Run: run, Studies: studies, Recipes: recipes, Inputs: append(slices.Clone(c.Results), c.Requests)}); err != nil {
 			return 0, usagef("%v", err)
 		}
 		defer w.Close()

@@ -360,6 +360,41 @@ func TestOutputResumes(t *testing.T) {
 	}
 }
 
+// TestOutputResumesAWiderStudy: a file of another study whose records were
+// made from the same recipe (the same prompts, only selected otherwise: more
+// repeats, arms or cases) resumes, and only the new requests are asked; one
+// of another recipe is refused.
+func TestOutputResumesAWiderStudy(t *testing.T) {
+	data, err := os.ReadFile("testdata/toolcall_requests.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+	stamp := func(lines []string, study, recipe string) string {
+		var b strings.Builder
+		for _, l := range lines {
+			b.WriteString(strings.Replace(l, `"suite":"toolcall",`, `"suite":"toolcall","study":"`+study+`","recipe":"`+recipe+`",`, 1))
+		}
+		return b.String()
+	}
+	out := filepath.Join(t.TempDir(), "responses.jsonl")
+	narrow := stamp(lines[:len(lines)-1], "sha256:1111111111111111", "sha256:aaaaaaaaaaaaaaaa")
+	if code, _, errs := runMock(t, narrow, "--mode", "refuse", "-o", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	wide := stamp(lines, "sha256:2222222222222222", "sha256:aaaaaaaaaaaaaaaa")
+	code, _, errs := runMock(t, wide, "--mode", "refuse", "-o", out)
+	got, _ := os.ReadFile(out)
+	if want := fmt.Sprintf("%d of %d requests already answered, skipped", len(lines)-1, len(lines)); code != 0 || !strings.Contains(errs, want) || bytes.Count(got, []byte("\n")) != len(lines) {
+		t.Errorf("a wider study of the same recipe: exit %d, %d records, stderr %q; want %q", code, bytes.Count(got, []byte("\n")), errs, want)
+	}
+	other := stamp(lines, "sha256:3333333333333333", "sha256:bbbbbbbbbbbbbbbb")
+	code, _, errs = runMock(t, other, "--mode", "refuse", "-o", out)
+	if again, _ := os.ReadFile(out); code != 2 || !bytes.Equal(again, got) || !strings.Contains(errs, "written by another run (study sha256:1111111111111111; this run's requests are of sha256:3333333333333333)") {
+		t.Errorf("another recipe: exit %d: %s", code, errs)
+	}
+}
+
 // TestOutputIsTheRequestFile: -o naming the request file (resumed, --fresh,
 // or by a link) is exit 2 and one line, and the request file is left as it was;
 // before, --fresh emptied it and resuming appended responses to it.

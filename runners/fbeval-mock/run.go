@@ -68,7 +68,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	run := runner.RunInfo{Runner: name, Provider: name, Model: "mock-" + c.Mode}
 	out := runner.NewOutput(stdout)
 	if c.Output != "-" {
-		if out, err = runner.OpenOutput(c.Output, runner.Resume{Fresh: c.Fresh, Run: run, Studies: reqs.Studies(), Inputs: []string{c.Input}}); err != nil {
+		if out, err = runner.OpenOutput(c.Output, runner.Resume{Fresh: c.Fresh, Run: run, Studies: reqs.Studies(), Recipes: reqs.Recipes(), Inputs: []string{c.Input}}); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			return runner.ExitUsage
 		}

@@ -120,7 +120,7 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 	}
 	out := NewOutput(stdout)
 	if f.Output != "-" {
-		if out, err = OpenOutput(f.Output, Resume{Fresh: f.Fresh, Run: run, Studies: reqs.Studies(), Inputs: []string{f.Input}}); err != nil {
+		if out, err = OpenOutput(f.Output, Resume{Fresh: f.Fresh, Run: run, Studies: reqs.Studies(), Recipes: reqs.Recipes(), Inputs: []string{f.Input}}); err != nil {
 			return fail(ExitUsage, "%v", err)
 		}
 		defer out.Close()

@@ -33,10 +33,17 @@ type Resume struct {
 	// Fresh starts the file over: its records are dropped.
 	Fresh bool
 	// Run is this run. A record whose "run" names another provider or model (when
-	// Run has one), or a study not in Studies (when Studies is set), refuses the file:
-	// resuming would mix two runs in one file.
+	// Run has one), or a study not in Studies (when Studies is set) and a
+	// recipe not in Recipes, refuses the file: resuming would mix two runs in
+	// one file.
 	Run     RunInfo
 	Studies map[string]bool
+	// Recipes, when set, lets a record of another study resume when its run
+	// names one of them: its requests were made from the same recipe (the
+	// same prompts, export.Recipe), and only selected otherwise (more
+	// repeats, arms or cases), so its answers stand and only the new requests
+	// are asked.
+	Recipes map[string]bool
 	// Inputs are the files the run reads ("-": standard input): the output
 	// file may be none of them, by any name, or resuming (or --fresh) would
 	// write into what is being read.
@@ -152,7 +159,7 @@ func (r *Resume) mismatch(run *RunInfo) string {
 		return "" // written by a tool that does not say: nothing to check
 	}
 	switch {
-	case r.Studies != nil && run.Study != "" && !r.Studies[run.Study]:
+	case r.Studies != nil && run.Study != "" && !r.Studies[run.Study] && (run.Recipe == "" || !r.Recipes[run.Recipe]):
 		return fmt.Sprintf("study %s; this run's requests are of %s", run.Study, wordsOf(r.Studies))
 	case r.Run.Provider != "" && run.Provider != "" && run.Provider != r.Run.Provider:
 		return fmt.Sprintf("provider %q; this run's is %q", run.Provider, r.Run.Provider)

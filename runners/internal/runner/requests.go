@@ -58,6 +58,9 @@ type Requests struct {
 	count   int
 	ids     contract.IDSet // every request id, with its line
 	studies map[string]bool
+	// recipes are the recipes the requests carry (toolcall requests do;
+	// CogLang requests have none, and their sums are not kept)
+	recipes map[string]bool
 	derived string          // the study of records without one
 	spool   *contract.Spool // the file, read again by Each
 	items   []Item          // a request set held in memory instead of a file (FromItems)
@@ -73,7 +76,7 @@ type Check func(it *Item) error
 // repeated request id, or a request check refuses is returned as an error located
 // at FILE:LINE:COL. Close releases what it holds (the spooled copy of r).
 func OpenRequests(name string, r io.Reader, check Check) (*Requests, error) {
-	q := &Requests{name: name, studies: make(map[string]bool), closer: func() error { return nil }}
+	q := &Requests{name: name, studies: make(map[string]bool), recipes: make(map[string]bool), closer: func() error { return nil }}
 	sp, err := contract.NewSpool(name, r)
 	if err != nil {
 		return nil, err
@@ -87,6 +90,9 @@ func OpenRequests(name string, r io.Reader, check Check) (*Requests, error) {
 			sums = append(sums, sha256.Sum256([]byte(r.RequestID+"\x00"+r.Instructions+"\x00"+r.Prompt)))
 		} else {
 			q.studies[r.Study] = true
+		}
+		if it.Req.Recipe != "" {
+			q.recipes[it.Req.Recipe] = true
 		}
 		if check != nil {
 			return check(it)
@@ -139,6 +145,9 @@ func (q *Requests) Len() int { return q.count }
 
 // Studies is the set of study identities of the requests.
 func (q *Requests) Studies() map[string]bool { return q.studies }
+
+// Recipes is the set of recipes the requests carry (see Resume.Recipes).
+func (q *Requests) Recipes() map[string]bool { return q.recipes }
 
 // Has reports whether a request has the id.
 func (q *Requests) Has(id string) bool {
