@@ -60,6 +60,14 @@ func (c *CheckCmd) Run(env *Env) error {
 	if err != nil {
 		return &exitError{code: 2, err: cleanPathError(err)}
 	}
+	if kind, v := contract.KindOf(data); kind != "" {
+		// one of fbeval's own files, not what a model wrote
+		advice := ""
+		if kind == "a response file" {
+			advice = "; score response files with fbeval score"
+		}
+		return &contract.InputError{Kind: contract.ErrWrongFile, File: path, Line: 1, Col: 1, Msg: fmt.Sprintf("this is %s (%s), not one model output: fbeval check checks the text one answer holds%s", kind, v, advice)}
+	}
 	if c.Contract != "" {
 		return c.runContract(env, data)
 	}
