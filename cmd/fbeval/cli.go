@@ -151,6 +151,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		if errors.As(err, &pe) && pe.Context != nil {
 			msg = usage.Explain("fbeval", msg, pe.Context)
 			msg = responsesWithoutFlag(msg, pe.Context)
+			msg = studyWithoutCommand(msg, pe.Context)
 		}
 		fmt.Fprintf(stderr, "fbeval: %s\n", msg)
 		if pe != nil && pe.Context != nil {

@@ -50,6 +50,17 @@ func responsesWithoutFlag(msg string, ctx *kong.Context) string {
 	return fmt.Sprintf("unexpected argument %s: response files are given with --responses: %s", file, strings.Join(args, " "))
 }
 
+// studyWithoutCommand words a study named to fbeval study without show or
+// init (fbeval study toolcall-quick) with the two command lines it may have
+// meant; any other msg is returned as it is.
+func studyWithoutCommand(msg string, ctx *kong.Context) string {
+	name, ok := strings.CutPrefix(msg, "unexpected argument ")
+	if !ok || usage.Command("fbeval", ctx) != "fbeval study" || strings.Contains(name, ",") {
+		return msg
+	}
+	return fmt.Sprintf("unexpected argument %s: fbeval study show %s prints the study resolved, fbeval study init %[1]s a study file to edit", name, name)
+}
+
 // formatByName is the format an output's name asks for, in order of
 // preference (a .txt name: score and report write text, compare a table).
 var formatByName = map[string][]string{
