@@ -79,6 +79,27 @@ func TestBadBaseURL(t *testing.T) {
 	}
 }
 
+// TestBaseURLWithEndpoint: a base URL pasted with the endpoint the runner adds
+// (the whole URL of a curl example) is refused, and the message gives the root.
+func TestBaseURLWithEndpoint(t *testing.T) {
+	dir := t.TempDir()
+	in := writeRequests(t, dir, 3)
+	for base, root := range map[string]string{
+		"http://127.0.0.1:8080/v1/chat/completions":  "--base-url http://127.0.0.1:8080/v1",
+		"http://127.0.0.1:8080/v1/chat/completions/": "--base-url http://127.0.0.1:8080/v1",
+		"https://api.openai.com/v1/responses":        "--base-url https://api.openai.com/v1",
+		"http://localhost:11434/v1/completions":      "--base-url http://localhost:11434/v1",
+		"http://localhost:11434/chat/completions":    "--base-url http://localhost:11434",
+		"https://api.anthropic.com/v1/messages":      "--base-url https://api.anthropic.com/v1",
+	} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"--model", "m", "--base-url", base, "--api-key-env", "FBEVAL_UNSET_KEY", in}, nil, &out, &errb)
+		if code != 2 || out.Len() != 0 || strings.Count(errb.String(), "\n") != 1 || !strings.Contains(errb.String(), "the runner adds the endpoint itself") || !strings.HasSuffix(errb.String(), root+"\n") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", base, code, out.String(), errb.String())
+		}
+	}
+}
+
 // TestMaxTokensExclusive: --max-tokens and --max-completion-tokens do not mix.
 func TestMaxTokensExclusive(t *testing.T) {
 	var out, errb bytes.Buffer

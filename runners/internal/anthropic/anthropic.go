@@ -174,6 +174,17 @@ func ErrorStatus(kind string) int {
 	}[kind]
 }
 
+// MessagesPath is the path of the Messages API under base: /messages when base
+// ends in /v1 (the runner's default, https://api.anthropic.com/v1), and
+// /v1/messages when it does not, as the Anthropic SDK's base_url and
+// ANTHROPIC_BASE_URL have it (https://api.anthropic.com).
+func MessagesPath(base string) string {
+	if strings.HasSuffix(strings.TrimRight(base, "/"), "/v1") {
+		return "/messages"
+	}
+	return "/v1/messages"
+}
+
 // Client asks the Messages API; it is a runner.Provider.
 type Client struct {
 	HTTP *runner.HTTP
@@ -186,7 +197,7 @@ func (c *Client) Do(ctx context.Context, req *contract.Request) (runner.Result, 
 	if err != nil {
 		return runner.Result{}, &runner.CallError{Code: "bad_request", Message: err.Error()}
 	}
-	data, err := c.HTTP.PostJSON(ctx, "/messages", body)
+	data, err := c.HTTP.PostJSON(ctx, MessagesPath(c.HTTP.BaseURL), body)
 	if err != nil {
 		return runner.Result{}, err
 	}

@@ -148,3 +148,36 @@ func TestRecordedErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestMessagesPath: the base URL is the API's root with its /v1, as the runner's
+// default has it, or without, as the Anthropic SDK's base_url and
+// ANTHROPIC_BASE_URL have it (https://api.anthropic.com): both call /v1/messages.
+func TestMessagesPath(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("testdata", "message_text.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r.URL.Path
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body)
+	}))
+	defer srv.Close()
+	for base, want := range map[string]string{
+		"":              "/v1/messages",
+		"/":             "/v1/messages",
+		"/v1":           "/v1/messages",
+		"/v1/":          "/v1/messages",
+		"/proxy":        "/proxy/v1/messages",
+		"/proxy/v1":     "/proxy/v1/messages",
+		"/anthropic/":   "/anthropic/v1/messages",
+		"/v1/anthropic": "/v1/anthropic/v1/messages",
+	} {
+		got = ""
+		c := &Client{HTTP: &runner.HTTP{Client: srv.Client(), BaseURL: srv.URL + base}, Opts: Options{Model: "m"}}
+		if _, err := c.Do(context.Background(), &contract.Request{Messages: []contract.Message{{Role: "user", Content: "u"}}}); err != nil || got != want {
+			t.Errorf("base %q: called %q (%v), want %q", base, got, err, want)
+		}
+	}
+}

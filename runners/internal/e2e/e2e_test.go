@@ -289,15 +289,26 @@ func TestLivePipeline(t *testing.T) {
 		t.Error("a live run reports no latency")
 	}
 
-	// The same with every stage on a pipe, the Anthropic runner this time.
+	// The same with every stage on a pipe, the Anthropic runner this time, given
+	// its base URL as the Anthropic SDK takes it, without /v1.
 	r = pipeline(t, dir,
 		[]string{"fbeval", "export", "toolcall-quick"},
-		append([]string{"fbeval-anthropic", "--base-url", url, "--model", "m"}, fast...),
+		append([]string{"fbeval-anthropic", "--base-url", strings.TrimSuffix(url, "/v1"), "--model", "m"}, fast...),
 		[]string{"fbeval", "score", "toolcall-quick", "--responses", "-", "--format", "json", gate})
 	if !reflect.DeepEqual(r.codes, []int{0, 0, 0}) {
 		t.Fatalf("export | fbeval-anthropic | score: exit %v\n%s", r.codes, r.stderr)
 	}
 	checkPerfect(t, decodeReport(t, r.out))
+
+	// An OpenAI-compatible base URL without its /v1 (Ollama's address as it is,
+	// http://localhost:11434): every call is a 404, and the run stops on them with
+	// the URL it called and the one to give.
+	r = pipeline(t, dir,
+		[]string{"fbeval", "export", "toolcall-quick"},
+		append([]string{"fbeval-openai", "--base-url", strings.TrimSuffix(url, "/v1"), "--model", "m", "--concurrency", "1"}, fast...))
+	if want := "(POST " + strings.TrimSuffix(url, "/v1") + "/chat/completions; OpenAI-compatible servers, Ollama and vLLM among them, serve their API under /v1: --base-url " + url + ")); check --base-url"; !reflect.DeepEqual(r.codes, []int{0, 1}) || !strings.Contains(r.stderr, want) {
+		t.Errorf("without /v1: exit %v, stderr lacks %q:\n%s", r.codes, want, r.stderr)
+	}
 
 	// A server that refuses everything fails the gate: the exit code carries it.
 	refuser := startFakeServer(t, dir)

@@ -128,12 +128,25 @@ func toolCall(reply string) (name string, args json.RawMessage, ok bool) {
 	return env.Tool, env.Arguments, true
 }
 
-// conversation reads the chat a request body carries, whichever API it is for.
-func (req *wireRequest) conversation(path string) Conversation {
-	if strings.HasSuffix(path, "/responses") {
+// apiOf names the API a call's path asks for: /chat/completions, /responses or
+// /messages, each under /v1 as the APIs serve them (behind any prefix, as a proxy
+// puts them); "" for any other path.
+func apiOf(path string) string {
+	for _, api := range []string{"/chat/completions", "/responses", "/messages"} {
+		if strings.HasSuffix(path, "/v1"+api) {
+			return api
+		}
+	}
+	return ""
+}
+
+// conversation reads the chat a request body carries, whichever API it is for
+// (apiOf).
+func (req *wireRequest) conversation(api string) Conversation {
+	if api == "/responses" {
 		return Conversation{System: req.Instructions, Turns: req.Input}
 	}
-	if strings.HasSuffix(path, "/messages") {
+	if api == "/messages" {
 		return Conversation{System: req.System, Turns: req.Messages}
 	}
 	var c Conversation
@@ -161,12 +174,17 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, faults bool) {
 		http.Error(w, `{"error":{"type":"invalid_request_error","message":"bad request"}}`, http.StatusBadRequest)
 		return
 	}
+	api := apiOf(r.URL.Path)
+	if api == "" {
+		http.NotFound(w, r) // as Ollama and other Go servers answer a path they do not serve
+		return
+	}
 	var req wireRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		http.Error(w, `{"error":{"type":"invalid_request_error","message":"body is not JSON"}}`, http.StatusBadRequest)
 		return
 	}
-	conv := req.conversation(r.URL.Path)
+	conv := req.conversation(api)
 	user := conv.LastUser()
 	s.mu.Lock()
 	s.calls[user]++
@@ -243,7 +261,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, faults bool) {
 	name, args, isCall := toolCall(reply)
 	isCall = isCall && req.offers(name)
 	switch {
-	case isCall && strings.HasSuffix(r.URL.Path, "/chat/completions"):
+	case isCall && api == "/chat/completions":
 		answer = map[string]any{
 			"id": "chatcmpl-" + id, "object": "chat.completion", "model": req.Model,
 			"choices": []any{map[string]any{"index": 0, "finish_reason": "tool_calls",
@@ -252,14 +270,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, faults bool) {
 					"function": map[string]any{"name": name, "arguments": string(args)}}}}}},
 			"usage": map[string]any{"prompt_tokens": len(user) / 4, "completion_tokens": len(reply) / 4, "total_tokens": (len(user) + len(reply)) / 4},
 		}
-	case isCall && strings.HasSuffix(r.URL.Path, "/responses"):
+	case isCall && api == "/responses":
 		answer = map[string]any{
 			"id": "resp_" + id, "object": "response", "model": req.Model, "status": "completed",
 			"output": []any{map[string]any{"type": "function_call", "id": "fc_" + id, "call_id": "call_" + id,
 				"name": name, "arguments": string(args), "status": "completed"}},
 			"usage": map[string]any{"input_tokens": len(user) / 4, "output_tokens": len(reply) / 4},
 		}
-	case isCall && strings.HasSuffix(r.URL.Path, "/messages"):
+	case isCall && api == "/messages":
 		answer = map[string]any{
 			"id": "msg_" + id, "type": "message", "role": "assistant", "model": req.Model,
 			"content": []any{map[string]any{"type": "text", "text": "I'll search for that."},
@@ -267,30 +285,27 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, faults bool) {
 			"stop_reason": "tool_use",
 			"usage":       map[string]any{"input_tokens": len(user) / 4, "output_tokens": len(reply) / 4},
 		}
-	case strings.HasSuffix(r.URL.Path, "/chat/completions"):
+	case api == "/chat/completions":
 		answer = map[string]any{
 			"id": "chatcmpl-" + id, "object": "chat.completion", "model": req.Model,
 			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
 				"message": map[string]any{"role": "assistant", "content": reply}}},
 			"usage": map[string]any{"prompt_tokens": len(user) / 4, "completion_tokens": len(reply) / 4, "total_tokens": (len(user) + len(reply)) / 4},
 		}
-	case strings.HasSuffix(r.URL.Path, "/responses"):
+	case api == "/responses":
 		answer = map[string]any{
 			"id": "resp_" + id, "object": "response", "model": req.Model, "status": "completed",
 			"output": []any{map[string]any{"type": "message", "role": "assistant",
 				"content": []any{map[string]any{"type": "output_text", "text": reply}}}},
 			"usage": map[string]any{"input_tokens": len(user) / 4, "output_tokens": len(reply) / 4},
 		}
-	case strings.HasSuffix(r.URL.Path, "/messages"):
+	default: // /messages
 		answer = map[string]any{
 			"id": "msg_" + id, "type": "message", "role": "assistant", "model": req.Model,
 			"content":     []any{map[string]any{"type": "text", "text": reply}},
 			"stop_reason": "end_turn",
 			"usage":       map[string]any{"input_tokens": len(user) / 4, "output_tokens": len(reply) / 4, "cache_read_input_tokens": 2},
 		}
-	default:
-		writeError(w, http.StatusNotFound, "not_found_error", "no such endpoint")
-		return
 	}
 	b, _ := json.Marshal(answer)
 	if f.Truncate {

@@ -87,6 +87,36 @@ func TestAnswersThroughEveryAPI(t *testing.T) {
 	}
 }
 
+// TestOnlyTheAPIsPaths: the server answers the paths the APIs have, under /v1
+// (behind any prefix, as a proxy puts them), and 404 elsewhere, as OpenAI, Ollama
+// and vLLM do: a runner given a base URL without its /v1, or with the endpoint
+// already on it, is not answered by the fake server when a real one would not.
+func TestOnlyTheAPIsPaths(t *testing.T) {
+	ts := httptest.NewServer(fakeserver.New(fakeserver.Options{Reply: func(string) string { return "ok" }}))
+	defer ts.Close()
+	body := []byte(`{"model":"m","messages":[{"role":"user","content":"u"}]}`)
+	for path, want := range map[string]int{
+		"/v1/chat/completions":                  200,
+		"/v1/responses":                         200,
+		"/v1/messages":                          200,
+		"/proxy/v1/chat/completions":            200,
+		"/chat/completions":                     404,
+		"/messages":                             404,
+		"/v1/chat/completions/chat/completions": 404,
+		"/v1/models":                            404,
+		"/v1/chat/completions/":                 404,
+	} {
+		resp, err := http.Post(ts.URL+path, "application/json", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("POST %s: HTTP %d, want %d", path, resp.StatusCode, want)
+		}
+	}
+}
+
 func TestLoadAnswersErrors(t *testing.T) {
 	for _, tt := range []struct{ name, in, want string }{
 		{"no reference", `{"schema_version":"fbeval-request/v1","request_id":"a","messages":[{"role":"user","content":"x"}]}`,

@@ -138,8 +138,27 @@ func (h *HTTP) PostJSON(ctx context.Context, path string, body []byte) ([]byte, 
 	}
 	e := StatusError(resp.StatusCode, data)
 	e.Message = ProviderText(e.Message, h.Secrets)
+	if resp.StatusCode == http.StatusNotFound {
+		// the body's text cut to leave room, so that a long one does not hide
+		// where the call went
+		at := Redact(notFoundAt(hreq.URL, h.BaseURL), h.Secrets)
+		e.Message = capText(e.Message, max(MaxMessageBytes-len(at), MaxMessageBytes/2)) + at
+	}
 	e.RetryAfter = ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	return nil, e
+}
+
+// notFoundAt says where a call that got 404 went: " (POST URL)", and, when
+// its path has no /v1 in it, where OpenAI-compatible APIs are: a base URL of
+// http://localhost:11434 for Ollama, whose API is under /v1.
+func notFoundAt(called *url.URL, base string) string {
+	at := " (POST " + called.Redacted()
+	if !strings.Contains(called.Path+"/", "/v1/") {
+		if b, err := url.Parse(strings.TrimRight(base, "/") + "/v1"); err == nil {
+			at += "; OpenAI-compatible servers, Ollama and vLLM among them, serve their API under /v1: --base-url " + b.Redacted()
+		}
+	}
+	return at + ")"
 }
 
 // StatusError is the CallError of an API answer with HTTP status code (>= 400),

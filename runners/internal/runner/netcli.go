@@ -178,8 +178,22 @@ func checkBaseURL(base string) error {
 	case u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
 		return bad("has a query or fragment")
 	}
+	// The whole URL of an endpoint, as a curl example or a server's log shows
+	// it: every call would go to …/chat/completions/chat/completions.
+	path := strings.TrimRight(u.Path, "/")
+	for _, ep := range endpoints {
+		if strings.HasSuffix(path, ep) {
+			root := *u
+			root.Path, root.RawPath = strings.TrimSuffix(path, ep), ""
+			return fmt.Errorf("--base-url %q names an endpoint (%s), and the runner adds the endpoint itself; give the API's root: --base-url %s", base, ep, root.Redacted())
+		}
+	}
 	return nil
 }
+
+// endpoints are the API paths a base URL is not to end in: those the runners
+// call, and the older completions one (a longer path first).
+var endpoints = []string{"/chat/completions", "/completions", "/responses", "/messages"}
 
 func sortByLenDesc(s []string) {
 	for i := 1; i < len(s); i++ {

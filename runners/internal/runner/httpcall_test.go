@@ -1,0 +1,48 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestNotFoundNamesTheURL: a 404 names the URL that was called, so that a base
+// URL without its /v1 (Ollama's http://localhost:11434) or a wrong path shows in
+// the error records and in the line a stopped run ends with; without /v1 in the
+// path it says where the APIs are.
+func TestNotFoundNamesTheURL(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/chat/completions" {
+			// OpenAI's answer for a model that is not there
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			w.Write([]byte(`{"error":{"message":"The model 'x' does not exist","type":"invalid_request_error","param":null,"code":"model_not_found"}}`))
+			return
+		}
+		if r.URL.Path == "/long/chat/completions" {
+			w.WriteHeader(http.StatusNotFound)
+			w.Write([]byte(strings.Repeat("no such thing here. ", 100)))
+			return
+		}
+		http.NotFound(w, r) // Ollama's answer for a path it does not serve
+	}))
+	defer srv.Close()
+	for _, tt := range []struct{ base, want string }{
+		{srv.URL, "HTTP 404 Not Found: 404 page not found (POST " + srv.URL + "/chat/completions; OpenAI-compatible servers, Ollama and vLLM among them, serve their API under /v1: --base-url " + srv.URL + "/v1)"},
+		{srv.URL + "/", "(POST " + srv.URL + "/chat/completions; OpenAI-compatible servers, Ollama and vLLM among them, serve their API under /v1: --base-url " + srv.URL + "/v1)"},
+		{srv.URL + "/v1", "HTTP 404 Not Found (model_not_found): The model 'x' does not exist (POST " + srv.URL + "/v1/chat/completions)"},
+		{srv.URL + "/api/v1", "HTTP 404 Not Found: 404 page not found (POST " + srv.URL + "/api/v1/chat/completions)"},
+		// a long body is cut, not the URL, and the message stays within the cap
+		{srv.URL + "/long", "here. ... (POST " + srv.URL + "/long/chat/completions; OpenAI-compatible servers, Ollama and vLLM among them, serve their API under /v1: --base-url " + srv.URL + "/long/v1)"},
+	} {
+		h := &HTTP{Client: srv.Client(), BaseURL: tt.base}
+		_, err := h.PostJSON(context.Background(), "/chat/completions", []byte(`{}`))
+		var ce *CallError
+		if !errors.As(err, &ce) || ce.Code != "http_404" || !strings.HasSuffix(ce.Message, tt.want) || ProviderText(ce.Message, nil) != ce.Message {
+			t.Errorf("%s: %v, want ...%s", tt.base, err, tt.want)
+		}
+	}
+}
