@@ -41,3 +41,20 @@ func TestRunSendsHeadersAndCountsCache(t *testing.T) {
 		t.Error("the key was written")
 	}
 }
+
+// TestBaseURLFromEnvironment: without --base-url the runner takes
+// ANTHROPIC_BASE_URL as the Anthropic SDK has it, the root without /v1.
+func TestBaseURLFromEnvironment(t *testing.T) {
+	ts := httptest.NewServer(fakeserver.New(fakeserver.Options{Reply: func(u string) string { return "re: " + u }}))
+	defer ts.Close()
+	in := filepath.Join(t.TempDir(), "requests.jsonl")
+	if err := os.WriteFile(in, []byte(`{"schema_version":"fbeval-request/v1","request_id":"r1","case_id":"c1","messages":[{"role":"user","content":"hi"}]}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"--model", "c", "--api-key-env", "FBEVAL_UNSET_KEY", in}, nil, &out, &errb)
+	if code != 0 || !strings.Contains(out.String(), `"output":"re: hi"`) || !strings.Contains(errb.String(), "the base URL is ANTHROPIC_BASE_URL's, "+ts.URL+" ") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+}

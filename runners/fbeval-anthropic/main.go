@@ -19,8 +19,6 @@ import (
 	"net/http"
 	"os"
 
-	"github.com/alecthomas/kong"
-
 	"github.com/fbeval/fbeval/runners/internal/anthropic"
 	"github.com/fbeval/fbeval/runners/internal/runner"
 )
@@ -44,14 +42,13 @@ func main() {
 // once on a second one or on SIGTERM (see runner.NotifySignals).
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var c cli
-	vars := kong.Vars{"base_url": "https://api.anthropic.com/v1", "api_key_env": "ANTHROPIC_API_KEY"}
-	if code, done := runner.ParseArgs(&c, name, "Answer fbeval request files with the Anthropic Messages API.", args, stdout, stderr, vars); done {
-		return code
-	}
-	opts := anthropic.Options{Model: c.Model, MaxTokens: c.MaxTokens, Temperature: c.Temperature, NativeSchema: c.NativeSchema, Provider: c.Provider}
-	return runner.Execute(ctx, &c.NetFlags, runner.Setup{
-		Name:     name,
-		Provider: "anthropic",
+	var opts anthropic.Options
+	setup := runner.Setup{
+		Name:       name,
+		Provider:   "anthropic",
+		BaseURL:    "https://api.anthropic.com/v1",
+		BaseURLEnv: "ANTHROPIC_BASE_URL",
+		APIKeyEnv:  "ANTHROPIC_API_KEY",
 		Auth: func(key string) http.Header {
 			return http.Header{"X-Api-Key": {key}}
 		},
@@ -59,5 +56,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			h.Header.Set("Anthropic-Version", anthropic.Version)
 			return &anthropic.Client{HTTP: h, Opts: opts}
 		},
-	}, stdin, stdout, stderr)
+	}
+	if code, done := runner.ParseArgs(&c, name, "Answer fbeval request files with the Anthropic Messages API.", args, stdout, stderr, setup.Vars()); done {
+		return code
+	}
+	opts = anthropic.Options{Model: c.Model, MaxTokens: c.MaxTokens, Temperature: c.Temperature, NativeSchema: c.NativeSchema, Provider: c.Provider}
+	return runner.Execute(ctx, &c.NetFlags, setup, stdin, stdout, stderr)
 }

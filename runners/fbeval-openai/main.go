@@ -22,8 +22,6 @@ import (
 	"net/http"
 	"os"
 
-	"github.com/alecthomas/kong"
-
 	"github.com/fbeval/fbeval/runners/internal/openai"
 	"github.com/fbeval/fbeval/runners/internal/runner"
 )
@@ -50,22 +48,26 @@ func main() {
 // once on a second one or on SIGTERM (see runner.NotifySignals).
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var c cli
-	vars := kong.Vars{"base_url": "https://api.openai.com/v1", "api_key_env": "OPENAI_API_KEY"}
-	if code, done := runner.ParseArgs(&c, name, "Answer fbeval request files with an OpenAI-compatible API.", args, stdout, stderr, vars); done {
+	var opts openai.Options
+	setup := runner.Setup{
+		Name:       name,
+		Provider:   "openai-compatible",
+		BaseURL:    "https://api.openai.com/v1",
+		BaseURLEnv: "OPENAI_BASE_URL",
+		APIKeyEnv:  "OPENAI_API_KEY",
+		Auth:       func(key string) http.Header { return http.Header{"Authorization": {"Bearer " + key}} },
+		New:        func(h *runner.HTTP) runner.Provider { return &openai.Client{HTTP: h, Opts: opts} },
+	}
+	if code, done := runner.ParseArgs(&c, name, "Answer fbeval request files with an OpenAI-compatible API.", args, stdout, stderr, setup.Vars()); done {
 		return code
 	}
 	if c.MaxTokens > 0 && c.MaxCompletionTokens > 0 {
 		fmt.Fprintf(stderr, "%s: --max-tokens and --max-completion-tokens are exclusive: give one (see %s --help)\n", name, name)
 		return runner.ExitUsage
 	}
-	opts := openai.Options{
+	opts = openai.Options{
 		Model: c.Model, API: c.API, MaxTokens: c.MaxTokens, MaxCompletionTokens: c.MaxCompletionTokens, Temperature: c.Temperature,
 		NativeSchema: c.NativeSchema, NoSeed: c.NoSeed, Provider: c.Provider,
 	}
-	return runner.Execute(ctx, &c.NetFlags, runner.Setup{
-		Name:     name,
-		Provider: "openai-compatible",
-		Auth:     func(key string) http.Header { return http.Header{"Authorization": {"Bearer " + key}} },
-		New:      func(h *runner.HTTP) runner.Provider { return &openai.Client{HTTP: h, Opts: opts} },
-	}, stdin, stdout, stderr)
+	return runner.Execute(ctx, &c.NetFlags, setup, stdin, stdout, stderr)
 }

@@ -186,3 +186,35 @@ func TestProgressLines(t *testing.T) {
 		t.Errorf("--progress-every 0 printed progress:\n%s", stderr.String())
 	}
 }
+
+// TestBaseURLFromEnvironment: without --base-url the runner takes
+// OPENAI_BASE_URL, as the OpenAI SDK does, and says so; --base-url wins over
+// it; a variable that holds no usable URL is named in the refusal.
+func TestBaseURLFromEnvironment(t *testing.T) {
+	ts := httptest.NewServer(fakeserver.New(fakeserver.Options{Reply: func(u string) string { return "re: " + u }}))
+	defer ts.Close()
+	dir := t.TempDir()
+	in := writeRequests(t, dir, 3)
+	args := []string{"--model", "m", "--api-key-env", "FBEVAL_UNSET_KEY", in}
+
+	t.Setenv("OPENAI_BASE_URL", ts.URL+"/v1")
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), args, nil, &out, &errb); code != 0 || strings.Count(out.String(), "\n") != 3 ||
+		!strings.Contains(errb.String(), "fbeval-openai: the base URL is OPENAI_BASE_URL's, "+ts.URL+"/v1 (--base-url overrides it)\n") {
+		t.Errorf("from the environment: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+
+	out.Reset()
+	errb.Reset()
+	if code := run(context.Background(), append([]string{"--base-url", "localhost/v1"}, args...), nil, &out, &errb); code != 2 || !strings.HasPrefix(errb.String(), `fbeval-openai: --base-url "localhost/v1"`) {
+		t.Errorf("--base-url beside it: exit %d, stderr %q", code, errb.String())
+	}
+
+	t.Setenv("OPENAI_BASE_URL", ts.URL+"/v1/chat/completions")
+	out.Reset()
+	errb.Reset()
+	if code := run(context.Background(), args, nil, &out, &errb); code != 2 || out.Len() != 0 ||
+		errb.String() != "fbeval-openai: OPENAI_BASE_URL \""+ts.URL+"/v1/chat/completions\" names an endpoint (/chat/completions), and the runner adds the endpoint itself; give the API's root: --base-url "+ts.URL+"/v1\n" {
+		t.Errorf("an endpoint in the environment: exit %d, stderr %q", code, errb.String())
+	}
+}

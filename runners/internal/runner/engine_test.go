@@ -364,7 +364,8 @@ func TestKeyNeverWritten(t *testing.T) {
 		reqs = append(append(reqs, b...), '\n')
 	}
 	os.WriteFile(reqPath, reqs, 0o644)
-	f := runner.NetFlags{Input: reqPath, Output: outPath, Model: "m", BaseURL: ts.URL + "/v1", APIKeyEnv: "FBEVAL_TEST_KEY",
+	base := ts.URL + "/v1"
+	f := runner.NetFlags{Input: reqPath, Output: outPath, Model: "m", BaseURL: &base, APIKeyEnv: "FBEVAL_TEST_KEY",
 		Header: []string{"X-Extra: " + headerSecret}, Concurrency: 2, Retries: 1, Backoff: time.Millisecond, MaxBackoff: time.Millisecond, Timeout: time.Second}
 	var stdout, stderr bytes.Buffer
 	code := runner.Execute(context.Background(), &f, runner.Setup{

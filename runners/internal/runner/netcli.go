@@ -11,19 +11,21 @@ import (
 	"strings"
 	"time"
 
+	"github.com/alecthomas/kong"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
 
 // NetFlags are the flags every networked runner shares. Defaults that differ per
-// runner come from kong variables: ${base_url} and ${api_key_env}.
+// runner come from kong variables (Setup.Vars): ${base_url}, ${base_url_env}
+// and ${api_key_env}.
 type NetFlags struct {
 	Input                     string        `arg:"" optional:"" default:"-" help:"Request file (JSONL, JSON list or batch object); - reads stdin."`
 	Output                    string        `short:"o" default:"-" placeholder:"FILE" help:"Write responses to FILE, resuming it: requests it answers are skipped, the rest appended; a file of another study, provider or model is refused. - writes stdout."`
 	Fresh                     bool          `help:"Start the -o file over instead of resuming it."`
 	ProgressEvery             time.Duration `default:"10s" placeholder:"DURATION" help:"When stderr is not a terminal, print a progress line this often (0: never)."`
 	Model                     string        `required:"" help:"Model name sent to the provider."`
-	BaseURL                   string        `default:"${base_url}" help:"API base URL."`
+	BaseURL                   *string       `placeholder:"URL" help:"API base URL (not given: ${base_url_env} when it is set, else ${base_url})."`
 	Header                    []string      `sep:"none" help:"Extra HTTP header K:V (repeatable)."`
 	APIKeyEnv                 string        `default:"${api_key_env}" help:"Environment variable holding the API key (unset: no key is sent)."`
 	Provider                  string        `help:"Provider name written to each record."`
@@ -46,10 +48,19 @@ type Setup struct {
 	Name string
 	// Provider is the provider name records carry when --provider is not given.
 	Provider string
+	// BaseURL is the API's base URL when --base-url is not given and the
+	// variable BaseURLEnv is not set or empty (as the provider's SDK reads it);
+	// APIKeyEnv the --api-key-env default.
+	BaseURL, BaseURLEnv, APIKeyEnv string
 	// Auth returns the headers that carry key.
 	Auth func(key string) http.Header
 	// New returns the provider that asks through h.
 	New func(h *HTTP) Provider
+}
+
+// Vars are the kong variables of the runner's flag defaults, for ParseArgs.
+func (s Setup) Vars() kong.Vars {
+	return kong.Vars{"base_url": s.BaseURL, "base_url_env": s.BaseURLEnv, "api_key_env": s.APIKeyEnv}
 }
 
 // Execute runs a networked runner with parsed flags: reads the requests, opens (and
@@ -62,8 +73,19 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 		fmt.Fprintf(stderr, "%s: %s\n", s.Name, fmt.Sprintf(format, args...))
 		return code
 	}
-	if err := checkBaseURL(f.BaseURL); err != nil {
+	// not given (nil), and only then: an empty --base-url "$UNSET" is refused
+	base, from := s.BaseURL, "--base-url"
+	if f.BaseURL != nil {
+		base = *f.BaseURL
+	} else if v := os.Getenv(s.BaseURLEnv); v != "" {
+		// as the SDKs read it; said, as the calls and the key go there
+		base, from = v, s.BaseURLEnv
+	}
+	if err := checkBaseURL(from, base); err != nil {
 		return fail(ExitUsage, "%v", err)
+	}
+	if from != "--base-url" {
+		fmt.Fprintf(stderr, "%s: the base URL is %s's, %s (--base-url overrides it)\n", s.Name, from, redactedURL(base))
 	}
 	if msg := f.check(); msg != "" {
 		return fail(ExitUsage, "%s", msg)
@@ -149,7 +171,7 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 		opts.Progress = p.add
 		stopProgress = p.report(stderr, f.ProgressEvery)
 	}
-	h := &HTTP{Client: &http.Client{}, BaseURL: f.BaseURL, Header: header, Secrets: secrets, CrossOrigin: f.AllowCrossOriginRedirects}
+	h := &HTTP{Client: &http.Client{}, BaseURL: base, Header: header, Secrets: secrets, CrossOrigin: f.AllowCrossOriginRedirects}
 	sum, err := Run(ctx, reqs, s.New(h), out, opts)
 	// The reporter writes to stderr too: stop it before the summary line.
 	stopProgress()
@@ -163,12 +185,14 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 // checkBaseURL refuses a base URL no call could reach, before anything is read or
 // written: it must be http or https with a host, and carry no query or fragment
 // (paths are appended to it).
-func checkBaseURL(base string) error {
+func checkBaseURL(from, base string) error {
 	u, err := url.Parse(base)
 	bad := func(why string) error {
-		return fmt.Errorf("--base-url %q %s; give the whole URL, e.g. http://127.0.0.1:8080/v1", base, why)
+		return fmt.Errorf("%s %q %s; give the whole URL, e.g. http://127.0.0.1:8080/v1", from, base, why)
 	}
 	switch {
+	case base == "":
+		return bad("is empty (a shell variable that is not set?)")
 	case err != nil:
 		return bad("is not a URL")
 	case u.Scheme != "http" && u.Scheme != "https":
@@ -185,10 +209,19 @@ func checkBaseURL(base string) error {
 		if strings.HasSuffix(path, ep) {
 			root := *u
 			root.Path, root.RawPath = strings.TrimSuffix(path, ep), ""
-			return fmt.Errorf("--base-url %q names an endpoint (%s), and the runner adds the endpoint itself; give the API's root: --base-url %s", base, ep, root.Redacted())
+			return fmt.Errorf("%s %q names an endpoint (%s), and the runner adds the endpoint itself; give the API's root: --base-url %s", from, base, ep, root.Redacted())
 		}
 	}
 	return nil
+}
+
+// redactedURL is base with any password in it replaced (url.URL.Redacted).
+func redactedURL(base string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return base
+	}
+	return u.Redacted()
 }
 
 // endpoints are the API paths a base URL is not to end in: those the runners
