@@ -218,3 +218,30 @@ func TestBaseURLFromEnvironment(t *testing.T) {
 		t.Errorf("an endpoint in the environment: exit %d, stderr %q", code, errb.String())
 	}
 }
+
+// TestOfficialAPINeedsAKey: the provider's own API with no key set is refused
+// before a call (every one would be a 401), and a key in a --header counts.
+func TestOfficialAPINeedsAKey(t *testing.T) {
+	dir := t.TempDir()
+	in := writeRequests(t, dir, 3)
+	t.Setenv("OPENAI_BASE_URL", "")
+	for _, args := range [][]string{
+		{"--model", "m", "--api-key-env", "FBEVAL_UNSET_KEY", in},
+		{"--model", "m", "--api-key-env", "FBEVAL_UNSET_KEY", "--base-url", "https://API.openai.com/v1", in},
+	} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), args, nil, &out, &errb)
+		if want := "fbeval-openai: FBEVAL_UNSET_KEY is not set, and https://"; code != 2 || out.Len() != 0 || strings.Count(errb.String(), "\n") != 1 || !strings.HasPrefix(errb.String(), want) {
+			t.Errorf("%q: exit %d, stderr %q, want one line %q...", args, code, errb.String(), want)
+		}
+	}
+	// with the key in a header the run goes on (stopped at once here: a run
+	// already canceled makes no call)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"--model", "m", "--api-key-env", "FBEVAL_UNSET_KEY", "--header", "Authorization: Bearer sk-test", in}, nil, &out, &errb)
+	if code == 2 || strings.Contains(errb.String(), "is not set") || !strings.Contains(errb.String(), "3 requests: 0 answered") {
+		t.Errorf("a key in a header: exit %d, stderr %q", code, errb.String())
+	}
+}

@@ -110,7 +110,10 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 		}
 		secrets = append(secrets, key)
 		keys = append(keys, key)
-	} else {
+	} else if keyed(base) && len(keys) == 0 {
+		// every call would be a 401: say it now, not after ten of them
+		return fail(ExitUsage, "%s is not set, and %s answers no call without a key: export it (or name the variable that holds the key with --api-key-env)", f.APIKeyEnv, redactedURL(base))
+	} else if len(keys) == 0 {
 		fmt.Fprintf(stderr, "%s: %s is not set; sending no API key\n", s.Name, f.APIKeyEnv)
 	}
 	// The longest secrets first, so a key inside a header value is fully replaced.
@@ -213,6 +216,20 @@ func checkBaseURL(from, base string) error {
 		}
 	}
 	return nil
+}
+
+// keyed reports whether base is one of the providers' own APIs, which answer
+// no call without a key (a key in a --header counts).
+func keyed(base string) bool {
+	u, err := url.Parse(base)
+	if err != nil {
+		return false
+	}
+	switch strings.ToLower(u.Hostname()) {
+	case "api.openai.com", "api.anthropic.com":
+		return true
+	}
+	return false
 }
 
 // redactedURL is base with any password in it replaced (url.URL.Redacted).
