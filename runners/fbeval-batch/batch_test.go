@@ -120,10 +120,17 @@ func TestFromOpenAI(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errs)
 		}
 	}
-	// Without the request file: every result, sorted by id, the older vLLM shape too.
-	code, out, _ = runBatch(t, "", "from-openai", "testdata/openai_output.jsonl")
+	if strings.Contains(errs, "without --requests") {
+		t.Errorf("with --requests, stderr says it is without:\n%s", errs)
+	}
+	// Without the request file: every result, sorted by id, the older vLLM shape
+	// too, and a note that the records cannot be checked against a study.
+	code, out, errs = runBatch(t, "", "from-openai", "testdata/openai_output.jsonl")
 	if code != 1 || strings.Count(out, "\n") != 4 || !strings.Contains(out, `{"schema_version":"fbeval-response/v1","request_id":"unknown-id","output":"old vllm"`) {
 		t.Errorf("exit %d:\n%s", code, out)
+	}
+	if want := "fbeval-batch: without --requests the records carry no case id, study or recipe, so fbeval score cannot tell them from answers to another export's prompts: give --requests the request file the batch was made from\n"; !strings.Contains(errs, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, errs)
 	}
 }
 

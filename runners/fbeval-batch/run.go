@@ -572,6 +572,9 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		}
 		more(n, "custom ids not in "+c.Requests)
 	}
+	if c.Requests == "" {
+		note("without --requests the records carry no case id, study or recipe, so fbeval score cannot tell them from answers to another export's prompts: give --requests the request file the batch was made from")
+	}
 	fmt.Fprintf(stderr, "%s: %s: %d answered, %s, %s, %d unknown, %d missing\n",
 		name, contract.Plural(rs.entries.len(), "result", "results"), t.answered, contract.Plural(t.errors, "error", "errors"), contract.Plural(t.duplicates, "duplicate", "duplicates"), t.unknown, t.missing)
 	if t.errors+t.unknown+t.missing > 0 {
