@@ -32,6 +32,10 @@ func (c *ExportCmd) Run(env *Env) error {
 	if err := checkOutputs(env, c.Output); err != nil {
 		return err
 	}
+	requests := contract.FileKind(contract.RequestV1)
+	if err := notOtherKind("-o", c.Output, requests, requests); err != nil {
+		return err
+	}
 	s, err := c.resolve()
 	if err != nil {
 		return err

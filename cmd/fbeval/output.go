@@ -111,6 +111,43 @@ func keptFile(path string, st os.FileInfo) string {
 	return contract.Kept(head[:n])
 }
 
+// notOtherKind refuses an output named path over a file of fbeval's of another
+// kind than the output writes: `--cases-out report.json` (meant as -o) would
+// replace a report with case results, and -o over case results or a request
+// file would replace them with a report. resolveOutput keeps the files fbeval
+// cannot write again; these it can, but not by this output, so the name is
+// more likely a slip than a choice. writes are the kinds (contract.FileKind) the
+// output is, none for a format that is no file of fbeval's (a page, a table);
+// what says what it writes. Standard output and the null device are not
+// checked, nor a file that is no file of fbeval's.
+func notOtherKind(flag, path, what string, writes ...string) error {
+	if path == "" || path == "-" || nullDevice(path) {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // none yet; one that cannot be read is checkOutputs'
+	}
+	defer f.Close()
+	head := make([]byte, contract.KeptHeadBytes)
+	n, _ := io.ReadFull(f, head)
+	version := contract.VersionOf(head[:n])
+	kind := contract.FileKind(version)
+	if kind == "" || slices.Contains(writes, kind) {
+		return nil
+	}
+	return &exitError{code: 2, err: fmt.Errorf("%s: holds %s (%s), and %s writes %s: name another output (or remove the file first, if you mean to replace it)", path, kind, version, flag, what)}
+}
+
+// formatOutput is what an output of format writes, for notOtherKind: the kind
+// kinds gives format, or the format's name for one that is no file of fbeval's.
+func formatOutput(format string, kinds map[string]string) (what string, writes []string) {
+	if k, ok := kinds[format]; ok {
+		return k, []string{k}
+	}
+	return "the " + format + " format", nil
+}
+
 // checkOutputs refuses, before the command reads a byte, an output it could
 // not write once it is done: one over an input or over a file fbeval cannot
 // write again, one that is not a regular file, or one in a folder that does not

@@ -156,10 +156,10 @@ func TestOutputKeepsWhatFbevalCannotWrite(t *testing.T) {
 	if code, _, stderr := runMain(t, nil, "export", "toolcall-quick", "-o", kept); code != 2 || !strings.Contains(stderr, ": holds response records") {
 		t.Errorf("export -o over responses: exit %d, %q", code, stderr)
 	}
-	// what fbeval writes, an empty file and any other file are replaced
+	// a report over a report, an empty file and any other file are replaced (a
+	// file of fbeval's of another kind is not: output_other_kind.txtar)
 	for _, content := range []string{
 		`{"schema_version": "fbeval-report/v1", "rows": []}`,
-		`{"schema_version": "fbeval-request/v1", "request_id": "a", "messages": [{"role": "user", "content": "x"}]}` + "\n",
 		"",
 		"notes\n",
 	} {

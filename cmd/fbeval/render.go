@@ -49,6 +49,14 @@ func (c *ReportCmd) Run(env *Env) error {
 	if err := checkOutputs(env, c.Output); err != nil {
 		return err
 	}
+	// JSON is the report again, of either suite
+	what, writes := formatOutput(c.Format, map[string]string{"json": "a report"})
+	if c.Format == "json" {
+		writes = []string{contract.FileKind(contract.ReportV1), contract.FileKind(contract.CogLangResult)}
+	}
+	if err := notOtherKind("-o", c.Output, what, writes...); err != nil {
+		return err
+	}
 	doc, done, err := openReport(env, c.File, report.OpenOptions{MaxRowBytes: c.MaxLineBytes, JUnitCounts: c.Format == "junit"})
 	if err != nil {
 		return err
@@ -121,6 +129,13 @@ func (c *CompareCmd) Run(env *Env) error {
 	}
 	env.noteInput(c.A, c.B)
 	if err := checkOutputs(env, c.Output); err != nil {
+		return err
+	}
+	if what, _ := formatOutput(c.Format, nil); c.Format == "json" {
+		if err := notOtherKind("-o", c.Output, "a comparison"); err != nil {
+			return err
+		}
+	} else if err := notOtherKind("-o", c.Output, what); err != nil {
 		return err
 	}
 	// The two reports are read at once, on two goroutines; what is wrong with A

@@ -87,6 +87,9 @@ func (c *ScoreCmd) Run(env *Env) error {
 	if err := c.checkInputs(env, s); err != nil {
 		return err
 	}
+	if err := c.checkOutputKinds(s); err != nil {
+		return err
+	}
 	if os.Getenv("GOGC") == "" {
 		// Scoring allocates little that lives long, and the live heap stays small
 		// (flat at tens of MB): collecting less often buys throughput cheaply.
@@ -103,6 +106,21 @@ func (c *ScoreCmd) Run(env *Env) error {
 		return c.runCogLang(env, s)
 	}
 	return c.runToolcall(env, s)
+}
+
+// checkOutputKinds refuses -o or --cases-out over a file of fbeval's of
+// another kind than it writes (notOtherKind).
+func (c *ScoreCmd) checkOutputKinds(s contract.Study) error {
+	result := contract.FileKind(contract.ReportV1)
+	if s.Suite == contract.SuiteCogLang {
+		result = contract.FileKind(contract.CogLangResult)
+	}
+	cases := contract.FileKind(contract.CaseResultV1)
+	what, writes := formatOutput(c.Format, map[string]string{"json": result, "jsonl": cases})
+	if err := notOtherKind("-o", c.Output, what, writes...); err != nil {
+		return err
+	}
+	return notOtherKind("--cases-out", c.CasesOut, cases, cases)
 }
 
 // checkInputs refuses a score whose input would be a guess: no responses named
