@@ -793,13 +793,17 @@ func (r *Reader) docOffset(off int64) int64 {
 func (r *Reader) atEOF() bool { return r.atEOFDoc(r.doc) }
 
 func (r *Reader) atEOFDoc(d *docScanner) bool {
-	_, err := d.space()
+	b, err := d.space()
 	r.lines = d.line - 1
 	if err == io.EOF {
 		return true
 	}
 	if err != nil {
 		return r.docFail(err)
+	}
+	if b == '{' {
+		// `jq . responses.jsonl > out.jsonl`: each record over several lines
+		return r.fail(ErrSyntax, d.line, d.col, "another JSON object follows the first: records pretty-printed one after another (as jq writes them without -c) are not read; give one record a line (jq -c), a JSON list or a batch object")
 	}
 	return r.fail(ErrSyntax, d.line, d.col, "unexpected data after the JSON document")
 }

@@ -48,6 +48,7 @@ func TestReaderShapes(t *testing.T) {
 		{"jsonl bad first line", "{\"a\":1]\n{\"b\":2}\n", ShapeJSONL, []string{`1:1 {"a":1]`, `2:1 {"b":2}`}, ""},
 		{"list", "[\n {\"a\":1},\n {\"b\":2}\n]\n", ShapeList, []string{`2:2 {"a":1}`, `3:2 {"b":2}`}, ""},
 		{"list trailing data", "[{\"a\":1}] x", ShapeList, []string{`1:2 {"a":1}`}, "in.jsonl:1:11: unexpected data after the JSON document"},
+		{"pretty records one after another", "{\n  \"case_id\": \"x\",\n  \"output\": \"y\"\n}\n{\n  \"case_id\": \"z\",\n  \"output\": \"w\"\n}\n", ShapeObject, nil, "in.jsonl:5:1: another JSON object follows the first: records pretty-printed one after another (as jq writes them without -c) are not read; give one record a line (jq -c), a JSON list or a batch object"},
 		{"list truncated", "[{\"a\":1},\n{\"b\":", ShapeList, []string{`1:2 {"a":1}`}, "truncated"},
 		{"single record", "{\"case_id\": \"x\", \"output\": \"y\"}\n", ShapeObject, []string{`1:1 {"case_id": "x", "output": "y"}`}, ""},
 		{"batch", "{\n  \"schema_version\": \"v\",\n  \"responses\": [\n    {\"a\": 1}\n  ]\n}\n", ShapeObject, []string{`4:5 {"a": 1}`}, ""},
