@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/usage"
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/go-json-experiment/json"
 )
@@ -44,7 +45,11 @@ func LoadStudy(arg string) (contract.Study, error) {
 	data, err := contract.ReadFile(arg)
 	if err != nil {
 		if os.IsNotExist(err) && !strings.ContainsAny(arg, "/.\\") {
-			return contract.Study{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("unknown study %q: use %s, or a study file", arg, strings.Join(fixtures.StudyNames(), ", "))}
+			msg := fmt.Sprintf("unknown study %q: use %s, or a study file", arg, strings.Join(fixtures.StudyNames(), ", "))
+			if near := usage.Nearest(arg, fixtures.StudyNames()); near != "" {
+				msg += "; did you mean " + near
+			}
+			return contract.Study{}, &contract.InputError{Kind: contract.ErrUsage, Msg: msg}
 		}
 		return contract.Study{}, &contract.InputError{Kind: contract.ErrRead, File: arg, Msg: "cannot read study: " + pathErr(err)}
 	}
