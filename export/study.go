@@ -45,11 +45,7 @@ func LoadStudy(arg string) (contract.Study, error) {
 	data, err := contract.ReadFile(arg)
 	if err != nil {
 		if os.IsNotExist(err) && !strings.ContainsAny(arg, "/.\\") {
-			msg := fmt.Sprintf("unknown study %q: use %s, or a study file", arg, strings.Join(fixtures.StudyNames(), ", "))
-			if near := usage.Nearest(arg, fixtures.StudyNames()); near != "" {
-				msg += "; did you mean " + near
-			}
-			return contract.Study{}, &contract.InputError{Kind: contract.ErrUsage, Msg: msg}
+			return contract.Study{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("unknown study %q: use %s, or a study file", arg, strings.Join(fixtures.StudyNames(), ", ")) + usage.Suggest(arg, fixtures.StudyNames())}
 		}
 		return contract.Study{}, &contract.InputError{Kind: contract.ErrRead, File: arg, Msg: "cannot read study: " + pathErr(err)}
 	}
@@ -105,7 +101,7 @@ func checkStudyFile(s *contract.Study) (ptr, msg string) {
 	seen := map[string]bool{}
 	for i, a := range s.Arms {
 		if !slices.Contains(contract.Arms, a) {
-			return fmt.Sprintf("/arms/%d", i), fmt.Sprintf("unknown arm %q: arms are %s", a, strings.Join(contract.Arms, ", "))
+			return fmt.Sprintf("/arms/%d", i), fmt.Sprintf("unknown arm %q: arms are %s", a, strings.Join(contract.Arms, ", ")) + usage.Suggest(a, contract.Arms)
 		}
 		if seen[a] {
 			return fmt.Sprintf("/arms/%d", i), fmt.Sprintf("arm %q is listed twice", a)
@@ -135,7 +131,7 @@ func checkStudyFile(s *contract.Study) (ptr, msg string) {
 	if s.Suite == contract.SuiteToolcall {
 		for i, c := range s.Filter.Categories {
 			if !slices.Contains(fixtures.ToolcallCategories(), c) {
-				return fmt.Sprintf("/filter/categories/%d", i), fmt.Sprintf("unknown category %q: categories are %s", c, strings.Join(fixtures.ToolcallCategories(), ", "))
+				return fmt.Sprintf("/filter/categories/%d", i), fmt.Sprintf("unknown category %q: categories are %s", c, strings.Join(fixtures.ToolcallCategories(), ", ")) + usage.Suggest(c, fixtures.ToolcallCategories())
 			}
 		}
 	}
@@ -233,7 +229,7 @@ func Resolve(s contract.Study, o Overrides) (contract.Study, error) {
 	seen := map[string]bool{}
 	for _, a := range s.Arms {
 		if !slices.Contains(contract.Arms, a) {
-			return s, studyErr("unknown arm %q: arms are %s", a, strings.Join(contract.Arms, ", "))
+			return s, studyErr("unknown arm %q: arms are %s%s", a, strings.Join(contract.Arms, ", "), usage.Suggest(a, contract.Arms))
 		}
 		if seen[a] {
 			return s, studyErr("arm %q is listed twice", a)
@@ -277,7 +273,7 @@ func Resolve(s contract.Study, o Overrides) (contract.Study, error) {
 	}
 	for _, c := range s.Filter.Categories {
 		if !slices.Contains(fixtures.ToolcallCategories(), c) {
-			return s, studyErr("unknown category %q: categories are %s", c, strings.Join(fixtures.ToolcallCategories(), ", "))
+			return s, studyErr("unknown category %q: categories are %s%s", c, strings.Join(fixtures.ToolcallCategories(), ", "), usage.Suggest(c, fixtures.ToolcallCategories()))
 		}
 	}
 	if s.Prices != nil && (s.Prices.InputPerMillionUSD < 0 || s.Prices.OutputPerMillionUSD < 0) {

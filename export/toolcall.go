@@ -12,6 +12,7 @@ import (
 	"text/template"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/usage"
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/schemas"
 	"github.com/go-json-experiment/json/jsontext"
@@ -56,7 +57,7 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 		}
 		for _, d := range s.Filter.Domains {
 			if !slices.Contains(have, d) {
-				return nil, studyErr("unknown domain %q; domains of %s: %s", d, s.Dataset, strings.Join(have, ", "))
+				return nil, studyErr("unknown domain %q; domains of %s: %s%s", d, s.Dataset, strings.Join(have, ", "), usage.Suggest(d, have))
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/usage"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/score/relations"
@@ -80,7 +81,7 @@ func (c *CheckCmd) Run(env *Env) error {
 func (c *CheckCmd) runTool(env *Env, output []byte) error {
 	tool, ok := fixtures.ToolcallTool(c.Domain)
 	if !ok {
-		return usageError("unknown domain %q; domains: %s", c.Domain, strings.Join(fixtures.ToolcallDomains(), ", "))
+		return usageError("unknown domain %q; domains: %s%s", c.Domain, strings.Join(fixtures.ToolcallDomains(), ", "), usage.Suggest(c.Domain, fixtures.ToolcallDomains()))
 	}
 	var candidate, state []byte
 	if c.Schema != "" {

@@ -124,11 +124,16 @@ func notOneOf(msg string) string {
 	if got == "" || strings.ContainsAny(got, " \t") {
 		got = fmt.Sprintf("%q", got)
 	}
-	out := fmt.Sprintf("--%s %s: not one of %s", m[1], got, strings.Join(values, ", "))
-	if near := Nearest(m[3], values); near != "" {
-		out += "; did you mean " + near
+	return fmt.Sprintf("--%s %s: not one of %s", m[1], got, strings.Join(values, ", ")) + Suggest(m[3], values)
+}
+
+// Suggest is "; did you mean X" when v is a typo of X, one of values
+// (Nearest), to end a message that refuses v; "" when it is none's.
+func Suggest(v string, values []string) string {
+	if near := Nearest(v, values); near != "" {
+		return "; did you mean " + near
 	}
-	return out
+	return ""
 }
 
 // Nearest returns the one of values that v is a typo of: the same but for
