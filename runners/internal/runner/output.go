@@ -57,7 +57,8 @@ const FreshFlag = "--fresh"
 // already answers (records with an output and no error) are remembered, so a resumed
 // run skips them; provider-error records are asked again. A last line without its
 // newline, left by a killed run, is cut off. A file written by another run (another
-// study, provider or model) is refused, unless r.Fresh starts it over.
+// study, provider or model) is refused, unless r.Fresh starts it over; so is a
+// file another run has open (lockOutput), --fresh or not.
 func OpenOutput(path string, r Resume) (*Output, error) {
 	if err := notAnInput(path, r.Inputs); err != nil {
 		return nil, err
@@ -74,13 +75,21 @@ func OpenOutput(path string, r Resume) (*Output, error) {
 	if what := notResponses(path); what != "" {
 		return nil, fmt.Errorf("-o %s: holds %s, not response records, so it is neither resumed nor started over (%s): write the responses to another file", path, what, FreshFlag)
 	}
-	flags := os.O_RDWR | os.O_CREATE
-	if r.Fresh {
-		flags |= os.O_TRUNC
-	}
-	f, err := os.OpenFile(path, flags, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the output file: %v", err)
+	}
+	// A second run into the file would ask every request again, and cut the
+	// first run's half-written line as torn (--fresh: empty the file) under it.
+	if !lockOutput(f) {
+		f.Close()
+		return nil, fmt.Errorf("-o %s: another run is writing it (a runner started twice?): let that run end, or write to another file", path)
+	}
+	if r.Fresh {
+		if err := f.Truncate(0); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("cannot start the output file over: %v", err)
+		}
 	}
 	o := &Output{w: f, f: f, resume: r}
 	keep, err := o.scan(path, f)

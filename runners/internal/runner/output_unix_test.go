@@ -58,3 +58,39 @@ func TestOpenOutputPipe(t *testing.T) {
 		t.Errorf("the FIFO was replaced: %v", err)
 	}
 }
+
+// TestOpenOutputOnce: a response file a run is writing is not opened by a
+// second run (a runner started twice, in two terminals): the second is
+// refused before it reads, cuts or empties anything (--fresh included), and
+// the file opens again once the first run has closed it.
+func TestOpenOutputOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.jsonl")
+	first, err := runner.OpenOutput(path, runner.Resume{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the first run is half way through a record
+	half := `{"request_id":"a","output":"x"}` + "\n" + `{"request_id":"b","out`
+	if err := first.Write([]byte(half)); err != nil {
+		t.Fatal(err)
+	}
+	for _, fresh := range []bool{false, true} {
+		o, err := runner.OpenOutput(path, runner.Resume{Fresh: fresh})
+		if err == nil {
+			o.Close()
+			t.Fatalf("fresh %v: a second run opened the file", fresh)
+		}
+		if want := "-o " + path + ": another run is writing it (a runner started twice?): let that run end, or write to another file"; err.Error() != want {
+			t.Errorf("fresh %v: %v, want %q", fresh, err, want)
+		}
+		if data, _ := os.ReadFile(path); string(data) != half {
+			t.Errorf("fresh %v: the file is now %q", fresh, data)
+		}
+	}
+	first.Close()
+	again, err := runner.OpenOutput(path, runner.Resume{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again.Close()
+}
