@@ -207,6 +207,10 @@ func openInput(env *Env, path string) (io.Reader, func(), error) {
 		f.Close()
 		return nil, nil, &exitError{code: 2, err: fmt.Errorf("%s: is a directory, not a file: name the files in it (%s)", path, filepath.Join(path, "*"))}
 	}
+	if contract.BeingWritten(f) {
+		// scored while the runner still answers: rows missing, and why
+		env.warnf("%s: a runner is still writing it (it holds the file's lock): what is read is what it has written so far", path)
+	}
 	return f, func() { f.Close() }, nil
 }
 

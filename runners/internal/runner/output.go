@@ -58,7 +58,7 @@ const FreshFlag = "--fresh"
 // run skips them; provider-error records are asked again. A last line without its
 // newline, left by a killed run, is cut off. A file written by another run (another
 // study, provider or model) is refused, unless r.Fresh starts it over; so is a
-// file another run has open (lockOutput), --fresh or not.
+// file another run has open (contract.LockOutput), --fresh or not.
 func OpenOutput(path string, r Resume) (*Output, error) {
 	if err := notAnInput(path, r.Inputs); err != nil {
 		return nil, err
@@ -81,7 +81,7 @@ func OpenOutput(path string, r Resume) (*Output, error) {
 	}
 	// A second run into the file would ask every request again, and cut the
 	// first run's half-written line as torn (--fresh: empty the file) under it.
-	if !lockOutput(f) {
+	if !contract.LockOutput(f) {
 		f.Close()
 		return nil, fmt.Errorf("-o %s: another run is writing it (a runner started twice?): let that run end, or write to another file", path)
 	}

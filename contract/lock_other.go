@@ -1,0 +1,11 @@
+//go:build !unix
+
+package contract
+
+import "os"
+
+// LockOutput takes no lock where there is no flock.
+func LockOutput(*os.File) bool { return true }
+
+// BeingWritten knows nothing where there is no flock.
+func BeingWritten(*os.File) bool { return false }
