@@ -10,6 +10,7 @@ package usage
 
 import (
 	"fmt"
+	"math/big"
 	"reflect"
 	"regexp"
 	"slices"
@@ -181,6 +182,20 @@ func dashValue(msg string) string {
 // expected duration but got "5": time: missing unit in duration "5"`.
 var notNumber = regexp.MustCompile(`^--([a-z0-9-]+): expected (a valid \d+ bit u?int|a float|duration) but got "(.*?)"(?: \([a-z]+\)|: .*)?$`)
 
+var wholeNumber = regexp.MustCompile(`^[+-]?[0-9]+$`)
+
+// intRange is the least and the greatest value of kong's "a valid N bit int"
+// (or uint).
+func intRange(kind string) (lo, hi string) {
+	bits := 64
+	fmt.Sscanf(strings.TrimPrefix(kind, "a valid "), "%d", &bits)
+	if strings.Contains(kind, "uint") {
+		return "0", new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(bits)), big.NewInt(1)).String()
+	}
+	half := new(big.Int).Lsh(big.NewInt(1), uint(bits-1))
+	return new(big.Int).Neg(half).String(), half.Sub(half, big.NewInt(1)).String()
+}
+
 // badNumber says what a flag's value should look like where kong's msg
 // speaks of Go's types (--seed 1.5: not a whole number; --timeout 5: not a
 // duration: give it with its unit, 30s, 2m, 1h30m); any other msg is returned
@@ -195,6 +210,13 @@ func badNumber(msg string) string {
 		got = fmt.Sprintf("%q", got)
 	}
 	switch {
+	case strings.Contains(m[2], "int") && wholeNumber.MatchString(got):
+		// a whole number the flag's type cannot hold
+		lo, hi := intRange(m[2])
+		if strings.HasPrefix(got, "-") {
+			return fmt.Sprintf("--%s %s: too small: at least %s", flag, got, lo)
+		}
+		return fmt.Sprintf("--%s %s: too large: at most %s", flag, got, hi)
 	case strings.Contains(m[2], "int"):
 		return fmt.Sprintf("--%s %s: not a whole number", flag, got)
 	case m[2] == "a float":
