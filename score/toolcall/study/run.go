@@ -788,14 +788,12 @@ func (run *Run) RepairsDue() (due []int, err error) {
 }
 
 // isSingleResponse tells a whole-file object that is one response record from a
-// batch object.
+// batch object: one that names its request or case and holds no list of
+// records. A record without an answer (or a request) is one too, so that it is
+// named as one is on a line of a longer file.
 func isSingleResponse(names []string) bool {
 	id := slices.Contains(names, "request_id") || slices.Contains(names, "case_id")
-	out := slices.Contains(names, "output") || slices.Contains(names, "text") ||
-		slices.Contains(names, "completion") || slices.Contains(names, "error")
-	// a request is one record too, so that it is named as one
-	req := slices.Contains(names, "messages") || slices.Contains(names, "prompt")
-	return id && (out || req)
+	return id && !slices.Contains(names, "responses") && !slices.Contains(names, "answers")
 }
 
 // HeldBytes is what the run holds for the whole study, whatever the records:
