@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -169,6 +170,38 @@ type wireResponse struct {
 	Run           jsontext.Value `json:"run"`
 }
 
+// responseMembers are the members a response record of either suite may hold.
+var responseMembers = map[string]bool{
+	"schema_version": true, "request_id": true, "case_id": true, "output": true, "text": true,
+	"completion": true, "provider": true, "model": true, "latency_ms": true, "raw_response_id": true,
+	"input_token_count": true, "output_token_count": true, "finish_reason": true, "error": true,
+	"metadata": true, "run": true,
+}
+
+// NoAnswerNote ends the message of a response record with no answer: the
+// members it holds that no response record has, where a runner of one's own
+// may have put the answer ("; it holds answer, which no response record has");
+// "" when it holds none.
+func NoAnswerNote(raw []byte) string {
+	names, _, ok := objectOf(raw)
+	if !ok {
+		return ""
+	}
+	var other []string
+	for _, n := range names {
+		if !responseMembers[n] && !slices.Contains(other, n) {
+			other = append(other, n)
+		}
+	}
+	switch {
+	case len(other) == 0:
+		return ""
+	case len(other) > 5:
+		other = append(other[:5], "...")
+	}
+	return "; it holds " + PrintableLine(strings.Join(other, ", ")) + ", which no response record has"
+}
+
 // DecodeResponse parses one fbeval-response/v1 record strictly (one pass; duplicate
 // names and invalid UTF-8 rejected) and returns it normalised. The output is the
 // first of output, text, completion that is not null: a string as is, any other
@@ -209,7 +242,7 @@ func DecodeResponse(rec *Record) (Response, error) {
 	}
 	out.Error = w.Error
 	if !out.HasOutput && out.Error == nil {
-		return out, rec.Errorf(0, "a response record needs one of output, text, completion (or an error)")
+		return out, rec.Errorf(0, "a response record needs one of output, text, completion (or an error)%s", NoAnswerNote(rec.Raw))
 	}
 	// as the response schema says (and fbeval validate checks): a negative count
 	// or latency is no measurement, and sums of them would be meaningless
