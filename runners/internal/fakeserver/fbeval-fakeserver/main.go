@@ -26,11 +26,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
+	"strconv"
+	"syscall"
 
 	"github.com/alecthomas/kong"
 
@@ -99,8 +102,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
-		return fail(2, err)
+		return fail(2, addrError(c.Addr, err))
 	}
 	fmt.Fprintf(stdout, "http://%s/v1\n", ln.Addr())
 	return fail(1, http.Serve(ln, srv))
+}
+
+// addrError says what to give --addr when addr cannot be listened on: a port
+// alone or a host alone gets the whole address, a port in use another one.
+func addrError(addr string, err error) error {
+	if _, _, splitErr := net.SplitHostPort(addr); splitErr != nil {
+		example := addr + ":8089"
+		if _, numErr := strconv.Atoi(addr); numErr == nil {
+			example = "127.0.0.1:" + addr
+		}
+		return fmt.Errorf("--addr %s: give a host and a port, as %s", addr, example)
+	}
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("--addr %s: the port is in use (a fake server still running?): give another port, or port 0 for any free one", addr)
+	}
+	return err
 }

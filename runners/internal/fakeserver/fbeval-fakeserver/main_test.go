@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"net"
 	"strings"
 	"testing"
 )
@@ -24,6 +25,25 @@ func TestFlags(t *testing.T) {
 		code := run(args, &out, &errb)
 		if code != 2 || strings.Count(errb.String(), "\n") != 1 || !strings.HasPrefix(errb.String(), "fbeval-fakeserver: ") {
 			t.Errorf("%q: exit %d, stderr %q", args, code, errb.String())
+		}
+	}
+}
+
+// TestAddrWords: an address that cannot be listened on says what to give.
+func TestAddrWords(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	for addr, want := range map[string]string{
+		busy.Addr().String(): "fbeval-fakeserver: --addr " + busy.Addr().String() + ": the port is in use (a fake server still running?): give another port, or port 0 for any free one\n",
+		"8099":               "fbeval-fakeserver: --addr 8099: give a host and a port, as 127.0.0.1:8099\n",
+		"localhost":          "fbeval-fakeserver: --addr localhost: give a host and a port, as localhost:8089\n",
+	} {
+		var out, errb bytes.Buffer
+		if code := run([]string{"--addr", addr, "--reply", "x"}, &out, &errb); code != 2 || errb.String() != want {
+			t.Errorf("%s: exit %d, stderr %q, want %q", addr, code, errb.String(), want)
 		}
 	}
 }
