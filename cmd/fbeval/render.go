@@ -131,11 +131,9 @@ func (c *CompareCmd) Run(env *Env) error {
 	if err := checkOutputs(env, c.Output); err != nil {
 		return err
 	}
-	if what, _ := formatOutput(c.Format, nil); c.Format == "json" {
-		if err := notOtherKind("-o", c.Output, "a comparison"); err != nil {
-			return err
-		}
-	} else if err := notOtherKind("-o", c.Output, what); err != nil {
+	// a comparison is no file of fbeval's kinds: it replaces none of them
+	what, _ := formatOutput(c.Format, map[string]string{"json": "a comparison"})
+	if err := notOtherKind("-o", c.Output, what); err != nil {
 		return err
 	}
 	// The two reports are read at once, on two goroutines; what is wrong with A
