@@ -170,13 +170,17 @@ type wireResponse struct {
 	Run           jsontext.Value `json:"run"`
 }
 
-// responseMembers are the members a response record of either suite may hold.
-var responseMembers = map[string]bool{
-	"schema_version": true, "request_id": true, "case_id": true, "output": true, "text": true,
-	"completion": true, "provider": true, "model": true, "latency_ms": true, "raw_response_id": true,
-	"input_token_count": true, "output_token_count": true, "finish_reason": true, "error": true,
-	"metadata": true, "run": true,
-}
+// responseMembers are the members a response record of either suite may hold:
+// those DecodeResponse reads, and metadata, which runners write for people.
+var responseMembers = func() map[string]bool {
+	m := map[string]bool{"metadata": true}
+	t := reflect.TypeFor[wireResponse]()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		m[name] = true
+	}
+	return m
+}()
 
 // NoAnswerNote ends the message of a response record with no answer: the
 // members it holds that no response record has, where a runner of one's own

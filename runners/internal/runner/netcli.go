@@ -21,7 +21,7 @@ import (
 // and ${api_key_env}.
 type NetFlags struct {
 	Input                     string        `arg:"" optional:"" default:"-" help:"Request file (JSONL, JSON list or batch object); - reads stdin."`
-	Output                    string        `short:"o" default:"-" placeholder:"FILE" help:"Write responses to FILE, resuming it: requests it answers are skipped, the rest appended; a file of another study, provider or model is refused. - writes stdout."`
+	Output                    string        `short:"o" default:"-" placeholder:"FILE" help:"Write responses to FILE, resuming it: requests it answers are skipped, the rest appended; a file of another study, provider or model, or one another run is writing, is refused. - writes stdout."`
 	Fresh                     bool          `help:"Start the -o file over instead of resuming it."`
 	ProgressEvery             time.Duration `default:"10s" placeholder:"DURATION" help:"When stderr is not a terminal, print a progress line this often (0: never)."`
 	Model                     string        `required:"" help:"Model name sent to the provider."`
