@@ -15,7 +15,7 @@ const name = "fbeval-mock"
 
 type cli struct {
 	Input  string `arg:"" optional:"" default:"-" help:"Request file (JSONL, JSON list or batch object); - reads stdin."`
-	Output string `short:"o" default:"-" placeholder:"FILE" help:"Write responses to FILE, resuming it as the networked runners do: requests it answers are skipped, the rest appended; a file of another study or mode is refused. - writes stdout."`
+	Output string `short:"o" default:"-" placeholder:"FILE" help:"Write responses to FILE, resuming it as the networked runners do: requests it answers are skipped, the rest appended; a file of another study or mode, or one another run is writing, is refused. - writes stdout."`
 	Fresh  bool   `help:"Start the -o file over instead of resuming it."`
 	Mode   string `enum:"reference,refuse,garble" default:"reference" help:"How to answer: ${enum}."`
 	Seed   int64  `default:"0" help:"Seed of the garble mode."`
