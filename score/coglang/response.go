@@ -57,7 +57,7 @@ func DecodeResponse(raw []byte) (Response, error) {
 	}
 	s, err := f.outputText()
 	if err != nil {
-		return r, fmt.Errorf("%v%s", err, contract.NoAnswerNote(raw))
+		return r, fmt.Errorf("%w%s", err, contract.NoAnswerNote(raw))
 	}
 	r.Output = &s
 	return r, nil

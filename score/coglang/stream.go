@@ -83,7 +83,7 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 	}
 	out, err := f.outputText()
 	if err != nil {
-		return fmt.Errorf("%v%s", err, contract.NoAnswerNote(raw))
+		return fmt.Errorf("%w%s", err, contract.NoAnswerNote(raw))
 	}
 	dst.Output = out
 	dst.recipe, dst.hasRecipe = f.recipe()
