@@ -27,7 +27,11 @@ func TestNotFoundNamesTheURL(t *testing.T) {
 			w.Write([]byte(strings.Repeat("no such thing here. ", 100)))
 			return
 		}
-		http.NotFound(w, r) // Ollama's answer for a path it does not serve
+		// Ollama's answer for a path it does not serve: text/plain "404 page
+		// not found" (ollama/ollama#5830, #2474: a base URL without /v1)
+		w.Header().Set("Content-Type", "text/plain")
+		w.WriteHeader(http.StatusNotFound)
+		w.Write([]byte("404 page not found"))
 	}))
 	defer srv.Close()
 	for _, tt := range []struct{ base, want string }{
