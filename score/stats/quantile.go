@@ -49,6 +49,18 @@ func LatencyPercentiles(latencies []float64) (p50, p95 *float64) {
 			xs = append(xs, x)
 		}
 	}
+	return SortedPercentiles(xs)
+}
+
+// SortedPercentiles is LatencyPercentiles of latencies the caller gives up:
+// they are sorted in place (NaN values are ignored), and nothing is copied.
+func SortedPercentiles(latencies []float64) (p50, p95 *float64) {
+	xs := latencies[:0]
+	for _, x := range latencies {
+		if !math.IsNaN(x) {
+			xs = append(xs, x)
+		}
+	}
 	if len(xs) == 0 {
 		return nil, nil
 	}

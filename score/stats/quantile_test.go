@@ -96,6 +96,13 @@ func TestLatencyPercentiles(t *testing.T) {
 	if in[0] != 400 || in[1] != 100 {
 		t.Errorf("input was modified: %v", in)
 	}
+	// the same, with the input given up
+	if a, b := SortedPercentiles(in); *a != *p50 || *b != *p95 {
+		t.Errorf("SortedPercentiles: %v, %v; want %v, %v", *a, *b, *p50, *p95)
+	}
+	if a, b := SortedPercentiles([]float64{math.NaN(), math.NaN()}); a != nil || b != nil {
+		t.Errorf("SortedPercentiles of NaN: %v, %v; want nil", a, b)
+	}
 }
 
 func FuzzQuantile(f *testing.F) {

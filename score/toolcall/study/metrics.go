@@ -74,11 +74,16 @@ func (run *Run) metricsBy(key func(*contract.Case) string, prices *contract.Pric
 	accs := make([]*metricsAcc, len(keys)*len(arms))
 	// rows go case by case, repeat by repeat, arm by arm (New)
 	perCase := run.Plan.Study.Repeats * len(arms)
+	rows := make([]int, len(keys)) // rows of one arm in each group
+	for _, k := range caseKey {
+		rows[k] += run.Plan.Study.Repeats
+	}
 	for ci, k := range caseKey {
 		group := accs[k*len(arms) : (k+1)*len(arms)]
 		for a := range group {
 			if group[a] == nil {
 				group[a] = newMetricsAcc()
+				group[a].rows = rows[k]
 			}
 		}
 		expectCall := run.prepared[ci].ExpectedAction() == contract.ActionCallTool
@@ -124,6 +129,7 @@ type metricsAcc struct {
 	cost                                              float64
 	priced                                            bool
 	latencies                                         []float64
+	rows                                              int   // the rows it will sum, when known: room for their latencies
 	counts                                            []int // by code id
 }
 
@@ -192,6 +198,10 @@ func (acc *metricsAcc) add(r row, expectCall bool, codes []uint16, prices *contr
 		return // no attempt: nothing to count (the row is reported missing)
 	}
 	if lat, ok := r.latency(); ok {
+		if acc.latencies == nil {
+			// made once, at the first latency: a file without any allocates none
+			acc.latencies = make([]float64, 0, acc.rows)
+		}
 		acc.latencies = append(acc.latencies, lat)
 	}
 	for i := range r {
@@ -254,7 +264,7 @@ func (acc *metricsAcc) finish(names []string) *ArmMetrics {
 			}
 		}
 	}
-	m.LatencyP50, m.LatencyP95 = stats.LatencyPercentiles(acc.latencies)
+	m.LatencyP50, m.LatencyP95 = stats.SortedPercentiles(acc.latencies)
 	return m
 }
 
