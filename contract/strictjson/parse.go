@@ -354,6 +354,12 @@ func (p *parser) value() (Value, bool) {
 		return p.number()
 	case '`':
 		return Value{}, p.fail(p.pos, "unexpected character '`': Markdown code fences are not allowed, output bare JSON")
+	case '<':
+		if strings.HasPrefix(p.data[p.pos:], "<think>") {
+			// a reasoning model behind a server that does not take its thinking apart
+			return Value{}, p.fail(p.pos, "unexpected <think>: a reasoning model's thinking is not allowed before the JSON, output bare JSON")
+		}
+		return Value{}, p.fail(p.pos, "unexpected "+describe(p.data, p.pos)+", expected a JSON value")
 	default:
 		if strings.HasPrefix(p.data[p.pos:], "NaN") || strings.HasPrefix(p.data[p.pos:], "Infinity") {
 			return Value{}, p.fail(p.pos, "NaN and Infinity are not allowed")

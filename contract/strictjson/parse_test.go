@@ -76,6 +76,8 @@ func TestParseRejects(t *testing.T) {
 		{"   \n ", "empty input", 2, 2},
 		{"\xEF\xBB\xBF{}", "byte order mark", 1, 1},
 		{"```json\n{}\n```", "Markdown code fences", 1, 1},
+		{"<think>\nplan\n</think>\n{}", "unexpected <think>: a reasoning model's thinking is not allowed before the JSON, output bare JSON", 1, 1},
+		{"<b>{}</b>", "unexpected character '<', expected a JSON value", 1, 1},
 		{`Sure! {"a":1}`, "expected a JSON value", 1, 1},
 		{`{"a":1} Hope this helps`, "after the JSON value", 1, 9},
 		{`{"a":1}{"a":1}`, "after the JSON value", 1, 8},

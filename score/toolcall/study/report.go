@@ -78,7 +78,11 @@ func (run *Run) Report() (*Aggregates, error) {
 		rep.Complete = false
 		rep.Warnings = append(rep.Warnings, contract.Plural(missing, "row has no first-attempt response and scores as a failure", "rows have no first-attempt response and score as failures"))
 	}
-	answered, blank, cut := run.answerCounts()
+	answered, blank, cut, think := run.answerCounts()
+	if think > 0 {
+		rep.Warnings = append(rep.Warnings, contract.Plural(think, "answer holds", "answers hold")+" the model's thinking (<think>...</think>) before "+contract.Pick(think, "its", "their")+" answer and "+
+			contract.Pick(think, "scores", "score")+" as JSON_INVALID: the server returned the model's reasoning as part of the answer; have it return the reasoning apart (vLLM: --reasoning-parser) if that was not meant")
+	}
 	if cut > 0 {
 		rep.Warnings = append(rep.Warnings, contract.Plural(cut, "answer was", "answers were")+" cut short at the model's token limit (finish_reason length, max_tokens, max_output_tokens or model_context_window_exceeded) and "+
 			contract.Pick(cut, "scores", "score")+" as written: raise the runner's --max-tokens if that was not meant")
@@ -295,9 +299,9 @@ func (rep *Aggregates) OK() bool {
 }
 
 // answerCounts counts the answers that stand (provider errors and attempts
-// no record answered left out), those that are blank and those the model
-// stopped at its token limit.
-func (run *Run) answerCounts() (answered, blank, cut int) {
+// no record answered left out), those that are blank, those the model stopped
+// at its token limit and those that hold its thinking.
+func (run *Run) answerCounts() (answered, blank, cut, think int) {
 	for i := range run.atts {
 		a := &run.atts[i]
 		if !a.ok() {
@@ -310,8 +314,11 @@ func (run *Run) answerCounts() (answered, blank, cut int) {
 		if a.has(fCutShort) {
 			cut++
 		}
+		if a.has(fThinking) {
+			think++
+		}
 	}
-	return answered, blank, cut
+	return answered, blank, cut, think
 }
 
 // ProviderErrorRows counts the rows with a provider error at some attempt:

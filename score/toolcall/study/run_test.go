@@ -436,6 +436,13 @@ func TestAnswerFlags(t *testing.T) {
 		{`{"action":`, "end_turn", 0},
 		{`{"action":`, "content_filter", 0},
 		{`{"action":`, "lengthy", 0},
+		// a reasoning model's thinking left in the answer (no reasoning parser)
+		{"<think>\nthe user wants flights\n</think>\n{\"action\":\"refuse\"}", "stop", fThinking},
+		{"  <think>plan</think>{}", "stop", fThinking},
+		{"The user wants flights, so I call the tool.\n</think>\n\n{}", "stop", fThinking}, // the template opened it
+		{"<think>\nstill thinking when the tokens ran out", "length", fThinking | fCutShort},
+		{`{"action":"refuse","reason":"</think> is not a tag here"}`, "stop", 0},                // an answer that starts as JSON is none
+		{"Sure! Here is the call: {}", "stop", 0},
 	} {
 		if got := answerFlags([]byte(tt.output), []byte(tt.finish)); got != tt.want {
 			t.Errorf("answerFlags(%q, %q) = %b, want %b", tt.output, tt.finish, got, tt.want)

@@ -39,6 +39,7 @@ const (
 	fOtherRecipe             // its record's run names another recipe than the study's
 	fBlank                   // the output is empty or white space (answerFlags)
 	fCutShort                // the model stopped at its token limit (answerFlags)
+	fThinking                // the output holds a reasoning model's <think> block (answerFlags)
 )
 
 func (a *att) has(f uint16) bool { return a.flags&f != 0 }
