@@ -441,7 +441,7 @@ func TestAnswerFlags(t *testing.T) {
 		{"  <think>plan</think>{}", "stop", fThinking},
 		{"The user wants flights, so I call the tool.\n</think>\n\n{}", "stop", fThinking}, // the template opened it
 		{"<think>\nstill thinking when the tokens ran out", "length", fThinking | fCutShort},
-		{`{"action":"refuse","reason":"</think> is not a tag here"}`, "stop", 0},                // an answer that starts as JSON is none
+		{`{"action":"refuse","reason":"</think> is not a tag here"}`, "stop", 0}, // an answer that starts as JSON is none
 		{"Sure! Here is the call: {}", "stop", 0},
 	} {
 		if got := answerFlags([]byte(tt.output), []byte(tt.finish)); got != tt.want {
