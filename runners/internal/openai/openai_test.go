@@ -94,6 +94,9 @@ func TestParseRecordedBodies(t *testing.T) {
 		// no text, the incomplete_details reason as the finish reason.
 		{"responses_incomplete.json", "responses", "", "max_output_tokens", "o4-mini-2025-04-16", "resp_67ccd4b1e2a48190a1b2c3d4e5f60718", 291, 64, false},
 		{"responses_text.json", "responses", `{"action":"refuse","tool":null,"arguments":{},"missingFields":[],"reason":"I cannot share that."}`, "completed", "gpt-4.1-mini-2025-04-14", "resp_67ccd3a9da748190baa7f1570fe91ac6", 36, 87, false},
+		// vLLM with a reasoning parser (--reasoning-parser deepseek_r1): the
+		// thinking in reasoning_content beside the content; the answer is the content
+		{"chat_reasoning_content.json", "chat", `{"action":"ask_clarification","tool":"search_hotels","arguments":{},"missingFields":["city"],"reason":"Which city?"}`, "stop", "deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B", "chatcmpl-8f2c1e0a9b7d4c3e", 310, 92, false},
 		// a reasoning model: its reasoning item (a summary) before the message;
 		// the answer is the message's text alone
 		{"responses_reasoning.json", "responses", `{"action":"refuse","tool":null,"arguments":{},"missingFields":[],"reason":"I cannot share that."}`, "completed", "o4-mini-2025-04-16", "resp_68a1f0c2b3d48190a1b2c3d4e5f60718", 36, 412, false},
