@@ -18,6 +18,9 @@ type ResponseFiles struct {
 	Files     []score.InputStats
 	Read      int
 	Accepted  int
+	// Thinking counts the records read whose output holds a reasoning model's
+	// thinking (score.HoldsThinking).
+	Thinking int
 	// ProviderErrors counts the provider error records read (an error and no
 	// output); ErrorCases are the case ids whose last record is one.
 	ProviderErrors int

@@ -82,6 +82,9 @@ func (x *Indexed) ScoreFiles(sources []score.Source, opts score.Options, copts O
 		st.close()
 		return nil, nil, err
 	}
+	if out.Thinking > 0 {
+		out.Warnings = append(out.Warnings, score.ThinkingWarning(out.Thinking, "parse_error"))
+	}
 	out.UnknownNotListed = res.UnknownNotListed
 	if n := res.UnknownNotListed; n > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("%d records name case ids the fixture does not have and unknown_case_ids leaves out (it lists the first %d)", n, MaxUnknownListed))
@@ -230,6 +233,9 @@ func scoreSources(tally *tally, sources []score.Source, opts score.Options, copt
 				return false
 			}
 			count(st, dup, unknown, b.Lines[i], b.Cols[i])
+			if b.Out[i].thinking {
+				out.Thinking++
+			}
 			if r := &b.Out[i]; other {
 				if st.OtherRecipe == 0 {
 					st.OtherRecipeName, st.OtherRecipeAt = contract.CogLangRecipe(r.recipe), [2]int{b.Lines[i], b.Cols[i]}

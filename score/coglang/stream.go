@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/score"
 )
 
 // Scored is one response record decoded and scored, everything but the
@@ -26,6 +28,8 @@ type Scored struct {
 	// records with an output are checked against their case's
 	recipe    uint32
 	hasRecipe bool
+	// thinking: the output holds a reasoning model's thinking (score.HoldsThinking)
+	thinking bool
 	outcome
 	key contract.ID // the case id's, until Judge looks it up
 }
@@ -75,7 +79,7 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 		return err
 	}
 	dst.ProviderError, dst.ErrorCode = false, ""
-	dst.recipe, dst.hasRecipe = 0, false
+	dst.recipe, dst.hasRecipe, dst.thinking = 0, false, false
 	if code, ok := f.providerError(); ok {
 		dst.ProviderError, dst.ErrorCode = true, code
 		dst.Output = ""
@@ -87,6 +91,7 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 	}
 	dst.Output = out
 	dst.recipe, dst.hasRecipe = f.recipe()
+	dst.thinking = score.HoldsThinking(unsafe.Slice(unsafe.StringData(out), len(out))) // read, not kept
 	return nil
 }
 

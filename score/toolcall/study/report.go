@@ -80,8 +80,7 @@ func (run *Run) Report() (*Aggregates, error) {
 	}
 	answered, blank, cut, think := run.answerCounts()
 	if think > 0 {
-		rep.Warnings = append(rep.Warnings, contract.Plural(think, "answer holds", "answers hold")+" the model's thinking (<think>...</think>) before "+contract.Pick(think, "its", "their")+" answer and "+
-			contract.Pick(think, "scores", "score")+" as JSON_INVALID: the server returned the model's reasoning as part of the answer; have it return the reasoning apart (vLLM: --reasoning-parser) if that was not meant")
+		rep.Warnings = append(rep.Warnings, score.ThinkingWarning(think, "JSON_INVALID"))
 	}
 	if cut > 0 {
 		rep.Warnings = append(rep.Warnings, contract.Plural(cut, "answer was", "answers were")+" cut short at the model's token limit (finish_reason length, max_tokens, max_output_tokens or model_context_window_exceeded) and "+

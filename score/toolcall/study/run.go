@@ -632,7 +632,7 @@ func (run *Run) checkCase(o *outcome, requestID, caseID []byte) {
 // answerFlags marks an answer whose output is blank (empty or white space: a
 // runner that took no text from the model's answer, a reasoning model that
 // spent its tokens before it answered), one that holds the model's thinking
-// (thinking), and one the model stopped at its token
+// (score.HoldsThinking), and one the model stopped at its token
 // limit: the finish_reason the runners copy from the provider, "length" from
 // an OpenAI-compatible chat completion, "max_output_tokens" from the Responses
 // API's incomplete_details, "max_tokens" and "model_context_window_exceeded"
@@ -641,7 +641,7 @@ func answerFlags(output, finishReason []byte) uint16 {
 	var f uint16
 	if len(bytes.TrimSpace(output)) == 0 {
 		f |= fBlank
-	} else if thinking(output) {
+	} else if score.HoldsThinking(output) {
 		f |= fThinking
 	}
 	for _, r := range cutReasons {
@@ -650,18 +650,6 @@ func answerFlags(output, finishReason []byte) uint16 {
 		}
 	}
 	return f
-}
-
-// thinking reports whether output holds a reasoning model's thinking before
-// its answer, as a server without a reasoning parser returns it: it begins with
-// <think>, or (the chat template having opened the block) holds </think>. An
-// output that begins as JSON holds none, so clean answers cost one byte's look.
-func thinking(output []byte) bool {
-	s := bytes.TrimLeft(output, " \t\r\n")
-	if len(s) == 0 || s[0] == '{' {
-		return false
-	}
-	return bytes.HasPrefix(s, []byte("<think>")) || bytes.Contains(s, []byte("</think>"))
 }
 
 var cutReasons = [][]byte{[]byte("length"), []byte("max_tokens"), []byte("max_output_tokens"), []byte("model_context_window_exceeded")}
