@@ -43,13 +43,7 @@ func Percentile(sorted []float64, p float64) float64 {
 // or nil for both when there are none. NaN values are ignored. The input is not
 // modified.
 func LatencyPercentiles(latencies []float64) (p50, p95 *float64) {
-	xs := make([]float64, 0, len(latencies))
-	for _, x := range latencies {
-		if !math.IsNaN(x) {
-			xs = append(xs, x)
-		}
-	}
-	return SortedPercentiles(xs)
+	return SortedPercentiles(slices.Clone(latencies))
 }
 
 // SortedPercentiles is LatencyPercentiles of latencies the caller gives up:
