@@ -7,7 +7,6 @@ import (
 	"unsafe"
 
 	"github.com/fbeval/fbeval/contract"
-	"github.com/fbeval/fbeval/score"
 )
 
 // Scored is one response record decoded and scored, everything but the
@@ -28,7 +27,7 @@ type Scored struct {
 	// records with an output are checked against their case's
 	recipe    uint32
 	hasRecipe bool
-	// thinking: the output holds a reasoning model's thinking (score.HoldsThinking)
+	// thinking: the output holds a reasoning model's thinking (contract.HoldsThinking)
 	thinking bool
 	outcome
 	key contract.ID // the case id's, until Judge looks it up
@@ -91,7 +90,7 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 	}
 	dst.Output = out
 	dst.recipe, dst.hasRecipe = f.recipe()
-	dst.thinking = score.HoldsThinking(unsafe.Slice(unsafe.StringData(out), len(out))) // read, not kept
+	dst.thinking = contract.HoldsThinking(unsafe.Slice(unsafe.StringData(out), len(out))) // read, not kept
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -41,7 +42,14 @@ type Options struct {
 	Progress func(answered bool)
 	// Run is written into every record ("run"), with each request's study.
 	Run RunInfo
+	// Warn, when set, is told at once of answers that measure nothing: the
+	// first that holds the model's thinking, and the first answers when they
+	// are all empty (each said once a run).
+	Warn func(msg string)
 }
+
+// emptyRun is how many answers, all empty, make a run warn (Options.Warn).
+const emptyRun = 10
 
 // Summary counts what a run did.
 type Summary struct {
@@ -53,6 +61,9 @@ type Summary struct {
 	Retries  int    // calls after the first for a request
 	Calls    int    // provider calls made
 	Stopped  string // why the run stopped early: "budget", "N consecutive errors (the last: ...)...", "signal"; "" if it did not
+	// Thinking and Empty count the answers of this run that hold the model's
+	// thinking (contract.HoldsThinking) and those with no text.
+	Thinking, Empty int
 }
 
 // String is the summary line printed at the end of a run.
@@ -60,6 +71,12 @@ func (s Summary) String() string {
 	line := fmt.Sprintf("%s: %d answered, %s, %d skipped (already answered), %d left; %s, %s",
 		contract.Plural(s.Requests, "request", "requests"), s.Answered, contract.Plural(s.Errors, "error", "errors"), s.Skipped, s.Left,
 		contract.Plural(s.Calls, "call", "calls"), contract.Plural(s.Retries, "retry", "retries"))
+	if s.Thinking > 0 {
+		line += "; " + contract.Plural(s.Thinking, "answer holds", "answers hold") + " the model's thinking"
+	}
+	if s.Empty > 0 {
+		line += "; " + contract.Plural(s.Empty, "answer", "answers") + " empty"
+	}
 	if s.Stopped != "" {
 		line += "; stopped: " + s.Stopped
 	}
@@ -72,6 +89,27 @@ func (s Summary) ExitCode() int {
 		return 1
 	}
 	return 0
+}
+
+// countAnswer counts an answer of this run that measures nothing, and warns of
+// the first such of each kind: one that holds the model's thinking, and the
+// first emptyRun answers when every one is empty.
+func (s *Summary) countAnswer(res *Result, warn func(string), id string) {
+	out := ""
+	if res.Output != nil {
+		out = *res.Output
+	}
+	if strings.TrimSpace(out) == "" {
+		s.Empty++
+		if s.Empty == emptyRun && s.Answered == emptyRun && warn != nil {
+			warn(fmt.Sprintf("the first %d answers are all empty: a reasoning model may spend its tokens before it answers; raise --max-tokens (or --max-completion-tokens), or stop the run (Ctrl-C) if that was not meant", emptyRun))
+		}
+	} else if contract.HoldsThinking([]byte(out)) {
+		s.Thinking++
+		if s.Thinking == 1 && warn != nil {
+			warn(fmt.Sprintf("the answer to %s holds the model's thinking (<think>...</think>) before its answer, which strict scoring fails: the server returns the model's reasoning as part of the answer; have it return the reasoning apart (vLLM: --reasoning-parser), or stop the run (Ctrl-C) if that was not meant", id))
+		}
+	}
 }
 
 // Run asks p for every request of reqs that out does not already answer, and
@@ -95,6 +133,7 @@ func Run(ctx context.Context, reqs *Requests, p Provider, out *Output, opts Opti
 	}
 	type done struct {
 		pos  int
+		id   string // the request's
 		line []byte
 		res  Result
 		ok   bool // false: abandoned, no record
@@ -116,7 +155,7 @@ func Run(ctx context.Context, reqs *Requests, p Provider, out *Output, opts Opti
 			for j := range jobs {
 				it := j.it
 				res, ok := e.ask(&it.Req)
-				d := done{pos: j.pos, res: res, ok: ok}
+				d := done{pos: j.pos, id: it.Req.RequestID, res: res, ok: ok}
 				if ok {
 					run := opts.Run
 					run.Study, run.Recipe = it.Study, it.Recipe
@@ -190,6 +229,7 @@ func Run(ctx context.Context, reqs *Requests, p Provider, out *Output, opts Opti
 				sum.Errors++
 			default:
 				sum.Answered++
+				sum.countAnswer(&d.res, opts.Warn, d.id)
 			}
 			if werr == nil {
 				if werr = out.Write(d.line); werr != nil {

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -742,5 +743,50 @@ func TestStdoutNotAnInput(t *testing.T) {
 		if err := runner.StdoutNotAnInput(w, []string{req}); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+// TestRunWarnsOfAnswersThatMeasureNothing: a live run says at once, not hours
+// later at scoring, when the model's answers hold its thinking (a server
+// without a reasoning parser) or every answer so far is empty (a reasoning
+// model that spends its tokens before it answers): once each, as the first
+// such answer is written, and the summary counts them.
+func TestRunWarnsOfAnswersThatMeasureNothing(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		reply func(i int) string
+		warn  []string
+		tail  string
+	}{
+		{"thinking", func(i int) string { return "<think>\nplan " + fmt.Sprint(i) + "\n</think>\n{}" },
+			[]string{"the answer to case-00.a1 holds the model's thinking (<think>...</think>) before its answer, which strict scoring fails: the server returns the model's reasoning as part of the answer; have it return the reasoning apart (vLLM: --reasoning-parser), or stop the run (Ctrl-C) if that was not meant"},
+			"; 24 answers hold the model's thinking"},
+		{"empty", func(int) string { return "" },
+			[]string{"the first 10 answers are all empty: a reasoning model may spend its tokens before it answers; raise --max-tokens (or --max-completion-tokens), or stop the run (Ctrl-C) if that was not meant"},
+			"; 24 answers empty"},
+		{"some empty", func(i int) string {
+			if i%2 == 0 {
+				return ""
+			}
+			return "{}"
+		}, nil, "; 12 answers empty"},
+		{"plain", func(int) string { return "{}" }, nil, ", 0 retries"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, ts := startServer(t, fakeserver.Options{Reply: func(user string) string { return tt.reply(promptIndex(user)) }})
+			var warned []string
+			opts := fast
+			opts.Warn = func(msg string) { warned = append(warned, msg) }
+			sum, err := runner.Run(context.Background(), runner.FromItems(makeItems(24)), client(ts), runner.NewOutput(io.Discard), opts)
+			if err != nil || sum.Answered != 24 {
+				t.Fatalf("summary %v, %v", sum, err)
+			}
+			if !slices.Equal(warned, tt.warn) {
+				t.Errorf("warned %q, want %q", warned, tt.warn)
+			}
+			if !strings.HasSuffix(sum.String(), tt.tail) {
+				t.Errorf("summary %q, want it to end %q", sum.String(), tt.tail)
+			}
+		})
 	}
 }

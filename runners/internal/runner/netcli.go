@@ -159,6 +159,7 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 		BackoffBase: f.Backoff, BackoffMax: f.MaxBackoff, Seed: 1, Secrets: secrets, Keys: keys, Run: run,
 	}
 	stopProgress := func() {}
+	opts.Warn = func(msg string) { fmt.Fprintf(stderr, "%s: %s\n", s.Name, msg) }
 	if file, ok := stderr.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
 		bar := progressbar.NewOptions(reqs.Len(),
 			progressbar.OptionSetWriter(stderr),
@@ -168,6 +169,8 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 		)
 		_ = bar.Add(reqs.CountAnswered(out))
 		opts.Progress = func(bool) { _ = bar.Add(1) }
+		warn := opts.Warn
+		opts.Warn = func(msg string) { _ = bar.Clear(); warn(msg) } // the bar is drawn again at the next request
 		defer bar.Finish()
 	} else if f.ProgressEvery > 0 {
 		p := &progress{name: s.Name, total: reqs.Len(), skipped: reqs.CountAnswered(out), start: time.Now()}

@@ -632,7 +632,7 @@ func (run *Run) checkCase(o *outcome, requestID, caseID []byte) {
 // answerFlags marks an answer whose output is blank (empty or white space: a
 // runner that took no text from the model's answer, a reasoning model that
 // spent its tokens before it answered), one that holds the model's thinking
-// (score.HoldsThinking), and one the model stopped at its token
+// (contract.HoldsThinking), and one the model stopped at its token
 // limit: the finish_reason the runners copy from the provider, "length" from
 // an OpenAI-compatible chat completion, "max_output_tokens" from the Responses
 // API's incomplete_details, "max_tokens" and "model_context_window_exceeded"
@@ -641,7 +641,7 @@ func answerFlags(output, finishReason []byte) uint16 {
 	var f uint16
 	if len(bytes.TrimSpace(output)) == 0 {
 		f |= fBlank
-	} else if score.HoldsThinking(output) {
+	} else if contract.HoldsThinking(output) {
 		f |= fThinking
 	}
 	for _, r := range cutReasons {
