@@ -102,7 +102,7 @@ func (s *Summary) countAnswer(res *Result, warn func(string), id string) {
 	if strings.TrimSpace(out) == "" {
 		s.Empty++
 		if s.Empty == emptyRun && s.Answered == emptyRun && warn != nil {
-			warn(fmt.Sprintf("the first %d answers are all empty: a reasoning model may spend its tokens before it answers; raise --max-tokens (or --max-completion-tokens), or stop the run (Ctrl-C) if that was not meant", emptyRun))
+			warn(fmt.Sprintf("the first %d answers are all empty: a reasoning model may spend its tokens before it answers; raise --max-tokens, or stop the run (Ctrl-C) if that was not meant", emptyRun))
 		}
 	} else if contract.HoldsThinking([]byte(out)) {
 		s.Thinking++

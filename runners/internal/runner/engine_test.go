@@ -762,7 +762,7 @@ func TestRunWarnsOfAnswersThatMeasureNothing(t *testing.T) {
 			[]string{"the answer to case-00.a1 holds the model's thinking (<think>...</think>) before its answer, which strict scoring fails: the server returns the model's reasoning as part of the answer; have it return the reasoning apart (vLLM: --reasoning-parser), or stop the run (Ctrl-C) if that was not meant"},
 			"; 24 answers hold the model's thinking"},
 		{"empty", func(int) string { return "" },
-			[]string{"the first 10 answers are all empty: a reasoning model may spend its tokens before it answers; raise --max-tokens (or --max-completion-tokens), or stop the run (Ctrl-C) if that was not meant"},
+			[]string{"the first 10 answers are all empty: a reasoning model may spend its tokens before it answers; raise --max-tokens, or stop the run (Ctrl-C) if that was not meant"},
 			"; 24 answers empty"},
 		{"some empty", func(i int) string {
 			if i%2 == 0 {
