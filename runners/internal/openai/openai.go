@@ -162,7 +162,9 @@ type chatCompletion struct {
 	Choices []struct {
 		Message      json.RawMessage `json:"message"`
 		FinishReason *string         `json:"finish_reason"`
+		Error        json.RawMessage `json:"error"` // OpenRouter: a choice that ended in an error
 	} `json:"choices"`
+	Error json.RawMessage `json:"error"` // OpenRouter: an error in a 200 answer
 	Usage *struct {
 		PromptTokens     *int64 `json:"prompt_tokens"`
 		CompletionTokens *int64 `json:"completion_tokens"`
@@ -195,6 +197,13 @@ func ParseChat(body []byte) (runner.Result, error) {
 	var c chatCompletion
 	if err := runner.JSON.Unmarshal(body, &c); err != nil {
 		return runner.Result{}, runner.BadResponse("the answer is not a chat completion: %s", shortJSONError(err))
+	}
+	errorMember := c.Error
+	if len(c.Choices) > 0 {
+		errorMember = c.Choices[0].Error
+	}
+	if ce := runner.ErrorInAnswer(errorMember); ce != nil {
+		return runner.Result{}, ce
 	}
 	if len(c.Choices) == 0 || len(c.Choices[0].Message) == 0 || string(c.Choices[0].Message) == "null" {
 		return runner.Result{}, runner.BadResponse("the chat completion has no choices")

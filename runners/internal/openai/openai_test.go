@@ -268,3 +268,38 @@ func TestRecordedErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorInA200Answer: a server that answers 200 with an error body
+// (OpenRouter, once a model has started: "any error occurred while the LLM is
+// producing the output will be emitted in the response body"), or a choice that
+// ended in an error (finish_reason "error", an empty message and the choice's
+// error), is a provider error with the error's status and message, retried as
+// that status is; not an empty answer scored against the model.
+func TestErrorInA200Answer(t *testing.T) {
+	for _, tt := range []struct {
+		file, code, message string
+		retry               bool
+	}{
+		{"chat_error_in_200.json", "http_502", "HTTP 502 Bad Gateway: Provider returned error (in a 200 answer)", true},
+		{"chat_choice_error.json", "http_502", "HTTP 502 Bad Gateway: Upstream error from Together: the model stopped responding (in a 200 answer)", true},
+	} {
+		body, err := os.ReadFile(filepath.Join("testdata", tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := ParseChat(body)
+		var ce *runner.CallError
+		if !errors.As(err, &ce) || ce.Code != tt.code || ce.Message != tt.message || ce.Retry != tt.retry {
+			t.Errorf("%s: %+v, %v; want %s %q retry %v", tt.file, res, err, tt.code, tt.message, tt.retry)
+		}
+	}
+	// an error whose code is no HTTP status: its text, as a bad response
+	if _, err := ParseChat([]byte(`{"error":{"code":"rate_limited","message":"slow down"}}`)); err == nil || err.Error() != "bad_response: the answer is an error: rate_limited: slow down" {
+		t.Errorf("a code that is no status: %v", err)
+	}
+	// an error member beside choices that answered is no error
+	body := []byte(`{"id":"x","model":"m","choices":[{"message":{"role":"assistant","content":"{}"},"finish_reason":"stop","error":null}],"error":null}`)
+	if res, err := ParseChat(body); err != nil || res.Output == nil || *res.Output != "{}" {
+		t.Errorf("null errors: %+v, %v", res, err)
+	}
+}

@@ -161,6 +161,32 @@ func notFoundAt(called *url.URL, base string) string {
 	return at + ")"
 }
 
+// ErrorInAnswer is the CallError of an error a server put in a 200 answer's
+// body (OpenRouter does, once a model has started: the whole body, or one
+// choice's), raw being its "error" member: the error's code as the HTTP status
+// when it is one (retried as that status is), and its message; otherwise a
+// bad_response that gives the error's text. Nil when raw is absent or null.
+func ErrorInAnswer(raw json.RawMessage) *CallError {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var e struct {
+		Code json.Number `json:"code"`
+	}
+	json.Unmarshal(raw, &e)
+	body := append(append([]byte(`{"error":`), raw...), '}')
+	if code, err := strconv.Atoi(string(e.Code)); err == nil && code >= 400 && code <= 599 {
+		ce := StatusError(code, body)
+		ce.Message += " (in a 200 answer)"
+		return ce
+	}
+	kind, text := errorText(body)
+	if kind != "" {
+		text = kind + ": " + text
+	}
+	return BadResponse("the answer is an error: %s", text)
+}
+
 // StatusError is the CallError of an API answer with HTTP status code (>= 400),
 // live or in a batch result: code "http_NNN", and the message "HTTP NNN Text (kind):
 // text" with the error body's machine-readable kind and its message where it has
