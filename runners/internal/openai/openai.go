@@ -175,16 +175,32 @@ type chatMessage struct {
 	Content   json.RawMessage `json:"content"`
 	Refusal   *string         `json:"refusal"`
 	ToolCalls []struct {
-		Type     string `json:"type"`
-		Function *struct {
-			Name      string `json:"name"`
-			Arguments string `json:"arguments"`
-		} `json:"function"`
+		Type     string        `json:"type"`
+		Function *functionCall `json:"function"`
 	} `json:"tool_calls"`
-	FunctionCall *struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	} `json:"function_call"` // deprecated, still sent by some servers
+	FunctionCall *functionCall `json:"function_call"` // deprecated, still sent by some servers
+}
+
+// functionCall is a call's name and arguments: a string of JSON, as the API
+// defines them, or the JSON itself, as llama.cpp's llama-server and TGI have
+// sent them (argumentsText).
+type functionCall struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// argumentsText is a call's arguments as text: a JSON string's contents, or
+// any other JSON value as written (the envelope keeps it exactly).
+func (f *functionCall) argumentsText() string {
+	raw := f.Arguments
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var s string
+	if raw[0] == '"' && runner.JSON.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
 }
 
 // ParseChat reads a chat completion's first choice. A function tool call wins over
@@ -222,11 +238,11 @@ func ParseChat(body []byte) (runner.Result, error) {
 	}
 	for _, tc := range msg.ToolCalls {
 		if tc.Function != nil && (tc.Type == "function" || tc.Type == "") {
-			return runner.ToolResult(res, runner.ToolCall{Name: tc.Function.Name, Arguments: tc.Function.Arguments}, ch.Message), nil
+			return runner.ToolResult(res, runner.ToolCall{Name: tc.Function.Name, Arguments: tc.Function.argumentsText()}, ch.Message), nil
 		}
 	}
 	if fc := msg.FunctionCall; fc != nil {
-		return runner.ToolResult(res, runner.ToolCall{Name: fc.Name, Arguments: fc.Arguments}, ch.Message), nil
+		return runner.ToolResult(res, runner.ToolCall{Name: fc.Name, Arguments: fc.argumentsText()}, ch.Message), nil
 	}
 	text, hasText, err := contentText(msg.Content)
 	if err != nil {

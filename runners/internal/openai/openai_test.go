@@ -84,6 +84,9 @@ func TestParseRecordedBodies(t *testing.T) {
 		{"chat_text_and_tool_call.json", "chat", `{"action":"call_tool","tool":"search_flights","arguments":{"origin":"Osaka"},"missingFields":[],"reason":""}`, "tool_calls", "gpt-4o-mini-2024-07-18", "chatcmpl-BxR4t0vIPxq2", 300, 20, true},
 		// Text with no call stays text (a clarification).
 		{"chat_text.json", "chat", "Which city would you like to stay in?", "stop", "gpt-4o-mini-2024-07-18", "chatcmpl-BxR4t0vIPxq5", 300, 9, false},
+		// llama.cpp's llama-server (ggml-org/llama.cpp#20198) and TGI (#2136) have sent
+		// the arguments as a JSON object, not the string the API defines: the same call.
+		{"chat_tool_call_object_arguments.json", "chat", flights, "tool_calls", "qwen2.5-7b-instruct-q4_k_m.gguf", "chatcmpl-Zr8Jk2Lq5Vw9Xy1N", 412, 38, true},
 		// Arguments that are not JSON are kept as a string: the scorer fails the call, not the runner.
 		{"chat_bad_arguments.json", "chat", `{"action":"call_tool","tool":"search_flights","arguments":"{\"origin\": \"Osaka\"","missingFields":[],"reason":""}`, "tool_calls", "qwen3:0.6b", "chatcmpl-342b", -1, -1, true},
 		{"responses_function_call.json", "responses", flights, "completed", "gpt-4.1-mini-2025-04-14", "resp_67ccd2bed1ec8190b14f964abc054267", 291, 23, true},
