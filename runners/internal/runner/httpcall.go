@@ -173,7 +173,9 @@ func ErrorInAnswer(raw json.RawMessage) *CallError {
 	var e struct {
 		Code json.Number `json:"code"`
 	}
-	json.Unmarshal(raw, &e)
+	// a code that is no number ("rate_limited") fails this and leaves Code
+	// empty: the error is then a bad_response with its kind and text
+	_ = json.Unmarshal(raw, &e)
 	body := append(append([]byte(`{"error":`), raw...), '}')
 	if code, err := strconv.Atoi(string(e.Code)); err == nil && code >= 400 && code <= 599 {
 		ce := StatusError(code, body)
