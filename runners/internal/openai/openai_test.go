@@ -252,6 +252,10 @@ func TestRecordedErrors(t *testing.T) {
 	}{
 		{"error_400.json", "http_400", "HTTP 400 Bad Request (invalid_function_parameters)", 400},
 		{"error_500.json", "http_500", "HTTP 500 Internal Server Error (server_error)", 500},
+		// Gemini's OpenAI-compatible API: its own error in a list, or as JSON
+		// text in the message
+		{"error_gemini_429_list.json", "http_429", "HTTP 429 Too Many Requests (RESOURCE_EXHAUSTED): Resource has been exhausted (e.g. check quota).", 429},
+		{"error_gemini_429_nested.json", "http_429", "HTTP 429 Too Many Requests (RESOURCE_EXHAUSTED): Resource has been exhausted (e.g. check quota).", 429},
 	} {
 		body, err := os.ReadFile(filepath.Join("testdata", tt.file))
 		if err != nil {
@@ -266,7 +270,7 @@ func TestRecordedErrors(t *testing.T) {
 		_, err = c.Do(context.Background(), &contract.Request{Messages: []contract.Message{{Role: "user", Content: "u"}}})
 		srv.Close()
 		var ce *runner.CallError
-		if !errors.As(err, &ce) || ce.Code != tt.code || !strings.HasPrefix(ce.Message, tt.message) {
+		if !errors.As(err, &ce) || ce.Code != tt.code || !strings.HasPrefix(ce.Message, tt.message) || strings.Contains(ce.Message, "\n") {
 			t.Errorf("%s: %v, want %s %q", tt.file, err, tt.code, tt.message)
 		}
 	}

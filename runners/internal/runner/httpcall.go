@@ -149,11 +149,12 @@ func (h *HTTP) PostJSON(ctx context.Context, path string, body []byte) ([]byte, 
 }
 
 // notFoundAt says where a call that got 404 went: " (POST URL)", and, when
-// its path has no /v1 in it, where OpenAI-compatible APIs are: a base URL of
-// http://localhost:11434 for Ollama, whose API is under /v1.
+// its path names no API version (/v1, or Gemini's /v1beta), where
+// OpenAI-compatible APIs are: a base URL of http://localhost:11434 for Ollama,
+// whose API is under /v1.
 func notFoundAt(called *url.URL, base string) string {
 	at := " (POST " + called.Redacted()
-	if !strings.Contains(called.Path+"/", "/v1/") {
+	if !versionSegment.MatchString(called.Path + "/") {
 		if b, err := url.Parse(strings.TrimRight(base, "/") + "/v1"); err == nil {
 			at += "; OpenAI-compatible servers, Ollama and vLLM among them, serve their API under /v1: --base-url " + b.Redacted()
 		}
@@ -242,41 +243,71 @@ func (h *HTTP) transportError(ctx context.Context, err error) *CallError {
 	return &CallError{Code: "network", Message: Redact(oneLine(err.Error()), h.Secrets), Retry: true}
 }
 
+// versionSegment finds an API version in a path: /v1/, /v1beta/, /v2/.
+var versionSegment = regexp.MustCompile(`/v[0-9]+[a-z0-9]*/`)
+
 var kindPattern = regexp.MustCompile(`^[A-Za-z0-9_.\-]{1,64}$`)
 
 // errorText returns the machine-readable kind of an API error body ({"error":
-// {"code" or "type", "message"}}) and its message; for a body that is not such JSON,
-// the start of the body as text. The caller scrubs and caps the text: it may echo
-// the request.
+// {"code" or "type" or "status", "message"}}) and its message; for a body that is
+// not such JSON, the start of the body as text. The caller scrubs and caps the
+// text: it may echo the request.
 func errorText(body []byte) (kind, text string) {
+	kind, text, ok := apiErrorText(body)
+	if !ok {
+		return "", string(body[:min(len(body), 4*MaxMessageBytes)])
+	}
+	// Gemini's OpenAI-compatible API puts its own error body, as JSON text, in
+	// the message: the error is the one inside.
+	if k, t, ok := apiErrorText([]byte(strings.TrimSpace(text))); ok && t != "" {
+		if k != "" {
+			kind = k
+		}
+		text = t
+	}
+	return kind, text
+}
+
+// apiErrorText reads body as {"error": ...}, or a list whose first element is
+// one (Gemini's OpenAI-compatible API answers so: [{"error": ...}]): ok is false
+// when it is no such JSON.
+func apiErrorText(body []byte) (kind, text string, ok bool) {
+	var list []json.RawMessage
+	if json.Unmarshal(body, &list) == nil && len(list) > 0 {
+		body = list[0]
+	}
 	var w struct {
 		Error json.RawMessage `json:"error"`
 	}
 	if json.Unmarshal(body, &w) != nil || len(w.Error) == 0 {
-		return "", string(body[:min(len(body), 4*MaxMessageBytes)])
+		return "", "", false
 	}
 	var e struct {
 		Code    any    `json:"code"`
 		Type    string `json:"type"`
+		Status  string `json:"status"` // Google's: NOT_FOUND, RESOURCE_EXHAUSTED
 		Message any    `json:"message"`
 	}
 	if json.Unmarshal(w.Error, &e) != nil {
 		// {"error": "text"} (some servers) or another shape: its text as is.
 		var s string
 		if json.Unmarshal(w.Error, &s) == nil {
-			return "", s
+			return "", s, true
 		}
-		return "", string(w.Error[:min(len(w.Error), 4*MaxMessageBytes)])
+		return "", string(w.Error[:min(len(w.Error), 4*MaxMessageBytes)]), true
 	}
-	if s, ok := e.Code.(string); ok && kindPattern.MatchString(s) {
+	switch s, _ := e.Code.(string); {
+	case kindPattern.MatchString(s):
 		kind = s
-	} else if kindPattern.MatchString(e.Type) {
+	case kindPattern.MatchString(e.Type):
 		kind = e.Type
+	case kindPattern.MatchString(e.Status):
+		kind = e.Status
 	}
 	if s, ok := e.Message.(string); ok {
 		text = s
 	}
-	return kind, text
+	return kind, text, true
 }
 
 // ParseRetryAfter reads a Retry-After header: delay seconds or an HTTP date. Zero

@@ -22,6 +22,14 @@ func TestNotFoundNamesTheURL(t *testing.T) {
 			w.Write([]byte(`{"error":{"message":"The model 'x' does not exist","type":"invalid_request_error","param":null,"code":"model_not_found"}}`))
 			return
 		}
+		if r.URL.Path == "/v1beta/openai/chat/completions" {
+			// Gemini's OpenAI-compatible API for a model that is not there: its
+			// own error, as JSON text, in the message (earendil-works/pi#2893)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			w.Write([]byte(`{"error":{"message":"{\n  \"error\": {\n    \"code\": 404,\n    \"message\": \"models/gemma-4-31b is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.\",\n    \"status\": \"NOT_FOUND\"\n  }\n}\n","code":404,"status":"Not Found"}}`))
+			return
+		}
 		if r.URL.Path == "/long/chat/completions" {
 			w.WriteHeader(http.StatusNotFound)
 			w.Write([]byte(strings.Repeat("no such thing here. ", 100)))
@@ -38,6 +46,9 @@ func TestNotFoundNamesTheURL(t *testing.T) {
 		{srv.URL, "HTTP 404 Not Found: 404 page not found (POST " + srv.URL + "/chat/completions; OpenAI-compatible servers, Ollama and vLLM among them, serve their API under /v1: --base-url " + srv.URL + "/v1)"},
 		{srv.URL + "/", "(POST " + srv.URL + "/chat/completions; OpenAI-compatible servers, Ollama and vLLM among them, serve their API under /v1: --base-url " + srv.URL + "/v1)"},
 		{srv.URL + "/v1", "HTTP 404 Not Found (model_not_found): The model 'x' does not exist (POST " + srv.URL + "/v1/chat/completions)"},
+		// a path with an API version other than v1 in it is no base URL to
+		// mend: the API answered
+		{srv.URL + "/v1beta/openai/", "HTTP 404 Not Found (NOT_FOUND): models/gemma-4-31b is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods. (POST " + srv.URL + "/v1beta/openai/chat/completions)"},
 		{srv.URL + "/api/v1", "HTTP 404 Not Found: 404 page not found (POST " + srv.URL + "/api/v1/chat/completions)"},
 		// a long body is cut, not the URL, and the message stays within the cap
 		{srv.URL + "/long", "here. ... (POST " + srv.URL + "/long/chat/completions; OpenAI-compatible servers, Ollama and vLLM among them, serve their API under /v1: --base-url " + srv.URL + "/long/v1)"},
