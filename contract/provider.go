@@ -11,8 +11,10 @@ import (
 // OpenAI Batch (or vLLM run-batch) output or input file, of Anthropic Message
 // Batches results or requests, or a single reply of the OpenAI Chat
 // Completions or Responses API or the Anthropic Messages API, as their SDKs
-// define them. Scoring such a file is a step skipped, not a bad record: the
-// message names the step.
+// define them; or, named with the way in there is, a reply or batch line of
+// the Gemini API, Ollama's own API or Amazon Bedrock's batch inference. A
+// record with request_id or case_id is none of them. Scoring such a file is a
+// step skipped, not a bad record: the message names the step.
 func ProviderRecord(raw []byte) string {
 	keys, strs := TopLevel(raw)
 	if keys == nil {
@@ -21,22 +23,40 @@ func ProviderRecord(raw []byte) string {
 	has := func(k string) bool { return keys[k] }
 	switch {
 	case has("custom_id") && has("response"):
-		return "an OpenAI Batch output line (custom_id, response), not a response record: convert the file with fbeval-batch from-openai FILE --requests REQUESTS and score what it writes"
+		return "an OpenAI Batch output line (custom_id, response), not a record of fbeval's: convert the file with fbeval-batch from-openai FILE --requests REQUESTS and score what it writes"
 	case has("custom_id") && has("result"):
-		return "an Anthropic Message Batches result line (custom_id, result), not a response record: convert the file with fbeval-batch from-anthropic FILE --requests REQUESTS and score what it writes"
+		return "an Anthropic Message Batches result line (custom_id, result), not a record of fbeval's: convert the file with fbeval-batch from-anthropic FILE --requests REQUESTS and score what it writes"
 	case has("custom_id") && has("body") && has("url"):
-		return "an OpenAI Batch input line (custom_id, method, url, body), not a response record: send the file to the batch API, then convert its output with fbeval-batch from-openai"
+		return "an OpenAI Batch input line (custom_id, method, url, body), not a record of fbeval's: send the file to the batch API, then convert its output with fbeval-batch from-openai"
 	case has("custom_id") && has("params"):
-		return "an Anthropic Message Batches request (custom_id, params), not a response record: send the file to the batch API, then convert its results with fbeval-batch from-anthropic"
+		return "an Anthropic Message Batches request (custom_id, params), not a record of fbeval's: send the file to the batch API, then convert its results with fbeval-batch from-anthropic"
 	case strs["object"] == "chat.completion" || has("choices") && has("model") && !has("request_id") && !has("case_id"):
-		return "an OpenAI chat completion (the API's reply), not a response record: let fbeval-openai call the API and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
+		return "an OpenAI chat completion (the API's reply), not a record of fbeval's: let fbeval-openai call the API and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
 	case strs["object"] == "response" && !has("request_id") && !has("case_id"):
-		return "an OpenAI Responses API reply, not a response record: let fbeval-openai --api responses call the API and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
+		return "an OpenAI Responses API reply, not a record of fbeval's: let fbeval-openai --api responses call the API and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
 	case strs["type"] == "message" && strs["role"] == "assistant" && has("content"):
-		return "an Anthropic Messages API reply, not a response record: let fbeval-anthropic call the API and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
+		return "an Anthropic Messages API reply, not a record of fbeval's: let fbeval-anthropic call the API and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
+	case has("request_id") || has("case_id"):
+		// a record of fbeval's contract: none of those below, whatever
+		// else it holds
+	// Below, providers fbeval has no runner or converter for: what they
+	// are, and the way in that there is.
+	case has("key") && (has("response") || has("error")):
+		return "a Gemini Batch API output line (key, response), not a record of fbeval's: fbeval-batch reads OpenAI's and Anthropic's batch files (Gemini's Batch API takes OpenAI's format too); or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
+	case has("key") && has("request"):
+		return "a Gemini Batch API input line (key, request), not a record of fbeval's: fbeval-batch writes OpenAI's and Anthropic's batch files (Gemini's Batch API takes OpenAI's format too), and reads the results back"
+	case has("candidates"):
+		return "a Gemini API reply (candidates), not a record of fbeval's: let fbeval-openai call Gemini's OpenAI-compatible API (--base-url " + geminiOpenAI + ") and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
+	case has("model") && has("created_at") && has("done") && (has("message") || has("response")):
+		return "an Ollama API reply (/api/chat or /api/generate), not a record of fbeval's: let fbeval-openai call Ollama's OpenAI-compatible API (--base-url http://localhost:11434/v1) and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
+	case has("recordId") && has("modelInput"):
+		return "an Amazon Bedrock batch inference line (recordId, modelInput), not a record of fbeval's: fbeval-batch reads OpenAI's and Anthropic's batch files, not Bedrock's; write one {\"request_id\", \"output\"} line per request (docs/contract.md) from each line's modelOutput"
 	}
 	return ""
 }
+
+// geminiOpenAI is the base URL of Gemini's OpenAI-compatible API.
+const geminiOpenAI = "https://generativelanguage.googleapis.com/v1beta/openai"
 
 // TopLevel returns the member names of the JSON object raw, with the values of
 // those that are strings (the last, when a name repeats); nil when raw is no

@@ -29,7 +29,17 @@ func TestProviderRecord(t *testing.T) {
 		{"openai batch input", `{"custom_id":"a","method":"POST","url":"/v1/chat/completions","body":{"model":"m","messages":[]}}`, "an OpenAI Batch input line"},
 		{"anthropic batch result", `{"custom_id":"a","result":{"type":"succeeded","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}}`, "an Anthropic Message Batches result line"},
 		{"anthropic batch request", `{"custom_id":"a","params":{"model":"m","max_tokens":1,"messages":[]}}`, "an Anthropic Message Batches request"},
+		{"gemini reply", read("testdata/providers/gemini_generate_content.json"), "a Gemini API reply"},
+		{"gemini batch output", firstLine(read("testdata/providers/gemini_batch_output.jsonl")), "a Gemini Batch API output line"},
+		{"gemini batch error", strings.Split(read("testdata/providers/gemini_batch_output.jsonl"), "\n")[1], "a Gemini Batch API output line"},
+		{"gemini batch input", firstLine(read("testdata/providers/gemini_batch_input.jsonl")), "a Gemini Batch API input line"},
+		{"ollama chat", firstLine(read("testdata/providers/ollama_native.jsonl")), "an Ollama API reply"},
+		{"ollama generate", strings.Split(read("testdata/providers/ollama_native.jsonl"), "\n")[1], "an Ollama API reply"},
+		{"bedrock batch output", firstLine(read("testdata/providers/bedrock_batch_output.jsonl")), "an Amazon Bedrock batch inference line"},
+		{"bedrock batch error", strings.Split(read("testdata/providers/bedrock_batch_output.jsonl"), "\n")[1], "an Amazon Bedrock batch inference line"},
 		{"response record", `{"schema_version":"fbeval-response/v1","request_id":"a","output":"x"}`, ""},
+		{"response record with a key and a response", `{"request_id":"a","key":"k","response":"x","output":"x"}`, ""},
+		{"coglang record with candidates", `{"case_id":"FB-L1-001","candidates":[],"output":"Equal[1, 1]"}`, ""},
 		{"coglang record", `{"case_id":"FB-L1-001","output":"Equal[1, 1]"}`, ""},
 		{"record with a model and choices field", `{"request_id":"a","model":"m","choices":[],"output":"x"}`, ""},
 		{"not an object", `[1]`, ""},
@@ -48,7 +58,7 @@ func FuzzProviderRecord(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got := ProviderRecord([]byte(s)); got != "" && !strings.HasPrefix(got, "an ") {
+		if got := ProviderRecord([]byte(s)); got != "" && !strings.HasPrefix(got, "a ") && !strings.HasPrefix(got, "an ") {
 			t.Fatalf("%q", got)
 		}
 	})

@@ -298,7 +298,7 @@ func TestValidateStats(t *testing.T) {
 	batch := strings.Repeat(`{"id":"b","custom_id":"x","response":{"status_code":200,"body":{}},"error":null}`+"\n", 3)
 	var named []Problem
 	if st := v.Validate("out.jsonl", strings.NewReader(batch), Options{}, func(p Problem) { named = append(named, p) }); st.Records != 3 || st.Invalid != 3 ||
-		len(named) != 1 || !strings.HasPrefix(named[0].String(), "out.jsonl:1:1: this is an OpenAI Batch output line (custom_id, response), not a response record: convert the file with fbeval-batch from-openai") {
+		len(named) != 1 || !strings.HasPrefix(named[0].String(), "out.jsonl:1:1: this is an OpenAI Batch output line (custom_id, response), not a record of fbeval's: convert the file with fbeval-batch from-openai") {
 		t.Errorf("batch output: %+v, %v", st, named)
 	}
 }
