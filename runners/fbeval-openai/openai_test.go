@@ -100,6 +100,37 @@ func TestBaseURLWithEndpoint(t *testing.T) {
 	}
 }
 
+// TestAzureDatedAPI: an Azure OpenAI URL of the API versioned by date, as the
+// Azure portal gives it (a deployment in the path, an api-version query), is
+// exit 2 with the v1 API's base URL, which takes the runner's calls as
+// OpenAI's SDK makes them (learn.microsoft.com, "Azure OpenAI API version
+// lifecycle": base_url https://RESOURCE.openai.azure.com/openai/v1/).
+func TestAzureDatedAPI(t *testing.T) {
+	dir := t.TempDir()
+	in := writeRequests(t, dir, 3)
+	for _, base := range []string{
+		"https://myres.openai.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21",
+		"https://myres.openai.azure.com/openai/deployments/gpt-4o",
+		"https://MyRes.openai.azure.com/?api-version=2024-10-21",
+		"https://myres.cognitiveservices.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=2025-01-01-preview",
+	} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"--model", "m", "--base-url", base, "--api-key-env", "FBEVAL_UNSET_KEY", in}, nil, &out, &errb)
+		host := strings.Split(strings.TrimPrefix(base, "https://"), "/")[0]
+		want := "Azure's v1 API takes the runner's calls: --base-url https://" + host + "/openai/v1, the deployment's name as --model\n"
+		if code != 2 || out.Len() != 0 || strings.Count(errb.String(), "\n") != 1 || !strings.HasSuffix(errb.String(), want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q, want ...%q", base, code, out.String(), errb.String(), want)
+		}
+	}
+	// the v1 API's own URL is taken (the fake server serves /v1 behind any prefix)
+	ts := httptest.NewServer(fakeserver.New(fakeserver.Options{}))
+	defer ts.Close()
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"--model", "m", "--base-url", ts.URL + "/openai/v1", "--api-key-env", "FBEVAL_UNSET_KEY", in}, nil, &out, &errb); code != 0 {
+		t.Errorf("v1: exit %d, stderr %q", code, errb.String())
+	}
+}
+
 // TestMaxTokensExclusive: --max-tokens and --max-completion-tokens do not mix.
 func TestMaxTokensExclusive(t *testing.T) {
 	var out, errb bytes.Buffer

@@ -205,6 +205,10 @@ func checkBaseURL(from, base string) error {
 		return bad("has no http:// or https:// scheme")
 	case u.Host == "" || u.Hostname() == "":
 		return bad("has no host")
+	case azureDated(u):
+		// as the Azure portal and older clients give it
+		v1 := url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/openai/v1"}
+		return fmt.Errorf("%s %q is Azure OpenAI's dated API (an api-version, a deployment in the path), which the runner does not call; Azure's v1 API takes the runner's calls: --base-url %s, the deployment's name as --model", from, base, v1.String())
 	case u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
 		return bad("has a query or fragment")
 	}
@@ -219,6 +223,16 @@ func checkBaseURL(from, base string) error {
 		}
 	}
 	return nil
+}
+
+// azureDated reports whether u is an Azure OpenAI URL of the API versioned by
+// date: ?api-version=..., or /openai/deployments/NAME in its path.
+func azureDated(u *url.URL) bool {
+	host := strings.ToLower(u.Hostname())
+	if !strings.HasSuffix(host, ".openai.azure.com") && !strings.HasSuffix(host, ".cognitiveservices.azure.com") && !strings.HasSuffix(host, ".services.ai.azure.com") {
+		return false
+	}
+	return u.Query().Has("api-version") || strings.Contains(u.Path+"/", "/openai/deployments/")
 }
 
 // keyed reports whether base is one of the providers' own APIs, which answer
