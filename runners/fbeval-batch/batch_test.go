@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -319,6 +320,46 @@ func TestUsageWords(t *testing.T) {
 		code, out, errs := runBatch(t, "", tc.args...)
 		if code != 2 || out != "" || errs != tc.want {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+}
+
+// TestRefusedAnswerCounted: a result whose answer the provider's parser refuses
+// (read whole only when its record is written) is written as bad_response and
+// counted as an error, as an error the batch API reported is; and a run that
+// resumes its -o file counts the same.
+func TestRefusedAnswerCounted(t *testing.T) {
+	ids := []string{"flights-000.input_schema.r0.a1", "hotels-020.input_schema.r0.a1"}
+	for _, tt := range []struct{ provider, refused, good string }{
+		{"openai",
+			`{"custom_id":"%s","response":{"status_code":200,"body":{"id":"chatcmpl-1","object":"chat.completion","model":"m","choices":[]}},"error":null}`,
+			`{"custom_id":"%s","response":{"status_code":200,"body":{"id":"chatcmpl-2","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"{}"},"finish_reason":"stop"}]}},"error":null}`},
+		{"anthropic",
+			`{"custom_id":"%s","result":{"type":"succeeded","message":{"id":"msg_1","type":"message","role":"assistant","content":"not a list"}}}`,
+			`{"custom_id":"%s","result":{"type":"succeeded","message":{"id":"msg_2","type":"message","role":"assistant","content":[{"type":"text","text":"{}"}],"stop_reason":"end_turn"}}}`},
+	} {
+		custom := func(id string) string {
+			if tt.provider == "anthropic" {
+				return anthropicCustomID(id)
+			}
+			return id
+		}
+		dir := t.TempDir()
+		results := filepath.Join(dir, "results.jsonl")
+		os.WriteFile(results, []byte(fmt.Sprintf(tt.refused, custom(ids[0]))+"\n"+fmt.Sprintf(tt.good, custom(ids[1]))+"\n"), 0o644)
+		out := filepath.Join(dir, "responses.jsonl")
+		want := "fbeval-batch: 2 results: 1 answered, 1 error, 0 duplicates, 0 unknown, 3 missing\n"
+		code, _, errs := runBatch(t, "", "from-"+tt.provider, "--requests", "testdata/requests.jsonl", "-o", out, results)
+		written, _ := os.ReadFile(out)
+		if code != 1 || !strings.HasSuffix(errs, want) || !strings.Contains(string(written), `"request_id":"`+ids[0]+`"`) || !strings.Contains(string(written), `"code":"bad_response"`) {
+			t.Errorf("%s: exit %d, stderr %q:\n%s", tt.provider, code, errs, written)
+		}
+		code, _, errs = runBatch(t, "", "from-"+tt.provider, "--requests", "testdata/requests.jsonl", "-o", out, results)
+		// the answered request is skipped; the error is written again, as a
+		// live run asks it again, and the later record is the one scored
+		first, _, _ := strings.Cut(string(written), "\n")
+		if again, _ := os.ReadFile(out); code != 1 || !strings.HasSuffix(errs, want) || !strings.Contains(errs, "1 request already answered, skipped") || string(again) != string(written)+first+"\n" {
+			t.Errorf("%s, resumed: exit %d, stderr %q:\n%s", tt.provider, code, errs, again)
 		}
 	}
 }

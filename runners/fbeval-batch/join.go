@@ -15,7 +15,7 @@ import (
 
 // results is the results files of a from-* run, read once to check every line and
 // index it: a fixed entry per line (the hash of its custom id, where its bytes are,
-// its line, whether it failed), not the results themselves. The lines a run writes
+// its line), not the results themselves. The lines a run writes
 // are read again from their files by offset, one at a time, in the order they are
 // written; standard input and pipes are kept in a copy for that (contract.Spool).
 type results struct {
@@ -39,8 +39,7 @@ type entry struct {
 }
 
 const (
-	failed  uint8 = 1 << iota // the result is an error
-	repeat                    // an earlier line has the custom id
+	repeat  uint8 = 1 << iota // an earlier line has the custom id
 	matched                   // a request has the custom id (set on the id's first line)
 )
 
@@ -122,18 +121,14 @@ func (rs *results) index(path string, stdin io.Reader, seen func(cid string)) er
 		if rec.Err != nil {
 			return rec.Err
 		}
-		r, err := rs.parse(rec)
+		r, err := rs.parse(rec, false)
 		if err != nil {
 			return err
 		}
 		if rs.entries.len() == math.MaxUint32 {
 			return usagef("more than %d results: convert them in parts", uint64(math.MaxUint32))
 		}
-		e := entry{id: idOf(r.customID), off: rec.Offset, n: uint32(len(rec.Raw)), line: uint32(min(rec.Line, math.MaxUint32)), file: file}
-		if r.res.Error != nil {
-			e.flags |= failed
-		}
-		rs.entries.add(e)
+		rs.entries.add(entry{id: idOf(r.customID), off: rec.Offset, n: uint32(len(rec.Raw)), line: uint32(min(rec.Line, math.MaxUint32)), file: file})
 		if seen != nil {
 			seen(r.customID)
 		}
@@ -183,7 +178,7 @@ func (rs *results) read(e *entry) (result, error) {
 		return result{}, fmt.Errorf("cannot read %s again: %v", name, err)
 	}
 	rec := contract.Record{File: name, Line: int(e.line), Col: 1, Offset: e.off, Raw: rs.buf}
-	r, err := rs.parse(&rec)
+	r, err := rs.parse(&rec, true)
 	if err != nil || idOf(r.customID) != e.id {
 		return result{}, fmt.Errorf("%s changed while it was read; run again on a file nothing writes to", name)
 	}
@@ -196,8 +191,9 @@ type tally struct {
 	answered, errors, duplicates, unknown, missing int
 }
 
-func (t *tally) count(e *entry) {
-	if e.flags&failed != 0 {
+// count counts the result a request gets.
+func (t *tally) count(r *result) {
+	if r.res.Error != nil {
 		t.errors++
 	} else {
 		t.answered++

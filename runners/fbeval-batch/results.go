@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,14 +9,18 @@ import (
 	"strings"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/strictjson"
 	"github.com/fbeval/fbeval/runners/internal/anthropic"
 	"github.com/fbeval/fbeval/runners/internal/openai"
 	"github.com/fbeval/fbeval/runners/internal/runner"
 )
 
 // parser reads one batch result record; a record that is not a result line is an
-// error at FILE:LINE:COL.
-type parser func(rec *contract.Record) (result, error)
+// error at FILE:LINE:COL. With whole false it reads only what indexing the line
+// needs, its custom id and whether the line holds an error as it stands, and
+// leaves the answer unread: an answer the provider's parser refuses is found
+// when the line is read whole, to be written.
+type parser func(rec *contract.Record, whole bool) (result, error)
 
 // newResultsReader reads the records of a results file: JSONL (a JSON list and a
 // lone object are taken too).
@@ -34,7 +39,7 @@ func eachLine(name string, r io.Reader, f parser) ([]result, error) {
 		if rec.Err != nil {
 			return nil, rec.Err
 		}
-		res, err := f(rec)
+		res, err := f(rec, true)
 		if err != nil {
 			return nil, err
 		}
@@ -135,60 +140,42 @@ func readOpenAIResults(name string, r io.Reader) ([]result, error) {
 }
 
 // parseOpenAIResult reads one OpenAI Batch or vLLM run-batch line (readOpenAIResults).
-func parseOpenAIResult(rec *contract.Record) (result, error) {
-	var w struct {
-		CustomID *string         `json:"custom_id"`
-		Response json.RawMessage `json:"response"`
-		Error    json.RawMessage `json:"error"`
+func parseOpenAIResult(rec *contract.Record, whole bool) (result, error) {
+	l, err := splitOpenAILine(rec)
+	if err != nil {
+		return result{}, err
 	}
-	if err := runner.JSON.Unmarshal(rec.Raw, &w); err != nil {
-		return result{}, rec.Errorf(0, "not a batch result line: %v", err)
-	}
-	if w.CustomID == nil || *w.CustomID == "" {
-		if what := wrongLine(rec.Raw, "openai"); what != "" {
-			return result{}, rec.Errorf(0, "%s", what)
-		}
-		return result{}, rec.Errorf(0, "a batch result line needs custom_id")
-	}
-	out := result{customID: *w.CustomID}
-	hasResponse := len(w.Response) > 0 && string(w.Response) != "null"
-	var resp struct {
-		StatusCode *int            `json:"status_code"`
-		Body       json.RawMessage `json:"body"`
-		Choices    json.RawMessage `json:"choices"`
-	}
-	if hasResponse {
-		if err := runner.JSON.Unmarshal(w.Response, &resp); err != nil {
-			return result{}, rec.Errorf(0, "response is not an object: %v", err)
-		}
-	}
-	if len(w.Error) > 0 && string(w.Error) != "null" {
+	out := result{customID: l.customID}
+	if l.errRaw != nil {
 		// vLLM gives a failed request a response with its status and no body.
-		kind, text := apiError(w.Error)
-		if resp.StatusCode != nil && *resp.StatusCode >= 400 {
-			out.res.Error = statusError(*resp.StatusCode, kind, text)
+		kind, text := apiError(l.errRaw)
+		if l.status != nil && *l.status >= 400 {
+			out.res.Error = statusError(*l.status, kind, text)
 		} else {
 			out.res.Error = batchError(kind, text)
 		}
 		return out, nil
 	}
-	if !hasResponse {
+	if l.response == nil {
 		if what := wrongLine(rec.Raw, "openai"); what != "" {
 			return result{}, rec.Errorf(0, "%s", what)
 		}
 		return result{}, rec.Errorf(0, "a batch result line needs response or error")
 	}
-	body := resp.Body
-	if resp.StatusCode == nil && len(resp.Choices) > 0 {
-		body = w.Response // the older vLLM shape
+	body := l.body
+	if l.status == nil && l.choices {
+		body = l.response // the older vLLM shape
 	}
-	if resp.StatusCode != nil && *resp.StatusCode >= 400 {
+	if l.status != nil && *l.status >= 400 {
 		var b struct {
 			Error json.RawMessage `json:"error"`
 		}
 		runner.JSON.Unmarshal(body, &b)
 		kind, text := apiError(b.Error)
-		out.res.Error = statusError(*resp.StatusCode, kind, text)
+		out.res.Error = statusError(*l.status, kind, text)
+		return out, nil
+	}
+	if !whole {
 		return out, nil
 	}
 	var probe struct {
@@ -196,7 +183,6 @@ func parseOpenAIResult(rec *contract.Record) (result, error) {
 	}
 	runner.JSON.Unmarshal(body, &probe)
 	var res runner.Result
-	var err error
 	if probe.Object == "response" {
 		res, err = openai.ParseResponses(body)
 	} else {
@@ -211,6 +197,181 @@ func parseOpenAIResult(rec *contract.Record) (result, error) {
 	out.res = res
 	return out, nil
 }
+
+// openAILine is an OpenAI Batch or vLLM run-batch line in its parts, each a
+// slice of the line's bytes; nil where a member is absent or null.
+type openAILine struct {
+	customID string
+	response []byte // the response member (the older vLLM shape's answer)
+	status   *int   // response.status_code
+	body     []byte // response.body
+	choices  bool   // response.choices is there (the older vLLM shape)
+	errRaw   []byte // the error member
+}
+
+// splitOpenAILine splits a results line into its parts: by one pass over its
+// bytes for a line shaped as the providers write them (quickOpenAILine), else
+// by decoding it, which gives the error of a line that is no result line.
+func splitOpenAILine(rec *contract.Record) (openAILine, error) {
+	var l openAILine
+	if quickOpenAILine(rec.Raw, &l) {
+		return l, nil
+	}
+	return decodeOpenAILine(rec)
+}
+
+// decodeOpenAILine splits a results line into its parts by decoding it.
+func decodeOpenAILine(rec *contract.Record) (openAILine, error) {
+	var l openAILine
+	var w struct {
+		CustomID *string         `json:"custom_id"`
+		Response json.RawMessage `json:"response"`
+		Error    json.RawMessage `json:"error"`
+	}
+	if err := runner.JSON.Unmarshal(rec.Raw, &w); err != nil {
+		return l, rec.Errorf(0, "not a batch result line: %v", err)
+	}
+	if w.CustomID == nil || *w.CustomID == "" {
+		if what := wrongLine(rec.Raw, "openai"); what != "" {
+			return l, rec.Errorf(0, "%s", what)
+		}
+		return l, rec.Errorf(0, "a batch result line needs custom_id")
+	}
+	l.customID = *w.CustomID
+	if len(w.Response) > 0 && string(w.Response) != "null" {
+		var resp struct {
+			StatusCode *int            `json:"status_code"`
+			Body       json.RawMessage `json:"body"`
+			Choices    json.RawMessage `json:"choices"`
+		}
+		if err := runner.JSON.Unmarshal(w.Response, &resp); err != nil {
+			return l, rec.Errorf(0, "response is not an object: %v", err)
+		}
+		l.response, l.status, l.body, l.choices = w.Response, resp.StatusCode, resp.Body, len(resp.Choices) > 0
+	}
+	if len(w.Error) > 0 && string(w.Error) != "null" {
+		l.errRaw = w.Error
+	}
+	return l, nil
+}
+
+// quickOpenAILine splits the line d as splitOpenAILine's decoding does, in
+// one pass over its bytes, and reports whether it could: it gives up, leaving
+// the line to the decoding, at anything a line of OpenAI's or vLLM's is not
+// (a member twice, a name that only matches one without regard to case, as
+// the decoding matches names, a custom id that is no string or is empty, a
+// response that is no object, a status that is no small integer).
+func quickOpenAILine(d []byte, l *openAILine) bool {
+	var seen uint8
+	return strictjson.Members(d, 0, func(name []byte, i int) (int, bool) {
+		k, ok := member(name, &seen, "custom_id", "response", "error")
+		switch {
+		case !ok:
+			return i, false
+		case k == 0:
+			end, ok := quickString(d, i, &l.customID)
+			return end, ok && l.customID != ""
+		case k == 1:
+			if end, err := strictjson.ScanLiteral(d, i, "null"); err == strictjson.LexOK {
+				return end, true
+			}
+			end := quickResponse(d, i, l)
+			if end < 0 {
+				return i, false
+			}
+			l.response = d[i:end]
+			return end, true
+		case k == 2:
+			if end, err := strictjson.ScanLiteral(d, i, "null"); err == strictjson.LexOK {
+				return end, true
+			}
+			end, ok := skip(d, i)
+			l.errRaw = d[i:end]
+			return end, ok
+		}
+		return skip(d, i)
+	}) == len(d) && l.customID != ""
+}
+
+// quickResponse reads the response object at d[i] into l and returns the
+// offset past it, or -1 (quickOpenAILine).
+func quickResponse(d []byte, i int, l *openAILine) int {
+	var seen uint8
+	return strictjson.Members(d, i, func(name []byte, i int) (int, bool) {
+		k, ok := member(name, &seen, "status_code", "body", "choices")
+		switch {
+		case !ok:
+			return i, false
+		case k == 0:
+			end, isInt, err := strictjson.ScanNumber(d, i)
+			if err != strictjson.LexOK || !isInt {
+				return i, false
+			}
+			n, ok := strictjson.SmallInt(d[i:end])
+			if !ok || n != int64(int(n)) {
+				return i, false
+			}
+			status := int(n)
+			l.status = &status
+			return end, true
+		case k == 1:
+			end, ok := skip(d, i)
+			l.body = d[i:end]
+			return end, ok
+		case k == 2:
+			l.choices = true
+		}
+		return skip(d, i)
+	})
+}
+
+// member finds name among the names a quick reader knows: its index, or -1
+// for a name it does not know, which it skips. ok is false for a name it
+// knows that was seen before, or that matches one only without regard to
+// case (the decoding takes such a name as that member).
+func member(name []byte, seen *uint8, names ...string) (k int, ok bool) {
+	for k, n := range names {
+		switch {
+		case string(name) == n:
+			if *seen&(1<<k) != 0 {
+				return k, false
+			}
+			*seen |= 1 << k
+			return k, true
+		case bytes.EqualFold(name, []byte(n)):
+			return k, false
+		}
+	}
+	return -1, true
+}
+
+// quickString reads the JSON string at d[i] into s.
+func quickString(d []byte, i int, s *string) (int, bool) {
+	if i >= len(d) || d[i] != '"' {
+		return i, false
+	}
+	end, buf, escaped, err := strictjson.ReadString(d, i, nil, strictjson.RejectSurrogates)
+	if err != strictjson.LexOK {
+		return i, false
+	}
+	if escaped {
+		*s = string(buf)
+	} else {
+		*s = string(d[i+1 : end-1])
+	}
+	return end, true
+}
+
+// skip returns the offset past the value at d[i], which the quick readers
+// keep whole or do not read.
+func skip(d []byte, i int) (int, bool) {
+	end, err := strictjson.SkipValue(d, i, quickDepth, strictjson.RejectSurrogates)
+	return end, err == strictjson.LexOK
+}
+
+// quickDepth is the deepest nesting the quick readers skip; deeper lines are
+// left to the decoding.
+const quickDepth = 512
 
 // wrongLine says what a line given to from-PROVIDER is when it is no result
 // line of that provider but a line fbeval knows (a record of fbeval's contract,
@@ -253,7 +414,62 @@ func readAnthropicResults(name string, r io.Reader) ([]result, error) {
 }
 
 // parseAnthropicResult reads one Message Batches results line (readAnthropicResults).
-func parseAnthropicResult(rec *contract.Record) (result, error) {
+func parseAnthropicResult(rec *contract.Record, whole bool) (result, error) {
+	l, err := splitAnthropicLine(rec)
+	if err != nil {
+		return result{}, err
+	}
+	out := result{customID: l.customID}
+	switch l.kind {
+	case "succeeded":
+		if !whole {
+			return out, nil
+		}
+		res, err := anthropic.ParseMessage(l.message)
+		if err != nil {
+			res = runner.Result{Error: parseError(err)}
+		}
+		res.Provider = "anthropic"
+		out.res = res
+	case "errored":
+		// The error is the one the Messages API would have answered a live call
+		// with, so its type gives the HTTP status of the live call's code.
+		kind, text := apiError(l.errRaw)
+		if code := anthropic.ErrorStatus(kind); code != 0 {
+			out.res.Error = statusError(code, kind, text)
+		} else {
+			out.res.Error = batchError(kind, text)
+		}
+	case "expired", "canceled":
+		out.res.Error = notRun(l.kind)
+	default:
+		return result{}, rec.Errorf(0, "unknown result type %q", l.kind)
+	}
+	return out, nil
+}
+
+// anthropicLine is a Message Batches results line in its parts, each a slice of
+// the line's bytes; nil where a member is absent (or null, for message and
+// error: the decoding keeps null as the bytes "null", which no parser takes).
+type anthropicLine struct {
+	customID string
+	kind     string // result.type
+	message  []byte // result.message
+	errRaw   []byte // result.error
+}
+
+// splitAnthropicLine splits a results line into its parts, as splitOpenAILine
+// does.
+func splitAnthropicLine(rec *contract.Record) (anthropicLine, error) {
+	var l anthropicLine
+	if quickAnthropicLine(rec.Raw, &l) {
+		return l, nil
+	}
+	return decodeAnthropicLine(rec)
+}
+
+// decodeAnthropicLine splits a results line into its parts by decoding it.
+func decodeAnthropicLine(rec *contract.Record) (anthropicLine, error) {
 	var w struct {
 		CustomID *string `json:"custom_id"`
 		Result   *struct {
@@ -263,36 +479,54 @@ func parseAnthropicResult(rec *contract.Record) (result, error) {
 		} `json:"result"`
 	}
 	if err := runner.JSON.Unmarshal(rec.Raw, &w); err != nil {
-		return result{}, rec.Errorf(0, "not a batch result line: %v", err)
+		return anthropicLine{}, rec.Errorf(0, "not a batch result line: %v", err)
 	}
 	if w.CustomID == nil || *w.CustomID == "" || w.Result == nil {
 		if what := wrongLine(rec.Raw, "anthropic"); what != "" {
-			return result{}, rec.Errorf(0, "%s", what)
+			return anthropicLine{}, rec.Errorf(0, "%s", what)
 		}
-		return result{}, rec.Errorf(0, "a batch result line needs custom_id and result")
+		return anthropicLine{}, rec.Errorf(0, "a batch result line needs custom_id and result")
 	}
-	out := result{customID: *w.CustomID}
-	switch w.Result.Type {
-	case "succeeded":
-		res, err := anthropic.ParseMessage(w.Result.Message)
-		if err != nil {
-			res = runner.Result{Error: parseError(err)}
+	return anthropicLine{customID: *w.CustomID, kind: w.Result.Type, message: w.Result.Message, errRaw: w.Result.Error}, nil
+}
+
+// quickAnthropicLine splits the line d as decodeAnthropicLine does, in one
+// pass over its bytes, and reports whether it could (quickOpenAILine).
+func quickAnthropicLine(d []byte, l *anthropicLine) bool {
+	var seen uint8
+	result := false
+	end := strictjson.Members(d, 0, func(name []byte, i int) (int, bool) {
+		k, ok := member(name, &seen, "custom_id", "result")
+		switch {
+		case !ok:
+			return i, false
+		case k == 0:
+			end, ok := quickString(d, i, &l.customID)
+			return end, ok && l.customID != ""
+		case k == 1:
+			result = true
+			var seen uint8
+			end := strictjson.Members(d, i, func(name []byte, i int) (int, bool) {
+				k, ok := member(name, &seen, "type", "message", "error")
+				switch {
+				case !ok:
+					return i, false
+				case k == 0:
+					return quickString(d, i, &l.kind)
+				case k == 1:
+					end, ok := skip(d, i)
+					l.message = d[i:end]
+					return end, ok
+				case k == 2:
+					end, ok := skip(d, i)
+					l.errRaw = d[i:end]
+					return end, ok
+				}
+				return skip(d, i)
+			})
+			return end, end >= 0
 		}
-		res.Provider = "anthropic"
-		out.res = res
-	case "errored":
-		// The error is the one the Messages API would have answered a live call
-		// with, so its type gives the HTTP status of the live call's code.
-		kind, text := apiError(w.Result.Error)
-		if code := anthropic.ErrorStatus(kind); code != 0 {
-			out.res.Error = statusError(code, kind, text)
-		} else {
-			out.res.Error = batchError(kind, text)
-		}
-	case "expired", "canceled":
-		out.res.Error = notRun(w.Result.Type)
-	default:
-		return result{}, rec.Errorf(0, "unknown result type %q", w.Result.Type)
-	}
-	return out, nil
+		return skip(d, i)
+	})
+	return end == len(d) && result && l.customID != ""
 }

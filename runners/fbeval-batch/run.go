@@ -366,10 +366,10 @@ type result struct {
 }
 
 // run converts the results files to response records. The results are read once to
-// check and index them (results), the request file once to check it and count the
-// results of its requests; the records are then written one at a time, each result
-// read again from its file: in request order, or without a request file in id
-// order.
+// check and index them (results), the request file once to check it and count its
+// requests with results; the records are then written one at a time, each result
+// read again from its file, whole, and counted: in request order, or without a
+// request file in id order.
 func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser, anth bool) (int, error) {
 	var names *idNames
 	var unmapped string // the first custom id that cannot be mapped back without the request file
@@ -414,9 +414,6 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			return 0, usagef("%s: custom id %q cannot be mapped back without the request file; give --requests", rs.where(rs.entryAt(last)), unmapped)
 		}
 		order = lastOfEach(rs)
-		for _, i := range order {
-			t.count(rs.entries.at(i))
-		}
 		slices.SortFunc(order, func(a, b uint32) int {
 			if c := bytes.Compare(names.at(a), names.at(b)); c != 0 {
 				return c
@@ -424,15 +421,17 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			return cmp.Compare(a, b)
 		})
 	} else {
-		// the results of each request are counted while the request file is checked
+		// the requests with results are counted while the request file is
+		// checked; what each result is, when it is read to be written
+		answered := 0
 		count := func(it *runner.Item) error {
-			first, last, ok := rs.find(customID(it.Req.RequestID))
+			first, _, ok := rs.find(customID(it.Req.RequestID))
 			if !ok {
 				t.missing++
 				return nil
 			}
 			rs.entryAt(first).flags |= matched
-			t.count(rs.entryAt(last))
+			answered++
 			return nil
 		}
 		var done func()
@@ -446,7 +445,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 				t.unknown++
 			}
 		}
-		if n := rs.entries.len(); n > 0 && t.answered+t.errors == 0 {
+		if n := rs.entries.len(); n > 0 && answered == 0 {
 			// not one result answers a request: the results of another
 			// batch, or another export's requests
 			r, err := rs.read(rs.entries.at(0)) // the first line read
@@ -475,12 +474,8 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	}
 	var out []byte
 	skipped := 0
-	// write writes the record of the result at e for req
+	// write writes the record of the result at e for req, and counts it
 	write := func(req *contract.Request, study, recipe string, e *entry) error {
-		if w.Answered(req.RequestID) {
-			skipped++
-			return nil
-		}
 		r, err := rs.read(e)
 		if err != nil {
 			return err
@@ -489,6 +484,11 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			// a request's results are found by the hash of its custom id
 			// (runner.ID): the one found must have that custom id
 			return fmt.Errorf("%s: custom id %q is joined to request %q, whose custom id %q shares its hash: convert the two in separate runs", r.where, r.customID, req.RequestID, want)
+		}
+		t.count(&r)
+		if w.Answered(req.RequestID) {
+			skipped++
+			return nil
 		}
 		if c.Provider != "" {
 			r.res.Provider = c.Provider

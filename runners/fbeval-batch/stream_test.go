@@ -14,6 +14,7 @@ import (
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures/synth"
 	"github.com/fbeval/fbeval/runners/internal/runner"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 func readTestdata(t *testing.T, name string) string {
@@ -306,4 +307,89 @@ func FuzzIndexResults(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzQuickResultLines: a results line the quick readers split is split the
+// same by decoding it: every part the same bytes. Lines are the reader's, so
+// valid JSON (others are not asked).
+func FuzzQuickResultLines(f *testing.F) {
+	for _, name := range []string{"openai_output.jsonl", "openai_errors.jsonl"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		for line := range strings.Lines(string(data)) {
+			f.Add(strings.TrimSpace(line))
+		}
+	}
+	for _, s := range []string{
+		`{"custom_id":"a","result":{"type":"succeeded","message":{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"hi"}]}}}`,
+		`{"custom_id":"a","result":{"type":"errored","error":{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}}}`,
+		`{"custom_id":"a","result":{"type":"expired"}}`,
+		`{"custom_id":"a","result":null}`,
+		`{"custom_id":"a","Result":{"type":"expired"}}`,
+		`{"custom_id":"a","response":{"status_code":200,"choices":null,"body":null}}`,
+		`{"custom_id":"a","response":{"status_code":200.0,"body":{}}}`,
+		`{"custom_id":"a","response":{"Status_Code":500,"body":{}}}`,
+		`{"custom_id":"a","response":{"choices":[],"object":"chat.completion"},"error":null}`,
+		`{"custom_id":"a\u0062","response":{"status_code":-1,"body":"x"},"error":"e"}`,
+		`{"custom_id":"","error":"e"}`,
+		`{"custom_id":null,"error":"e"}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		if !jsontext.Value(line).IsValid() {
+			return
+		}
+		rec := &contract.Record{File: "f", Line: 1, Col: 1, Raw: []byte(line)}
+		var o openAILine
+		if quickOpenAILine(rec.Raw, &o) {
+			d, err := decodeOpenAILine(rec)
+			if err != nil || d.customID != o.customID || !bytes.Equal(d.response, o.response) || !bytes.Equal(d.body, o.body) ||
+				!bytes.Equal(d.errRaw, o.errRaw) || d.choices != o.choices || (d.status == nil) != (o.status == nil) || d.status != nil && *d.status != *o.status {
+				t.Fatalf("quick %+v, decoded %+v (%v)", o, d, err)
+			}
+		}
+		var a anthropicLine
+		if quickAnthropicLine(rec.Raw, &a) {
+			d, err := decodeAnthropicLine(rec)
+			if err != nil || d.customID != a.customID || d.kind != a.kind || !bytes.Equal(d.message, a.message) || !bytes.Equal(d.errRaw, a.errRaw) {
+				t.Fatalf("quick %+v, decoded %+v (%v)", a, d, err)
+			}
+		}
+	})
+}
+
+// TestQuickResultLinesTaken: the lines the providers write are split by the
+// quick readers, not left to the decoding: every line of the recorded files
+// and of the synthetic batch engine's.
+func TestQuickResultLinesTaken(t *testing.T) {
+	lines := []string{`{"custom_id":"a","response":{"status_code":200,"choices":null,"body":null}}`}
+	for _, name := range []string{"openai_output.jsonl", "openai_errors.jsonl"} {
+		for line := range strings.Lines(readTestdata(t, name)) {
+			lines = append(lines, strings.TrimSpace(line))
+		}
+	}
+	for _, provider := range []string{"openai", "anthropic"} {
+		_, batch, errs := runBatch(t, "", "to-"+provider, "--model", "m", "testdata/requests.jsonl")
+		engine, err := synth.NewBatchResults(provider, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var results bytes.Buffer
+		if err := engine.Answer(&results, "batch", strings.NewReader(batch)); err != nil {
+			t.Fatalf("%s: %v (%s)", provider, err, errs)
+		}
+		for line := range strings.Lines(results.String()) {
+			lines = append(lines, strings.TrimSpace(line))
+		}
+	}
+	for _, line := range lines {
+		var o openAILine
+		var a anthropicLine
+		if !quickOpenAILine([]byte(line), &o) && !quickAnthropicLine([]byte(line), &a) {
+			t.Errorf("left to the decoding: %s", line)
+		}
+	}
 }
