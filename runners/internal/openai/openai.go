@@ -212,7 +212,7 @@ func (f *functionCall) argumentsText() string {
 func ParseChat(body []byte) (runner.Result, error) {
 	var c chatCompletion
 	if err := runner.JSON.Unmarshal(body, &c); err != nil {
-		return runner.Result{}, runner.BadResponse("the answer is not a chat completion: %s", shortJSONError(err))
+		return runner.Result{}, runner.BadResponse("the answer is not a chat completion: %s", runner.DecodeErrorText(err))
 	}
 	errorMember := c.Error
 	if len(c.Choices) > 0 {
@@ -227,7 +227,7 @@ func ParseChat(body []byte) (runner.Result, error) {
 	ch := c.Choices[0]
 	var msg chatMessage
 	if err := runner.JSON.Unmarshal(ch.Message, &msg); err != nil {
-		return runner.Result{}, runner.BadResponse("the chat completion's message is not a message: %s", shortJSONError(err))
+		return runner.Result{}, runner.BadResponse("the chat completion's message is not a message: %s", runner.DecodeErrorText(err))
 	}
 	res := runner.Result{Model: c.Model, RawResponseID: c.ID}
 	if ch.FinishReason != nil {
@@ -325,7 +325,7 @@ type responsesItem struct {
 func ParseResponses(body []byte) (runner.Result, error) {
 	var a responsesAnswer
 	if err := runner.JSON.Unmarshal(body, &a); err != nil {
-		return runner.Result{}, runner.BadResponse("the answer is not a Responses API response: %s", shortJSONError(err))
+		return runner.Result{}, runner.BadResponse("the answer is not a Responses API response: %s", runner.DecodeErrorText(err))
 	}
 	if a.Status == "failed" {
 		code := "failed"
@@ -337,7 +337,7 @@ func ParseResponses(body []byte) (runner.Result, error) {
 	var items []responsesItem
 	if len(a.Output) > 0 && string(a.Output) != "null" {
 		if err := runner.JSON.Unmarshal(a.Output, &items); err != nil {
-			return runner.Result{}, runner.BadResponse("the answer's output is not a list of items: %s", shortJSONError(err))
+			return runner.Result{}, runner.BadResponse("the answer's output is not a list of items: %s", runner.DecodeErrorText(err))
 		}
 	}
 	res := runner.Result{Model: a.Model, RawResponseID: a.ID, FinishReason: a.Status}
@@ -380,14 +380,6 @@ func ParseResponses(body []byte) (runner.Result, error) {
 		res.Output = runner.String("")
 	}
 	return res, nil
-}
-
-func shortJSONError(err error) string {
-	s := err.Error()
-	if len(s) > 120 {
-		s = s[:120]
-	}
-	return s
 }
 
 // Client asks an OpenAI-compatible server; it is a runner.Provider.

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -51,10 +52,12 @@ func TestParseChat(t *testing.T) {
 		{"no choices", `{"choices":[]}`, "", "", "no choices", -1, -1},
 		{"truncated", `{"choices":[{"mess`, "", "", "not a chat completion", -1, -1},
 		{"html", `<html>`, "", "", "not a chat completion", -1, -1},
+		{"choices not a list", `{"choices":"no\u00e9 choice here, not a list, though a long string that the decoder's error shows around its fault, over several lines"}`, "", "", "the answer is not a chat completion: ", -1, -1},
 	} {
 		res, err := ParseChat([]byte(tt.body))
 		if tt.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.err) {
+			// the decoder's error on one line, cut whole: it is a record's message
+			if err == nil || !strings.Contains(err.Error(), tt.err) || strings.ContainsAny(err.Error(), "\n\t") || !utf8.ValidString(err.Error()) || len(err.Error()) > 250 {
 				t.Errorf("%s: err %v, want %q", tt.name, err, tt.err)
 			}
 			continue

@@ -89,3 +89,10 @@ func oneLine(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	return capText(s, 300)
 }
+
+// DecodeErrorText is a decoder's error for a message: on one line (the JSON
+// decoder's errors show the text around the fault over several), cut on a
+// character boundary to 160 bytes.
+func DecodeErrorText(err error) string {
+	return capText(strings.Join(strings.Fields(strings.ToValidUTF8(err.Error(), "\uFFFD")), " "), 160)
+}
