@@ -2,6 +2,7 @@ package contract
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 )
 
@@ -11,6 +12,10 @@ import (
 // limit) and never white space, so neither a huge list nor megabytes of blank space
 // between values grow memory. The values it returns are checked by the strict JSON
 // parser afterwards; it only finds where each one ends.
+//
+// While taping, every byte it consumes is also kept in tape (up to the limit:
+// over it, tapeOver is set and tape is dropped), so that an object read member
+// by member can be had whole when it turns out to be one record.
 type docScanner struct {
 	br        *bufio.Reader
 	line, col int   // position of the next byte, 1-based
@@ -19,6 +24,10 @@ type docScanner struct {
 	head      []byte // the first headBytes of the last value, kept when it is too long
 	limit     int
 	maxDepth  int
+	taping    bool
+	tape      []byte
+	tapeOver  bool
+	tapeHead  []byte // the tape's first headBytes, kept when it goes over
 }
 
 // headBytes is how much of a value too long to keep the scanner holds: enough
@@ -37,16 +46,31 @@ func (s *docScanner) chunk() ([]byte, error) {
 
 // advance consumes the first n bytes of chunk c, keeping the position.
 func (s *docScanner) advance(c []byte, n int) {
-	for _, b := range c[:n] {
-		if b == '\n' {
-			s.line++
-			s.col = 1
-		} else {
-			s.col++
-		}
+	seg := c[:n]
+	if k := bytes.Count(seg, lineEnd); k > 0 {
+		s.line += k
+		s.col = n - bytes.LastIndexByte(seg, '\n')
+	} else {
+		s.col += n
 	}
+	s.keepTape(seg)
 	s.off += int64(n)
 	s.br.Discard(n)
+}
+
+var lineEnd = []byte{'\n'}
+
+// keepTape appends consumed bytes to the tape while taping.
+func (s *docScanner) keepTape(p []byte) {
+	if !s.taping || s.tapeOver {
+		return
+	}
+	if len(s.tape)+len(p) > s.limit {
+		s.tapeHead = append(s.tape[:min(len(s.tape), headBytes):min(len(s.tape), headBytes)], p[:min(len(p), max(0, headBytes-len(s.tape)))]...)
+		s.tapeOver, s.tape = true, nil
+		return
+	}
+	s.tape = append(s.tape, p...)
 }
 
 // space skips JSON white space and returns the next byte without consuming it.
@@ -69,6 +93,11 @@ func (s *docScanner) space() (byte, error) {
 
 // skip consumes one byte known not to be a newline.
 func (s *docScanner) skip() {
+	if s.taping {
+		if c, err := s.br.Peek(1); err == nil {
+			s.keepTape(c)
+		}
+	}
 	s.br.Discard(1)
 	s.col++
 	s.off++
@@ -78,6 +107,20 @@ func (s *docScanner) skip() {
 type errTooDeep struct{}
 
 func (errTooDeep) Error() string { return "exceeded max depth" }
+
+// stringStop returns the index in c of the first '"' or '\\', or -1: where a
+// string's plain run stops.
+func stringStop(c []byte) int {
+	q := bytes.IndexByte(c, '"')
+	span := c
+	if q >= 0 {
+		span = c[:q]
+	}
+	if b := bytes.IndexByte(span, '\\'); b >= 0 {
+		return b
+	}
+	return q
+}
 
 // value reads the bytes of the JSON value that starts at the next byte (white space
 // already skipped). It returns the value's text, or tooLong when it holds more than
@@ -113,6 +156,15 @@ func (s *docScanner) value() (raw []byte, tooLong bool, err error) {
 		}
 		i, done := 0, false
 		for ; i < len(c) && !done; i++ {
+			if inStr && !esc {
+				// the plain run of a string, in one step
+				j := stringStop(c[i:])
+				if j < 0 {
+					i = len(c) - 1
+					continue
+				}
+				i += j
+			}
 			b := c[i]
 			if !started {
 				started = true

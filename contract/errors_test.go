@@ -23,7 +23,8 @@ func TestInputErrorKinds(t *testing.T) {
 		{"truncated list", "[{\"a\":1},\n{\"b\":", ErrSyntax, 2, 6, false},
 		{"object without a list", `{"x": 1}`, ErrShape, 1, 1, false},
 		{"list key not a list", `{"responses": 3}`, ErrShape, 1, 15, false},
-		{"object over the limit", "{\n\"responses\": [\n{\"a\":" + long + "}]}\n", ErrLimit, 1, 1, false},
+		{"object over the limit", "{\n\"x\": " + long + ",\n\"responses\": []}\n", ErrLimit, 1, 1, false},
+		{"batch element over the limit", "{\n\"responses\": [\n{\"a\":" + long + "}]}\n", ErrLimit, 3, 1, true},
 		{"line over the limit", `{"a":` + long + "}\n{}\n", ErrLimit, 1, 1, true},
 		{"element over the limit", "[{\"b\":" + long + "}]", ErrLimit, 1, 2, true},
 	}

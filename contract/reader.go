@@ -151,16 +151,42 @@ type Reader struct {
 	pendingOff  int64  // where the pending first line began
 
 	// whole-file state
-	doc    *docScanner       // a list's elements, or a whole object
-	first  bool              // no list element read yet
-	object *Record           // a batch object, held whole
-	cursor lineCursor        // positions within object
-	dec    *jsontext.Decoder // the records of a batch object's list
-	base   int64             // offset of dec's input within object
+	doc   *docScanner // a list's elements, or an object's members
+	first bool        // no list element read yet
 	// where the whole-file document begins in the input, and how its first line
 	// was given back to the scanner (see docOffset)
 	docStart, prefixLen, prefixDelta int64
-	objOff                           int64 // where object begins in the document
+	obj                              objectState // a whole-file object's
+}
+
+// objectState is where the reading of a whole-file object stands.
+type objectState struct {
+	line, col int   // of its '{'
+	off       int64 // its offset in the document
+	started   bool  // a member was read
+	names     []string
+	taped     []member          // the members read before its list, checked when the list starts
+	headerPos map[string][2]int // line and column of each header value
+	lists     []listMember      // the members that may hold the records, as found
+	inList    bool              // reading the elements of its list
+	listKey   string            // the member whose list is read ("" before one is)
+}
+
+// member is a member of a whole-file object read before its list: its name
+// and value as the document scanner found them, and where each begins.
+type member struct {
+	name, raw           []byte
+	nameLine, nameCol   int
+	valueLine, valueCol int
+}
+
+// listMember is a member of a whole-file object named as the list of records
+// may be (ReadOptions.ListKeys, OtherListKeys): whether its value is a list, and
+// where the value begins.
+type listMember struct {
+	key       string
+	isList    bool
+	line, col int
 }
 
 // NewReader returns a Reader of r, which is named name in messages.
@@ -504,9 +530,10 @@ func (r *Reader) startWholeFile(prefix []byte, line, col int) bool {
 		r.prefixLen = int64(len(prefix)) + 1
 		r.prefixDelta = r.pos - r.pendingOff - r.prefixLen
 		// the prefix was one physical line counted by readLine; its newline was cut
-		src := io.MultiReader(bytes.NewReader(append(append([]byte(nil), prefix...), '\n')), r.br)
+		src := io.MultiReader(bytes.NewReader(prefix), bytes.NewReader(lineEnd), r.br)
 		r.br = bufio.NewReaderSize(src, 256<<10)
 	}
+	r.lineBuf = nil // no more lines are read: a long first line's buffer goes
 	r.doc = &docScanner{br: r.br, line: line, col: col, limit: r.opts.MaxLineBytes, maxDepth: MaxDepth}
 	switch r.shape {
 	case ShapeList:
@@ -519,27 +546,237 @@ func (r *Reader) startWholeFile(prefix []byte, line, col int) bool {
 	}
 }
 
-// startObject reads a whole-file object into memory (up to the limit) and decides
-// whether it is one record or a batch.
+// startObject reads a whole-file object member by member. Until a member
+// that may hold the records (ListKeys, OtherListKeys) opens a list, the
+// object's bytes are kept (the document scanner's tape, up to the limit): an
+// object that ends without such a list is decided whole (wholeObject), as one
+// record or the error that says what it is. A list is read one element at a
+// time, as a whole-file list is, so a batch object of any size is read in the
+// memory of one record; the members after it are read as those before it were,
+// and the object is checked at its end (endObject).
 func (r *Reader) startObject() bool {
 	d := r.doc
-	line, col, objOff := d.line, d.col, d.off
-	raw, tooLong, err := d.value()
-	if err != nil {
-		return r.docFail(err)
-	}
-	if tooLong {
-		// a document that is no file of records (a report, a result) says so
-		// by the schema_version in its first bytes, whatever its size
-		if version := VersionOf(d.head); version != "" && !r.opts.AnyDocument {
-			if kind := FileKind(version); kind != "" && !RecordVersion(version) {
-				return r.fail(ErrWrongFile, line, col, "this is %s (%s), not a file of records%s", kind, version, r.wrongFileHint(version, ""))
+	r.obj = objectState{line: d.line, col: d.col, off: d.off, headerPos: map[string][2]int{}}
+	r.header = map[string]jsontext.Value{}
+	d.taping, d.tape, d.tapeOver = true, nil, false
+	d.skip() // '{'
+	return r.members()
+}
+
+// members reads the object's members up to its list, which it starts (true:
+// records follow), or up to its end (endObject).
+func (r *Reader) members() bool {
+	d := r.doc
+	for {
+		b, err := d.space()
+		if err != nil {
+			return r.docFail(err)
+		}
+		if b == '}' {
+			d.skip()
+			return r.endObject()
+		}
+		if r.obj.started {
+			if b != ',' {
+				return r.fail(ErrSyntax, d.line, d.col, "invalid JSON: expected ',' or '}' after an object member, found %s", quoteByte(b))
+			}
+			d.skip()
+			if b, err = d.space(); err != nil {
+				return r.docFail(err)
 			}
 		}
-		return r.fail(ErrLimit, line, col, "a JSON object longer than %d bytes cannot be read whole (%s; or write JSONL, which is read one line at a time)", r.opts.MaxLineBytes, r.opts.LimitHint)
+		r.obj.started = true
+		if b != '"' {
+			return r.fail(ErrSyntax, d.line, d.col, "invalid JSON: expected a member name, found %s", quoteByte(b))
+		}
+		m := member{nameLine: d.line, nameCol: d.col}
+		raw, tooLong, err := d.value()
+		if err != nil {
+			return r.docFail(err)
+		}
+		if tooLong {
+			return r.objectTooLong()
+		}
+		m.name = bytes.Clone(raw)
+		if b, err = d.space(); err != nil {
+			return r.docFail(err)
+		}
+		if b != ':' {
+			return r.fail(ErrSyntax, d.line, d.col, "invalid JSON: expected ':' after an object member name, found %s", quoteByte(b))
+		}
+		d.skip()
+		if b, err = d.space(); err != nil {
+			return r.docFail(err)
+		}
+		m.valueLine, m.valueCol = d.line, d.col
+		if b == '[' && r.obj.listKey == "" && !d.tapeOver {
+			if key, ok := r.listKeyOf(m.name); ok {
+				// the list of records: the members before it are checked
+				// now, the tape dropped, and the list read element by element
+				r.obj.lists = append(r.obj.lists, listMember{key: key, isList: true, line: m.valueLine, col: m.valueCol})
+				r.obj.listKey = key
+				if !r.keepTaped(m) {
+					return false
+				}
+				d.taping, d.tape = false, nil
+				d.skip() // '['
+				d.maxDepth = MaxDepth - 2
+				r.obj.inList, r.first = true, true
+				return true
+			}
+		}
+		raw, tooLong, err = d.value()
+		if err != nil {
+			return r.docFail(err)
+		}
+		if tooLong {
+			return r.objectTooLong()
+		}
+		m.raw = raw
+		if r.obj.listKey == "" {
+			// before the list: kept as read, for the object whole or for
+			// checking when the list starts
+			m.raw = bytes.Clone(raw)
+			r.obj.taped = append(r.obj.taped, m)
+			continue
+		}
+		if !r.keepMember(m) {
+			return false
+		}
 	}
-	obj := jsontext.Value(bytes.Clone(raw))
-	at := &Record{File: r.name, Line: line, Col: col, Offset: r.docOffset(objOff), Raw: obj}
+}
+
+// listKeyOf reports whether the member name (its JSON text) is one of the
+// members that may hold the records, and which.
+func (r *Reader) listKeyOf(name []byte) (string, bool) {
+	for _, key := range slices.Concat(r.opts.ListKeys, r.opts.OtherListKeys) {
+		if string(name) == strconv.Quote(key) {
+			return key, true
+		}
+	}
+	// a name written with escapes
+	if bytes.IndexByte(name, '\\') >= 0 {
+		if tok, err := jsontext.NewDecoder(bytes.NewReader(name), r.jsonOptions()...).ReadToken(); err == nil {
+			n := tok.String()
+			for _, key := range slices.Concat(r.opts.ListKeys, r.opts.OtherListKeys) {
+				if n == key {
+					return key, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// keepTaped checks the members read before the list (up to the list's own
+// member, m) strictly, as the object whole would have been, and keeps them in
+// the header.
+func (r *Reader) keepTaped(list member) bool {
+	for _, m := range r.obj.taped {
+		if !r.keepMember(m) {
+			return false
+		}
+	}
+	r.obj.taped = nil
+	list.raw = nil
+	return r.keepMember(list)
+}
+
+// keepMember checks a member's name and value strictly and keeps it in the
+// header, or among the members that may hold the records (a value that is
+// not the list being read); a nil raw is the list's own member, whose name
+// alone is checked.
+func (r *Reader) keepMember(m member) bool {
+	name := &Record{File: r.name, Line: m.nameLine, Col: m.nameCol, Raw: m.name}
+	if !r.checkValue(name) {
+		return false
+	}
+	tok, err := jsontext.NewDecoder(bytes.NewReader(m.name), jsontext.AllowInvalidUTF8(true)).ReadToken()
+	if err != nil {
+		return r.fail(ErrSyntax, m.nameLine, m.nameCol, "invalid JSON: %v", err)
+	}
+	n := tok.String()
+	if slices.Contains(r.obj.names, n) {
+		return r.fail(ErrSyntax, m.nameLine, m.nameCol, "invalid JSON: duplicate object member name")
+	}
+	r.obj.names = append(r.obj.names, n)
+	if m.raw == nil {
+		return true
+	}
+	value := &Record{File: r.name, Line: m.valueLine, Col: m.valueCol, Raw: m.raw}
+	if !r.checkValue(value) {
+		return false
+	}
+	if key, ok := r.listKeyOf(m.name); ok {
+		r.obj.lists = append(r.obj.lists, listMember{key: key, isList: m.raw[0] == '[', line: m.valueLine, col: m.valueCol})
+		return true
+	}
+	r.header[n] = jsontext.Value(bytes.Clone(m.raw))
+	r.obj.headerPos[n] = [2]int{m.valueLine, m.valueCol}
+	return true
+}
+
+// endObject decides the object at its '}': read whole when no list was, else
+// a batch whose records were read, checked now as the object whole would
+// have been.
+func (r *Reader) endObject() bool {
+	d := r.doc
+	if r.obj.listKey == "" {
+		if d.tapeOver {
+			return r.objectTooLong()
+		}
+		obj := d.tape
+		d.taping, d.tape = false, nil
+		r.obj.taped = nil
+		return r.wholeObject(obj)
+	}
+	if !r.atEOF() {
+		return false
+	}
+	if r.opts.SingleRecord != nil && r.opts.SingleRecord(r.obj.names) {
+		// read whole, this object would have been one record, its list a
+		// member of it; its records are read already
+		return r.fail(ErrShape, r.obj.line, r.obj.col, "the object is one record (it has the members of one) and holds a list of records in %q: give one or the other", r.obj.listKey)
+	}
+	// as the object whole would be decided: the members in the order of
+	// preference, the first a list, and no second
+	found := ""
+	for _, key := range slices.Concat(r.opts.ListKeys, r.opts.OtherListKeys) {
+		i := slices.IndexFunc(r.obj.lists, func(l listMember) bool { return l.key == key })
+		if i < 0 {
+			continue
+		}
+		l := r.obj.lists[i]
+		if found != "" {
+			return r.fail(ErrShape, l.line, l.col, "the object holds both %q and %q: keep the records in one list (the reference scorer reads only %q)", found, key, found)
+		}
+		found = key
+		if !l.isList {
+			return r.fail(ErrShape, l.line, l.col, "%q must be a JSON list of records", key)
+		}
+	}
+	return false
+}
+
+// objectTooLong is the error of an object whose members before its list
+// (or the whole of it) are over the limit: what it is, when its schema_version
+// says so, else the limit.
+func (r *Reader) objectTooLong() bool {
+	head := r.doc.tapeHead
+	if version := VersionOf(head); version != "" && !r.opts.AnyDocument {
+		if kind := FileKind(version); kind != "" && !RecordVersion(version) {
+			return r.fail(ErrWrongFile, r.obj.line, r.obj.col, "this is %s (%s), not a file of records%s", kind, version, r.wrongFileHint(version, ""))
+		}
+	}
+	return r.fail(ErrLimit, r.obj.line, r.obj.col, "a JSON object longer than %d bytes cannot be read whole (%s; or write JSONL, which is read one line at a time)", r.opts.MaxLineBytes, r.opts.LimitHint)
+}
+
+// wholeObject decides an object with no list of records, read whole: one
+// record, or the error that says what it is.
+func (r *Reader) wholeObject(raw []byte) bool {
+	line, col := r.obj.line, r.obj.col
+	obj := jsontext.Value(raw)
+	at := &Record{File: r.name, Line: line, Col: col, Offset: r.docOffset(r.obj.off), Raw: obj}
 	if !r.checkValue(at) || !r.atEOF() {
 		return false
 	}
@@ -551,32 +788,14 @@ func (r *Reader) startObject() bool {
 		r.single = at
 		return true
 	}
-	r.header = members
-	r.object, r.objOff = at, objOff
-	r.cursor = lineCursor{data: obj, line: line, col: col}
-	var found string
+	// a member that may hold the records is here no list (a list would have
+	// been read as one: startObject)
+	cursor := lineCursor{data: obj, line: line, col: col}
 	for _, key := range slices.Concat(r.opts.ListKeys, r.opts.OtherListKeys) {
-		list, ok := members[key]
-		if !ok {
-			continue
-		}
-		delete(r.header, key)
-		if found != "" {
-			l, c := r.cursor.at(memberOffset(obj, list))
-			return r.fail(ErrShape, l, c, "the object holds both %q and %q: keep the records in one list (the reference scorer reads only %q)", found, key, found)
-		}
-		found = key
-		if list.Kind() != '[' {
-			l, c := r.cursor.at(memberOffset(obj, list))
+		if v, ok := members[key]; ok {
+			l, c := cursor.at(memberOffset(obj, v))
 			return r.fail(ErrShape, l, c, "%q must be a JSON list of records", key)
 		}
-		r.base = memberOffset(obj, list)
-		r.dec = jsontext.NewDecoder(bytes.NewReader(list), r.jsonOptions()...)
-		r.dec.ReadToken()
-	}
-	if found != "" {
-		r.cursor = lineCursor{data: obj, line: line, col: col}
-		return true
 	}
 	if len(r.opts.ListKeys) == 0 {
 		return r.fail(ErrShape, line, col, "expected JSON lines or a JSON list of records, found one JSON object")
@@ -616,12 +835,11 @@ func (r *Reader) wrongFileHint(version, otherwise string) string {
 // HeaderPosition returns the line and column of the value of the batch object's
 // member name (see Header); 0, 0 when there is none.
 func (r *Reader) HeaderPosition(name string) (line, col int) {
-	v, ok := r.header[name]
-	if !ok || r.object == nil {
+	p, ok := r.obj.headerPos[name]
+	if !ok {
 		return 0, 0
 	}
-	c := lineCursor{data: r.object.Raw, line: r.object.Line, col: r.object.Col}
-	return c.at(memberOffset(r.object.Raw, v))
+	return p[0], p[1]
 }
 
 // checkValue parses the text of a value found by the document scanner strictly; a
@@ -710,26 +928,10 @@ func (r *Reader) scanElement() bool {
 		r.index++
 		return true
 	}
-	if r.shape == ShapeList {
+	if r.shape == ShapeList || r.obj.inList {
 		return r.scanListElement()
 	}
-	if r.dec == nil {
-		return false
-	}
-	if r.dec.PeekKind() == ']' {
-		r.dec = nil
-		return false
-	}
-	val, err := r.dec.ReadValue()
-	if err != nil {
-		// the object was checked whole: this cannot happen
-		return r.fail(ErrSyntax, r.object.Line, r.object.Col, "invalid JSON: %v", err)
-	}
-	at := r.base + r.dec.InputOffset() - int64(len(val))
-	line, col := r.cursor.at(at)
-	r.rec = Record{File: r.name, Line: line, Col: col, Index: r.index, Offset: r.docOffset(r.objOff + at), Raw: val}
-	r.index++
-	return true
+	return false
 }
 
 // scanListElement reads the next element of a whole-file list.
@@ -744,6 +946,12 @@ func (r *Reader) scanListElement() bool {
 	}
 	if b == ']' {
 		d.skip()
+		if r.shape == ShapeObject {
+			// the batch object's list ends: its other members, then its end
+			r.obj.inList = false
+			d.maxDepth = MaxDepth
+			return r.members()
+		}
 		r.doc = nil
 		r.atEOFDoc(d)
 		return false

@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"runtime"
@@ -53,7 +54,17 @@ func TestReaderShapes(t *testing.T) {
 		{"single record", "{\"case_id\": \"x\", \"output\": \"y\"}\n", ShapeObject, []string{`1:1 {"case_id": "x", "output": "y"}`}, ""},
 		{"batch", "{\n  \"schema_version\": \"v\",\n  \"responses\": [\n    {\"a\": 1}\n  ]\n}\n", ShapeObject, []string{`4:5 {"a": 1}`}, ""},
 		{"batch one line", `{"answers": [{"a": 1}, {"b": 2}]}`, ShapeObject, []string{`1:14 {"a": 1}`, `1:24 {"b": 2}`}, ""},
-		{"batch with both lists", `{"answers": [{"a": 1}], "responses": [{"b": 2}]}`, ShapeObject, nil, `in.jsonl:1:13: the object holds both "responses" and "answers"`},
+		// the first list is read as it comes; the second ends the reading
+		{"batch with both lists", `{"answers": [{"a": 1}], "responses": [{"b": 2}]}`, ShapeObject, []string{`1:14 {"a": 1}`}, `in.jsonl:1:13: the object holds both "responses" and "answers"`},
+		{"batch with both lists, the preferred one first", `{"responses": [{"b": 2}], "answers": [{"a": 1}]}`, ShapeObject, []string{`1:16 {"b": 2}`}, `in.jsonl:1:38: the object holds both "responses" and "answers"`},
+		{"batch with both, the other no list", "{\"answers\": 5,\n \"responses\": [{\"b\": 2}]}", ShapeObject, []string{`2:16 {"b": 2}`}, `in.jsonl:1:13: the object holds both "responses" and "answers"`},
+		{"batch header after the list", "{\"responses\": [{\"b\": 2}],\n \"schema_version\": \"v\"}", ShapeObject, []string{`1:16 {"b": 2}`}, ""},
+		{"batch header broken after the list", "{\"responses\": [{\"b\": 2}],\n \"schema_version\": tru}", ShapeObject, []string{`1:16 {"b": 2}`}, "in.jsonl:2:23: invalid JSON"},
+		{"batch name twice around the list", "{\"x\": 1, \"responses\": [{\"b\": 2}],\n \"x\": 2}", ShapeObject, []string{`1:24 {"b": 2}`}, "in.jsonl:2:2: invalid JSON: duplicate object member name"},
+		{"batch that is one record too", "{\"responses\": [{\"b\": 2}], \"case_id\": \"x\", \"output\": \"y\"}", ShapeObject, []string{`1:16 {"b": 2}`}, `in.jsonl:1:1: the object is one record (it has the members of one) and holds a list of records in "responses"`},
+		{"batch list name escaped", `{"respons\u0065s": [{"b": 2}]}`, ShapeObject, []string{`1:21 {"b": 2}`}, ""},
+		{"batch trailing comma", "{\n\"responses\": [{\"b\": 2}],\n}", ShapeObject, []string{`2:15 {"b": 2}`}, "in.jsonl:3:1: invalid JSON: expected a member name, found '}'"},
+		{"batch missing colon", "{\n\"responses\" [{\"b\": 2}]}\n", ShapeObject, nil, "in.jsonl:2:13: invalid JSON: expected ':' after an object member name, found '['"},
 		{"batch without list", `{"x": 1}` + "\n", ShapeObject, nil, `in.jsonl:1:1: a JSON object must be one record or hold the records in "responses" or "answers"`},
 		{"batch list not a list", `{"responses": 3}`, ShapeObject, nil, `"responses" must be a JSON list`},
 		{"bom", "\ufeff{\"a\":1}\n{}\n", ShapeJSONL, []string{`1:1 {"a":1}`, `2:1 {}`}, ""},
@@ -188,7 +199,10 @@ func TestReaderLimits(t *testing.T) {
 		{"first line over the limit", `{"a":` + long + "}\n{\"c\":3}\n", []string{"ERR in.jsonl:1:1: line is longer than 50 bytes (raise the limit with --max-line-bytes)", `2:1 {"c":3}`}, ""},
 		{"indented first line over the limit", "\n  {\"a\":" + long + "}\n{\"c\":3}\n", []string{"ERR in.jsonl:2:1: line is longer than 50 bytes (raise the limit with --max-line-bytes)", `3:1 {"c":3}`}, ""},
 		{"one-line batch object over the limit", `{"responses":[{"a":` + long + "}]}\n", nil, "in.jsonl:1:1: one line of more than 50 bytes: a JSON object this large cannot be read (raise the limit with --max-line-bytes, or write JSONL)"},
-		{"batch object over the limit", "{\n\"responses\": [\n{\"a\":" + long + "}]}\n", nil, "in.jsonl:1:1: a JSON object longer than 50 bytes cannot be read whole"},
+		// a batch object's list is read element by element: over the limit is
+		// an element, as in a list; what comes before the list is held
+		{"batch object over the limit", "{\n\"responses\": [\n{\"a\":" + long + "}]}\n", []string{"ERR in.jsonl:3:1: a record longer than 50 bytes (raise the limit with --max-line-bytes)"}, ""},
+		{"batch object header over the limit", "{\n\"x\": " + long + ",\n\"responses\": [{}]}\n", nil, "in.jsonl:1:1: a JSON object longer than 50 bytes cannot be read whole"},
 		{"list element over the limit", "[{\"a\":1},\n {\"b\":" + long + "},\n {\"c\":3}]", []string{`1:2 {"a":1}`, "ERR in.jsonl:2:2: a record longer than 50 bytes (raise the limit with --max-line-bytes)", `3:2 {"c":3}`}, ""},
 		{"list element string over the limit", "[" + long + ",{}]", []string{"ERR in.jsonl:1:2: a record longer than 50 bytes (raise the limit with --max-line-bytes)", `1:105 {}`}, ""},
 		{"NUL at the start", "\x00\x00\x00", nil, "in.jsonl:1:1: a NUL byte: this is not a JSON text file"},
@@ -270,14 +284,14 @@ func TestReaderLastLineCutShort(t *testing.T) {
 
 // TestReaderLongDocumentSaysWhatItIs: a whole-file object over the limit that
 // is no file of records (a report, a CogLang result) is named by its
-// schema_version, as a short one is; a batch of records over it is still the
-// limit's error.
+// schema_version, as a short one is; a batch of records on one line over it
+// is still the limit's error (one of several lines is read element by element:
+// TestReaderLimits).
 func TestReaderLongDocumentSaysWhatItIs(t *testing.T) {
 	long := strings.Repeat(`"x", `, 100)
 	for _, tc := range []struct{ in, want string }{
 		{"{\n  \"schema_version\": \"fbeval-report/v1\",\n  \"rows\": [" + long + "\"x\"]\n}\n", "in.json:1:1: this is an fbeval report (fbeval-report/v1), not a file of records"},
 		{"{\"schema_version\": \"coglang-generation-eval-result/v0.1\", \"cases\": [" + long + "\"x\"]}", "in.json:1:1: this is a CogLang result (coglang-generation-eval-result/v0.1), not a file of records"},
-		{"{\"schema_version\": \"fbeval-response-batch/v1\",\n \"responses\": [" + long + "\"x\"]}", "in.json:1:1: a JSON object longer than 200 bytes cannot be read whole"},
 		{"{\"schema_version\": \"fbeval-response-batch/v1\", \"responses\": [" + long + "\"x\"]}", "in.json:1:1: one line of more than 200 bytes: a JSON object this large cannot be read"},
 	} {
 		rd := NewReader("in.json", strings.NewReader(tc.in), ReadOptions{ListKeys: []string{"responses"}, MaxLineBytes: 200})
@@ -339,4 +353,70 @@ func TestReaderTextHint(t *testing.T) {
 	if len(seen) != 1 || len(seen[0]) != 4096 {
 		t.Errorf("a long text: TextHint given %d heads (%.20q), want one of 4096 bytes", len(seen), seen)
 	}
+}
+
+// FuzzReaderBatchObject: a batch object read member by member gives the
+// elements of its list, in order, each at its offset, and its other members as
+// the header, as the object parsed whole gives them; and the same object on one
+// line, read whole, gives the same.
+func FuzzReaderBatchObject(f *testing.F) {
+	for _, s := range []string{
+		"{\n  \"schema_version\": \"v\",\n  \"responses\": [\n    {\"a\": 1},\n    [\"]\", \"\\\\\"]\n  ],\n  \"x\": {\"y\": [1, {}]}\n}\n",
+		"{\"answers\": [1, \"x\", null, {\"b\": \"\\u00e9\"}]}",
+		"{\n\"respons\\u0065s\": [{}],\n\"n\": -1.5e3}",
+		"{\n\"a\": \"é\", \"responses\": []}",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		names, members, err := splitObject(jsontext.Value(in))
+		if err != nil || !jsontext.Value(in).IsValid() || batchOpts.SingleRecord(names) {
+			return
+		}
+		var list jsontext.Value
+		lists := 0
+		for _, key := range batchOpts.ListKeys {
+			if v, ok := members[key]; ok {
+				list, lists = v, lists+1
+			}
+		}
+		if lists != 1 || list.Kind() != '[' {
+			return
+		}
+		var want []string
+		d := jsontext.NewDecoder(strings.NewReader(string(list)))
+		d.ReadToken()
+		for d.PeekKind() != ']' {
+			v, err := d.ReadValue()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, string(v))
+		}
+		for _, text := range []string{in, strings.ReplaceAll(in, "\n", " ")} {
+			r := NewReader("fuzz", strings.NewReader(text), batchOpts)
+			var got []string
+			for r.Scan() {
+				rec := r.Record()
+				if rec.Err != nil {
+					t.Fatalf("%q: record error %v", text, rec.Err)
+				}
+				if text[rec.Offset:rec.Offset+int64(len(rec.Raw))] != string(rec.Raw) {
+					t.Fatalf("%q: record %d at offset %d is not the input's bytes there", text, rec.Index, rec.Offset)
+				}
+				got = append(got, string(rec.Raw))
+			}
+			if r.Err() != nil || r.Shape() != ShapeObject || !slices.Equal(got, want) {
+				t.Fatalf("%q: %v, shape %v, records %q, want %q", text, r.Err(), r.Shape(), got, want)
+			}
+			for _, n := range names {
+				if slices.Contains(batchOpts.ListKeys, n) {
+					continue
+				}
+				if h, ok := r.Header()[n]; !ok || !bytes.Equal(h, members[n]) {
+					t.Fatalf("%q: header %q = %q, want %q", text, n, h, members[n])
+				}
+			}
+		}
+	})
 }
