@@ -340,6 +340,10 @@ func (p *parser) value() (Value, bool) {
 	case '{':
 		return p.object()
 	case '[':
+		if strings.HasPrefix(p.data[p.pos:], "[THINK]") {
+			// Magistral's thinking, from a server that does not take it apart
+			return Value{}, p.fail(p.pos, "unexpected [THINK]: a reasoning model's thinking is not allowed before the JSON, output bare JSON")
+		}
 		return p.array()
 	case '"':
 		s, ok := p.str()
@@ -358,6 +362,12 @@ func (p *parser) value() (Value, bool) {
 		if strings.HasPrefix(p.data[p.pos:], "<think>") {
 			// a reasoning model behind a server that does not take its thinking apart
 			return Value{}, p.fail(p.pos, "unexpected <think>: a reasoning model's thinking is not allowed before the JSON, output bare JSON")
+		}
+		for _, mark := range []string{"<|channel|>", "<|start|>"} {
+			if strings.HasPrefix(p.data[p.pos:], mark) {
+				// gpt-oss's channels, from a server that does not take them apart
+				return Value{}, p.fail(p.pos, "unexpected "+mark+": a reasoning model's channel markup is not allowed around the JSON, output bare JSON")
+			}
 		}
 		return Value{}, p.fail(p.pos, "unexpected "+describe(p.data, p.pos)+", expected a JSON value")
 	default:

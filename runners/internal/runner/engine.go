@@ -107,7 +107,7 @@ func (s *Summary) countAnswer(res *Result, warn func(string), id string) {
 	} else if contract.HoldsThinking([]byte(out)) {
 		s.Thinking++
 		if s.Thinking == 1 && warn != nil {
-			warn(fmt.Sprintf("the answer to %s holds the model's thinking (<think>...</think>) before its answer, which strict scoring fails: the server returns the model's reasoning as part of the answer; have it return the reasoning apart (vLLM: --reasoning-parser), or stop the run (Ctrl-C) if that was not meant", id))
+			warn(fmt.Sprintf("the answer to %s holds the model's thinking (<think>...</think>, [THINK] or <|channel|> markup) before its answer, which strict scoring fails: the server returns the model's reasoning as part of the answer; have it return the reasoning apart (vLLM: --reasoning-parser), or stop the run (Ctrl-C) if that was not meant", id))
 		}
 	}
 }

@@ -759,7 +759,7 @@ func TestRunWarnsOfAnswersThatMeasureNothing(t *testing.T) {
 		tail  string
 	}{
 		{"thinking", func(i int) string { return "<think>\nplan " + fmt.Sprint(i) + "\n</think>\n{}" },
-			[]string{"the answer to case-00.a1 holds the model's thinking (<think>...</think>) before its answer, which strict scoring fails: the server returns the model's reasoning as part of the answer; have it return the reasoning apart (vLLM: --reasoning-parser), or stop the run (Ctrl-C) if that was not meant"},
+			[]string{"the answer to case-00.a1 holds the model's thinking (<think>...</think>, [THINK] or <|channel|> markup) before its answer, which strict scoring fails: the server returns the model's reasoning as part of the answer; have it return the reasoning apart (vLLM: --reasoning-parser), or stop the run (Ctrl-C) if that was not meant"},
 			"; 24 answers hold the model's thinking"},
 		{"empty", func(int) string { return "" },
 			[]string{"the first 10 answers are all empty: a reasoning model may spend its tokens before it answers; raise --max-tokens, or stop the run (Ctrl-C) if that was not meant"},
