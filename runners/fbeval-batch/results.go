@@ -141,7 +141,7 @@ func readOpenAIResults(name string, r io.Reader) ([]result, error) {
 
 // parseOpenAIResult reads one OpenAI Batch or vLLM run-batch line (readOpenAIResults).
 func parseOpenAIResult(rec *contract.Record, whole bool) (result, error) {
-	l, err := splitOpenAILine(rec)
+	l, err := splitLine(rec, quickOpenAILine, decodeOpenAILine)
 	if err != nil {
 		return result{}, err
 	}
@@ -209,15 +209,15 @@ type openAILine struct {
 	errRaw   []byte // the error member
 }
 
-// splitOpenAILine splits a results line into its parts: by one pass over its
-// bytes for a line shaped as the providers write them (quickOpenAILine), else
-// by decoding it, which gives the error of a line that is no result line.
-func splitOpenAILine(rec *contract.Record) (openAILine, error) {
-	var l openAILine
-	if quickOpenAILine(rec.Raw, &l) {
+// splitLine splits a results line into its parts: by one pass over its bytes
+// (quick) for a line shaped as the providers write them, else by decoding it
+// (decode), which gives the error of a line that is no result line.
+func splitLine[L any](rec *contract.Record, quick func([]byte, *L) bool, decode func(*contract.Record) (L, error)) (L, error) {
+	var l L
+	if quick(rec.Raw, &l) {
 		return l, nil
 	}
-	return decodeOpenAILine(rec)
+	return decode(rec)
 }
 
 // decodeOpenAILine splits a results line into its parts by decoding it.
@@ -255,8 +255,8 @@ func decodeOpenAILine(rec *contract.Record) (openAILine, error) {
 	return l, nil
 }
 
-// quickOpenAILine splits the line d as splitOpenAILine's decoding does, in
-// one pass over its bytes, and reports whether it could: it gives up, leaving
+// quickOpenAILine splits the line d as decodeOpenAILine does, in one pass
+// over its bytes, and reports whether it could: it gives up, leaving
 // the line to the decoding, at anything a line of OpenAI's or vLLM's is not
 // (a member twice, a name that only matches one without regard to case, as
 // the decoding matches names, a custom id that is no string or is empty, a
@@ -415,7 +415,7 @@ func readAnthropicResults(name string, r io.Reader) ([]result, error) {
 
 // parseAnthropicResult reads one Message Batches results line (readAnthropicResults).
 func parseAnthropicResult(rec *contract.Record, whole bool) (result, error) {
-	l, err := splitAnthropicLine(rec)
+	l, err := splitLine(rec, quickAnthropicLine, decodeAnthropicLine)
 	if err != nil {
 		return result{}, err
 	}
@@ -456,16 +456,6 @@ type anthropicLine struct {
 	kind     string // result.type
 	message  []byte // result.message
 	errRaw   []byte // result.error
-}
-
-// splitAnthropicLine splits a results line into its parts, as splitOpenAILine
-// does.
-func splitAnthropicLine(rec *contract.Record) (anthropicLine, error) {
-	var l anthropicLine
-	if quickAnthropicLine(rec.Raw, &l) {
-		return l, nil
-	}
-	return decodeAnthropicLine(rec)
 }
 
 // decodeAnthropicLine splits a results line into its parts by decoding it.

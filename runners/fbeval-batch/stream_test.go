@@ -248,21 +248,28 @@ func BenchmarkFrom(b *testing.B) {
 	}
 }
 
+// syntheticResults is the synthetic batch engine's results for the to-PROVIDER
+// file of testdata/requests.jsonl.
+func syntheticResults(t *testing.T, provider string) string {
+	t.Helper()
+	_, batch, errs := runBatch(t, "", "to-"+provider, "--model", "m", "testdata/requests.jsonl")
+	engine, err := synth.NewBatchResults(provider, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results bytes.Buffer
+	if err := engine.Answer(&results, "batch", strings.NewReader(batch)); err != nil {
+		t.Fatalf("%s: %v (%s)", provider, err, errs)
+	}
+	return results.String()
+}
+
 // TestSyntheticBatchEngine: the synthetic batch engine the benchmarks and .ci/perf
 // use answers every request of a to-* file in lines from-* reads: every request has
 // its record, none is unknown.
 func TestSyntheticBatchEngine(t *testing.T) {
 	for _, provider := range []string{"openai", "anthropic"} {
-		_, batch, errs := runBatch(t, "", "to-"+provider, "--model", "m", "testdata/requests.jsonl")
-		engine, err := synth.NewBatchResults(provider, 7)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var results bytes.Buffer
-		if err := engine.Answer(&results, "batch", strings.NewReader(batch)); err != nil {
-			t.Fatalf("%s: %v (%s)", provider, err, errs)
-		}
-		code, out, errs := runBatch(t, results.String(), "from-"+provider, "--requests", "testdata/requests.jsonl", "-")
+		code, out, errs := runBatch(t, syntheticResults(t, provider), "from-"+provider, "--requests", "testdata/requests.jsonl", "-")
 		if code > 1 || strings.Count(out, "\n") != 5 || !strings.HasSuffix(errs, "0 duplicates, 0 unknown, 0 missing\n") {
 			t.Errorf("%s: exit %d, stderr %q:\n%s", provider, code, errs, out)
 		}
@@ -372,16 +379,7 @@ func TestQuickResultLinesTaken(t *testing.T) {
 		}
 	}
 	for _, provider := range []string{"openai", "anthropic"} {
-		_, batch, errs := runBatch(t, "", "to-"+provider, "--model", "m", "testdata/requests.jsonl")
-		engine, err := synth.NewBatchResults(provider, 7)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var results bytes.Buffer
-		if err := engine.Answer(&results, "batch", strings.NewReader(batch)); err != nil {
-			t.Fatalf("%s: %v (%s)", provider, err, errs)
-		}
-		for line := range strings.Lines(results.String()) {
+		for line := range strings.Lines(syntheticResults(t, provider)) {
 			lines = append(lines, strings.TrimSpace(line))
 		}
 	}
