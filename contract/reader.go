@@ -282,6 +282,12 @@ func (r *Reader) detect() bool {
 		r.shape = ShapeList
 		return r.startWholeFile(nil, r.lines+1, r.colSkip+1)
 	case '{':
+		if r.longBatchHead() {
+			// a batch object on one line longer than the buffer: read member
+			// by member from here, not held as a line first
+			r.shape = ShapeObject
+			return r.startWholeFile(nil, r.lines+1, r.colSkip+1)
+		}
 		r.pendingCol, r.colSkip = r.colSkip, 0
 		line, complete, err := r.readLine()
 		if err == errBinary {
@@ -344,6 +350,36 @@ func (r *Reader) detect() bool {
 	}
 	r.shape = ShapeJSONL
 	return true
+}
+
+// longBatchHead reports whether the input, at an object, is a batch object
+// whose first line is longer than the read buffer: no line end in the buffer,
+// and its members there lead to a list that may hold the records. Such a line
+// is read as the object it is, member by member, where a line is read whole.
+// A JSONL record has no such list, so a long first record is read as a line.
+func (r *Reader) longBatchHead() bool {
+	head, _ := r.br.Peek(r.br.Size())
+	if len(head) < r.br.Size() || bytes.IndexByte(head, '\n') >= 0 {
+		return false
+	}
+	d := jsontext.NewDecoder(bytes.NewReader(head), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+		return false
+	}
+	for d.PeekKind() == '"' {
+		tok, err := d.ReadToken()
+		if err != nil {
+			return false
+		}
+		name := tok.String() // before the token is voided by the next call
+		if d.PeekKind() == '[' && slices.Contains(slices.Concat(r.opts.ListKeys, r.opts.OtherListKeys), name) {
+			return true
+		}
+		if err := d.SkipValue(); err != nil {
+			return false // the head ends inside the value
+		}
+	}
+	return false
 }
 
 // peekNonSpace skips JSON white space and returns the next byte without reading it.

@@ -420,3 +420,43 @@ func FuzzReaderBatchObject(f *testing.F) {
 		}
 	})
 }
+
+// TestReaderLongBatchLine: a batch object on one line longer than the read
+// buffer (json.dump without indent writes one so) is read member by member,
+// its records one at a time, whatever the limit; a JSONL file whose first
+// record is that long is still read as lines.
+func TestReaderLongBatchLine(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"schema_version": "v", "respons\u0065s": [`)
+	const n = 40000
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, `{"i": %d}`, i)
+	}
+	b.WriteString("], \"tool\": \"x\"}\n")
+	if b.Len() < 256<<10 {
+		t.Fatalf("the line is %d bytes, not longer than the buffer", b.Len())
+	}
+	opts := batchOpts
+	opts.MaxLineBytes = 1000
+	r := NewReader("in.json", strings.NewReader(b.String()), opts)
+	got := 0
+	for r.Scan() {
+		rec := r.Record()
+		if rec.Err != nil || string(rec.Raw) != fmt.Sprintf(`{"i": %d}`, got) || rec.Line != 1 {
+			t.Fatalf("record %d: %s at %d:%d (%v)", got, rec.Raw, rec.Line, rec.Col, rec.Err)
+		}
+		got++
+	}
+	if r.Err() != nil || got != n || r.Shape() != ShapeObject || string(r.Header()["tool"]) != `"x"` {
+		t.Fatalf("%d records, shape %v, header %v, %v", got, r.Shape(), r.Header(), r.Err())
+	}
+	// a long first JSONL record: a line over the limit, and the next line read
+	long := `{"output": "` + strings.Repeat("x", 300<<10) + `", "responses": 1}` + "\n{\"b\": 2}\n"
+	_, lines, err := readAll(t, long, opts)
+	if err != nil || len(lines) != 2 || !strings.HasPrefix(lines[0], "ERR in.jsonl:1:1: line is longer than 1000 bytes") || lines[1] != `2:1 {"b": 2}` {
+		t.Fatalf("%q, %v", lines, err)
+	}
+}
