@@ -73,6 +73,13 @@ type ReadOptions struct {
 	// reads them, for a suite whose decoder keeps them (strictjson.KeepSurrogates).
 	// The bytes of the file must still be valid UTF-8.
 	LoneSurrogates bool
+	// RecordsChecked says that the caller parses every record strictly and
+	// refuses what is no JSON, as it must a JSONL line: the elements of a list
+	// or of a batch object's list are then handed over as the document
+	// scanner finds them, by their structure, not parsed here first. An element
+	// that is no JSON is then the caller's to refuse, as a JSONL line is, where
+	// otherwise it ends the scan.
+	RecordsChecked bool
 }
 
 // Record is one record of a file, or one line that could not be read as a record.
@@ -1013,6 +1020,9 @@ func (r *Reader) scanListElement() bool {
 		r.rec.Raw = nil
 		r.rec.Err = &InputError{Kind: ErrLimit, File: r.name, Line: line, Col: col,
 			Msg: fmt.Sprintf("a record longer than %d bytes (%s)", r.opts.MaxLineBytes, r.opts.LimitHint)}
+		return true
+	}
+	if r.opts.RecordsChecked {
 		return true
 	}
 	return r.checkValue(&r.rec)

@@ -460,3 +460,27 @@ func TestReaderLongBatchLine(t *testing.T) {
 		t.Fatalf("%q, %v", lines, err)
 	}
 }
+
+// TestReaderRecordsChecked: with RecordsChecked, a list element that is broken
+// JSON is handed over as a JSONL line is, for the caller to refuse, and the
+// list read on; a break between elements still ends the scan.
+func TestReaderRecordsChecked(t *testing.T) {
+	opts := batchOpts
+	opts.RecordsChecked = true
+	for _, tt := range []struct {
+		name, in string
+		want     []string
+		err      string
+	}{
+		{"broken element", "[{\"a\":1},\n {\"b\":tru},\n {\"c\":3}]", []string{`1:2 {"a":1}`, `2:2 {"b":tru}`, `3:2 {"c":3}`}, ""},
+		{"broken element of a batch", "{\"responses\": [{\"a\":1},\n {\"b\":tru}]}", []string{`1:16 {"a":1}`, `2:2 {"b":tru}`}, ""},
+		{"name twice in an element", "[{\"a\":1,\"a\":2}]", []string{`1:2 {"a":1,"a":2}`}, ""},
+		{"missing comma", "[{\"a\":1} {\"b\":2}]", []string{`1:2 {"a":1}`}, "in.jsonl:1:10: invalid JSON: expected ',' or ']' after a list element, found '{'"},
+		{"truncated", "[{\"a\":1},\n{\"b\":", []string{`1:2 {"a":1}`}, "truncated"},
+	} {
+		_, got, err := readAll(t, tt.in, opts)
+		if !slices.Equal(got, tt.want) || (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("%s: %q, %v; want %q, %q", tt.name, got, err, tt.want, tt.err)
+		}
+	}
+}

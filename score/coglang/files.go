@@ -51,9 +51,10 @@ func ReadResponses(fx *fixtures.CogLangFixture, sources []score.Source, opts sco
 		hr := score.NewHashingReader(src.R)
 		defer hr.Close()
 		rd := contract.NewReader(src.Name, newPyTextFile(src.Name, hr), contract.ReadOptions{
-			ListKeys:     []string{"responses", "answers"},
-			SingleRecord: isSingleRecord,
-			MaxLineBytes: opts.MaxLineBytes,
+			ListKeys:       []string{"responses", "answers"},
+			SingleRecord:   isSingleRecord,
+			MaxLineBytes:   opts.MaxLineBytes,
+			RecordsChecked: true, // DecodeResponse refuses a record that is no JSON
 			// lone surrogate escapes are read, as the reference's Python reads them
 			LoneSurrogates: true,
 			CutHint:        score.CutHint,

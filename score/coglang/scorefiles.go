@@ -126,10 +126,11 @@ type sourceFile struct {
 func openSourceFile(src score.Source, opts score.Options) *sourceFile {
 	hr := score.NewHashingReader(src.R)
 	return &sourceFile{opts: opts, src: src, hr: hr, st: score.InputStats{Path: src.Name}, rd: contract.NewReader(src.Name, newPyTextFile(src.Name, hr), contract.ReadOptions{
-		ListKeys:      []string{"responses", "answers"},
-		OtherListKeys: []string{"requests"}, // to say what the file is
-		SingleRecord:  isSingleRecord,
-		MaxLineBytes:  opts.MaxLineBytes,
+		ListKeys:       []string{"responses", "answers"},
+		OtherListKeys:  []string{"requests"}, // to say what the file is
+		SingleRecord:   isSingleRecord,
+		MaxLineBytes:   opts.MaxLineBytes,
+		RecordsChecked: true, // the record scorer refuses a record that is no JSON
 		// lone surrogate escapes are read, as the reference's Python reads them
 		LoneSurrogates: true,
 		CutHint:        score.CutHint,

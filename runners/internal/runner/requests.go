@@ -242,7 +242,7 @@ func (q *Requests) Close() error { return q.closer() }
 
 // scan decodes every request of r, in order.
 func (q *Requests) scan(r io.Reader, fn func(*Item, *contract.Record) error) error {
-	rd := contract.NewReader(q.name, r, contract.ReadOptions{ListKeys: []string{"requests"}, SingleRecord: isRequestRecord,
+	rd := contract.NewReader(q.name, r, contract.ReadOptions{ListKeys: []string{"requests"}, SingleRecord: isRequestRecord, RecordsChecked: true,
 		LimitHint:     "no request fbeval exports is this long: is this the request file?",
 		CutHint:       "an export stopped before it finished leaves it so: export the requests again",
 		WrongFileHint: wrongFileHint})

@@ -236,13 +236,14 @@ func (run *Run) Read(src score.Source, opts score.Options) (*score.InputStats, e
 	hr := score.NewHashingReader(src.R)
 	defer hr.Close()
 	rd := contract.NewReader(src.Name, hr, contract.ReadOptions{
-		ListKeys:      []string{"responses"},
-		OtherListKeys: []string{"requests"}, // to say what the file is
-		SingleRecord:  isSingleResponse,
-		MaxLineBytes:  opts.MaxLineBytes,
-		CutHint:       score.CutHint,
-		WrongFileHint: score.WrongFileHint,
-		TextHint:      score.TextHint,
+		ListKeys:       []string{"responses"},
+		OtherListKeys:  []string{"requests"}, // to say what the file is
+		SingleRecord:   isSingleResponse,
+		MaxLineBytes:   opts.MaxLineBytes,
+		RecordsChecked: true, // the record scanner refuses a record that is no JSON
+		CutHint:        score.CutHint,
+		WrongFileHint:  score.WrongFileHint,
+		TextHint:       score.TextHint,
 	})
 	st := &score.InputStats{Path: src.Name}
 	workers := opts.Workers
