@@ -155,34 +155,43 @@ func FuzzReader(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		r := NewReader("fuzz", strings.NewReader(in), batchOpts)
-		n := 0
-		for r.Scan() {
-			n++
-			if n > len(in)+1 {
-				t.Fatalf("more records than bytes")
-			}
-			rec := r.Record()
-			if rec.Line < 1 || rec.Col < 1 {
-				t.Fatalf("record %d at %d:%d", rec.Index, rec.Line, rec.Col)
-			}
-			if rec.Err == nil && r.Shape() != ShapeJSONL && !jsontext.Value(rec.Raw).IsValid() {
-				t.Fatalf("whole-file record is not valid JSON: %q", rec.Raw)
-			}
-			if rec.Err == nil && (rec.Offset < 0 || rec.Offset+int64(len(rec.Raw)) > int64(len(in)) || in[rec.Offset:rec.Offset+int64(len(rec.Raw))] != string(rec.Raw)) {
-				t.Fatalf("record %d at offset %d is not the input's bytes there: %q", rec.Index, rec.Offset, rec.Raw)
-			}
-		}
-		if err := r.Err(); err != nil {
-			var ie *InputError
-			if !errors.As(err, &ie) || ie.File != "fuzz" {
-				t.Fatalf("scan error %T is not an *InputError of the file: %v", err, err)
-			}
-			if strings.ContainsAny(err.Error(), "\n\r") {
-				t.Fatalf("scan error is not one line: %q", err)
-			}
-		}
+		fuzzReader(t, in, batchOpts)
+		checked := batchOpts
+		checked.RecordsChecked = true
+		fuzzReader(t, in, checked)
 	})
+}
+
+// fuzzReader reads in with opts: every record placed and at its bytes, a whole
+// file's records valid JSON unless the caller checks them, an error one line.
+func fuzzReader(t *testing.T, in string, opts ReadOptions) {
+	r := NewReader("fuzz", strings.NewReader(in), opts)
+	n := 0
+	for r.Scan() {
+		n++
+		if n > len(in)+1 {
+			t.Fatalf("more records than bytes")
+		}
+		rec := r.Record()
+		if rec.Line < 1 || rec.Col < 1 {
+			t.Fatalf("record %d at %d:%d", rec.Index, rec.Line, rec.Col)
+		}
+		if rec.Err == nil && r.Shape() != ShapeJSONL && !opts.RecordsChecked && !jsontext.Value(rec.Raw).IsValid() {
+			t.Fatalf("whole-file record is not valid JSON: %q", rec.Raw)
+		}
+		if rec.Err == nil && (rec.Offset < 0 || rec.Offset+int64(len(rec.Raw)) > int64(len(in)) || in[rec.Offset:rec.Offset+int64(len(rec.Raw))] != string(rec.Raw)) {
+			t.Fatalf("record %d at offset %d is not the input's bytes there: %q", rec.Index, rec.Offset, rec.Raw)
+		}
+	}
+	if err := r.Err(); err != nil {
+		var ie *InputError
+		if !errors.As(err, &ie) || ie.File != "fuzz" {
+			t.Fatalf("scan error %T is not an *InputError of the file: %v", err, err)
+		}
+		if strings.ContainsAny(err.Error(), "\n\r") {
+			t.Fatalf("scan error is not one line: %q", err)
+		}
+	}
 }
 
 // TestReaderLimits: the limit holds for every shape, and nothing over it is dropped
