@@ -77,6 +77,30 @@ func TopLevel(raw []byte) (keys map[string]bool, strs map[string]string) {
 	return keys, strs
 }
 
+// FindMember walks the top-level members of the JSON object text begins with,
+// in order, and reports whether found is true of one, given its name and the
+// kind of its value. The text may be cut short (a file's first bytes): a
+// member it ends inside ends the walk. Names may repeat.
+func FindMember(text []byte, found func(name string, kind jsontext.Kind) bool) bool {
+	d := jsontext.NewDecoder(bytes.NewReader(text), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+		return false
+	}
+	for d.PeekKind() == '"' {
+		tok, err := d.ReadToken()
+		if err != nil {
+			return false
+		}
+		if found(tok.String(), d.PeekKind()) {
+			return true
+		}
+		if d.SkipValue() != nil {
+			return false
+		}
+	}
+	return false
+}
+
 // objectOf splits raw, when it is a JSON object, as splitObject does, letting
 // names repeat and strings hold invalid UTF-8: it reads records to say what
 // they are, whatever they are.

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // TestProviderRecord: the replies and batch lines of the providers, as their
@@ -79,6 +81,29 @@ func TestRunStudy(t *testing.T) {
 	} {
 		if got := RunStudy([]byte(tc.raw)); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.raw, got, tc.want)
+		}
+	}
+}
+
+// TestFindMember: the top-level members are walked in order, a nested one is
+// not theirs, and text cut short ends the walk at the member it ends inside.
+func TestFindMember(t *testing.T) {
+	isList := func(name string, kind jsontext.Kind) bool { return name == "responses" && kind == '[' }
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{`{"schema_version": "v", "responses": [{"a": 1}]}`, true},
+		{`{"schema_version": "v", "responses": [{"a": 1`, true}, // cut short in the list
+		{`{"x": {"responses": []}, "y": 1}`, false},             // nested
+		{`{"responses": 3}`, false},
+		{`{"a": "cut sho`, false},
+		{`{"a": 1, "a": 2, "responses": []}`, true}, // names may repeat
+		{`["responses"]`, false},
+		{``, false},
+	} {
+		if got := FindMember([]byte(tt.text), isList); got != tt.want {
+			t.Errorf("%q: %v, want %v", tt.text, got, tt.want)
 		}
 	}
 }

@@ -369,24 +369,10 @@ func (r *Reader) longBatchHead() bool {
 	if len(head) < r.br.Size() || bytes.IndexByte(head, '\n') >= 0 {
 		return false
 	}
-	d := jsontext.NewDecoder(bytes.NewReader(head), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
-		return false
-	}
-	for d.PeekKind() == '"' {
-		tok, err := d.ReadToken()
-		if err != nil {
-			return false
-		}
-		name := tok.String() // before the token is voided by the next call
-		if d.PeekKind() == '[' && slices.Contains(slices.Concat(r.opts.ListKeys, r.opts.OtherListKeys), name) {
-			return true
-		}
-		if err := d.SkipValue(); err != nil {
-			return false // the head ends inside the value
-		}
-	}
-	return false
+	keys := slices.Concat(r.opts.ListKeys, r.opts.OtherListKeys)
+	return FindMember(head, func(name string, kind jsontext.Kind) bool {
+		return kind == '[' && slices.Contains(keys, name)
+	})
 }
 
 // peekNonSpace skips JSON white space and returns the next byte without reading it.

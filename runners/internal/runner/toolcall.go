@@ -88,28 +88,8 @@ func ToolParameters(p jsontext.Value) contract.Raw {
 	if string(compact) == "{}" {
 		return contract.Raw(`{"type":"object"}`)
 	}
-	if hasTopLevelType(compact) {
+	if contract.FindMember(compact, func(name string, _ jsontext.Kind) bool { return name == "type" }) {
 		return contract.Raw(compact)
 	}
 	return contract.Raw(append([]byte(`{"type":"object",`), compact[1:]...))
-}
-
-func hasTopLevelType(obj []byte) bool {
-	d := jsontext.NewDecoder(bytes.NewReader(obj))
-	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
-		return false
-	}
-	for d.PeekKind() == '"' {
-		tok, err := d.ReadToken()
-		if err != nil {
-			return false
-		}
-		if tok.String() == "type" {
-			return true
-		}
-		if d.SkipValue() != nil {
-			return false
-		}
-	}
-	return false
 }
