@@ -423,7 +423,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	} else {
 		// the requests with results are counted while the request file is
 		// checked; what each result is, when it is read to be written
-		answered := 0
+		withResult := 0
 		count := func(it *runner.Item) error {
 			first, _, ok := rs.find(customID(it.Req.RequestID))
 			if !ok {
@@ -431,7 +431,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 				return nil
 			}
 			rs.entryAt(first).flags |= matched
-			answered++
+			withResult++
 			return nil
 		}
 		var done func()
@@ -445,7 +445,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 				t.unknown++
 			}
 		}
-		if n := rs.entries.len(); n > 0 && answered == 0 {
+		if n := rs.entries.len(); n > 0 && withResult == 0 {
 			// not one result answers a request: the results of another
 			// batch, or another export's requests
 			r, err := rs.read(rs.entries.at(0)) // the first line read
