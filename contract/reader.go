@@ -639,7 +639,7 @@ func (r *Reader) members() bool {
 		}
 		m.valueLine, m.valueCol = d.line, d.col
 		if b == '[' && r.obj.listKey == "" && !d.tapeOver {
-			if key, ok := r.listKeyOf(m.name); ok {
+			if key, ok := r.listKeyOf(m.name); ok && !r.recordSoFar(key) {
 				// the list of records: the members before it are checked
 				// now, the tape dropped, and the list read element by element
 				r.obj.lists = append(r.obj.lists, listMember{key: key, isList: true, line: m.valueLine, col: m.valueCol})
@@ -673,6 +673,22 @@ func (r *Reader) members() bool {
 			return false
 		}
 	}
+}
+
+// recordSoFar reports whether the members read before the list, with the
+// list's own, already make the object one record (ReadOptions.SingleRecord):
+// it is then read whole, as such a record is, its list a member of it.
+func (r *Reader) recordSoFar(key string) bool {
+	if r.opts.SingleRecord == nil {
+		return false
+	}
+	names := []string{key}
+	for _, m := range r.obj.taped {
+		if tok, err := jsontext.NewDecoder(bytes.NewReader(m.name), jsontext.AllowInvalidUTF8(true)).ReadToken(); err == nil {
+			names = append(names, tok.String())
+		}
+	}
+	return r.opts.SingleRecord(names)
 }
 
 // listKeyOf reports whether the member name (its JSON text) is one of the
@@ -764,7 +780,8 @@ func (r *Reader) endObject() bool {
 	}
 	if r.opts.SingleRecord != nil && r.opts.SingleRecord(r.obj.names) {
 		// read whole, this object would have been one record, its list a
-		// member of it; its records are read already
+		// member of it; its records are read already (a record's members
+		// before the list are met in time: recordSoFar)
 		return r.fail(ErrShape, r.obj.line, r.obj.col, "the object is one record (it has the members of one) and holds a list of records in %q: give one or the other", r.obj.listKey)
 	}
 	// as the object whole would be decided: the members in the order of

@@ -62,6 +62,7 @@ func TestReaderShapes(t *testing.T) {
 		{"batch header broken after the list", "{\"responses\": [{\"b\": 2}],\n \"schema_version\": tru}", ShapeObject, []string{`1:16 {"b": 2}`}, "in.jsonl:2:23: invalid JSON"},
 		{"batch name twice around the list", "{\"x\": 1, \"responses\": [{\"b\": 2}],\n \"x\": 2}", ShapeObject, []string{`1:24 {"b": 2}`}, "in.jsonl:2:2: invalid JSON: duplicate object member name"},
 		{"batch that is one record too", "{\"responses\": [{\"b\": 2}], \"case_id\": \"x\", \"output\": \"y\"}", ShapeObject, []string{`1:16 {"b": 2}`}, `in.jsonl:1:1: the object is one record (it has the members of one) and holds a list of records in "responses"`},
+		{"one record with a list", "{\"case_id\": \"x\", \"output\": \"y\",\n \"responses\": [{\"b\": 2}]}", ShapeObject, []string{"1:1 {\"case_id\": \"x\", \"output\": \"y\",\n \"responses\": [{\"b\": 2}]}"}, ""},
 		{"batch list name escaped", `{"respons\u0065s": [{"b": 2}]}`, ShapeObject, []string{`1:21 {"b": 2}`}, ""},
 		{"batch trailing comma", "{\n\"responses\": [{\"b\": 2}],\n}", ShapeObject, []string{`2:15 {"b": 2}`}, "in.jsonl:3:1: invalid JSON: expected a member name, found '}'"},
 		{"batch missing colon", "{\n\"responses\" [{\"b\": 2}]}\n", ShapeObject, nil, "in.jsonl:2:13: invalid JSON: expected ':' after an object member name, found '['"},
