@@ -305,3 +305,57 @@ func TestStdoutIsAnInput(t *testing.T) {
 		}
 	}
 }
+
+// TestOneFileGivenTwice: a response file named twice, by its name or once as
+// standard input, is said to be one file read twice; two files are not.
+func TestOneFileGivenTwice(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	line := `{"request_id":"flights-000.input_schema.r1.a1","output":"{}"}` + "\n"
+	for _, p := range []string{a, b} {
+		if err := os.WriteFile(p, []byte(line), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []struct {
+		args  []string
+		stdin string
+		want  string
+	}{
+		{[]string{"--responses", a, "--responses", a}, "", a + " and " + a + " are one file, given twice"},
+		{[]string{"--responses", "-", "--responses", a}, a, "the file on standard input and " + a + " are one file, given twice"},
+		{[]string{"--responses", a, "--responses", b}, "", ""},
+	} {
+		var stdin io.Reader = strings.NewReader("")
+		if tt.stdin != "" {
+			f, err := os.Open(tt.stdin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			stdin = f
+		}
+		var stdout, stderr bytes.Buffer
+		Main(append([]string{"score", "toolcall-quick", "--format", "table"}, tt.args...), stdin, &stdout, &stderr)
+		if got := strings.Contains(stderr.String(), "given twice"); got != (tt.want != "") || tt.want != "" && !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("%v: stderr %q, want %q", tt.args, stderr.String(), tt.want)
+		}
+	}
+}
+
+// TestFileList: a summary line names up to three response files, else the
+// first two and how many more.
+func TestFileList(t *testing.T) {
+	for _, tt := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"a.jsonl"}, "a.jsonl"},
+		{[]string{"a", "b", "c"}, "a, b, c"},
+		{[]string{"a", "b", "c", "d"}, "a, b and 2 more files"},
+	} {
+		if got := fileList(tt.names); got != tt.want {
+			t.Errorf("%v: %q, want %q", tt.names, got, tt.want)
+		}
+	}
+}

@@ -58,6 +58,8 @@ func (c *ScoreCmd) Run(env *Env) error {
 	if err := c.claimInputs(env, c.Output); err != nil {
 		return err
 	}
+	var seen []os.FileInfo // of the files named so far, each stat'ed once
+	var seenNames []string
 	for i, p := range c.Responses {
 		if err := commaList("--responses", p); err != nil {
 			return err
@@ -70,10 +72,17 @@ func (c *ScoreCmd) Run(env *Env) error {
 		}
 		// one file named twice (a glob and its own name, a link): scored, its
 		// records each repeating itself, and said so
-		if st, err := os.Stat(p); err == nil && !contract.Stdin(p) {
-			if in, ok := contract.InputIs(st, c.Responses[:i], env.Stdin); ok {
-				env.warnf("%s and %s are one file, given twice: each of its records is read twice and repeats itself (the last wins)", contract.InputName(in), p)
+		if contract.Stdin(p) {
+			if f, ok := env.Stdin.(*os.File); ok {
+				if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+					seen, seenNames = append(seen, st), append(seenNames, p)
+				}
 			}
+		} else if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			if k := slices.IndexFunc(seen, func(s os.FileInfo) bool { return os.SameFile(s, st) }); k >= 0 {
+				env.warnf("%s and %s are one file, given twice: each of its records is read twice and repeats itself (the last wins)", contract.InputName(seenNames[k]), p)
+			}
+			seen, seenNames = append(seen, st), append(seenNames, p)
 		}
 	}
 	env.noteInput(c.Responses...)
@@ -463,7 +472,7 @@ func (c *ScoreCmd) cogSummary(env *Env, res *coglang.Result) {
 	n := res.Summary.CaseCount
 	from := "the fixture's reference answers"
 	if len(c.Responses) > 0 {
-		from = strings.Join(c.Responses, ", ")
+		from = fileList(c.Responses)
 	}
 	verdict := "ok"
 	if !res.OK() {
@@ -476,6 +485,16 @@ func (c *ScoreCmd) cogSummary(env *Env, res *coglang.Result) {
 	env.warnf("%s: %s from %s: validate ok %d/%d, missing %d; %s, %s, %s; %s",
 		c.Study, contract.Plural(n, "case", "cases"), from, res.Summary.ValidateOK, n, res.Summary.Missing, contract.Plural(res.RecordsRead, "record", "records"),
 		contract.Plural(len(res.DuplicateCaseIDs), "duplicate id", "duplicate ids"), unknownIDs, verdict)
+}
+
+// fileList names the response files in a summary line: each of up to three,
+// else the first two and how many more, so that a study read from a thousand
+// shards keeps a line a person can read.
+func fileList(names []string) string {
+	if len(names) <= 3 {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s, %s and %d more files", names[0], names[1], len(names)-2)
 }
 
 // toolcallSummary writes the one-line summary of a toolcall score on stderr.
@@ -506,7 +525,7 @@ func (c *ScoreCmd) toolcallSummary(env *Env, run *study.Run, rep *study.Aggregat
 		verdict = "not ok"
 	}
 	env.warnf("%s: %s from %s: first-pass success %s; %s, %s, %s, %d rejected; gates met %d/%d; %s",
-		c.Study, contract.Plural(run.RowCount(), "row", "rows"), strings.Join(c.Responses, ", "), strings.Join(arms, ", "), contract.Plural(records, "record", "records"),
+		c.Study, contract.Plural(run.RowCount(), "row", "rows"), fileList(c.Responses), strings.Join(arms, ", "), contract.Plural(records, "record", "records"),
 		contract.Plural(dups, "duplicate", "duplicates"), contract.Plural(unknown, "unknown id", "unknown ids"), rejected, met, len(rep.Gates), verdict)
 }
 
