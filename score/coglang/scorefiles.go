@@ -150,7 +150,18 @@ func (f *sourceFile) finish() error {
 	}
 	f.st.Shape, f.st.Lines, f.st.Warnings = f.rd.Shape().String(), f.rd.Lines(), f.rd.Warnings()
 	f.st.SHA256 = f.hr.Finish()
+	f.release()
 	return nil
+}
+
+// release lets go of what reading the file held (its reader's buffer, the
+// read-ahead chunks), keeping its stats: a thousand shards of a batch engine
+// hold no more at once than one.
+func (f *sourceFile) release() {
+	if f.hr != nil {
+		f.hr.Close()
+	}
+	f.hr, f.rd = nil, nil
 }
 
 // checkRecipes refuses records that answer another prompt than the fixture's
@@ -260,7 +271,7 @@ func scoreSources(tally *tally, sources []score.Source, opts score.Options, copt
 	files := make([]*sourceFile, len(sources))
 	for fi, src := range sources {
 		f := openSourceFile(src, opts)
-		defer f.hr.Close()
+		defer f.release() // on an early return; finish releases it
 		files[fi] = f
 		first := true
 		for f.rd.Scan() {

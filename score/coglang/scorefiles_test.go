@@ -3,6 +3,8 @@ package coglang
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -138,5 +140,57 @@ func TestScoreFilesErrors(t *testing.T) {
 				t.Errorf("%s, workers %d: got %v, want %v", tc.name, w, got, want)
 			}
 		}
+	}
+}
+
+// heapProbe is a reader that, when first read, records the heap in use after
+// a collection, then reads r.
+type heapProbe struct {
+	r     io.Reader
+	inUse uint64
+	done  bool
+}
+
+func (h *heapProbe) Read(p []byte) (int, error) {
+	if !h.done {
+		h.done = true
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		h.inUse = ms.HeapInuse
+	}
+	return h.r.Read(p)
+}
+
+// TestScoreFilesManyFiles: scoring a file lets go of what reading the one
+// before held (its reader's buffer, its read-ahead chunks): a study read from
+// many shards holds no more at once than from one, and scores them the same.
+func TestScoreFilesManyFiles(t *testing.T) {
+	fx := fixtures.DefaultCogLangFixture()
+	const n = 300
+	files := make([][]byte, n)
+	for i := range files {
+		c := fx.Cases[i%len(fx.Cases)]
+		files[i] = fmt.Appendf(nil, `{"case_id": %q, "output": "Equal[1, 1]"}`+"\n", c.CaseID)
+	}
+	first, last := &heapProbe{r: bytes.NewReader(files[1])}, &heapProbe{r: bytes.NewReader(files[n-1])}
+	srcs := sources(files)
+	srcs[1].R, srcs[n-1].R = first, last
+	res, _, err := ScoreFiles(sourceOf(t, fx), srcs, score.Options{}, Options{AnswerSource: "t", Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	// each file held its reader's 256 KiB and a 256 KiB chunk until the end:
+	// 300 files, 150 MB
+	if grew := int64(last.inUse) - int64(first.inUse); grew > 16<<20 {
+		t.Errorf("the heap grew by %d MB over %d files", grew>>20, n)
+	}
+	want, err := reference(t, fx, files, Options{AnswerSource: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := render(t, res); !bytes.Equal(got, want) {
+		t.Errorf("the result differs from ReadResponses + Score")
 	}
 }
