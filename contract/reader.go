@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -157,6 +158,8 @@ type Reader struct {
 	lineOff     int64  // where the line readLine last returned began
 	pendingOff  int64  // where the pending first line began
 
+	owned []*bufio.Reader // the read buffers, given back when done (release)
+
 	// whole-file state
 	doc   *docScanner // a list's elements, or an object's members
 	first bool        // no list element read yet
@@ -204,7 +207,9 @@ func NewReader(name string, r io.Reader, opts ReadOptions) *Reader {
 	if opts.MaxLineBytes <= 0 {
 		opts.MaxLineBytes = DefaultMaxLineBytes
 	}
-	return &Reader{name: name, opts: opts, br: bufio.NewReaderSize(r, 256<<10)}
+	rd := &Reader{name: name, opts: opts}
+	rd.br = rd.buffered(r)
+	return rd
 }
 
 // Shape is the file's layout, known after the first call to Scan.
@@ -235,6 +240,7 @@ func (r *Reader) Scan() bool {
 		r.started = true
 		if !r.detect() {
 			r.done = true
+			r.release()
 			return false
 		}
 	}
@@ -247,8 +253,36 @@ func (r *Reader) Scan() bool {
 	}
 	if !ok {
 		r.done = true
+		r.release()
 	}
 	return ok
+}
+
+// readBufSize is the size of a Reader's read buffer.
+const readBufSize = 256 << 10
+
+// bufPool holds the read buffers of Readers that are done, so that the
+// Readers of many files one after another (a batch engine's shards) read with
+// the buffer of the one before, rather than new memory every file.
+var bufPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readBufSize) }}
+
+// buffered returns a read buffer over src from the pool, which the Reader
+// gives back when it is done.
+func (r *Reader) buffered(src io.Reader) *bufio.Reader {
+	br := bufPool.Get().(*bufio.Reader)
+	br.Reset(src)
+	r.owned = append(r.owned, br)
+	return br
+}
+
+// release gives the read buffers back once the scan is done: no record it
+// returned is valid after the Scan that returned false.
+func (r *Reader) release() {
+	for _, br := range r.owned {
+		br.Reset(nil)
+		bufPool.Put(br)
+	}
+	r.owned, r.br, r.doc = nil, nil, nil
 }
 
 func (r *Reader) fail(kind error, line, col int, format string, args ...any) bool {
@@ -560,7 +594,7 @@ func (r *Reader) startWholeFile(prefix []byte, line, col int) bool {
 		r.prefixDelta = r.pos - r.pendingOff - r.prefixLen
 		// the prefix was one physical line counted by readLine; its newline was cut
 		src := io.MultiReader(bytes.NewReader(prefix), bytes.NewReader(lineEnd), r.br)
-		r.br = bufio.NewReaderSize(src, 256<<10)
+		r.br = r.buffered(src)
 	}
 	r.lineBuf = nil // no more lines are read: a long first line's buffer goes
 	r.doc = &docScanner{br: r.br, line: line, col: col, limit: r.opts.MaxLineBytes, maxDepth: MaxDepth}

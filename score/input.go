@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"sync"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/score/report"
@@ -160,7 +161,7 @@ func (h *HashingReader) readAll(r io.Reader) {
 			return
 		}
 		if buf == nil {
-			buf = make([]byte, readAhead)
+			buf = *chunkPool.Get().(*[]byte)
 		}
 		n, err := io.ReadAtLeast(r, buf, len(buf))
 		if err == io.ErrUnexpectedEOF {
@@ -203,7 +204,8 @@ func (h *HashingReader) Finish() string {
 	return hex.EncodeToString(h.h.Sum(nil))
 }
 
-// Close stops reading ahead; the reader is not read after it.
+// Close stops reading ahead; the reader is not read after it. Its chunks go
+// back to the pool, for the next file's reader.
 func (h *HashingReader) Close() {
 	select {
 	case <-h.stop:
@@ -211,7 +213,33 @@ func (h *HashingReader) Close() {
 		close(h.stop)
 	}
 	<-h.done
+	give := func(b []byte) {
+		if b != nil {
+			b = b[:cap(b)]
+			chunkPool.Put(&b)
+		}
+	}
+	give(h.buf)
+	h.buf, h.cur = nil, nil
+	for {
+		select {
+		case b := <-h.free:
+			give(b)
+		case c := <-h.chunks:
+			give(c.b)
+		default:
+			return
+		}
+	}
 }
+
+// chunkPool holds the chunks of readers closed, so that a study read from
+// many files (a batch engine's shards) reads each with the chunks of the one
+// before, rather than new memory every file.
+var chunkPool = sync.Pool{New: func() any {
+	b := make([]byte, readAhead)
+	return &b
+}}
 
 func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
 

@@ -2,6 +2,7 @@ package score
 
 import (
 	"runtime"
+	"sync"
 
 	"github.com/fbeval/fbeval/contract"
 )
@@ -58,6 +59,31 @@ func (b *Batch[O]) reset(file int) {
 
 func (b *Batch[O]) full() bool { return len(b.Ends) >= BatchRecords || len(b.Raw) >= BatchBytes }
 
+// batchBuffers are the buffers of a batch that do not depend on its result
+// type: pooled, so that the pipelines of many files one after another (a
+// batch engine's shards) fill the buffers of the one before, not new ones.
+type batchBuffers struct {
+	raw               []byte
+	ends, lines, cols []int
+	errs              []error
+}
+
+var batchPool = sync.Pool{New: func() any { return new(batchBuffers) }}
+
+// newBatch returns an empty batch with buffers from the pool.
+func newBatch[O any]() *Batch[O] {
+	bb := batchPool.Get().(*batchBuffers)
+	return &Batch[O]{Raw: bb.raw[:0], Ends: bb.ends[:0], Lines: bb.lines[:0], Cols: bb.cols[:0], Errs: bb.errs[:0]}
+}
+
+// giveBack returns the batch's buffers to the pool; the batch is not used
+// after.
+func (b *Batch[O]) giveBack() {
+	clear(b.Errs[:cap(b.Errs)])
+	batchPool.Put(&batchBuffers{raw: b.Raw[:0], ends: b.Ends[:0], lines: b.Lines[:0], cols: b.Cols[:0], errs: b.Errs[:0]})
+	*b = Batch[O]{}
+}
+
 // Pipeline is the one ordered worker pipeline of scoring. Records are added in
 // input order and gathered into batches; each batch is worked on (decoded,
 // judged) by one of several goroutines, and the batches are applied in input
@@ -101,7 +127,7 @@ func NewPipeline[O any](workers int, newWork func() func(*Batch[O]), apply func(
 	p := &Pipeline[O]{workers: workers, apply: apply}
 	if workers == 1 {
 		p.work = newWork()
-		p.cur = &Batch[O]{}
+		p.cur = newBatch[O]()
 		return p
 	}
 	inFlight := 4 * workers
@@ -191,11 +217,22 @@ func (p *Pipeline[O]) Stopped() bool {
 func (p *Pipeline[O]) Close() {
 	p.Flush()
 	if p.workers == 1 {
+		p.cur.giveBack()
 		return
 	}
 	close(p.jobs)
 	close(p.order)
 	<-p.merged
+	// every batch is the one being filled or free: their buffers go back
+	p.cur.giveBack()
+	for {
+		select {
+		case b := <-p.free:
+			b.giveBack()
+		default:
+			return
+		}
+	}
 }
 
 // size makes b.Out one result per record.
@@ -216,7 +253,7 @@ func (p *Pipeline[O]) get(file int) *Batch[O] {
 	default:
 		if p.made < p.most {
 			p.made++
-			b = &Batch[O]{}
+			b = newBatch[O]()
 		} else {
 			b = <-p.free
 		}
