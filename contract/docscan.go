@@ -66,7 +66,8 @@ func (s *docScanner) keepTape(p []byte) {
 		return
 	}
 	if len(s.tape)+len(p) > s.limit {
-		s.tapeHead = append(s.tape[:min(len(s.tape), headBytes):min(len(s.tape), headBytes)], p[:min(len(p), max(0, headBytes-len(s.tape)))]...)
+		n := min(len(s.tape), headBytes)
+		s.tapeHead = append(s.tape[:n:n], p[:min(len(p), headBytes-n)]...) // a copy: cap n
 		s.tapeOver, s.tape = true, nil
 		return
 	}

@@ -36,11 +36,13 @@ func ProviderRecord(raw []byte) string {
 		return "an OpenAI Responses API reply, not a record of fbeval's: let fbeval-openai --api responses call the API and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
 	case strs["type"] == "message" && strs["role"] == "assistant" && has("content"):
 		return "an Anthropic Messages API reply, not a record of fbeval's: let fbeval-anthropic call the API and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
-	case has("request_id") || has("case_id"):
-		// a record of fbeval's contract: none of those below, whatever
-		// else it holds
-	// Below, providers fbeval has no runner or converter for: what they
-	// are, and the way in that there is.
+	}
+	if has("request_id") || has("case_id") {
+		return "" // a record of fbeval's contract, whatever else it holds
+	}
+	// providers fbeval has no runner or converter for: what they are, and the
+	// way in that there is
+	switch {
 	case has("key") && (has("response") || has("error")):
 		return "a Gemini Batch API output line (key, response), not a record of fbeval's: fbeval-batch reads OpenAI's and Anthropic's batch files (Gemini's Batch API takes OpenAI's format too); or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
 	case has("key") && has("request"):

@@ -757,8 +757,7 @@ func (r *Reader) keepTaped(list member) bool {
 		}
 	}
 	r.obj.taped = nil
-	list.raw = nil
-	return r.keepMember(list)
+	return r.keepMember(list) // its raw is nil: its value is the list being read
 }
 
 // keepMember checks a member's name and value strictly and keeps it in the
