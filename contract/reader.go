@@ -658,7 +658,7 @@ func (r *Reader) members() bool {
 			return r.docFail(err)
 		}
 		if tooLong {
-			return r.objectTooLong()
+			return r.memberTooLong(m.nameLine, m.nameCol)
 		}
 		m.name = bytes.Clone(raw)
 		if b, err = d.space(); err != nil {
@@ -693,7 +693,7 @@ func (r *Reader) members() bool {
 			return r.docFail(err)
 		}
 		if tooLong {
-			return r.objectTooLong()
+			return r.memberTooLong(m.valueLine, m.valueCol)
 		}
 		m.raw = raw
 		if r.obj.listKey == "" {
@@ -835,6 +835,16 @@ func (r *Reader) endObject() bool {
 		}
 	}
 	return false
+}
+
+// memberTooLong is the error of a member name or value (at line, col) over
+// the limit: before the list, the object's (the object must then be read
+// whole, which it cannot be); after it, the member's own.
+func (r *Reader) memberTooLong(line, col int) bool {
+	if r.obj.listKey == "" {
+		return r.objectTooLong()
+	}
+	return r.fail(ErrLimit, line, col, "a member of the object after its list of records is longer than %d bytes (%s)", r.opts.MaxLineBytes, r.opts.LimitHint)
 }
 
 // objectTooLong is the error of an object whose members before its list

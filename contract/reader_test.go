@@ -213,6 +213,8 @@ func TestReaderLimits(t *testing.T) {
 		// an element, as in a list; what comes before the list is held
 		{"batch object over the limit", "{\n\"responses\": [\n{\"a\":" + long + "}]}\n", []string{"ERR in.jsonl:3:1: a record longer than 50 bytes (raise the limit with --max-line-bytes)"}, ""},
 		{"batch object header over the limit", "{\n\"x\": " + long + ",\n\"responses\": [{}]}\n", nil, "in.jsonl:1:1: a JSON object longer than 50 bytes cannot be read whole"},
+		{"batch object member after the list over the limit", "{\n\"responses\": [{}],\n\"x\": " + long + "}\n", []string{`2:15 {}`}, "in.jsonl:3:6: a member of the object after its list of records is longer than 50 bytes (raise the limit with --max-line-bytes)"},
+		{"batch object member name after the list over the limit", "{\n\"responses\": [{}],\n" + long + ": 1}\n", []string{`2:15 {}`}, "in.jsonl:3:1: a member of the object after its list of records is longer than 50 bytes"},
 		{"list element over the limit", "[{\"a\":1},\n {\"b\":" + long + "},\n {\"c\":3}]", []string{`1:2 {"a":1}`, "ERR in.jsonl:2:2: a record longer than 50 bytes (raise the limit with --max-line-bytes)", `3:2 {"c":3}`}, ""},
 		{"list element string over the limit", "[" + long + ",{}]", []string{"ERR in.jsonl:1:2: a record longer than 50 bytes (raise the limit with --max-line-bytes)", `1:105 {}`}, ""},
 		{"NUL at the start", "\x00\x00\x00", nil, "in.jsonl:1:1: a NUL byte: this is not a JSON text file"},
