@@ -30,6 +30,19 @@ type Options struct {
 type Source struct {
 	Name string // as given by the user ("-" is standard input)
 	R    io.Reader
+	// Open, when R is nil, opens the file when its turn to be read comes and
+	// gives the func that closes it, so that of a thousand shards one is open
+	// at a time.
+	Open func() (io.Reader, func(), error)
+}
+
+// Reader gives the source's reader, opening it if it is opened when read,
+// and the func that closes what was opened (nothing for R).
+func (s Source) Reader() (io.Reader, func(), error) {
+	if s.R != nil || s.Open == nil {
+		return s.R, func() {}, nil
+	}
+	return s.Open()
 }
 
 // InputStats accounts for every line of one response file: read = accepted +

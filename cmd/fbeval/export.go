@@ -94,13 +94,7 @@ func (c *ExportCmd) Run(env *Env) error {
 // one line.
 func readAll(env *Env, run *study.Run, paths []string, opts score.Options, given study.Given) error {
 	for _, p := range paths {
-		r, done, err := openInput(env, p)
-		if err != nil {
-			return err
-		}
-		_, err = run.Read(score.Source{Name: p, R: r}, opts)
-		done()
-		if err != nil {
+		if _, err := run.Read(inputSource(env, p), opts); err != nil {
 			return err
 		}
 	}

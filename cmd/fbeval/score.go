@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -175,24 +176,19 @@ func (c *ScoreCmd) options() score.Options {
 	return score.Options{MaxLineBytes: c.MaxLineBytes, Workers: c.Workers}
 }
 
-func (c *ScoreCmd) sources(env *Env) ([]score.Source, func(), error) {
+// sources gives the response files, each opened when its turn to be read
+// comes (a thousand shards are not open at once).
+func (c *ScoreCmd) sources(env *Env) []score.Source {
 	var srcs []score.Source
-	var closers []func()
-	closeAll := func() {
-		for _, f := range closers {
-			f()
-		}
-	}
 	for _, p := range c.Responses {
-		r, done, err := openInput(env, p)
-		if err != nil {
-			closeAll()
-			return nil, nil, err
-		}
-		closers = append(closers, done)
-		srcs = append(srcs, score.Source{Name: p, R: r})
+		srcs = append(srcs, inputSource(env, p))
 	}
-	return srcs, closeAll, nil
+	return srcs
+}
+
+// inputSource is the response file path, opened (openInput) when it is read.
+func inputSource(env *Env, path string) score.Source {
+	return score.Source{Name: path, Open: func() (io.Reader, func(), error) { return openInput(env, path) }}
 }
 
 // cogLangMemoryLimit is the soft memory limit of CogLang scoring unless
@@ -233,12 +229,7 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 		if err != nil {
 			return err
 		}
-		srcs, done, err := c.sources(env)
-		if err != nil {
-			fx.Close()
-			return err
-		}
-		defer done()
+		srcs := c.sources(env)
 		opts.AnswerSource = strings.Join(c.Responses, ", ")
 		var loaded *coglang.ResponseFiles
 		sopts := c.options()

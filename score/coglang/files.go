@@ -48,7 +48,12 @@ func ReadResponses(fx *fixtures.CogLangFixture, sources []score.Source, opts sco
 	out := &ResponseFiles{Duplicates: map[string]bool{}, Unknown: map[string]bool{}, index: map[string]int{}}
 	seen := map[string]bool{}
 	for _, src := range sources {
-		hr := score.NewHashingReader(src.R)
+		r, closeFile, err := src.Reader()
+		if err != nil {
+			return nil, err
+		}
+		defer closeFile()
+		hr := score.NewHashingReader(r)
 		defer hr.Close()
 		rd := contract.NewReader(src.Name, newPyTextFile(src.Name, hr), contract.ReadOptions{
 			ListKeys:       []string{"responses", "answers"},

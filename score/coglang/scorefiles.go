@@ -116,16 +116,21 @@ func ScoreReferences(src fixtures.CogLangSource, copts Options) (*Result, error)
 
 // sourceFile reads one source and reports each record (or the error that ends it).
 type sourceFile struct {
-	opts score.Options
-	src  score.Source
-	hr   *score.HashingReader
-	rd   *contract.Reader
-	st   score.InputStats
+	opts  score.Options
+	src   score.Source
+	hr    *score.HashingReader
+	rd    *contract.Reader
+	st    score.InputStats
+	close func() // closes what the source opened
 }
 
-func openSourceFile(src score.Source, opts score.Options) *sourceFile {
-	hr := score.NewHashingReader(src.R)
-	return &sourceFile{opts: opts, src: src, hr: hr, st: score.InputStats{Path: src.Name}, rd: contract.NewReader(src.Name, newPyTextFile(src.Name, hr), contract.ReadOptions{
+func openSourceFile(src score.Source, opts score.Options) (*sourceFile, error) {
+	r, closeFile, err := src.Reader()
+	if err != nil {
+		return nil, err
+	}
+	hr := score.NewHashingReader(r)
+	return &sourceFile{opts: opts, src: src, hr: hr, close: closeFile, st: score.InputStats{Path: src.Name}, rd: contract.NewReader(src.Name, newPyTextFile(src.Name, hr), contract.ReadOptions{
 		ListKeys:       []string{"responses", "answers"},
 		OtherListKeys:  []string{"requests"}, // to say what the file is
 		SingleRecord:   isSingleRecord,
@@ -136,7 +141,7 @@ func openSourceFile(src score.Source, opts score.Options) *sourceFile {
 		CutHint:        score.CutHint,
 		WrongFileHint:  score.WrongFileHint,
 		TextHint:       score.TextHint,
-	})}
+	})}, nil
 }
 
 // finish checks the batch header and fills in the file's stats once its records
@@ -161,7 +166,10 @@ func (f *sourceFile) release() {
 	if f.hr != nil {
 		f.hr.Close()
 	}
-	f.hr, f.rd = nil, nil
+	if f.close != nil {
+		f.close()
+	}
+	f.hr, f.rd, f.close = nil, nil, nil
 }
 
 // checkRecipes refuses records that answer another prompt than the fixture's
@@ -270,7 +278,10 @@ func scoreSources(tally *tally, sources []score.Source, opts score.Options, copt
 	}
 	files := make([]*sourceFile, len(sources))
 	for fi, src := range sources {
-		f := openSourceFile(src, opts)
+		f, err := openSourceFile(src, opts)
+		if err != nil {
+			return end(err)
+		}
 		defer f.release() // on an early return; finish releases it
 		files[fi] = f
 		first := true

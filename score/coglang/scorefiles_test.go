@@ -2,6 +2,7 @@ package coglang
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -165,6 +166,55 @@ func (h *heapProbe) Read(p []byte) (int, error) {
 // TestScoreFilesManyFiles: scoring a file lets go of what reading the one
 // before held (its reader's buffer, its read-ahead chunks): a study read from
 // many shards holds no more at once than from one, and scores them the same.
+// TestScoreFilesOpensOneAtATime: files given to be opened when read are
+// opened in turn, each closed once read (a thousand shards are not a thousand
+// descriptors at once), and an error opening one ends the scoring with it.
+func TestScoreFilesOpensOneAtATime(t *testing.T) {
+	fx := fixtures.DefaultCogLangFixture()
+	var files [][]byte
+	for _, c := range fx.Cases[:20] {
+		files = append(files, fmt.Appendf(nil, `{"case_id": %q, "output": "Equal[1, 1]"}`+"\n", c.CaseID))
+	}
+	open, most, opened := 0, 0, 0
+	var srcs []score.Source
+	for i, b := range files {
+		srcs = append(srcs, score.Source{Name: fmt.Sprintf("f%d.jsonl", i), Open: func() (io.Reader, func(), error) {
+			open, opened = open+1, opened+1
+			most = max(most, open)
+			return bytes.NewReader(b), func() { open-- }, nil
+		}})
+	}
+	res, _, err := ScoreFiles(sourceOf(t, fx), srcs, score.Options{}, Options{AnswerSource: "t", Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Close()
+	if opened != len(files) || most != 1 || open != 0 {
+		t.Errorf("opened %d of %d files, at most %d at once, %d left open; want each once, one at a time, none left", opened, len(files), most, open)
+	}
+	want, err := reference(t, fx, files, Options{AnswerSource: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _, err = ScoreFiles(sourceOf(t, fx), srcs, score.Options{}, Options{AnswerSource: "t", Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	if got := render(t, res); !bytes.Equal(got, want) {
+		t.Errorf("the result differs from ReadResponses + Score")
+	}
+
+	missing := errors.New("f9.jsonl: no such file or directory")
+	srcs[9].Open = func() (io.Reader, func(), error) { return nil, nil, missing }
+	if _, _, err := ScoreFiles(sourceOf(t, fx), srcs, score.Options{}, Options{AnswerSource: "t"}); err != missing {
+		t.Errorf("err = %v, want the open's %v", err, missing)
+	}
+	if open != 0 {
+		t.Errorf("%d files left open after the error", open)
+	}
+}
+
 func TestScoreFilesManyFiles(t *testing.T) {
 	fx := fixtures.DefaultCogLangFixture()
 	const n = 300

@@ -233,7 +233,12 @@ func (run *Run) lookup(resp *contract.Response) (slot, bool) {
 // failures never need their messages. The results are the ones Judge.Score
 // gives (tested).
 func (run *Run) Read(src score.Source, opts score.Options) (*score.InputStats, error) {
-	hr := score.NewHashingReader(src.R)
+	r, closeFile, err := src.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer closeFile()
+	hr := score.NewHashingReader(r)
 	defer hr.Close()
 	rd := contract.NewReader(src.Name, hr, contract.ReadOptions{
 		ListKeys:       []string{"responses"},
@@ -261,7 +266,6 @@ func (run *Run) Read(src score.Source, opts score.Options) (*score.InputStats, e
 		}
 		return true
 	})
-	var err error
 	first := true
 	for rd.Scan() {
 		rec := rd.Record()
