@@ -144,13 +144,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			}
 		}
 	}()
-	ctx, err := parser.Parse(args)
+	ctx, err := parser.Parse(joinRepeated(args))
 	if err != nil {
 		msg := oneLine(err.Error())
 		var pe *kong.ParseError
 		if errors.As(err, &pe) && pe.Context != nil {
 			msg = usage.Explain("fbeval", msg, pe.Context)
-			msg = responsesWithoutFlag(msg, pe.Context)
+			msg = responsesWithoutFlag(msg, pe.Context, args)
 			msg = studyWithoutCommand(msg, pe.Context)
 		}
 		fmt.Fprintf(stderr, "fbeval: %s\n", msg)

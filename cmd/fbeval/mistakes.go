@@ -21,7 +21,7 @@ import (
 // argument (fbeval score toolcall-quick responses.jsonl, --responses
 // forgotten) with the command line that scores it; any other msg is returned
 // as it is.
-func responsesWithoutFlag(msg string, ctx *kong.Context) string {
+func responsesWithoutFlag(msg string, ctx *kong.Context, given []string) string {
 	file, ok := strings.CutPrefix(msg, "unexpected argument ")
 	if !ok || usage.Command("fbeval", ctx) != "fbeval score" {
 		return msg
@@ -32,13 +32,13 @@ func responsesWithoutFlag(msg string, ctx *kong.Context) string {
 	// every file after the study that is no flag's value gets its flag
 	args := []string{"fbeval"}
 	positional := 0
-	for i, a := range ctx.Args {
+	for i, a := range given {
 		isFile := func() bool {
 			_, err := os.Stat(a)
 			return err == nil || contract.Stdin(a)
 		}
 		switch {
-		case i > 0 && takesValue(ctx, ctx.Args[i-1]):
+		case i > 0 && takesValue(ctx, given[i-1]):
 		case strings.HasPrefix(a, "-") && a != "-":
 		case positional < 2: // the command, then the study
 			positional++

@@ -44,6 +44,7 @@ type ScoreCmd struct {
 }
 
 func (c *ScoreCmd) Run(env *Env) error {
+	c.Responses = splitJoined(c.Responses)
 	if c.SummaryOnly && c.FailuresOnly {
 		return usageError("--summary-only and --failures-only exclude each other")
 	}
