@@ -1,6 +1,13 @@
 package main
 
-import "strings"
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/fbeval/fbeval/contract"
+)
 
 // joinedFlag is the repeatable flag whose values joinRepeated gathers: a
 // thousand response shards are a thousand --responses.
@@ -54,4 +61,51 @@ func splitJoined(values []string) []string {
 		out = append(out, strings.Split(v, joinSep)...)
 	}
 	return out
+}
+
+// expandPatterns gives each file of flag that names no file and holds a
+// pattern (*, ?, [...]) as the files it matches, in lexical order: a thousand
+// shards are --responses 'shards/*.jsonl', quoted so that fbeval, not the
+// shell, expands it. A pattern that matches nothing is exit 2, never an empty
+// score.
+func expandPatterns(flag string, paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		if contract.Stdin(p) || !strings.ContainsAny(p, "*?[") {
+			out = append(out, p)
+			continue
+		}
+		if _, err := os.Lstat(p); err == nil {
+			out = append(out, p) // a file of that name
+			continue
+		}
+		matches, err := filepath.Glob(p)
+		if err != nil {
+			return nil, usageError("%s %s: no such file, and not a pattern either (%v)", flag, p, err)
+		}
+		if len(matches) == 0 {
+			return nil, usageError("%s %s: no file matches the pattern", flag, p)
+		}
+		out = append(out, matches...)
+	}
+	return out, nil
+}
+
+// patternOf is the quoted pattern that matches exactly files, more than
+// three (fewer read as well listed), all in one folder with one extension
+// ('shards/*.jsonl'), in the order given (a shell's expansion of it), or "".
+func patternOf(files []string) string {
+	if len(files) <= 3 {
+		return ""
+	}
+	dir, ext := filepath.Dir(files[0]), filepath.Ext(files[0])
+	pattern := filepath.Join(dir, "*"+ext)
+	if strings.ContainsAny(dir+ext, "*?[]'\\") {
+		return ""
+	}
+	matches, err := filepath.Glob(pattern)
+	if err != nil || !slices.Equal(matches, files) {
+		return ""
+	}
+	return "'" + pattern + "'"
 }

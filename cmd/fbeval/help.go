@@ -21,6 +21,7 @@ error or every answer is empty (coglang: not ok), 2 bad usage or unreadable inpu
 
 Examples:
   fbeval score coglang --responses responses.jsonl --format text
+  fbeval score toolcall --repeats 70 --responses 'shards/*.jsonl' -o report.json
   fbeval export toolcall-quick | fbeval-mock --mode reference | fbeval score toolcall-quick --responses - --min-success 90`
 }
 

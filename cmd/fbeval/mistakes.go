@@ -47,6 +47,33 @@ func responsesWithoutFlag(msg string, ctx *kong.Context, given []string) string 
 		}
 		args = append(args, a)
 	}
+	// a shell's expansion of a pattern: the pattern, quoted, in the place of
+	// its files
+	var files []string
+	first := -1
+	for i := 1; i < len(args); i++ {
+		if args[i-1] == "--responses" {
+			files = append(files, args[i])
+			if first < 0 {
+				first = i - 1
+			}
+		}
+	}
+	if pattern := patternOf(files); pattern != "" {
+		var rest []string
+		for i := 0; i < len(args); i++ {
+			switch {
+			case i == first:
+				rest = append(rest, "--responses", pattern)
+				i++
+			case args[i] == "--responses" && i+1 < len(args):
+				i++
+			default:
+				rest = append(rest, args[i])
+			}
+		}
+		return fmt.Sprintf("unexpected argument %s: response files are given with --responses, one a file, or as one pattern in quotes, which fbeval expands: %s", file, strings.Join(rest, " "))
+	}
 	return fmt.Sprintf("unexpected argument %s: response files are given with --responses: %s", file, strings.Join(args, " "))
 }
 
