@@ -21,7 +21,8 @@ const joinSep = "\x00"
 // parse as one flag: its scanner copies the arguments left at each flag and
 // keeps each copy, so N flags cost time and memory in N² (10,000 shards: 10 s
 // and 2.4 GB before a file was read). A --responses whose next argument is a
-// flag (or none) is left to kong to refuse. splitJoined gives the files back.
+// flag, or none, leaves args as given, for kong to refuse. splitJoined gives
+// the files back.
 func joinRepeated(args []string) []string {
 	var values []string
 	first := -1
@@ -33,7 +34,10 @@ func joinRepeated(args []string) []string {
 			break
 		}
 		value, ok := strings.CutPrefix(a, joinedFlag+"=")
-		if !ok && a == joinedFlag && i+1 < len(args) && (args[i+1] == "-" || !strings.HasPrefix(args[i+1], "-")) {
+		if !ok && a == joinedFlag {
+			if i+1 == len(args) || args[i+1] != "-" && strings.HasPrefix(args[i+1], "-") {
+				return args // no value: kong's to refuse, as given
+			}
 			value, ok = args[i+1], true
 			i++
 		}

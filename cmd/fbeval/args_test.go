@@ -20,8 +20,8 @@ func TestJoinRepeated(t *testing.T) {
 		{"one, left as given", []string{"score", "coglang", "--responses", "a"}, []string{"score", "coglang", "--responses", "a"}},
 		{"two", []string{"score", "x", "--responses", "a", "--workers", "2", "--responses", "b"}, []string{"score", "x", "--responses=a\x00b", "--workers", "2"}},
 		{"with =, stdin, order kept", []string{"score", "x", "--responses=b", "--responses", "-", "--responses", "a"}, []string{"score", "x", "--responses=b\x00-\x00a"}},
-		{"a value that is a flag is kong's to refuse", []string{"score", "x", "--responses", "a", "--responses", "--fresh", "--responses", "b"}, []string{"score", "x", "--responses=a\x00b", "--responses", "--fresh"}},
-		{"last with no value", []string{"score", "x", "--responses", "a", "--responses", "b", "--responses"}, []string{"score", "x", "--responses=a\x00b", "--responses"}},
+		{"a value that is a flag is kong's to refuse", []string{"score", "x", "--responses", "a", "--responses", "--fresh", "--responses", "b"}, []string{"score", "x", "--responses", "a", "--responses", "--fresh", "--responses", "b"}},
+		{"last with no value", []string{"score", "x", "--responses", "a", "--responses", "b", "--responses"}, []string{"score", "x", "--responses", "a", "--responses", "b", "--responses"}},
 		{"after --, arguments", []string{"score", "x", "--responses", "a", "--responses", "b", "--", "--responses", "c"}, []string{"score", "x", "--responses=a\x00b", "--", "--responses", "c"}},
 	}
 	for _, tt := range tests {
@@ -59,4 +59,57 @@ func TestManyResponseFlagsParsedInLinearMemory(t *testing.T) {
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
 		t.Errorf("parsing 5,000 --responses allocated %d MB", grew>>20)
 	}
+}
+
+// FuzzJoinRepeated: the arguments joinRepeated gives hold every --responses
+// value in the order given, once, and the other arguments as they were.
+func FuzzJoinRepeated(f *testing.F) {
+	f.Add("score\nx\n--responses\na\n--responses=b\n--workers\n2\n--responses\n-\n--\n--responses\nc")
+	f.Add("--responses\n--responses\n--responses")
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.Contains(s, "\x00") {
+			return // no argument holds a NUL
+		}
+		args := strings.Split(s, "\n")
+		values, others, ok := responsesOf(args)
+		got := joinRepeated(args)
+		if !ok {
+			if !slices.Equal(got, args) {
+				t.Errorf("joinRepeated(%q) = %q, want them as given (a --responses with no value)", args, got)
+			}
+			return
+		}
+		gotValues, gotOthers, _ := responsesOf(got)
+		if len(values) > 1 {
+			gotValues = splitJoined(gotValues)
+		}
+		if !slices.Equal(gotValues, values) || !slices.Equal(gotOthers, others) {
+			t.Errorf("joinRepeated(%q) = %q: values %q, others %q; want %q, %q", args, got, gotValues, gotOthers, values, others)
+		}
+	})
+}
+
+// responsesOf reads args as kong would: the --responses values, and the
+// rest; not ok when a --responses has no value.
+func responsesOf(args []string) (values, others []string, ok bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return values, append(others, args[i:]...), true
+		}
+		if v, ok := strings.CutPrefix(a, "--responses="); ok {
+			values = append(values, v)
+			continue
+		}
+		if a == "--responses" {
+			if i+1 == len(args) || args[i+1] != "-" && strings.HasPrefix(args[i+1], "-") {
+				return nil, nil, false
+			}
+			values = append(values, args[i+1])
+			i++
+			continue
+		}
+		others = append(others, a)
+	}
+	return values, others, true
 }
