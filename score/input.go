@@ -26,6 +26,13 @@ type Options struct {
 	StrictBatch bool
 }
 
+// NoRecords is the warning of a response file that holds no records, path
+// its name: among shards, what a runner that stopped before it wrote leaves,
+// its requests then counted as missing with no word of why.
+func NoRecords(path string) string {
+	return path + ": holds no records (a runner that stopped before it wrote a record leaves its file so)"
+}
+
 // Source is one response file to read.
 type Source struct {
 	Name string // as given by the user ("-" is standard input)

@@ -157,8 +157,8 @@ func TestBadInputCogLang(t *testing.T) {
 		{"id_list.jsonl", 2, []string{"fbeval: $F:1:1: none of its 1 record answers a case of the fixture (63 cases; unknown ids include ['FB-L1-001']): score them with the fixture (--fixture) or study they were exported for"}, 0},
 		{"id_object.jsonl", 2, []string{"fbeval: $F:1:1: none of its 1 record answers a case of the fixture (63 cases; unknown ids include {'id': 'FB-L1-001'}): score them with the fixture (--fixture) or study they were exported for"}, 0},
 		{"id_missing.jsonl", 2, []string{`fbeval: $F:1:1: a JSON object must be one record or hold the records in "responses" or "answers"`}, 0},
-		{"empty.jsonl", 1, nil, 0},
-		{"blank.jsonl", 1, nil, 0},
+		{"empty.jsonl", 1, []string{"fbeval: $F: holds no records (a runner that stopped before it wrote a record leaves its file so)"}, 0},
+		{"blank.jsonl", 1, []string{"fbeval: $F: holds no records (a runner that stopped before it wrote a record leaves its file so)"}, 0},
 		{"scalar.json", 2, []string{"fbeval: $F:1:1: a response record must be a JSON object"}, 0},
 		{"string.json", 2, []string{"fbeval: $F:1:1: a response record must be a JSON object"}, 0},
 		{"list_of_scalars.json", 2, []string{"fbeval: $F:1:2: a response record must be a JSON object"}, 0},
@@ -265,6 +265,7 @@ func TestBadInputToolcall(t *testing.T) {
 		{"unknown_ids.jsonl", 0, []string{"fbeval: $F: 2 records answer no request of this study"}, nil},
 		{"empty.jsonl", 1, []string{
 			"fbeval: 7 rows have no first-attempt response and score as failures",
+			"fbeval: $F: holds no records (a runner that stopped before it wrote a record leaves its file so)",
 			"fbeval: the report is incomplete: some rows have no response"}, nil},
 		{"scalar.json", 2, []string{
 			"fbeval: $F:1:1: a response record must be a JSON object; no record of the file could be read (1 record rejected): give a JSONL file, a JSON list or a batch object of response records"}, nil},

@@ -107,10 +107,7 @@ func ReadResponses(fx *fixtures.CogLangFixture, sources []score.Source, opts sco
 		}
 		st.Shape, st.Lines, st.Warnings = rd.Shape().String(), rd.Lines(), rd.Warnings()
 		st.SHA256 = hr.Finish()
-		out.Read += st.Records
-		out.Accepted += st.Accepted
-		out.Warnings = append(out.Warnings, st.Warnings...)
-		out.Files = append(out.Files, st)
+		out.addFile(&st)
 	}
 	if out.Responses == nil {
 		out.Responses = []Response{}

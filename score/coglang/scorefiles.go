@@ -202,6 +202,9 @@ func (out *ResponseFiles) checkRecipes(st *caseStore, allow bool) error {
 func (out *ResponseFiles) addFile(st *score.InputStats) {
 	out.Read += st.Records
 	out.Accepted += st.Accepted
+	if st.Records == 0 {
+		st.Warnings = append(st.Warnings, score.NoRecords(st.Path))
+	}
 	out.Warnings = append(out.Warnings, st.Warnings...)
 	out.Files = append(out.Files, *st)
 }

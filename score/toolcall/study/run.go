@@ -302,6 +302,9 @@ func (run *Run) Read(src score.Source, opts score.Options) (*score.InputStats, e
 	st.Shape = rd.Shape().String()
 	st.Lines = rd.Lines()
 	st.Warnings = rd.Warnings()
+	if st.Records == 0 {
+		st.Warnings = append(st.Warnings, score.NoRecords(st.Path))
+	}
 	st.SHA256 = hr.Finish()
 	run.Inputs = append(run.Inputs, *st)
 	return st, nil
