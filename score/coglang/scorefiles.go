@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/pipeline"
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/score"
 )
@@ -230,9 +231,9 @@ func count(st *score.InputStats, dup, unknown bool, line, col int) {
 func scoreSources(tally *tally, sources []score.Source, opts score.Options, copts Options, out *ResponseFiles) error {
 	stats := make([]score.InputStats, len(sources)) // what the tally counted, by file
 	var failed error                                // the first bad record, set by apply
-	p := score.NewPipeline(copts.Workers, func() func(*score.Batch[Scored]) {
+	p := pipeline.New(copts.Workers, func() func(*pipeline.Batch[Scored]) {
 		sc := tally.st.newScorer(copts)
-		return func(b *score.Batch[Scored]) {
+		return func(b *pipeline.Batch[Scored]) {
 			for i := range b.Out {
 				err := b.Errs[i]
 				if err == nil {
@@ -247,7 +248,7 @@ func scoreSources(tally *tally, sources []score.Source, opts score.Options, copt
 			}
 			sc.Judge(b.Out)
 		}
-	}, func(b *score.Batch[Scored]) bool {
+	}, func(b *pipeline.Batch[Scored]) bool {
 		st := &stats[b.File]
 		for i := range b.Out {
 			dup, unknown, other, err := tally.add(&b.Out[i])

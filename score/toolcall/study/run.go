@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/pipeline"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/score"
 	"github.com/fbeval/fbeval/score/report"
@@ -255,10 +256,10 @@ func (run *Run) Read(src score.Source, opts score.Options) (*score.InputStats, e
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	p := score.NewPipeline(workers, func() func(*score.Batch[outcome]) {
+	p := pipeline.New(workers, func() func(*pipeline.Batch[outcome]) {
 		w := &worker{run: run, name: st.Path}
 		return w.judge
-	}, func(b *score.Batch[outcome]) bool {
+	}, func(b *pipeline.Batch[outcome]) bool {
 		for i := range b.Out {
 			if !run.apply(&b.Out[i], st) {
 				return false
@@ -521,7 +522,7 @@ func (w *worker) model(b []byte) string {
 }
 
 // judge fills b.Out.
-func (w *worker) judge(b *score.Batch[outcome]) {
+func (w *worker) judge(b *pipeline.Batch[outcome]) {
 	for i := range b.Out {
 		w.record(b.Record(i), b.Lines[i], b.Cols[i], b.Errs[i], &b.Out[i])
 	}

@@ -1,4 +1,8 @@
-package score
+// Package pipeline is the one ordered worker pipeline of fbeval: records read
+// in order are worked on (decoded, judged) by several goroutines and their
+// results applied in input order, so that every output is the same at any
+// number of workers. Both scorers and the runners' request reader use it.
+package pipeline
 
 import (
 	"runtime"
@@ -7,7 +11,7 @@ import (
 	"github.com/fbeval/fbeval/contract"
 )
 
-// Batches of records travel between the reading, judging and merging goroutines;
+// Batches of records travel between the reading, working and applying goroutines;
 // a batch is flushed at this many records or bytes, and at the end of each file.
 const (
 	BatchRecords = 512
@@ -84,14 +88,14 @@ func (b *Batch[O]) giveBack() {
 	*b = Batch[O]{}
 }
 
-// Pipeline is the one ordered worker pipeline of scoring. Records are added in
+// Pipeline is the one ordered worker pipeline. Records are added in
 // input order and gathered into batches; each batch is worked on (decoded,
 // judged) by one of several goroutines, and the batches are applied in input
 // order on one more goroutine, so what apply sees, and so every output, is the
 // same at any number of workers. With one worker everything runs on the
 // calling goroutine.
 //
-//	p := score.NewPipeline(workers, newWork, apply)
+//	p := pipeline.New(workers, newWork, apply)
 //	for rd.Scan() {
 //		if !p.Add(0, rd.Record()) {
 //			break // apply stopped
@@ -115,12 +119,12 @@ type Pipeline[O any] struct {
 	merged     chan struct{} // closed when every batch is applied
 }
 
-// NewPipeline starts a pipeline on workers goroutines (0: runtime.GOMAXPROCS).
+// New starts a pipeline on workers goroutines (0: runtime.GOMAXPROCS).
 // newWork is called once per worker and returns its work function, which may
 // keep scratch state of its own: it fills b.Out (and may set b.Err). apply is
 // called with every batch, in input order, on one goroutine; when it returns
 // false, the batches after it are not applied and Add returns false.
-func NewPipeline[O any](workers int, newWork func() func(*Batch[O]), apply func(*Batch[O]) bool) *Pipeline[O] {
+func New[O any](workers int, newWork func() func(*Batch[O]), apply func(*Batch[O]) bool) *Pipeline[O] {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}

@@ -1,4 +1,4 @@
-package score
+package pipeline
 
 import (
 	"errors"
@@ -19,7 +19,7 @@ func runPipeline(t *testing.T, workers, n int, stopAfter int) ([]string, int) {
 	t.Helper()
 	var seen []string
 	applied := 0
-	p := NewPipeline(workers, func() func(*Batch[string]) {
+	p := New(workers, func() func(*Batch[string]) {
 		return func(b *Batch[string]) {
 			for i := range b.Out {
 				b.Out[i] = fmt.Sprintf("%d:%s@%d:%d", b.File, b.Record(i), b.Lines[i], b.Cols[i])
@@ -98,7 +98,7 @@ func TestPipelineStop(t *testing.T) {
 func TestPipelineReusesBatches(t *testing.T) {
 	for _, workers := range []int{2, 4} {
 		seen := map[*Batch[int]]bool{}
-		p := NewPipeline(workers, func() func(*Batch[int]) {
+		p := New(workers, func() func(*Batch[int]) {
 			return func(*Batch[int]) {}
 		}, func(b *Batch[int]) bool {
 			seen[b] = true
