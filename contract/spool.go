@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"sync"
 )
 
 // Spool makes an input readable more than once, for readers that take two passes
@@ -23,6 +24,7 @@ type Spool struct {
 	start  int64    // where the input begins in file
 	src    io.Reader
 	w      *bufio.Writer // writes the copy; nil for a regular file
+	mu     sync.Mutex    // flush
 	err    error         // the first error writing the copy
 	closer func() error
 }
@@ -66,6 +68,8 @@ func (s *Spool) Read(p []byte) (int, error) {
 
 // flush writes out the copy and returns the first error writing it.
 func (s *Spool) flush() error {
+	s.mu.Lock() // ReadAt on several goroutines: the first flushes
+	defer s.mu.Unlock()
 	if s.w != nil && s.err == nil {
 		s.err = s.w.Flush()
 	}
@@ -84,7 +88,8 @@ func (s *Spool) Rewind() (io.Reader, error) {
 	return io.NewSectionReader(s.file, s.start, math.MaxInt64-s.start), nil
 }
 
-// ReadAt reads len(p) bytes at offset off from the start of the input.
+// ReadAt reads len(p) bytes at offset off from the start of the input. Once
+// the input was read to its end, it is safe on several goroutines at once.
 func (s *Spool) ReadAt(p []byte, off int64) (int, error) {
 	if err := s.flush(); err != nil {
 		return 0, err

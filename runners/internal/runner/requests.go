@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/pipeline"
 )
 
 // Item is one request read from a request file, with where it came from.
@@ -48,7 +49,8 @@ type ID = contract.ID
 func IDOf(id string) ID { return contract.IDOf(id) }
 
 // Requests is a request file checked whole, then read again one request at a time,
-// so a run holds one request (per call in flight) whatever the size of the file. The
+// so a run holds a few batches of requests being decoded (and one per call in
+// flight) whatever the size of the file. The
 // first pass (OpenRequests) checks every record, refuses a repeated id, and learns
 // the count, the ids and the study identities; Each is the second pass. Standard
 // input is spooled to a temporary file for the second pass; a regular file is read
@@ -83,7 +85,7 @@ func OpenRequests(name string, r io.Reader, check Check) (*Requests, error) {
 	}
 	q.spool, q.closer = sp, sp.Close
 	var sums [][sha256.Size]byte // of records without a study identity
-	err = q.scan(sp, func(it *Item, _ *contract.Record) error {
+	err = scan(q, sp, nil, func(it *Item, _ *contract.Record, _ *struct{}) error {
 		q.ids.Add(IDOf(it.Req.RequestID), it.Line)
 		q.count++
 		if r := &it.Req; r.Study == "" {
@@ -171,13 +173,31 @@ func (q *Requests) CountAnswered(out *Output) int {
 // Each hands every request to yield in file order, each a new Item yield may keep.
 // An error from yield stops the reading and is returned.
 func (q *Requests) Each(yield func(*Item) error) error {
+	return EachPrepared(q, nil, func(it *Item, _ *struct{}) error { return yield(it) })
+}
+
+// EachPrepared is Each with work done before yield, on the goroutines that
+// decode the requests: newPrepare is called once per goroutine and returns
+// its prepare function, which may keep scratch state of its own and makes a
+// P from the request alone (an answer, a record's bytes); yield gets each
+// request with its P, in file order, on one goroutine, so what it writes is
+// the same at any number of goroutines. A nil newPrepare makes the zero P.
+func EachPrepared[P any](q *Requests, newPrepare func() func(*Item) P, yield func(*Item, *P) error) error {
 	if q.items != nil {
+		var prepare func(*Item) P
+		if newPrepare != nil {
+			prepare = newPrepare()
+		}
 		for i := range q.items {
 			it := q.items[i]
 			if it.Recipe == "" {
 				it.Recipe = recipeOf(&it.Req)
 			}
-			if err := yield(&it); err != nil {
+			var p P
+			if prepare != nil {
+				p = prepare(&it)
+			}
+			if err := yield(&it, &p); err != nil {
 				return err
 			}
 		}
@@ -188,16 +208,31 @@ func (q *Requests) Each(yield func(*Item) error) error {
 		return err
 	}
 	n := 0
-	err = q.scan(src, func(it *Item, _ *contract.Record) error {
-		n++
+	complete := func(it *Item) {
 		if it.Req.Study == "" {
 			it.Study = q.derived
 		}
 		it.Recipe = recipeOf(&it.Req)
+	}
+	var newWork func() func(*Item) P
+	if newPrepare != nil {
+		newWork = func() func(*Item) P {
+			prepare := newPrepare()
+			return func(it *Item) P {
+				complete(it)
+				return prepare(it)
+			}
+		}
+	}
+	err = scan(q, src, newWork, func(it *Item, _ *contract.Record, p *P) error {
+		n++
+		if newPrepare == nil {
+			complete(it) // else done before prepare
+		}
 		if !q.ids.Has(IDOf(it.Req.RequestID)) || n > q.count {
 			return errChanged
 		}
-		return yield(it)
+		return yield(it, p)
 	})
 	if err == nil && n != q.count {
 		err = errChanged
@@ -220,7 +255,7 @@ func (q *Requests) repeated(first, again int) error {
 	}
 	stop := errors.New("found")
 	var found error
-	err = q.scan(src, func(it *Item, rec *contract.Record) error {
+	err = scan(q, src, nil, func(it *Item, rec *contract.Record, _ *struct{}) error {
 		if it.Line == again {
 			found = rec.Errorf(0, "request id %q repeats the request at line %d; request ids must be unique", it.Req.RequestID, first)
 			return stop
@@ -240,28 +275,85 @@ func (q *Requests) repeated(first, again int) error {
 // read from is the caller's to close.
 func (q *Requests) Close() error { return q.closer() }
 
-// scan decodes every request of r, in order.
-func (q *Requests) scan(r io.Reader, fn func(*Item, *contract.Record) error) error {
+// scan decodes every request of r and calls fn with each, in order: the
+// requests are decoded on several goroutines (contract/pipeline), each then
+// given to the goroutine's prepare function (from newPrepare; none when it is
+// nil), and fn is called on one goroutine, in file order, so what it sees is
+// what one goroutine would see. The first bad record, or fn's first error,
+// ends the scan.
+func scan[P any](q *Requests, r io.Reader, newPrepare func() func(*Item) P, fn func(*Item, *contract.Record, *P) error) error {
 	rd := contract.NewReader(q.name, r, contract.ReadOptions{ListKeys: []string{"requests"}, SingleRecord: isRequestRecord, RecordsChecked: true,
 		LimitHint:     "no request fbeval exports is this long: is this the request file?",
 		CutHint:       "an export stopped before it finished leaves it so: export the requests again",
 		WrongFileHint: wrongFileHint})
-	var quick quickReader
-	var fields contract.RequestFields
+	var failed error
+	p := pipeline.New(0, func() func(*pipeline.Batch[decoded[P]]) {
+		var quick quickReader
+		var fields contract.RequestFields
+		var prepare func(*Item) P
+		if newPrepare != nil {
+			prepare = newPrepare()
+		}
+		return func(b *pipeline.Batch[decoded[P]]) {
+			for i := range b.Out {
+				d := &b.Out[i]
+				*d = decoded[P]{}
+				if b.Errs[i] != nil {
+					continue
+				}
+				rec := record(q.name, b, i)
+				req, err := decodeRequest(&quick, &fields, &rec)
+				if err != nil {
+					d.err = err
+					continue
+				}
+				d.it = Item{Req: req, File: q.name, Line: rec.Line, Study: req.Study}
+				if prepare != nil {
+					d.p = prepare(&d.it)
+				}
+			}
+		}
+	}, func(b *pipeline.Batch[decoded[P]]) bool {
+		for i := range b.Out {
+			if failed = b.Errs[i]; failed != nil {
+				return false
+			}
+			d := &b.Out[i]
+			if failed = d.err; failed != nil {
+				return false
+			}
+			rec := record(q.name, b, i)
+			it := d.it // a new Item, the caller's to keep
+			if failed = fn(&it, &rec, &d.p); failed != nil {
+				return false
+			}
+			*d = decoded[P]{} // the batch is reused: hold nothing of it
+		}
+		return true
+	})
 	for rd.Scan() {
-		rec := rd.Record()
-		if rec.Err != nil {
-			return rec.Err
-		}
-		req, err := decodeRequest(&quick, &fields, rec)
-		if err != nil {
-			return err
-		}
-		if err := fn(&Item{Req: req, File: q.name, Line: rec.Line, Study: req.Study}, rec); err != nil {
-			return err
+		if !p.Add(0, rd.Record()) {
+			break
 		}
 	}
+	p.Close()
+	if failed != nil {
+		return failed
+	}
 	return rd.Err()
+}
+
+// decoded is a request as a goroutine of scan decodes and prepares it, or
+// its error.
+type decoded[P any] struct {
+	it  Item
+	p   P
+	err error
+}
+
+// record is record i of batch b, as the reader gave it.
+func record[P any](name string, b *pipeline.Batch[decoded[P]], i int) contract.Record {
+	return contract.Record{File: name, Line: b.Lines[i], Col: b.Cols[i], Raw: b.Record(i)}
 }
 
 // decodeRequest decodes rec as contract.DecodeRequest does, with the quick

@@ -2,9 +2,11 @@ package runner_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,5 +108,74 @@ func TestNoRequests(t *testing.T) {
 		if !errors.Is(err, contract.ErrShape) || err.Error() != want {
 			t.Errorf("%q: %v, want %s", in, err, want)
 		}
+	}
+}
+
+// TestRequestsInOrderAcrossBatches: requests are decoded on several
+// goroutines, in batches, but every callback sees them in file order, each
+// once, decoded as contract.DecodeRequest decodes it; the first bad record
+// or the first refusal ends the pass there, whatever comes after it.
+func TestRequestsInOrderAcrossBatches(t *testing.T) {
+	const n = 5000
+	var lines []string
+	for i := range n {
+		lines = append(lines, fmt.Sprintf(`{"schema_version":"fbeval-request/v1","request_id":"r%05d","case_id":"c%d","suite":"toolcall","attempt":1,"seed":%d,"prompt":%q,"messages":[{"role":"user","content":"x"}]}`, i, i%7, i, strings.Repeat("p", i%300)))
+	}
+	data := strings.Join(lines, "\n") + "\n"
+	check := func(seen *[]int) runner.Check {
+		return func(it *runner.Item) error {
+			*seen = append(*seen, it.Line)
+			return nil
+		}
+	}
+	var seen []int
+	q, err := runner.OpenRequests("req.jsonl", strings.NewReader(data), check(&seen))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	var got []runner.Item
+	if err := q.Each(func(it *runner.Item) error { got = append(got, *it); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != n || len(got) != n {
+		t.Fatalf("checked %d, read %d; want %d", len(seen), len(got), n)
+	}
+	for i, it := range got {
+		want, err := contract.DecodeRequest(&contract.Record{File: "req.jsonl", Line: i + 1, Col: 1, Raw: []byte(lines[i])})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen[i] != i+1 || it.Line != i+1 || !reflect.DeepEqual(it.Req, want) {
+			t.Fatalf("request %d: checked line %d, read line %d %+v; want line %d %+v", i, seen[i], it.Line, it.Req, i+1, want)
+		}
+	}
+
+	// a bad record at line 3001: the requests before it are checked, in
+	// order, and none after
+	bad := slices.Clone(lines)
+	bad[3000] = `{"schema_version":"fbeval-request/v1","request_id":7}`
+	bad[4000] = `not json`
+	seen = nil
+	_, err = runner.OpenRequests("req.jsonl", strings.NewReader(strings.Join(bad, "\n")+"\n"), check(&seen))
+	if err == nil || !strings.HasPrefix(err.Error(), "req.jsonl:3001:") {
+		t.Errorf("err = %v, want the record at line 3001's", err)
+	}
+	if len(seen) != 3000 || seen[2999] != 3000 {
+		t.Errorf("checked %d requests before the bad one, want 3000", len(seen))
+	}
+
+	// a refusal at line 2500 ends the pass there
+	seen = nil
+	refuse := errors.New("refused")
+	_, err = runner.OpenRequests("req.jsonl", strings.NewReader(data), func(it *runner.Item) error {
+		seen = append(seen, it.Line)
+		if it.Line == 2500 {
+			return refuse
+		}
+		return nil
+	})
+	if err != refuse || len(seen) != 2500 {
+		t.Errorf("err = %v after %d requests, want the refusal after 2500", err, len(seen))
 	}
 }
