@@ -79,25 +79,41 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	skipped := 0
 	var buf []byte
-	err = reqs.Each(func(it *runner.Item) error {
-		req := &it.Req
-		if out.Answered(req.RequestID) {
+	// each record is made on the goroutines that decode the requests, and
+	// written in request order
+	type made struct {
+		record []byte
+		err    error
+	}
+	err = runner.EachPrepared(reqs, func() func(*runner.Item) made {
+		return func(it *runner.Item) made {
+			req := &it.Req
+			if out.Answered(req.RequestID) {
+				return made{}
+			}
+			res := answer(c.Mode, c.Seed, req)
+			r := run
+			r.Study, r.Recipe = it.Study, it.Recipe
+			res.Run = &r
+			record, err := runner.AppendRecord(nil, req, &res)
+			return made{record, err}
+		}
+	}, func(it *runner.Item, m *made) error {
+		if out.Answered(it.Req.RequestID) {
 			skipped++
 			return nil
 		}
-		res := answer(c.Mode, c.Seed, req)
-		r := run
-		r.Study, r.Recipe = it.Study, it.Recipe
-		res.Run = &r
-		var err error
-		if buf, err = runner.AppendRecord(buf, req, &res); err != nil {
-			return err
+		if m.err != nil {
+			return m.err
 		}
+		buf = append(buf, m.record...)
 		// whole records, written in blocks
 		if len(buf) >= 64<<10 {
-			err, buf = out.Write(buf), buf[:0]
+			err := out.Write(buf)
+			buf = buf[:0]
+			return err
 		}
-		return err
+		return nil
 	})
 	if err == nil {
 		err = out.Write(buf)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -89,4 +90,55 @@ func BenchmarkMockStream(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(p.RequestCount())*float64(b.N)/b.Elapsed().Seconds(), "requests/s")
+}
+
+// TestSameBytesAtAnyWorkers: the answers are made on the goroutines that
+// decode the requests and written in request order: the built-in study's
+// 1,440 requests (many batches) give the same bytes with one goroutine as
+// with several, and a resumed -o file is the records of one run.
+func TestSameBytesAtAnyWorkers(t *testing.T) {
+	s, err := export.LoadStudy("toolcall")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err = export.Resolve(s, export.Overrides{}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := export.PlanToolcall(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in bytes.Buffer
+	if err := export.StreamRequests(&in, &p.Study, p.RequestCount(), "jsonl", func(yield func(*contract.Request) error) error {
+		return p.Each(true, yield)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	mock := func(procs int, args ...string) string {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		code, out, errs := runMock(t, in.String(), append([]string{"--mode", "garble", "--seed", "3"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%d goroutines: exit %d, stderr %q", procs, code, errs)
+		}
+		return out
+	}
+	want := mock(1)
+	if strings.Count(want, "\n") != p.RequestCount() {
+		t.Fatalf("%d records, want %d", strings.Count(want, "\n"), p.RequestCount())
+	}
+	for _, procs := range []int{2, 4} {
+		if got := mock(procs); got != want {
+			t.Errorf("%d goroutines: the records differ from one goroutine's", procs)
+		}
+	}
+	// half answered already: the rest, in order
+	out := filepath.Join(t.TempDir(), "out.jsonl")
+	lines := strings.SplitAfter(want, "\n")
+	if err := os.WriteFile(out, []byte(strings.Join(lines[:700], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mock(4, "-o", out)
+	if got, _ := os.ReadFile(out); string(got) != want {
+		t.Errorf("a resumed -o file is not the records of one run")
+	}
 }
