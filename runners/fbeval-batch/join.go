@@ -167,17 +167,21 @@ func (rs *results) entryAt(k int) *entry { return rs.entries.at(rs.byID[k]) }
 func (rs *results) where(e *entry) string { return fmt.Sprintf("%s:%d", rs.names[e.file], e.line) }
 
 // read reads a line again from its file and parses it.
-func (rs *results) read(e *entry) (result, error) {
+func (rs *results) read(e *entry) (result, error) { return rs.readInto(e, &rs.buf) }
+
+// readInto is read with a buffer of the caller's: safe on several goroutines
+// at once, once every results file was read.
+func (rs *results) readInto(e *entry, buf *[]byte) (result, error) {
 	name := rs.names[e.file]
-	rs.buf = slices.Grow(rs.buf[:0], int(e.n))[:e.n]
-	n, err := rs.files[e.file].ReadAt(rs.buf, e.off)
-	if n == len(rs.buf) {
+	*buf = slices.Grow((*buf)[:0], int(e.n))[:e.n]
+	n, err := rs.files[e.file].ReadAt(*buf, e.off)
+	if n == len(*buf) {
 		err = nil
 	}
 	if err != nil {
 		return result{}, fmt.Errorf("cannot read %s again: %v", name, err)
 	}
-	rec := contract.Record{File: name, Line: int(e.line), Col: 1, Offset: e.off, Raw: rs.buf}
+	rec := contract.Record{File: name, Line: int(e.line), Col: 1, Offset: e.off, Raw: *buf}
 	r, err := rs.parse(&rec, true)
 	if err != nil || idOf(r.customID) != e.id {
 		return result{}, fmt.Errorf("%s changed while it was read; run again on a file nothing writes to", name)
@@ -192,12 +196,22 @@ type tally struct {
 }
 
 // count counts the result a request gets.
-func (t *tally) count(r *result) {
-	if r.res.Error != nil {
+func (t *tally) count(failed bool) {
+	if failed {
 		t.errors++
 	} else {
 		t.answered++
 	}
+}
+
+// made is a result read again for a request and its record made (none when
+// the request was answered before, in the -o file), or the error that ends
+// the run; not found when no result has the request's custom id.
+type made struct {
+	found  bool
+	failed bool // the result is an error
+	record []byte
+	err    error
 }
 
 // duplicateNotes writes a note for every line whose custom id an earlier line has,

@@ -474,21 +474,21 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	}
 	var out []byte
 	skipped := 0
-	// write writes the record of the result at e for req, and counts it
-	write := func(req *contract.Request, study, recipe string, e *entry) error {
-		r, err := rs.read(e)
+	// prepare reads the result at e again for req and makes its record; buf
+	// is the caller's (prepare runs on the goroutines that decode the requests)
+	prepare := func(req *contract.Request, study, recipe string, e *entry, buf *[]byte) made {
+		r, err := rs.readInto(e, buf)
 		if err != nil {
-			return err
+			return made{err: err}
 		}
 		if want := customID(req.RequestID); reqs != nil && r.customID != want {
 			// a request's results are found by the hash of its custom id
 			// (runner.ID): the one found must have that custom id
-			return fmt.Errorf("%s: custom id %q is joined to request %q, whose custom id %q shares its hash: convert the two in separate runs", r.where, r.customID, req.RequestID, want)
+			return made{err: fmt.Errorf("%s: custom id %q is joined to request %q, whose custom id %q shares its hash: convert the two in separate runs", r.where, r.customID, req.RequestID, want)}
 		}
-		t.count(&r)
+		m := made{found: true, failed: r.res.Error != nil}
 		if w.Answered(req.RequestID) {
-			skipped++
-			return nil
+			return m
 		}
 		if c.Provider != "" {
 			r.res.Provider = c.Provider
@@ -496,30 +496,50 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		ri := run
 		ri.Study, ri.Recipe = study, recipe
 		r.res.Run = &ri
-		if out, err = runner.AppendRecord(out, req, &r.res); err != nil {
-			return err
+		m.record, m.err = runner.AppendRecord(nil, req, &r.res)
+		return m
+	}
+	// write counts a result made for req and writes its record, in order
+	write := func(req *contract.Request, m *made) error {
+		if m.err != nil || !m.found {
+			return m.err
 		}
+		t.count(m.failed)
+		if w.Answered(req.RequestID) {
+			skipped++
+			return nil
+		}
+		out = append(out, m.record...)
 		// whole records, written in blocks
 		if len(out) >= 64<<10 {
-			err, out = w.Write(out), out[:0]
+			err := w.Write(out)
+			out = out[:0]
+			return err
 		}
-		return err
+		return nil
 	}
 	if reqs == nil {
+		var buf []byte
 		for _, i := range order {
 			req := contract.Request{SchemaVersion: contract.RequestV1, RequestID: string(names.at(i))}
-			if err = write(&req, "", "", rs.entries.at(i)); err != nil {
+			m := prepare(&req, "", "", rs.entries.at(i), &buf)
+			if err = write(&req, &m); err != nil {
 				break
 			}
 		}
 	} else {
-		err = reqs.Each(func(it *runner.Item) error {
-			_, last, ok := rs.find(customID(it.Req.RequestID))
-			if !ok {
-				return nil
+		// the results are read again and their records made on the
+		// goroutines that decode the requests, and written in request order
+		err = runner.EachPrepared(reqs, func() func(*runner.Item) made {
+			var buf []byte
+			return func(it *runner.Item) made {
+				_, last, ok := rs.find(customID(it.Req.RequestID))
+				if !ok {
+					return made{}
+				}
+				return prepare(&it.Req, it.Study, it.Recipe, rs.entryAt(last), &buf)
 			}
-			return write(&it.Req, it.Study, it.Recipe, rs.entryAt(last))
-		})
+		}, func(it *runner.Item, m *made) error { return write(&it.Req, m) })
 	}
 	if err == nil {
 		err = w.Write(out)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -184,7 +185,7 @@ func TestFromResultsChanged(t *testing.T) {
 // to-PROVIDER and answers it with the synthetic batch engine (fixtures/synth), the
 // results shuffled as a batch engine returns them: the paths of the request file
 // and the results file, and the request count.
-func batchFiles(b *testing.B, provider string, repeats int) (requests, results string, n int) {
+func batchFiles(b testing.TB, provider string, repeats int) (requests, results string, n int) {
 	b.Helper()
 	s, err := export.LoadStudy("toolcall")
 	if err != nil {
@@ -388,6 +389,38 @@ func TestQuickResultLinesTaken(t *testing.T) {
 		var a anthropicLine
 		if !quickOpenAILine([]byte(line), &o) && !quickAnthropicLine([]byte(line), &a) {
 			t.Errorf("left to the decoding: %s", line)
+		}
+	}
+}
+
+// TestFromSameAtAnyWorkers: the records are made on the goroutines that
+// decode the requests and written in request order: the same bytes, notes
+// and summary with one goroutine as with several, from a file and from
+// standard input.
+func TestFromSameAtAnyWorkers(t *testing.T) {
+	for _, provider := range []string{"openai", "anthropic"} {
+		requests, results, n := batchFiles(t, provider, 2)
+		data, err := os.ReadFile(results)
+		if err != nil {
+			t.Fatal(err)
+		}
+		from := func(procs int, stdin bool) (int, string, string) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			if stdin {
+				return runBatch(t, string(data), "from-"+provider, "--requests", requests, "-")
+			}
+			return runBatch(t, "", "from-"+provider, "--requests", requests, results)
+		}
+		code, want, wantErr := from(1, false)
+		if code != 1 || strings.Count(want, "\n") != n {
+			t.Fatalf("%s: exit %d, %d records; want 1, %d", provider, code, strings.Count(want, "\n"), n)
+		}
+		for _, procs := range []int{2, 4} {
+			for _, stdin := range []bool{false, true} {
+				if code, out, errs := from(procs, stdin); code != 1 || out != want || errs != wantErr {
+					t.Errorf("%s at %d goroutines (stdin %v): exit %d, the records or notes differ from one goroutine's", provider, procs, stdin, code)
+				}
+			}
 		}
 	}
 }
