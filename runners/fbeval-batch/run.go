@@ -171,24 +171,44 @@ func nBatchFiles(n int) string {
 	return fmt.Sprintf("%d batch files", n)
 }
 
-// writeBatches builds one entry per request with entry and writes them as batch
-// files under the shape's limits: to stdout when they fit one, else into dir as
-// batch-0001<ext>, batch-0002<ext>, ... The entries are built twice, once to plan
-// the files (and refuse what cannot be written before writing anything) and once to
-// write them, so only one is held at a time.
-func writeBatches(reqs *runner.Requests, entry func(it *runner.Item, planning bool) ([]byte, error), shape batchShape, dir string, stdout, stderr io.Writer) error {
+// planned is the length of a request's batch entry, or the error building it.
+type planned struct {
+	n   int
+	err error
+}
+
+// writeBatches builds one entry per request with entry (which appends it to
+// dst) and writes them as batch files under the shape's limits: to stdout when
+// they fit one, else into dir as batch-0001<ext>, batch-0002<ext>, ... The
+// entries are built twice, once to plan the files (and refuse what cannot be
+// written before writing anything: check, if not nil, is called with each
+// request in file order), on the goroutines that decode the requests, and once
+// to write them, one at a time, so only one is held at a time.
+func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item) ([]byte, error), check func(*runner.Item) error, shape batchShape, dir string, stdout, stderr io.Writer) error {
+	measure := func() func(*runner.Item) planned {
+		var scratch []byte
+		return func(it *runner.Item) planned {
+			var err error
+			scratch, err = entry(scratch[:0], it)
+			return planned{len(scratch), err}
+		}
+	}
 	const wrapper = 32
 	sep := int64(len(shape.sep))
 	var counts []int // entries per file
 	var size int64
 	i := 0
-	err := reqs.Each(func(it *runner.Item) error {
-		e, err := entry(it, true)
-		if err != nil {
-			return err
+	err := runner.EachPrepared(reqs, measure, func(it *runner.Item, p *planned) error {
+		if check != nil {
+			if err := check(it); err != nil {
+				return err
+			}
+		}
+		if p.err != nil {
+			return p.err
 		}
 		i++
-		n := int64(len(e)) + sep
+		n := int64(p.n) + sep
 		if n+wrapper > shape.maxBytes {
 			return fmt.Errorf("request %d alone is %d bytes, over the %d-byte file limit", i, n, shape.maxBytes)
 		}
@@ -241,9 +261,10 @@ func writeBatches(reqs *runner.Requests, entry func(it *runner.Item, planning bo
 		}
 		return nil
 	}
+	var e []byte
 	err = reqs.Each(func(it *runner.Item) error {
-		e, err := entry(it, false)
-		if err != nil {
+		var err error
+		if e, err = entry(e[:0], it); err != nil {
 			return err
 		}
 		if inFile == 0 {
@@ -291,8 +312,7 @@ func (c *toOpenAI) run(stdin io.Reader, stdout, stderr io.Writer) error {
 	defer done()
 	opts := openai.Options{Model: c.Model, API: c.API, MaxTokens: c.MaxTokens, MaxCompletionTokens: c.MaxCompletionTokens, Temperature: c.Temperature, NativeSchema: c.NativeSchema, NoSeed: c.NoSeed}
 	url := "/v1" + opts.Path()
-	var line []byte
-	entry := func(it *runner.Item, _ bool) ([]byte, error) {
+	entry := func(dst []byte, it *runner.Item) ([]byte, error) {
 		req := &it.Req
 		var body contract.Object
 		if c.API == "responses" {
@@ -300,8 +320,7 @@ func (c *toOpenAI) run(stdin io.Reader, stdout, stderr io.Writer) error {
 		} else {
 			body = openai.ChatBody(req, opts)
 		}
-		var err error
-		line, err = contract.AppendJSON(line[:0], contract.Object{
+		line, err := contract.AppendJSON(dst, contract.Object{
 			runner.Field("custom_id", req.RequestID),
 			runner.Field("method", "POST"),
 			runner.Field("url", url),
@@ -310,7 +329,7 @@ func (c *toOpenAI) run(stdin io.Reader, stdout, stderr io.Writer) error {
 		return append(line, '\n'), err
 	}
 	shape := batchShape{ext: ".jsonl", maxN: pick(c.MaxPerFile, openaiMaxRequests), maxBytes: pick64(c.MaxBytes, openaiMaxBytes)}
-	return writeBatches(reqs, entry, shape, c.OutDir, stdout, stderr)
+	return writeBatches(reqs, entry, nil, shape, c.OutDir, stdout, stderr)
 }
 
 func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
@@ -322,26 +341,24 @@ func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
 	opts := anthropic.Options{Model: c.Model, MaxTokens: c.MaxTokens, Temperature: c.Temperature, NativeSchema: c.NativeSchema}
 	// custom ids are checked for clashes while the files are planned
 	seen := map[runner.ID]int{} // the line of the request of each custom id
-	var line []byte
-	entry := func(it *runner.Item, planning bool) ([]byte, error) {
-		req := &it.Req
-		cid := anthropicCustomID(req.RequestID)
-		if planning {
-			key := idOf(cid)
-			if first, dup := seen[key]; dup {
-				return nil, fmt.Errorf("%s: request id %q maps to the custom id %q of the request at line %d", it.Where(), req.RequestID, cid, first)
-			}
-			seen[key] = it.Line
+	check := func(it *runner.Item) error {
+		cid := anthropicCustomID(it.Req.RequestID)
+		key := idOf(cid)
+		if first, dup := seen[key]; dup {
+			return fmt.Errorf("%s: request id %q maps to the custom id %q of the request at line %d", it.Where(), it.Req.RequestID, cid, first)
 		}
-		var err error
-		line, err = contract.AppendJSON(line[:0], contract.Object{
-			runner.Field("custom_id", cid),
+		seen[key] = it.Line
+		return nil
+	}
+	entry := func(dst []byte, it *runner.Item) ([]byte, error) {
+		req := &it.Req
+		return contract.AppendJSON(dst, contract.Object{
+			runner.Field("custom_id", anthropicCustomID(req.RequestID)),
 			runner.Field("params", anthropic.Body(req, opts)),
 		}, contract.Compact, 0)
-		return line, err
 	}
 	shape := batchShape{head: `{"requests":[`, sep: ",", tail: "]}\n", ext: ".json", maxN: pick(c.MaxPerFile, anthropicMaxRequests), maxBytes: pick64(c.MaxBytes, anthropicMaxBytes)}
-	return writeBatches(reqs, entry, shape, c.OutDir, stdout, stderr)
+	return writeBatches(reqs, entry, check, shape, c.OutDir, stdout, stderr)
 }
 
 func pick(v, def int) int {
