@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -421,6 +422,39 @@ func TestFromSameAtAnyWorkers(t *testing.T) {
 					t.Errorf("%s at %d goroutines (stdin %v): exit %d, the records or notes differ from one goroutine's", provider, procs, stdin, code)
 				}
 			}
+		}
+	}
+}
+
+// TestToSameAtAnyWorkers: the files are planned from entries built on the
+// goroutines that decode the requests: the same files, split at the same
+// requests, with one goroutine as with several.
+func TestToSameAtAnyWorkers(t *testing.T) {
+	requests, _, n := batchFiles(t, "openai", 2)
+	for _, provider := range []string{"openai", "anthropic"} {
+		files := func(procs int) map[string]string {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			dir := filepath.Join(t.TempDir(), "batches")
+			if code, _, errs := runBatch(t, "", "to-"+provider, "--model", "m", "--max-per-file", "1000", "--out-dir", dir, requests); code != 0 {
+				t.Fatalf("%s at %d goroutines: exit %d, stderr %q", provider, procs, code, errs)
+			}
+			out := map[string]string{}
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				out[e.Name()] = string(b)
+			}
+			return out
+		}
+		want := files(1)
+		if len(want) != (n+999)/1000 {
+			t.Fatalf("%s: %d files for %d requests at 1,000 a file", provider, len(want), n)
+		}
+		if got := files(4); !maps.Equal(got, want) {
+			t.Errorf("%s: the files at 4 goroutines differ from one goroutine's", provider)
 		}
 	}
 }
