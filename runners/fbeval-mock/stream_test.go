@@ -65,31 +65,39 @@ func TestBadRecordLateWritesNothing(t *testing.T) {
 // exported with --include-reference) from standard input, spooled and read twice,
 // in garble mode (see .ci/perf for the whole process at 100,800 and 1,008,000).
 func BenchmarkMockStream(b *testing.B) {
+	in, n := builtinRequests(b)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if code := run([]string{"--mode", "garble", "--seed", "3"}, bytes.NewReader(in), io.Discard, io.Discard); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "requests/s")
+}
+
+// builtinRequests is the request file of the built-in toolcall study (1,440
+// requests, with their references), and its request count.
+func builtinRequests(tb testing.TB) ([]byte, int) {
+	tb.Helper()
 	s, err := export.LoadStudy("toolcall")
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	if s, err = export.Resolve(s, export.Overrides{}); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	p, err := export.PlanToolcall(s)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	var in bytes.Buffer
 	if err := export.StreamRequests(&in, &p.Study, p.RequestCount(), "jsonl", func(yield func(*contract.Request) error) error {
 		return p.Each(true, yield)
 	}); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	b.SetBytes(int64(in.Len()))
-	b.ReportAllocs()
-	for b.Loop() {
-		if code := run([]string{"--mode", "garble", "--seed", "3"}, bytes.NewReader(in.Bytes()), io.Discard, io.Discard); code != 0 {
-			b.Fatalf("exit %d", code)
-		}
-	}
-	b.ReportMetric(float64(p.RequestCount())*float64(b.N)/b.Elapsed().Seconds(), "requests/s")
+	return in.Bytes(), p.RequestCount()
 }
 
 // TestSameBytesAtAnyWorkers: the answers are made on the goroutines that
@@ -97,34 +105,18 @@ func BenchmarkMockStream(b *testing.B) {
 // 1,440 requests (many batches) give the same bytes with one goroutine as
 // with several, and a resumed -o file is the records of one run.
 func TestSameBytesAtAnyWorkers(t *testing.T) {
-	s, err := export.LoadStudy("toolcall")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s, err = export.Resolve(s, export.Overrides{}); err != nil {
-		t.Fatal(err)
-	}
-	p, err := export.PlanToolcall(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var in bytes.Buffer
-	if err := export.StreamRequests(&in, &p.Study, p.RequestCount(), "jsonl", func(yield func(*contract.Request) error) error {
-		return p.Each(true, yield)
-	}); err != nil {
-		t.Fatal(err)
-	}
+	in, n := builtinRequests(t)
 	mock := func(procs int, args ...string) string {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		code, out, errs := runMock(t, in.String(), append([]string{"--mode", "garble", "--seed", "3"}, args...)...)
+		code, out, errs := runMock(t, string(in), append([]string{"--mode", "garble", "--seed", "3"}, args...)...)
 		if code != 0 {
 			t.Fatalf("%d goroutines: exit %d, stderr %q", procs, code, errs)
 		}
 		return out
 	}
 	want := mock(1)
-	if strings.Count(want, "\n") != p.RequestCount() {
-		t.Fatalf("%d records, want %d", strings.Count(want, "\n"), p.RequestCount())
+	if strings.Count(want, "\n") != n {
+		t.Fatalf("%d records, want %d", strings.Count(want, "\n"), n)
 	}
 	for _, procs := range []int{2, 4} {
 		if got := mock(procs); got != want {
