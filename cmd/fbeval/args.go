@@ -83,6 +83,10 @@ func expandPatterns(flag string, paths []string) ([]string, error) {
 			out = append(out, p) // a file of that name
 			continue
 		}
+		if strings.Contains(p, "**") {
+			// Glob reads ** as *, one folder deep: files deeper would be left out
+			return nil, usageError("%s %s: ** (any depth) is not read as a pattern here, where * matches within one folder: give one pattern a folder depth (--responses 'out/*/*.jsonl')", flag, p)
+		}
 		matches, err := filepath.Glob(p)
 		if err != nil {
 			return nil, usageError("%s %s: no such file, and not a pattern either (%v)", flag, p, err)
