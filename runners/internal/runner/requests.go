@@ -207,28 +207,27 @@ func EachPrepared[P any](q *Requests, newPrepare func() func(*Item) P, yield fun
 	if err != nil {
 		return err
 	}
-	n := 0
-	complete := func(it *Item) {
-		if it.Req.Study == "" {
-			it.Study = q.derived
+	// each request's study and recipe, then the caller's work, on the
+	// goroutines that decode the requests
+	work := func() func(*Item) P {
+		var prepare func(*Item) P
+		if newPrepare != nil {
+			prepare = newPrepare()
 		}
-		it.Recipe = recipeOf(&it.Req)
-	}
-	var newWork func() func(*Item) P
-	if newPrepare != nil {
-		newWork = func() func(*Item) P {
-			prepare := newPrepare()
-			return func(it *Item) P {
-				complete(it)
-				return prepare(it)
+		return func(it *Item) (p P) {
+			if it.Req.Study == "" {
+				it.Study = q.derived
 			}
+			it.Recipe = recipeOf(&it.Req)
+			if prepare != nil {
+				p = prepare(it)
+			}
+			return p
 		}
 	}
-	err = scan(q, src, newWork, func(it *Item, _ *contract.Record, p *P) error {
+	n := 0
+	err = scan(q, src, work, func(it *Item, _ *contract.Record, p *P) error {
 		n++
-		if newPrepare == nil {
-			complete(it) // else done before prepare
-		}
 		if !q.ids.Has(IDOf(it.Req.RequestID)) || n > q.count {
 			return errChanged
 		}
