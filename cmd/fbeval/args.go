@@ -68,7 +68,7 @@ func splitJoined(values []string) []string {
 }
 
 // expandPatterns gives each file of flag that names no file and holds a
-// pattern (*, ?, [...]) as the files it matches, in lexical order: a thousand
+// pattern (*, ?, [...]) as the files it matches, in byte order: a thousand
 // shards are --responses 'shards/*.jsonl', quoted so that fbeval, not the
 // shell, expands it. A pattern that matches nothing is exit 2, never an empty
 // score.

@@ -24,7 +24,7 @@ import (
 // ScoreCmd scores response files against a study.
 type ScoreCmd struct {
 	StudyFlags          `embed:""`
-	Responses           []string `help:"Response file (JSONL, JSON list or batch object; - for standard input). Repeat for more files, or quote a pattern ('shards/*.jsonl': the files it matches, in lexical order): later records win." placeholder:"FILE" sep:"none"`
+	Responses           []string `help:"Response file (JSONL, JSON list or batch object; - for standard input). Repeat for more files, or quote a pattern ('shards/*.jsonl': the files it matches, in byte order): later records win." placeholder:"FILE" sep:"none"`
 	ReferenceAnswers    bool     `help:"CogLang: score the fixture's own reference answers instead of responses (what the reference scorer does when it is given no responses)."`
 	Format              string   `help:"Output format: json, text, table, markdown, html, junit, or jsonl (toolcall case results). Without it, -o's name decides (.html, .xml for junit, .md, .txt for text, .jsonl, .json), else json." enum:"json,text,table,markdown,html,junit,jsonl" default:"json"`
 	SummaryOnly         bool     `help:"CogLang: leave the per-case results out."`
