@@ -16,7 +16,11 @@ import (
 // record with request_id or case_id is none of them. Scoring such a file is a
 // step skipped, not a bad record: the message names the step.
 func ProviderRecord(raw []byte) string {
-	keys, strs := TopLevel(raw)
+	return ProviderRecordOf(TopLevel(raw))
+}
+
+// ProviderRecordOf is ProviderRecord of a record TopLevel took apart.
+func ProviderRecordOf(keys map[string]bool, strs map[string]string) string {
 	if keys == nil {
 		return ""
 	}

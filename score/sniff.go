@@ -26,8 +26,7 @@ type recordShape struct {
 // toolcallID matches the request ids of toolcall studies (CASE.ARM.rN.aN).
 var toolcallID = regexp.MustCompile(`\.(no_schema|minimal_schema|input_schema)\.r[0-9]+\.a[0-9]+$`)
 
-func shapeOf(raw []byte) (recordShape, bool) {
-	keys, strs := contract.TopLevel(raw)
+func shapeOf(keys map[string]bool, strs map[string]string) (recordShape, bool) {
 	if keys == nil {
 		return recordShape{}, false
 	}
@@ -47,10 +46,11 @@ func SniffRecord(rec *contract.Record, suite string) error {
 	if rec.Err != nil {
 		return nil
 	}
-	if what := contract.ProviderRecord(rec.Raw); what != "" {
+	keys, strs := contract.TopLevel(rec.Raw)
+	if what := contract.ProviderRecordOf(keys, strs); what != "" {
 		return rec.Errorf(0, "this is %s", what).Of(contract.ErrWrongFile)
 	}
-	sh, ok := shapeOf(rec.Raw)
+	sh, ok := shapeOf(keys, strs)
 	if !ok {
 		return nil
 	}
