@@ -1,6 +1,10 @@
 package contract
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Plural writes a count with the noun that fits it: "1 record", "2 records".
 // Every message that counts something words it so.
@@ -18,4 +22,14 @@ func Pick(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// FileList names files for a line a person reads: each of them up to three,
+// else the first two and how many more (a thousand shards are not a line of
+// 40 KB).
+func FileList(names []string) string {
+	if len(names) <= 3 {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s, %s and %d more files", names[0], names[1], len(names)-2)
 }

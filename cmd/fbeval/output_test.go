@@ -342,20 +342,3 @@ func TestOneFileGivenTwice(t *testing.T) {
 		}
 	}
 }
-
-// TestFileList: a summary line names up to three response files, else the
-// first two and how many more.
-func TestFileList(t *testing.T) {
-	for _, tt := range []struct {
-		names []string
-		want  string
-	}{
-		{[]string{"a.jsonl"}, "a.jsonl"},
-		{[]string{"a", "b", "c"}, "a, b, c"},
-		{[]string{"a", "b", "c", "d"}, "a, b and 2 more files"},
-	} {
-		if got := fileList(tt.names); got != tt.want {
-			t.Errorf("%v: %q, want %q", tt.names, got, tt.want)
-		}
-	}
-}

@@ -468,7 +468,7 @@ func (c *ScoreCmd) cogSummary(env *Env, res *coglang.Result) {
 	n := res.Summary.CaseCount
 	from := "the fixture's reference answers"
 	if len(c.Responses) > 0 {
-		from = fileList(c.Responses)
+		from = contract.FileList(c.Responses)
 	}
 	verdict := "ok"
 	if !res.OK() {
@@ -481,16 +481,6 @@ func (c *ScoreCmd) cogSummary(env *Env, res *coglang.Result) {
 	env.warnf("%s: %s from %s: validate ok %d/%d, missing %d; %s, %s, %s; %s",
 		c.Study, contract.Plural(n, "case", "cases"), from, res.Summary.ValidateOK, n, res.Summary.Missing, contract.Plural(res.RecordsRead, "record", "records"),
 		contract.Plural(len(res.DuplicateCaseIDs), "duplicate id", "duplicate ids"), unknownIDs, verdict)
-}
-
-// fileList names the response files in a summary line: each of up to three,
-// else the first two and how many more, so that a study read from a thousand
-// shards keeps a line a person can read.
-func fileList(names []string) string {
-	if len(names) <= 3 {
-		return strings.Join(names, ", ")
-	}
-	return fmt.Sprintf("%s, %s and %d more files", names[0], names[1], len(names)-2)
 }
 
 // toolcallSummary writes the one-line summary of a toolcall score on stderr.
@@ -521,7 +511,7 @@ func (c *ScoreCmd) toolcallSummary(env *Env, run *study.Run, rep *study.Aggregat
 		verdict = "not ok"
 	}
 	env.warnf("%s: %s from %s: first-pass success %s; %s, %s, %s, %d rejected; gates met %d/%d; %s",
-		c.Study, contract.Plural(run.RowCount(), "row", "rows"), fileList(c.Responses), strings.Join(arms, ", "), contract.Plural(records, "record", "records"),
+		c.Study, contract.Plural(run.RowCount(), "row", "rows"), contract.FileList(c.Responses), strings.Join(arms, ", "), contract.Plural(records, "record", "records"),
 		contract.Plural(dups, "duplicate", "duplicates"), contract.Plural(unknown, "unknown id", "unknown ids"), rejected, met, len(rep.Gates), verdict)
 }
 

@@ -37,7 +37,7 @@ func textCogLang(w io.Writer, r *CogLangResult) error {
 	fmt.Fprintf(bw, "schema_version: %s\n", r.SchemaVersion)
 	fmt.Fprintf(bw, "tool: %s\n", r.Tool)
 	fmt.Fprintf(bw, "ok: %t\n", r.OK)
-	fmt.Fprintf(bw, "answer_source: %s\n", r.AnswerSource)
+	fmt.Fprintf(bw, "answer_source: %s\n", r.answerSource())
 	fmt.Fprintf(bw, "case_count: %d\n", n)
 	fmt.Fprintf(bw, "failure_case_count: %d\n", r.FailureCaseCount)
 	fmt.Fprintf(bw, "maturity.highest_contiguous_level: %s\n", m.HighestContiguousLevel)

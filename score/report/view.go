@@ -5,6 +5,9 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
+
+	"github.com/fbeval/fbeval/contract"
 )
 
 // rows yields the report's rows, from RowSource when it is set. A source may
@@ -323,7 +326,23 @@ func (c *CogLangResult) walkFull(cases iter.Seq[*CogLangCase], fn func(id, level
 // name of the file it was read from).
 func (c *CogLangResult) title() string {
 	if c.AnswerSource != "" {
-		return c.AnswerSource
+		return c.answerSource()
 	}
 	return "CogLang result"
+}
+
+// answerSource is answer_source for a person to read: the response files
+// named as the summary line names them (past three, the first two and how
+// many more), where the JSON holds every name.
+func (c *CogLangResult) answerSource() string {
+	if rf := c.ResponseFile; rf != nil && len(rf.Files) > 3 {
+		paths := make([]string, len(rf.Files))
+		for i, f := range rf.Files {
+			paths[i] = f.Path
+		}
+		if strings.Join(paths, ", ") == c.AnswerSource {
+			return contract.FileList(paths)
+		}
+	}
+	return c.AnswerSource
 }
