@@ -2,6 +2,7 @@ package contract
 
 import (
 	"bytes"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -122,6 +123,9 @@ func objectOf(raw []byte) ([]string, map[string]jsontext.Value, bool) {
 func stringOf(v jsontext.Value) (string, bool) {
 	if v.Kind() != '"' {
 		return "", false
+	}
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' && bytes.IndexByte(v, '\\') < 0 && utf8.Valid(v) {
+		return string(v[1 : len(v)-1]), true // its text is its bytes
 	}
 	tok, err := jsontext.NewDecoder(bytes.NewReader(v), jsontext.AllowInvalidUTF8(true)).ReadToken()
 	if err != nil {

@@ -66,6 +66,25 @@ func FuzzProviderRecord(f *testing.F) {
 	})
 }
 
+// FuzzStringOf: a JSON string without escapes is read as its bytes, as the
+// decoder reads it (invalid UTF-8 goes to the decoder, which replaces it).
+func FuzzStringOf(f *testing.F) {
+	for _, s := range []string{`"a"`, `""`, `"\u00e9"`, "\"\xff\"", `"é"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v := jsontext.Value(s)
+		if v.Kind() != '"' || jsontext.Value(s).IsValid(jsontext.AllowInvalidUTF8(true)) == false {
+			return
+		}
+		got, ok := stringOf(v)
+		tok, err := jsontext.NewDecoder(strings.NewReader(s), jsontext.AllowInvalidUTF8(true)).ReadToken()
+		if !ok || err != nil || got != tok.String() {
+			t.Fatalf("stringOf(%q) = %q, %v; the decoder: %q, %v", s, got, ok, tok.String(), err)
+		}
+	})
+}
+
 // TestRunStudy: the study identity of a record's run member, as the runners
 // write it, and nothing from elsewhere in the record.
 func TestRunStudy(t *testing.T) {
