@@ -33,6 +33,40 @@ func NoRecords(path string) string {
 	return path + ": holds no records (a runner that stopped before it wrote a record leaves its file so)"
 }
 
+// MaxFilesWarned is how many response files have their warnings given one by
+// one; past it, one line counts the files left (a thousand shards each cut
+// short by a runner stopped mid-line are not a thousand lines).
+const MaxFilesWarned = 10
+
+// FileWarnings gathers the warnings of response files, file by file, up to
+// MaxFilesWarned files.
+type FileWarnings struct {
+	lines []string
+	files int // files whose warnings are in lines
+	more  int // files with warnings past MaxFilesWarned
+}
+
+// Add adds one file's warnings (none: nothing).
+func (w *FileWarnings) Add(warnings ...string) {
+	switch {
+	case len(warnings) == 0:
+	case w.files < MaxFilesWarned:
+		w.lines = append(w.lines, warnings...)
+		w.files++
+	default:
+		w.more++
+	}
+}
+
+// Lines is the warnings added, then a line that counts the files left out;
+// where says where the whole accounting of each file is.
+func (w *FileWarnings) Lines(where string) []string {
+	if w.more == 0 {
+		return w.lines
+	}
+	return append(w.lines, fmt.Sprintf("%s with warnings like these, not named here (each file's lines are accounted for in %s)", contract.Plural(w.more, "more response file", "more response files"), where))
+}
+
 // Source is one response file to read.
 type Source struct {
 	Name string // as given by the user ("-" is standard input)

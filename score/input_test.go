@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"testing"
 	"testing/iotest"
@@ -65,5 +66,29 @@ func TestHashingReaderClose(t *testing.T) {
 		}
 		h.Close()
 		h.Close()
+	}
+}
+
+// TestFileWarnings: the warnings of the first MaxFilesWarned files with any,
+// each of them, then one line that counts the rest; files with none take no
+// place.
+func TestFileWarnings(t *testing.T) {
+	var w FileWarnings
+	w.Add() // a file with nothing to say
+	for i := range MaxFilesWarned + 3 {
+		w.Add(fmt.Sprintf("f%d: one", i), fmt.Sprintf("f%d: two", i))
+		w.Add()
+	}
+	got := w.Lines("the report's inputs")
+	if len(got) != 2*MaxFilesWarned+1 || got[0] != "f0: one" || got[2*MaxFilesWarned-1] != fmt.Sprintf("f%d: two", MaxFilesWarned-1) {
+		t.Fatalf("%d lines: %q", len(got), got)
+	}
+	if want := "3 more response files with warnings like these, not named here (each file's lines are accounted for in the report's inputs)"; got[len(got)-1] != want {
+		t.Errorf("last line %q, want %q", got[len(got)-1], want)
+	}
+	var none FileWarnings
+	none.Add()
+	if got := none.Lines("x"); len(got) != 0 {
+		t.Errorf("no warnings: %q", got)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
@@ -101,13 +102,19 @@ func readAll(env *Env, run *study.Run, paths []string, opts score.Options, given
 	if err := run.CheckJoined(given); err != nil {
 		return err
 	}
+	var files score.FileWarnings
 	for _, st := range run.Inputs {
+		var ws []string
 		for _, rej := range st.Rejected {
-			env.warnf("%s (line rejected)", rej.Reason)
+			ws = append(ws, rej.Reason+" (line rejected)")
 		}
 		if left := st.RejectedCount - len(st.Rejected); left > 0 {
-			env.warnf("%s: %d more rejected lines are not named here", st.Path, left)
+			ws = append(ws, fmt.Sprintf("%s: %d more rejected lines are not named here", st.Path, left))
 		}
+		files.Add(ws...)
+	}
+	for _, w := range files.Lines("the report's inputs") {
+		env.warnf("%s", w)
 	}
 	return nil
 }

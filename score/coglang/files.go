@@ -31,6 +31,12 @@ type ResponseFiles struct {
 	UnknownNotListed int
 	Warnings         []string
 	index            map[string]int
+	fileWarnings     score.FileWarnings // each file's, until every file is read
+}
+
+// filesRead adds the files' warnings to Warnings once every file is read.
+func (c *ResponseFiles) filesRead() {
+	c.Warnings = append(c.Warnings, c.fileWarnings.Lines("the result's response_file.files")...)
 }
 
 // ReadResponses reads CogLang response files as the reference does (JSONL, a JSON list,
@@ -109,6 +115,7 @@ func ReadResponses(fx *fixtures.CogLangFixture, sources []score.Source, opts sco
 		st.SHA256 = hr.Finish()
 		out.addFile(&st)
 	}
+	out.filesRead()
 	if out.Responses == nil {
 		out.Responses = []Response{}
 	}

@@ -57,6 +57,7 @@ func (x *Indexed) ScoreFiles(sources []score.Source, opts score.Options, copts O
 		st.close()
 		return nil, nil, err
 	}
+	out.filesRead()
 	res, err := t.result(copts)
 	if err != nil {
 		st.close()
@@ -206,7 +207,7 @@ func (out *ResponseFiles) addFile(st *score.InputStats) {
 	if st.Records == 0 {
 		st.Warnings = append(st.Warnings, score.NoRecords(st.Path))
 	}
-	out.Warnings = append(out.Warnings, st.Warnings...)
+	out.fileWarnings.Add(st.Warnings...)
 	out.Files = append(out.Files, *st)
 }
 

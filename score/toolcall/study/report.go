@@ -144,9 +144,11 @@ func (run *Run) Report() (*Aggregates, error) {
 			rep.Warnings = append(rep.Warnings, arm+": a token total or the cost passed the largest value a report holds and is shown at that value (9223372036854775807 tokens, 1.7976931348623157e308 USD)")
 		}
 	}
+	var files score.FileWarnings
 	for _, in := range run.Inputs {
+		var ws []string
 		if n := in.OtherCase; n > 0 {
-			rep.Warnings = append(rep.Warnings, in.Path+": "+contract.Plural(n, "record names", "records name")+
+			ws = append(ws, in.Path+": "+contract.Plural(n, "record names", "records name")+
 				" another case_id than the request it answers (the first, "+in.OtherCaseNote+"): scored as the request's, which request_id names")
 		}
 		if n := in.RejectedCount; n > 0 {
@@ -154,16 +156,17 @@ func (run *Run) Report() (*Aggregates, error) {
 			if left := n - len(in.Rejected); left > 0 {
 				w += fmt.Sprintf(" (the first %d are listed)", len(in.Rejected))
 			}
-			rep.Warnings = append(rep.Warnings, w)
+			ws = append(ws, w)
 		}
 		if in.Duplicates > 0 {
-			rep.Warnings = append(rep.Warnings, in.Path+": "+contract.Plural(in.Duplicates, "record repeats", "records repeat")+" an earlier request id (the last one wins)")
+			ws = append(ws, in.Path+": "+contract.Plural(in.Duplicates, "record repeats", "records repeat")+" an earlier request id (the last one wins)")
 		}
 		if in.Unknown > 0 {
-			rep.Warnings = append(rep.Warnings, in.Path+": "+contract.Plural(in.Unknown, "record answers", "records answer")+" no request of this study")
+			ws = append(ws, in.Path+": "+contract.Plural(in.Unknown, "record answers", "records answer")+" no request of this study")
 		}
-		rep.Warnings = append(rep.Warnings, in.Warnings...)
+		files.Add(append(ws, in.Warnings...)...)
 	}
+	rep.Warnings = append(rep.Warnings, files.Lines("the report's inputs")...)
 	if in := run.firstOtherRecipe(); in != nil {
 		if kept, _ := run.otherRecipes(); kept > 0 {
 			rep.Warnings = append(rep.Warnings, contract.Plural(kept, "record scored answers", "records scored answer")+" requests made from another recipe (the first, in "+
