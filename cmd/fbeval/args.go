@@ -9,23 +9,23 @@ import (
 	"github.com/fbeval/fbeval/contract"
 )
 
-// joinedFlag is the repeatable flag whose values joinRepeated gathers: a
-// thousand response shards are a thousand --responses.
-const joinedFlag = "--responses"
+// joinedFlags are the repeatable flags whose values joinRepeated gathers, each
+// a file: a thousand response shards are a thousand --responses.
+var joinedFlags = []string{"--responses", "--repair-from"}
 
 // joinSep joins the gathered values: no command-line argument can hold a NUL.
 const joinSep = "\x00"
 
 // joinRepeated gathers every --responses FILE and --responses=FILE before a
 // "--" into one --responses=FILE\x00FILE... where the first stood, for kong to
-// parse as one flag: its scanner copies the arguments left at each flag and
-// keeps each copy, so N flags cost time and memory in N² (10,000 shards: 10 s
-// and 2.4 GB before a file was read). A --responses whose next argument is a
-// flag, or none, leaves args as given, for kong to refuse. splitJoined gives
-// the files back.
+// parse as one flag, and every --repair-from so: kong's scanner copies the
+// arguments left at each flag and keeps each copy, so N flags cost time and
+// memory in N² (10,000 shards: 10 s and 2.4 GB before a file was read). A
+// flag whose next argument is a flag, or none, leaves args as given, for kong
+// to refuse. splitJoined gives the files back.
 func joinRepeated(args []string) []string {
-	var values []string
-	first := -1
+	values := make([][]string, len(joinedFlags))
+	first := make([]int, len(joinedFlags)) // where each flag's joined value goes in out
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -33,28 +33,45 @@ func joinRepeated(args []string) []string {
 			out = append(out, args[i:]...)
 			break
 		}
-		value, ok := strings.CutPrefix(a, joinedFlag+"=")
-		if !ok && a == joinedFlag {
-			if i+1 == len(args) || args[i+1] != "-" && strings.HasPrefix(args[i+1], "-") {
-				return args // no value: kong's to refuse, as given
+		k, value, ok := -1, "", false
+		for j, flag := range joinedFlags {
+			if value, ok = strings.CutPrefix(a, flag+"="); ok {
+				k = j
+				break
 			}
-			value, ok = args[i+1], true
-			i++
+			if a == flag {
+				if i+1 == len(args) || args[i+1] != "-" && strings.HasPrefix(args[i+1], "-") {
+					return args // no value: kong's to refuse, as given
+				}
+				k, value, ok = j, args[i+1], true
+				i++
+				break
+			}
 		}
 		if !ok {
 			out = append(out, a)
 			continue
 		}
-		if first < 0 {
-			first = len(out)
+		if len(values[k]) == 0 {
+			first[k] = len(out)
 			out = append(out, "")
 		}
-		values = append(values, value)
+		values[k] = append(values[k], value)
 	}
-	if len(values) < 2 {
+	joined := false
+	for k, vs := range values {
+		switch len(vs) {
+		case 0:
+		case 1:
+			out[first[k]] = joinedFlags[k] + "=" + vs[0]
+		default:
+			out[first[k]] = joinedFlags[k] + "=" + strings.Join(vs, joinSep)
+			joined = true
+		}
+	}
+	if !joined {
 		return args
 	}
-	out[first] = joinedFlag + "=" + strings.Join(values, joinSep)
 	return out
 }
 

@@ -22,6 +22,8 @@ func TestJoinRepeated(t *testing.T) {
 		{"with =, stdin, order kept", []string{"score", "x", "--responses=b", "--responses", "-", "--responses", "a"}, []string{"score", "x", "--responses=b\x00-\x00a"}},
 		{"a value that is a flag is kong's to refuse", []string{"score", "x", "--responses", "a", "--responses", "--fresh", "--responses", "b"}, []string{"score", "x", "--responses", "a", "--responses", "--fresh", "--responses", "b"}},
 		{"last with no value", []string{"score", "x", "--responses", "a", "--responses", "b", "--responses"}, []string{"score", "x", "--responses", "a", "--responses", "b", "--responses"}},
+		{"each flag its own", []string{"export", "x", "--repair-from", "r1", "--responses", "a", "--repair-from=r2", "--responses", "b"}, []string{"export", "x", "--repair-from=r1\x00r2", "--responses=a\x00b"}},
+		{"one joined, one left one", []string{"x", "--repair-from", "r1", "--responses", "a", "--responses", "b"}, []string{"x", "--repair-from=r1", "--responses=a\x00b"}},
 		{"after --, arguments", []string{"score", "x", "--responses", "a", "--responses", "b", "--", "--responses", "c"}, []string{"score", "x", "--responses=a\x00b", "--", "--responses", "c"}},
 	}
 	for _, tt := range tests {
@@ -66,6 +68,7 @@ func TestManyResponseFlagsParsedInLinearMemory(t *testing.T) {
 func FuzzJoinRepeated(f *testing.F) {
 	f.Add("score\nx\n--responses\na\n--responses=b\n--workers\n2\n--responses\n-\n--\n--responses\nc")
 	f.Add("--responses\n--responses\n--responses")
+	f.Add("export\n--repair-from\na\n--responses\nb\n--repair-from=c\n--responses\n-")
 	f.Fuzz(func(t *testing.T, s string) {
 		if strings.Contains(s, "\x00") {
 			return // no argument holds a NUL
@@ -80,36 +83,39 @@ func FuzzJoinRepeated(f *testing.F) {
 			return
 		}
 		gotValues, gotOthers, _ := responsesOf(got)
-		if len(values) > 1 {
-			gotValues = splitJoined(gotValues)
+		for k := range gotValues {
+			gotValues[k] = splitJoined(gotValues[k])
 		}
-		if !slices.Equal(gotValues, values) || !slices.Equal(gotOthers, others) {
+		if !slices.EqualFunc(gotValues, values, slices.Equal) || !slices.Equal(gotOthers, others) {
 			t.Errorf("joinRepeated(%q) = %q: values %q, others %q; want %q, %q", args, got, gotValues, gotOthers, values, others)
 		}
 	})
 }
 
-// responsesOf reads args as kong would: the --responses values, and the
-// rest; not ok when a --responses has no value.
-func responsesOf(args []string) (values, others []string, ok bool) {
+// responsesOf reads args as kong would: the values of each joined flag
+// (--responses, --repair-from), flag by flag, and the rest; not ok when one
+// of them has no value.
+func responsesOf(args []string) (values [][]string, others []string, ok bool) {
+	values = make([][]string, len(joinedFlags))
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			return values, append(others, args[i:]...), true
 		}
-		if v, ok := strings.CutPrefix(a, "--responses="); ok {
-			values = append(values, v)
+		k := slices.IndexFunc(joinedFlags, func(f string) bool { return a == f || strings.HasPrefix(a, f+"=") })
+		if k < 0 {
+			others = append(others, a)
 			continue
 		}
-		if a == "--responses" {
-			if i+1 == len(args) || args[i+1] != "-" && strings.HasPrefix(args[i+1], "-") {
-				return nil, nil, false
-			}
-			values = append(values, args[i+1])
-			i++
+		if v, ok := strings.CutPrefix(a, joinedFlags[k]+"="); ok {
+			values[k] = append(values[k], v)
 			continue
 		}
-		others = append(others, a)
+		if i+1 == len(args) || args[i+1] != "-" && strings.HasPrefix(args[i+1], "-") {
+			return nil, nil, false
+		}
+		values[k] = append(values[k], args[i+1])
+		i++
 	}
 	return values, others, true
 }

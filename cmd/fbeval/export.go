@@ -16,11 +16,16 @@ type ExportCmd struct {
 	StudyFlags       `embed:""`
 	Format           string   `help:"jsonl (one request per line) or json (one batch object)." enum:"jsonl,json" default:"jsonl"`
 	IncludeReference bool     `help:"Include the reference answer in every request (for smoke tests with fbeval-mock)."`
-	RepairFrom       []string `help:"Response files of the previous rounds: write the next attempt's requests for rows that failed with public feedback." placeholder:"FILE" sep:"none"`
+	RepairFrom       []string `help:"Response files of the previous rounds: write the next attempt's requests for rows that failed with public feedback. Repeat for more files, or quote a pattern ('round*.jsonl')." placeholder:"FILE" sep:"none"`
 	Output           string   `short:"o" help:"Write to FILE (atomically) instead of standard output." placeholder:"FILE"`
 }
 
 func (c *ExportCmd) Run(env *Env) error {
+	repairFrom, err := expandPatterns("--repair-from", splitJoined(c.RepairFrom))
+	if err != nil {
+		return err
+	}
+	c.RepairFrom = repairFrom
 	env.noteInput(c.RepairFrom...)
 	if err := c.claimInputs(env, c.Output); err != nil {
 		return err
