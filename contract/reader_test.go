@@ -381,31 +381,46 @@ func FuzzReaderBatchObject(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		names, members, err := splitObject(jsontext.Value(in))
+		names, _, err := splitObject(jsontext.Value(in))
 		if err != nil || !jsontext.Value(in).IsValid() || batchOpts.SingleRecord(names) {
 			return
 		}
-		var list jsontext.Value
-		lists := 0
-		for _, key := range batchOpts.ListKeys {
-			if v, ok := members[key]; ok {
-				list, lists = v, lists+1
-			}
-		}
-		if lists != 1 || list.Kind() != '[' {
-			return
-		}
-		var want []string
-		d := jsontext.NewDecoder(strings.NewReader(string(list)))
-		d.ReadToken()
-		for d.PeekKind() != ']' {
-			v, err := d.ReadValue()
+		// the elements of the object's one list and its members, as its
+		// text has them
+		elements := func(text string) ([]string, map[string]jsontext.Value, bool) {
+			_, members, err := splitObject(jsontext.Value(text))
 			if err != nil {
 				t.Fatal(err)
 			}
-			want = append(want, string(v))
+			var list jsontext.Value
+			lists := 0
+			for _, key := range batchOpts.ListKeys {
+				if v, ok := members[key]; ok {
+					list, lists = v, lists+1
+				}
+			}
+			if lists != 1 || list.Kind() != '[' {
+				return nil, nil, false
+			}
+			var out []string
+			d := jsontext.NewDecoder(strings.NewReader(string(list)))
+			d.ReadToken()
+			for d.PeekKind() != ']' {
+				v, err := d.ReadValue()
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, string(v))
+			}
+			return out, members, true
 		}
+		if _, _, ok := elements(in); !ok {
+			return
+		}
+		// on several lines and on one (a line break in a record's white
+		// space is a space there)
 		for _, text := range []string{in, strings.ReplaceAll(in, "\n", " ")} {
+			want, members, _ := elements(text)
 			r := NewReader("fuzz", strings.NewReader(text), batchOpts)
 			var got []string
 			for r.Scan() {
