@@ -54,66 +54,9 @@ func ReadResponses(fx *fixtures.CogLangFixture, sources []score.Source, opts sco
 	out := &ResponseFiles{Duplicates: map[string]bool{}, Unknown: map[string]bool{}, index: map[string]int{}}
 	seen := map[string]bool{}
 	for _, src := range sources {
-		r, closeFile, err := src.Reader()
-		if err != nil {
+		if err := out.read(src, opts, known, seen); err != nil {
 			return nil, err
 		}
-		defer closeFile()
-		hr := score.NewHashingReader(r)
-		defer hr.Close()
-		rd := contract.NewReader(src.Name, newPyTextFile(src.Name, hr), contract.ReadOptions{
-			ListKeys:       []string{"responses", "answers"},
-			SingleRecord:   isSingleRecord,
-			MaxLineBytes:   opts.MaxLineBytes,
-			RecordsChecked: true, // DecodeResponse refuses a record that is no JSON
-			// lone surrogate escapes are read, as the reference's Python reads them
-			LoneSurrogates: true,
-			CutHint:        score.CutHint,
-			WrongFileHint:  score.WrongFileHint,
-			TextHint:       score.TextHint,
-		})
-		st := score.InputStats{Path: src.Name}
-		for rd.Scan() {
-			rec := rd.Record()
-			st.Records++
-			if rec.Err != nil {
-				return nil, rec.Err
-			}
-			resp, err := DecodeResponse(rec.Raw)
-			if err != nil {
-				return nil, recordError(rec, err)
-			}
-			resp.File, resp.Line = src.Name, rec.Line
-			st.Accepted++
-			if resp.ProviderError {
-				out.ProviderErrors++
-			}
-			if seen[resp.CaseID] {
-				out.Duplicates[resp.CaseID] = true
-				st.Duplicates++
-			}
-			seen[resp.CaseID] = true
-			if !known[resp.CaseID] {
-				out.Unknown[resp.CaseID] = true
-				st.Unknown++
-				continue
-			}
-			if i, ok := out.index[resp.CaseID]; ok {
-				out.Responses[i] = resp
-			} else {
-				out.index[resp.CaseID] = len(out.Responses)
-				out.Responses = append(out.Responses, resp)
-			}
-		}
-		if err := rd.Err(); err != nil {
-			return nil, err
-		}
-		if err := checkBatchVersion(rd, src.Name, opts); err != nil {
-			return nil, err
-		}
-		st.Shape, st.Lines, st.Warnings = rd.Shape().String(), rd.Lines(), rd.Warnings()
-		st.SHA256 = hr.Finish()
-		out.addFile(&st)
 	}
 	out.filesRead()
 	if out.Responses == nil {
@@ -188,6 +131,71 @@ func (c *ResponseFiles) Block() *report.ResponseFile {
 		UnknownNotListed:     c.UnknownNotListed,
 		Warnings:             strs(c.Warnings),
 	}
+}
+
+// read reads one response file into c (ReadResponses), and closes it.
+func (c *ResponseFiles) read(src score.Source, opts score.Options, known, seen map[string]bool) error {
+	r, closeFile, err := src.Reader()
+	if err != nil {
+		return err
+	}
+	defer closeFile()
+	hr := score.NewHashingReader(r)
+	defer hr.Close()
+	rd := contract.NewReader(src.Name, newPyTextFile(src.Name, hr), contract.ReadOptions{
+		ListKeys:       []string{"responses", "answers"},
+		SingleRecord:   isSingleRecord,
+		MaxLineBytes:   opts.MaxLineBytes,
+		RecordsChecked: true, // DecodeResponse refuses a record that is no JSON
+		// lone surrogate escapes are read, as the reference's Python reads them
+		LoneSurrogates: true,
+		CutHint:        score.CutHint,
+		WrongFileHint:  score.WrongFileHint,
+		TextHint:       score.TextHint,
+	})
+	st := score.InputStats{Path: src.Name}
+	for rd.Scan() {
+		rec := rd.Record()
+		st.Records++
+		if rec.Err != nil {
+			return rec.Err
+		}
+		resp, err := DecodeResponse(rec.Raw)
+		if err != nil {
+			return recordError(rec, err)
+		}
+		resp.File, resp.Line = src.Name, rec.Line
+		st.Accepted++
+		if resp.ProviderError {
+			c.ProviderErrors++
+		}
+		if seen[resp.CaseID] {
+			c.Duplicates[resp.CaseID] = true
+			st.Duplicates++
+		}
+		seen[resp.CaseID] = true
+		if !known[resp.CaseID] {
+			c.Unknown[resp.CaseID] = true
+			st.Unknown++
+			continue
+		}
+		if i, ok := c.index[resp.CaseID]; ok {
+			c.Responses[i] = resp
+		} else {
+			c.index[resp.CaseID] = len(c.Responses)
+			c.Responses = append(c.Responses, resp)
+		}
+	}
+	if err := rd.Err(); err != nil {
+		return err
+	}
+	if err := checkBatchVersion(rd, src.Name, opts); err != nil {
+		return err
+	}
+	st.Shape, st.Lines, st.Warnings = rd.Shape().String(), rd.Lines(), rd.Warnings()
+	st.SHA256 = hr.Finish()
+	c.addFile(&st)
+	return nil
 }
 
 func sortedSet(m map[string]bool) []string {
