@@ -84,14 +84,18 @@ func splitJoined(values []string) []string {
 	return out
 }
 
-// expandPatterns gives each file of flag that names no file and holds a
-// pattern (*, ?, [...]) as the files it matches, in byte order: a thousand
-// shards are --responses 'shards/*.jsonl', quoted so that fbeval, not the
-// shell, expands it. A pattern that matches nothing is exit 2, never an empty
-// score.
+// expandPatterns gives each file of flag (or each file argument, flag "")
+// that names no file and holds a pattern (*, ?, [...]) as the files it
+// matches, in byte order: a thousand shards are --responses 'shards/*.jsonl',
+// quoted so that fbeval, not the shell, expands it. A pattern that matches
+// nothing is exit 2, never an empty score.
 func expandPatterns(flag string, paths []string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
+		given := p
+		if flag != "" {
+			given = flag + " " + p
+		}
 		if contract.Stdin(p) || !strings.ContainsAny(p, "*?[") {
 			out = append(out, p)
 			continue
@@ -102,14 +106,14 @@ func expandPatterns(flag string, paths []string) ([]string, error) {
 		}
 		if strings.Contains(p, "**") {
 			// Glob reads ** as *, one folder deep: files deeper would be left out
-			return nil, usageError("%s %s: ** (any depth) is not read as a pattern here, where * matches within one folder: give one pattern a folder depth (--responses 'out/*/*.jsonl')", flag, p)
+			return nil, usageError("%s: ** (any depth) is not read as a pattern here, where * matches within one folder: give one pattern a folder depth ('out/*/*.jsonl')", given)
 		}
 		matches, err := filepath.Glob(p)
 		if err != nil {
-			return nil, usageError("%s %s: no such file, and not a pattern either (%v)", flag, p, err)
+			return nil, usageError("%s: no such file, and not a pattern either (%v)", given, err)
 		}
 		if len(matches) == 0 {
-			return nil, usageError("%s %s: no file matches the pattern", flag, p)
+			return nil, usageError("%s: no file matches the pattern", given)
 		}
 		out = append(out, matches...)
 	}

@@ -11,7 +11,7 @@ import (
 
 // ValidateCmd checks contract files against the published JSON Schemas.
 type ValidateCmd struct {
-	Files        []string `arg:"" help:"Files to check (JSONL, a JSON list or a JSON document; - for standard input)." placeholder:"FILE"`
+	Files        []string `arg:"" help:"Files to check (JSONL, a JSON list or a JSON document; - for standard input), or a pattern in quotes ('shards/*.jsonl')." placeholder:"FILE"`
 	Schema       string   `help:"Check every record against this schema (see 'fbeval schema'), whatever its schema_version says." placeholder:"NAME"`
 	MaxLineBytes int      `help:"Longest JSONL line read, in bytes." default:"67108864" placeholder:"BYTES"`
 }
@@ -25,6 +25,11 @@ func (c *ValidateCmd) Run(env *Env) error {
 			return usageError("unknown schema %q: schemas are %s", c.Schema, strings.Join(schemas.Names(), ", "))
 		}
 	}
+	files, err := expandPatterns("", c.Files)
+	if err != nil {
+		return err
+	}
+	c.Files = files
 	v, err := schemas.NewValidator()
 	if err != nil {
 		return err
