@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 
 	"github.com/fbeval/fbeval/contract"
@@ -286,7 +287,7 @@ func scan[P any](q *Requests, r io.Reader, newPrepare func() func(*Item) P, fn f
 		CutHint:       "an export stopped before it finished leaves it so: export the requests again",
 		WrongFileHint: wrongFileHint})
 	var failed error
-	p := pipeline.New(0, func() func(*pipeline.Batch[decoded[P]]) {
+	p := pipeline.New(decoders(), func() func(*pipeline.Batch[decoded[P]]) {
 		var quick quickReader
 		var fields contract.RequestFields
 		var prepare func(*Item) P
@@ -341,6 +342,16 @@ func scan[P any](q *Requests, r io.Reader, newPrepare func() func(*Item) P, fn f
 	}
 	return rd.Err()
 }
+
+// maxDecoders bounds the goroutines that decode requests: each holds a few
+// batches of requests in flight, decoded and prepared (about three times their
+// text), and what they hand on is written on one goroutine, which more cores
+// than this do not make faster.
+const maxDecoders = 4
+
+// decoders is how many goroutines decode requests: one per core, up to
+// maxDecoders.
+func decoders() int { return min(runtime.GOMAXPROCS(0), maxDecoders) }
 
 // decoded is a request as a goroutine of scan decodes and prepares it, or
 // its error.
