@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"testing"
 	"testing/iotest"
 
@@ -90,5 +91,19 @@ func TestFileWarnings(t *testing.T) {
 	none.Add()
 	if got := none.Lines("x"); len(got) != 0 {
 		t.Errorf("no warnings: %q", got)
+	}
+}
+
+// TestWorkers: the workers asked for, else one per core up to
+// MaxDefaultWorkers, so that a machine of many cores keeps the memory bounds.
+func TestWorkers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, tt := range []struct{ procs, asked, want int }{
+		{2, 0, 2}, {2, 5, 5}, {64, 0, MaxDefaultWorkers}, {64, 64, 64}, {1, 0, 1},
+	} {
+		runtime.GOMAXPROCS(tt.procs)
+		if got := Workers(tt.asked); got != tt.want {
+			t.Errorf("%d cores, %d asked: %d workers, want %d", tt.procs, tt.asked, got, tt.want)
+		}
 	}
 }

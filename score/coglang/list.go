@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"runtime"
 	"slices"
 	"sync"
 
@@ -326,14 +325,6 @@ func (b *caseBuilder) fill(r *CaseResult, i int, ch *detailChunk, sp detailSpan)
 	}
 	b.d.fill(r, sl)
 	return nil
-}
-
-// workersOf is the number of goroutines Options.Workers asks for.
-func workersOf(n int) int {
-	if n <= 0 {
-		return runtime.GOMAXPROCS(0)
-	}
-	return n
 }
 
 // listRanges is l as a list of the report, each case made into a T by conv.

@@ -39,7 +39,7 @@ type Options struct {
 	MaxDepth int
 	MaxBytes int
 	// Workers is the number of goroutines that decode and score records in
-	// ScoreFiles (0: GOMAXPROCS). Results do not depend on it.
+	// ScoreFiles (0: score.Workers's default). Results do not depend on it.
 	Workers int
 	// AllowOtherRecipe: ScoreFiles scores records that answer another prompt
 	// than the fixture's for their case, and warns, where it refuses them.

@@ -111,7 +111,7 @@ func ScoreReferences(src fixtures.CogLangSource, copts Options) (*Result, error)
 		copts.AnswerSource = "fixture_reference"
 	}
 	res := &Result{AnswerSource: copts.AnswerSource, FixturePath: copts.FixturePath, Strict: copts.Strict, store: st}
-	st.workers = workersOf(copts.Workers)
+	st.workers = score.Workers(copts.Workers)
 	st.summarize(res)
 	return res, nil
 }
@@ -232,7 +232,7 @@ func count(st *score.InputStats, dup, unknown bool, line, col int) {
 func scoreSources(tally *tally, sources []score.Source, opts score.Options, copts Options, out *ResponseFiles) error {
 	stats := make([]score.InputStats, len(sources)) // what the tally counted, by file
 	var failed error                                // the first bad record, set by apply
-	p := pipeline.New(copts.Workers, func() func(*pipeline.Batch[Scored]) {
+	p := pipeline.New(score.Workers(copts.Workers), func() func(*pipeline.Batch[Scored]) {
 		sc := tally.st.newScorer(copts)
 		return func(b *pipeline.Batch[Scored]) {
 			for i := range b.Out {

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/score"
 )
 
 // Scored is one response record decoded and scored, everything but the
@@ -159,7 +160,7 @@ func (t *tally) add(s *Scored) (duplicate, unknown, other bool, err error) {
 // Score does for the same records.
 func (t *tally) result(opts Options) (*Result, error) {
 	res := &Result{AnswerSource: opts.AnswerSource, FixturePath: opts.FixturePath, Strict: opts.Strict, RecordsRead: t.read, ProviderErrorRecords: t.errs, UnknownNotListed: t.unlisted, store: t.st}
-	t.st.workers = workersOf(opts.Workers)
+	t.st.workers = score.Workers(opts.Workers)
 	t.st.summarize(res)
 	dups, errs, err := t.st.names()
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -252,10 +251,7 @@ func (run *Run) Read(src score.Source, opts score.Options) (*score.InputStats, e
 		TextHint:       score.TextHint,
 	})
 	st := &score.InputStats{Path: src.Name}
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := score.Workers(opts.Workers)
 	p := pipeline.New(workers, func() func(*pipeline.Batch[outcome]) {
 		w := &worker{run: run, name: st.Path}
 		return w.judge
