@@ -60,13 +60,9 @@ func joinRepeated(args []string) []string {
 	}
 	joined := false
 	for k, vs := range values {
-		switch len(vs) {
-		case 0:
-		case 1:
-			out[first[k]] = joinedFlags[k] + "=" + vs[0]
-		default:
+		if len(vs) > 0 {
 			out[first[k]] = joinedFlags[k] + "=" + strings.Join(vs, joinSep)
-			joined = true
+			joined = joined || len(vs) > 1
 		}
 	}
 	if !joined {
