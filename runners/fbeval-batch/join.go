@@ -208,10 +208,11 @@ func (t *tally) count(failed bool) {
 // the request was answered before, in the -o file), or the error that ends
 // the run; not found when no result has the request's custom id.
 type made struct {
-	found  bool
-	failed bool // the result is an error
-	record []byte
-	err    error
+	found    bool
+	failed   bool // the result is an error
+	answered bool // the -o file answers the request already: no record
+	record   []byte
+	err      error
 }
 
 // duplicateNotes writes a note for every line whose custom id an earlier line has,

@@ -503,8 +503,8 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			// (runner.ID): the one found must have that custom id
 			return made{err: fmt.Errorf("%s: custom id %q is joined to request %q, whose custom id %q shares its hash: convert the two in separate runs", r.where, r.customID, req.RequestID, want)}
 		}
-		m := made{found: true, failed: r.res.Error != nil}
-		if w.Answered(req.RequestID) {
+		m := made{found: true, failed: r.res.Error != nil, answered: w.Answered(req.RequestID)}
+		if m.answered {
 			return m
 		}
 		if c.Provider != "" {
@@ -522,7 +522,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			return m.err
 		}
 		t.count(m.failed)
-		if w.Answered(req.RequestID) {
+		if m.answered {
 			skipped++
 			return nil
 		}

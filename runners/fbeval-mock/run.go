@@ -82,24 +82,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// each record is made on the goroutines that decode the requests, and
 	// written in request order
 	type made struct {
-		record []byte
-		err    error
+		answered bool // the -o file answers the request already: no record
+		record   []byte
+		err      error
 	}
 	err = runner.EachPrepared(reqs, func() func(*runner.Item) made {
 		return func(it *runner.Item) made {
 			req := &it.Req
 			if out.Answered(req.RequestID) {
-				return made{}
+				return made{answered: true}
 			}
 			res := answer(c.Mode, c.Seed, req)
 			r := run
 			r.Study, r.Recipe = it.Study, it.Recipe
 			res.Run = &r
 			record, err := runner.AppendRecord(nil, req, &res)
-			return made{record, err}
+			return made{record: record, err: err}
 		}
 	}, func(it *runner.Item, m *made) error {
-		if out.Answered(it.Req.RequestID) {
+		if m.answered {
 			skipped++
 			return nil
 		}
