@@ -562,17 +562,38 @@ func (r *Reader) scanLine() bool {
 		}
 		col := start + 1 + lead
 		r.rec = Record{File: r.name, Line: lineNo, Col: col, Index: r.index, Offset: off + int64(start), Raw: line[start:end], inline: true}
-		if unterminated && cutShort(line[start:end]) {
-			// placed where the value stops, as the decoder would place it
-			msg := "invalid JSON: the record ends inside a JSON value, on a last line with no line end: the file was cut short while it was written"
-			if r.opts.CutHint != "" {
-				msg += " (" + r.opts.CutHint + ")"
+		if unterminated {
+			if msg, at := lastLineCut(line[start:end]); msg != "" {
+				if r.opts.CutHint != "" {
+					msg += " (" + r.opts.CutHint + ")"
+				}
+				r.rec.Err = &InputError{Kind: ErrSyntax, File: r.name, Line: lineNo, Col: col + at, Msg: msg}
 			}
-			r.rec.Err = &InputError{Kind: ErrSyntax, File: r.name, Line: lineNo, Col: col + end - start, Msg: msg}
 		}
 		r.index++
 		return true
 	}
+}
+
+// lastLineCut says how a last line with no line end was cut short while it was
+// written, and where (an offset in raw), or returns "" for a line that is read
+// as any line is. Zero bytes at its end are what a crash leaves where the last
+// writes were (the file's size was set, its data not written): they end the
+// record wherever it stops.
+func lastLineCut(raw []byte) (msg string, at int) {
+	const cut = "the file was cut short while it was written"
+	body := bytes.TrimRight(raw, "\x00")
+	if zeros := len(raw) - len(body); zeros > 0 {
+		if len(bytes.TrimSpace(body)) == 0 {
+			return Plural(zeros, "zero byte", "zero bytes") + " where a record should be, on a last line with no line end: " + cut, 0
+		}
+		return "invalid JSON: the record ends in " + Plural(zeros, "zero byte", "zero bytes") + ", on a last line with no line end: " + cut, len(body)
+	}
+	if cutShort(raw) {
+		// placed where the value stops, as the decoder would place it
+		return "invalid JSON: the record ends inside a JSON value, on a last line with no line end: " + cut, len(raw)
+	}
+	return "", 0
 }
 
 // cutShort reports whether raw is the start of a JSON value that the end of

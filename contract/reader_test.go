@@ -280,6 +280,13 @@ func TestReaderLastLineCutShort(t *testing.T) {
 		{"{\"a\":1}\n{\"b\":2}", ""},
 		{"{\"a\":1}\n{\"b\":2}}", ""},
 		{"{\"a\":1}\n{\"b\":\"tor\n", ""},
+		// zeros a crash left: after the last line end, or after part of a record
+		// (or a whole one whose line end was lost), at the first zero byte
+		{"{\"a\":1}\n\x00\x00\x00", "in.jsonl:2:1: 3 zero bytes where a record should be, on a last line with no line end: the file was cut short while it was written (hint)"},
+		{"{\"a\":1}\n{\"b\":\"tor\x00\x00", "in.jsonl:2:10: invalid JSON: the record ends in 2 zero bytes, on a last line with no line end: the file was cut short while it was written (hint)"},
+		{"{\"a\":1}\n{\"b\":2}\x00", "in.jsonl:2:8: invalid JSON: the record ends in 1 zero byte, on a last line with no line end: the file was cut short while it was written (hint)"},
+		// a zero byte elsewhere is invalid JSON, as any byte that does not belong
+		{"{\"a\":1}\n\x00\x00\n{\"b\":2}\n", ""},
 	} {
 		rd := NewReader("in.jsonl", strings.NewReader(tc.in), ReadOptions{CutHint: "hint"})
 		var got string
