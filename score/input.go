@@ -7,7 +7,11 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"maps"
 	"runtime"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/fbeval/fbeval/contract"
@@ -148,6 +152,12 @@ type InputStats struct {
 	// says where the first is and what it names.
 	OtherCase     int
 	OtherCaseNote string
+	// OtherModel counts the duplicates that replace a record of another model
+	// (both naming one, by name): another model's responses given with these,
+	// or a later run's retry answered by another snapshot. OtherModelNote says
+	// where the first is and which models.
+	OtherModel     int
+	OtherModelNote string
 }
 
 // CutHint is the advice with a response file's last line cut short: what a
@@ -344,4 +354,22 @@ func stringOf(v jsontext.Value) (string, bool) {
 		return "", false
 	}
 	return tok.String(), true
+}
+
+// OtherModels is what a duplicates warning adds when n of the records that
+// repeat an id replaced an earlier answer of another model (two models'
+// responses given to one score), first saying which was the first.
+func OtherModels(n int, first string) string {
+	return fmt.Sprintf(", %d of them another model's answer (the first, %s): score each model's responses on their own", n, first)
+}
+
+// MixedModels is the warning of a score whose answers are of more than one
+// model, by the answers of each.
+func MixedModels(answers map[string]int) string {
+	names := slices.Sorted(maps.Keys(answers))
+	parts := make([]string, len(names))
+	for i, m := range names {
+		parts[i] = m + " (" + contract.Plural(answers[m], "answer", "answers") + ")"
+	}
+	return "the responses mix " + strconv.Itoa(len(names)) + " models: " + strings.Join(parts, ", ") + "; the figures mix runs: score each model's responses apart"
 }

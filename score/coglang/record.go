@@ -13,6 +13,7 @@ type recordFields struct {
 	caseID, version, err jsontext.Value
 	outputs              [len(outputFields)]jsontext.Value
 	run                  jsontext.Value // what fbeval's runners write of their run (see recipe)
+	model                jsontext.Value // the model that answered, when the record names it
 	// borrow: the case id and output strings without escapes share the
 	// record's bytes instead of being copied (RecordScorer.Read)
 	borrow bool
@@ -76,6 +77,8 @@ func scanRecord(raw []byte, f *recordFields) bool {
 			f.outputs[2] = raw[vs:ve]
 		case "run":
 			f.run = raw[vs:ve]
+		case "model":
+			f.model = raw[vs:ve]
 		}
 		i = strictjson.SkipSpace(raw, ve)
 		if i >= len(raw) {

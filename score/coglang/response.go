@@ -95,6 +95,8 @@ func decodeFields(raw []byte, f *recordFields) error {
 			f.err = bytes.Clone(val)
 		case "run":
 			f.run = bytes.Clone(val)
+		case "model":
+			f.model = bytes.Clone(val)
 		default:
 			for i, name := range outputFields {
 				if key == name {

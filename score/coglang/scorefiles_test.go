@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
 	"strings"
 	"testing"
@@ -242,5 +243,51 @@ func TestScoreFilesManyFiles(t *testing.T) {
 	}
 	if got := render(t, res); !bytes.Equal(got, want) {
 		t.Errorf("the result differs from ReadResponses + Score")
+	}
+}
+
+// TestScoreFilesModels: a record that replaces an earlier answer of another
+// model (by "model") is counted, the first named, and cases scored by more than
+// one model are counted by model; records of one model, or naming none (or not
+// as a string), are neither. The same at any number of workers.
+func TestScoreFilesModels(t *testing.T) {
+	fx := fixtures.DefaultCogLangFixture()
+	file := func(n int, model string) []byte {
+		var b []byte
+		for _, c := range fx.Cases[:n] {
+			b = fmt.Appendf(b, `{"case_id": %q, "output": "Equal[1, 1]"%s}`+"\n", c.CaseID, model)
+		}
+		return b
+	}
+	first := fx.Cases[0].CaseID
+	for _, tc := range []struct {
+		name   string
+		files  [][]byte
+		other  int
+		note   string
+		models map[string]int
+	}{
+		{"two models", [][]byte{file(4, `, "model": "a"`), file(2, `, "model": "b"`)}, 2, "case " + first + ": b's, after a's", map[string]int{"a": 2, "b": 2}},
+		{"all replaced", [][]byte{file(4, `, "model": "a"`), file(4, `, "model": "b\u00e9"`)}, 4, "case " + first + ": bé's, after a's", nil},
+		{"one model", [][]byte{file(4, `, "model": "a"`), file(2, `, "model": "a"`)}, 0, "", nil},
+		{"none named later", [][]byte{file(4, `, "model": "a"`), file(2, ``)}, 0, "", nil},
+		{"none named first", [][]byte{file(4, ``), file(2, `, "model": "b"`)}, 0, "", nil},
+		{"not a string", [][]byte{file(4, `, "model": null`), file(2, `, "model": 5`)}, 0, "", nil},
+		{"one file, two models", [][]byte{append(file(4, `, "model": "a"`), file(1, `, "model": "b"`)...)}, 1, "case " + first + ": b's, after a's", map[string]int{"a": 3, "b": 1}},
+	} {
+		for _, workers := range []int{1, 4} {
+			var srcs []score.Source
+			for i, b := range tc.files {
+				srcs = append(srcs, score.Source{Name: fmt.Sprintf("f%d.jsonl", i), R: bytes.NewReader(b)})
+			}
+			res, _, err := ScoreFiles(sourceOf(t, fx), srcs, score.Options{}, Options{AnswerSource: "t", Workers: workers})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Close()
+			if res.OtherModel != tc.other || res.OtherModelNote != tc.note || !maps.Equal(res.Models, tc.models) {
+				t.Errorf("%s, %d workers: other %d (%q), models %v; want %d (%q), %v", tc.name, workers, res.OtherModel, res.OtherModelNote, res.Models, tc.other, tc.note, tc.models)
+			}
+		}
 	}
 }

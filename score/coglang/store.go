@@ -36,6 +36,7 @@ type caseStore struct {
 	slots    pages[slot]
 	levels   []string   // by number
 	headSets [][]string // by number
+	models   modelTally // the model of each case's record
 	header   fixtures.CogLangHeader
 	cases    *spoolFile     // id, prompt per case, in fixture order
 	details  *detailFile    // one detail per scored record, by range of cases
@@ -197,6 +198,7 @@ func (st *caseStore) add(s *Scored) (duplicate, other bool, err error) {
 			sl.bits |= bitDup
 		}
 		sl.otherRecipe = other
+		st.models.set(i, st.slots.n, st.models.id(s.model), duplicate, s.CaseID)
 		return duplicate, other, nil
 	}
 	id := st.ids[s.ID].ID
@@ -208,8 +210,10 @@ func (st *caseStore) add(s *Scored) (duplicate, other bool, err error) {
 	}
 	first := true
 	var off uint64
+	model := st.models.id(s.model)
 	for j := int(s.ID); j < len(st.ids) && st.ids[j].ID == id; j++ {
 		i := int(st.ids[j].N)
+		st.models.set(i, st.slots.n, model, duplicate && first, s.CaseID) // one record: counted once
 		if first {
 			// one detail for every case of the id
 			if err := st.fill(i, s); err != nil {

@@ -30,6 +30,9 @@ type Scored struct {
 	hasRecipe bool
 	// thinking: the output holds a reasoning model's thinking (contract.HoldsThinking)
 	thinking bool
+	// model is the record's "model" member as written, read while its batch
+	// is (caseStore.add)
+	model []byte
 	outcome
 	key contract.ID // the case id's, until Judge looks it up
 }
@@ -79,6 +82,7 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 		return err
 	}
 	dst.ProviderError, dst.ErrorCode = false, ""
+	dst.model = f.model
 	dst.recipe, dst.hasRecipe, dst.thinking = 0, false, false
 	if code, ok := f.providerError(); ok {
 		dst.ProviderError, dst.ErrorCode = true, code
@@ -167,6 +171,7 @@ func (t *tally) result(opts Options) (*Result, error) {
 		return nil, err
 	}
 	res.DuplicateCaseIDs, res.errorCases = dups, errs
+	res.Models, res.OtherModel, res.OtherModelNote = t.st.models.counts(), t.st.models.other, t.st.models.note
 	for id, k := range t.unknown {
 		res.UnknownCaseIDs = append(res.UnknownCaseIDs, id)
 		if k > 1 {

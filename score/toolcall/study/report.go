@@ -159,7 +159,11 @@ func (run *Run) Report() (*Aggregates, error) {
 			ws = append(ws, w)
 		}
 		if in.Duplicates > 0 {
-			ws = append(ws, in.Path+": "+contract.Plural(in.Duplicates, "record repeats", "records repeat")+" an earlier request id (the last one wins)")
+			w := in.Path + ": " + contract.Plural(in.Duplicates, "record repeats", "records repeat") + " an earlier request id (the last one wins)"
+			if n := in.OtherModel; n > 0 {
+				w += score.OtherModels(n, in.OtherModelNote) + " (fbeval compare compares two reports)"
+			}
+			ws = append(ws, w)
 		}
 		if in.Unknown > 0 {
 			ws = append(ws, in.Path+": "+contract.Plural(in.Unknown, "record answers", "records answer")+" no request of this study")
@@ -205,16 +209,7 @@ func (run *Run) Report() (*Aggregates, error) {
 		slices.Sort(rep.Models[arm])
 	}
 	if len(all) > 1 {
-		names := make([]string, 0, len(all))
-		for m := range all {
-			names = append(names, m)
-		}
-		slices.Sort(names)
-		parts := make([]string, len(names))
-		for i, m := range names {
-			parts[i] = m + " (" + contract.Plural(all[m], "answer", "answers") + ")"
-		}
-		rep.Warnings = append(rep.Warnings, "the responses mix "+itoa(len(names))+" models: "+strings.Join(parts, ", ")+"; the figures mix runs: score each model's responses apart")
+		rep.Warnings = append(rep.Warnings, score.MixedModels(all))
 	}
 	rep.model = rep.build()
 	gates, err := score.ParseGates(s.Gates)

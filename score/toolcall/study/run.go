@@ -729,11 +729,18 @@ func (run *Run) apply(o *outcome, st *score.InputStats) bool {
 	}
 	i := o.slot.row*(run.Plan.Study.Repairs+1) + o.slot.attempt - 1
 	a := &run.atts[i]
+	model := run.modelID(o.model)
 	if a.has(fPresent) {
 		st.Duplicates++
+		if a.model != 0 && model != 0 && a.model != model {
+			if st.OtherModel == 0 {
+				st.OtherModelNote = fmt.Sprintf("line %d: %s's, after %s's", o.line, o.model, run.models[a.model])
+			}
+			st.OtherModel++
+		}
 	}
 	*a = o.att
-	a.model = run.modelID(o.model)
+	a.model = model
 	if a.has(fProvider) {
 		run.countProviderCode(o.enc)
 	}
