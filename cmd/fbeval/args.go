@@ -108,12 +108,31 @@ func expandPatterns(flag string, paths []string) ([]string, error) {
 		if err != nil {
 			return nil, usageError("%s: no such file, and not a pattern either (%v)", given, err)
 		}
+		matches = slices.DeleteFunc(matches, func(m string) bool { return hiddenMatch(p, m) })
 		if len(matches) == 0 {
 			return nil, usageError("%s: no file matches the pattern", given)
 		}
 		out = append(out, matches...)
 	}
 	return out, nil
+}
+
+// hiddenMatch reports whether match, which pattern matched, names a hidden
+// file or folder (a name that starts with a dot) where the pattern's part does
+// not start with one: as a shell's * and ? leave them, so 'out/*' is not
+// also the .tmp files of an interrupted write beside them.
+func hiddenMatch(pattern, match string) bool {
+	ps := strings.Split(filepath.Clean(pattern), string(filepath.Separator))
+	ms := strings.Split(filepath.Clean(match), string(filepath.Separator))
+	if len(ps) != len(ms) {
+		return false
+	}
+	for i, m := range ms {
+		if strings.HasPrefix(m, ".") && !strings.HasPrefix(ps[i], ".") && strings.ContainsAny(ps[i], "*?[") {
+			return true
+		}
+	}
+	return false
 }
 
 // patternOf is the quoted pattern that matches exactly files, more than

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -118,4 +119,68 @@ func responsesOf(args []string) (values [][]string, others []string, ok bool) {
 		i++
 	}
 	return values, others, true
+}
+
+// TestDirHint: a folder given for several files gets the pattern of its files
+// (by their one extension, hidden files and folders aside), or says it holds
+// none; for one file, a file in it is asked for.
+func TestDirHint(t *testing.T) {
+	root := t.TempDir()
+	write := func(names ...string) string {
+		dir, err := os.MkdirTemp(root, "d")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range names {
+			if strings.HasSuffix(n, "/") {
+				err = os.Mkdir(filepath.Join(dir, n), 0o755)
+			} else {
+				err = os.WriteFile(filepath.Join(dir, n), nil, 0o644)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	for _, tc := range []struct {
+		names []string
+		many  bool
+		want  string // with D for the folder
+	}{
+		{[]string{"a.jsonl", "b.jsonl"}, true, "give its files as a pattern, quoted for fbeval to expand ('D/*.jsonl')"},
+		{[]string{"a.jsonl", "b.json"}, true, "give its files as a pattern, quoted for fbeval to expand ('D/*')"},
+		{[]string{"a.jsonl", ".a.jsonl.tmp", "sub/"}, true, "give its files as a pattern, quoted for fbeval to expand ('D/*.jsonl')"},
+		{[]string{"README"}, true, "give its files as a pattern, quoted for fbeval to expand ('D/*')"},
+		{[]string{".hidden", "sub/"}, true, "it holds no files"},
+		{nil, true, "it holds no files"},
+		{[]string{"a.jsonl"}, false, "name a file in it"},
+	} {
+		dir := write(tc.names...)
+		if got, want := dirHint(dir, tc.many), strings.ReplaceAll(tc.want, "D", dir); got != want {
+			t.Errorf("%v, many %v: %q, want %q", tc.names, tc.many, got, want)
+		}
+	}
+}
+
+// TestHiddenMatch: a pattern's * and ? leave names that start with a dot, in
+// any part they match, as a shell's do; a part that starts with a dot names them.
+func TestHiddenMatch(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, match string
+		hidden         bool
+	}{
+		{"out/*", "out/a.jsonl", false},
+		{"out/*", "out/.a.jsonl.tmp", true},
+		{"out/*.jsonl", "out/.a.jsonl", true},
+		{"out/.*", "out/.a.jsonl", false},
+		{"*/a.jsonl", ".git/a.jsonl", true},
+		{"out/*/a.jsonl", "out/x/a.jsonl", false},
+		{".cache/*.jsonl", ".cache/a.jsonl", false},
+		{"./out/*.jsonl", "out/a.jsonl", false},
+	} {
+		if got := hiddenMatch(tc.pattern, tc.match); got != tc.hidden {
+			t.Errorf("hiddenMatch(%q, %q) = %v, want %v", tc.pattern, tc.match, got, tc.hidden)
+		}
+	}
 }

@@ -52,7 +52,7 @@ func (c *CheckCmd) Run(env *Env) error {
 	if (c.Domain == "") == (c.Contract == "") {
 		return usageError("give either --domain (a tool contract) or --contract (an fbeval contract)")
 	}
-	r, done, err := openInput(env, path)
+	r, done, err := openInput(env, path, false)
 	if err != nil {
 		return err
 	}

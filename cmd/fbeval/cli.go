@@ -187,8 +187,10 @@ func oneLine(s string) string {
 	return contract.PrintableLine(strings.ReplaceAll(strings.TrimSpace(s), "\n", "; "))
 }
 
-// openInput opens path for reading; "-" is stdin.
-func openInput(env *Env, path string) (io.Reader, func(), error) {
+// openInput opens path for reading; "-" is stdin. many says whether the
+// input is one of several files, which may be given as a pattern: a directory
+// named for it gets the pattern of its files, else a file in it is asked for.
+func openInput(env *Env, path string, many bool) (io.Reader, func(), error) {
 	env.noteInput(path)
 	if err := env.stdoutNotInput(path); err != nil {
 		return nil, nil, err // before a byte is read: after > it is empty
@@ -205,13 +207,39 @@ func openInput(env *Env, path string) (io.Reader, func(), error) {
 	}
 	if st, err := f.Stat(); err == nil && st.IsDir() {
 		f.Close()
-		return nil, nil, &exitError{code: 2, err: fmt.Errorf("%s: is a directory, not a file: name the files in it (%s)", path, filepath.Join(path, "*"))}
+		return nil, nil, &exitError{code: 2, err: fmt.Errorf("%s: is a directory, not a file: %s", path, dirHint(path, many))}
 	}
 	if contract.BeingWritten(f) {
 		// scored while the runner still answers: rows missing, and why
 		env.warnf("%s: a runner is still writing it (it holds the file's lock): what is read is what it has written so far", path)
 	}
 	return f, func() { f.Close() }, nil
+}
+
+// dirHint says what to give in place of the directory path: with many, its
+// files as a pattern fbeval expands, quoted so that the shell leaves it (by
+// their one extension, when they share one), else a file in it.
+func dirHint(path string, many bool) string {
+	if !many {
+		return "name a file in it"
+	}
+	entries, _ := os.ReadDir(path)
+	ext, files := "", 0
+	for _, e := range entries {
+		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if files == 0 {
+			ext = filepath.Ext(e.Name())
+		} else if filepath.Ext(e.Name()) != ext {
+			ext = ""
+		}
+		files++
+	}
+	if files == 0 {
+		return "it holds no files"
+	}
+	return "give its files as a pattern, quoted for fbeval to expand ('" + filepath.Join(path, "*"+ext) + "')"
 }
 
 func cleanPathError(err error) error {

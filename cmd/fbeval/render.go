@@ -78,7 +78,7 @@ func openReport(env *Env, path string, opts report.OpenOptions) (report.Doc, fun
 	if opts.MaxRowBytes <= 0 {
 		return report.Doc{}, nil, usageError("--max-line-bytes must be positive")
 	}
-	r, closeInput, err := openInput(env, path)
+	r, closeInput, err := openInput(env, path, false)
 	if err != nil {
 		return report.Doc{}, nil, err
 	}

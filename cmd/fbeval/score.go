@@ -196,7 +196,7 @@ func (c *ScoreCmd) sources(env *Env) []score.Source {
 
 // inputSource is the response file path, opened (openInput) when it is read.
 func inputSource(env *Env, path string) score.Source {
-	return score.Source{Name: path, Open: func() (io.Reader, func(), error) { return openInput(env, path) }}
+	return score.Source{Name: path, Open: func() (io.Reader, func(), error) { return openInput(env, path, true) }}
 }
 
 // cogLangMemoryLimit is the soft memory limit of CogLang scoring unless

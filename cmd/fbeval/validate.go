@@ -36,7 +36,7 @@ func (c *ValidateCmd) Run(env *Env) error {
 	}
 	bad := 0
 	for _, f := range c.Files {
-		r, done, err := openInput(env, f)
+		r, done, err := openInput(env, f, true)
 		if err != nil {
 			return err
 		}
