@@ -99,10 +99,12 @@ func (c *ExportCmd) Run(env *Env) error {
 // stderr. Nothing is written before an error, so an unreadable or wrong file is
 // one line.
 func readAll(env *Env, run *study.Run, paths []string, opts score.Options, given study.Given) error {
-	for _, p := range paths {
-		if _, err := run.Read(inputSource(env, p), opts); err != nil {
-			return err
-		}
+	srcs := make([]score.Source, len(paths))
+	for i, p := range paths {
+		srcs[i] = inputSource(env, p)
+	}
+	if err := run.ReadAll(srcs, opts); err != nil {
+		return err
 	}
 	if err := run.CheckJoined(given); err != nil {
 		return err

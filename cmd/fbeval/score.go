@@ -67,8 +67,7 @@ func (c *ScoreCmd) Run(env *Env) error {
 	if err := c.claimInputs(env, c.Output); err != nil {
 		return err
 	}
-	var seen []os.FileInfo // of the files named so far, each stat'ed once
-	var seenNames []string
+	var seen fileSet // the files named so far, each stat'ed once
 	for i, p := range c.Responses {
 		if err := commaList("--responses", p); err != nil {
 			return err
@@ -84,14 +83,14 @@ func (c *ScoreCmd) Run(env *Env) error {
 		if contract.Stdin(p) {
 			if f, ok := env.Stdin.(*os.File); ok {
 				if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-					seen, seenNames = append(seen, st), append(seenNames, p)
+					seen.add(p, st)
 				}
 			}
 		} else if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-			if k := slices.IndexFunc(seen, func(s os.FileInfo) bool { return os.SameFile(s, st) }); k >= 0 {
-				env.warnf("%s and %s are one file, given twice: each of its records is read twice and repeats itself (the last wins)", contract.InputName(seenNames[k]), p)
+			if name, ok := seen.find(st); ok {
+				env.warnf("%s and %s are one file, given twice: each of its records is read twice and repeats itself (the last wins)", contract.InputName(name), p)
 			}
-			seen, seenNames = append(seen, st), append(seenNames, p)
+			seen.add(p, st)
 		}
 	}
 	env.noteInput(c.Responses...)
@@ -570,4 +569,37 @@ func commaList(flag, path string) error {
 		fixed = append(fixed, flag+" "+p)
 	}
 	return usageError("%s %s: no such file; %s takes one file, so give each its own: %s", flag, path, flag, strings.Join(fixed, " "))
+}
+
+// fileSet finds a file among those added, as os.SameFile tells them apart,
+// looking only at those of its size and time: ten thousand shards are not
+// fifty million comparisons.
+type fileSet struct {
+	byStamp map[fileStamp][]int
+	infos   []os.FileInfo
+	names   []string
+}
+
+type fileStamp struct{ size, mod int64 }
+
+func stampOf(fi os.FileInfo) fileStamp { return fileStamp{fi.Size(), fi.ModTime().UnixNano()} }
+
+// add adds the file fi, named name.
+func (s *fileSet) add(name string, fi os.FileInfo) {
+	if s.byStamp == nil {
+		s.byStamp = map[fileStamp][]int{}
+	}
+	k := stampOf(fi)
+	s.byStamp[k] = append(s.byStamp[k], len(s.infos))
+	s.infos, s.names = append(s.infos, fi), append(s.names, name)
+}
+
+// find returns the name the file fi was first added with.
+func (s *fileSet) find(fi os.FileInfo) (string, bool) {
+	for _, i := range s.byStamp[stampOf(fi)] {
+		if os.SameFile(s.infos[i], fi) {
+			return s.names[i], true
+		}
+	}
+	return "", false
 }

@@ -2,6 +2,7 @@ package study
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -689,4 +690,91 @@ func BenchmarkToolcallWhole1440(b *testing.B) {
 
 func reportRate(b *testing.B, perOp int) {
 	b.ReportMetric(float64(perOp)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+}
+
+// TestToolcallReadAllAsReadEach: response files read through one pipeline
+// (ReadAll) give the report and case results that reading them one by one
+// (Read) gives, at any number of workers, each file opened when its turn
+// comes and closed once read; the first error, file by file, is the one
+// returned: a file none of whose records could be read before a file that
+// cannot be opened.
+func TestToolcallReadAllAsReadEach(t *testing.T) {
+	lines := bytes.SplitAfter(tcMixed(t, 6000), []byte("\n"))
+	var files [][]byte
+	for len(lines) > 0 {
+		n := min(len(files)*400+1, len(lines)) // shards of growing size, the first of one line
+		files = append(files, bytes.Join(lines[:n], nil))
+		lines = lines[n:]
+	}
+	files = append(files, nil) // a shard with no records
+	outputs := func(run *Run) (string, string) {
+		rep, err := run.Report()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var js, cases bytes.Buffer
+		if err := report.WriteJSON(&js, rep.Doc()); err != nil {
+			t.Fatal(err)
+		}
+		results, err := run.CaseResultRanges()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := report.WriteCaseResultRanges(&cases, results); err != nil {
+			t.Fatal(err)
+		}
+		return js.String(), cases.String()
+	}
+	open, most := 0, 0
+	sources := func() []score.Source {
+		var srcs []score.Source
+		for i, b := range files {
+			srcs = append(srcs, score.Source{Name: fmt.Sprintf("s%d.jsonl", i), Open: func() (io.Reader, func(), error) {
+				open++
+				most = max(most, open)
+				return bytes.NewReader(b), func() { open-- }, nil
+			}})
+		}
+		return srcs
+	}
+	each := tcBenchRun(t)
+	for _, src := range sources() {
+		if _, err := each.Read(src, score.Options{Workers: 2}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantRep, wantCases := outputs(each)
+	if !strings.Contains(wantRep, `"path": "s3.jsonl"`) || !strings.Contains(wantRep, "holds no records") {
+		t.Fatalf("the shards are not in the report: %.300s", wantRep)
+	}
+	for _, w := range []int{1, 2, 4} {
+		all := tcBenchRun(t)
+		if err := all.ReadAll(sources(), score.Options{Workers: w}); err != nil {
+			t.Fatal(err)
+		}
+		if rep, cases := outputs(all); rep != wantRep || cases != wantCases {
+			t.Errorf("workers=%d: ReadAll's report or case results differ from Read's, file by file", w)
+		}
+		if open != 0 || most != 1 {
+			t.Errorf("workers=%d: at most %d files open at once, %d left open; want one at a time, none left", w, most, open)
+		}
+	}
+
+	missing := errors.New("s9.jsonl: no such file or directory")
+	gone := score.Source{Name: "s9.jsonl", Open: func() (io.Reader, func(), error) { return nil, nil, missing }}
+	junk := score.Source{Name: "junk.jsonl", Open: func() (io.Reader, func(), error) { return strings.NewReader("not json\nnor this\n"), func() {}, nil }}
+	good := sources()[1]
+	for _, tc := range []struct {
+		srcs []score.Source
+		want string
+	}{
+		{[]score.Source{good, gone}, missing.Error()},
+		{[]score.Source{good, junk, gone}, "no record of the file could be read (2 records rejected)"},
+		{[]score.Source{junk, good}, "no record of the file could be read (2 records rejected)"},
+	} {
+		err := tcBenchRun(t).ReadAll(tc.srcs, score.Options{Workers: 2})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%d files: %v, want %q", len(tc.srcs), err, tc.want)
+		}
+	}
 }

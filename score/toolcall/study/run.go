@@ -233,9 +233,82 @@ func (run *Run) lookup(resp *contract.Response) (slot, bool) {
 // failures never need their messages. The results are the ones Judge.Score
 // gives (tested).
 func (run *Run) Read(src score.Source, opts score.Options) (*score.InputStats, error) {
+	if err := run.ReadAll([]score.Source{src}, opts); err != nil {
+		return nil, err
+	}
+	return &run.Inputs[len(run.Inputs)-1], nil
+}
+
+// ReadAll reads response files in order, as Read reads each, through one
+// pipeline: a batch engine's thousands of shards do not each start its
+// goroutines and fill its buffers anew. Its first error ends the reading, as
+// Read's would have, file by file: a file none of whose records could be read
+// is the error if it comes before the error that stopped the reading.
+func (run *Run) ReadAll(srcs []score.Source, opts score.Options) error {
+	stats := make([]score.InputStats, len(srcs)) // what apply counted, by file
+	names := make([]string, len(srcs))
+	for i, src := range srcs {
+		stats[i].Path, names[i] = src.Name, src.Name
+	}
+	workers := score.Workers(opts.Workers)
+	run.workers = workers
+	p := pipeline.New(workers, func() func(*pipeline.Batch[outcome]) {
+		w := &worker{run: run, names: names}
+		return w.judge
+	}, func(b *pipeline.Batch[outcome]) bool {
+		st := &stats[b.File]
+		for i := range b.Out {
+			if !run.apply(&b.Out[i], st) {
+				return false
+			}
+		}
+		return true
+	})
+	read := make([]score.InputStats, 0, len(srcs)) // what each reader saw, of the files read through
+	// end stops the reading with err (nil: every file was read): the files
+	// read before are kept, and the first of them none of whose records could
+	// be read is the error before err
+	end := func(err error) error {
+		p.Close()
+		if run.spool.err != nil {
+			return run.spool.err
+		}
+		for i := range read {
+			st := &stats[i]
+			if st.Records > 0 && st.Accepted == 0 {
+				// nothing in the file is a record: a wrong file, not a run with bad lines
+				return &exitErr{msg: fmt.Sprintf("%s; no record of the file could be read (%s): give a JSONL file, a JSON list or a batch object of response records",
+					st.Rejected[0].Reason, contract.Plural(st.Records, "record rejected", "records rejected"))}
+			}
+			in := read[i]
+			st.Shape, st.Lines, st.Warnings, st.SHA256, st.WrittenFor = in.Shape, in.Lines, in.Warnings, in.SHA256, in.WrittenFor
+			if st.Records == 0 {
+				st.Warnings = append(st.Warnings, score.NoRecords(st.Path))
+			}
+			run.Inputs = append(run.Inputs, *st)
+		}
+		return err
+	}
+	for fi, src := range srcs {
+		in, err := run.readFile(p, fi, src, opts)
+		if err != nil {
+			return end(err)
+		}
+		read = append(read, in)
+		if p.Stopped() {
+			break
+		}
+	}
+	return end(nil)
+}
+
+// readFile adds the records of one response file to the pipeline, as file
+// fi, and returns what its reader saw of it.
+func (run *Run) readFile(p *pipeline.Pipeline[outcome], fi int, src score.Source, opts score.Options) (score.InputStats, error) {
+	var in score.InputStats
 	r, closeFile, err := src.Reader()
 	if err != nil {
-		return nil, err
+		return in, err
 	}
 	defer closeFile()
 	hr := score.NewHashingReader(r)
@@ -250,61 +323,34 @@ func (run *Run) Read(src score.Source, opts score.Options) (*score.InputStats, e
 		WrongFileHint:  score.WrongFileHint,
 		TextHint:       score.TextHint,
 	})
-	st := &score.InputStats{Path: src.Name}
-	workers := score.Workers(opts.Workers)
-	p := pipeline.New(workers, func() func(*pipeline.Batch[outcome]) {
-		w := &worker{run: run, name: st.Path}
-		return w.judge
-	}, func(b *pipeline.Batch[outcome]) bool {
-		for i := range b.Out {
-			if !run.apply(&b.Out[i], st) {
-				return false
-			}
-		}
-		return true
-	})
 	first := true
 	for rd.Scan() {
 		rec := rd.Record()
 		if first {
-			if err = score.SniffRecord(rec, contract.SuiteToolcall); err != nil {
-				break
+			if err := score.SniffRecord(rec, contract.SuiteToolcall); err != nil {
+				return in, err
 			}
 			if rec.Err == nil {
-				st.WrittenFor = contract.RunStudy(rec.Raw)
+				in.WrittenFor = contract.RunStudy(rec.Raw)
 			}
 			first = false
 		}
-		p.Add(0, rec)
+		if !p.Add(fi, rec) {
+			break
+		}
 	}
-	p.Close()
-	run.workers = workers
-	if run.spool.err != nil {
-		return nil, run.spool.err
-	}
-	if err != nil {
-		return nil, err
-	}
+	p.Flush() // no batch mixes two files
 	if err := rd.Err(); err != nil {
-		return nil, err
+		return in, err
 	}
 	if err := score.CheckBatchVersion(rd, src.Name, contract.ResponseBatchV1); err != nil {
-		return nil, err
+		return in, err
 	}
-	if st.Records > 0 && st.Accepted == 0 {
-		// nothing in the file is a record: a wrong file, not a run with bad lines
-		return nil, &exitErr{msg: fmt.Sprintf("%s; no record of the file could be read (%s): give a JSONL file, a JSON list or a batch object of response records",
-			st.Rejected[0].Reason, contract.Plural(st.Records, "record rejected", "records rejected"))}
-	}
-	st.Shape = rd.Shape().String()
-	st.Lines = rd.Lines()
-	st.Warnings = rd.Warnings()
-	if st.Records == 0 {
-		st.Warnings = append(st.Warnings, score.NoRecords(st.Path))
-	}
-	st.SHA256 = hr.Finish()
-	run.Inputs = append(run.Inputs, *st)
-	return st, nil
+	in.Shape = rd.Shape().String()
+	in.Lines = rd.Lines()
+	in.Warnings = rd.Warnings()
+	in.SHA256 = hr.Finish()
+	return in, nil
 }
 
 // Given says which of the study's repeats and repair rounds were given as
@@ -495,7 +541,7 @@ type outcome struct {
 // worker decodes and judges records; one per goroutine of the pipeline.
 type worker struct {
 	run    *Run
-	name   string
+	names  []string // of the files, by the batch's File
 	sc     tc.RecordScanner
 	fields tc.RecordFields
 	models map[string]string // interned model names: a file names few
@@ -519,15 +565,16 @@ func (w *worker) model(b []byte) string {
 
 // judge fills b.Out.
 func (w *worker) judge(b *pipeline.Batch[outcome]) {
+	name := w.names[b.File]
 	for i := range b.Out {
-		w.record(b.Record(i), b.Lines[i], b.Cols[i], b.Errs[i], &b.Out[i])
+		w.record(name, b.Record(i), b.Lines[i], b.Cols[i], b.Errs[i], &b.Out[i])
 	}
 }
 
 // record decodes and judges one record. Plain records (provider errors
 // among them) take the scanner's path, which copies nothing; the rest go
 // through contract.DecodeResponse, which gives the verdict and the message.
-func (w *worker) record(raw []byte, line, col int, rerr error, o *outcome) {
+func (w *worker) record(name string, raw []byte, line, col int, rerr error, o *outcome) {
 	*o = outcome{line: line, enc: o.enc[:0]}
 	if rerr != nil {
 		o.kind, o.reason = outRejected, rerr.Error()
@@ -581,7 +628,7 @@ func (w *worker) record(raw []byte, line, col int, rerr error, o *outcome) {
 		run.judgeQuick(sl.row, f.Output, o)
 		return
 	}
-	rec := &contract.Record{File: w.name, Line: line, Col: col, Raw: raw}
+	rec := &contract.Record{File: name, Line: line, Col: col, Raw: raw}
 	resp, err := contract.DecodeResponse(rec)
 	if err != nil {
 		o.kind, o.reason = outRejected, err.Error()
