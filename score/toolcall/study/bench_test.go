@@ -300,6 +300,12 @@ func tcReported(t *testing.T, data []byte, workers int) (*Run, *Aggregates) {
 func tcOutputs(t *testing.T, data []byte, workers int) (string, string) {
 	t.Helper()
 	run, rep := tcReported(t, data, workers)
+	return runOutputs(t, run, rep)
+}
+
+// runOutputs returns the JSON report rep of run and its case results.
+func runOutputs(t *testing.T, run *Run, rep *Aggregates) (string, string) {
+	t.Helper()
 	var js, cases bytes.Buffer
 	if err := report.WriteJSON(&js, rep.Doc()); err != nil {
 		t.Fatal(err)
@@ -712,18 +718,7 @@ func TestToolcallReadAllAsReadEach(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var js, cases bytes.Buffer
-		if err := report.WriteJSON(&js, rep.Doc()); err != nil {
-			t.Fatal(err)
-		}
-		results, err := run.CaseResultRanges()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := report.WriteCaseResultRanges(&cases, results); err != nil {
-			t.Fatal(err)
-		}
-		return js.String(), cases.String()
+		return runOutputs(t, run, rep)
 	}
 	open, most := 0, 0
 	sources := func() []score.Source {
