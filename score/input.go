@@ -356,11 +356,11 @@ func stringOf(v jsontext.Value) (string, bool) {
 	return tok.String(), true
 }
 
-// OtherModels is what a duplicates warning adds when n of the records that
-// repeat an id replaced an earlier answer of another model (two models'
-// responses given to one score), first saying which was the first.
-func OtherModels(n int, first string) string {
-	return fmt.Sprintf(", %d of them another model's answer (the first, %s): score each model's responses on their own", n, first)
+// OtherModels says of records that repeat an id that they replaced an earlier
+// answer of another model (two models' responses given to one score), first
+// saying which was the first.
+func OtherModels(first string) string {
+	return "another model's answer (the first, " + first + "): score each model's responses on their own"
 }
 
 // MixedModels is the warning of a score whose answers are of more than one

@@ -249,14 +249,7 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 			env.warnf("%s", w)
 		}
 		if n := len(res.DuplicateCaseIDs); n > 0 {
-			other := ""
-			if res.OtherModel > 0 {
-				other = score.OtherModels(res.OtherModel, res.OtherModelNote)
-			}
-			env.warnf("%s given more than once (%s): the last record wins%s", contract.Plural(n, "case id", "case ids"), usage.List(res.DuplicateCaseIDs, 5), other)
-		}
-		if res.Models != nil {
-			env.warnf("%s", score.MixedModels(res.Models))
+			env.warnf("%s given more than once (%s): the last record wins", contract.Plural(n, "case id", "case ids"), usage.List(res.DuplicateCaseIDs, 5))
 		}
 		if n := len(res.UnknownCaseIDs); n > 0 {
 			env.warnf("%s the fixture does not have (%s), not scored", contract.Plural(n, "case id", "case ids"), usage.List(res.UnknownCaseIDs, 5))

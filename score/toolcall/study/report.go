@@ -161,7 +161,7 @@ func (run *Run) Report() (*Aggregates, error) {
 		if in.Duplicates > 0 {
 			w := in.Path + ": " + contract.Plural(in.Duplicates, "record repeats", "records repeat") + " an earlier request id (the last one wins)"
 			if n := in.OtherModel; n > 0 {
-				w += score.OtherModels(n, in.OtherModelNote) + " (fbeval compare compares two reports)"
+				w += fmt.Sprintf(", %d of them %s (fbeval compare compares two reports)", n, score.OtherModels(in.OtherModelNote))
 			}
 			ws = append(ws, w)
 		}
