@@ -9,7 +9,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
@@ -846,5 +845,3 @@ func jsonText(v any) jsontext.Value {
 	}
 	return b
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
