@@ -3,6 +3,8 @@ package coglang
 import (
 	"fmt"
 
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/score"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -96,4 +98,17 @@ func (m *modelTally) counts() map[string]int {
 		return nil
 	}
 	return out
+}
+
+// warnings says how many records replaced another model's answer, and how
+// many cases each model scored when they are more than one model's.
+func (m *modelTally) warnings() []string {
+	var ws []string
+	if n := m.other; n > 0 {
+		ws = append(ws, fmt.Sprintf("%d of the records that repeat a case id %s %s", n, contract.Pick(n, "is", "are"), score.OtherModels(m.note)))
+	}
+	if models := m.counts(); models != nil {
+		ws = append(ws, score.MixedModels(models))
+	}
+	return ws
 }

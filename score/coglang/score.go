@@ -170,13 +170,6 @@ type Result struct {
 	// UnknownNotListed counts records whose unknown case id is left out of
 	// UnknownCaseIDs, which stops at MaxUnknownListed ids.
 	UnknownNotListed int
-	// Models counts the cases each model scored (by the records' "model"),
-	// when they are more than one model's; OtherModel counts the records that
-	// replaced an earlier answer of another model, OtherModelNote says which
-	// was the first. ScoreFiles sets them.
-	Models         map[string]int
-	OtherModel     int
-	OtherModelNote string
 
 	// ResponseFile, when set by the caller, is written as the response_file block.
 	ResponseFile *report.ResponseFile

@@ -87,12 +87,7 @@ func (x *Indexed) ScoreFiles(sources []score.Source, opts score.Options, copts O
 	if out.Thinking > 0 {
 		out.Warnings = append(out.Warnings, score.ThinkingWarning(out.Thinking, "parse_error"))
 	}
-	if n := res.OtherModel; n > 0 {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("%d of the records that repeat a case id %s %s", n, contract.Pick(n, "is", "are"), score.OtherModels(res.OtherModelNote)))
-	}
-	if res.Models != nil {
-		out.Warnings = append(out.Warnings, score.MixedModels(res.Models))
-	}
+	out.Warnings = append(out.Warnings, st.models.warnings()...)
 	out.UnknownNotListed = res.UnknownNotListed
 	if n := res.UnknownNotListed; n > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("%d records name case ids the fixture does not have and unknown_case_ids leaves out (it lists the first %d)", n, MaxUnknownListed))

@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -280,13 +281,17 @@ func TestScoreFilesModels(t *testing.T) {
 			for i, b := range tc.files {
 				srcs = append(srcs, score.Source{Name: fmt.Sprintf("f%d.jsonl", i), R: bytes.NewReader(b)})
 			}
-			res, _, err := ScoreFiles(sourceOf(t, fx), srcs, score.Options{}, Options{AnswerSource: "t", Workers: workers})
+			res, loaded, err := ScoreFiles(sourceOf(t, fx), srcs, score.Options{}, Options{AnswerSource: "t", Workers: workers})
 			if err != nil {
 				t.Fatal(err)
 			}
 			res.Close()
-			if res.OtherModel != tc.other || res.OtherModelNote != tc.note || !maps.Equal(res.Models, tc.models) {
-				t.Errorf("%s, %d workers: other %d (%q), models %v; want %d (%q), %v", tc.name, workers, res.OtherModel, res.OtherModelNote, res.Models, tc.other, tc.note, tc.models)
+			m := &res.store.models
+			if m.other != tc.other || m.note != tc.note || !maps.Equal(m.counts(), tc.models) {
+				t.Errorf("%s, %d workers: other %d (%q), models %v; want %d (%q), %v", tc.name, workers, m.other, m.note, m.counts(), tc.other, tc.note, tc.models)
+			}
+			if ws := m.warnings(); len(ws) != min(tc.other, 1)+len(tc.models)/2 || !slices.Equal(loaded.Warnings[len(loaded.Warnings)-len(ws):], ws) {
+				t.Errorf("%s, %d workers: warnings %q, want %q at the end of the result's", tc.name, workers, loaded.Warnings, ws)
 			}
 		}
 	}

@@ -171,7 +171,6 @@ func (t *tally) result(opts Options) (*Result, error) {
 		return nil, err
 	}
 	res.DuplicateCaseIDs, res.errorCases = dups, errs
-	res.Models, res.OtherModel, res.OtherModelNote = t.st.models.counts(), t.st.models.other, t.st.models.note
 	for id, k := range t.unknown {
 		res.UnknownCaseIDs = append(res.UnknownCaseIDs, id)
 		if k > 1 {
