@@ -2,7 +2,6 @@ package contract
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 	"math"
 	"os"
@@ -45,7 +44,7 @@ func NewSpool(name string, r io.Reader) (*Spool, error) {
 	if of == "-" {
 		of = "standard input"
 	}
-	tmp, err := CreateTemp("fbeval-spool-*", "a copy of "+of+" to read it twice")
+	tmp, err := CreateTemp("fbeval-spool-*", "a copy of "+of+" (read twice)")
 	if err != nil {
 		return nil, err
 	}
@@ -66,23 +65,23 @@ func (s *Spool) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// flush writes out the copy and returns the first error writing it.
-func (s *Spool) flush() error {
+// Flush writes out the copy and returns the first error writing it: called
+// once the first pass is read, it says before anything else is done that the
+// copy could not be kept (a full TMPDIR), which Rewind and ReadAt would say
+// only later.
+func (s *Spool) Flush() error {
 	s.mu.Lock() // ReadAt on several goroutines: the first flushes
 	defer s.mu.Unlock()
 	if s.w != nil && s.err == nil {
 		s.err = s.w.Flush()
 	}
-	if s.err != nil {
-		return fmt.Errorf("cannot keep a copy of %s for reading it twice: %v", s.name, s.err)
-	}
-	return nil
+	return s.err // a TempFile's: it says what the copy was for and what to do
 }
 
 // Rewind returns a reader of the input from its start: what the first pass read
 // (of a copy), or the regular file as it is now.
 func (s *Spool) Rewind() (io.Reader, error) {
-	if err := s.flush(); err != nil {
+	if err := s.Flush(); err != nil {
 		return nil, err
 	}
 	return io.NewSectionReader(s.file, s.start, math.MaxInt64-s.start), nil
@@ -91,7 +90,7 @@ func (s *Spool) Rewind() (io.Reader, error) {
 // ReadAt reads len(p) bytes at offset off from the start of the input. Once
 // the input was read to its end, it is safe on several goroutines at once.
 func (s *Spool) ReadAt(p []byte, off int64) (int, error) {
-	if err := s.flush(); err != nil {
+	if err := s.Flush(); err != nil {
 		return 0, err
 	}
 	return s.file.ReadAt(p, s.start+off)

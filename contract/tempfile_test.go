@@ -1,9 +1,13 @@
 package contract
 
 import (
+	"bufio"
+	"errors"
+	"io/fs"
 	"os"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -50,3 +54,41 @@ func TestTempFileNoDirectory(t *testing.T) {
 		t.Errorf("message %q", msg)
 	}
 }
+
+// TestTempFileFull: a write to a temporary file on a full disk, through each
+// way fbeval writes one, is one line naming what the file held and its
+// directory, and saying what to set; other failures say the system's reason
+// alone.
+func TestTempFileFull(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here:", err)
+	}
+	defer full.Close()
+	tf := &TempFile{File: full, what: "scoring details", dir: "/tmp/x"}
+	const want = "cannot write the temporary file of scoring details in /tmp/x: no space left on device: set TMPDIR to a directory with more room (docs/security.md says how much fbeval needs there)"
+	bw := bufio.NewWriterSize(tf, 16)
+	_, bufErr := bw.Write([]byte("more than sixteen bytes"))
+	_, strErr := tf.WriteString("x")
+	for name, err := range map[string]error{"Write": writeErr(tf.Write([]byte("x"))), "WriteString": strErr, "bufio": bufErr} {
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %q", name, err, want)
+		}
+		if !errors.Is(err, syscall.ENOSPC) {
+			t.Errorf("%s: %v is not ENOSPC", name, err)
+		}
+	}
+	other := tf.writeError(&fs.PathError{Op: "write", Path: "/tmp/x/fbeval-details-1", Err: syscall.EIO})
+	if got := other.Error(); got != "cannot write the temporary file of scoring details in /tmp/x: input/output error" {
+		t.Errorf("EIO: %q", got)
+	}
+	big := tf.writeError(&fs.PathError{Op: "write", Path: "/tmp/x/fbeval-details-1", Err: syscall.EFBIG})
+	if got := big.Error(); got != "cannot write the temporary file of scoring details in /tmp/x: file too large: raise the limit on the size of a file this process may write (ulimit -f)" {
+		t.Errorf("EFBIG: %q", got)
+	}
+	if tf.writeError(nil) != nil {
+		t.Error("no error became one")
+	}
+}
+
+func writeErr(_ int, err error) error { return err }

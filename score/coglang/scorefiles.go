@@ -57,6 +57,12 @@ func (x *Indexed) ScoreFiles(sources []score.Source, opts score.Options, copts O
 		st.close()
 		return nil, nil, err
 	}
+	// every case and detail written out before any is read back: a full
+	// TMPDIR ends the score here, before a byte of its result
+	if err := st.flush(); err != nil {
+		st.close()
+		return nil, nil, err
+	}
 	out.filesRead()
 	res, err := t.result(copts)
 	if err != nil {
@@ -106,6 +112,10 @@ func (x *Indexed) ScoreFiles(sources []score.Source, opts score.Options, copts O
 func ScoreReferences(src fixtures.CogLangSource, copts Options) (*Result, error) {
 	st, err := newCaseStore(src, true, ParseOptions{Strict: copts.Strict, MaxDepth: copts.MaxDepth, MaxBytes: copts.MaxBytes})
 	if err != nil {
+		return nil, err
+	}
+	if err := st.flush(); err != nil {
+		st.close()
 		return nil, err
 	}
 	if copts.AnswerSource == "" {

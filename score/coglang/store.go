@@ -656,10 +656,7 @@ func (s *spoolFile) writeStrings(a, b string) error {
 		n, err = contract.WriteField(s.w, b)
 		s.off += int64(n)
 	}
-	if err != nil {
-		return fmt.Errorf("cannot write the temporary file of the scored cases: %v", err)
-	}
-	return nil
+	return err // a contract.TempFile's: it says what to do
 }
 
 // reader reads the file from the start, in order.
@@ -710,7 +707,7 @@ func (r *spoolReader) bytes(dst []byte) ([]byte, error) {
 // several goroutines at once.
 func (st *caseStore) flush() error {
 	if err := st.cases.w.Flush(); err != nil {
-		return fmt.Errorf("cannot write the temporary file of the scored cases: %v", err)
+		return err
 	}
 	return st.details.flush()
 }
@@ -755,7 +752,7 @@ func (d *detailFile) write(i int, b []byte) (int64, error) {
 		off := d.off
 		d.off += int64(len(b))
 		if _, err := d.f.WriteAt(b, off); err != nil {
-			return 0, fmt.Errorf("cannot write the temporary file of the scored cases: %v", err)
+			return 0, err
 		}
 		return off, nil
 	}
@@ -785,7 +782,7 @@ func (d *detailFile) writeBlock(bl *detailBlock) error {
 		return nil
 	}
 	if _, err := d.f.WriteAt(bl.buf, bl.at); err != nil {
-		return fmt.Errorf("cannot write the temporary file of the scored cases: %v", err)
+		return err
 	}
 	bl.buf = bl.buf[:0]
 	return nil
@@ -801,10 +798,7 @@ func (d *detailFile) flush() error {
 		}
 		d.blocks[i].buf = nil // a detail written after this begins a block
 	}
-	if err := d.f.Truncate(d.off); err != nil {
-		return fmt.Errorf("cannot write the temporary file of the scored cases: %v", err)
-	}
-	return nil
+	return d.f.Truncate(d.off)
 }
 
 // readerAt reads records by offset, through a window of the file, which must be

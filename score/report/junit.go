@@ -438,10 +438,8 @@ func (s *junitSpools) add(i int, tc JUnitCase) error {
 		}
 	}
 	s.buf = b
-	if _, err := s.ws[i].Write(b); err != nil {
-		return fmt.Errorf("cannot write the temporary file of the JUnit test cases: %v", err)
-	}
-	return nil
+	_, err := s.ws[i].Write(b) // a contract.TempFile's error says what to do
+	return err
 }
 
 // each calls fn with suite i's test cases, in the order they were added.
@@ -451,7 +449,7 @@ func (s *junitSpools) each(i int, fn func(JUnitCase) error) error {
 		return nil
 	}
 	if err := s.ws[i].Flush(); err != nil {
-		return fmt.Errorf("cannot write the temporary file of the JUnit test cases: %v", err)
+		return err
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return err

@@ -222,7 +222,7 @@ func (s *spool) write(entry []byte) (int64, error) {
 	}
 	off := s.size
 	if _, err := s.w.Write(entry); err != nil {
-		s.err = fmt.Errorf("writing scoring details to a temporary file: %w", err)
+		s.err = err // a contract.TempFile's: it says what to do
 		return 0, s.err
 	}
 	s.size += int64(len(entry))
@@ -234,9 +234,7 @@ func (s *spool) flush() error {
 	if s.err != nil || s.w == nil {
 		return s.err
 	}
-	if err := s.w.Flush(); err != nil {
-		s.err = fmt.Errorf("writing scoring details to a temporary file: %w", err)
-	}
+	s.err = s.w.Flush()
 	return s.err
 }
 

@@ -1,0 +1,18 @@
+//go:build !windows
+
+package contract
+
+import (
+	"errors"
+	"syscall"
+)
+
+// diskFull reports whether err says the disk (or the user's quota) has no
+// room for what was written.
+func diskFull(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
+}
+
+// tooLarge reports whether err says the file would pass the largest size the
+// process may write (RLIMIT_FSIZE, ulimit -f).
+func tooLarge(err error) bool { return errors.Is(err, syscall.EFBIG) }

@@ -1,0 +1,21 @@
+package contract
+
+import (
+	"errors"
+	"syscall"
+)
+
+// The Windows errors of a full disk (winerror.h), which package syscall does
+// not name.
+const (
+	errorHandleDiskFull syscall.Errno = 39
+	errorDiskFull       syscall.Errno = 112
+)
+
+// diskFull reports whether err says the disk has no room for what was written.
+func diskFull(err error) bool {
+	return errors.Is(err, errorDiskFull) || errors.Is(err, errorHandleDiskFull) || errors.Is(err, syscall.ENOSPC)
+}
+
+// tooLarge: Windows sets no limit on the size of a file a process writes.
+func tooLarge(error) bool { return false }
