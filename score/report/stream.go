@@ -64,7 +64,7 @@ func Open(name string, src io.ReaderAt, opts OpenOptions) (Doc, error) {
 	// first pass read, then the rest of the input.
 	var whole io.Reader = io.NewSectionReader(src, 0, math.MaxInt64)
 	if opts.First != nil {
-		whole = io.MultiReader(io.NewSectionReader(src, 0, read), opts.First)
+		whole = io.MultiReader(&readAgain{r: io.NewSectionReader(src, 0, read), left: read}, opts.First)
 	}
 	data, rerr := contract.ReadAll(name, io.LimitReader(whole, opts.MaxHeadBytes+1))
 	var ie *contract.InputError
@@ -146,7 +146,10 @@ func (lr *limitReader) open(name string, opts OpenOptions) (Doc, int64, error) {
 	fail := func(err error) (Doc, int64, error) {
 		var se *jsontext.SyntacticError
 		var me *json.SemanticError
+		var tw *contract.TempWriteError
 		switch {
+		case errors.As(err, &tw) || errors.Is(err, errShorter):
+			return Doc{}, -1, readAgainFailed(name, err)
 		case errors.Is(err, errTooLong):
 			return Doc{}, valueStart(lr.src, lr.start), fmt.Errorf("%s is longer than %d bytes: raise the limit with %s", lr.what, lr.limit, lr.flag)
 		case errors.As(err, &se):
@@ -248,12 +251,16 @@ func (lr *limitReader) open(name string, opts OpenOptions) (Doc, int64, error) {
 	head := make([]byte, 0, size+2*int64(len(spans))+int64(lines))
 	from := int64(0)
 	for _, sp := range spans {
-		head = appendAt(head, src, from, sp.start)
+		if head, err = appendAt(head, src, from, sp.start); err != nil {
+			return Doc{}, -1, readAgainFailed(name, err)
+		}
 		head = append(head, "[]"...)
 		head = append(head, bytes.Repeat([]byte{'\n'}, sp.lines)...)
 		from = sp.end
 	}
-	head = appendAt(head, src, from, end)
+	if head, err = appendAt(head, src, from, end); err != nil {
+		return Doc{}, -1, readAgainFailed(name, err)
+	}
 	doc, err := loadWhole(name, head)
 	if err != nil {
 		return Doc{}, -1, err
@@ -449,7 +456,11 @@ func scanList(dec *jsontext.Decoder, lr *limitReader, maxElem int64, name func(i
 		return nil, err
 	}
 	sp.end = dec.InputOffset()
-	sp.lines = countLines(lr.src, sp.start, sp.end)
+	lines, err := countLines(lr.src, sp.start, sp.end)
+	if err != nil {
+		return nil, err
+	}
+	sp.lines = lines
 	return sp, nil
 }
 
@@ -597,28 +608,69 @@ func (b *listBatch) checkAll(check func(i int, at int64, val jsontext.Value) err
 
 func (b *listBatch) reset() { b.buf, b.ends, b.at = b.buf[:0], b.ends[:0], b.at[:0] }
 
-// appendAt appends bytes [from, to) of src.
-func appendAt(dst []byte, src io.ReaderAt, from, to int64) []byte {
+// appendAt appends bytes [from, to) of src, all of them or an error: src read
+// them once already (a copy of standard input that could not be kept fails
+// here).
+func appendAt(dst []byte, src io.ReaderAt, from, to int64) ([]byte, error) {
 	n := len(dst)
 	dst = append(dst, make([]byte, to-from)...)
-	m, _ := src.ReadAt(dst[n:], from)
-	return dst[:n+m]
+	m, err := src.ReadAt(dst[n:], from)
+	if int64(m) == to-from {
+		return dst, nil
+	}
+	return dst[:n+m], readAgainError(err)
 }
 
-// countLines counts the line breaks in bytes [from, to) of src.
-func countLines(src io.ReaderAt, from, to int64) int {
+// countLines counts the line breaks in bytes [from, to) of src, which it reads
+// whole or returns an error.
+func countLines(src io.ReaderAt, from, to int64) (int, error) {
 	buf := make([]byte, 64<<10)
 	n := 0
 	for from < to {
 		m, err := src.ReadAt(buf[:min(int64(len(buf)), to-from)], from)
 		n += bytes.Count(buf[:m], []byte{'\n'})
 		from += int64(m)
-		if err != nil || m == 0 {
-			break
+		if from < to && (err != nil || m == 0) {
+			return n, readAgainError(err)
 		}
 	}
-	return n
+	return n, nil
 }
+
+// readAgain reads again left bytes read once, and fails when they end early.
+type readAgain struct {
+	r    io.Reader
+	left int64
+}
+
+func (a *readAgain) Read(p []byte) (int, error) {
+	n, err := a.r.Read(p)
+	a.left -= int64(n)
+	if err == io.EOF && a.left > 0 {
+		err = readAgainError(nil)
+	}
+	return n, err
+}
+
+// readAgainFailed names the input in err, unless err is a TempFile's (which
+// says what it was for).
+func readAgainFailed(name string, err error) error {
+	if tw := (*contract.TempWriteError)(nil); errors.As(err, &tw) {
+		return err
+	}
+	return fmt.Errorf("%s: %v", name, err)
+}
+
+// readAgainError is the error of reading again bytes read once, which end
+// early: the system's, or that the input is shorter than it was.
+func readAgainError(err error) error {
+	if err == nil || err == io.EOF {
+		return errShorter
+	}
+	return err
+}
+
+var errShorter = errors.New("it changed while it was read (it is shorter now): run again on a file nothing writes to")
 
 func contains(list []string, s string) bool {
 	for _, x := range list {

@@ -3,11 +3,15 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"reflect"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/fbeval/fbeval/contract"
 )
 
 // bigReport is toolcall_small.json with its rows repeated n times, one row per
@@ -373,6 +377,49 @@ func TestOpenFirstErrorInOrder(t *testing.T) {
 		want := fmt.Sprintf("big.json:%d:", rowsLine+tc.first)
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("rows %d (%s) and %d (%s) broken: error %v, want one at line %d", tc.first, tc.firstVal, tc.second, tc.secondVal, err, rowsLine+tc.first)
+		}
+	}
+}
+
+// failingAt reads its text once through Read, and fails every ReadAt from
+// offset from on, as a copy of standard input on a full disk does.
+type failingAt struct {
+	*strings.Reader
+	text string
+	from int64
+	err  error
+}
+
+func (f *failingAt) ReadAt(p []byte, off int64) (int, error) {
+	if off+int64(len(p)) <= f.from {
+		return copy(p, f.text[off:]), nil
+	}
+	n := 0
+	if off < f.from {
+		n = copy(p, f.text[off:f.from])
+	}
+	return n, f.err
+}
+
+// TestOpenSecondReadingFails: when the bytes read once cannot be read again
+// (the copy of standard input could not be kept), Open returns that error as
+// it is, never a message about the report's shape made from the bytes it did
+// get; a report too large to be read whole whose file is now shorter says so.
+func TestOpenSecondReadingFails(t *testing.T) {
+	text, _ := bigReport(t, 300)
+	full := &contract.TempWriteError{Msg: "cannot write the temporary file of a copy of standard input (read twice) in /tmp: no space left on device", Err: syscall.ENOSPC}
+	for _, from := range []int64{0, 1, int64(strings.Index(text, `"rows": [`)) + 20, int64(len(text)) - 2} {
+		for _, head := range []int64{0, int64(len(text)) / 4} {
+			src := &failingAt{Reader: strings.NewReader(text), text: text, from: from, err: full}
+			_, err := Open("-", src, OpenOptions{First: strings.NewReader(text), MaxHeadBytes: head})
+			if err == nil || err.Error() != full.Msg {
+				t.Errorf("failing from byte %d, head bound %d: %v, want %q", from, head, err, full.Msg)
+			}
+		}
+		src := &failingAt{Reader: strings.NewReader(text), text: text, from: from, err: io.EOF}
+		_, err := Open("r.json", src, OpenOptions{First: strings.NewReader(text), MaxHeadBytes: int64(len(text)) / 4})
+		if err == nil || !strings.HasPrefix(err.Error(), "r.json:") || err.Error() != "r.json: "+errShorter.Error() {
+			t.Errorf("shorter from byte %d: %v", from, err)
 		}
 	}
 }
