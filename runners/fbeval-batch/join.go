@@ -133,7 +133,10 @@ func (rs *results) index(path string, stdin io.Reader, seen func(cid string)) er
 			seen(r.customID)
 		}
 	}
-	return rd.Err()
+	if err := rd.Err(); err != nil {
+		return err
+	}
+	return sp.Flush() // the copy of a pipe, read again by offset
 }
 
 func (rs *results) close() {

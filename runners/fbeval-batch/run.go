@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -106,6 +107,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		if _, ok := err.(*contract.InputError); ok {
 			return runner.ExitUsage
+		}
+		if tw := (*contract.TempWriteError)(nil); errors.As(err, &tw) {
+			return runner.ExitUsage // TMPDIR is full: nothing was converted
 		}
 		return 1
 	}

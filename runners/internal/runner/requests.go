@@ -102,6 +102,9 @@ func OpenRequests(name string, r io.Reader, check Check) (*Requests, error) {
 		}
 		return nil
 	})
+	if err == nil {
+		err = sp.Flush() // the copy of a pipe, read again by Each
+	}
 	if err == nil && q.count == 0 {
 		// nothing to answer is a mistake upstream (an export that failed
 		// writes nothing into the pipe), not a run that succeeded
