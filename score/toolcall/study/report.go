@@ -170,6 +170,7 @@ func (run *Run) Report() (*Aggregates, error) {
 		files.Add(append(ws, in.Warnings...)...)
 	}
 	rep.Warnings = append(rep.Warnings, files.Lines("the report's inputs")...)
+	rep.Warnings = append(rep.Warnings, run.beyondWarnings()...)
 	if in := run.firstOtherRecipe(); in != nil {
 		if kept, _ := run.otherRecipes(); kept > 0 {
 			rep.Warnings = append(rep.Warnings, contract.Plural(kept, "record scored answers", "records scored answer")+" requests made from another recipe (the first, in "+

@@ -437,6 +437,27 @@ func (run *Run) otherRecipes() (kept, scored int) {
 	return kept, scored
 }
 
+// beyondWarnings says which of the unknown records answer repeats or repair
+// rounds past the study's: scoring checked (CheckJoined) that --repeats or
+// --repairs was given, so they are left out on purpose, and a report that
+// leaves out nine tenths of a file says which and why, not only how many
+// records answer no request.
+func (run *Run) beyondWarnings() []string {
+	s, b := run.Plan.Study, &run.beyond
+	var ws []string
+	if b.repeats > 0 {
+		ws = append(ws, fmt.Sprintf("%s %s of this study's cases and arms, past its %s (--repeats %d): left out, counted among the unknown ids",
+			contract.Plural(b.repeats, "record answers", "records answer"), numbers("repeat", "repeats", s.Repeats+1, b.maxRepeat),
+			contract.Plural(s.Repeats, "repeat", "repeats"), s.Repeats))
+	}
+	if b.attempts > 0 {
+		ws = append(ws, fmt.Sprintf("%s %s of this study's requests, past its %s (--repairs %d): left out, counted among the unknown ids",
+			contract.Plural(b.attempts, "record answers", "records answer"), numbers("attempt", "attempts", s.Repairs+2, b.maxAttempt),
+			contract.Plural(s.Repairs, "repair round", "repair rounds"), s.Repairs))
+	}
+	return ws
+}
+
 // numbers names the numbers from lo to hi: "repeat 2", "repeats 2 to 70".
 func numbers(one, many string, lo, hi int) string {
 	if lo == hi {
