@@ -18,7 +18,6 @@ import (
 // ReadAt reads at offsets counted from the start of the input; both flush the copy
 // first. Close releases the copy (a regular file is the caller's to close).
 type Spool struct {
-	name   string
 	file   *os.File // the regular input, or the copy
 	start  int64    // where the input begins in file
 	src    io.Reader
@@ -33,7 +32,7 @@ func NewSpool(name string, r io.Reader) (*Spool, error) {
 	if err := NotTerminal(name, r); err != nil {
 		return nil, err
 	}
-	s := &Spool{name: name, src: r, closer: func() error { return nil }}
+	s := &Spool{src: r, closer: func() error { return nil }}
 	if f, ok := r.(*os.File); ok && isRegular(f) {
 		if start, err := f.Seek(0, io.SeekCurrent); err == nil {
 			s.file, s.start = f, start

@@ -3,6 +3,7 @@ package contract
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -52,6 +53,12 @@ func (t *TempFile) WriteString(s string) (int, error) {
 func (t *TempFile) WriteAt(p []byte, off int64) (int, error) {
 	n, err := t.File.WriteAt(p, off)
 	return n, t.writeError(err)
+}
+
+// ReadFrom copies r to the file's end through Write, so its errors are
+// Write's (os.File's own ReadFrom, promoted, would give the system's).
+func (t *TempFile) ReadFrom(r io.Reader) (int64, error) {
+	return io.Copy(struct{ io.Writer }{t}, r)
 }
 
 // Truncate sets the file's size (as os.File's Truncate).

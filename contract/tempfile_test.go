@@ -3,6 +3,7 @@ package contract
 import (
 	"bufio"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"runtime"
@@ -70,7 +71,8 @@ func TestTempFileFull(t *testing.T) {
 	bw := bufio.NewWriterSize(tf, 16)
 	_, bufErr := bw.Write([]byte("more than sixteen bytes"))
 	_, strErr := tf.WriteString("x")
-	for name, err := range map[string]error{"Write": writeErr(tf.Write([]byte("x"))), "WriteString": strErr, "bufio": bufErr} {
+	_, copyErr := bufio.NewWriter(tf).ReadFrom(io.LimitReader(strings.NewReader("x"), 1)) // an empty buffer hands it to tf.ReadFrom
+	for name, err := range map[string]error{"Write": writeErr(tf.Write([]byte("x"))), "WriteString": strErr, "bufio": bufErr, "io.Copy": copyErr} {
 		if err == nil || err.Error() != want {
 			t.Errorf("%s: %v, want %q", name, err, want)
 		}
