@@ -7,9 +7,9 @@ import (
 	"syscall"
 )
 
-// diskFull reports whether err says the disk (or the user's quota) has no
-// room for what was written.
-func diskFull(err error) bool {
+// DiskFull reports whether err, from a write, says the disk (or the user's
+// quota) has no room for what was written.
+func DiskFull(err error) bool {
 	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
 }
 

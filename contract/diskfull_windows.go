@@ -12,8 +12,9 @@ const (
 	errorDiskFull       syscall.Errno = 112
 )
 
-// diskFull reports whether err says the disk has no room for what was written.
-func diskFull(err error) bool {
+// DiskFull reports whether err, from a write, says the disk has no room for
+// what was written.
+func DiskFull(err error) bool {
 	return errors.Is(err, errorDiskFull) || errors.Is(err, errorHandleDiskFull) || errors.Is(err, syscall.ENOSPC)
 }
 

@@ -20,6 +20,7 @@ import (
 type Output struct {
 	w        io.Writer
 	f        *os.File
+	resumes  bool           // f is a regular file, which a run again goes on with
 	answered contract.IDSet // the ids of the answers the file holds, sealed
 	resume   Resume
 	Repaired int64 // bytes of a torn last line cut off when the file was opened
@@ -91,7 +92,7 @@ func OpenOutput(path string, r Resume) (*Output, error) {
 			return nil, fmt.Errorf("cannot start the output file over: %v", err)
 		}
 	}
-	o := &Output{w: f, f: f, resume: r}
+	o := &Output{w: f, f: f, resumes: true, resume: r}
 	keep, err := o.scan(path, f)
 	o.answered.Seal() // an id answered twice is no error here
 	if err == nil {
@@ -226,6 +227,11 @@ func (o *Output) Answered(id string) bool {
 // Write appends one record (a whole line) with one write.
 func (o *Output) Write(line []byte) error {
 	if _, err := o.w.Write(line); err != nil {
+		if o.resumes && contract.DiskFull(err) {
+			// the file holds whole records and at most a torn last line,
+			// which the next run cuts off (OpenOutput)
+			return fmt.Errorf("cannot write a response: %v: make room there and run the same command again: it goes on from the responses written", err)
+		}
 		return fmt.Errorf("cannot write a response: %v", err)
 	}
 	return nil
