@@ -167,6 +167,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		err = ctx.Run(env)
 	}
 	if err != nil {
+		if f, ok := stdout.(*os.File); ok {
+			var pe *os.PathError
+			if errors.As(err, &pe) && pe.Op == "write" && pe.Path == f.Name() {
+				err = outputWriteError("standard output", err)
+			}
+		}
 		var ee interface{ ExitCode() int }
 		code := 2
 		if errors.As(err, &ee) {

@@ -278,7 +278,7 @@ func writeFileAtomic(env *Env, path string, write func(*bufio.Writer) error) err
 		os.Remove(tmp)
 		tempFiles.remove(tmp)
 	}()
-	w := bufio.NewWriterSize(f, 64<<10)
+	w := bufio.NewWriterSize(outputFile{f, path}, 64<<10)
 	if err := write(w); err != nil {
 		f.Close()
 		return err
@@ -297,6 +297,39 @@ func writeFileAtomic(env *Env, path string, write func(*bufio.Writer) error) err
 		return &exitError{code: 2, err: cleanPathError(err)}
 	}
 	return nil
+}
+
+// outputFile is the temporary file an output named path is written to: its
+// write errors name the output, to which nothing was written, not the
+// temporary file, which is gone once the command ends.
+type outputFile struct {
+	*os.File
+	path string
+}
+
+func (o outputFile) Write(p []byte) (int, error) {
+	n, err := o.File.Write(p)
+	if err != nil {
+		err = &exitError{code: 2, err: outputWriteError(o.path, err)}
+	}
+	return n, err
+}
+
+// outputWriteError is the one line of a failed write of an output named path
+// ("standard output" for standard output).
+func outputWriteError(path string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	msg := fmt.Sprintf("cannot write %s: %v", path, err)
+	if path != "standard output" {
+		msg += " (nothing was written to it)"
+	}
+	if contract.DiskFull(err) {
+		msg += ": make room there, or write it to another disk"
+	}
+	return errors.New(msg)
 }
 
 // tempFiles are the temporary files being written, removed on a signal.
