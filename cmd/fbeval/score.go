@@ -29,7 +29,7 @@ type ScoreCmd struct {
 	Format              string   `help:"Output format: json, text, table, markdown, html, junit, or jsonl (toolcall case results). Without it, -o's name decides (.html, .xml for junit, .md, .txt for text, .jsonl, .json), else json." enum:"json,text,table,markdown,html,junit,jsonl" default:"json"`
 	SummaryOnly         bool     `help:"CogLang: leave the per-case results out."`
 	FailuresOnly        bool     `help:"CogLang: keep only failing cases in the per-case results."`
-	CasesOut            string   `help:"Toolcall: write one fbeval-case-result/v1 line per case, arm and repeat to FILE." placeholder:"FILE"`
+	CasesOut            string   `help:"Toolcall: write one fbeval-case-result/v1 line per case, arm and repeat to FILE (- is standard output, with the report in a file)." placeholder:"FILE"`
 	Output              string   `short:"o" help:"Write the report to FILE (atomically) instead of standard output." placeholder:"FILE"`
 	InputPrice          *float64 `help:"Toolcall: USD per million input tokens." placeholder:"USD"`
 	OutputPrice         *float64 `help:"Toolcall: USD per million output tokens." placeholder:"USD"`
@@ -60,6 +60,10 @@ func (c *ScoreCmd) Run(env *Env) error {
 	}
 	if c.MaxLineBytes <= 0 {
 		return usageError("--max-line-bytes must be positive")
+	}
+	if c.CasesOut == "-" && (c.Output == "" || c.Output == "-") {
+		// "-" is standard output, as for -o
+		return usageError("--cases-out - and the report both go to standard output: write the report to a file (-o report.json), or give --format jsonl for the case results alone")
 	}
 	if c.Output != "" && c.CasesOut != "" && sameOutput(c.Output, c.CasesOut) {
 		return usageError("-o %s and --cases-out %s name one file, and the second written would replace the first: give each its own file", c.Output, c.CasesOut)
@@ -357,7 +361,7 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	switch {
 	case c.CasesOut != "" && c.Format == "json":
 		// one pass: the report's rows write their case results as they are built
-		err = writeFileAtomic(env, c.CasesOut, func(cw *bufio.Writer) error {
+		err = writeOutput(env, c.CasesOut, func(cw *bufio.Writer) error {
 			parts := report.NewCaseResultParts(cw, doc.Toolcall.ExpectedRows)
 			run.CaseResultsBeside(parts)
 			if err := writeOutput(env, c.Output, write); err != nil {
@@ -366,7 +370,7 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 			return parts.Close()
 		})
 	case c.CasesOut != "":
-		if err = writeFileAtomic(env, c.CasesOut, func(w *bufio.Writer) error { return caseResults(w, run) }); err == nil {
+		if err = writeOutput(env, c.CasesOut, func(w *bufio.Writer) error { return caseResults(w, run) }); err == nil {
 			err = writeOutput(env, c.Output, write)
 		}
 	default:
