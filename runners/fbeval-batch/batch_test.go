@@ -21,6 +21,10 @@ func runBatch(t *testing.T, stdin string, args ...string) (int, string, string) 
 }
 
 func TestToOpenAIAndAnthropic(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
 	code, out, errs := runBatch(t, "", "to-openai", "--model", "m", "--max-tokens", "256", "testdata/requests.jsonl")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -31,6 +35,16 @@ func TestToOpenAIAndAnthropic(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	fixturetest.Golden(t, filepath.Join("testdata", "to_anthropic.golden"), []byte(out))
+	// --out-dir - is standard output, as "-" is in every flag: the same
+	// bytes, and no folder named "-"
+	t.Chdir(t.TempDir())
+	code, dash, errs := runBatch(t, "", "to-anthropic", "--model", "c", "--out-dir", "-", filepath.Join(wd, "testdata", "requests.jsonl"))
+	if code != 0 || dash != out {
+		t.Errorf("--out-dir -: exit %d, %d bytes of %d: %s", code, len(dash), len(out), errs)
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Error("--out-dir - made a folder named -")
+	}
 }
 
 func TestSplit(t *testing.T) {

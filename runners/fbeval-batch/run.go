@@ -33,7 +33,7 @@ const (
 )
 
 type splitFlags struct {
-	OutDir     string `help:"Write the batch files into DIR (split under the limits) instead of stdout."`
+	OutDir     string `help:"Write the batch files into DIR (split under the limits) instead of stdout (- is stdout)."`
 	MaxPerFile int    `help:"Most requests per batch file (0: the provider's limit)."`
 	MaxBytes   int64  `help:"Most bytes per batch file (0: the provider's limit)."`
 }
@@ -189,6 +189,9 @@ type planned struct {
 // request in file order), on the goroutines that decode the requests, and once
 // to write them, one at a time, so only one is held at a time.
 func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item) ([]byte, error), check func(*runner.Item) error, shape batchShape, dir string, stdout, stderr io.Writer) error {
+	if dir == "-" {
+		dir = "" // standard output, as "-" is in every flag, not a folder named "-"
+	}
 	measure := func() func(*runner.Item) planned {
 		var scratch []byte
 		return func(it *runner.Item) planned {
