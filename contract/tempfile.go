@@ -81,7 +81,7 @@ func (t *TempFile) writeError(err error) error {
 	msg := fmt.Sprintf("cannot write the temporary file of %s in %s: %v", t.what, t.dir, reason)
 	switch {
 	case DiskFull(err):
-		msg += ": set TMPDIR to a directory with more room (docs/security.md says how much fbeval needs there)"
+		msg += ": set TMPDIR to a directory with more room (docs/security.md says what fbeval keeps there)"
 	case tooLarge(err):
 		msg += ": raise the limit on the size of a file this process may write (ulimit -f)"
 	}

@@ -67,7 +67,7 @@ func TestTempFileFull(t *testing.T) {
 	}
 	defer full.Close()
 	tf := &TempFile{File: full, what: "scoring details", dir: "/tmp/x"}
-	const want = "cannot write the temporary file of scoring details in /tmp/x: no space left on device: set TMPDIR to a directory with more room (docs/security.md says how much fbeval needs there)"
+	const want = "cannot write the temporary file of scoring details in /tmp/x: no space left on device: set TMPDIR to a directory with more room (docs/security.md says what fbeval keeps there)"
 	bw := bufio.NewWriterSize(tf, 16)
 	_, bufErr := bw.Write([]byte("more than sixteen bytes"))
 	_, strErr := tf.WriteString("x")
