@@ -292,7 +292,7 @@ func (r *Reader) fail(kind error, line, col int, format string, args ...any) boo
 
 // detect reads past a byte order mark and leading blank space and decides the shape.
 func (r *Reader) detect() bool {
-	if b, err := r.br.Peek(3); err == nil && bytes.Equal(b, []byte{0xEF, 0xBB, 0xBF}) {
+	if b, err := r.br.Peek(3); err == nil && bytes.Equal(b, utf8BOM) {
 		r.br.Discard(3)
 		r.pos += 3
 		r.warnings = append(r.warnings, r.name+": a UTF-8 byte order mark was skipped")
@@ -517,6 +517,9 @@ func (r *Reader) readLine() (line []byte, complete bool, err error) {
 // errBinary ends the reading of a line over the limit that holds a NUL byte.
 var errBinary = errors.New("a NUL byte in a line longer than the limit: this is not a JSON text file")
 
+// utf8BOM is the UTF-8 byte order mark.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
 func (r *Reader) scanLine() bool {
 	for {
 		var line []byte
@@ -562,6 +565,11 @@ func (r *Reader) scanLine() bool {
 		}
 		col := start + 1 + lead
 		r.rec = Record{File: r.name, Line: lineNo, Col: col, Index: r.index, Offset: off + int64(start), Raw: line[start:end], inline: true}
+		if bytes.HasPrefix(r.rec.Raw, utf8BOM) {
+			// the file's own mark was read past (detect): this one came with
+			// a file joined to it
+			r.rec.Err = &InputError{Kind: ErrSyntax, File: r.name, Line: lineNo, Col: col, Msg: "the line begins with a UTF-8 byte order mark, which only a file's start may have (files joined with cat keep each one's): give the files on their own, or strip the marks (sed 's/^\\xEF\\xBB\\xBF//')"}
+		}
 		if unterminated {
 			if msg, at := lastLineCut(line[start:end]); msg != "" {
 				if r.opts.CutHint != "" {

@@ -301,6 +301,37 @@ func TestReaderLastLineCutShort(t *testing.T) {
 	}
 }
 
+// TestReaderMarkMidFile: a byte order mark is read past at a file's start
+// only; one that begins a later line (files joined with cat, each saved with
+// its mark) makes that line's record an error that says so, where
+// "must be a JSON object" said nothing of why. Each record is still read.
+func TestReaderMarkMidFile(t *testing.T) {
+	const want = "in.jsonl:%d:%d: the line begins with a UTF-8 byte order mark, which only a file's start may have (files joined with cat keep each one's): give the files on their own, or strip the marks (sed 's/^\\xEF\\xBB\\xBF//')"
+	for _, tc := range []struct {
+		in   string
+		errs []string // by record
+	}{
+		{"\xEF\xBB\xBF{\"a\":1}\n{\"b\":2}\n", []string{"", ""}},
+		{"{\"a\":1}\n\xEF\xBB\xBF{\"b\":2}\n{\"c\":3}\n", []string{"", fmt.Sprintf(want, 2, 1), ""}},
+		{"\xEF\xBB\xBF{\"a\":1}\n  \xEF\xBB\xBF{\"b\":2}", []string{"", fmt.Sprintf(want, 2, 3)}},
+		// inside a string, a mark is a character as any other
+		{"{\"a\":\"\xEF\xBB\xBF\"}\n{\"b\":2}\n", []string{"", ""}},
+	} {
+		rd := NewReader("in.jsonl", strings.NewReader(tc.in), ReadOptions{})
+		var got []string
+		for rd.Scan() {
+			msg := ""
+			if err := rd.Record().Err; err != nil {
+				msg = err.Error()
+			}
+			got = append(got, msg)
+		}
+		if rd.Err() != nil || !slices.Equal(got, tc.errs) {
+			t.Errorf("%q: %q (%v), want %q", tc.in, got, rd.Err(), tc.errs)
+		}
+	}
+}
+
 // TestReaderLongDocumentSaysWhatItIs: a whole-file object over the limit that
 // is no file of records (a report, a CogLang result) is named by its
 // schema_version, as a short one is; a batch of records on one line over it
