@@ -565,10 +565,8 @@ func (r *Reader) scanLine() bool {
 		}
 		col := start + 1 + lead
 		r.rec = Record{File: r.name, Line: lineNo, Col: col, Index: r.index, Offset: off + int64(start), Raw: line[start:end], inline: true}
-		if bytes.HasPrefix(r.rec.Raw, utf8BOM) {
-			// the file's own mark was read past (detect): this one came with
-			// a file joined to it
-			r.rec.Err = &InputError{Kind: ErrSyntax, File: r.name, Line: lineNo, Col: col, Msg: "the line begins with a UTF-8 byte order mark, which only a file's start may have (files joined with cat keep each one's): give the files on their own, or strip the marks (sed 's/^\\xEF\\xBB\\xBF//')"}
+		if r.rec.Raw[0] == 0xEF { // a byte order mark's first byte
+			r.markMidFile()
 		}
 		if unterminated {
 			if msg, at := lastLineCut(line[start:end]); msg != "" {
@@ -580,6 +578,15 @@ func (r *Reader) scanLine() bool {
 		}
 		r.index++
 		return true
+	}
+}
+
+// markMidFile makes the record an error when it begins with a byte order
+// mark: the file's own was read past (detect), so this one came with a file
+// joined to it (cat keeps each file's).
+func (r *Reader) markMidFile() {
+	if bytes.HasPrefix(r.rec.Raw, utf8BOM) {
+		r.rec.Err = &InputError{Kind: ErrSyntax, File: r.name, Line: r.rec.Line, Col: r.rec.Col, Msg: "the line begins with a UTF-8 byte order mark, which only a file's start may have (files joined with cat keep each one's): give the files on their own, or strip the marks (sed 's/^\\xEF\\xBB\\xBF//')"}
 	}
 }
 
