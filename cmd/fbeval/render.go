@@ -122,9 +122,10 @@ func (c *CompareCmd) Run(env *Env) error {
 	if readsStdin(c.A, env.Stdin) && readsStdin(c.B, env.Stdin) {
 		return usageError("the two reports cannot both be standard input: save one to a file and name it")
 	}
+	same := false // said once both are known to be reports, not before an error
 	if sa, err := os.Stat(c.A); err == nil && !contract.Stdin(c.A) {
 		if sb, err := os.Stat(c.B); err == nil && !contract.Stdin(c.B) && os.SameFile(sa, sb) {
-			env.warnf("%s and %s are one file: both sides are the same responses, so every difference is 0", c.A, c.B)
+			same = true
 		}
 	}
 	env.noteInput(c.A, c.B)
@@ -165,6 +166,9 @@ func (c *CompareCmd) Run(env *Env) error {
 			return usageError("%s: compare takes two toolcall reports (fbeval-report/v1)", paths[i])
 		}
 		docs[i] = o.doc
+	}
+	if same {
+		env.warnf("%s and %s are one file: both sides are the same responses, so every difference is 0", c.A, c.B)
 	}
 	res, err := compare.Compare(docs[0].Toolcall, docs[1].Toolcall, compare.Options{LabelA: c.LabelA, LabelB: c.LabelB, PathA: c.A, PathB: c.B})
 	if err != nil {
