@@ -141,7 +141,7 @@ func TestBadInputCogLang(t *testing.T) {
 		{"torn.jsonl", 2, []string{"fbeval: $F:2:29: invalid JSON: the record ends inside a JSON value, on a last line with no line end: the file was cut short while it was written (a runner still writing it, or stopped mid-line, leaves it so: run the runner again with -o FILE to finish it)"}, 0},
 		{"badutf8.jsonl", 2, []string{"fbeval: $F:2:34: invalid JSON: invalid UTF-8"}, 0},
 		{"bom.jsonl", 1, []string{"fbeval: $F: a UTF-8 byte order mark was skipped"}, 1},
-		{"bom_middle.jsonl", 2, []string{`fbeval: $F:2:1: invalid JSON: invalid character '\ufeff' at start of value`}, 0},
+		{"bom_middle.jsonl", 2, []string{`fbeval: $F:2:1: the line begins with a UTF-8 byte order mark, which only a file's start may have (files joined with cat keep each one's): give the files on their own, or strip the marks (sed 's/^\xEF\xBB\xBF//')`}, 0},
 		{"crlf.jsonl", 1, nil, 2},
 		{"nul.jsonl", 2, []string{`fbeval: $F:2:1: invalid JSON: invalid character '\x00' at start of value`}, 0},
 		{"bignum.jsonl", 1, []string{"fbeval: 1 case id the fixture does not have (1999999999999999999999999999999999999999...), not scored"}, 3},
@@ -226,6 +226,9 @@ func TestBadInputToolcall(t *testing.T) {
 			`fbeval: $F:5:19: invalid JSON: invalid character '\x00' at start of value (line rejected)`,
 			"fbeval: $F: 2 lines were rejected"}, []int{4, 5}},
 		{"bom.jsonl", 0, []string{"fbeval: $F: a UTF-8 byte order mark was skipped"}, nil},
+		{"bom_middle.jsonl", 0, []string{
+			`fbeval: $F:4:1: the line begins with a UTF-8 byte order mark, which only a file's start may have (files joined with cat keep each one's): give the files on their own, or strip the marks (sed 's/^\xEF\xBB\xBF//') (line rejected)`,
+			"fbeval: $F: 1 line was rejected"}, []int{4}},
 		{"crlf.jsonl", 0, nil, nil},
 		{"dupkeys.jsonl", 0, []string{
 			"fbeval: $F:4:60: invalid JSON: duplicate object member name (line rejected)",

@@ -41,6 +41,16 @@ type ScoreCmd struct {
 	Profile             string   `help:"Write a CPU profile of the scoring to FILE (for go tool pprof)." placeholder:"FILE"`
 	// formatByName: Format is what -o's name asks for (formatFromOutput)
 	formatByName bool
+	// givenTwice says which response files were named twice, once the files
+	// are read: before, an error that stops the score is its one line
+	givenTwice []string
+}
+
+// sayGivenTwice says which response files were named twice (Run found them).
+func (c *ScoreCmd) sayGivenTwice(env *Env) {
+	for _, w := range c.givenTwice {
+		env.warnf("%s", w)
+	}
 }
 
 func (c *ScoreCmd) Run(env *Env) error {
@@ -92,7 +102,7 @@ func (c *ScoreCmd) Run(env *Env) error {
 			}
 		} else if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
 			if name, ok := seen.find(st); ok {
-				env.warnf("%s and %s are one file, given twice: each of its records is read twice and repeats itself (the last wins)", contract.InputName(name), p)
+				c.givenTwice = append(c.givenTwice, fmt.Sprintf("%s and %s are one file, given twice: each of its records is read twice and repeats itself (the last wins)", contract.InputName(name), p))
 			}
 			seen.add(p, st)
 		}
@@ -249,6 +259,7 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 		if err != nil {
 			return err
 		}
+		c.sayGivenTwice(env)
 		for _, w := range loaded.Warnings {
 			env.warnf("%s", w)
 		}
@@ -343,6 +354,7 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	if err := readAll(env, run, c.Responses, c.options(), c.given()); err != nil {
 		return err
 	}
+	c.sayGivenTwice(env)
 	rep, err := run.Report()
 	if err != nil {
 		return err
