@@ -84,8 +84,11 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 	if err := checkBaseURL(from, base); err != nil {
 		return fail(ExitUsage, "%v", err)
 	}
+	// notes on where the calls go, said once the requests and the output
+	// are open: before, an error that stops the run is its one line
+	var notes []string
 	if from != "--base-url" {
-		fmt.Fprintf(stderr, "%s: the base URL is %s's, %s (--base-url overrides it)\n", s.Name, from, redactedURL(base))
+		notes = append(notes, fmt.Sprintf("the base URL is %s's, %s (--base-url overrides it)", from, redactedURL(base)))
 	}
 	if msg := f.check(); msg != "" {
 		return fail(ExitUsage, "%s", msg)
@@ -114,7 +117,7 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 		// every call would be a 401: say it now, not after ten of them
 		return fail(ExitUsage, "%s is not set, and %s answers no call without a key: export it (or name the variable that holds the key with --api-key-env)", f.APIKeyEnv, redactedURL(base))
 	} else if len(keys) == 0 {
-		fmt.Fprintf(stderr, "%s: %s is not set; sending no API key\n", s.Name, f.APIKeyEnv)
+		notes = append(notes, fmt.Sprintf("%s is not set; sending no API key", f.APIKeyEnv))
 	}
 	// The longest secrets first, so a key inside a header value is fully replaced.
 	sortByLenDesc(secrets)
@@ -152,6 +155,9 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 		if out.Repaired > 0 {
 			fmt.Fprintf(stderr, "%s: %s: cut off a torn last line (%d bytes) left by an interrupted run\n", s.Name, f.Output, out.Repaired)
 		}
+	}
+	for _, n := range notes {
+		fmt.Fprintf(stderr, "%s: %s\n", s.Name, n)
 	}
 	opts := Options{
 		Concurrency: f.Concurrency, RPS: f.RPS, Retries: f.Retries, Timeout: f.Timeout,
