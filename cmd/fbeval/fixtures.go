@@ -61,15 +61,15 @@ type FixturesBuildCmd struct {
 }
 
 func (c *FixturesBuildCmd) Run(env *Env) error {
-	if c.Out == "-" {
-		// not a folder named "-": "-" is standard output everywhere else
-		return usageError("--out -: the build writes %d files, not one to standard output: name a folder (--out fixtures)", 3+len(fixtures.ToolcallDomains())*len(fixtures.ToolcallVariantNames()))
-	}
 	files := []string{"cases.jsonl", "manifest.json", cogLangFixtureFile}
 	for _, d := range fixtures.ToolcallDomains() {
 		for _, v := range fixtures.ToolcallVariantNames() {
 			files = append(files, "schemas/"+d+"."+v+".json")
 		}
+	}
+	if c.Out == "-" {
+		// not a folder named "-": "-" is standard output everywhere else
+		return usageError("--out -: the build writes %d files, not one to standard output: name a folder (--out fixtures)", len(files))
 	}
 	embedded := func(f string) []byte {
 		if f == cogLangFixtureFile {
