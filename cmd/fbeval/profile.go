@@ -8,6 +8,10 @@ import (
 // startProfile writes a CPU profile to path until stop is called. Like every
 // output, path must be a regular file (or a new one) that the command does not read.
 func startProfile(env *Env, path string) (stop func(), err error) {
+	if path == "-" {
+		// not a file named "-", nor binary amid the report on standard output
+		return nil, usageError("--profile -: a CPU profile is binary, not for standard output: name a file (go tool pprof FILE reads it)")
+	}
 	target, _, err := resolveOutput(env, path)
 	if err != nil {
 		return nil, err
