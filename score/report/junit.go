@@ -118,11 +118,11 @@ func WriteJUnit(w io.Writer, doc Doc) error {
 	return err
 }
 
-// junitToolcall writes a toolcall report's JUnit XML as the rows are read,
-// without their attempt results: one pass counts each arm's tests, failures and
+// junitToolcall writes a toolcall report's JUnit XML as the rows are read: one
+// pass, without their attempt results, counts each arm's tests, failures and
 // errors for the suites' attributes (or Open kept them: junitCounts), then one
-// more writes the test cases (writeJUnitSuites), so no more than one row is
-// held.
+// more, with them, writes the test cases (writeJUnitSuites), so no more than
+// one row is held.
 func junitToolcall(w io.Writer, r *ToolcallReport) error {
 	arms := r.Arms.Keys()
 	suites := make([]JUnitSuite, len(arms))
@@ -148,7 +148,8 @@ func junitToolcall(w io.Writer, r *ToolcallReport) error {
 		}
 	}
 	return writeJUnitSuites(w, out, suites, func(emit func(i int, tc JUnitCase) error) error {
-		for row := range r.EachBriefRow() {
+		// whole rows: a failure says its last attempt's errors
+		for row := range r.rows() {
 			i := slices.Index(arms, row.Arm)
 			if i < 0 {
 				continue
@@ -493,6 +494,31 @@ func (s *junitSpools) each(i int, fn func(JUnitCase) error) error {
 	}
 }
 
+// lastErrors writes the errors of a row's last answered attempt, one a line
+// ("\nerrors of attempt 1:\n- SCHEMA_INVALID at /arguments/guests: maximum:
+// got 12, want 8"): why a failed test case failed, which its codes alone do
+// not say; "" when the row holds no attempt results (a report read brief, or
+// written before they were kept).
+func lastErrors(row *Row) string {
+	if len(row.AttemptResults) == 0 {
+		return ""
+	}
+	last := &row.AttemptResults[len(row.AttemptResults)-1]
+	if len(last.Errors) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nerrors of attempt %d:", last.Attempt)
+	for _, e := range last.Errors {
+		b.WriteString("\n- " + e.Code)
+		if e.Path != "" {
+			b.WriteString(" at " + e.Path)
+		}
+		b.WriteString(": " + e.Message)
+	}
+	return b.String()
+}
+
 // junitRow is a row's test case (without its class name).
 func junitRow(row *Row) JUnitCase { return junitRowOf(row, true) }
 
@@ -508,6 +534,7 @@ func junitRowOf(row *Row, text bool) JUnitCase {
 			if row.Output != nil {
 				p.Text += "\noutput: " + *row.Output
 			}
+			p.Text += lastErrors(row)
 		}
 		return p
 	}
