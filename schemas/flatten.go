@@ -66,18 +66,21 @@ var printer = message.NewPrinter(language.MustParse("en-US-u-va-posix"))
 // goes to reports and to the model in a repair round, which must not read
 // 100,000 as a hundred.
 func Message(k jsonschema.ErrorKind) string {
+	bound := func(keyword string, got, want *big.Rat) string {
+		return keyword + ": got " + numberText(got) + ", want " + numberText(want)
+	}
 	var msg string
 	switch k := k.(type) {
 	case *kind.Minimum:
-		msg = "minimum: got " + numberText(k.Got) + ", want " + numberText(k.Want)
+		msg = bound("minimum", k.Got, k.Want)
 	case *kind.Maximum:
-		msg = "maximum: got " + numberText(k.Got) + ", want " + numberText(k.Want)
+		msg = bound("maximum", k.Got, k.Want)
 	case *kind.ExclusiveMinimum:
-		msg = "exclusiveMinimum: got " + numberText(k.Got) + ", want " + numberText(k.Want)
+		msg = bound("exclusiveMinimum", k.Got, k.Want)
 	case *kind.ExclusiveMaximum:
-		msg = "exclusiveMaximum: got " + numberText(k.Got) + ", want " + numberText(k.Want)
+		msg = bound("exclusiveMaximum", k.Got, k.Want)
 	case *kind.MultipleOf:
-		msg = "multipleOf: got " + numberText(k.Got) + ", want " + numberText(k.Want)
+		msg = bound("multipleOf", k.Got, k.Want)
 	default:
 		msg = k.LocalizedString(printer)
 	}
