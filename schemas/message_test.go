@@ -12,7 +12,6 @@ import (
 // "1 × 10⁰⁶", 100000 as "100,000" and a 30-digit integer rounded, in reports
 // and in the feedback a repair round sends the model.
 func TestMessageNumbers(t *testing.T) {
-	c := jsonschema.NewCompiler()
 	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(`{"properties": {
 		"max": {"maximum": 100000}, "min": {"minimum": -5.5},
 		"exMax": {"exclusiveMaximum": 1e3}, "exMin": {"exclusiveMinimum": 0},
@@ -21,10 +20,7 @@ func TestMessageNumbers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.AddResource("m.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("m.json")
+	sch, err := compileDoc(t, NewCompiler(), doc) // the compiler fbeval validates with
 	if err != nil {
 		t.Fatal(err)
 	}
