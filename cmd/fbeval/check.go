@@ -110,13 +110,17 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 	if !res.Success {
 		verdict = "FAIL"
 	}
+	formNote := ""
+	if form := contract.ToolCallForm(output); form != "" {
+		formNote = "this is " + form + ", not the envelope: in a response file it scores as a failure too; the envelope is {\"action\":\"call_tool\",\"tool\":NAME,\"arguments\":{...},\"missingFields\":[],\"reason\":\"\"}, or give the arguments alone to check them"
+	}
 	w := bufio.NewWriter(env.Stdout)
 	if c.Format == "json" {
 		errs := []report.ErrorInfo{}
 		for i := range res.Errors {
 			errs = append(errs, study.ErrorInfo(&res.Errors[i]))
 		}
-		out, _ := contract.Marshal(contract.Object{
+		doc := contract.Object{
 			{Key: "verdict", Value: verdict},
 			{Key: "domain", Value: c.Domain},
 			{Key: "tool", Value: tool.Name},
@@ -124,8 +128,11 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 			{Key: "candidate_valid", Value: res.CandidateValid},
 			{Key: "policy_valid", Value: res.PolicyValid},
 			{Key: "errors", Value: errs},
-			{Key: "note", Value: passNote},
-		}, contract.PythonIndent)
+		}
+		if formNote != "" {
+			doc = append(doc, contract.Member{Key: "form", Value: formNote})
+		}
+		out, _ := contract.Marshal(append(doc, contract.Member{Key: "note", Value: passNote}), contract.PythonIndent)
 		w.Write(append(out, '\n'))
 	} else {
 		fmt.Fprintf(w, "%s %s (%s)\n", verdict, c.Domain, tool.Name)
@@ -134,6 +141,9 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 			for _, d := range e.Details {
 				fmt.Fprintf(w, "    %s\n", describeError(d))
 			}
+		}
+		if formNote != "" {
+			fmt.Fprintf(w, "note: %s\n", formNote)
 		}
 		fmt.Fprintf(w, "note: %s\n", passNote)
 	}

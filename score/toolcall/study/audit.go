@@ -113,7 +113,8 @@ func RunProbes(cases []contract.Case, domains []string, candidate func(domain st
 
 // CheckOne judges one output for a tool without a dataset case (HESchema's
 // single-argument workflow): the output may be a whole envelope or just the
-// arguments. There is no hidden answer, so the checks are the envelope, the
+// arguments (a tool call in another form, contract.ToolCallForm, is neither).
+// There is no hidden answer, so the checks are the envelope, the
 // reference and candidate schemas, the tool name, the confirmed state (when given:
 // an object of confirmed values, or a context {"confirmedState": {...}}) and the
 // tool's policies.
@@ -124,9 +125,13 @@ func CheckOne(tool contract.Tool, candidate, output, state []byte) (tc.Result, e
 	}
 	text := string(output)
 	var args strictjson.Value
-	if a, ok := v.Get("action"); ok && a.Kind() == strictjson.String {
+	switch a, ok := v.Get("action"); {
+	case ok && a.Kind() == strictjson.String:
 		args, _ = v.Get("arguments")
-	} else {
+	case contract.ToolCallForm(output) != "":
+		// a tool call in another form: judged as the answer it is, as scoring
+		// judges it, not taken for bare arguments
+	default:
 		args = v
 		text = `{"action":"call_tool","tool":` + strictjson.Canonical(strictjson.StringValue(tool.Name)) + `,"arguments":` + string(output) + `,"missingFields":[],"reason":""}`
 	}

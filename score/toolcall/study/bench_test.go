@@ -540,7 +540,7 @@ func checkJudgesAsScore(t *testing.T, data []byte, buf int) {
 			if a.has(fPending) {
 				t.Fatalf("row %d attempt %d still pending after Read", i, k+1)
 			}
-			verdict := uint16(fSuccess | fSemantic | fCandValid | fCall)
+			verdict := uint32(fSuccess | fSemantic | fCandValid | fCall)
 			if got := a.flags & verdict; got != resultFlags(&w.res) {
 				t.Fatalf("row %d attempt %d: flags %b, Score gives %b (%+v)", i, k+1, got, resultFlags(&w.res), w.res)
 			}

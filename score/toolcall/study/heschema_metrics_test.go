@@ -21,7 +21,7 @@ func TestMetricsRowsLikeHESchema(t *testing.T) {
 	}
 	expectCall := prepared.ExpectedAction() == contract.ActionCallTool
 	i64 := func(n int64) *int64 { return &n }
-	known := uint16(fPresent | fLat | fIn | fOut)
+	known := uint32(fPresent | fLat | fIn | fOut)
 	ok := func(lat float64, in, out int64) att {
 		return att{flags: known | fSuccess | fSemantic | fCandValid | fCall, lat: lat, in: in, out: out}
 	}

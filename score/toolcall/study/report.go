@@ -77,13 +77,24 @@ func (run *Run) Report() (*Aggregates, error) {
 		rep.Complete = false
 		rep.Warnings = append(rep.Warnings, contract.Plural(missing, "row has no first-attempt response and scores as a failure", "rows have no first-attempt response and score as failures"))
 	}
-	answered, blank, cut, think := run.answerCounts()
+	answered, blank, cut, think, calls := run.answerCounts()
 	if think > 0 {
 		rep.Warnings = append(rep.Warnings, score.ThinkingWarning(think, "JSON_INVALID"))
+	}
+	if calls > 0 {
+		w, err := run.toolCallFormWarning(calls)
+		if err != nil {
+			return nil, err
+		}
+		rep.Warnings = append(rep.Warnings, w)
 	}
 	if cut > 0 {
 		rep.Warnings = append(rep.Warnings, contract.Plural(cut, "answer was", "answers were")+" cut short at the model's token limit (finish_reason length, max_tokens, max_output_tokens or model_context_window_exceeded) and "+
 			contract.Pick(cut, "scores", "score")+" as written: raise the runner's --max-tokens if that was not meant")
+	}
+	if native := s.Decoding == contract.DecodingNativeTools; native && blank > 0 && blank < answered {
+		rep.Warnings = append(rep.Warnings, contract.Plural(blank, "answer is", "answers are")+" empty in this native_tools study and "+contract.Pick(blank, "scores as a failure", "score as failures")+
+			": a runner that takes only the text of an answer loses its tool call; "+envelopeAdvice)
 	}
 	if answered > 0 && blank == answered {
 		rep.AllBlank = true
@@ -298,7 +309,7 @@ func (rep *Aggregates) OK() bool {
 // answerCounts counts the answers that stand (provider errors and attempts
 // no record answered left out), those that are blank, those the model stopped
 // at its token limit and those that hold its thinking.
-func (run *Run) answerCounts() (answered, blank, cut, think int) {
+func (run *Run) answerCounts() (answered, blank, cut, think, calls int) {
 	for i := range run.atts {
 		a := &run.atts[i]
 		if !a.ok() {
@@ -314,9 +325,44 @@ func (run *Run) answerCounts() (answered, blank, cut, think int) {
 		if a.has(fThinking) {
 			think++
 		}
+		if a.has(fToolCallForm) {
+			calls++
+		}
 	}
-	return answered, blank, cut, think
+	return answered, blank, cut, think, calls
 }
+
+// toolCallFormWarning is the warning for n answers that are a tool call in
+// another form than the envelope (contract.ToolCallForm): what the first (in
+// row order) is, and what to do, which the study's decoding decides. With
+// native_tools the provider's API made the call, so a runner wrote its object
+// as the answer, or a server left the model's markup in the text; otherwise the
+// model wrote a tool call of its own format where the prompt asks for the
+// envelope, a failure the figures should count.
+func (run *Run) toolCallFormWarning(n int) (string, error) {
+	i := slices.IndexFunc(run.atts, func(a att) bool { return a.ok() && a.has(fToolCallForm) })
+	per := run.Plan.Study.Repairs + 1
+	id, form := "", ""
+	err := run.settledRange(i/per, i/per+1, nil, func(sr *settledRow) bool {
+		p := sr.p
+		id, form = sr.ar.requestID(sr.c.ID, p.arm, p.repeat, i%per+1), contract.ToolCallForm([]byte(sr.dets[i%per].output))
+		return false
+	})
+	if err != nil {
+		return "", err
+	}
+	w := contract.Plural(n, "answer is", "answers are") + " a tool call in another form than the envelope and " + contract.Pick(n, "scores as a failure", "score as failures") + "; the first, " + id + ", is " + form + ": "
+	switch {
+	case run.Plan.Study.Decoding != contract.DecodingNativeTools:
+		return w + "the model answered with a tool call of its own format where the prompt asks for the envelope (with " + run.Plan.Study.Decoding + " decoding no API makes the call)", nil
+	case strings.HasPrefix(form, "the model's"):
+		return w + "the server left the model's tool call unparsed in the text; start it with the tool-call parser of the model (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja)", nil
+	}
+	return w + envelopeAdvice, nil
+}
+
+// envelopeAdvice says how a runner of one's own writes an API's tool call.
+const envelopeAdvice = `a runner of your own writes the API's tool call back as the envelope {"action":"call_tool","tool":NAME,"arguments":{...},"missingFields":[],"reason":""} (docs/contract.md), as fbeval-openai and fbeval-anthropic do`
 
 // ProviderErrorRows counts the rows with a provider error at some attempt:
 // the model never answered it (a bad key, a quota, a server error).

@@ -710,8 +710,8 @@ func (run *Run) checkCase(o *outcome, requestID, caseID []byte) {
 // an OpenAI-compatible chat completion, "max_output_tokens" from the Responses
 // API's incomplete_details, "max_tokens" and "model_context_window_exceeded"
 // from Anthropic's stop_reason (in any case: Gemini says MAX_TOKENS).
-func answerFlags(output, finishReason []byte) uint16 {
-	var f uint16
+func answerFlags(output, finishReason []byte) uint32 {
+	var f uint32
 	if len(bytes.TrimSpace(output)) == 0 {
 		f |= fBlank
 	} else if contract.HoldsThinking(output) {
@@ -739,6 +739,9 @@ func (run *Run) judgeQuick(row int, output []byte, o *outcome) {
 		a.flags |= resultFlags(&r)
 	} else {
 		a.flags |= fPending
+		if contract.ToolCallForm(output) != "" {
+			a.flags |= fToolCallForm
+		}
 	}
 	if !ok || run.Plan.Study.Repairs > 0 {
 		// reports quote a failed output, and repair turns every earlier one
@@ -748,8 +751,8 @@ func (run *Run) judgeQuick(row int, output []byte, o *outcome) {
 }
 
 // resultFlags are the flags of a judge's verdict.
-func resultFlags(r *tc.Result) uint16 {
-	var f uint16
+func resultFlags(r *tc.Result) uint32 {
+	var f uint32
 	if r.Success {
 		f |= fSuccess
 	}

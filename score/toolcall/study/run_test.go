@@ -421,7 +421,7 @@ func TestProviderErrorCodes(t *testing.T) {
 func TestAnswerFlags(t *testing.T) {
 	for _, tt := range []struct {
 		output, finish string
-		want           uint16
+		want           uint32
 	}{
 		{`{"action":"refuse"}`, "stop", 0},
 		{"", "stop", fBlank},

@@ -146,7 +146,7 @@ type settlePart struct {
 	items []int
 	out   []byte
 	lens  []uint32
-	flags []uint16
+	flags []uint32
 	codes [][]string // the codes of each judged attempt (nil for the others)
 	read  []byte     // the entries read back, and the bytes between close ones
 	at    []int      // where each item's entry is in read
@@ -163,7 +163,7 @@ type settlePart struct {
 // again in out, and its verdict.
 type judgedEntry struct {
 	start, end int
-	flags      uint16
+	flags      uint32
 	codes      []string
 }
 

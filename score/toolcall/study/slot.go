@@ -12,7 +12,7 @@ import (
 // repeat follow from its place (New lays rows out case by case, repeat by
 // repeat, arm by arm), and its attempts are adjacent.
 type att struct {
-	flags  uint16
+	flags  uint32
 	ncodes uint32 // error codes in Run.codes from codes
 	model  uint32 // index in Run.models
 	codes  uint32
@@ -24,25 +24,26 @@ type att struct {
 }
 
 const (
-	fPresent     = 1 << iota // a record answered the attempt
-	fProvider                // it is a provider error
-	fSuccess                 // judged a success (not set for a provider error)
-	fSemantic                // semantically right
-	fCandValid               // valid against the candidate schema
-	fCall                    // the output's action is call_tool
-	fPending                 // not clean: judged in full once no later record can replace it
-	fDetail                  // has a detail entry in the spool
-	fIn                      // input token count known
-	fOut                     // output token count known
-	fLat                     // latency known
-	fStaged                  // det is an offset into its band's buffer (stage.go), not yet the spool's
-	fOtherRecipe             // its record's run names another recipe than the study's
-	fBlank                   // the output is empty or white space (answerFlags)
-	fCutShort                // the model stopped at its token limit (answerFlags)
-	fThinking                // the output holds a reasoning model's <think> block (answerFlags)
+	fPresent      = 1 << iota // a record answered the attempt
+	fProvider                 // it is a provider error
+	fSuccess                  // judged a success (not set for a provider error)
+	fSemantic                 // semantically right
+	fCandValid                // valid against the candidate schema
+	fCall                     // the output's action is call_tool
+	fPending                  // not clean: judged in full once no later record can replace it
+	fDetail                   // has a detail entry in the spool
+	fIn                       // input token count known
+	fOut                      // output token count known
+	fLat                      // latency known
+	fStaged                   // det is an offset into its band's buffer (stage.go), not yet the spool's
+	fOtherRecipe              // its record's run names another recipe than the study's
+	fBlank                    // the output is empty or white space (answerFlags)
+	fCutShort                 // the model stopped at its token limit (answerFlags)
+	fThinking                 // the output holds a reasoning model's <think> block (answerFlags)
+	fToolCallForm             // the output failed and is a tool call in another form than the envelope (contract.ToolCallForm)
 )
 
-func (a *att) has(f uint16) bool { return a.flags&f != 0 }
+func (a *att) has(f uint32) bool { return a.flags&f != 0 }
 
 // ok is a response that is not a provider error.
 func (a *att) ok() bool { return a.flags&(fPresent|fProvider) == fPresent }

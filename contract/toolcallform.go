@@ -1,0 +1,121 @@
+package contract
+
+import (
+	"bytes"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// ToolCallForm says what an answer is when it is a tool call written in a form
+// other than the toolcall envelope, or "" when it is not one:
+//   - an API's tool-call object as its SDK defines it, which a runner wrote as
+//     the output where it should have written the envelope: OpenAI's Chat
+//     Completions tool call, its function or a message holding tool_calls, a
+//     Responses API function_call item, Anthropic's tool_use block, Gemini's
+//     functionCall part, Ollama's tool call, or a list of any of them;
+//   - a model's own tool-call format, as a server that did not parse it leaves
+//     it in the text, or as a model writes it where the prompt asks for the
+//     envelope: <tool_call> (Hermes, Qwen), [TOOL_CALLS] (Mistral),
+//     <|python_tag|> (Llama), <|tool_call|> (Granite), or a bare
+//     {"name", "arguments"} or {"name", "parameters"} object.
+//
+// An object with an "action" member is an envelope, whatever else it holds.
+// It reads at most the top two levels of a JSON answer, so it is cheap enough
+// for every answer that fails.
+func ToolCallForm(output []byte) string {
+	s := bytes.TrimSpace(output)
+	if len(s) == 0 {
+		return ""
+	}
+	json := s[0] == '{' || s[0] == '[' && !bytes.HasPrefix(s, []byte("[TOOL_CALLS]"))
+	if !json {
+		for _, m := range toolCallMarkup {
+			if bytes.Contains(s, m.mark) {
+				return m.form
+			}
+		}
+		return ""
+	}
+	if !bytes.Contains(s, []byte(`"name"`)) {
+		return "" // every form names its tool
+	}
+	return toolCallForm(s, 0)
+}
+
+var toolCallMarkup = []struct {
+	mark []byte
+	form string
+}{
+	{[]byte("<tool_call>"), "the model's <tool_call> markup (Hermes, Qwen)"},
+	{[]byte("[TOOL_CALLS]"), "the model's [TOOL_CALLS] markup (Mistral)"},
+	{[]byte("<|python_tag|>"), "the model's <|python_tag|> markup (Llama)"},
+	{[]byte("<|tool_call|>"), "the model's <|tool_call|> markup (Granite)"},
+}
+
+// toolCallForm is ToolCallForm of a JSON value, a list's items read one level
+// down.
+func toolCallForm(v jsontext.Value, depth int) string {
+	switch v.Kind() {
+	case '[':
+		if depth > 0 {
+			return ""
+		}
+		d := jsontext.NewDecoder(bytes.NewReader(v), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+		if _, err := d.ReadToken(); err != nil {
+			return ""
+		}
+		for d.PeekKind() == '{' {
+			item, err := d.ReadValue()
+			if err != nil {
+				return ""
+			}
+			if form := toolCallForm(item, depth+1); form != "" {
+				return "a list holding " + form
+			}
+		}
+		return ""
+	case '{':
+	default:
+		return ""
+	}
+	names, members, ok := objectOf(v)
+	if !ok {
+		return ""
+	}
+	has := func(k string) bool { _, ok := members[k]; return ok }
+	str := func(k string) string { s, _ := stringOf(members[k]); return s }
+	named := func(m map[string]jsontext.Value) bool { return m["name"].Kind() == '"' }
+	if has("action") {
+		return "" // the envelope, right or wrong
+	}
+	switch {
+	case str("type") == "tool_use" && named(members) && has("input"):
+		return "Anthropic's tool_use content block"
+	case str("type") == "function_call" && named(members) && has("arguments"):
+		return "an OpenAI Responses API function_call item"
+	case members["function"].Kind() == '{':
+		if _, fn, ok := objectOf(members["function"]); ok && named(fn) && fn["arguments"] != nil {
+			if str("type") == "function" {
+				return "an OpenAI Chat Completions tool call (an item of message.tool_calls)"
+			}
+			return `an Ollama tool call ({"function": {"name", "arguments"}})`
+		}
+	case members["functionCall"].Kind() == '{':
+		if _, fn, ok := objectOf(members["functionCall"]); ok && named(fn) {
+			return "a Gemini functionCall part"
+		}
+	case members["tool_calls"].Kind() == '[' && depth == 0:
+		if form := toolCallForm(members["tool_calls"], 0); form != "" {
+			return "a chat message with tool_calls"
+		}
+	case members["content"].Kind() == '[' && depth == 0:
+		if form := toolCallForm(members["content"], 0); form != "" {
+			return "a message whose content holds " + form[len("a list holding "):]
+		}
+	case named(members) && has("arguments"):
+		return `a {"name", "arguments"} function call (OpenAI's function, Hermes' format)`
+	case named(members) && members["parameters"].Kind() == '{' && len(names) == 2:
+		return `a {"name", "parameters"} function call (Llama's format)`
+	}
+	return ""
+}

@@ -1,0 +1,109 @@
+package contract
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestToolCallForm: the tool-call objects of the OpenAI and Anthropic APIs, taken
+// out of the runners' recorded replies (shaped as the official SDKs define them),
+// Gemini's and Ollama's as their documentation shows them, and the markup of
+// models whose server did not parse their tool calls, are named; the envelope,
+// right or wrong, and other answers are not.
+func TestToolCallForm(t *testing.T) {
+	// part returns the member at path (keys and list indexes) of a recorded
+	// reply, as JSON
+	part := func(file string, path ...any) string {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v any
+		if err := json.Unmarshal(data, &v); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range path {
+			switch p := p.(type) {
+			case string:
+				v = v.(map[string]any)[p]
+			case int:
+				v = v.([]any)[p]
+			}
+		}
+		out, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	const (
+		chat      = "../runners/internal/openai/testdata/chat_tool_call_null_content.json"
+		ollama    = "../runners/internal/openai/testdata/chat_tool_call_empty_content.json"
+		objArgs   = "../runners/internal/openai/testdata/chat_tool_call_object_arguments.json"
+		responses = "../runners/internal/openai/testdata/responses_function_call.json"
+		messages  = "../runners/internal/anthropic/testdata/message_text_tool_use.json"
+	)
+	for _, tc := range []struct{ name, output, want string }{
+		{"chat message", part(chat, "choices", 0, "message"), "a chat message with tool_calls"},
+		{"chat tool_calls", part(chat, "choices", 0, "message", "tool_calls"), "a list holding an OpenAI Chat Completions tool call"},
+		{"chat tool call", part(chat, "choices", 0, "message", "tool_calls", 0), "an OpenAI Chat Completions tool call"},
+		{"chat function", part(chat, "choices", 0, "message", "tool_calls", 0, "function"), `a {"name", "arguments"} function call`},
+		{"ollama's openai tool call", part(ollama, "choices", 0, "message", "tool_calls", 0), "an OpenAI Chat Completions tool call"},
+		{"llama.cpp object arguments", part(objArgs, "choices", 0, "message", "tool_calls", 0, "function"), `a {"name", "arguments"} function call`},
+		{"responses output", part(responses, "output"), "a list holding an OpenAI Responses API function_call item"},
+		{"responses item", part(responses, "output", 1), "an OpenAI Responses API function_call item"},
+		{"anthropic message", part(messages), "a message whose content holds Anthropic's tool_use content block"},
+		{"anthropic content", part(messages, "content"), "a list holding Anthropic's tool_use content block"},
+		{"anthropic block", part(messages, "content", 1), "Anthropic's tool_use content block"},
+		// ai.google.dev, "Function calling": a Part of a candidate's content
+		{"gemini part", `{"functionCall":{"name":"search_flights","args":{"origin":"Osaka"}}}`, "a Gemini functionCall part"},
+		{"gemini parts", `[{"functionCall":{"id":"c1","name":"search_flights","args":{}}}]`, "a list holding a Gemini functionCall part"},
+		// ollama/ollama docs/api.md, "Chat request (with tools)": message.tool_calls
+		{"ollama tool call", `{"function":{"name":"search_flights","arguments":{"origin":"Osaka"}}}`, "an Ollama tool call"},
+		{"ollama message", `{"role":"assistant","content":"","tool_calls":[{"function":{"name":"search_flights","arguments":{}}}]}`, "a chat message with tool_calls"},
+		// the models' own formats, as servers without their tool-call parser
+		// return them (vLLM's hermes, mistral, llama3_json and granite parsers
+		// read these)
+		{"hermes", "<tool_call>\n{\"name\": \"search_flights\", \"arguments\": {\"origin\": \"Osaka\"}}\n</tool_call>", "the model's <tool_call> markup"},
+		{"hermes after text", "I will search.\n<tool_call>\n{\"name\": \"search_flights\", \"arguments\": {}}\n</tool_call>", "the model's <tool_call> markup"},
+		{"mistral", `[TOOL_CALLS][{"name": "search_flights", "arguments": {"origin": "Osaka"}}]`, "the model's [TOOL_CALLS] markup"},
+		{"llama python tag", `<|python_tag|>{"name": "search_flights", "parameters": {"origin": "Osaka"}}`, "the model's <|python_tag|> markup"},
+		{"granite", `<|tool_call|>[{"name": "search_flights", "arguments": {}}]`, "the model's <|tool_call|> markup"},
+		{"llama json", `{"name": "search_flights", "parameters": {"origin": "Osaka"}}`, `a {"name", "parameters"} function call`},
+		{"hermes json", ` {"name": "search_flights", "arguments": {"origin": "Osaka"}} `, `a {"name", "arguments"} function call`},
+		// not tool calls in another form
+		{"envelope", `{"action":"call_tool","tool":"search_flights","arguments":{"name":"x"},"missingFields":[],"reason":""}`, ""},
+		{"envelope with a name", `{"action":"call_tool","name":"search_flights","arguments":{}}`, ""},
+		{"bare arguments with a name", `{"name":"Ada","arguments":1}`, `a {"name", "arguments"} function call`},
+		{"bare arguments", `{"name":"Ada Lovelace","guests":2}`, ""},
+		{"tool definition", `{"type":"function","function":{"name":"search_flights","description":"d","parameters":{}}}`, ""},
+		{"tool definition without type", `{"name":"search_flights","description":"d","parameters":{}}`, ""},
+		{"name not a string", `{"name":1,"arguments":{}}`, ""},
+		{"text", "I cannot help with that.", ""},
+		{"empty", "", ""},
+		{"broken", `{"name":"search_flights","arguments":`, ""},
+		{"list of numbers", `[1, 2, {"name":"x","arguments":{}}]`, ""},
+		{"nested too deep", `[[{"name":"x","arguments":{}}]]`, ""},
+	} {
+		got := ToolCallForm([]byte(tc.output))
+		if tc.want == "" && got != "" || !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s: %q, want %q...", tc.name, got, tc.want)
+		}
+	}
+}
+
+// FuzzToolCallForm: any answer is named or not, without a panic, and a form
+// named is one of the known ones.
+func FuzzToolCallForm(f *testing.F) {
+	for _, s := range []string{`{"type":"tool_use","name":"a","input":{}}`, `[{"function":{"name":"a","arguments":"{}"}}]`, `<tool_call>{}`, `{"content":[{"type":"tool_use","name":"a","input":{}}]}`, `{`, ``} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := ToolCallForm([]byte(s))
+		if got != "" && !strings.HasPrefix(got, "a") && !strings.HasPrefix(got, "the model's") && !strings.HasPrefix(got, "Anthropic's") {
+			t.Fatalf("ToolCallForm(%q) = %q", s, got)
+		}
+	})
+}
