@@ -62,8 +62,10 @@ type Summary struct {
 	Calls    int    // provider calls made
 	Stopped  string // why the run stopped early: "budget", "N consecutive errors (the last: ...)...", "signal"; "" if it did not
 	// Thinking and Empty count the answers of this run that hold the model's
-	// thinking (contract.HoldsThinking) and those with no text.
-	Thinking, Empty int
+	// thinking (contract.HoldsThinking) and those with no text; Markup, the
+	// answers to requests that offer tools which are the model's tool-call
+	// markup, left in the text (contract.ToolCallForm).
+	Thinking, Empty, Markup int
 }
 
 // String is the summary line printed at the end of a run.
@@ -76,6 +78,9 @@ func (s Summary) String() string {
 	}
 	if s.Empty > 0 {
 		line += "; " + contract.Plural(s.Empty, "answer", "answers") + " empty"
+	}
+	if s.Markup > 0 {
+		line += "; " + contract.Plural(s.Markup, "answer is", "answers are") + " the model's tool-call markup"
 	}
 	if s.Stopped != "" {
 		line += "; stopped: " + s.Stopped
@@ -92,9 +97,11 @@ func (s Summary) ExitCode() int {
 }
 
 // countAnswer counts an answer of this run that measures nothing, and warns of
-// the first such of each kind: one that holds the model's thinking, and the
-// first emptyRun answers when every one is empty.
-func (s *Summary) countAnswer(res *Result, warn func(string), id string) {
+// the first such of each kind: one that holds the model's thinking, one to a
+// request that offers tools that is the model's tool-call markup (a server that
+// did not parse the model's calls), and the first emptyRun answers when every
+// one is empty.
+func (s *Summary) countAnswer(res *Result, warn func(string), id string, tools bool) {
 	out := ""
 	if res.Output != nil {
 		out = *res.Output
@@ -108,6 +115,11 @@ func (s *Summary) countAnswer(res *Result, warn func(string), id string) {
 		s.Thinking++
 		if s.Thinking == 1 && warn != nil {
 			warn(fmt.Sprintf("the answer to %s holds the model's thinking (<think>...</think>, [THINK] or <|channel|> markup) before its answer, which strict scoring fails: the server returns the model's reasoning as part of the answer; have it return the reasoning apart (vLLM: --reasoning-parser), or stop the run (Ctrl-C) if that was not meant", id))
+		}
+	} else if form := contract.ToolCallForm([]byte(out)); tools && strings.HasPrefix(form, "the model's") {
+		s.Markup++
+		if s.Markup == 1 && warn != nil {
+			warn(fmt.Sprintf("the answer to %s is %s, a tool call the server left unparsed in the text, which scoring fails: start the server with the tool-call parser of the model (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja), or stop the run (Ctrl-C) if that was not meant", id, form))
 		}
 	}
 }
@@ -132,11 +144,12 @@ func Run(ctx context.Context, reqs *Requests, p Provider, out *Output, opts Opti
 		it  *Item
 	}
 	type done struct {
-		pos  int
-		id   string // the request's
-		line []byte
-		res  Result
-		ok   bool // false: abandoned, no record
+		pos   int
+		id    string // the request's
+		tools bool   // the request offers tools
+		line  []byte
+		res   Result
+		ok    bool // false: abandoned, no record
 	}
 	jobs := make(chan job)
 	results := make(chan done)
@@ -155,7 +168,7 @@ func Run(ctx context.Context, reqs *Requests, p Provider, out *Output, opts Opti
 			for j := range jobs {
 				it := j.it
 				res, ok := e.ask(&it.Req)
-				d := done{pos: j.pos, id: it.Req.RequestID, res: res, ok: ok}
+				d := done{pos: j.pos, id: it.Req.RequestID, tools: len(it.Req.Tools) > 0, res: res, ok: ok}
 				if ok {
 					run := opts.Run
 					run.Study, run.Recipe = it.Study, it.Recipe
@@ -229,7 +242,7 @@ func Run(ctx context.Context, reqs *Requests, p Provider, out *Output, opts Opti
 				sum.Errors++
 			default:
 				sum.Answered++
-				sum.countAnswer(&d.res, opts.Warn, d.id)
+				sum.countAnswer(&d.res, opts.Warn, d.id, d.tools)
 			}
 			if werr == nil {
 				if werr = out.Write(d.line); werr != nil {

@@ -17,6 +17,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/runners/internal/fakeserver"
 	"github.com/fbeval/fbeval/runners/internal/openai"
@@ -759,27 +761,42 @@ func TestRunWarnsOfAnswersThatMeasureNothing(t *testing.T) {
 		reply func(i int) string
 		warn  []string
 		tail  string
+		tools bool // the requests offer a tool
 	}{
 		{"thinking", func(i int) string { return "<think>\nplan " + fmt.Sprint(i) + "\n</think>\n{}" },
 			[]string{"the answer to case-00.a1 holds the model's thinking (<think>...</think>, [THINK] or <|channel|> markup) before its answer, which strict scoring fails: the server returns the model's reasoning as part of the answer; have it return the reasoning apart (vLLM: --reasoning-parser), or stop the run (Ctrl-C) if that was not meant"},
-			"; 24 answers hold the model's thinking"},
+			"; 24 answers hold the model's thinking", false},
 		{"empty", func(int) string { return "" },
 			[]string{"the first 10 answers are all empty: a reasoning model may spend its tokens before it answers; raise --max-tokens, or stop the run (Ctrl-C) if that was not meant"},
-			"; 24 answers empty"},
+			"; 24 answers empty", false},
 		{"some empty", func(i int) string {
 			if i%2 == 0 {
 				return ""
 			}
 			return "{}"
-		}, nil, "; 12 answers empty"},
-		{"plain", func(int) string { return "{}" }, nil, ", 0 retries"},
+		}, nil, "; 12 answers empty", false},
+		{"plain", func(int) string { return "{}" }, nil, ", 0 retries", false},
+		// a server that did not parse the model's tool calls (vLLM without its
+		// tool-call parser, llama.cpp without --jinja) returns them as text
+		{"tool-call markup", func(i int) string {
+			return fmt.Sprintf("<tool_call>\n{\"name\": \"search\", \"arguments\": {\"n\": %d}}\n</tool_call>", i)
+		}, []string{"the answer to case-00.a1 is the model's <tool_call> markup (Hermes, Qwen), a tool call the server left unparsed in the text, which scoring fails: start the server with the tool-call parser of the model (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja), or stop the run (Ctrl-C) if that was not meant"},
+			"; 24 answers are the model's tool-call markup", true},
+		// without tools offered, such an answer is the model's own, to score
+		{"markup without tools", func(int) string { return "[TOOL_CALLS][{\"name\": \"search\", \"arguments\": {}}]" }, nil, ", 0 retries", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, ts := startServer(t, fakeserver.Options{Reply: func(user string) string { return tt.reply(promptIndex(user)) }})
 			var warned []string
 			opts := fast
 			opts.Warn = func(msg string) { warned = append(warned, msg) }
-			sum, err := runner.Run(context.Background(), runner.FromItems(makeItems(24)), client(ts), runner.NewOutput(io.Discard), opts)
+			items := makeItems(24)
+			if tt.tools {
+				for i := range items {
+					items[i].Req.Tools = []contract.ToolDefinition{{Name: "search", Parameters: jsontext.Value(`{"type":"object"}`)}}
+				}
+			}
+			sum, err := runner.Run(context.Background(), runner.FromItems(items), client(ts), runner.NewOutput(io.Discard), opts)
 			if err != nil || sum.Answered != 24 {
 				t.Fatalf("summary %v, %v", sum, err)
 			}
