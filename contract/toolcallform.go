@@ -119,3 +119,20 @@ func toolCallForm(v jsontext.Value, depth int) string {
 	}
 	return ""
 }
+
+// EncodedTwice reports whether an answer is a JSON string whose text is a
+// JSON object or list: the model's JSON encoded once more, as a runner that
+// encodes the answer it writes into the record's output string (json.dumps of
+// a text that was JSON already) makes it.
+func EncodedTwice(output []byte) bool {
+	s := bytes.TrimSpace(output)
+	if len(s) < 4 || s[0] != '"' || !jsontext.Value(s).IsValid() {
+		return false
+	}
+	inner, ok := stringOf(s)
+	if !ok {
+		return false
+	}
+	v := jsontext.Value(bytes.TrimSpace([]byte(inner)))
+	return (v.Kind() == '{' || v.Kind() == '[') && v.IsValid()
+}

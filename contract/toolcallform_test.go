@@ -107,3 +107,25 @@ func FuzzToolCallForm(f *testing.F) {
 		}
 	})
 }
+
+func TestEncodedTwice(t *testing.T) {
+	for _, tt := range []struct {
+		output string
+		want   bool
+	}{
+		{`"{\"action\":\"refuse\",\"tool\":null,\"arguments\":{},\"missingFields\":[],\"reason\":\"no\"}"`, true},
+		{" \"[1, 2]\"\n", true},
+		{`"  {\"a\": 1}  "`, true},
+		{`{"action":"refuse"}`, false},
+		{`"{\"action\": "`, false}, // not a JSON string
+		{`"{\"action\":"`, false},  // a string whose text is not JSON
+		{`"I cannot help."`, false},
+		{`"\"quoted\""`, false},
+		{`""`, false},
+		{``, false},
+	} {
+		if got := EncodedTwice([]byte(tt.output)); got != tt.want {
+			t.Errorf("EncodedTwice(%s) = %v, want %v", tt.output, got, tt.want)
+		}
+	}
+}

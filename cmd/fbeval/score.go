@@ -403,7 +403,7 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 		env.warnf("the report is incomplete: some rows have no response")
 		writtenFor(env, run)
 	}
-	ok := rep.OK() && !rep.AllBlank // the warning says why
+	ok := rep.OK() && !rep.Unmeasured // the warning says why
 	if n := rep.ProviderErrorRows(); n > 0 {
 		if c.AllowProviderErrors {
 			env.warnf("%s (--allow-provider-errors: the run does not fail for %s)", contract.Plural(n, "row has a provider error: it scores as a failure", "rows have a provider error: they score as failures"), contract.Pick(n, "it", "them"))

@@ -48,10 +48,10 @@ type Aggregates struct {
 	Gates          []score.GateResult
 	Warnings       []string
 	Models         map[string][]string // arm -> the models its answered attempts name, sorted
-	// AllBlank: every answer read is blank (answerFlags), so the figures
-	// measure the runner, not the model; the run is not ok
-	AllBlank bool
-	model    *report.ToolcallReport
+	// Unmeasured: every answer read is blank (answerFlags) or encoded twice,
+	// so the figures measure the runner, not the model; the run is not ok
+	Unmeasured bool
+	model      *report.ToolcallReport
 }
 
 type namedEffect struct {
@@ -77,29 +77,39 @@ func (run *Run) Report() (*Aggregates, error) {
 		rep.Complete = false
 		rep.Warnings = append(rep.Warnings, contract.Plural(missing, "row has no first-attempt response and scores as a failure", "rows have no first-attempt response and score as failures"))
 	}
-	answered, blank, cut, think, calls := run.answerCounts()
-	if think > 0 {
-		rep.Warnings = append(rep.Warnings, score.ThinkingWarning(think, "JSON_INVALID"))
+	n := run.answerCounts()
+	if n.think > 0 {
+		rep.Warnings = append(rep.Warnings, score.ThinkingWarning(n.think, "JSON_INVALID"))
 	}
-	if calls > 0 {
-		w, err := run.toolCallFormWarning(calls)
+	if n.calls > 0 {
+		w, err := run.toolCallFormWarning(n.calls)
 		if err != nil {
 			return nil, err
 		}
 		rep.Warnings = append(rep.Warnings, w)
 	}
-	if cut > 0 {
-		rep.Warnings = append(rep.Warnings, contract.Plural(cut, "answer was", "answers were")+" cut short at the model's token limit (finish_reason length, max_tokens, max_output_tokens or model_context_window_exceeded) and "+
-			contract.Pick(cut, "scores", "score")+" as written: raise the runner's --max-tokens if that was not meant")
+	if n.cut > 0 {
+		rep.Warnings = append(rep.Warnings, contract.Plural(n.cut, "answer was", "answers were")+" cut short at the model's token limit (finish_reason length, max_tokens, max_output_tokens or model_context_window_exceeded) and "+
+			contract.Pick(n.cut, "scores", "score")+" as written: raise the runner's --max-tokens if that was not meant")
 	}
-	if native := s.Decoding == contract.DecodingNativeTools; native && blank > 0 && blank < answered {
-		rep.Warnings = append(rep.Warnings, contract.Plural(blank, "answer is", "answers are")+" empty in this native_tools study and "+contract.Pick(blank, "scores as a failure", "score as failures")+
+	if s.Decoding == contract.DecodingNativeTools && n.blank > 0 && n.blank < n.answered {
+		rep.Warnings = append(rep.Warnings, contract.Plural(n.blank, "answer is", "answers are")+" empty in this native_tools study and "+contract.Pick(n.blank, "scores as a failure", "score as failures")+
 			": a runner that takes only the text of an answer loses its tool call; "+envelopeAdvice)
 	}
-	if answered > 0 && blank == answered {
-		rep.AllBlank = true
-		rep.Warnings = append(rep.Warnings, "every answer is empty ("+contract.Plural(answered, "record", "records")+
+	switch {
+	case n.answered > 0 && n.blank == n.answered:
+		rep.Unmeasured = true
+		rep.Warnings = append(rep.Warnings, "every answer is empty ("+contract.Plural(n.answered, "record", "records")+
 			"): the runner took no text from the model's answers (a reasoning model may spend its tokens before it answers), so the figures measure nothing and the run is not ok")
+	case n.twice > 0:
+		const why = "JSON (the answer encoded twice, as a runner that encodes the text it writes as the output makes it: json.dumps of a text that was JSON already)"
+		const fix = "a runner of your own writes the model's text as the output string, encoded once"
+		w := contract.Plural(n.twice, "answer is a JSON string that holds ", "answers are JSON strings that hold ") + why + " and " + contract.Pick(n.twice, "scores as a failure", "score as failures") + ": " + fix
+		if n.twice == n.answered {
+			rep.Unmeasured = true
+			w = "every answer (" + contract.Plural(n.answered, "record", "records") + ") is a JSON string that holds " + why + ", so the figures measure the runner and the run is not ok: " + fix
+		}
+		rep.Warnings = append(rep.Warnings, w)
 	}
 	for _, cmp := range Comparisons {
 		if slices.Contains(s.Arms, cmp.Treatment) && slices.Contains(s.Arms, cmp.Baseline) {
@@ -306,30 +316,30 @@ func (rep *Aggregates) OK() bool {
 	return true
 }
 
-// answerCounts counts the answers that stand (provider errors and attempts
-// no record answered left out), those that are blank, those the model stopped
-// at its token limit and those that hold its thinking.
-func (run *Run) answerCounts() (answered, blank, cut, think, calls int) {
+// answerTally counts the answers that stand (provider errors and attempts no
+// record answered left out), those that are blank, those the model stopped at
+// its token limit, those that hold its thinking, those that are a tool call in
+// another form than the envelope and those encoded twice.
+type answerTally struct{ answered, blank, cut, think, calls, twice int }
+
+func (run *Run) answerCounts() answerTally {
+	var n answerTally
 	for i := range run.atts {
 		a := &run.atts[i]
 		if !a.ok() {
 			continue
 		}
-		answered++
-		if a.has(fBlank) {
-			blank++
-		}
-		if a.has(fCutShort) {
-			cut++
-		}
-		if a.has(fThinking) {
-			think++
-		}
-		if a.has(fToolCallForm) {
-			calls++
+		n.answered++
+		for _, c := range []struct {
+			f uint32
+			n *int
+		}{{fBlank, &n.blank}, {fCutShort, &n.cut}, {fThinking, &n.think}, {fToolCallForm, &n.calls}, {fEncodedTwice, &n.twice}} {
+			if a.has(c.f) {
+				*c.n++
+			}
 		}
 	}
-	return answered, blank, cut, think, calls
+	return n
 }
 
 // toolCallFormWarning is the warning for n answers that are a tool call in

@@ -741,6 +741,8 @@ func (run *Run) judgeQuick(row int, output []byte, o *outcome) {
 		a.flags |= fPending
 		if contract.ToolCallForm(output) != "" {
 			a.flags |= fToolCallForm
+		} else if contract.EncodedTwice(output) {
+			a.flags |= fEncodedTwice
 		}
 	}
 	if !ok || run.Plan.Study.Repairs > 0 {

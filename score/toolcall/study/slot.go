@@ -41,6 +41,7 @@ const (
 	fCutShort                 // the model stopped at its token limit (answerFlags)
 	fThinking                 // the output holds a reasoning model's <think> block (answerFlags)
 	fToolCallForm             // the output failed and is a tool call in another form than the envelope (contract.ToolCallForm)
+	fEncodedTwice             // the output failed and is a JSON string holding JSON (contract.EncodedTwice)
 )
 
 func (a *att) has(f uint32) bool { return a.flags&f != 0 }
