@@ -125,14 +125,21 @@ func toolCallForm(v jsontext.Value, depth int) string {
 // encodes the answer it writes into the record's output string (json.dumps of
 // a text that was JSON already) makes it.
 func EncodedTwice(output []byte) bool {
-	s := bytes.TrimSpace(output)
-	if len(s) < 4 || s[0] != '"' || !jsontext.Value(s).IsValid() {
-		return false
-	}
-	inner, ok := stringOf(s)
+	inner, ok := StringText(output)
 	if !ok {
 		return false
 	}
 	v := jsontext.Value(bytes.TrimSpace([]byte(inner)))
 	return (v.Kind() == '{' || v.Kind() == '[') && v.IsValid()
+}
+
+// StringText returns the text of an answer that is one JSON string (white
+// space around it aside) holding some text, and whether it is one: an answer
+// in quotes, as a runner that encodes the text it writes makes it.
+func StringText(output []byte) (string, bool) {
+	s := bytes.TrimSpace(output)
+	if len(s) < 3 || s[0] != '"' || s[len(s)-1] != '"' || !jsontext.Value(s).IsValid() {
+		return "", false
+	}
+	return stringOf(s)
 }

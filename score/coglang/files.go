@@ -19,8 +19,9 @@ type ResponseFiles struct {
 	Read      int
 	Accepted  int
 	// Thinking counts the records read whose output holds a reasoning model's
-	// thinking (score.HoldsThinking).
-	Thinking int
+	// thinking (score.HoldsThinking); Quoted, those whose output is one JSON
+	// string (contract.StringText).
+	Thinking, Quoted int
 	// ProviderErrors counts the provider error records read (an error and no
 	// output); ErrorCases are the case ids whose last record is one.
 	ProviderErrors int

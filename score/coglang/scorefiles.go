@@ -93,6 +93,10 @@ func (x *Indexed) ScoreFiles(sources []score.Source, opts score.Options, copts O
 	if out.Thinking > 0 {
 		out.Warnings = append(out.Warnings, score.ThinkingWarning(out.Thinking, "parse_error"))
 	}
+	if out.Quoted > 0 {
+		out.Warnings = append(out.Warnings, contract.Plural(out.Quoted, "answer is", "answers are")+" in quotes, one JSON string (the answer encoded twice, as a runner that encodes the text it writes as the output makes it: json.dumps of the model's text) and "+
+			contract.Pick(out.Quoted, "scores", "score")+" as the reference scores a quoted string: a runner of your own writes the model's text as the output string, encoded once")
+	}
 	out.Warnings = append(out.Warnings, st.models.warnings()...)
 	out.UnknownNotListed = res.UnknownNotListed
 	if n := res.UnknownNotListed; n > 0 {
@@ -271,6 +275,9 @@ func scoreSources(tally *tally, sources []score.Source, opts score.Options, copt
 			count(st, dup, unknown, b.Lines[i], b.Cols[i])
 			if b.Out[i].thinking {
 				out.Thinking++
+			}
+			if b.Out[i].quoted {
+				out.Quoted++
 			}
 			if r := &b.Out[i]; other {
 				if st.OtherRecipe == 0 {

@@ -28,8 +28,9 @@ type Scored struct {
 	// records with an output are checked against their case's
 	recipe    uint32
 	hasRecipe bool
-	// thinking: the output holds a reasoning model's thinking (contract.HoldsThinking)
-	thinking bool
+	// thinking: the output holds a reasoning model's thinking (contract.HoldsThinking);
+	// quoted: it is one JSON string (contract.StringText), the answer encoded twice
+	thinking, quoted bool
 	// model is the record's "model" member as written, read while its batch
 	// is (caseStore.add)
 	model []byte
@@ -83,7 +84,7 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 	}
 	dst.ProviderError, dst.ErrorCode = false, ""
 	dst.model = f.model
-	dst.recipe, dst.hasRecipe, dst.thinking = 0, false, false
+	dst.recipe, dst.hasRecipe, dst.thinking, dst.quoted = 0, false, false, false
 	if code, ok := f.providerError(); ok {
 		dst.ProviderError, dst.ErrorCode = true, code
 		dst.Output = ""
@@ -95,7 +96,11 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 	}
 	dst.Output = out
 	dst.recipe, dst.hasRecipe = f.recipe()
-	dst.thinking = contract.HoldsThinking(unsafe.Slice(unsafe.StringData(out), len(out))) // read, not kept
+	text := unsafe.Slice(unsafe.StringData(out), len(out)) // read, not kept
+	dst.thinking = contract.HoldsThinking(text)
+	if len(out) > 0 && (out[0] == '"' || out[0] <= ' ') {
+		_, dst.quoted = contract.StringText(text)
+	}
 	return nil
 }
 
