@@ -51,6 +51,9 @@ func (c *ExportCmd) Run(env *Env) error {
 			if len(c.RepairFrom) > 0 {
 				return usageError("--repair-from is for toolcall studies")
 			}
+			if err := noCogLangGates(c.Study, &s); err != nil {
+				return err
+			}
 			// two passes over the fixture, one case at a time: the first checks it
 			// whole (and counts its cases), so a bad fixture writes nothing
 			src, path := export.CogLangSourceOf(s.Dataset)
@@ -66,6 +69,11 @@ func (c *ExportCmd) Run(env *Env) error {
 		}
 		plan, err := export.PlanToolcall(s, relations.Vocabulary)
 		if err != nil {
+			return err
+		}
+		// the study's gates decide its scoring: a mistyped one is said now,
+		// not after the run
+		if err := checkGates(plan); err != nil {
 			return err
 		}
 		if len(c.RepairFrom) == 0 {

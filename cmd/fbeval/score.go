@@ -223,8 +223,8 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 	if c.CasesOut != "" || c.Format == "jsonl" || len(c.Gate) > 0 || len(c.MinSuccess) > 0 || c.InputPrice != nil || c.OutputPrice != nil {
 		return usageError("--cases-out, --format jsonl, --gate, --min-success and prices are for toolcall studies")
 	}
-	if len(s.Gates) > 0 {
-		return usageError("%s: gates are for toolcall studies; a CogLang result's ok decides the exit code: remove \"gates\" from the study", c.Study)
+	if err := noCogLangGates(c.Study, &s); err != nil {
+		return err
 	}
 	// the fixture is read once, one case at a time, and each case keeps a small
 	// slot; the result reads its cases back as it is written
@@ -332,16 +332,12 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 		return err
 	}
 	s.Gates = append(s.Gates, extra...)
-	gates, err := score.ParseGates(s.Gates)
-	if err != nil {
-		return usageError("%v", err)
-	}
 	plan, err := export.PlanToolcall(s, relations.Vocabulary)
 	if err != nil {
 		return err
 	}
-	if err := study.CheckGates(gates, plan); err != nil {
-		return usageError("%v", err)
+	if err := checkGates(plan); err != nil {
+		return err
 	}
 	run, err := study.New(plan)
 	if err != nil {
@@ -611,4 +607,28 @@ func (s *fileSet) find(fi os.FileInfo) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// checkGates parses the gates of plan's study and resolves each against the
+// fields of the report it yields: a gate that names no field, or whose
+// threshold cannot be meant for its field's unit, is bad usage. Export and
+// study show check them too, so a study file's mistyped gate is found before
+// the run, not at its scoring.
+func checkGates(plan *export.ToolcallPlan) error {
+	gates, err := score.ParseGates(plan.Study.Gates)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	if err := study.CheckGates(gates, plan); err != nil {
+		return usageError("%v", err)
+	}
+	return nil
+}
+
+// noCogLangGates refuses gates in a CogLang study (name: the study as given).
+func noCogLangGates(name string, s *contract.Study) error {
+	if len(s.Gates) > 0 {
+		return usageError("%s: gates are for toolcall studies; a CogLang result's ok decides the exit code: remove \"gates\" from the study", name)
+	}
+	return nil
 }

@@ -27,6 +27,9 @@ func (c *StudyShowCmd) Run(env *Env) error {
 	inputs := []contract.Object{}
 	switch s.Suite {
 	case contract.SuiteCogLang:
+		if err := noCogLangGates(c.Study, &s); err != nil {
+			return err
+		}
 		in, err := export.CogLangInput(s.Dataset)
 		if err != nil {
 			return err
@@ -35,6 +38,9 @@ func (c *StudyShowCmd) Run(env *Env) error {
 	default:
 		plan, err := export.PlanToolcall(s, relations.Vocabulary)
 		if err != nil {
+			return err
+		}
+		if err := checkGates(plan); err != nil {
 			return err
 		}
 		for _, in := range plan.Inputs {
