@@ -94,6 +94,9 @@ func (c *ExportCmd) Run(env *Env) error {
 		if err != nil {
 			return err
 		}
+		if err := c.sayRepairs(env, run, len(repairs)); err != nil {
+			return err
+		}
 		reqs, err := plan.RepairRequests(repairs, c.IncludeReference)
 		if err != nil {
 			return err
@@ -150,4 +153,24 @@ func writeOutput(env *Env, path string, write func(*bufio.Writer) error) error {
 		return w.Flush()
 	}
 	return writeFileAtomic(env, path, write)
+}
+
+// sayRepairs says what the files given to --repair-from leave out of the next
+// round: rows with no first attempt get no repair request, and files that
+// answer repair attempts only (the last round's responses given alone) are
+// refused, as the round they would write is empty; a round with no request
+// says why.
+func (c *ExportCmd) sayRepairs(env *Env, run *study.Run, n int) error {
+	first, later := run.Answered()
+	rows := run.Plan.RequestCount()
+	switch {
+	case first == 0 && later > 0:
+		return usageError("--repair-from: the records given answer repair attempts only (%s), no first attempt: give the first attempts' responses too, then every round's after them (--repair-from first.jsonl --repair-from round2.jsonl)", contract.Plural(later, "record", "records"))
+	case first < rows:
+		env.warnf("%s of %d %s no first-attempt response: %s no repair request (answer %s with the first round's requests)", contract.Plural(rows-first, "row", "rows"), rows, contract.Pick(rows-first, "has", "have"), contract.Pick(rows-first, "it gets", "they get"), contract.Pick(rows-first, "it", "them"))
+	}
+	if n == 0 {
+		env.warnf("no repair request is due: every row succeeded, used its %s, or failed with no feedback the model may be shown (a provider error, a wrong value only the hidden answer shows); the request file is empty", contract.Pick(run.Plan.Study.Repairs, "repair round", "repair rounds"))
+	}
+	return nil
 }

@@ -75,7 +75,12 @@ func (run *Run) Report() (*Aggregates, error) {
 	}
 	if missing > 0 {
 		rep.Complete = false
-		rep.Warnings = append(rep.Warnings, contract.Plural(missing, "row has no first-attempt response and scores as a failure", "rows have no first-attempt response and score as failures"))
+		w := contract.Plural(missing, "row has no first-attempt response and scores as a failure", "rows have no first-attempt response and score as failures")
+		if _, later := run.Answered(); missing == run.rows && later > 0 {
+			// the repair round's responses given alone
+			w += ": the records read answer repair attempts only; give the first attempts' responses too (--responses first.jsonl --responses repairs.jsonl)"
+		}
+		rep.Warnings = append(rep.Warnings, w)
 	}
 	n := run.answerCounts()
 	if n.think > 0 {
@@ -314,6 +319,22 @@ func (rep *Aggregates) OK() bool {
 		}
 	}
 	return true
+}
+
+// Answered counts the first attempts and the later (repair) attempts that a
+// record answered, provider errors included.
+func (run *Run) Answered() (first, later int) {
+	per := run.Plan.Study.Repairs + 1
+	for i := range run.atts {
+		if run.atts[i].has(fPresent) {
+			if i%per == 0 {
+				first++
+			} else {
+				later++
+			}
+		}
+	}
+	return first, later
 }
 
 // answerTally counts the answers that stand (provider errors and attempts no
