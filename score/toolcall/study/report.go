@@ -351,14 +351,11 @@ func (run *Run) answerCounts() answerTally {
 			continue
 		}
 		n.answered++
-		for _, c := range []struct {
-			f uint32
-			n *int
-		}{{fBlank, &n.blank}, {fCutShort, &n.cut}, {fThinking, &n.think}, {fToolCallForm, &n.calls}, {fEncodedTwice, &n.twice}} {
-			if a.has(c.f) {
-				*c.n++
-			}
-		}
+		n.blank += a.count(fBlank)
+		n.cut += a.count(fCutShort)
+		n.think += a.count(fThinking)
+		n.calls += a.count(fToolCallForm)
+		n.twice += a.count(fEncodedTwice)
 	}
 	return n
 }

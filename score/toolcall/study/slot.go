@@ -46,6 +46,14 @@ const (
 
 func (a *att) has(f uint32) bool { return a.flags&f != 0 }
 
+// count is 1 when a has flag f, else 0.
+func (a *att) count(f uint32) int {
+	if a.has(f) {
+		return 1
+	}
+	return 0
+}
+
 // ok is a response that is not a provider error.
 func (a *att) ok() bool { return a.flags&(fPresent|fProvider) == fPresent }
 
