@@ -27,8 +27,8 @@ func ToolCallForm(output []byte) string {
 	if len(s) == 0 {
 		return ""
 	}
-	json := s[0] == '{' || s[0] == '[' && !bytes.HasPrefix(s, []byte("[TOOL_CALLS]"))
-	if !json {
+	isJSON := s[0] == '{' || s[0] == '[' && !bytes.HasPrefix(s, []byte("[TOOL_CALLS]"))
+	if !isJSON {
 		for _, m := range toolCallMarkup {
 			if bytes.Contains(s, m.mark) {
 				return m.form
