@@ -152,6 +152,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			msg = usage.Explain("fbeval", msg, pe.Context)
 			msg = responsesWithoutFlag(msg, pe.Context, args)
 			msg = studyWithoutCommand(msg, pe.Context)
+			msg = reportJSONL(msg, pe.Context)
 		}
 		fmt.Fprintf(stderr, "fbeval: %s\n", msg)
 		if pe != nil && pe.Context != nil {

@@ -77,6 +77,16 @@ func responsesWithoutFlag(msg string, ctx *kong.Context, given []string) string 
 	return fmt.Sprintf("unexpected argument %s: response files are given with --responses: %s", file, strings.Join(args, " "))
 }
 
+// reportJSONL words fbeval report --format jsonl (which kong refuses as a
+// value the flag does not take, with json as the value meant) with where case
+// results come from; any other msg is returned as it is.
+func reportJSONL(msg string, ctx *kong.Context) string {
+	if usage.Command("fbeval", ctx) != "fbeval report" || !strings.HasPrefix(msg, "--format jsonl: ") {
+		return msg
+	}
+	return noCaseResults("--format jsonl")
+}
+
 // studyWithoutCommand words a study named to fbeval study without show or
 // init (fbeval study toolcall-quick) with the two command lines it may have
 // meant; any other msg is returned as it is.
@@ -134,6 +144,9 @@ func formatFromOutput(ctx *kong.Context, cli *CLI) error {
 		return nil
 	}
 	for _, w := range want {
+		if node.Name == "report" && w == "jsonl" {
+			return usageError("%s", noCaseResults("-o "+output))
+		}
 		if slices.Contains(enum, w) {
 			*format = w
 			cli.Score.formatByName = node.Name == "score"

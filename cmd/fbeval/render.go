@@ -36,16 +36,12 @@ func renderDoc(w io.Writer, doc report.Doc, format string) error {
 // ReportCmd re-renders a saved report.
 type ReportCmd struct {
 	File         string `arg:"" help:"A saved fbeval-report/v1 or CogLang result JSON (- for standard input)." placeholder:"REPORT.json"`
-	Format       string `help:"table, text, json, markdown, html or junit: the bytes fbeval score writes in that format. Without it, -o's name decides (.html, .xml for junit, .md, .txt for text, .json), else table." enum:"table,text,json,markdown,html,junit,jsonl" default:"table"`
+	Format       string `help:"table, text, json, markdown, html or junit: the bytes fbeval score writes in that format. Without it, -o's name decides (.html, .xml for junit, .md, .txt for text, .json), else table." enum:"table,text,json,markdown,html,junit" default:"table"`
 	Output       string `short:"o" help:"Write to FILE (atomically) instead of standard output." placeholder:"FILE"`
 	MaxLineBytes int64  `help:"Longest row of a toolcall report, or case of a CogLang result, read, in bytes (the rest of a report is bounded by --max-file-bytes)." default:"67108864" placeholder:"BYTES"`
 }
 
 func (c *ReportCmd) Run(env *Env) error {
-	if c.Format == "jsonl" {
-		// taken by the flag only to say where case results come from
-		return usageError("--format jsonl: toolcall case results are written while scoring (fbeval score --format jsonl, or --cases-out FILE beside the report): a report does not hold every error of every attempt in full")
-	}
 	// JUnit XML counts each suite's tests before its first test case: the
 	// reading that checks the lists keeps the counts, so they are read once
 	// more, not twice.
@@ -72,6 +68,12 @@ func (c *ReportCmd) Run(env *Env) error {
 		}
 		return rowsErr(doc)
 	})
+}
+
+// noCaseResults refuses toolcall case results asked of fbeval report (what:
+// the flag that asked), saying where they come from.
+func noCaseResults(what string) string {
+	return what + ": toolcall case results are written while scoring (fbeval score --format jsonl, or --cases-out FILE beside the report): a report does not hold every error of every attempt in full"
 }
 
 // openReport opens a saved report for rendering without holding its long

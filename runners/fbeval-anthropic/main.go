@@ -44,11 +44,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var c cli
 	var opts anthropic.Options
 	setup := runner.Setup{
-		Name:       name,
-		Provider:   "anthropic",
-		BaseURL:    "https://api.anthropic.com/v1",
-		BaseURLEnv: "ANTHROPIC_BASE_URL",
-		APIKeyEnv:  "ANTHROPIC_API_KEY",
+		Name:           name,
+		Provider:       "anthropic",
+		BaseURL:        "https://api.anthropic.com/v1",
+		BaseURLEnv:     "ANTHROPIC_BASE_URL",
+		MaxTemperature: 1,
+		APIKeyEnv:      "ANTHROPIC_API_KEY",
 		Auth: func(key string) http.Header {
 			return http.Header{"X-Api-Key": {key}}
 		},

@@ -50,13 +50,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var c cli
 	var opts openai.Options
 	setup := runner.Setup{
-		Name:       name,
-		Provider:   "openai-compatible",
-		BaseURL:    "https://api.openai.com/v1",
-		BaseURLEnv: "OPENAI_BASE_URL",
-		APIKeyEnv:  "OPENAI_API_KEY",
-		Auth:       func(key string) http.Header { return http.Header{"Authorization": {"Bearer " + key}} },
-		New:        func(h *runner.HTTP) runner.Provider { return &openai.Client{HTTP: h, Opts: opts} },
+		Name:           name,
+		Provider:       "openai-compatible",
+		BaseURL:        "https://api.openai.com/v1",
+		BaseURLEnv:     "OPENAI_BASE_URL",
+		MaxTemperature: 2,
+		APIKeyEnv:      "OPENAI_API_KEY",
+		Auth:           func(key string) http.Header { return http.Header{"Authorization": {"Bearer " + key}} },
+		New:            func(h *runner.HTTP) runner.Provider { return &openai.Client{HTTP: h, Opts: opts} },
 	}
 	if code, done := runner.ParseArgs(&c, name, "Answer fbeval request files with an OpenAI-compatible API.", args, stdout, stderr, setup.Vars()); done {
 		return code

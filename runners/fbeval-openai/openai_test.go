@@ -53,7 +53,9 @@ func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{{}, {"--model", "m", "--api", "other"}, {"--model", "m", "--header", "novalue", "x.jsonl"}, {"--model", "m", "missing.jsonl"},
 		// A rate that would turn the limit off, or make no sense, is refused.
 		{"--model", "m", "--rps", "1e-300"}, {"--model", "m", "--rps", "NaN"}, {"--model", "m", "--rps=-1"},
-		{"--model", "m", "--rps", "+Inf"}, {"--model", "m", "--rps", "1e-9"}} {
+		{"--model", "m", "--rps", "+Inf"}, {"--model", "m", "--rps", "1e-9"},
+		// a temperature the API does not take (a 7 meant as 0.7)
+		{"--model", "m", "--temperature", "7"}, {"--model", "m", "--temperature=-1"}, {"--model", "m", "--temperature", "NaN"}} {
 		var out, errb bytes.Buffer
 		if code := run(context.Background(), args, strings.NewReader(""), &out, &errb); code != 2 || errb.Len() == 0 {
 			t.Errorf("%q: exit %d, stderr %q", args, code, errb.String())

@@ -48,6 +48,9 @@ type Setup struct {
 	Name string
 	// Provider is the provider name records carry when --provider is not given.
 	Provider string
+	// MaxTemperature is the highest --temperature the API takes (OpenAI's
+	// documents 0 to 2, Anthropic's 0 to 1).
+	MaxTemperature float64
 	// BaseURL is the API's base URL when --base-url is not given and the
 	// variable BaseURLEnv is not set or empty (as the provider's SDK reads it);
 	// APIKeyEnv the --api-key-env default.
@@ -91,6 +94,9 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 		notes = append(notes, fmt.Sprintf("the base URL is %s's, %s (--base-url overrides it)", from, redactedURL(base)))
 	}
 	if msg := f.check(); msg != "" {
+		return fail(ExitUsage, "%s", msg)
+	}
+	if msg := checkTemperature(f.Temperature, s.MaxTemperature); msg != "" {
 		return fail(ExitUsage, "%s", msg)
 	}
 	header := http.Header{}
@@ -297,6 +303,20 @@ func (f *NetFlags) check() string {
 		return "--fresh starts an -o file over; give -o FILE"
 	}
 	return ""
+}
+
+// checkTemperature refuses a --temperature the API does not take (max: the
+// highest it documents): a server that takes any (vLLM takes every value from
+// 0) would sample noise from a 7 meant as 0.7, scored as the model's answers.
+func checkTemperature(t *float64, max float64) string {
+	if t == nil || max == 0 || *t >= 0 && *t <= max {
+		return ""
+	}
+	msg := fmt.Sprintf("--temperature %v: the API takes 0 to %v", *t, max)
+	if *t > max && *t/10 <= max {
+		msg += fmt.Sprintf("; did you mean %v", *t/10)
+	}
+	return msg
 }
 
 // credentialHeader reports whether a --header carries a credential by its name
