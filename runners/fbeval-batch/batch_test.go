@@ -330,6 +330,9 @@ func TestUsageWords(t *testing.T) {
 		{[]string{"from-openai"}, "fbeval-batch: missing RESULTS: fbeval-batch from-openai RESULTS ... (see fbeval-batch from-openai --help)\n"},
 		{[]string{"from-anthropic", "r.jsonl", "--requests"}, "fbeval-batch: --requests needs a value: --requests STRING (see fbeval-batch from-anthropic --help)\n"},
 		{[]string{"to-openai", "--model"}, "fbeval-batch: --model needs a value: --model STRING (see fbeval-batch to-openai --help)\n"},
+		// a temperature the API does not take, before a request is read
+		{[]string{"to-openai", "--model", "m", "--temperature", "7", "missing.jsonl"}, "fbeval-batch: --temperature 7: the API takes 0 to 2; did you mean 0.7\n"},
+		{[]string{"to-anthropic", "--model", "m", "--max-tokens", "9", "--temperature", "1.5", "missing.jsonl"}, "fbeval-batch: --temperature 1.5: the API takes 0 to 1; did you mean 0.15\n"},
 	} {
 		code, out, errs := runBatch(t, "", tc.args...)
 		if code != 2 || out != "" || errs != tc.want {

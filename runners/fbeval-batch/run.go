@@ -312,6 +312,9 @@ func (c *toOpenAI) run(stdin io.Reader, stdout, stderr io.Writer) error {
 	if c.MaxTokens > 0 && c.MaxCompletionTokens > 0 {
 		return usagef("--max-tokens and --max-completion-tokens are exclusive: give one")
 	}
+	if msg := runner.CheckTemperature(c.Temperature, 2); msg != "" {
+		return usagef("%s", msg)
+	}
 	reqs, done, err := openRequests(c.Input, stdin, nil)
 	if err != nil {
 		return err
@@ -340,6 +343,9 @@ func (c *toOpenAI) run(stdin io.Reader, stdout, stderr io.Writer) error {
 }
 
 func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
+	if msg := runner.CheckTemperature(c.Temperature, 1); msg != "" {
+		return usagef("%s", msg)
+	}
 	reqs, done, err := openRequests(c.Input, stdin, nil)
 	if err != nil {
 		return err

@@ -96,7 +96,7 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 	if msg := f.check(); msg != "" {
 		return fail(ExitUsage, "%s", msg)
 	}
-	if msg := checkTemperature(f.Temperature, s.MaxTemperature); msg != "" {
+	if msg := CheckTemperature(f.Temperature, s.MaxTemperature); msg != "" {
 		return fail(ExitUsage, "%s", msg)
 	}
 	header := http.Header{}
@@ -305,10 +305,10 @@ func (f *NetFlags) check() string {
 	return ""
 }
 
-// checkTemperature refuses a --temperature the API does not take (max: the
+// CheckTemperature refuses a --temperature the API does not take (max: the
 // highest it documents): a server that takes any (vLLM takes every value from
 // 0) would sample noise from a 7 meant as 0.7, scored as the model's answers.
-func checkTemperature(t *float64, max float64) string {
+func CheckTemperature(t *float64, max float64) string {
 	if t == nil || max == 0 || *t >= 0 && *t <= max {
 		return ""
 	}

@@ -25,8 +25,8 @@ func TestCheckTemperature(t *testing.T) {
 		{f(math.NaN()), 2, "--temperature NaN: the API takes 0 to 2"},
 		{f(7), 0, ""}, // no bound known
 	} {
-		if got := checkTemperature(tt.t, tt.max); got != tt.want {
-			t.Errorf("checkTemperature(%v, %v) = %q, want %q", tt.t, tt.max, got, tt.want)
+		if got := CheckTemperature(tt.t, tt.max); got != tt.want {
+			t.Errorf("CheckTemperature(%v, %v) = %q, want %q", tt.t, tt.max, got, tt.want)
 		}
 	}
 }
