@@ -501,6 +501,10 @@ func (run *Run) whyUnknown(id string) string {
 	s := run.Plan.Study
 	m := requestIDParts.FindStringSubmatch(id)
 	if m == nil {
+		if requestIDParts.MatchString(strings.ToLower(strings.TrimSpace(id))) {
+			// a runner or a script that changed the ids it was given
+			return fmt.Sprintf("the first id, %q, is a toolcall request id but for its white space or letter case: write each request's request_id back as the request file has it", id)
+		}
 		return fmt.Sprintf("the first id, %q, is not a toolcall request id (CASE.ARM.rREPEAT.aATTEMPT); these are not responses to a toolcall study", id)
 	}
 	caseID, arm := m[1], m[2]
