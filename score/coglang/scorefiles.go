@@ -76,9 +76,15 @@ func (x *Indexed) ScoreFiles(sources []score.Source, opts score.Options, copts O
 	if out.Accepted > 0 && unknown == out.Accepted && len(res.UnknownCaseIDs) > 0 {
 		st.close()
 		f := out.Files[slices.IndexFunc(out.Files, func(f score.InputStats) bool { return f.Unknown > 0 })]
+		id := res.UnknownCaseIDs[0]
+		advice := "score them with the fixture (--fixture) or study they were exported for"
+		if st.hasChanged(id) {
+			// a runner or a script that changed the ids it was given
+			advice = fmt.Sprintf("%q is a case id of the fixture but for its white space or letter case: write each request's case_id back as the request file has it", id)
+		}
 		return nil, nil, &contract.InputError{Kind: contract.ErrWrongFile, File: f.Path, Line: f.UnknownAt[0], Col: f.UnknownAt[1], Msg: fmt.Sprintf(
-			"none of its %s answers a case of the fixture (%s; unknown ids include %s): score them with the fixture (--fixture) or study they were exported for",
-			contract.Plural(unknown, "record", "records"), contract.Plural(st.slots.n, "case", "cases"), res.UnknownCaseIDs[0])}
+			"none of its %s answers a case of the fixture (%s; unknown ids include %s): %s",
+			contract.Plural(unknown, "record", "records"), contract.Plural(st.slots.n, "case", "cases"), id, advice)}
 	}
 	for _, id := range res.DuplicateCaseIDs {
 		out.Duplicates[id] = true

@@ -157,6 +157,18 @@ func newCaseStore(src fixtures.CogLangSource, refs bool, popts ParseOptions) (st
 	return st, nil
 }
 
+// hasChanged reports whether id, which names no case, names one once its
+// white space is trimmed and its letters are upper or lower case.
+func (st *caseStore) hasChanged(id string) bool {
+	t := strings.TrimSpace(id)
+	for _, v := range []string{t, strings.ToUpper(t), strings.ToLower(t)} {
+		if v != id && st.ids.Has(contract.IDOf(v)) {
+			return true
+		}
+	}
+	return false
+}
+
 func (st *caseStore) close() {
 	st.loads.Wait()
 	if st.cases != nil {
