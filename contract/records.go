@@ -390,6 +390,9 @@ func nearestField(me *json.SemanticError) string {
 func DecodeError(rec *Record, err error) error {
 	var se *jsontext.SyntacticError
 	if errors.As(err, &se) {
+		if RecordFollows(rec.Raw, se.ByteOffset) {
+			return rec.Errorf(se.ByteOffset, "%s", TwoRecordsOnALine).Of(ErrSyntax)
+		}
 		return rec.Errorf(se.ByteOffset, "invalid JSON: %s", cleanJSONMessage(se.Err)).Of(ErrSyntax)
 	}
 	var me *json.SemanticError
@@ -498,6 +501,22 @@ func kindName(k jsontext.Kind) string {
 		return "JSON null"
 	}
 	return "JSON " + k.String()
+}
+
+// TwoRecordsOnALine says what a line that holds a second record after the
+// first is, and what to do.
+const TwoRecordsOnALine = "invalid JSON: another record follows the first on this line (files joined with cat where one's last line had no line end): give each record a line of its own"
+
+// RecordFollows reports whether raw holds, at off and after white space, the
+// start of another JSON object that follows a whole first one: two records on
+// one line.
+func RecordFollows(raw []byte, off int64) bool {
+	if off <= 0 || off > int64(len(raw)) {
+		return false
+	}
+	rest := bytes.TrimLeft(raw[off:], " \t\r\n")
+	before := bytes.TrimRight(raw[:off], " \t\r\n")
+	return len(rest) > 0 && rest[0] == '{' && len(before) > 0 && before[len(before)-1] == '}'
 }
 
 func cleanJSONMessage(err error) string {

@@ -142,6 +142,7 @@ func TestBadInputCogLang(t *testing.T) {
 		{"badutf8.jsonl", 2, []string{"fbeval: $F:2:34: invalid JSON: invalid UTF-8"}, 0},
 		{"bom.jsonl", 1, []string{"fbeval: $F: a UTF-8 byte order mark was skipped"}, 1},
 		{"bom_middle.jsonl", 2, []string{`fbeval: $F:2:1: the line begins with a UTF-8 byte order mark, which only a file's start may have (files joined with cat keep each one's): give the files on their own, or strip the marks (sed 's/^\xEF\xBB\xBF//')`}, 0},
+		{"joined.jsonl", 2, []string{"fbeval: $F:1:47: invalid JSON: another record follows the first on this line (files joined with cat where one's last line had no line end): give each record a line of its own"}, 0},
 		{"crlf.jsonl", 1, nil, 2},
 		{"nul.jsonl", 2, []string{`fbeval: $F:2:1: invalid JSON: invalid character '\x00' at start of value`}, 0},
 		{"bignum.jsonl", 1, []string{"fbeval: 1 case id the fixture does not have (1999999999999999999999999999999999999999...), not scored"}, 3},
@@ -228,6 +229,9 @@ func TestBadInputToolcall(t *testing.T) {
 		{"bom.jsonl", 0, []string{"fbeval: $F: a UTF-8 byte order mark was skipped"}, nil},
 		{"bom_middle.jsonl", 0, []string{
 			`fbeval: $F:4:1: the line begins with a UTF-8 byte order mark, which only a file's start may have (files joined with cat keep each one's): give the files on their own, or strip the marks (sed 's/^\xEF\xBB\xBF//') (line rejected)`,
+			"fbeval: $F: 1 line was rejected"}, []int{4}},
+		{"joined.jsonl", 0, []string{
+			"fbeval: $F:4:233: invalid JSON: another record follows the first on this line (files joined with cat where one's last line had no line end): give each record a line of its own (line rejected)",
 			"fbeval: $F: 1 line was rejected"}, []int{4}},
 		{"crlf.jsonl", 0, nil, nil},
 		{"dupkeys.jsonl", 0, []string{

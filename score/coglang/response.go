@@ -108,7 +108,11 @@ func decodeFields(raw []byte, f *recordFields) error {
 	if _, err := dec.ReadToken(); err != nil {
 		return jsonErr(err)
 	}
+	end := dec.InputOffset()
 	if _, err := dec.ReadToken(); err != io.EOF {
+		if contract.RecordFollows(raw, end) {
+			return &OffsetError{Offset: end + int64(len(raw[end:])-len(bytes.TrimLeft(raw[end:], " \t\r\n"))), Msg: contract.TwoRecordsOnALine}
+		}
 		return errors.New("invalid JSON: text after the record")
 	}
 	return nil

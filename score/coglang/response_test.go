@@ -51,7 +51,8 @@ var decodeCases = []struct {
 	{"not an object", `["a"]`, "", "", "must be a JSON object"},
 	{"invalid JSON", `{"case_id": "a", "output": }`, "", "", "invalid JSON"},
 	{"truncated", `{"case_id": "a"`, "", "", "invalid JSON"},
-	{"two values", `{"case_id": "a", "output": "x"} {}`, "", "", "text after the record"},
+	{"two values", `{"case_id": "a", "output": "x"} {}`, "", "", "another record follows the first on this line"},
+	{"text after", `{"case_id": "a", "output": "x"} x`, "", "", "text after the record"},
 }
 
 func TestDecodeResponse(t *testing.T) {
