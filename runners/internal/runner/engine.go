@@ -350,7 +350,8 @@ func (e *engine) ask(req *contract.Request) (Result, bool) {
 		if tooMany {
 			// the error itself, so that a server that is down or a bad key
 			// is named where the run ends
-			e.halt(fmt.Sprintf("%d consecutive errors (the last: %s: %s); %s, then run again with -o FILE to go on", n, res.Error.Code, res.Error.Message, seeTo(res.Error.Code)))
+			// the limit, not n: two calls that reach it at once say the same
+			e.halt(fmt.Sprintf("%d consecutive errors (the last: %s: %s); %s, then run again with -o FILE to go on", e.opts.MaxConsecutiveErrors, res.Error.Code, res.Error.Message, seeTo(res.Error.Code)))
 		}
 		return res, true
 	}
