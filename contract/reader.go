@@ -1085,9 +1085,14 @@ func (r *Reader) scanListElement() bool {
 		if b != ',' {
 			return r.fail(ErrSyntax, d.line, d.col, "invalid JSON: expected ',' or ']' after a list element, found %s", quoteByte(b))
 		}
+		line, col := d.line, d.col
 		d.skip()
-		if _, err = d.space(); err != nil {
+		next, err := d.space()
+		if err != nil {
 			return r.docFail(err)
+		}
+		if next == ']' {
+			return r.fail(ErrSyntax, line, col, "invalid JSON: a comma before the closing ']', which JSON does not allow: remove it")
 		}
 	}
 	r.first = false

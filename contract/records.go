@@ -3,6 +3,7 @@ package contract
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"slices"
@@ -393,6 +394,9 @@ func DecodeError(rec *Record, err error) error {
 		if RecordFollows(rec.Raw, se.ByteOffset) {
 			return rec.Errorf(se.ByteOffset, "%s", TwoRecordsOnALine).Of(ErrSyntax)
 		}
+		if hint := NotJSON(rec.Raw, se.ByteOffset); hint != "" {
+			return rec.Errorf(se.ByteOffset, "invalid JSON: %s", hint).Of(ErrSyntax)
+		}
 		return rec.Errorf(se.ByteOffset, "invalid JSON: %s", cleanJSONMessage(se.Err)).Of(ErrSyntax)
 	}
 	var me *json.SemanticError
@@ -517,6 +521,28 @@ func RecordFollows(raw []byte, off int64) bool {
 	rest := bytes.TrimLeft(raw[off:], " \t\r\n")
 	before := bytes.TrimRight(raw[:off], " \t\r\n")
 	return len(rest) > 0 && rest[0] == '{' && len(before) > 0 && before[len(before)-1] == '}'
+}
+
+// NotJSON names what a file holds at off that JSON does not allow, though
+// JavaScript, JSON5 or Python would: a comment, a comma before the '}' or ']'
+// that closes, a string in single quotes (Python's str() of a dict). "" for
+// anything else.
+func NotJSON(raw []byte, off int64) string {
+	if off < 0 || off >= int64(len(raw)) {
+		return ""
+	}
+	at := raw[off:]
+	switch {
+	case bytes.HasPrefix(at, []byte("//")) || bytes.HasPrefix(at, []byte("/*")):
+		return "a comment, which JSON does not have: remove it"
+	case at[0] == ',':
+		if rest := bytes.TrimLeft(at[1:], " \t\r\n"); len(rest) > 0 && (rest[0] == '}' || rest[0] == ']') {
+			return fmt.Sprintf("a comma before the closing %q, which JSON does not allow: remove it", rest[0])
+		}
+	case at[0] == '\'':
+		return "a string in single quotes, as Python's str() of a dict writes it: JSON strings take double quotes (json.dumps writes them)"
+	}
+	return ""
 }
 
 func cleanJSONMessage(err error) string {

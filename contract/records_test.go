@@ -23,3 +23,25 @@ func TestRecordFollows(t *testing.T) {
 		}
 	}
 }
+
+func TestNotJSON(t *testing.T) {
+	for _, tt := range []struct {
+		raw  string
+		off  int64
+		want string
+	}{
+		{`{"a": 1, // note` + "\n}", 9, "a comment, which JSON does not have: remove it"},
+		{`{"a": 1 /* note */}`, 8, "a comment, which JSON does not have: remove it"},
+		{`{"a": 1,}`, 7, "a comma before the closing '}', which JSON does not allow: remove it"},
+		{"[1, 2,\n ]", 5, "a comma before the closing ']', which JSON does not allow: remove it"},
+		{`{'a': 1}`, 1, "a string in single quotes, as Python's str() of a dict writes it: JSON strings take double quotes (json.dumps writes them)"},
+		{`{"a": 1,, "b": 2}`, 7, ""},
+		{`{"a": x}`, 6, ""},
+		{`{"a": 1}`, 99, ""},
+		{`{"a": 1}`, -1, ""},
+	} {
+		if got := NotJSON([]byte(tt.raw), tt.off); got != tt.want {
+			t.Errorf("NotJSON(%q, %d) = %q, want %q", tt.raw, tt.off, got, tt.want)
+		}
+	}
+}

@@ -138,6 +138,8 @@ func TestBadInputCogLang(t *testing.T) {
 		read   int      // records_read of a scored file
 	}{
 		{"truncated.json", 2, []string{"fbeval: $F:2:23: invalid JSON: the file ends inside a JSON value (truncated?)"}, 0},
+		{"trailing_comma.json", 2, []string{"fbeval: $F:2:47: invalid JSON: a comma before the closing ']', which JSON does not allow: remove it"}, 0},
+		{"python_repr.jsonl", 2, []string{"fbeval: $F:1:2: invalid JSON: a string in single quotes, as Python's str() of a dict writes it: JSON strings take double quotes (json.dumps writes them)"}, 0},
 		{"torn.jsonl", 2, []string{"fbeval: $F:2:29: invalid JSON: the record ends inside a JSON value, on a last line with no line end: the file was cut short while it was written (a runner still writing it, or stopped mid-line, leaves it so: run the runner again with -o FILE to finish it)"}, 0},
 		{"badutf8.jsonl", 2, []string{"fbeval: $F:2:34: invalid JSON: invalid UTF-8"}, 0},
 		{"bom.jsonl", 1, []string{"fbeval: $F: a UTF-8 byte order mark was skipped"}, 1},
@@ -278,6 +280,7 @@ func TestBadInputToolcall(t *testing.T) {
 			"fbeval: $F:1:1: a response record must be a JSON object; no record of the file could be read (1 record rejected): give a JSONL file, a JSON list or a batch object of response records"}, nil},
 		// a broken whole-file document cannot be read record by record: exit 2
 		{"truncated.json", 2, []string{"fbeval: $F:4:15: invalid JSON: the file ends inside a JSON value (truncated?)"}, nil},
+		{"trailing_comma.json", 2, []string{"fbeval: $F:8:211: invalid JSON: a comma before the closing ']', which JSON does not allow: remove it"}, nil},
 	}
 	seen := map[string]bool{}
 	for _, tt := range tests {

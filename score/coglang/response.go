@@ -71,7 +71,7 @@ func decodeFields(raw []byte, f *recordFields) error {
 	dec := jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true))
 	tok, err := dec.ReadToken()
 	if err != nil {
-		return jsonErr(err)
+		return recordErr(raw, err)
 	}
 	if tok.Kind() != '{' {
 		return errors.New("a response record must be a JSON object")
@@ -79,12 +79,12 @@ func decodeFields(raw []byte, f *recordFields) error {
 	for dec.PeekKind() != '}' {
 		name, err := dec.ReadToken()
 		if err != nil {
-			return jsonErr(err)
+			return recordErr(raw, err)
 		}
 		key := name.String()
 		val, err := dec.ReadValue()
 		if err != nil {
-			return jsonErr(err)
+			return recordErr(raw, err)
 		}
 		switch key {
 		case "case_id":
@@ -106,7 +106,7 @@ func decodeFields(raw []byte, f *recordFields) error {
 		}
 	}
 	if _, err := dec.ReadToken(); err != nil {
-		return jsonErr(err)
+		return recordErr(raw, err)
 	}
 	end := dec.InputOffset()
 	if _, err := dec.ReadToken(); err != io.EOF {
@@ -211,6 +211,18 @@ func (f *recordFields) providerError() (code string, ok bool) {
 		}
 	}
 	return code, true
+}
+
+// recordErr is jsonErr of an error met reading the record raw, naming what
+// raw holds there that JSON does not allow (contract.NotJSON).
+func recordErr(raw []byte, err error) error {
+	e := jsonErr(err)
+	if oe, ok := e.(*OffsetError); ok {
+		if hint := contract.NotJSON(raw, oe.Offset); hint != "" {
+			oe.Msg = "invalid JSON: " + hint
+		}
+	}
+	return e
 }
 
 func jsonErr(err error) error {
