@@ -28,7 +28,7 @@ func LoadContext(path string) (*Context, error) {
 func ParseContext(name string, data []byte) (*Context, error) {
 	doc, err := decodeJSON(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+		return nil, fileError(name, data, err)
 	}
 	obj, ok := doc.(map[string]any)
 	if !ok {

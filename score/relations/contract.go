@@ -58,7 +58,7 @@ func decodeJSON(data []byte) (any, error) {
 			if errors.Is(err, io.EOF) {
 				break
 			}
-			return nil, fmt.Errorf("invalid JSON: %s", oneLine(err.Error()))
+			return nil, &syntaxError{err: err}
 		}
 	}
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
@@ -66,6 +66,31 @@ func decodeJSON(data []byte) (any, error) {
 		return nil, fmt.Errorf("invalid JSON: %s", oneLine(err.Error()))
 	}
 	return v, nil
+}
+
+// syntaxError is a JSON syntax error of decodeJSON; fileError places it in
+// its file.
+type syntaxError struct{ err error }
+
+func (e *syntaxError) Error() string { return "invalid JSON: " + oneLine(e.err.Error()) }
+func (e *syntaxError) Unwrap() error { return e.err }
+
+// fileError is the error of decoding the file name, whose text is data: a
+// syntax error at its line and column, saying what a hand-edited file holds
+// there that JSON does not allow (contract.NotJSON); others named with the file.
+func fileError(name string, data []byte, err error) error {
+	var se *jsontext.SyntacticError
+	if errors.As(err, &se) {
+		msg := strings.TrimPrefix(se.Err.Error(), "jsontext: ")
+		if errors.Is(se.Err, io.ErrUnexpectedEOF) {
+			msg = "the file ends inside a JSON value"
+		} else if hint := contract.NotJSON(data, se.ByteOffset); hint != "" {
+			msg = hint
+		}
+		rec := contract.Record{File: name, Line: 1, Col: 1, Raw: data}
+		return rec.Errorf(se.ByteOffset, "invalid JSON: %s", msg)
+	}
+	return fmt.Errorf("%s: %v", name, err)
 }
 
 func oneLine(s string) string {
@@ -78,7 +103,7 @@ func oneLine(s string) string {
 func ParseContract(name string, data []byte) (*Contract, error) {
 	doc, err := decodeJSON(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+		return nil, fileError(name, data, err)
 	}
 	obj, ok := doc.(map[string]any)
 	if !ok {

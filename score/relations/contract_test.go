@@ -15,8 +15,10 @@ func TestParseContractErrors(t *testing.T) {
 		return `{"schema_version":"fbeval-contract/v1","id":"t","version":"1","schema":` + schema + `}`
 	}
 	cases := []struct{ name, data, want string }{
-		{"not json", `{`, "invalid JSON"},
-		{"duplicate key", `{"id":"a","id":"b"}`, "invalid JSON"},
+		{"not json", `{`, "c.json:1:2: invalid JSON: the file ends inside a JSON value"},
+		{"duplicate key", `{"id":"a","id":"b"}`, "c.json:1:11: invalid JSON: duplicate object member name"},
+		{"comma before the end", "{\"id\": \"a\",\n}", "c.json:1:11: invalid JSON: a comma before the closing '}', which JSON does not allow: remove it"},
+		{"comment", "{\"id\": \"a\" /* mine */}", "c.json:1:12: invalid JSON: a comment, which JSON does not have: remove it"},
 		{"wrong version", `{"schema_version":"x","id":"t","version":"1","schema":{}}`, "schema_version"},
 		{"unknown field", `{"schema_version":"fbeval-contract/v1","id":"t","version":"1","schema":{},"extra":1}`, `unknown field "extra"`},
 		{"no id", `{"schema_version":"fbeval-contract/v1","version":"1","schema":{}}`, "id must be"},
@@ -39,7 +41,7 @@ func TestParseContractErrors(t *testing.T) {
 				t.Fatal("no error")
 			}
 			msg := err.Error()
-			if !strings.Contains(msg, tc.want) || strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "c.json: ") {
+			if !strings.Contains(msg, tc.want) || strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "c.json:") {
 				t.Fatalf("error %q, want one line starting with the file and containing %q", msg, tc.want)
 			}
 		})
