@@ -297,6 +297,14 @@ func (p *parser) errorAt(off int, msg string) *SyntaxError {
 }
 
 // fail records the first error; parse functions return false up the stack after it.
+// What JavaScript, JSON5 and Python allow and JSON does not, as a model writes
+// it: said so, for the person reading a report and the model reading a
+// repair round's feedback.
+const (
+	singleQuotes = "unexpected character '\\'': JSON strings and keys take double quotes"
+	comments     = "unexpected '/': comments are not allowed in JSON"
+)
+
 func (p *parser) fail(off int, msg string) bool {
 	p.errPos, p.errMsg = off, msg
 	return false
@@ -358,6 +366,13 @@ func (p *parser) value() (Value, bool) {
 		return p.number()
 	case '`':
 		return Value{}, p.fail(p.pos, "unexpected character '`': Markdown code fences are not allowed, output bare JSON")
+	case '\'':
+		return Value{}, p.fail(p.pos, singleQuotes)
+	case '/':
+		if strings.HasPrefix(p.data[p.pos:], "//") || strings.HasPrefix(p.data[p.pos:], "/*") {
+			return Value{}, p.fail(p.pos, comments)
+		}
+		return Value{}, p.fail(p.pos, "unexpected "+describe(p.data, p.pos)+", expected a JSON value")
 	case '<':
 		if strings.HasPrefix(p.data[p.pos:], "<think>") {
 			// a reasoning model behind a server that does not take its thinking apart
@@ -407,9 +422,17 @@ func (p *parser) object() (Value, bool) {
 		p.depth--
 		return Value{kind: Object, kids: []Member{}}, true
 	}
-	for {
+	for first := true; ; first = false {
 		p.skipSpace()
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			switch {
+			case !first && p.pos < len(p.data) && p.data[p.pos] == '}':
+				return Value{}, p.fail(p.pos, "unexpected character '}' after ',': a trailing comma is not allowed in JSON")
+			case p.pos < len(p.data) && p.data[p.pos] == '\'':
+				return Value{}, p.fail(p.pos, singleQuotes)
+			case strings.HasPrefix(p.data[p.pos:], "//") || strings.HasPrefix(p.data[p.pos:], "/*"):
+				return Value{}, p.fail(p.pos, comments)
+			}
 			return Value{}, p.fail(p.pos, "unexpected "+describe(p.data, p.pos)+", expected a string object key")
 		}
 		keyPos := p.pos
@@ -465,6 +488,9 @@ func (p *parser) object() (Value, bool) {
 				return Value{kind: Object, kids: kids}, true
 			}
 		}
+		if strings.HasPrefix(p.data[p.pos:], "//") || strings.HasPrefix(p.data[p.pos:], "/*") {
+			return Value{}, p.fail(p.pos, comments)
+		}
 		return Value{}, p.fail(p.pos, "unexpected "+describe(p.data, p.pos)+", expected ',' or '}' in object")
 	}
 }
@@ -481,8 +507,11 @@ func (p *parser) array() (Value, bool) {
 		p.depth--
 		return Value{kind: Array, kids: []Member{}}, true
 	}
-	for {
+	for first := true; ; first = false {
 		p.skipSpace()
+		if !first && p.pos < len(p.data) && p.data[p.pos] == ']' {
+			return Value{}, p.fail(p.pos, "unexpected character ']' after ',': a trailing comma is not allowed in JSON")
+		}
 		v, ok := p.value()
 		if !ok {
 			return Value{}, false
@@ -503,6 +532,9 @@ func (p *parser) array() (Value, bool) {
 				p.scratch = p.scratch[:base]
 				return Value{kind: Array, kids: kids}, true
 			}
+		}
+		if strings.HasPrefix(p.data[p.pos:], "//") || strings.HasPrefix(p.data[p.pos:], "/*") {
+			return Value{}, p.fail(p.pos, comments)
 		}
 		return Value{}, p.fail(p.pos, "unexpected "+describe(p.data, p.pos)+", expected ',' or ']' in array")
 	}
