@@ -102,7 +102,7 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 			return &exitError{code: 2, err: cleanPathError(err)}
 		}
 	}
-	res, err := study.CheckOne(tool, candidate, output, state)
+	res, err := study.CheckOne(tool, candidate, output, state, c.State)
 	if err != nil {
 		return err
 	}

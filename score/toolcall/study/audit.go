@@ -1,6 +1,7 @@
 package study
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -117,8 +118,8 @@ func RunProbes(cases []contract.Case, domains []string, candidate func(domain st
 // There is no hidden answer, so the checks are the envelope, the
 // reference and candidate schemas, the tool name, the confirmed state (when given:
 // an object of confirmed values, or a context {"confirmedState": {...}}) and the
-// tool's policies.
-func CheckOne(tool contract.Tool, candidate, output, state []byte) (tc.Result, error) {
+// tool's policies. stateName names the state's file in its errors.
+func CheckOne(tool contract.Tool, candidate, output, state []byte, stateName string) (tc.Result, error) {
 	v, err := strictjson.Parse(string(output))
 	if err != nil {
 		return tc.Result{Errors: []tc.Error{{Code: tc.CodeJSONInvalid, Message: err.Error()}}}, nil
@@ -142,11 +143,13 @@ func CheckOne(tool contract.Tool, candidate, output, state []byte) (tc.Result, e
 	ctx := "{}"
 	if len(state) > 0 {
 		sv, err := strictjson.Parse(string(state))
-		if err != nil {
-			return tc.Result{}, &contract.InputError{Msg: "state: " + err.Error()}
+		if se := (*strictjson.SyntaxError)(nil); errors.As(err, &se) {
+			return tc.Result{}, &contract.InputError{File: stateName, Line: se.Line, Col: se.Col, Msg: "invalid JSON: " + se.Msg}
+		} else if err != nil {
+			return tc.Result{}, &contract.InputError{File: stateName, Msg: err.Error()}
 		}
 		if sv.Kind() != strictjson.Object {
-			return tc.Result{}, &contract.InputError{Msg: "state must be a JSON object"}
+			return tc.Result{}, &contract.InputError{File: stateName, Line: 1, Col: 1, Msg: "the confirmed state must be a JSON object: its confirmed values, or a context with confirmedState"}
 		}
 		if _, ok := sv.Get("confirmedState"); ok {
 			ctx = string(state)
