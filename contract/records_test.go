@@ -45,3 +45,14 @@ func TestNotJSON(t *testing.T) {
 		}
 	}
 }
+
+// FuzzNotJSON: any text and offset is named or not, without a panic.
+func FuzzNotJSON(f *testing.F) {
+	for _, s := range []string{`{"a":1,}`, `{'a':1}`, `// c`, `[1,]`, `{"a":1}{"b":2}`} {
+		f.Add(s, int64(3))
+	}
+	f.Fuzz(func(t *testing.T, s string, off int64) {
+		NotJSON([]byte(s), off)
+		RecordFollows([]byte(s), off)
+	})
+}

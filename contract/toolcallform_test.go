@@ -95,12 +95,16 @@ func TestToolCallForm(t *testing.T) {
 }
 
 // FuzzToolCallForm: any answer is named or not, without a panic, and a form
-// named is one of the known ones.
+// named is one of the known ones; an answer encoded twice holds some text.
 func FuzzToolCallForm(f *testing.F) {
 	for _, s := range []string{`{"type":"tool_use","name":"a","input":{}}`, `[{"function":{"name":"a","arguments":"{}"}}]`, `<tool_call>{}`, `{"content":[{"type":"tool_use","name":"a","input":{}}]}`, `{`, ``} {
 		f.Add(s)
 	}
+	f.Add(`"{\"a\": 1}"`)
 	f.Fuzz(func(t *testing.T, s string) {
+		if text, ok := StringText([]byte(s)); ok && EncodedTwice([]byte(s)) && text == "" {
+			t.Fatalf("EncodedTwice(%q) of an empty text", s)
+		}
 		got := ToolCallForm([]byte(s))
 		if got != "" && !strings.HasPrefix(got, "a") && !strings.HasPrefix(got, "the model's") && !strings.HasPrefix(got, "Anthropic's") {
 			t.Fatalf("ToolCallForm(%q) = %q", s, got)
