@@ -143,3 +143,68 @@ func StringText(output []byte) (string, bool) {
 	}
 	return stringOf(s)
 }
+
+// WrappedAnswer says what an answer is when it is an API's message or content
+// around the model's text, as a runner of one's own writes it when it takes
+// the message where it should take its text (choices[0].message for
+// choices[0].message.content, a Messages reply's content list for its text),
+// or "" when it is not one: an OpenAI chat message or completion choice, a
+// Responses API message item or output_text part, Anthropic's text blocks or a
+// message holding them, a Gemini content or text part. An object with an
+// "action" member is an envelope, whatever else it holds; a tool call is
+// ToolCallForm's.
+func WrappedAnswer(output []byte) string {
+	s := bytes.TrimSpace(output)
+	if len(s) == 0 || s[0] != '{' && s[0] != '[' || !bytes.Contains(s, []byte(`"text"`)) && !bytes.Contains(s, []byte(`"content"`)) {
+		return ""
+	}
+	return wrappedAnswer(s, 0)
+}
+
+func wrappedAnswer(v jsontext.Value, depth int) string {
+	if v.Kind() == '[' {
+		if depth > 0 {
+			return ""
+		}
+		d := jsontext.NewDecoder(bytes.NewReader(v), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+		if _, err := d.ReadToken(); err != nil || d.PeekKind() != '{' {
+			return ""
+		}
+		item, err := d.ReadValue()
+		if err != nil {
+			return ""
+		}
+		if form := wrappedAnswer(item, depth+1); form != "" {
+			return "a list holding " + form
+		}
+		return ""
+	}
+	_, members, ok := objectOf(v)
+	if !ok || members["action"] != nil || members["tool_calls"] != nil {
+		return ""
+	}
+	str := func(k string) string { s, _ := stringOf(members[k]); return s }
+	content := members["content"].Kind()
+	switch {
+	case members["message"].Kind() == '{' && members["finish_reason"] != nil:
+		if wrappedAnswer(members["message"], depth+1) != "" {
+			return "an OpenAI chat completion choice (choices[0])"
+		}
+	case str("type") == "message" && content == '[':
+		if str("role") == "assistant" && members["id"] != nil && members["status"] != nil {
+			return "an OpenAI Responses API message item"
+		}
+		return "an Anthropic message (its content list)"
+	case str("role") != "" && (content == '"' || content == '['):
+		return "a chat message ({\"role\", \"content\"})"
+	case str("type") == "text" && members["text"].Kind() == '"':
+		return "Anthropic's text content block"
+	case str("type") == "output_text" && members["text"].Kind() == '"':
+		return "an OpenAI Responses API output_text part"
+	case members["parts"].Kind() == '[' && str("role") != "":
+		return "a Gemini content ({\"role\", \"parts\"})"
+	case len(members) == 1 && members["text"].Kind() == '"':
+		return "a Gemini text part ({\"text\"})"
+	}
+	return ""
+}

@@ -94,6 +94,69 @@ func TestToolCallForm(t *testing.T) {
 	}
 }
 
+// TestWrappedAnswer: the messages and content around a model's text in the
+// OpenAI and Anthropic APIs, taken out of the runners' recorded replies (as the
+// official SDKs define them), and Gemini's as its documentation shows them, are
+// named; an answer, an envelope and a tool call (ToolCallForm's) are not.
+func TestWrappedAnswer(t *testing.T) {
+	part := func(file string, path ...any) string {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v any
+		if err := json.Unmarshal(data, &v); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range path {
+			switch p := p.(type) {
+			case string:
+				v = v.(map[string]any)[p]
+			case int:
+				v = v.([]any)[p]
+			}
+		}
+		out, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	const (
+		chat      = "../runners/internal/openai/testdata/chat_text.json"
+		responses = "../runners/internal/openai/testdata/responses_text.json"
+		messages  = "../runners/internal/anthropic/testdata/message_text.json"
+		toolCall  = "../runners/internal/openai/testdata/chat_tool_call_null_content.json"
+	)
+	for _, tc := range []struct{ name, output, want string }{
+		{"chat message", part(chat, "choices", 0, "message"), `a chat message ({"role", "content"})`},
+		{"chat choice", part(chat, "choices", 0), "an OpenAI chat completion choice"},
+		{"chat choices", part(chat, "choices"), "a list holding an OpenAI chat completion choice"},
+		{"responses output", part(responses, "output"), "a list holding an OpenAI Responses API message item"},
+		{"responses item", part(responses, "output", 0), "an OpenAI Responses API message item"},
+		{"responses content", part(responses, "output", 0, "content"), "a list holding an OpenAI Responses API output_text part"},
+		{"anthropic message", part(messages), "an Anthropic message"},
+		{"anthropic content", part(messages, "content"), "a list holding Anthropic's text content block"},
+		{"anthropic block", part(messages, "content", 0), "Anthropic's text content block"},
+		// ai.google.dev, "Generating content": a candidate's content and its parts
+		{"gemini content", `{"role": "model", "parts": [{"text": "{\"action\": \"refuse\"}"}]}`, `a Gemini content`},
+		{"gemini part", `{"text": "{\"action\": \"refuse\"}"}`, `a Gemini text part`},
+		// ollama/ollama docs/api.md, "Chat request": the reply's message
+		{"ollama message", `{"role": "assistant", "content": "{\"action\": \"refuse\"}"}`, `a chat message`},
+		// not an answer wrapped
+		{"tool call message", part(toolCall, "choices", 0, "message"), ""},
+		{"envelope", `{"action":"refuse","tool":null,"arguments":{"text":"x"},"missingFields":[],"reason":"content"}`, ""},
+		{"arguments with text", `{"text": "hello", "lang": "en"}`, ""},
+		{"text", "I cannot help.", ""},
+		{"broken", `{"role": "assistant", "content": `, ""},
+	} {
+		got := WrappedAnswer([]byte(tc.output))
+		if tc.want == "" && got != "" || !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s: %q, want %q...", tc.name, got, tc.want)
+		}
+	}
+}
+
 // FuzzToolCallForm: any answer is named or not, without a panic, and a form
 // named is one of the known ones; an answer encoded twice holds some text.
 func FuzzToolCallForm(f *testing.F) {
@@ -105,6 +168,7 @@ func FuzzToolCallForm(f *testing.F) {
 		if text, ok := StringText([]byte(s)); ok && EncodedTwice([]byte(s)) && text == "" {
 			t.Fatalf("EncodedTwice(%q) of an empty text", s)
 		}
+		WrappedAnswer([]byte(s))
 		got := ToolCallForm([]byte(s))
 		if got != "" && !strings.HasPrefix(got, "a") && !strings.HasPrefix(got, "the model's") && !strings.HasPrefix(got, "Anthropic's") {
 			t.Fatalf("ToolCallForm(%q) = %q", s, got)

@@ -82,40 +82,11 @@ func (run *Run) Report() (*Aggregates, error) {
 		}
 		rep.Warnings = append(rep.Warnings, w)
 	}
-	n := run.answerCounts()
-	if n.think > 0 {
-		rep.Warnings = append(rep.Warnings, score.ThinkingWarning(n.think, "JSON_INVALID"))
+	warnings, unmeasured, err := run.answerWarnings()
+	if err != nil {
+		return nil, err
 	}
-	if n.calls > 0 {
-		w, err := run.toolCallFormWarning(n.calls)
-		if err != nil {
-			return nil, err
-		}
-		rep.Warnings = append(rep.Warnings, w)
-	}
-	if n.cut > 0 {
-		rep.Warnings = append(rep.Warnings, contract.Plural(n.cut, "answer was", "answers were")+" cut short at the model's token limit (finish_reason length, max_tokens, max_output_tokens or model_context_window_exceeded) and "+
-			contract.Pick(n.cut, "scores", "score")+" as written: raise the runner's --max-tokens if that was not meant")
-	}
-	if s.Decoding == contract.DecodingNativeTools && n.blank > 0 && n.blank < n.answered {
-		rep.Warnings = append(rep.Warnings, contract.Plural(n.blank, "answer is", "answers are")+" empty in this native_tools study and "+contract.Pick(n.blank, "scores as a failure", "score as failures")+
-			": a runner that takes only the text of an answer loses its tool call; "+envelopeAdvice)
-	}
-	switch {
-	case n.answered > 0 && n.blank == n.answered:
-		rep.Unmeasured = true
-		rep.Warnings = append(rep.Warnings, "every answer is empty ("+contract.Plural(n.answered, "record", "records")+
-			"): the runner took no text from the model's answers (a reasoning model may spend its tokens before it answers), so the figures measure nothing and the run is not ok")
-	case n.twice > 0:
-		const why = "JSON (the answer encoded twice, as a runner that encodes the text it writes as the output makes it: json.dumps of a text that was JSON already)"
-		const fix = "a runner of your own writes the model's text as the output string, encoded once"
-		w := contract.Plural(n.twice, "answer is a JSON string that holds ", "answers are JSON strings that hold ") + why + " and " + contract.Pick(n.twice, "scores as a failure", "score as failures") + ": " + fix
-		if n.twice == n.answered {
-			rep.Unmeasured = true
-			w = "every answer (" + contract.Plural(n.answered, "record", "records") + ") is a JSON string that holds " + why + ", so the figures measure the runner and the run is not ok: " + fix
-		}
-		rep.Warnings = append(rep.Warnings, w)
-	}
+	rep.Warnings, rep.Unmeasured = append(rep.Warnings, warnings...), unmeasured
 	for _, cmp := range Comparisons {
 		if slices.Contains(s.Arms, cmp.Treatment) && slices.Contains(s.Arms, cmp.Baseline) {
 			rep.Effects = append(rep.Effects, namedEffect{Name: cmp.Name})
@@ -321,6 +292,57 @@ func (rep *Aggregates) OK() bool {
 	return true
 }
 
+// answerWarnings says what the answers read hold that the figures alone do
+// not show (answerCounts): thinking, tool calls in another form, answers cut
+// short, empty or wrapped in an API's message or encoded twice; unmeasured
+// when every answer is empty, wrapped or encoded twice, so the figures measure
+// the runner and the run is not ok.
+func (run *Run) answerWarnings() (out []string, unmeasured bool, err error) {
+	n := run.answerCounts()
+	if n.think > 0 {
+		out = append(out, score.ThinkingWarning(n.think, "JSON_INVALID"))
+	}
+	if n.calls > 0 {
+		w, err := run.toolCallFormWarning(n.calls)
+		if err != nil {
+			return nil, false, err
+		}
+		out = append(out, w)
+	}
+	if n.cut > 0 {
+		out = append(out, contract.Plural(n.cut, "answer was", "answers were")+" cut short at the model's token limit (finish_reason length, max_tokens, max_output_tokens or model_context_window_exceeded) and "+
+			contract.Pick(n.cut, "scores", "score")+" as written: raise the runner's --max-tokens if that was not meant")
+	}
+	if run.Plan.Study.Decoding == contract.DecodingNativeTools && n.blank > 0 && n.blank < n.answered {
+		out = append(out, contract.Plural(n.blank, "answer is", "answers are")+" empty in this native_tools study and "+contract.Pick(n.blank, "scores as a failure", "score as failures")+
+			": a runner that takes only the text of an answer loses its tool call; "+envelopeAdvice)
+	}
+	if n.answered > 0 && n.blank == n.answered {
+		unmeasured = true
+		out = append(out, "every answer is empty ("+contract.Plural(n.answered, "record", "records")+
+			"): the runner took no text from the model's answers (a reasoning model may spend its tokens before it answers), so the figures measure nothing and the run is not ok")
+	}
+	if n.wrapped > 0 {
+		w, err := run.wrappedWarning(n)
+		if err != nil {
+			return nil, false, err
+		}
+		unmeasured = unmeasured || n.wrapped == n.answered
+		out = append(out, w)
+	}
+	if n.twice > 0 {
+		const why = "JSON (the answer encoded twice, as a runner that encodes the text it writes as the output makes it: json.dumps of a text that was JSON already)"
+		const fix = "a runner of your own writes the model's text as the output string, encoded once"
+		w := contract.Plural(n.twice, "answer is a JSON string that holds ", "answers are JSON strings that hold ") + why + " and " + contract.Pick(n.twice, "scores as a failure", "score as failures") + ": " + fix
+		if n.twice == n.answered {
+			unmeasured = true
+			w = "every answer (" + contract.Plural(n.answered, "record", "records") + ") is a JSON string that holds " + why + ", so the figures measure the runner and the run is not ok: " + fix
+		}
+		out = append(out, w)
+	}
+	return out, unmeasured, nil
+}
+
 // Answered counts the first attempts and the later (repair) attempts that a
 // record answered, provider errors included.
 func (run *Run) Answered() (first, later int) {
@@ -340,8 +362,9 @@ func (run *Run) Answered() (first, later int) {
 // answerTally counts the answers that stand (provider errors and attempts no
 // record answered left out), those that are blank, those the model stopped at
 // its token limit, those that hold its thinking, those that are a tool call in
-// another form than the envelope and those encoded twice.
-type answerTally struct{ answered, blank, cut, think, calls, twice int }
+// another form than the envelope, those encoded twice and those wrapped in an
+// API's message.
+type answerTally struct{ answered, blank, cut, think, calls, twice, wrapped int }
 
 func (run *Run) answerCounts() answerTally {
 	var n answerTally
@@ -356,6 +379,7 @@ func (run *Run) answerCounts() answerTally {
 		n.think += a.count(fThinking)
 		n.calls += a.count(fToolCallForm)
 		n.twice += a.count(fEncodedTwice)
+		n.wrapped += a.count(fWrapped)
 	}
 	return n
 }
@@ -368,17 +392,11 @@ func (run *Run) answerCounts() answerTally {
 // model wrote a tool call of its own format where the prompt asks for the
 // envelope, a failure the figures should count.
 func (run *Run) toolCallFormWarning(n int) (string, error) {
-	i := slices.IndexFunc(run.atts, func(a att) bool { return a.ok() && a.has(fToolCallForm) })
-	per := run.Plan.Study.Repairs + 1
-	id, form := "", ""
-	err := run.settledRange(i/per, i/per+1, nil, func(sr *settledRow) bool {
-		p := sr.p
-		id, form = sr.ar.requestID(sr.c.ID, p.arm, p.repeat, i%per+1), contract.ToolCallForm([]byte(sr.dets[i%per].output))
-		return false
-	})
+	id, output, err := run.firstFlagged(fToolCallForm)
 	if err != nil {
 		return "", err
 	}
+	form := contract.ToolCallForm([]byte(output))
 	w := contract.Plural(n, "answer is", "answers are") + " a tool call in another form than the envelope and " + contract.Pick(n, "scores as a failure", "score as failures") + "; the first, " + id + ", is " + form + ": "
 	switch {
 	case run.Plan.Study.Decoding != contract.DecodingNativeTools:
@@ -387,6 +405,36 @@ func (run *Run) toolCallFormWarning(n int) (string, error) {
 		return w + "the server left the model's tool call unparsed in the text; start it with the tool-call parser of the model (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja)", nil
 	}
 	return w + envelopeAdvice, nil
+}
+
+// wrappedWarning is the warning for the answers that are an API's message
+// around the model's text (contract.WrappedAnswer): how many, what the first
+// (in row order) is, and what the runner should write; when every answer is
+// one, the figures measure the runner.
+func (run *Run) wrappedWarning(n answerTally) (string, error) {
+	id, output, err := run.firstFlagged(fWrapped)
+	if err != nil {
+		return "", err
+	}
+	const fix = "a runner of your own writes the model's text as the output (choices[0].message.content; a Messages reply's text blocks joined)"
+	what := "; the first, " + id + ", is " + contract.WrappedAnswer([]byte(output)) + ": " + fix
+	if n.wrapped == n.answered {
+		return "every answer (" + contract.Plural(n.answered, "record", "records") + ") is an API's message around the model's text, not the text, so the figures measure the runner and the run is not ok" + what, nil
+	}
+	return contract.Plural(n.wrapped, "answer is an API's message", "answers are an API's message") + " around the model's text, not the text, and " + contract.Pick(n.wrapped, "scores as a failure", "score as failures") + what, nil
+}
+
+// firstFlagged returns the request id and output of the first attempt, in row
+// order, that a record answered and flag f marks.
+func (run *Run) firstFlagged(f uint32) (id, output string, err error) {
+	i := slices.IndexFunc(run.atts, func(a att) bool { return a.ok() && a.has(f) })
+	per := run.Plan.Study.Repairs + 1
+	err = run.settledRange(i/per, i/per+1, nil, func(sr *settledRow) bool {
+		p := sr.p
+		id, output = sr.ar.requestID(sr.c.ID, p.arm, p.repeat, i%per+1), strings.Clone(sr.dets[i%per].output)
+		return false
+	})
+	return id, output, err
 }
 
 // envelopeAdvice says how a runner of one's own writes an API's tool call.

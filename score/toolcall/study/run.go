@@ -743,9 +743,12 @@ func (run *Run) judgeQuick(row int, output []byte, o *outcome) {
 		a.flags |= resultFlags(&r)
 	} else {
 		a.flags |= fPending
-		if contract.ToolCallForm(output) != "" {
+		switch {
+		case contract.ToolCallForm(output) != "":
 			a.flags |= fToolCallForm
-		} else if contract.EncodedTwice(output) {
+		case contract.WrappedAnswer(output) != "":
+			a.flags |= fWrapped
+		case contract.EncodedTwice(output):
 			a.flags |= fEncodedTwice
 		}
 	}

@@ -42,6 +42,7 @@ const (
 	fThinking                 // the output holds a reasoning model's <think> block (answerFlags)
 	fToolCallForm             // the output failed and is a tool call in another form than the envelope (contract.ToolCallForm)
 	fEncodedTwice             // the output failed and is a JSON string holding JSON (contract.EncodedTwice)
+	fWrapped                  // the output failed and is an API's message around the answer (contract.WrappedAnswer)
 )
 
 func (a *att) has(f uint32) bool { return a.flags&f != 0 }
