@@ -20,8 +20,9 @@ type ResponseFiles struct {
 	Accepted  int
 	// Thinking counts the records read whose output holds a reasoning model's
 	// thinking (score.HoldsThinking); Quoted, those whose output is one JSON
-	// string (contract.StringText).
-	Thinking, Quoted int
+	// string (contract.StringText); Wrapped, those whose output is an API's
+	// message around the answer (contract.WrappedAnswer).
+	Thinking, Quoted, Wrapped int
 	// ProviderErrors counts the provider error records read (an error and no
 	// output); ErrorCases are the case ids whose last record is one.
 	ProviderErrors int

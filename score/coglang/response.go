@@ -155,6 +155,16 @@ func (f *recordFields) checkVersion() error {
 	return fmt.Errorf("unsupported schema_version %s: want %q (or none)", shortJSON(version), contract.CogLangResponse)
 }
 
+// outputValue returns the first output value that is not null, as JSON.
+func (f *recordFields) outputValue() jsontext.Value {
+	for _, v := range f.outputs {
+		if len(v) > 0 && v.Kind() != 'n' {
+			return v
+		}
+	}
+	return nil
+}
+
 // outputText returns the first output value that is not null: a string as is,
 // anything else as Python's str() of it.
 func (f *recordFields) outputText() (string, error) {

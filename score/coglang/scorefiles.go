@@ -103,6 +103,10 @@ func (x *Indexed) ScoreFiles(sources []score.Source, opts score.Options, copts O
 		out.Warnings = append(out.Warnings, contract.Plural(out.Quoted, "answer is", "answers are")+" in quotes, one JSON string (the answer encoded twice, as a runner that encodes the text it writes as the output makes it: json.dumps of the model's text) and "+
 			contract.Pick(out.Quoted, "scores", "score")+" as the reference scores a quoted string: a runner of your own writes the model's text as the output string, encoded once")
 	}
+	if out.Wrapped > 0 {
+		out.Warnings = append(out.Warnings, contract.Plural(out.Wrapped, "answer is an API's message", "answers are an API's message")+" around the model's text, not the text, and "+
+			contract.Pick(out.Wrapped, "scores", "score")+" as the reference scores Python's str() of it: a runner of your own writes the model's text as the output (choices[0].message.content; a Messages reply's text blocks joined)")
+	}
 	out.Warnings = append(out.Warnings, st.models.warnings()...)
 	out.UnknownNotListed = res.UnknownNotListed
 	if n := res.UnknownNotListed; n > 0 {
@@ -284,6 +288,9 @@ func scoreSources(tally *tally, sources []score.Source, opts score.Options, copt
 			}
 			if b.Out[i].quoted {
 				out.Quoted++
+			}
+			if b.Out[i].wrapped {
+				out.Wrapped++
 			}
 			if r := &b.Out[i]; other {
 				if st.OtherRecipe == 0 {

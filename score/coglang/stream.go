@@ -29,8 +29,9 @@ type Scored struct {
 	recipe    uint32
 	hasRecipe bool
 	// thinking: the output holds a reasoning model's thinking (contract.HoldsThinking);
-	// quoted: it is one JSON string (contract.StringText), the answer encoded twice
-	thinking, quoted bool
+	// quoted: it is one JSON string (contract.StringText), the answer encoded twice;
+	// wrapped: it is an API's message around the answer (contract.WrappedAnswer)
+	thinking, quoted, wrapped bool
 	// model is the record's "model" member as written, read while its batch
 	// is (caseStore.add)
 	model []byte
@@ -84,7 +85,7 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 	}
 	dst.ProviderError, dst.ErrorCode = false, ""
 	dst.model = f.model
-	dst.recipe, dst.hasRecipe, dst.thinking, dst.quoted = 0, false, false, false
+	dst.recipe, dst.hasRecipe, dst.thinking, dst.quoted, dst.wrapped = 0, false, false, false, false
 	if code, ok := f.providerError(); ok {
 		dst.ProviderError, dst.ErrorCode = true, code
 		dst.Output = ""
@@ -100,6 +101,10 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 	dst.thinking = contract.HoldsThinking(text)
 	if len(out) > 0 && (out[0] == '"' || out[0] <= ' ') {
 		_, dst.quoted = contract.StringText(text)
+	}
+	if v := f.outputValue(); v.Kind() == '{' || v.Kind() == '[' {
+		// a value the reference takes as Python's str() of it
+		dst.wrapped = contract.WrappedAnswer(v) != ""
 	}
 	return nil
 }
