@@ -192,7 +192,7 @@ func Compare(a, b *report.ToolcallReport, opts Options) (*Result, error) {
 	diffs = append(diffs, missingRows(opts.LabelA, a, rowsB)...)
 	diffs = append(diffs, missingRows(opts.LabelB, b, rowsA)...)
 	if len(diffs) > 0 {
-		return nil, fmt.Errorf("reports cannot be compared: %s", strings.Join(diffs, "; "))
+		return nil, notComparable(diffs)
 	}
 
 	res := newResult(a, b, opts)
@@ -381,7 +381,7 @@ func comparePositional(a, b *report.ToolcallReport, opts Options) (res *Result, 
 	diffs = append(diffs, health(opts.LabelA, a, flagsA)...)
 	diffs = append(diffs, health(opts.LabelB, b, flagsB)...)
 	if len(diffs) > 0 {
-		return nil, true, fmt.Errorf("reports cannot be compared: %s", strings.Join(diffs, "; "))
+		return nil, true, notComparable(diffs)
 	}
 	for i, e := range a.Arms {
 		arm := &res.Arms[i]
@@ -765,4 +765,10 @@ func floatPtr(p *float64) string {
 		return "null"
 	}
 	return strconv.FormatFloat(*p, 'g', -1, 64)
+}
+
+// notComparable is the error of two reports that differ where a comparison
+// needs them alike, and what compare takes.
+func notComparable(diffs []string) error {
+	return fmt.Errorf("reports cannot be compared: %s: compare takes two reports of one study, each scored with the same study and flags (two models' runs, or two runs of one model)", strings.Join(diffs, "; "))
 }
