@@ -67,18 +67,24 @@ func (run *Run) Report() (*Aggregates, error) {
 	s := run.Plan.Study
 	rep := &Aggregates{Run: run, Complete: true, Arms: map[string]*ArmMetrics{},
 		Domains: map[string]map[string]*ArmMetrics{}, Categories: map[string]map[string]*ArmMetrics{}}
-	missing := 0
+	missing, topRepeat := 0, 0 // the highest repeat a first attempt answers
 	for i := range run.rows {
 		if !run.rowAt(i)[0].has(fPresent) {
 			missing++
+		} else {
+			topRepeat = max(topRepeat, run.placeOf(i).repeat)
 		}
 	}
 	if missing > 0 {
 		rep.Complete = false
 		w := contract.Plural(missing, "row has no first-attempt response and scores as a failure", "rows have no first-attempt response and score as failures")
-		if _, later := run.Answered(); missing == run.rows && later > 0 {
+		switch _, later := run.Answered(); {
+		case missing == run.rows && later > 0:
 			// the repair round's responses given alone
 			w += ": the records read answer repair attempts only; give the first attempts' responses too (--responses first.jsonl --responses repairs.jsonl)"
+		case topRepeat > 0 && topRepeat < s.Repeats && missing == run.rows/s.Repeats*(s.Repeats-topRepeat):
+			// every row of the repeats past the records' is missing, and no other
+			w += fmt.Sprintf(": the records read answer %s of this study's %d, and none after: give --repeats %d, as the export had, if that is all there is", numbers("repeat", "repeats", 1, topRepeat), s.Repeats, topRepeat)
 		}
 		rep.Warnings = append(rep.Warnings, w)
 	}
