@@ -471,7 +471,18 @@ func wantedJSON(t reflect.Type) string {
 		t = t.Elem()
 	}
 	switch t.Kind() {
-	case reflect.Struct, reflect.Map:
+	case reflect.Struct:
+		// a small object is named with its members: an error is
+		// {"code", "message"}, not a string
+		if fields := StructFields(t); len(fields) > 0 && len(fields) <= 3 {
+			names := make([]string, len(fields))
+			for i, f := range fields {
+				names[i] = strconv.Quote(f.Key)
+			}
+			return "a JSON object {" + strings.Join(names, ", ") + "}"
+		}
+		return "a JSON object"
+	case reflect.Map:
 		return "a JSON object"
 	case reflect.Slice, reflect.Array:
 		return "a JSON list"
