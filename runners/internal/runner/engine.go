@@ -63,8 +63,9 @@ type Summary struct {
 	Stopped  string // why the run stopped early: "budget", "N consecutive errors (the last: ...)...", "signal"; "" if it did not
 	// Thinking and Empty count the answers of this run that hold the model's
 	// thinking (contract.HoldsThinking) and those with no text; Markup, the
-	// answers to requests that offer tools which are the model's tool-call
-	// markup, left in the text (contract.ToolCallForm).
+	// answers to requests that offer tools which are a tool call left in the
+	// text, the model's markup or a bare {"name", "arguments"} object
+	// (contract.ToolCallForm).
 	Thinking, Empty, Markup int
 }
 
@@ -80,7 +81,7 @@ func (s Summary) String() string {
 		line += "; " + contract.Plural(s.Empty, "answer", "answers") + " empty"
 	}
 	if s.Markup > 0 {
-		line += "; " + contract.Plural(s.Markup, "answer is", "answers are") + " the model's tool-call markup"
+		line += "; " + contract.Plural(s.Markup, "answer is a tool call", "answers are tool calls") + " left in the text"
 	}
 	if s.Stopped != "" {
 		line += "; stopped: " + s.Stopped
@@ -98,7 +99,7 @@ func (s Summary) ExitCode() int {
 
 // countAnswer counts an answer of this run that measures nothing, and warns of
 // the first such of each kind: one that holds the model's thinking, one to a
-// request that offers tools that is the model's tool-call markup (a server that
+// request that offers tools that is a tool call left in the text (a server that
 // did not parse the model's calls), and the first emptyRun answers when every
 // one is empty.
 func (s *Summary) countAnswer(res *Result, warn func(string), id string, tools bool) {
@@ -116,7 +117,7 @@ func (s *Summary) countAnswer(res *Result, warn func(string), id string, tools b
 		if s.Thinking == 1 && warn != nil {
 			warn(fmt.Sprintf("the answer to %s holds the model's thinking (<think>...</think>, [THINK] or <|channel|> markup) before its answer, which strict scoring fails: the server returns the model's reasoning as part of the answer; have it return the reasoning apart (vLLM: --reasoning-parser), or stop the run (Ctrl-C) if that was not meant", id))
 		}
-	} else if form := contract.ToolCallForm([]byte(out)); tools && strings.HasPrefix(form, "the model's") {
+	} else if form := contract.ToolCallForm([]byte(out)); tools && form != "" {
 		s.Markup++
 		if s.Markup == 1 && warn != nil {
 			warn(fmt.Sprintf("the answer to %s is %s, a tool call the server left unparsed in the text, which scoring fails: start the server with the tool-call parser of the model (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja), or stop the run (Ctrl-C) if that was not meant", id, form))

@@ -781,7 +781,10 @@ func TestRunWarnsOfAnswersThatMeasureNothing(t *testing.T) {
 		{"tool-call markup", func(i int) string {
 			return fmt.Sprintf("<tool_call>\n{\"name\": \"search\", \"arguments\": {\"n\": %d}}\n</tool_call>", i)
 		}, []string{"the answer to case-00.a1 is the model's <tool_call> markup (Hermes, Qwen), a tool call the server left unparsed in the text, which scoring fails: start the server with the tool-call parser of the model (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja), or stop the run (Ctrl-C) if that was not meant"},
-			"; 24 answers are the model's tool-call markup", true},
+			"; 24 answers are tool calls left in the text", true},
+		{"bare function call", func(int) string { return `{"name": "search", "arguments": {"n": 1}}` },
+			[]string{"the answer to case-00.a1 is a {\"name\", \"arguments\"} function call (OpenAI's function, Hermes' format), a tool call the server left unparsed in the text, which scoring fails: start the server with the tool-call parser of the model (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja), or stop the run (Ctrl-C) if that was not meant"},
+			"; 24 answers are tool calls left in the text", true},
 		// without tools offered, such an answer is the model's own, to score
 		{"markup without tools", func(int) string { return "[TOOL_CALLS][{\"name\": \"search\", \"arguments\": {}}]" }, nil, ", 0 retries", false},
 	} {
