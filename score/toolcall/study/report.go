@@ -408,7 +408,10 @@ func (run *Run) toolCallFormWarning(n int) (string, error) {
 	case run.Plan.Study.Decoding != contract.DecodingNativeTools:
 		return w + "the model answered with a tool call of its own format where the prompt asks for the envelope (with " + run.Plan.Study.Decoding + " decoding no API makes the call)", nil
 	case strings.HasPrefix(form, "the model's"):
-		return w + "the server left the model's tool call unparsed in the text; start it with the tool-call parser of the model (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja)", nil
+		return w + serverAdvice, nil
+	case strings.HasPrefix(form, `a {"name"`):
+		// bare JSON: a server's text or a runner's own writing of the call
+		return w + serverAdvice + "; " + envelopeAdvice, nil
 	}
 	return w + envelopeAdvice, nil
 }
@@ -442,6 +445,10 @@ func (run *Run) firstFlagged(f uint32) (id, output string, err error) {
 	})
 	return id, output, err
 }
+
+// serverAdvice says what to do about a server that returns the model's tool
+// calls as text.
+const serverAdvice = "the server left the model's tool call unparsed in the text; start it with the tool-call parser of the model (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja)"
 
 // envelopeAdvice says how a runner of one's own writes an API's tool call.
 const envelopeAdvice = `a runner of your own writes the API's tool call back as the envelope {"action":"call_tool","tool":NAME,"arguments":{...},"missingFields":[],"reason":""} (docs/contract.md), as fbeval-openai and fbeval-anthropic do`
