@@ -658,6 +658,7 @@ func TestOpenOutputIsNotAnInput(t *testing.T) {
 		{req, []string{other, req}, false, "the run reads that file (" + req + ")"},
 		{link, []string{req}, true, "the run reads that file (" + req + ")"},
 		{filepath.Join(dir, ".", "req.jsonl"), []string{req}, false, "the run reads that file"},
+		{dir, []string{req}, false, "-o " + dir + ": is a folder: name a file in it (-o " + filepath.Join(dir, "responses.jsonl") + ")"},
 		{other, []string{req}, false, "holds a request file (fbeval-request/v1), not response records"},
 		{filepath.Join(dir, "new.jsonl"), []string{req}, true, ""},
 		{os.DevNull, []string{os.DevNull}, false, ""},

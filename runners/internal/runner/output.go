@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -64,7 +65,9 @@ func OpenOutput(path string, r Resume) (*Output, error) {
 	if err := notAnInput(path, r.Inputs); err != nil {
 		return nil, err
 	}
-	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("-o %s: is a folder: name a file in it (-o %s)", path, filepath.Join(path, "responses.jsonl"))
+	} else if err == nil && !st.Mode().IsRegular() {
 		// a pipe, a terminal, /dev/null (-o /dev/stdout, say): nothing to
 		// resume, and reading it would wait for what the run itself writes
 		f, err := os.OpenFile(path, os.O_WRONLY, 0)
