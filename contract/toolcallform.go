@@ -2,6 +2,7 @@ package contract
 
 import (
 	"bytes"
+	"iter"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -60,15 +61,7 @@ func toolCallForm(v jsontext.Value, depth int) string {
 		if depth > 0 {
 			return ""
 		}
-		d := jsontext.NewDecoder(bytes.NewReader(v), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-		if _, err := d.ReadToken(); err != nil {
-			return ""
-		}
-		for d.PeekKind() == '{' {
-			item, err := d.ReadValue()
-			if err != nil {
-				return ""
-			}
+		for item := range objectItems(v) {
 			if form := toolCallForm(item, depth+1); form != "" {
 				return "a list holding " + form
 			}
@@ -144,6 +137,23 @@ func StringText(output []byte) (string, bool) {
 	return stringOf(s)
 }
 
+// objectItems yields the items of the JSON list v up to the first that is not
+// an object (or that cannot be read).
+func objectItems(v jsontext.Value) iter.Seq[jsontext.Value] {
+	return func(yield func(jsontext.Value) bool) {
+		d := jsontext.NewDecoder(bytes.NewReader(v), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+		if _, err := d.ReadToken(); err != nil {
+			return
+		}
+		for d.PeekKind() == '{' {
+			item, err := d.ReadValue()
+			if err != nil || !yield(item) {
+				return
+			}
+		}
+	}
+}
+
 // WrappedAnswer says what an answer is when it is an API's message or content
 // around the model's text, as a runner of one's own writes it when it takes
 // the message where it should take its text (choices[0].message for
@@ -166,16 +176,12 @@ func wrappedAnswer(v jsontext.Value, depth int) string {
 		if depth > 0 {
 			return ""
 		}
-		d := jsontext.NewDecoder(bytes.NewReader(v), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-		if _, err := d.ReadToken(); err != nil || d.PeekKind() != '{' {
-			return ""
-		}
-		item, err := d.ReadValue()
-		if err != nil {
-			return ""
-		}
-		if form := wrappedAnswer(item, depth+1); form != "" {
-			return "a list holding " + form
+		for item := range objectItems(v) {
+			// the first item says what the list is
+			if form := wrappedAnswer(item, depth+1); form != "" {
+				return "a list holding " + form
+			}
+			break
 		}
 		return ""
 	}

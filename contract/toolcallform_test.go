@@ -13,31 +13,7 @@ import (
 // models whose server did not parse their tool calls, are named; the envelope,
 // right or wrong, and other answers are not.
 func TestToolCallForm(t *testing.T) {
-	// part returns the member at path (keys and list indexes) of a recorded
-	// reply, as JSON
-	part := func(file string, path ...any) string {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var v any
-		if err := json.Unmarshal(data, &v); err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range path {
-			switch p := p.(type) {
-			case string:
-				v = v.(map[string]any)[p]
-			case int:
-				v = v.([]any)[p]
-			}
-		}
-		out, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(out)
-	}
+	part := func(file string, path ...any) string { return recordedPart(t, file, path...) }
 	const (
 		chat      = "../runners/internal/openai/testdata/chat_tool_call_null_content.json"
 		ollama    = "../runners/internal/openai/testdata/chat_tool_call_empty_content.json"
@@ -99,29 +75,7 @@ func TestToolCallForm(t *testing.T) {
 // official SDKs define them), and Gemini's as its documentation shows them, are
 // named; an answer, an envelope and a tool call (ToolCallForm's) are not.
 func TestWrappedAnswer(t *testing.T) {
-	part := func(file string, path ...any) string {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var v any
-		if err := json.Unmarshal(data, &v); err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range path {
-			switch p := p.(type) {
-			case string:
-				v = v.(map[string]any)[p]
-			case int:
-				v = v.([]any)[p]
-			}
-		}
-		out, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(out)
-	}
+	part := func(file string, path ...any) string { return recordedPart(t, file, path...) }
 	const (
 		chat      = "../runners/internal/openai/testdata/chat_text.json"
 		responses = "../runners/internal/openai/testdata/responses_text.json"
@@ -196,4 +150,31 @@ func TestEncodedTwice(t *testing.T) {
 			t.Errorf("EncodedTwice(%s) = %v, want %v", tt.output, got, tt.want)
 		}
 	}
+}
+
+// recordedPart returns the member at path (keys and list indexes) of a
+// recorded reply, as JSON.
+func recordedPart(t *testing.T, file string, path ...any) string {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range path {
+		switch p := p.(type) {
+		case string:
+			v = v.(map[string]any)[p]
+		case int:
+			v = v.([]any)[p]
+		}
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
 }
