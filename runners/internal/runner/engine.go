@@ -62,11 +62,11 @@ type Summary struct {
 	Calls    int    // provider calls made
 	Stopped  string // why the run stopped early: "budget", "N consecutive errors (the last: ...)...", "signal"; "" if it did not
 	// Thinking and Empty count the answers of this run that hold the model's
-	// thinking (contract.HoldsThinking) and those with no text; Markup, the
+	// thinking (contract.HoldsThinking) and those with no text; CallsInText, the
 	// answers to requests that offer tools which are a tool call left in the
 	// text, the model's markup or a bare {"name", "arguments"} object
 	// (contract.ToolCallForm).
-	Thinking, Empty, Markup int
+	Thinking, Empty, CallsInText int
 }
 
 // String is the summary line printed at the end of a run.
@@ -80,8 +80,8 @@ func (s Summary) String() string {
 	if s.Empty > 0 {
 		line += "; " + contract.Plural(s.Empty, "answer", "answers") + " empty"
 	}
-	if s.Markup > 0 {
-		line += "; " + contract.Plural(s.Markup, "answer is a tool call", "answers are tool calls") + " left in the text"
+	if s.CallsInText > 0 {
+		line += "; " + contract.Plural(s.CallsInText, "answer is a tool call", "answers are tool calls") + " left in the text"
 	}
 	if s.Stopped != "" {
 		line += "; stopped: " + s.Stopped
@@ -118,8 +118,8 @@ func (s *Summary) countAnswer(res *Result, warn func(string), id string, tools b
 			warn(fmt.Sprintf("the answer to %s holds the model's thinking (<think>...</think>, [THINK] or <|channel|> markup) before its answer, which strict scoring fails: the server returns the model's reasoning as part of the answer; have it return the reasoning apart (vLLM: --reasoning-parser), or stop the run (Ctrl-C) if that was not meant", id))
 		}
 	} else if form := contract.ToolCallForm([]byte(out)); tools && form != "" {
-		s.Markup++
-		if s.Markup == 1 && warn != nil {
+		s.CallsInText++
+		if s.CallsInText == 1 && warn != nil {
 			warn(fmt.Sprintf("the answer to %s is %s, a tool call the server left unparsed in the text, which scoring fails: start the server with the tool-call parser of the model (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja), or stop the run (Ctrl-C) if that was not meant", id, form))
 		}
 	}
