@@ -21,7 +21,7 @@ func TestKept(t *testing.T) {
 		{`{"custom_id": "r1", "result": {"type": "succeeded"}}`, "Anthropic Message Batches results (custom_id, result)"},
 		{"{\n  \"schema_version\": \"fbeval-study/v1\",\n  \"suite\": \"toolcall\"\n}\n", "a study file (fbeval-study/v1)"},
 		{`{"schema_version": "coglang-generation-eval-fixture/v0.1", "cases": [` + long, "a CogLang fixture (coglang-generation-eval-fixture/v0.1)"},
-		{`{"schema_version": "fbeval-contract/v1"}`, "the fbeval contract (fbeval-contract/v1)"},
+		{`{"schema_version": "fbeval-contract/v1"}`, "an fbeval contract (fbeval-contract/v1)"},
 		// what fbeval writes again, or what it cannot tell
 		{`{"schema_version": "fbeval-request/v1", "request_id": "a", "messages": []}`, ""},
 		{`{"request_id": "a", "prompt": "p", "output": "o"}`, ""},

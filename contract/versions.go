@@ -60,7 +60,7 @@ func FileKind(version string) string {
 	case ReportV1:
 		return "an fbeval report"
 	case ContractV1:
-		return "the fbeval contract"
+		return "an fbeval contract"
 	case CogLangFixture:
 		return "a CogLang fixture"
 	case CogLangResult:

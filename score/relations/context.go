@@ -26,6 +26,9 @@ func LoadContext(path string) (*Context, error) {
 
 // ParseContext parses context file data; name labels errors.
 func ParseContext(name string, data []byte) (*Context, error) {
+	if err := otherFile(name, data, "an approved context ({version, approved, facts})", ""); err != nil {
+		return nil, err
+	}
 	doc, err := decodeJSON(data)
 	if err != nil {
 		return nil, fileError(name, data, err)

@@ -68,6 +68,16 @@ func decodeJSON(data []byte) (any, error) {
 	return v, nil
 }
 
+// otherFile refuses another of fbeval's files (a study, a report, responses:
+// named by their schema_version) given as what (a contract, a context); own
+// is the version of what, when it has one.
+func otherFile(name string, data []byte, what, own string) error {
+	if kind, v := contract.KindOf(data); kind != "" && v != own {
+		return fmt.Errorf("%s: this is %s (%s), not %s: give a file of that kind (docs/contracts.md)", name, kind, v, what)
+	}
+	return nil
+}
+
 // syntaxError is a JSON syntax error of decodeJSON; fileError places it in
 // its file.
 type syntaxError struct{ err error }
@@ -101,6 +111,9 @@ func oneLine(s string) string {
 // it compiles: a bad pointer, an unknown op or a bad expression is one error naming
 // the keyword and its location in the schema.
 func ParseContract(name string, data []byte) (*Contract, error) {
+	if err := otherFile(name, data, "an fbeval contract ("+contract.ContractV1+")", contract.ContractV1); err != nil {
+		return nil, err
+	}
 	doc, err := decodeJSON(data)
 	if err != nil {
 		return nil, fileError(name, data, err)

@@ -20,6 +20,8 @@ func TestParseContractErrors(t *testing.T) {
 		{"comma before the end", "{\"id\": \"a\",\n}", "c.json:1:11: invalid JSON: a comma before the closing '}', which JSON does not allow: remove it"},
 		{"comment", "{\"id\": \"a\" /* mine */}", "c.json:1:12: invalid JSON: a comment, which JSON does not have: remove it"},
 		{"wrong version", `{"schema_version":"x","id":"t","version":"1","schema":{}}`, "schema_version"},
+		{"a study file", `{"schema_version":"fbeval-study/v1","suite":"toolcall","repeats":2}`, "c.json: this is a study file (fbeval-study/v1), not an fbeval contract (fbeval-contract/v1): give a file of that kind (docs/contracts.md)"},
+		{"a response file", "{\"schema_version\":\"fbeval-response/v1\",\"request_id\":\"a\",\"output\":\"x\"}\n{\"request_id\":\"b\",\"output\":\"y\"}\n", "c.json: this is a response file (fbeval-response/v1), not an fbeval contract"},
 		{"unknown field", `{"schema_version":"fbeval-contract/v1","id":"t","version":"1","schema":{},"extra":1}`, `unknown field "extra"`},
 		{"no id", `{"schema_version":"fbeval-contract/v1","version":"1","schema":{}}`, "id must be"},
 		{"bad binding", `{"schema_version":"fbeval-contract/v1","id":"t","version":"1","schema":{},"bindings":{"a":"/b"}}`, "must be empty or start with /"},
@@ -182,6 +184,11 @@ func TestParseContext(t *testing.T) {
 		if _, err := ParseContext("x", []byte(bad)); err == nil {
 			t.Errorf("accepted %s", bad)
 		}
+	}
+	// the contract given as the context (the two flags swapped) says so
+	_, err = ParseContext("c.json", []byte(`{"schema_version":"fbeval-contract/v1","id":"t","version":"1","schema":{}}`))
+	if want := "c.json: this is an fbeval contract (fbeval-contract/v1), not an approved context ({version, approved, facts}): give a file of that kind (docs/contracts.md)"; err == nil || err.Error() != want {
+		t.Errorf("contract as context: %v, want %s", err, want)
 	}
 }
 
