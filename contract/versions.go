@@ -83,6 +83,38 @@ func KindOf(data []byte) (kind, version string) {
 	return kind, version
 }
 
+// KindOfHead is KindOf of a file's first bytes, which may end anywhere: the
+// schema_version of the object they begin with, read from its top-level
+// members up to where the text is cut. A file of one JSON document, printed on
+// many lines, is named so from its head.
+func KindOfHead(head []byte) (kind, version string) {
+	d := jsontext.NewDecoder(bytes.NewReader(head), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+		return "", ""
+	}
+	for d.PeekKind() == '"' {
+		name, err := d.ReadToken()
+		if err != nil {
+			return "", ""
+		}
+		if name.String() == "schema_version" {
+			tok, err := d.ReadToken()
+			if err != nil || tok.Kind() != '"' {
+				return "", ""
+			}
+			version = tok.String()
+			if kind = FileKind(version); kind == "" {
+				return "", ""
+			}
+			return kind, version
+		}
+		if d.SkipValue() != nil {
+			return "", ""
+		}
+	}
+	return "", ""
+}
+
 // RecordVersion reports whether version is that of a request or response
 // record or batch: a file of records.
 func RecordVersion(version string) bool {

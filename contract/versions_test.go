@@ -22,3 +22,20 @@ func TestKindOf(t *testing.T) {
 		}
 	}
 }
+
+func TestKindOfHead(t *testing.T) {
+	for _, tt := range []struct{ head, kind string }{
+		{"{\n  \"schema_version\": \"coglang-generation-eval-fixture/v0.1\",\n  \"cases\": [\n    {\"case_id\": ", "a CogLang fixture"},
+		{`{"name": "x", "schema_version": "fbeval-study/v1", "suite": "tool`, "a study file"},
+		{`{"name": "x", "cases": [{"schema_version": "fbeval-study/v1"}]`, ""}, // not at the top level
+		{`{"schema_version": "other/v1"}`, ""},
+		{`{"schema_version": 1}`, ""},
+		{`{"id": "s-1", "domain": "search"`, ""},
+		{`[{"schema_version": "fbeval-study/v1"}]`, ""},
+		{``, ""},
+	} {
+		if kind, _ := KindOfHead([]byte(tt.head)); kind != tt.kind {
+			t.Errorf("KindOfHead(%q) = %q, want %q", tt.head, kind, tt.kind)
+		}
+	}
+}
