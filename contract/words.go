@@ -33,3 +33,14 @@ func FileList(names []string) string {
 	}
 	return fmt.Sprintf("%s, %s and %d more files", names[0], names[1], len(names)-2)
 }
+
+// JoinWords writes words as a list in a sentence: "a", "a and b", "a, b and c".
+func JoinWords(words []string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}

@@ -37,3 +37,14 @@ func TestFileList(t *testing.T) {
 		}
 	}
 }
+
+func TestJoinWords(t *testing.T) {
+	for _, tt := range []struct {
+		words []string
+		want  string
+	}{{nil, ""}, {[]string{"a"}, "a"}, {[]string{"a", "b"}, "a and b"}, {[]string{"a", "b", "c"}, "a, b and c"}} {
+		if got := JoinWords(tt.words); got != tt.want {
+			t.Errorf("JoinWords(%q) = %q, want %q", tt.words, got, tt.want)
+		}
+	}
+}

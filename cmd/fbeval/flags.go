@@ -72,6 +72,9 @@ func (f *StudyFlags) resolve() (contract.Study, error) {
 		MinimalSchema: f.MinimalSchema, Decoding: f.Decoding, PromptTemplate: f.PromptTemplate,
 		Strict: f.Strict,
 	}
+	if err := f.ofSuite(s.Suite); err != nil {
+		return s, err
+	}
 	switch {
 	case f.Fixture != "" && s.Suite == contract.SuiteToolcall:
 		return s, usageError("--fixture is for coglang studies; use --dataset for toolcall")
@@ -83,6 +86,36 @@ func (f *StudyFlags) resolve() (contract.Study, error) {
 		o.Dataset = f.Dataset
 	}
 	return export.Resolve(s, o)
+}
+
+// ofSuite refuses the flags of the other suite's studies, which would be left
+// unused: a CogLang study selected with --domain or --repeats scored all its
+// cases, once, and said nothing.
+func (f *StudyFlags) ofSuite(suite string) error {
+	if suite == contract.SuiteToolcall {
+		if f.Strict {
+			return usageError("--strict is for coglang studies (the strict CogLang profile); toolcall scoring is strict already")
+		}
+		return nil
+	}
+	var given []string
+	for _, fl := range []struct {
+		name string
+		set  bool
+	}{
+		{"--domain", len(f.Domain) > 0}, {"--category", len(f.Category) > 0}, {"--limit", f.Limit != nil},
+		{"--arms", len(f.Arms) > 0}, {"--repeats", f.Repeats != nil}, {"--seed", f.Seed != nil},
+		{"--repairs", f.Repairs != nil}, {"--schema", f.Schema != ""}, {"--minimal-schema", f.MinimalSchema != ""},
+		{"--decoding", f.Decoding != ""}, {"--prompt-template", f.PromptTemplate != ""},
+	} {
+		if fl.set {
+			given = append(given, fl.name)
+		}
+	}
+	if len(given) > 0 {
+		return usageError("%s %s for toolcall studies: a CogLang study is its fixture's cases, each asked once (--fixture, --strict)", contract.JoinWords(given), contract.Pick(len(given), "is", "are"))
+	}
+	return nil
 }
 
 // given says which of the study's repeats and repair rounds the flags set, and
