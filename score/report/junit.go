@@ -146,6 +146,9 @@ func junitToolcall(w io.Writer, r *ToolcallReport) error {
 			{"first_pass_success_percent", num(a.Value.FirstPassSuccess, 1)},
 			{"final_success_percent", num(a.Value.FinalSuccess, 1)},
 		}
+		// the report's warnings (answers a runner mangled, rows missing, ...)
+		// where a CI reporter shows them, in every suite it may show alone
+		suites[i].SystemOut = warningsText(r.Warnings)
 	}
 	return writeJUnitSuites(w, out, suites, func(emit func(i int, tc JUnitCase) error) error {
 		// whole rows: a failure says its last attempt's errors
@@ -519,6 +522,28 @@ func lastErrors(row *Row) string {
 	return b.String()
 }
 
+// warningsText is a report's warnings as a suite's system-out: one a line,
+// "" when there are none.
+func warningsText(warnings []string) string {
+	if len(warnings) == 0 {
+		return ""
+	}
+	return "warnings:\n- " + strings.Join(warnings, "\n- ")
+}
+
+// joinLines joins the texts that are not empty, one a line.
+func joinLines(texts ...string) string {
+	return strings.Join(slices.DeleteFunc(texts, func(t string) bool { return t == "" }), "\n")
+}
+
+// warnings are the warnings of a CogLang result's response files.
+func (c *CogLangResult) warnings() []string {
+	if c.ResponseFile == nil {
+		return nil
+	}
+	return c.ResponseFile.Warnings
+}
+
 // junitRow is a row's test case (without its class name).
 func junitRow(row *Row) JUnitCase { return junitRowOf(row, true) }
 
@@ -599,6 +624,7 @@ func junitCogLang(name string, c *CogLangResult) JUnitSuites {
 		if !full {
 			suite.SystemOut = notListed(l.Summary.CaseCount - len(ids))
 		}
+		suite.SystemOut = joinLines(suite.SystemOut, warningsText(c.warnings()))
 		out.add(suite)
 	}
 	return out
@@ -711,6 +737,7 @@ func junitCogLangStream(w io.Writer, c *CogLangResult) (bool, error) {
 		if !full {
 			suites[i].SystemOut = notListed(l.Summary.CaseCount - suites[i].Tests)
 		}
+		suites[i].SystemOut = joinLines(suites[i].SystemOut, warningsText(c.warnings()))
 	}
 	out := JUnitSuites{Name: "coglang: " + c.title()}
 	return true, writeJUnitSuites(w, out, suites, func(emit func(i int, tc JUnitCase) error) error {
