@@ -391,8 +391,8 @@ func nearestField(me *json.SemanticError) string {
 func DecodeError(rec *Record, err error) error {
 	var se *jsontext.SyntacticError
 	if errors.As(err, &se) {
-		if RecordFollows(rec.Raw, se.ByteOffset) {
-			return rec.Errorf(se.ByteOffset, "%s", TwoRecordsOnALine).Of(ErrSyntax)
+		if at, ok := RecordFollows(rec.Raw, se.ByteOffset); ok {
+			return rec.Errorf(at, "%s", TwoRecordsOnALine).Of(ErrSyntax)
 		}
 		if hint := NotJSON(rec.Raw, se.ByteOffset); hint != "" {
 			return rec.Errorf(se.ByteOffset, "invalid JSON: %s", hint).Of(ErrSyntax)
@@ -523,15 +523,18 @@ func kindName(k jsontext.Kind) string {
 const TwoRecordsOnALine = "invalid JSON: another record follows the first on this line (files joined with cat where one's last line had no line end): give each record a line of its own"
 
 // RecordFollows reports whether raw holds, at off and after white space, the
-// start of another JSON object that follows a whole first one: two records on
-// one line.
-func RecordFollows(raw []byte, off int64) bool {
+// start of another JSON object that follows a whole first one (two records on
+// one line), and the offset where that second object begins.
+func RecordFollows(raw []byte, off int64) (int64, bool) {
 	if off <= 0 || off > int64(len(raw)) {
-		return false
+		return 0, false
 	}
 	rest := bytes.TrimLeft(raw[off:], " \t\r\n")
 	before := bytes.TrimRight(raw[:off], " \t\r\n")
-	return len(rest) > 0 && rest[0] == '{' && len(before) > 0 && before[len(before)-1] == '}'
+	if len(rest) == 0 || rest[0] != '{' || len(before) == 0 || before[len(before)-1] != '}' {
+		return 0, false
+	}
+	return int64(len(raw) - len(rest)), true
 }
 
 // NotJSON names what a file holds at off that JSON does not allow, though

@@ -6,20 +6,24 @@ func TestRecordFollows(t *testing.T) {
 	for _, tt := range []struct {
 		raw  string
 		off  int64
-		want bool
+		want int64 // where the second record begins; -1: none follows
 	}{
-		{`{"a":1}{"b":2}`, 7, true},
-		{`{"a":1} {"b":2}`, 7, true},
-		{`{"a":1} {"b":2}`, 8, true},
-		{`{"a":1}x`, 7, false},
-		{`{"a":1}[1]`, 7, false},
-		{`{"a":{"b":1}`, 6, false}, // inside the first record
-		{`{"a":1}`, 7, false},
-		{`{"a":1}{`, 0, false},
-		{`{"a":1}{`, 99, false},
+		{`{"a":1}{"b":2}`, 7, 7},
+		{`{"a":1} {"b":2}`, 7, 8},
+		{`{"a":1} {"b":2}`, 8, 8},
+		{`{"a":1}x`, 7, -1},
+		{`{"a":1}[1]`, 7, -1},
+		{`{"a":{"b":1}`, 6, -1}, // inside the first record
+		{`{"a":1}`, 7, -1},
+		{`{"a":1}{`, 0, -1},
+		{`{"a":1}{`, 99, -1},
 	} {
-		if got := RecordFollows([]byte(tt.raw), tt.off); got != tt.want {
-			t.Errorf("RecordFollows(%s, %d) = %v, want %v", tt.raw, tt.off, got, tt.want)
+		at, ok := RecordFollows([]byte(tt.raw), tt.off)
+		if !ok {
+			at = -1
+		}
+		if at != tt.want {
+			t.Errorf("RecordFollows(%s, %d) = %d, want %d", tt.raw, tt.off, at, tt.want)
 		}
 	}
 }

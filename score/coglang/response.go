@@ -110,8 +110,8 @@ func decodeFields(raw []byte, f *recordFields) error {
 	}
 	end := dec.InputOffset()
 	if _, err := dec.ReadToken(); err != io.EOF {
-		if contract.RecordFollows(raw, end) {
-			return &OffsetError{Offset: end + int64(len(raw[end:])-len(bytes.TrimLeft(raw[end:], " \t\r\n"))), Msg: contract.TwoRecordsOnALine}
+		if at, ok := contract.RecordFollows(raw, end); ok {
+			return &OffsetError{Offset: at, Msg: contract.TwoRecordsOnALine}
 		}
 		return errors.New("invalid JSON: text after the record")
 	}
