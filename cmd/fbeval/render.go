@@ -185,6 +185,11 @@ func (c *CompareCmd) Run(env *Env) error {
 			return err
 		}
 	}
+	for _, s := range res.Warned() {
+		for _, w := range s.Warnings {
+			env.warnf("%s: %s", s.Name(), w)
+		}
+	}
 	return writeOutput(env, c.Output, func(w *bufio.Writer) error {
 		switch c.Format {
 		case "json":

@@ -111,7 +111,13 @@ type Side struct {
 	Label, Path     string
 	StudyName       string
 	ResponsesSHA256 []string // hashes of the responses inputs
+	// Warnings are the report's own: what its scoring found that its figures
+	// alone do not say (answers wrapped or in another form, duplicates, ...).
+	Warnings []string
 }
+
+// Name is the side's label with its report file.
+func (s Side) Name() string { return s.Label + " (" + s.Path + ")" }
 
 // Arm holds one arm's cross-model figures.
 type Arm struct {
@@ -175,9 +181,7 @@ func Compare(a, b *report.ToolcallReport, opts Options) (*Result, error) {
 		}
 	}
 	a, b = held(a), held(b)
-	var diffs []string
-	diffs = append(diffs, studyDiffs(&a.Study, &b.Study)...)
-	diffs = append(diffs, inputDiffs(a, b)...)
+	diffs := configDiffs(a, b)
 	diffs = append(diffs, health(opts.LabelA, a, flagsOf(a))...)
 	diffs = append(diffs, health(opts.LabelB, b, flagsOf(b))...)
 
@@ -234,8 +238,8 @@ func Compare(a, b *report.ToolcallReport, opts Options) (*Result, error) {
 
 func newResult(a, b *report.ToolcallReport, opts Options) *Result {
 	return &Result{
-		A:     Side{Label: opts.LabelA, Path: opts.PathA, StudyName: a.Study.Name, ResponsesSHA256: hashes(a, "responses")},
-		B:     Side{Label: opts.LabelB, Path: opts.PathB, StudyName: b.Study.Name, ResponsesSHA256: hashes(b, "responses")},
+		A:     Side{Label: opts.LabelA, Path: opts.PathA, StudyName: a.Study.Name, ResponsesSHA256: hashes(a, "responses"), Warnings: a.Warnings},
+		B:     Side{Label: opts.LabelB, Path: opts.PathB, StudyName: b.Study.Name, ResponsesSHA256: hashes(b, "responses"), Warnings: b.Warnings},
 		Study: a.Study,
 	}
 }
@@ -375,9 +379,7 @@ func comparePositional(a, b *report.ToolcallReport, opts Options) (res *Result, 
 		}
 	}
 	keys = nil
-	var diffs []string
-	diffs = append(diffs, studyDiffs(&a.Study, &b.Study)...)
-	diffs = append(diffs, inputDiffs(a, b)...)
+	diffs := configDiffs(a, b)
 	diffs = append(diffs, health(opts.LabelA, a, flagsA)...)
 	diffs = append(diffs, health(opts.LabelB, b, flagsB)...)
 	if len(diffs) > 0 {
@@ -688,11 +690,14 @@ func hashes(r *report.ToolcallReport, role string) []string {
 }
 
 // health lists why one report cannot take part: incomplete, provider errors,
-// missing responses.
+// missing responses, answers that measure the runner.
 func health(label string, r *report.ToolcallReport, flags rowFlags) []string {
 	var d []string
 	if !r.Complete {
 		d = append(d, label+": report is not complete")
+	}
+	if r.Unmeasured {
+		d = append(d, label+": every answer is empty, an API's message around the model's text or encoded twice, so its figures measure the runner, not the model (its warnings say which): mend the runner and score its responses again")
 	}
 	var provider, missing int
 	for _, a := range r.Arms {
@@ -770,5 +775,15 @@ func floatPtr(p *float64) string {
 // notComparable is the error of two reports that differ where a comparison
 // needs them alike, and what compare takes.
 func notComparable(diffs []string) error {
-	return fmt.Errorf("reports cannot be compared: %s: compare takes two reports of one study, each scored with the same study and flags (two models' runs, or two runs of one model)", strings.Join(diffs, "; "))
+	return fmt.Errorf("reports cannot be compared: %s", strings.Join(diffs, "; "))
+}
+
+// configDiffs are the differences of configuration between a and b, with
+// what compare takes when there are any.
+func configDiffs(a, b *report.ToolcallReport) []string {
+	d := append(studyDiffs(&a.Study, &b.Study), inputDiffs(a, b)...)
+	if len(d) > 0 {
+		d[len(d)-1] += ": compare takes two reports of one study, each scored with the same study and flags (two models' runs, or two runs of one model)"
+	}
+	return d
 }

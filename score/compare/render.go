@@ -17,7 +17,7 @@ import (
 // Report returns the comparison in the report model (fbeval-compare/v1).
 func (r *Result) Report() *report.Comparison {
 	side := func(s Side) report.ComparisonSide {
-		return report.ComparisonSide{Label: s.Label, Path: s.Path, StudyName: s.StudyName, ResponsesSHA256: nonNil(s.ResponsesSHA256)}
+		return report.ComparisonSide{Label: s.Label, Path: s.Path, StudyName: s.StudyName, ResponsesSHA256: nonNil(s.ResponsesSHA256), Warnings: nonNil(s.Warnings)}
 	}
 	out := &report.Comparison{
 		SchemaVersion: Version,
@@ -91,6 +91,17 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// Warned returns the sides whose reports carry warnings, A first.
+func (r *Result) Warned() []Side {
+	var out []Side
+	for _, s := range []Side{r.A, r.B} {
+		if len(s.Warnings) > 0 {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // WriteJSON writes the comparison as indented JSON with a final newline.
@@ -177,6 +188,13 @@ func WriteTableWidth(w io.Writer, r *Result, width int) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "comparison: %s (%s) vs %s (%s)\nstudy: %s, dataset: %s, seed: %d, repeats: %d\n\n",
 		r.A.Label, r.A.Path, r.B.Label, r.B.Path, r.Study.Name, r.Study.Dataset, r.Study.Seed, r.Study.Repeats)
+	for _, s := range r.Warned() {
+		b.WriteString("warnings of " + s.Name() + ":\n")
+		for _, w := range s.Warnings {
+			b.WriteString("- " + w + "\n")
+		}
+		b.WriteByte('\n')
+	}
 	var rows [][]string
 	for _, a := range r.Arms {
 		rows = append(rows, armRow(r, a))
@@ -242,6 +260,13 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 	fmt.Fprintf(&b, "## fbeval comparison: %s vs %s\n\n", md(r.A.Label), md(r.B.Label))
 	fmt.Fprintf(&b, "Study %s · dataset <code>%s</code> · seed %d · repeats %d · gap = %s minus %s\n\n",
 		md(r.Study.Name), md(r.Study.Dataset), r.Study.Seed, r.Study.Repeats, md(r.B.Label), md(r.A.Label))
+	for _, s := range r.Warned() {
+		b.WriteString("**Warnings of " + md(s.Name()) + "**\n\n")
+		for _, w := range s.Warnings {
+			b.WriteString("- " + md(w) + "\n")
+		}
+		b.WriteByte('\n')
+	}
 	for _, a := range r.Arms {
 		b.WriteString("- " + md(winnerLine(r, a)) + "\n")
 	}
@@ -302,7 +327,11 @@ var htmlPage = sync.OnceValue(func() *template.Template {
 <h1>Comparison: {{.R.A.Label}} vs {{.R.B.Label}}</h1>
 <p class="sub">study {{.R.Study.Name}} · dataset <code>{{.R.Study.Dataset}}</code> · seed {{.R.Study.Seed}} · repeats {{.R.Study.Repeats}} · A: {{.R.A.Label}} ({{.R.A.Path}}) · B: {{.R.B.Label}} ({{.R.B.Path}})</p>
 </header>
-<section class="answer" id="answer">
+{{range .R.Warned}}<h2>Warnings of {{.Name}}</h2>
+<ul class="warnings">
+{{range .Warnings}}<li>{{.}}</li>
+{{end}}</ul>
+{{end}}<section class="answer" id="answer">
 <h2>Which model wins</h2>
 <ul class="findings">
 {{range .R.Arms}}{{$k := printf "/arms/%s/paired_b_vs_a/" .Arm}}<li><span class="verdict {{if .Winner}}imp{{else}}inc{{end}}">{{verdict $.R .}}</span> <strong>{{.Arm}}</strong>: first-pass success {{$.R.A.Label}} <span data-k="/arms/{{.Arm}}/a_first_pass_success_percent" data-f="pct">{{pct .FPSA}}</span>, {{$.R.B.Label}} <span data-k="/arms/{{.Arm}}/b_first_pass_success_percent" data-f="pct">{{pct .FPSB}}</span>; {{$.R.B.Label}} minus {{$.R.A.Label}} <strong data-k="{{$k}}absolute_uplift_points" data-f="pp">{{gap .Paired.AbsoluteUplift}}</strong> (95% interval <span data-k="{{$k}}ci95" data-f="iv">{{interval .Paired.CI95}}</span> pp, clustered bootstrap over <span data-k="{{$k}}independent_clusters">{{.Paired.IndependentClusters}}</span> clusters), McNemar p <span data-k="{{$k}}mcnemar_exact_p" data-f="p">{{pvalue .Paired.McNemarP}}</span>; <span data-k="{{$k}}discordant_wins">{{.Paired.DiscordantWins}}</span> rows right only in {{$.R.B.Label}}, <span data-k="{{$k}}discordant_losses">{{.Paired.DiscordantLosses}}</span> only in {{$.R.A.Label}}.</li>

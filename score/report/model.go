@@ -110,6 +110,11 @@ type ToolcallReport struct {
 	CustomFitness  *float64         `json:"custom_fitness_percent"`
 	Gates          []Gate           `json:"gates"`
 	Warnings       []string         `json:"warnings"`
+	// Unmeasured is set when every answer read is empty, an API's message
+	// around the text or encoded twice: the figures measure the runner, not
+	// the model, and the run was not ok (a warning says which). Reports
+	// written before it existed have none.
+	Unmeasured bool `json:"unmeasured,omitzero"`
 	// Rows are the report's rows. When RowSource is set it yields them instead,
 	// one at a time as they are written, and Rows is nil: a report need not hold
 	// its rows.
@@ -722,6 +727,7 @@ type ComparisonSide struct {
 	Path            string   `json:"path"`
 	StudyName       string   `json:"study_name"`
 	ResponsesSHA256 []string `json:"responses_sha256"`
+	Warnings        []string `json:"warnings"` // the report's own
 }
 
 // ComparisonArm is one arm's cross-model figures.

@@ -522,6 +522,7 @@ func (rep *Aggregates) build() *report.ToolcallReport {
 		Classification: strs(rep.Classification),
 		Gates:          []report.Gate{},
 		Warnings:       strs(rep.Warnings),
+		Unmeasured:     rep.Unmeasured,
 		RowRanges:      run.rowRanges(),
 		Cases:          run.cases(),
 	}
