@@ -149,8 +149,8 @@ func TestV1Examples(t *testing.T) {
 		// response
 		{"fbeval-response", "/schema_version", nil, ""},
 		{"fbeval-response", "/schema_version", "fbeval-response/v2", "/schema_version: value must be one of \"fbeval-response/v1\", null"},
-		{"fbeval-response", "/request_id", deleted, "(root): missing property 'case_id'"},
-		{"fbeval-response", "/output", nil, "/output: got null, want"},
+		{"fbeval-response", "/request_id", deleted, "(root): missing one of the properties 'request_id', 'case_id'"},
+		{"fbeval-response", "/output", nil, "(root): missing one of the properties 'output', 'text', 'completion', 'error' ('output' and 'error' are null)"},
 		{"fbeval-response", "/latency_ms", "fast", "/latency_ms: got string, want null or number"},
 		{"fbeval-response", "/input_token_count", json.Number("1.5"), "/input_token_count: got number, want null or integer"},
 		{"fbeval-response", "/error", map[string]any{"code": "timeout"}, "/error: missing property 'message'"},
@@ -159,7 +159,7 @@ func TestV1Examples(t *testing.T) {
 		{"fbeval-response-batch", "/responses", deleted, "(root): missing property 'responses'"},
 		{"fbeval-response-batch", "/schema_version", "fbeval-response/v1", "/schema_version: value must be \"fbeval-response-batch/v1\""},
 		{"fbeval-response-batch", "/responses/1/case_id", "", "/responses/1/case_id: minLength: got 0, want 1"},
-		{"fbeval-response-batch", "/responses/2/error", nil, "/responses/2: missing property 'output'"},
+		{"fbeval-response-batch", "/responses/2/error", nil, "/responses/2: missing one of the properties 'output', 'text', 'completion', 'error' ('error' is null)"},
 		// case result
 		{"fbeval-case-result", "/first_pass_success", deleted, "(root): missing property 'first_pass_success'"},
 		{"fbeval-case-result", "/attempts/0/codes/0", "schema_invalid", "/attempts/0/codes/0: 'schema_invalid' does not match pattern"},
@@ -262,7 +262,7 @@ func TestCogLangResultAdditions(t *testing.T) {
 		{"/response_file", single, ""},
 		{"/response_file", nil, ""},
 		{"/response_file", map[string]any{"records_read": 1, "records_accepted": 1, "duplicate_case_ids": []any{}, "unknown_case_ids": []any{}, "warnings": []any{}},
-			"/response_file: missing property 'files'"},
+			"/response_file: missing property 'files', or properties 'path', 'sha256' and 'shape'"},
 		{"/response_file/records_read", -1, "/response_file/records_read: minimum: got -1, want 0"},
 		{"/cases/0/preflight_decision", "maybe", "/cases/0/preflight_decision: value must be one of"},
 		{"/summary/failure_category_counts/typo", 1, "/summary/failure_category_counts: additional properties 'typo' not allowed"},

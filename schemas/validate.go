@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -227,23 +228,131 @@ func (v *Validator) record(rec *contract.Record, opts Options, ps []Problem) []P
 	if err == nil || !errors.As(err, &ve) {
 		return ps
 	}
-	for l := range Leaves(ve, isPropertyNames) {
-		loc, msg := l.InstanceLocation, ""
-		switch {
-		case isPropertyNames(l.ErrorKind):
-			// about the object whose member is misnamed; the causes' locations are
-			// relative to the name, so they go in the message
-			loc, msg = l.Parent, v.propertyNamesMessage(l)
-		case isWrapper(l.ErrorKind):
-			continue
-		default:
-			msg = v.message(l.ErrorKind)
-		}
+	var found, branches []Problem // branches: from the branches of an anyOf or oneOf
+	add := func(in *[]Problem, loc []string, msg string) {
 		ptr := string(Pointer(loc))
 		line, col := position(rec, ptr)
-		ps = append(ps, Problem{File: rec.File, Line: line, Col: col, Pointer: ptr, Message: msg})
+		*in = append(*in, Problem{File: rec.File, Line: line, Col: col, Pointer: ptr, Message: msg})
 	}
-	return dedupe(ps)
+	var walk func(e *jsonschema.ValidationError, in *[]Problem)
+	walk = func(e *jsonschema.ValidationError, in *[]Problem) {
+		for l := range Leaves(e, keptWhole) {
+			switch {
+			case isPropertyNames(l.ErrorKind):
+				// about the object whose member is misnamed; the causes' locations are
+				// relative to the name, so they go in the message
+				add(in, l.Parent, v.propertyNamesMessage(l))
+			case isAlternatives(l.ErrorKind):
+				reached, missing := alternatives(l.ValidationError)
+				if len(reached) == 0 {
+					add(in, l.InstanceLocation, missing)
+				}
+				for _, b := range reached {
+					walk(b, &branches)
+				}
+			case isWrapper(l.ErrorKind):
+			default:
+				add(in, l.InstanceLocation, v.message(l.ErrorKind))
+			}
+		}
+	}
+	walk(ve, &found)
+	// a branch's error about a value another error is about already (the type
+	// of error beside the error branch's) says the same again
+	for _, b := range branches {
+		if !slices.ContainsFunc(found, func(p Problem) bool { return p.Pointer == b.Pointer }) {
+			ps = append(ps, b)
+		}
+	}
+	return dedupe(append(ps, found...))
+}
+
+// keptWhole tells the errors whose causes Validate reads itself: propertyNames
+// (its causes are about the name) and anyOf or oneOf (their branches' failures
+// are not each a reason).
+func keptWhole(k jsonschema.ErrorKind) bool { return isPropertyNames(k) || isAlternatives(k) }
+
+// isAlternatives tells an anyOf or oneOf that no branch passed.
+func isAlternatives(k jsonschema.ErrorKind) bool {
+	switch k.(type) {
+	case *kind.AnyOf, *kind.OneOf:
+		return true
+	}
+	return false
+}
+
+// alternatives says why no branch of the anyOf or oneOf e passed. A branch that
+// failed only for want of members it requires, or for a member it requires
+// being null (which fbeval's contracts read as absent), was not meant; the
+// others (reached) were, and their errors say what is wrong: a member that is
+// there with a wrong value. When every branch wants members, missing says so
+// at once: "missing one of the properties 'output', 'text', 'completion',
+// 'error' ('output' is null)", "missing property 'files', or properties
+// 'sha256' and 'shape'".
+func alternatives(e *jsonschema.ValidationError) (reached []*jsonschema.ValidationError, missing string) {
+	var wants [][]string // each wanting branch's members
+	var nulls []string
+	for _, b := range e.Causes {
+		if r, ok := b.ErrorKind.(*kind.Required); ok && len(b.Causes) == 0 && slices.Equal(b.InstanceLocation, e.InstanceLocation) {
+			wants = append(wants, r.Missing)
+			continue
+		}
+		if name := nullMember(b, e.InstanceLocation); name != "" {
+			wants, nulls = append(wants, []string{name}), append(nulls, name)
+			continue
+		}
+		reached = append(reached, b)
+	}
+	if len(reached) > 0 || len(wants) == 0 {
+		return reached, ""
+	}
+	quote := func(names []string) string { return "'" + strings.Join(names, "', '") + "'" }
+	quoteAnd := func(names []string) string {
+		q := make([]string, len(names))
+		for i, n := range names {
+			q[i] = "'" + n + "'"
+		}
+		return contract.JoinWords(q)
+	}
+	single := !slices.ContainsFunc(wants, func(m []string) bool { return len(m) != 1 })
+	switch {
+	case single && len(wants) == 1:
+		missing = "missing property " + quote(wants[0])
+	case single:
+		missing = "missing one of the properties " + quote(slices.Concat(wants...))
+	default:
+		phrases := make([]string, len(wants))
+		for i, m := range wants {
+			if len(m) == 1 {
+				phrases[i] = "property " + quote(m)
+			} else {
+				phrases[i] = "properties " + quoteAnd(m)
+			}
+		}
+		missing = "missing " + strings.Join(phrases, ", or ")
+	}
+	if len(nulls) > 0 {
+		missing += " (" + quoteAnd(nulls) + " " + contract.Pick(len(nulls), "is", "are") + " null)"
+	}
+	return nil, missing
+}
+
+// nullMember returns the name of the member of the object at loc that branch
+// b failed on for being null, and on nothing else ("" otherwise).
+func nullMember(b *jsonschema.ValidationError, loc []string) string {
+	name := ""
+	for l := range Leaves(b, nil) {
+		if isWrapper(l.ErrorKind) {
+			continue
+		}
+		t, ok := l.ErrorKind.(*kind.Type)
+		at := l.InstanceLocation
+		if !ok || t.Got != "null" || len(at) != len(loc)+1 || !slices.Equal(at[:len(loc)], loc) || (name != "" && at[len(loc)] != name) {
+			return ""
+		}
+		name = at[len(loc)]
+	}
+	return name
 }
 
 // chooseSchema returns the schema for doc, or a problem saying why there is none.
@@ -312,6 +421,11 @@ func (v *Validator) message(k jsonschema.ErrorKind) string {
 		return "value must be one of " + strings.Join(want, ", ") + "; got " + jsonText(k.Got)
 	case *kind.Const:
 		return "value must be " + jsonText(k.Want) + ", got " + jsonText(k.Got)
+	case *kind.Type:
+		// a type of every kind but null: the member is there, null
+		if k.Got == "null" && len(k.Want) == 5 && !slices.Contains(k.Want, "null") {
+			return "got null, want any value but null"
+		}
 	}
 	return Message(k)
 }

@@ -208,11 +208,26 @@ func TestPositions(t *testing.T) {
 			name: "a whole document counts lines",
 			data: "{\n  \"schema_version\": \"fbeval-response-batch/v1\",\n  \"responses\": [\n    {\"request_id\": \"a\"},\n    {\"request_id\": \"b\", \"text\": \"t\", \"model\": 3}\n  ]\n}\n",
 			want: []string{
-				"f:4:5: /responses/0: missing property 'completion'",
-				"f:4:5: /responses/0: missing property 'error'",
-				"f:4:5: /responses/0: missing property 'output'",
-				"f:4:5: /responses/0: missing property 'text'",
+				"f:4:5: /responses/0: missing one of the properties 'output', 'text', 'completion', 'error'",
 				"f:5:47: /responses/1/model: got number, want null or string",
+			},
+		},
+		{
+			// one line for one mistake: the branches of an anyOf that only want
+			// a member said at once, or the branch whose member is there alone
+			name: "anyOf branches",
+			data: `{"schema_version":"fbeval-response/v1","request_id":"x","output":null}
+{"schema_version":"fbeval-response/v1","output":"a"}
+{"schema_version":"fbeval-response/v1","request_id":"x","error":"boom"}
+{"schema_version":"fbeval-response/v1","request_id":3,"output":"a"}
+{"schema_version":"fbeval-response/v1","case_id":"c","text":null,"output":null}
+`,
+			want: []string{
+				"f:1:1: (root): missing one of the properties 'output', 'text', 'completion', 'error' ('output' is null)",
+				"f:2:1: (root): missing one of the properties 'request_id', 'case_id'",
+				"f:3:65: /error: got string, want null or object",
+				"f:4:53: /request_id: got number, want null or string",
+				"f:5:1: (root): missing one of the properties 'output', 'text', 'completion', 'error' ('output' and 'text' are null)",
 			},
 		},
 		{
