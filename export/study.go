@@ -129,6 +129,22 @@ func checkStudyFile(s *contract.Study) (ptr, msg string) {
 		return "/decoding", fmt.Sprintf("decoding must be %s, %s or %s, got %q", contract.DecodingPromptOnly, contract.DecodingNativeSchema, contract.DecodingNativeTools, s.Decoding)
 	}
 	if s.Suite == contract.SuiteToolcall {
+		// the built-in dataset's domains are known before it is read; a file's
+		// are checked once it is
+		if s.Dataset == "" || s.Dataset == fixtures.ToolcallDatasetPath {
+			for i, d := range s.Filter.Domains {
+				if msg := unknownDomain(d, fixtures.ToolcallDatasetPath, fixtures.ToolcallDomains()); msg != "" {
+					return fmt.Sprintf("/filter/domains/%d", i), msg
+				}
+			}
+		}
+		for _, arm := range []string{contract.ArmMinimalSchema, contract.ArmInputSchema} {
+			if v, ok := s.Schemas[arm]; ok && !isSchemaFile(v) {
+				if err := fixtures.CheckVariant(v); err != nil {
+					return "/schemas/" + arm, err.Error()
+				}
+			}
+		}
 		for i, c := range s.Filter.Categories {
 			if !slices.Contains(fixtures.ToolcallCategories(), c) {
 				return fmt.Sprintf("/filter/categories/%d", i), fmt.Sprintf("unknown category %q: categories are %s", c, strings.Join(fixtures.ToolcallCategories(), ", ")) + usage.Suggest(c, fixtures.ToolcallCategories())

@@ -81,10 +81,17 @@ func TestStudyRangesLocated(t *testing.T) {
 		{`  "prices": {"input_per_million_usd": 1, "output_per_million_usd": -2}` + "\n}", "s.json:4:68: study: prices must not be negative"},
 		{`  "decoding": "magic"` + "\n}", `s.json:4:15: study: decoding must be`},
 		{`  "seed": -1` + "\n}", "s.json:4:11: study: seed must not be negative, got -1"},
+		{`  "filter": {"domains": ["flights", "hotel"]}` + "\n}", `s.json:4:37: study: unknown domain "hotel"; domains of builtin:toolcall: flights, hotels, calendar, payments, inventory, search; did you mean hotels`},
+		{`  "schemas": {"input_schema": "refrence"}` + "\n}", `s.json:4:31: study: unknown schema variant "refrence" (want one of reference, minimal, rich, weak, contradictory and complex-equivalent, or a JSON Schema file: a path, or a name ending .json); did you mean reference`},
 	} {
 		_, err := ParseStudy("s.json", []byte(base+tt.body))
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want %q", tt.body, err, tt.want)
 		}
+	}
+	// a dataset of one's own may have domains of its own: checked once it is read
+	own := base + `  "dataset": "cases.jsonl", "filter": {"domains": ["hotel"]}` + "\n}"
+	if _, err := ParseStudy("s.json", []byte(own)); err != nil {
+		t.Errorf("a domain of a dataset file: %v", err)
 	}
 }

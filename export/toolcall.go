@@ -56,8 +56,8 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 			}
 		}
 		for _, d := range s.Filter.Domains {
-			if !slices.Contains(have, d) {
-				return nil, studyErr("unknown domain %q; domains of %s: %s%s", d, s.Dataset, strings.Join(have, ", "), usage.Suggest(d, have))
+			if msg := unknownDomain(d, s.Dataset, have); msg != "" {
+				return nil, studyErr("%s", msg)
 			}
 		}
 	}
@@ -221,6 +221,15 @@ func Recipe(s *contract.Study, inputs []Input) string {
 	b, _ := contract.Marshal(o, contract.Compact)
 	h := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(h[:8])
+}
+
+// unknownDomain says that a filter's domain d is none of the domains of the
+// dataset (have), or returns "" when it is one.
+func unknownDomain(d, dataset string, have []string) string {
+	if slices.Contains(have, d) {
+		return ""
+	}
+	return fmt.Sprintf("unknown domain %q; domains of %s: %s%s", d, dataset, strings.Join(have, ", "), usage.Suggest(d, have))
 }
 
 // isSchemaFile tells a schema file from a variant name.
