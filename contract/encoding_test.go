@@ -116,3 +116,35 @@ func TestOpenFileRefusalSticks(t *testing.T) {
 		f.Close()
 	}
 }
+
+// TestOpenJSONText: JSON typed where a file name goes is said to be JSON text,
+// cut short and whole in its runes; a missing file is as os.Open says, and a
+// file whose name starts with a brace opens.
+func TestOpenJSONText(t *testing.T) {
+	for _, tt := range []struct{ path, want string }{
+		{`{"origin":"Osaka"}`, `open {"origin":"Osaka"}: this is JSON text, not a file name: save it to a file and give its name, or pipe it in and give - in its place`},
+		{` [1, 2]`, `open [1, 2]: this is JSON text`},
+		{`"Equal[2, 2]"`, `open "Equal[2, 2]": this is JSON text`},
+		{`{"action":"call_tool","tool":"search_flights","arguments":{}}`, `open {"action":"call_tool","tool":"search_...: this is JSON text`},
+		{`{"city":"` + strings.Repeat("x", 27) + `üüüü"}`, `open {"city":"` + strings.Repeat("x", 27) + `...: `}, // not within the ü
+		{"nofile.json", "open nofile.json: no such file or directory"},
+	} {
+		f, err := Open(tt.path)
+		if err == nil {
+			f.Close()
+			t.Fatalf("%s: opened", tt.path)
+		}
+		if !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%s:\n got %v\nwant %s...", tt.path, err, tt.want)
+		}
+	}
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("{odd}.json", []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open("{odd}.json")
+	if err != nil {
+		t.Fatalf("a file named with a brace: %v", err)
+	}
+	f.Close()
+}

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"golang.org/x/term"
 )
@@ -85,7 +88,7 @@ func OpenFile(path string) (f *os.File, r io.Reader, err error) {
 		f, _ := in.(*os.File) // nil for a reader that is not a file
 		return f, &boundedReader{name: path, r: in, limit: MaxFileBytes()}, nil
 	}
-	f, err = os.Open(path)
+	f, err = Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -94,6 +97,26 @@ func OpenFile(path string) (f *os.File, r io.Reader, err error) {
 		return nil, nil, &os.PathError{Op: "read", Path: path, Err: errors.New("is a directory")}
 	}
 	return f, &boundedReader{name: path, r: f, limit: MaxFileBytes()}, nil
+}
+
+// Open opens a file to read, as os.Open does. A name that is no file and reads
+// as JSON text (a record or an object typed where its file goes) is said to be
+// so, in an *os.PathError whose Path is the start of the text.
+func Open(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil && errors.Is(err, fs.ErrNotExist) {
+		if t := strings.TrimSpace(path); t != "" && strings.ContainsRune("{[\"", rune(t[0])) {
+			if len(t) > 40 {
+				cut := 37
+				for cut > 0 && !utf8.RuneStart(t[cut]) {
+					cut--
+				}
+				t = t[:cut] + "..."
+			}
+			return nil, &os.PathError{Op: "open", Path: t, Err: errors.New("this is JSON text, not a file name: save it to a file and give its name, or pipe it in and give - in its place")}
+		}
+	}
+	return f, err
 }
 
 // ReadAll reads r whole, as ReadFile does; name is used in messages.

@@ -208,7 +208,7 @@ func openInput(env *Env, path string, many bool) (io.Reader, func(), error) {
 		}
 		return env.Stdin, func() {}, nil
 	}
-	f, err := os.Open(path)
+	f, err := contract.Open(path)
 	if err != nil {
 		return nil, nil, &exitError{code: 2, err: cleanPathError(err)}
 	}

@@ -181,7 +181,7 @@ func loadCases(path string) ([]contract.Case, string, error) {
 	if path == "" || path == fixtures.ToolcallDatasetPath {
 		return fixtures.ToolcallDataset(), fixtures.ToolcallDatasetPath, nil
 	}
-	f, err := os.Open(path)
+	f, err := contract.Open(path)
 	if err != nil {
 		return nil, path, &exitError{code: 2, err: cleanPathError(err)}
 	}

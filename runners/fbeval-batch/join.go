@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 
 	"github.com/fbeval/fbeval/contract"
@@ -101,7 +100,7 @@ func (rs *results) index(path string, stdin io.Reader, seen func(cid string)) er
 	}
 	name, in := "<stdin>", stdin
 	if path != "-" {
-		f, err := os.Open(path)
+		f, err := contract.Open(path)
 		if err != nil {
 			return usagef("cannot read results: %v", err)
 		}

@@ -126,7 +126,7 @@ func openRequests(path string, stdin io.Reader, check runner.Check) (*runner.Req
 		}
 		return q, func() { q.Close() }, nil
 	}
-	f, err := os.Open(path)
+	f, err := contract.Open(path)
 	if err != nil {
 		return nil, nil, usagef("cannot read requests: %v", err)
 	}

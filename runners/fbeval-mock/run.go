@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/alecthomas/kong"
 
@@ -29,7 +28,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	in, inName := stdin, "<stdin>"
 	if c.Input != "-" {
-		f, err := os.Open(c.Input)
+		f, err := contract.Open(c.Input)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: cannot read requests: %v\n", name, err)
 			return runner.ExitUsage

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/alecthomas/kong"
+	"github.com/fbeval/fbeval/contract"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
@@ -130,7 +131,7 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 
 	in, inName := stdin, "<stdin>"
 	if f.Input != "-" {
-		file, err := os.Open(f.Input)
+		file, err := contract.Open(f.Input)
 		if err != nil {
 			return fail(ExitUsage, "cannot read requests: %v", err)
 		}
