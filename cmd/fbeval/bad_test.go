@@ -271,7 +271,7 @@ func TestBadInputToolcall(t *testing.T) {
 			"fbeval: $F:5:1: a response record must be a JSON object (line rejected)",
 			`fbeval: $F:6:19: invalid JSON: invalid character '"' after object value (expecting ',' or '}') (line rejected)`,
 			"fbeval: $F: 3 lines were rejected"}, []int{4, 5, 6}},
-		{"unknown_ids.jsonl", 0, []string{"fbeval: $F: 2 records answer no request of this study"}, nil},
+		{"unknown_ids.jsonl", 0, []string{"fbeval: $F: 2 records answer no request of this study: the first, hotels-999.input_schema.r1.a1, is for case hotels-999, which this study's dataset and filter leave out: score with the study, --domain, --category, --limit and --dataset the requests were exported with"}, nil},
 		{"empty.jsonl", 1, []string{
 			"fbeval: 7 rows have no first-attempt response and score as failures",
 			"fbeval: $F: holds no records (a runner that stopped before it wrote a record leaves its file so)",

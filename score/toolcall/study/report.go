@@ -168,7 +168,11 @@ func (run *Run) Report() (*Aggregates, error) {
 			ws = append(ws, w)
 		}
 		if in.Unknown > 0 {
-			ws = append(ws, in.Path+": "+contract.Plural(in.Unknown, "record answers", "records answer")+" no request of this study")
+			w := in.Path + ": " + contract.Plural(in.Unknown, "record answers", "records answer") + " no request of this study"
+			if why, kind := run.unknownReason(in.FirstUnknown); kind != unknownBeyond {
+				w += ": " + why
+			}
+			ws = append(ws, w)
 		}
 		files.Add(append(ws, in.Warnings...)...)
 	}
