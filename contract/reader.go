@@ -70,6 +70,10 @@ type ReadOptions struct {
 	// when it cannot tell: the file is then that one error, not every line of
 	// it rejected as invalid JSON.
 	TextHint func(head []byte) string
+	// ObjectHint, when set, is given the member names of a whole-file object
+	// that is neither one record nor holds the records, and returns what to
+	// do with it ("" for nothing more).
+	ObjectHint func(names []string) string
 	// LoneSurrogates accepts \u escapes of lone UTF-16 surrogates, as Python's json
 	// reads them, for a suite whose decoder keeps them (strictjson.KeepSurrogates).
 	// The bytes of the file must still be valid UTF-8.
@@ -938,7 +942,16 @@ func (r *Reader) wholeObject(raw []byte) bool {
 			}
 		}
 	}
-	return r.fail(ErrShape, line, col, "a JSON object must be one record or hold the records in %s", quoteList(r.opts.ListKeys))
+	msg := "a JSON object must be one record or hold the records in " + quoteList(r.opts.ListKeys)
+	if r.opts.SingleRecord == nil {
+		msg = "a JSON object must hold the records in " + quoteList(r.opts.ListKeys)
+	}
+	if r.opts.ObjectHint != nil {
+		if hint := r.opts.ObjectHint(names); hint != "" {
+			msg += ": " + hint
+		}
+	}
+	return r.fail(ErrShape, line, col, "%s", msg)
 }
 
 // wrongFileHint is the advice given with a document of version that is no file

@@ -26,6 +26,7 @@ type ScoreCmd struct {
 	StudyFlags          `embed:""`
 	Responses           []string `help:"Response file (JSONL, JSON list or batch object; - for standard input). Repeat for more files, or quote a pattern ('shards/*.jsonl': the files it matches, in byte order): later records win." placeholder:"FILE" sep:"none"`
 	ReferenceAnswers    bool     `help:"CogLang: score the fixture's own reference answers instead of responses (what the reference scorer does when it is given no responses)."`
+	AnswersFile         string   `help:"CogLang: score an answers file as the reference scorer's --answers-file reads one: a JSON list of {case_id, output}, or an object holding it in answers; each output is read alone, as Python's str() of it (null is None), and no schema_version is checked (- for standard input)." placeholder:"FILE"`
 	Format              string   `help:"Output format: json, text, table, markdown, html, junit, or jsonl (toolcall case results). Without it, -o's name decides (.html, .xml for junit, .md, .txt for text, .jsonl, .json), else json." enum:"json,text,table,markdown,html,junit,jsonl" default:"json"`
 	SummaryOnly         bool     `help:"CogLang: leave the per-case results out."`
 	FailuresOnly        bool     `help:"CogLang: keep only failing cases in the per-case results."`
@@ -44,6 +45,16 @@ type ScoreCmd struct {
 	// givenTwice says which response files were named twice, once the files
 	// are read: before, an error that stops the score is its one line
 	givenTwice []string
+	// answers: Responses is the one file of --answers-file
+	answers bool
+}
+
+// responsesFlag is the flag that named the response files.
+func (c *ScoreCmd) responsesFlag() string {
+	if c.answers {
+		return "--answers-file"
+	}
+	return "--responses"
 }
 
 // sayGivenTwice says which response files were named twice (Run found them).
@@ -59,6 +70,15 @@ func (c *ScoreCmd) Run(env *Env) error {
 		return err
 	}
 	c.Responses = responses
+	if c.AnswersFile != "" {
+		switch {
+		case len(c.Responses) > 0:
+			return usageError("give --responses or --answers-file, not both (the reference scorer takes one of them)")
+		case c.ReferenceAnswers:
+			return usageError("give --answers-file or --reference-answers, not both")
+		}
+		c.Responses, c.answers = []string{c.AnswersFile}, true
+	}
 	if c.SummaryOnly && c.FailuresOnly {
 		return usageError("--summary-only and --failures-only exclude each other")
 	}
@@ -83,13 +103,13 @@ func (c *ScoreCmd) Run(env *Env) error {
 	}
 	var seen fileSet // the files named so far, each stat'ed once
 	for i, p := range c.Responses {
-		if err := commaList("--responses", p); err != nil {
+		if err := commaList(c.responsesFlag(), p); err != nil {
 			return err
 		}
 		if contract.Stdin(p) && slices.Contains(c.Responses[:i], p) {
 			return usageError("--responses - can be given once")
 		}
-		if err := env.claimStdin("--responses", p); err != nil {
+		if err := env.claimStdin(c.responsesFlag(), p); err != nil {
 			return err
 		}
 		// one file named twice (a glob and its own name, a link): scored, its
@@ -159,6 +179,8 @@ func (c *ScoreCmd) checkOutputKinds(s contract.Study) error {
 func (c *ScoreCmd) checkInputs(env *Env, s contract.Study) error {
 	cog := s.Suite == contract.SuiteCogLang
 	switch {
+	case c.answers && !cog:
+		return usageError("--answers-file is for coglang studies (the CogLang reference scorer's answers file); toolcall responses go to --responses")
 	case c.ReferenceAnswers && !cog:
 		return usageError("--reference-answers is for coglang studies; for a toolcall smoke test run fbeval export %s --include-reference | fbeval-mock --mode reference | fbeval score %s --responses -", c.Study, c.Study)
 	case c.ReferenceAnswers && len(c.Responses) > 0:
@@ -242,7 +264,7 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 	}
 	src, path := export.CogLangSourceOf(s.Dataset)
 	defer src.Close()
-	opts := coglang.Options{Strict: s.Strict, FixturePath: path, Workers: c.Workers, AllowOtherRecipe: c.AllowOtherRecipe}
+	opts := coglang.Options{Strict: s.Strict, FixturePath: path, Workers: c.Workers, AllowOtherRecipe: c.AllowOtherRecipe, AnswersFile: c.answers}
 	var res *coglang.Result
 	if len(c.Responses) > 0 {
 		// the fixture first: a bad one is the error, whatever the responses

@@ -74,7 +74,7 @@ func decodeFields(raw []byte, f *recordFields) error {
 		return recordErr(raw, err)
 	}
 	if tok.Kind() != '{' {
-		return errors.New("a response record must be a JSON object")
+		return errNotObject
 	}
 	for dec.PeekKind() != '}' {
 		name, err := dec.ReadToken()
@@ -117,6 +117,9 @@ func decodeFields(raw []byte, f *recordFields) error {
 	}
 	return nil
 }
+
+// errNotObject is decodeFields' error for a record that is no JSON object.
+var errNotObject = errors.New("a response record must be a JSON object")
 
 // caseIDText returns the case id: a string as is, anything else as Python's str()
 // of it, as the reference reads it (7 -> "7", null -> "None", true -> "True",

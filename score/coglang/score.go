@@ -44,6 +44,10 @@ type Options struct {
 	// AllowOtherRecipe: ScoreFiles scores records that answer another prompt
 	// than the fixture's for their case, and warns, where it refuses them.
 	AllowOtherRecipe bool
+	// AnswersFile: ScoreFiles reads its sources as the reference's
+	// --answers-file reads its file, not as response files (ReadOptions of
+	// answersReading, RecordScorer.readAnswer).
+	AnswersFile bool
 }
 
 // Failure is a set of failure categories of one case.

@@ -151,13 +151,13 @@ type sourceFile struct {
 	close func() // closes what the source opened
 }
 
-func openSourceFile(src score.Source, opts score.Options) (*sourceFile, error) {
+func openSourceFile(src score.Source, opts score.Options, answers bool) (*sourceFile, error) {
 	r, closeFile, err := src.Reader()
 	if err != nil {
 		return nil, err
 	}
 	hr := score.NewHashingReader(r)
-	return &sourceFile{opts: opts, src: src, hr: hr, close: closeFile, st: score.InputStats{Path: src.Name}, rd: contract.NewReader(src.Name, newPyTextFile(src.Name, hr), contract.ReadOptions{
+	ro := contract.ReadOptions{
 		ListKeys:       []string{"responses", "answers"},
 		OtherListKeys:  []string{"requests"}, // to say what the file is
 		SingleRecord:   isSingleRecord,
@@ -168,7 +168,27 @@ func openSourceFile(src score.Source, opts score.Options) (*sourceFile, error) {
 		CutHint:        score.CutHint,
 		WrongFileHint:  score.WrongFileHint,
 		TextHint:       score.TextHint,
-	})}, nil
+	}
+	if answers {
+		// the reference's --answers-file: a list, or an object's "answers";
+		// an object is never one answer (JSON lines are read too, where the
+		// reference cannot read them)
+		ro.ListKeys, ro.SingleRecord, ro.ObjectHint = []string{"answers"}, nil, answersObjectHint
+	}
+	return &sourceFile{opts: opts, src: src, hr: hr, close: closeFile, st: score.InputStats{Path: src.Name}, rd: contract.NewReader(src.Name, newPyTextFile(src.Name, hr), ro)}, nil
+}
+
+// answersObjectHint says what to do with an object given as an answers file
+// that holds no "answers" (the reference scores no answer from it: every case
+// missing).
+func answersObjectHint(names []string) string {
+	switch {
+	case slices.Contains(names, "responses"):
+		return "this is a batch of response records: score it with --responses"
+	case slices.Contains(names, "case_id"):
+		return "an answers file is a list of answers, even of one ([{\"case_id\": ..., \"output\": ...}])"
+	}
+	return "an answers file is a list of {\"case_id\", \"output\"} objects, or an object holding that list in \"answers\""
 }
 
 // finish checks the batch header and fills in the file's stats once its records
@@ -314,7 +334,7 @@ func scoreSources(tally *tally, sources []score.Source, opts score.Options, copt
 	}
 	files := make([]*sourceFile, len(sources))
 	for fi, src := range sources {
-		f, err := openSourceFile(src, opts)
+		f, err := openSourceFile(src, opts, copts.AnswersFile)
 		if err != nil {
 			return end(err)
 		}

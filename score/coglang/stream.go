@@ -1,6 +1,7 @@
 package coglang
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -42,13 +43,14 @@ type Scored struct {
 // RecordScorer decodes and scores raw response records, reusing its buffers. One
 // per goroutine.
 type RecordScorer struct {
-	st     *caseStore
-	cs     *caseScorer
-	fields recordFields
+	st      *caseStore
+	cs      *caseScorer
+	fields  recordFields
+	answers bool // Options.AnswersFile: records are read by readAnswer
 }
 
 func (st *caseStore) newScorer(opts Options) *RecordScorer {
-	return &RecordScorer{st: st, cs: newCaseScorer(ParseOptions{Strict: opts.Strict, MaxDepth: opts.MaxDepth, MaxBytes: opts.MaxBytes})}
+	return &RecordScorer{st: st, cs: newCaseScorer(ParseOptions{Strict: opts.Strict, MaxDepth: opts.MaxDepth, MaxBytes: opts.MaxBytes}), answers: opts.AnswersFile}
 }
 
 // Score decodes raw as DecodeResponse does and scores its output into dst. A
@@ -71,21 +73,30 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 	f := &s.fields
 	if !scanRecord(raw, f) {
 		if err := decodeFields(raw, f); err != nil {
+			if s.answers && errors.Is(err, errNotObject) {
+				return errors.New("an answer must be a JSON object")
+			}
 			return err
 		}
 	}
 	f.borrow = true
 	id, err := f.caseIDText()
 	if err != nil {
+		if s.answers && len(f.caseID) == 0 {
+			return errors.New("an answer needs case_id")
+		}
 		return err
 	}
 	dst.CaseID, dst.key = id, contract.IDOf(id)
-	if err := f.checkVersion(); err != nil {
-		return err
-	}
 	dst.ProviderError, dst.ErrorCode = false, ""
 	dst.model = f.model
 	dst.recipe, dst.hasRecipe, dst.thinking, dst.quoted, dst.wrapped = 0, false, false, false, false
+	if s.answers {
+		return s.readAnswer(dst)
+	}
+	if err := f.checkVersion(); err != nil {
+		return err
+	}
 	if code, ok := f.providerError(); ok {
 		dst.ProviderError, dst.ErrorCode = true, code
 		dst.Output = ""
@@ -106,6 +117,30 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 		// a value the reference takes as Python's str() of it
 		dst.wrapped = contract.WrappedAnswer(v) != ""
 	}
+	return nil
+}
+
+// readAnswer reads the output of an answer of an answers file, as the
+// reference's --answers-file reads it: its output member alone, which it must
+// have, as Python's str() of it (a string as is, null as None); no
+// schema_version is checked, and text, completion and error are not read.
+func (s *RecordScorer) readAnswer(dst *Scored) error {
+	f := &s.fields
+	v := f.outputs[0]
+	switch {
+	case len(v) == 0 && (len(f.outputs[1]) > 0 || len(f.outputs[2]) > 0 || len(f.err) > 0):
+		return errors.New("an answer needs output: an answers file is read for each answer's output alone, as the reference reads it (text, completion and error are not read); score response records with --responses")
+	case len(v) == 0:
+		return errors.New("an answer needs output")
+	case v.Kind() == '"':
+		dst.Output = f.unquote(v)
+		return nil
+	}
+	b, err := appendPyStr(nil, v)
+	if err != nil {
+		return err
+	}
+	dst.Output = string(b)
 	return nil
 }
 
