@@ -244,6 +244,14 @@ func TestBaseURLFromEnvironment(t *testing.T) {
 		t.Errorf("--base-url beside it: exit %d, stderr %q", code, errb.String())
 	}
 
+	// a space in the quotes would call /v1/%20/chat/completions
+	out.Reset()
+	errb.Reset()
+	if code := run(context.Background(), append([]string{"--base-url", ts.URL + "/v1 "}, args...), nil, &out, &errb); code != 2 ||
+		errb.String() != "fbeval-openai: --base-url \""+ts.URL+"/v1 \" has white space at an end: give it without: "+ts.URL+"/v1\n" {
+		t.Errorf("a space at the end: exit %d, stderr %q", code, errb.String())
+	}
+
 	t.Setenv("OPENAI_BASE_URL", ts.URL+"/v1/chat/completions")
 	out.Reset()
 	errb.Reset()

@@ -352,7 +352,7 @@ func (e *engine) ask(req *contract.Request) (Result, bool) {
 			// the error itself, so that a server that is down or a bad key
 			// is named where the run ends
 			// the limit, not n: two calls that reach it at once say the same
-			e.halt(fmt.Sprintf("%d consecutive errors (the last: %s: %s); %s, then run again with -o FILE to go on", e.opts.MaxConsecutiveErrors, res.Error.Code, res.Error.Message, seeTo(res.Error.Code)))
+			e.halt(fmt.Sprintf("%s (the last: %s: %s); %s, then run again with -o FILE to go on", contract.Plural(e.opts.MaxConsecutiveErrors, "consecutive error", "consecutive errors"), res.Error.Code, res.Error.Message, seeTo(res.Error.Code)))
 		}
 		return res, true
 	}

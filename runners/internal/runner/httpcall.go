@@ -3,6 +3,8 @@ package runner
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -240,7 +242,33 @@ func (h *HTTP) transportError(ctx context.Context, err error) *CallError {
 	if errors.As(err, &ne) && ne.Timeout() {
 		return &CallError{Code: "timeout", Message: "no answer within the timeout", Retry: true}
 	}
+	if why := lastingTransportError(err); why != "" {
+		// asking again gets the same: no retry, and said at once
+		return &CallError{Code: "network", Message: Redact(oneLine(why), h.Secrets)}
+	}
 	return &CallError{Code: "network", Message: Redact(oneLine(err.Error()), h.Secrets), Retry: true}
+}
+
+// lastingTransportError says what is wrong when err is a transport error that
+// asking again cannot mend, a mistake in --base-url or the machine's trust
+// of the server: TLS spoken to a server without it, a certificate not
+// trusted, a host name that does not exist. "" for any other error (a
+// refused connection may be a server still starting).
+func lastingTransportError(err error) string {
+	var rh tls.RecordHeaderError
+	var unknownCA x509.UnknownAuthorityError
+	var badHost x509.HostnameError
+	var badCert x509.CertificateInvalidError
+	var dns *net.DNSError
+	switch {
+	case errors.As(err, &rh) || strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
+		return err.Error() + ": the server speaks plain HTTP, not HTTPS: give --base-url with http://"
+	case errors.As(err, &unknownCA) || errors.As(err, &badHost) || errors.As(err, &badCert):
+		return err.Error() + ": the server's TLS certificate is not trusted here: give --base-url the host name its certificate names, or the certificate of the authority that signed it in SSL_CERT_FILE"
+	case errors.As(err, &dns) && dns.IsNotFound:
+		return err.Error() + ": check the host name in --base-url"
+	}
+	return ""
 }
 
 // versionSegment finds an API version in a path: /v1/, /v1beta/, /v2/.

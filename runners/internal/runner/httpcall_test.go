@@ -3,8 +3,12 @@ package runner
 import (
 	"context"
 	"errors"
+	"io"
+	"log"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -59,5 +63,44 @@ func TestNotFoundNamesTheURL(t *testing.T) {
 		if !errors.As(err, &ce) || ce.Code != "http_404" || !strings.HasSuffix(ce.Message, tt.want) || ProviderText(ce.Message, nil) != ce.Message {
 			t.Errorf("%s: %v, want ...%s", tt.base, err, tt.want)
 		}
+	}
+}
+
+// TestLastingTransportErrors: a call that asking again cannot mend (https to
+// a server without TLS, a certificate not trusted, a host that does not
+// exist) is no retry and says what to check; a refused connection (a server
+// still starting) is retried as before.
+func TestLastingTransportErrors(t *testing.T) {
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer plain.Close()
+	tlsSrv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	tlsSrv.Config.ErrorLog = log.New(io.Discard, "", 0) // the handshake it refuses is the test
+	tlsSrv.StartTLS()
+	defer tlsSrv.Close()
+	closed := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	closedURL := closed.URL
+	closed.Close()
+	for _, tt := range []struct {
+		name, base string
+		retry      bool
+		want       string
+	}{
+		{"https to plain HTTP", "https://" + strings.TrimPrefix(plain.URL, "http://") + "/v1", false, "http: server gave HTTP response to HTTPS client: the server speaks plain HTTP, not HTTPS: give --base-url with http://"},
+		{"a certificate not trusted", tlsSrv.URL + "/v1", false, "certificate signed by unknown authority: the server's TLS certificate is not trusted here: give --base-url the host name its certificate names, or the certificate of the authority that signed it in SSL_CERT_FILE"},
+		{"a refused connection", closedURL + "/v1", true, "connection refused"},
+	} {
+		h := &HTTP{Client: &http.Client{}, BaseURL: tt.base}
+		_, err := h.PostJSON(context.Background(), "/chat/completions", []byte(`{}`))
+		var ce *CallError
+		if !errors.As(err, &ce) || ce.Code != "network" || ce.Retry != tt.retry || !strings.HasSuffix(ce.Message, tt.want) {
+			t.Errorf("%s: %#v, want retry %v and ...%s", tt.name, err, tt.retry, tt.want)
+		}
+	}
+	// a name the resolver says does not exist (made here: this machine may
+	// have no resolver to ask)
+	h := &HTTP{}
+	ce := h.transportError(context.Background(), &url.Error{Op: "Post", URL: "http://no-such-host.invalid/v1", Err: &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "no-such-host.invalid", IsNotFound: true}}})
+	if ce.Retry || ce.Message != "dial tcp: lookup no-such-host.invalid: no such host: check the host name in --base-url" {
+		t.Errorf("no such host: %#v", ce)
 	}
 }

@@ -212,6 +212,9 @@ func checkBaseURL(from, base string) error {
 	switch {
 	case base == "":
 		return bad("is empty (a shell variable that is not set?)")
+	case strings.TrimSpace(base) != base:
+		// a space in the quotes: every call would go to /v1/%20/chat/completions
+		return fmt.Errorf("%s %q has white space at an end: give it without: %s", from, base, strings.TrimSpace(base))
 	case err != nil:
 		return bad("is not a URL")
 	case u.Scheme != "http" && u.Scheme != "https":
