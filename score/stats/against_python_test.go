@@ -65,3 +65,40 @@ func TestAgainstStatsmodels(t *testing.T) {
 		t.Fatalf("read %d Wilson and %d McNemar values", wilsons, mcnemars)
 	}
 }
+
+// TestPercentileAgainstNumpy: Percentile gives numpy.percentile's value to the
+// bit (the same position and interpolation), on the samples
+// testdata/numpy_percentile.py wrote: whole numbers, fractions, repeated
+// values and values nine and fifteen orders apart.
+func TestPercentileAgainstNumpy(t *testing.T) {
+	data, err := os.ReadFile("testdata/numpy_percentile.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var xs []float64
+	checked := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		fs := strings.Fields(line)
+		if len(fs) == 0 || fs[0] == "#" {
+			continue
+		}
+		vals := make([]float64, len(fs)-1)
+		for i, f := range fs[1:] {
+			if vals[i], err = strconv.ParseFloat(f, 64); err != nil {
+				t.Fatal(err)
+			}
+		}
+		switch fs[0] {
+		case "x":
+			xs = vals
+		case "p":
+			if got := Percentile(xs, vals[0]); got != vals[1] {
+				t.Errorf("Percentile(%d values, %v) = %v, numpy %v", len(xs), vals[0], got, vals[1])
+			}
+			checked++
+		}
+	}
+	if checked < 300 {
+		t.Fatalf("checked %d percentiles", checked)
+	}
+}
