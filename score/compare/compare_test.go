@@ -539,3 +539,30 @@ func TestFlipSourceArmByArm(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownInGFM: the Markdown comparison renders in GitHub's renderer to
+// tables whose every row has its header's cells, with labels and warnings that
+// would break them shown as their text.
+func TestMarkdownInGFM(t *testing.T) {
+	hostile := fixturetest.Hostile
+	a, b := pair(t)
+	a.Warnings, b.Warnings = hostile, hostile
+	o := opts
+	o.LabelA, o.LabelB = "small|*8b*", "large_`70b`"
+	res, err := Compare(a, b, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md bytes.Buffer
+	if err := WriteMarkdown(&md, res); err != nil {
+		t.Fatal(err)
+	}
+	page := fixturetest.RenderGFM(t, md.Bytes())
+	fixturetest.CheckGFMTables(t, "comparison", page)
+	text := fixturetest.GFMText(page)
+	for _, h := range append([]string{o.LabelA, o.LabelB}, hostile...) {
+		if w := strings.Join(strings.Fields(h), " "); !strings.Contains(text, w) {
+			t.Errorf("%q is not shown", w)
+		}
+	}
+}

@@ -235,11 +235,8 @@ func table(b *bytes.Buffer, width int, title string, header []string, rows [][]s
 	return nil
 }
 
-// md escapes text for a Markdown table cell.
-func md(s string) string {
-	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "|", "\\|", "\n", " ")
-	return r.Replace(s)
-}
+// md escapes text for Markdown, in a table cell or a line, as reports do.
+func md(s string) string { return report.MarkdownText(s) }
 
 // MarkdownFlipLimit caps the flips listed in Markdown, so a comparison fits in a
 // step summary or a pull-request comment.

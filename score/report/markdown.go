@@ -31,11 +31,20 @@ func WriteMarkdown(w io.Writer, doc Doc) error {
 	return err
 }
 
+// MarkdownText is text made safe for fbeval's Markdown, in a table cell or a
+// line of a list (mdCell): every Markdown writer's one escaper.
+func MarkdownText(s string) string { return mdCell(s) }
+
 // mdCell makes text safe inside a Markdown table cell: HTML is escaped so GitHub
-// shows it as text, pipes are escaped and line breaks flattened.
+// shows it as text, pipes are escaped, line breaks flattened and the
+// characters of inline syntax (code, emphasis, links, strikethrough) escaped.
 func mdCell(s string) string {
 	var b strings.Builder
-	for _, r := range s {
+	for i, r := range s {
+		if r == '_' && inWord(s, i) {
+			b.WriteByte('_') // no_schema: an underscore within a word is no emphasis
+			continue
+		}
 		switch r {
 		case '&':
 			b.WriteString("&amp;")
@@ -49,7 +58,7 @@ func mdCell(s string) string {
 			b.WriteString("&#96;")
 		case '\\':
 			b.WriteString("\\\\")
-		case '*', '[', ']':
+		case '*', '_', '~', '[', ']':
 			b.WriteByte('\\')
 			b.WriteRune(r)
 		case '\n', '\r', '\t':
@@ -62,13 +71,21 @@ func mdCell(s string) string {
 }
 
 // mdCode writes text as inline code inside a table cell; <code> is used rather than
-// backticks so pipes and backticks in the text cannot end it.
+// backticks so pipes and backticks in the text cannot end it. What is between
+// the tags is still Markdown to GitHub, so the characters of its inline syntax
+// are escaped too: a backtick would open a code span (in which nothing is
+// unescaped), asterisks and underscores emphasis, brackets a link, tildes
+// strikethrough.
 func mdCode(s string) string {
 	if s == "" {
 		return ""
 	}
 	var b strings.Builder
-	for _, r := range s {
+	for i, r := range s {
+		if r == '_' && inWord(s, i) {
+			b.WriteByte('_')
+			continue
+		}
 		switch r {
 		case '&':
 			b.WriteString("&amp;")
@@ -78,6 +95,9 @@ func mdCode(s string) string {
 			b.WriteString("&gt;")
 		case '|':
 			b.WriteString("&#124;")
+		case '`', '\\', '*', '_', '~', '[', ']':
+			b.WriteByte('\\')
+			b.WriteRune(r)
 		case '\n', '\r', '\t':
 			b.WriteByte(' ')
 		default:
@@ -85,6 +105,14 @@ func mdCode(s string) string {
 		}
 	}
 	return "<code>" + b.String() + "</code>"
+}
+
+// inWord reports whether the byte at i of s has an ASCII letter or digit on
+// each side: an underscore there can neither open nor close emphasis
+// (CommonMark's flanking rules), so it needs no escape.
+func inWord(s string, i int) bool {
+	alnum := func(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+	return i > 0 && i+1 < len(s) && alnum(s[i-1]) && alnum(s[i+1])
 }
 
 func mdTable(b *bytes.Buffer, header []string, align string, rows [][]string) {
