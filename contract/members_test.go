@@ -54,3 +54,16 @@ func BenchmarkMember(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkFirstRecordChecks: what a scorer asks of every response file's
+// first record (TopLevel for what the file is, RunStudy for the study it was
+// written for), once per shard: ten thousand shards ask it ten thousand times.
+func BenchmarkFirstRecordChecks(b *testing.B) {
+	raw := []byte(`{"schema_version":"fbeval-response/v1","request_id":"flights-000.no_schema.r1.a1","case_id":"flights-000","output":"{\"action\":\"call_tool\",\"arguments\":{\"departureDate\":\"2027-07-14\",\"destination\":\"Auckland\",\"origin\":\"Osaka\",\"travellers\":4},\"missingFields\":[],\"reason\":\"\",\"tool\":\"search_flights\"}","provider":"fbeval-mock","model":"mock-garble","run":{"runner":"fbeval-mock","provider":"fbeval-mock","model":"mock-garble","study":"sha256:4323b237660750d5","recipe":"sha256:682c51ad0f28a999"}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if keys, _ := TopLevel(raw); !keys["output"] || RunStudy(raw) != "sha256:4323b237660750d5" {
+			b.Fatal("misread")
+		}
+	}
+}

@@ -69,20 +69,47 @@ const geminiOpenAI = "https://generativelanguage.googleapis.com/v1beta/openai"
 // those that are strings (the last, when a name repeats); nil when raw is no
 // object. It is for telling what a record is (ProviderRecord, the scorers'
 // first-record check), not for reading one.
+//
+// One walk of one decoder: a scorer asks it of every file's first record, so
+// ten thousand shards ask it ten thousand times. A string longer than
+// maxTopLevelString (an answer's text) is named, its value not kept: what is
+// read from strs is versions, ids and kinds.
 func TopLevel(raw []byte) (keys map[string]bool, strs map[string]string) {
-	names, members, ok := objectOf(raw)
-	if !ok {
+	if jsontext.Value(raw).Kind() != '{' {
+		return nil, nil
+	}
+	d := jsontext.NewDecoder(bytes.NewBuffer(raw), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)) // a Buffer is read in place, not copied
+	if _, err := d.ReadToken(); err != nil {
 		return nil, nil
 	}
 	keys, strs = map[string]bool{}, map[string]string{}
-	for _, n := range names {
-		keys[n] = true
-		if s, ok := stringOf(members[n]); ok {
-			strs[n] = s
+	for d.PeekKind() == '"' {
+		tok, err := d.ReadToken()
+		if err != nil {
+			return nil, nil
 		}
+		name := tok.String()
+		v, err := d.ReadValue()
+		if err != nil {
+			return nil, nil
+		}
+		keys[name] = true
+		delete(strs, name) // the last value of a name is its value
+		if len(v) <= maxTopLevelString {
+			if s, ok := stringOf(v); ok {
+				strs[name] = s
+			}
+		}
+	}
+	if _, err := d.ReadToken(); err != nil {
+		return nil, nil // not one whole object, as objectOf refuses it
 	}
 	return keys, strs
 }
+
+// maxTopLevelString is the longest string value, quotes and escapes
+// included, whose text TopLevel keeps.
+const maxTopLevelString = 1 << 10
 
 // FindMember walks the top-level members of the JSON object text begins with,
 // in order, and reports whether found is true of one, given its name and the

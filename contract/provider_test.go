@@ -2,6 +2,7 @@ package contract
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -100,6 +101,41 @@ func TestRunStudy(t *testing.T) {
 	} {
 		if got := RunStudy([]byte(tc.raw)); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.raw, got, tc.want)
+		}
+	}
+}
+
+// TestTopLevel: every top-level name, the text of its string value (the
+// last, when a name repeats), but not of a string longer than
+// maxTopLevelString (an answer's text), which is named only; nil for what is
+// no whole object.
+func TestTopLevel(t *testing.T) {
+	long := `"` + strings.Repeat("x", maxTopLevelString) + `"`
+	for _, tc := range []struct {
+		raw        string
+		keys, strs string // sorted names; name=value pairs
+	}{
+		{`{"schema_version":"fbeval-response/v1","request_id":"a\u0062","n":1,"o":{"p":"q"}}`, "n o request_id schema_version", "request_id=ab schema_version=fbeval-response/v1"},
+		{`{"a":"x","a":2}`, "a", ""},
+		{`{"a":2,"a":"x"}`, "a", "a=x"},
+		{`{"output":` + long + `,"case_id":"c"}`, "case_id output", "case_id=c"},
+		{` {"a":"b"} `, "a", "a=b"},
+		{`{"a":"b"`, "", ""},
+		{`[{"a":"b"}]`, "", ""},
+		{``, "", ""},
+	} {
+		keys, strs := TopLevel([]byte(tc.raw))
+		var ks, ss []string
+		for k := range keys {
+			ks = append(ks, k)
+		}
+		for k, v := range strs {
+			ss = append(ss, k+"="+v)
+		}
+		slices.Sort(ks)
+		slices.Sort(ss)
+		if strings.Join(ks, " ") != tc.keys || strings.Join(ss, " ") != tc.strs {
+			t.Errorf("%.60s: keys %v, strings %v; want %q, %q", tc.raw, ks, ss, tc.keys, tc.strs)
 		}
 	}
 }

@@ -659,11 +659,42 @@ func ShowValue(v jsontext.Value) string { return showValue(v) }
 // when it names none. Scoring reads it of a file's first record only, to say
 // which study a file that misses most of a study's rows was written for.
 func RunStudy(raw []byte) string {
-	_, members, ok := objectOf(raw)
-	if !ok {
-		return ""
+	return runMember(lastMember(raw, "run"), "study")
+}
+
+// lastMember returns the value of the last member name of the JSON object
+// raw, in one walk of one decoder (a scorer asks it of every file's first
+// record); nil when there is none or raw is no whole object.
+func lastMember(raw []byte, name string) jsontext.Value {
+	if jsontext.Value(raw).Kind() != '{' {
+		return nil
 	}
-	return runMember(members["run"], "study")
+	d := jsontext.NewDecoder(bytes.NewBuffer(raw), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)) // a Buffer is read in place, not copied
+	if _, err := d.ReadToken(); err != nil {
+		return nil
+	}
+	var found jsontext.Value
+	for d.PeekKind() == '"' {
+		tok, err := d.ReadToken()
+		if err != nil {
+			return nil
+		}
+		if tok.String() != name {
+			if err := d.SkipValue(); err != nil {
+				return nil
+			}
+			continue
+		}
+		v, err := d.ReadValue()
+		if err != nil {
+			return nil
+		}
+		found = bytes.Clone(v) // the decoder's buffer is reused
+	}
+	if _, err := d.ReadToken(); err != nil {
+		return nil
+	}
+	return found
 }
 
 // runMember returns the string member name of a record's run member, or ""
