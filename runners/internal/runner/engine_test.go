@@ -695,6 +695,9 @@ func TestOpenOutputNotResponses(t *testing.T) {
 		{"list", `[{"request_id": "a", "output": "x"}]`, "holds a JSON list (a runner appends JSON lines)"},
 		{"junit", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>", `holds text that is not JSON lines (it starts "<?xml version=\"1.0\" encoding=\"UTF-8\"?>")`},
 		{"text", "schema_version: coglang-generation-eval-result/v0.1\n", "holds text that is not JSON lines"},
+		// a provider's own lines, saved where the runner's records go
+		{"batch output", `{"id": "batch_req_1", "custom_id": "a", "response": {"status_code": 200, "body": {}}, "error": null}` + "\n", "holds an OpenAI Batch output line (custom_id, response), not response records, so it is neither resumed nor started over (--fresh): write the responses to another file"},
+		{"chat completion", `{"id":"chatcmpl-1","object":"chat.completion","model":"m","choices":[]}` + "\n", "holds an OpenAI chat completion (the API's reply), not response records"},
 		{"responses", `{"schema_version":"fbeval-response/v1","request_id":"a","output":"x"}` + "\n", ""},
 		{"coglang responses", "\ufeff" + `{"schema_version": "coglang-generation-eval-response/v0.1", "case_id": "L1-001", "output": "Equal[1, 1]"}` + "\n", ""},
 		{"unversioned", `{"request_id":"a","output":"x"}` + "\n", ""},
