@@ -2,7 +2,9 @@ package study
 
 import (
 	"encoding/json"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fbeval/fbeval/contract"
@@ -137,5 +139,76 @@ func TestHESchemaAgreementHostileOutputs(t *testing.T) {
 				t.Errorf("CONTROL_MISMATCH given %v, want %v", control, tt.control)
 			}
 		})
+	}
+}
+
+// TestHESchemaAgreementGenerated: HESchema's verdicts on 480 generated
+// outputs, one per case of fbeval's own dataset, each its case's expected
+// envelope mutated (values out of range or of another type, dates and times
+// that are no such thing, members dropped or added, other actions, tools and
+// missing fields) and written as a model might (indented, fenced, with text
+// after it, a key escaped, a member repeated, NaN, cut short). The verdicts in
+// testdata/heschema_verdicts.jsonl are what HESchema's scorer
+// (validation.evaluate, its strict JSON reader, Python's jsonschema 4.10 with
+// its format checker, the six domains' policies) gave each output; fbeval must
+// give the same success and codes, CONTROL_MISMATCH aside. The same
+// comparison on 43,200 outputs of HESchema's own cases found no difference.
+func TestHESchemaAgreementGenerated(t *testing.T) {
+	p := plan(t, "toolcall", export.Overrides{})
+	cases := map[string]contract.Case{}
+	for _, c := range p.Cases {
+		cases[c.ID] = c
+	}
+	judges := map[string]*tc.Judge{}
+	data, err := os.ReadFile("testdata/heschema_verdicts.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, passes := 0, 0
+	for line := range strings.Lines(string(data)) {
+		var v struct {
+			CaseID  string   `json:"case_id"`
+			Output  string   `json:"output"`
+			Success bool     `json:"success"`
+			Codes   []string `json:"codes"`
+		}
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatal(err)
+		}
+		c, ok := cases[v.CaseID]
+		if !ok {
+			t.Fatalf("no case %s", v.CaseID)
+		}
+		j := judges[c.Domain]
+		if j == nil {
+			if j, err = tc.NewJudge(p.Tools[c.Domain], nil); err != nil {
+				t.Fatal(err)
+			}
+			judges[c.Domain] = j
+		}
+		pc, err := tc.PrepareCase(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := j.Score(v.Output, pc)
+		var got []string
+		for _, e := range r.Errors {
+			if e.Code != tc.CodeControlMismatch {
+				got = append(got, e.Code)
+			}
+		}
+		want := slices.Clone(v.Codes)
+		slices.Sort(got)
+		slices.Sort(want)
+		if r.Success != v.Success || !slices.Equal(got, want) {
+			t.Errorf("%s %q: success %v codes %q, HESchema: %v %q", v.CaseID, v.Output, r.Success, got, v.Success, want)
+		}
+		n++
+		if v.Success {
+			passes++
+		}
+	}
+	if n != 480 || passes == 0 || passes == n {
+		t.Fatalf("%d verdicts, %d passes", n, passes)
 	}
 }
