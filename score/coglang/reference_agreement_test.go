@@ -1,0 +1,80 @@
+package coglang
+
+import (
+	"encoding/json"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/fbeval/fbeval/fixtures"
+)
+
+// refCase is the part of a reference result's case that scoring decides.
+type refCase struct {
+	CaseID                 string   `json:"case_id"`
+	Output                 *string  `json:"output"`
+	ParseOK                bool     `json:"parse_ok"`
+	CanonicalizeOK         bool     `json:"canonicalize_ok"`
+	ValidateOK             bool     `json:"validate_ok"`
+	ExpectedTopLevelHeadOK bool     `json:"expected_top_level_head_ok"`
+	HallucinatedHeads      []string `json:"hallucinated_heads"`
+	FailureCategories      []string `json:"failure_categories"`
+	PreflightDecision      string   `json:"preflight_decision"`
+	Canonical              *string  `json:"canonical"`
+	ParseError             *string  `json:"parse_error"`
+}
+
+// TestReferenceAgreementGenerated: the CogLang reference scorer's per-case
+// results on 504 generated outputs, eight sets of one per case of fbeval's
+// own fixture, each its case's reference expression with up to eight
+// characters or tokens inserted, dropped or replaced (brackets, braces,
+// commas, colons, quotes, backslashes, white space, digits, signs, exponents,
+// other heads, a line separator). testdata/reference_verdicts.jsonl holds
+// what coglang 1.1.6's generation-eval gave each (parse, canonical text,
+// validation, heads, failure categories, preflight decision, parse error);
+// fbeval must give every one of them. The same comparison on 6,000 outputs
+// of the reference's own 50-case fixture found no difference.
+func TestReferenceAgreementGenerated(t *testing.T) {
+	data, err := os.ReadFile("testdata/reference_verdicts.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets := map[int][]refCase{}
+	for line := range strings.Lines(string(data)) {
+		var v struct {
+			Set int `json:"set"`
+			refCase
+		}
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatal(err)
+		}
+		sets[v.Set] = append(sets[v.Set], v.refCase)
+	}
+	fx := fixtures.DefaultCogLangFixture()
+	n := 0
+	for set, want := range sets {
+		var responses []Response
+		for _, c := range want {
+			responses = append(responses, Response{CaseID: c.CaseID, Output: c.Output})
+		}
+		var got struct {
+			Cases []refCase `json:"cases"`
+		}
+		if err := json.Unmarshal(render(t, Score(fx, responses, Options{AnswerSource: "t"})), &got); err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Cases) != len(want) {
+			t.Fatalf("set %d: %d cases, want %d", set, len(got.Cases), len(want))
+		}
+		for i := range want {
+			if !reflect.DeepEqual(got.Cases[i], want[i]) {
+				t.Errorf("set %d, %s %q:\n got %+v\nwant %+v", set, want[i].CaseID, *want[i].Output, got.Cases[i], want[i])
+			}
+			n++
+		}
+	}
+	if n != 504 {
+		t.Fatalf("%d cases compared", n)
+	}
+}
