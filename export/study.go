@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -152,11 +153,11 @@ func checkStudyFile(s *contract.Study) (ptr, msg string) {
 		}
 	}
 	if p := s.Prices; p != nil {
-		if p.InputPerMillionUSD < 0 {
-			return "/prices/input_per_million_usd", "prices must not be negative"
+		if why := priceProblem(p.InputPerMillionUSD); why != "" {
+			return "/prices/input_per_million_usd", "price " + why
 		}
-		if p.OutputPerMillionUSD < 0 {
-			return "/prices/output_per_million_usd", "prices must not be negative"
+		if why := priceProblem(p.OutputPerMillionUSD); why != "" {
+			return "/prices/output_per_million_usd", "price " + why
 		}
 	}
 	return "", ""
@@ -192,18 +193,9 @@ func Resolve(s contract.Study, o Overrides) (contract.Study, error) {
 	if o.Decoding != "" {
 		s.Decoding = o.Decoding
 	}
-	if o.InputPrice != nil || o.OutputPrice != nil {
-		p := contract.Prices{}
-		if s.Prices != nil {
-			p = *s.Prices
-		}
-		if o.InputPrice != nil {
-			p.InputPerMillionUSD = *o.InputPrice
-		}
-		if o.OutputPrice != nil {
-			p.OutputPerMillionUSD = *o.OutputPrice
-		}
-		s.Prices = &p
+	s, err := ApplyPrices(s, o.InputPrice, o.OutputPrice)
+	if err != nil {
+		return s, err
 	}
 	s.Gates = append(slices.Clone(s.Gates), o.Gates...)
 	if o.PromptTemplate != "" {
@@ -292,10 +284,58 @@ func Resolve(s contract.Study, o Overrides) (contract.Study, error) {
 			return s, studyErr("unknown category %q: categories are %s%s", c, strings.Join(fixtures.ToolcallCategories(), ", "), usage.Suggest(c, fixtures.ToolcallCategories()))
 		}
 	}
-	if s.Prices != nil && (s.Prices.InputPerMillionUSD < 0 || s.Prices.OutputPerMillionUSD < 0) {
-		return s, studyErr("prices must not be negative")
+	if p := s.Prices; p != nil {
+		for _, v := range []float64{p.InputPerMillionUSD, p.OutputPerMillionUSD} {
+			if why := priceProblem(v); why != "" {
+				return s, studyErr("price %s", why)
+			}
+		}
 	}
 	return s, nil
+}
+
+// ApplyPrices sets the prices the flags give (--input-price, --output-price;
+// nil: the study's) over the study's, and refuses one that is negative or no
+// finite number, naming its flag.
+func ApplyPrices(s contract.Study, input, output *float64) (contract.Study, error) {
+	for _, f := range []struct {
+		flag  string
+		price *float64
+	}{{"--input-price", input}, {"--output-price", output}} {
+		if f.price != nil {
+			if why := priceProblem(*f.price); why != "" {
+				return s, &contract.InputError{Msg: f.flag + " " + why}
+			}
+		}
+	}
+	if input == nil && output == nil {
+		return s, nil
+	}
+	p := contract.Prices{}
+	if s.Prices != nil {
+		p = *s.Prices
+	}
+	if input != nil {
+		p.InputPerMillionUSD = *input
+	}
+	if output != nil {
+		p.OutputPerMillionUSD = *output
+	}
+	s.Prices = &p
+	return s, nil
+}
+
+// priceProblem says what is wrong with a price in USD per million tokens, or
+// "": a negative one, and one that is no finite number (--input-price inf or
+// nan, which the flag's number reading takes).
+func priceProblem(v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return fmt.Sprintf("%v is no price: give USD per million tokens as a finite number (3 for $3 per million)", v)
+	case v < 0:
+		return fmt.Sprintf("must not be negative, got %v", v)
+	}
+	return ""
 }
 
 // MaxRequests bounds the first-attempt requests of a toolcall study (cases × arms ×

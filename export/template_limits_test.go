@@ -78,7 +78,7 @@ func TestStudyRangesLocated(t *testing.T) {
 		{`  "repairs": -1` + "\n}", "s.json:4:14: study: repairs must be from 0 to 5, got -1"},
 		{`  "filter": {"limit": -3}` + "\n}", "s.json:4:23: study: filter limit must not be negative, got -3"},
 		{`  "arms": ["no_schema", "no_schema"]` + "\n}", `s.json:4:25: study: arm "no_schema" is listed twice`},
-		{`  "prices": {"input_per_million_usd": 1, "output_per_million_usd": -2}` + "\n}", "s.json:4:68: study: prices must not be negative"},
+		{`  "prices": {"input_per_million_usd": 1, "output_per_million_usd": -2}` + "\n}", "s.json:4:68: study: price must not be negative, got -2"},
 		{`  "decoding": "magic"` + "\n}", `s.json:4:15: study: decoding must be`},
 		{`  "seed": -1` + "\n}", "s.json:4:11: study: seed must not be negative, got -1"},
 		{`  "filter": {"domains": ["flights", "hotel"]}` + "\n}", `s.json:4:37: study: unknown domain "hotel"; domains of builtin:toolcall: flights, hotels, calendar, payments, inventory, search; did you mean hotels`},

@@ -335,18 +335,9 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	if c.SummaryOnly || c.FailuresOnly {
 		return usageError("--summary-only and --failures-only are for coglang studies")
 	}
-	if c.InputPrice != nil || c.OutputPrice != nil {
-		p := contract.Prices{}
-		if s.Prices != nil {
-			p = *s.Prices
-		}
-		if c.InputPrice != nil {
-			p.InputPerMillionUSD = *c.InputPrice
-		}
-		if c.OutputPrice != nil {
-			p.OutputPerMillionUSD = *c.OutputPrice
-		}
-		s.Prices = &p
+	s, err := export.ApplyPrices(s, c.InputPrice, c.OutputPrice)
+	if err != nil {
+		return err
 	}
 	s.Gates = append(s.Gates, c.Gate...)
 	extra, err := minSuccessGates(c.MinSuccess, s.Arms)

@@ -2,6 +2,7 @@ package study
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 
 	"github.com/fbeval/fbeval/contract"
@@ -44,6 +45,7 @@ func TestMetricsRowsLikeHESchema(t *testing.T) {
 	f := rowOf(noTokens)                       // tokens unknown
 	missing := rowOf(att{})                    // no response at all
 	prices := &contract.Prices{InputPerMillionUSD: 3, OutputPerMillionUSD: 15}
+	// the cost of the token totals, rounded once (in × 3 + out × 15 is exact)
 	cost := func(in, out float64) float64 { return (in*3 + out*15) / 1e6 }
 
 	tests := []struct {
@@ -56,12 +58,12 @@ func TestMetricsRowsLikeHESchema(t *testing.T) {
 		totalCost, perOK *float64
 	}{
 		{"every row known", []row{a, b}, 0, ptrF(30), ptrF(48), i64(8), i64(10), 0,
-			ptrF(cost(5, 7) + cost(3, 3)), ptrF((cost(5, 7) + cost(3, 3)) / 2)},
+			ptrF(cost(8, 10)), ptrF(cost(8, 10) / 2)},
 		{"provider error at a repair", []row{a, b, c}, 1, ptrF(30), ptrF(48), i64(9), i64(11), 1,
-			ptrF(cost(5, 7) + cost(3, 3) + cost(1, 1)), nil},
+			ptrF(cost(9, 11)), nil},
 		{"provider error at once", []row{a, d}, 1, ptrF(10), ptrF(10), i64(5), i64(7), 1, ptrF(cost(5, 7)), nil},
 		{"latency unknown", []row{a, e}, 0, ptrF(10), ptrF(10), i64(8), i64(11), 0,
-			ptrF(cost(5, 7) + cost(3, 4)), ptrF((cost(5, 7) + cost(3, 4)) / 2)},
+			ptrF(cost(8, 11)), ptrF(cost(8, 11) / 2)},
 		{"tokens unknown", []row{a, f}, 0, ptrF(7.5), ptrF(9.75), i64(5), i64(7), 1, ptrF(cost(5, 7)), nil},
 		{"missing row left out", []row{a, missing}, 0, ptrF(10), ptrF(10), i64(5), i64(7), 0, ptrF(cost(5, 7)), ptrF(cost(5, 7))},
 		{"only failures", []row{c}, 1, nil, nil, i64(1), i64(1), 1, ptrF(cost(1, 1)), nil},
@@ -98,5 +100,29 @@ func TestMetricsRowsLikeHESchema(t *testing.T) {
 				t.Errorf("cost %v per success %v, want %v %v", show(m.TotalCostUSD), show(m.CostPerSuccessUSD), show(tt.totalCost), show(tt.perOK))
 			}
 		})
+	}
+}
+
+// TestUSD: the cost of the token totals, exact and rounded once: what summing
+// each record's own cost in float64 gave (0.0008147999999999949) is not what
+// the prices and tokens make (0.0008148); a total past float64's range is its
+// largest value, said saturated.
+func TestUSD(t *testing.T) {
+	for _, tt := range []struct {
+		in, out       int64
+		input, output float64
+		n             int
+		total, per    float64
+		saturated     bool
+	}{
+		{1438, 3355, 0.1, 0.2, 480, 0.0008148, 1.6975e-06, false},
+		{1, 2, 0.3, 0.6, 3, 0.0000015, 0.0000005, false},
+		{0, 0, 3, 15, 0, 0, 0, false},
+		{math.MaxInt64, math.MaxInt64, 1e300, 1e300, 2, math.MaxFloat64, math.MaxFloat64 / 2, true},
+	} {
+		total, per, sat := usd(tt.in, tt.out, &contract.Prices{InputPerMillionUSD: tt.input, OutputPerMillionUSD: tt.output}, tt.n)
+		if total != tt.total || per != tt.per || sat != tt.saturated {
+			t.Errorf("usd(%d, %d at %v, %v; %d) = %v, %v, %v; want %v, %v, %v", tt.in, tt.out, tt.input, tt.output, tt.n, total, per, sat, tt.total, tt.per, tt.saturated)
+		}
 	}
 }

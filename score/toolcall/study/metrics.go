@@ -2,7 +2,9 @@ package study
 
 import (
 	"math"
+	"math/big"
 	"slices"
+	"strconv"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/score/report"
@@ -126,8 +128,7 @@ type metricsAcc struct {
 	semantic, retried, firstFailed, recovered, repair int
 	inTok, outTok                                     int64
 	withTokens                                        int
-	cost                                              float64
-	priced                                            bool
+	prices                                            *contract.Prices // set once a record with tokens is priced
 	latencies                                         []float64
 	rows                                              int   // the rows it will sum, when known: room for their latencies
 	counts                                            []int // by code id
@@ -220,14 +221,45 @@ func (acc *metricsAcc) add(r row, expectCall bool, codes []uint16, prices *contr
 		acc.outTok, sat2 = satAdd(acc.outTok, out)
 		m.Saturated = m.Saturated || sat1 || sat2
 		if prices != nil {
-			acc.priced = true
-			// per record, then summed
-			acc.cost += (float64(in)*prices.InputPerMillionUSD + float64(out)*prices.OutputPerMillionUSD) / 1e6
-			if math.IsInf(acc.cost, 0) || math.IsNaN(acc.cost) {
-				acc.cost, m.Saturated = math.MaxFloat64, true
-			}
+			acc.prices = prices // priced from the totals in finish
 		}
 	}
+}
+
+// usd is the cost of in and out tokens at prices, (in × input + out × output)
+// / 10⁶, and the cost per each of n (n > 0; 0: none): the sum over every
+// record of its own cost, computed in decimal from the token totals and the
+// prices as written (0.1, not the binary fraction nearest it) and rounded
+// once, so that no record order or float accumulation changes a digit (1,438
+// and 3,355 tokens at 0.1 and 0.2 USD cost 0.0008148, where summing each
+// record's cost gave 0.0008147999999999949). saturated: past the largest
+// float64, given as that.
+func usd(in, out int64, prices *contract.Prices, n int) (total, per float64, saturated bool) {
+	var c, x big.Rat
+	c.SetInt64(in)
+	c.Mul(&c, decimalOf(prices.InputPerMillionUSD))
+	x.SetInt64(out)
+	x.Mul(&x, decimalOf(prices.OutputPerMillionUSD))
+	c.Add(&c, &x)
+	c.Quo(&c, big.NewRat(1_000_000, 1))
+	total, _ = c.Float64()
+	if math.IsInf(total, 0) {
+		return math.MaxFloat64, math.MaxFloat64 / float64(max(n, 1)), true
+	}
+	if n > 0 {
+		per, _ = c.Quo(&c, big.NewRat(int64(n), 1)).Float64()
+	}
+	return total, per, false
+}
+
+// decimalOf is the decimal a price was written as: the shortest digits that
+// read back as f, exactly ("0.1" is 1/10).
+func decimalOf(f float64) *big.Rat {
+	r, ok := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))
+	if !ok {
+		return new(big.Rat).SetFloat64(f) // not reached: prices are finite
+	}
+	return r
 }
 
 // finish returns the figures of the rows added; names are the codes by id.
@@ -253,13 +285,13 @@ func (acc *metricsAcc) finish(names []string) *ArmMetrics {
 		m.MeanRepairAttempts = &v
 	}
 	if acc.withTokens > 0 {
-		inTok, outTok, cost := acc.inTok, acc.outTok, acc.cost
+		inTok, outTok := acc.inTok, acc.outTok
 		m.InputTokens, m.OutputTokens = &inTok, &outTok
-		if acc.priced {
-			m.TotalCostUSD = &cost
+		if acc.prices != nil {
+			cost, per, sat := usd(inTok, outTok, acc.prices, m.finalSuccesses)
+			m.TotalCostUSD, m.Saturated = &cost, m.Saturated || sat
 			// A cost per success from part of the records would understate it.
 			if m.finalSuccesses > 0 && m.RecordsWithoutTokens == 0 {
-				per := cost / float64(m.finalSuccesses)
 				m.CostPerSuccessUSD = &per
 			}
 		}
