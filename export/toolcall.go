@@ -94,6 +94,11 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 				return nil, &contract.InputError{Kind: contract.ErrWrongFile, File: name, Line: 1, Col: 1, Msg: fmt.Sprintf("this is %s (%s), not a JSON Schema: give --schema a schema file, or a variant (%s)", kind, v, strings.Join(fixtures.ToolcallVariantNames(), ", "))}
 			}
 			if _, _, err := schemas.Compile(data, exts...); err != nil {
+				var ie *contract.InputError
+				if errors.As(err, &ie) {
+					ie.File = name // a mistake the metaschema found, at its line and column
+					return nil, ie
+				}
 				return nil, &contract.InputError{File: name, Msg: err.Error()}
 			}
 			if len(domains) > 1 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fbeval/fbeval/contract"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -115,6 +116,33 @@ func TestLeaves(t *testing.T) {
 	for l := range Leaves(ve, nil) {
 		if m := Message(l.ErrorKind); m == "" || strings.ContainsAny(m, "\r\n") {
 			t.Errorf("message %q", m)
+		}
+	}
+}
+
+// TestCompileErrors: a schema the metaschema refuses is said as its first
+// mistake, at its line and column in the document and its pointer, in the
+// words of Validate (a mistyped type name named, the others counted), never
+// as the library's tree of allOf and anyOf failures or the document's
+// internal URL.
+func TestCompileErrors(t *testing.T) {
+	for _, tt := range []struct{ doc, want string }{
+		{`{"type":"object","properties":{"city":{"type":"strin"}}}`,
+			`1:47: schema: /properties/city/type: value must be one of "array", "boolean", "integer", "null", "number", "object", "string"; got "strin"; did you mean "string"`},
+		{"{\n  \"properties\": {\"guests\": {\"minimum\": \"1\"}},\n  \"required\": \"guests\"\n}",
+			`2:40: schema: /properties/guests/minimum: got string, want number (and 1 more mistake, at /required)`},
+		{`{"additionalProperties": "false"}`, `1:26: schema: /additionalProperties: got string, want boolean or object`},
+		{`{"type": ["string", "nul"]}`, `1:21: schema: /type/1: value must be one of "array", "boolean", "integer", "null", "number", "object", "string"; got "nul"; did you mean "null"`},
+		{`{"properties": {"a": {"$ref": "#/defs/x"}}}`, `schema: json-pointer in "#/defs/x" not found`},
+	} {
+		_, _, err := Compile([]byte(tt.doc))
+		var ie *contract.InputError
+		if errors.As(err, &ie) {
+			ie.File = "s.json" // as the caller names it
+			tt.want = "s.json:" + tt.want
+		}
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%s:\n got %v\nwant %s", tt.doc, err, tt.want)
 		}
 	}
 }

@@ -1,9 +1,11 @@
 package schemas
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/contract/strictjson"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -21,6 +23,12 @@ func Compile(data []byte, exts ...Extension) (*jsonschema.Schema, strictjson.Val
 		return nil, doc, fmt.Errorf("schema: %w", err)
 	}
 	s, err := CompileValue(doc, exts...)
+	var me *MetaschemaError
+	if errors.As(err, &me) {
+		// at the mistake's line and column in the file
+		rec := &contract.Record{Line: 1, Col: 1, Raw: data}
+		return s, doc, rec.Errorf(contract.PointerOffset(data, me.Pointer), "%s", me.Error())
+	}
 	return s, doc, err
 }
 
@@ -35,9 +43,51 @@ func CompileValue(doc strictjson.Value, exts ...Extension) (*jsonschema.Schema, 
 	}
 	s, err := c.Compile(DocumentURL)
 	if err != nil {
-		return nil, fmt.Errorf("schema: %s", oneLine(err))
+		return nil, compileError(err)
 	}
 	return s, nil
+}
+
+// MetaschemaError is a schema that is not one: the first mistake the
+// metaschema finds, at its pointer into the schema document.
+type MetaschemaError struct {
+	Pointer string // RFC 6901, "" for the document
+	Msg     string
+}
+
+func (e *MetaschemaError) Error() string {
+	ptr := e.Pointer
+	if ptr == "" {
+		ptr = "(root)"
+	}
+	return "schema: " + ptr + ": " + e.Msg
+}
+
+// compileError is the one-line error of a schema that does not compile: for
+// one the metaschema refuses, its first mistake (Reasons), where the library
+// writes its whole tree ("'allOf' failed - at ...: 'anyOf' failed - ...") and
+// the document's internal URL.
+func compileError(err error) error {
+	var sv *jsonschema.SchemaValidationError
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &sv) && errors.As(sv.Err, &ve) {
+		if rs := Reasons(ve); len(rs) > 0 {
+			msg := rs[0].Msg
+			if more := rs[1:]; len(more) > 0 {
+				var at []string
+				for _, r := range more[:min(len(more), 3)] {
+					at = append(at, string(Pointer(r.Loc)))
+				}
+				if len(more) > 3 {
+					at = append(at, "...")
+				}
+				msg += fmt.Sprintf(" (and %s, at %s)", contract.Plural(len(more), "more mistake", "more mistakes"), strings.Join(at, ", "))
+			}
+			return &MetaschemaError{Pointer: string(Pointer(rs[0].Loc)), Msg: msg}
+		}
+	}
+	// the document's internal URL names nothing the user wrote: "#/defs/x"
+	return fmt.Errorf("schema: %s", strings.ReplaceAll(oneLine(err), DocumentURL, ""))
 }
 
 // oneLine flattens a multi-line library error into one line.

@@ -15,6 +15,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/usage"
 )
 
 // Problem is one reason a file does not match its schema, located at the value it
@@ -228,43 +229,57 @@ func (v *Validator) record(rec *contract.Record, opts Options, ps []Problem) []P
 	if err == nil || !errors.As(err, &ve) {
 		return ps
 	}
-	var found, branches []Problem // branches: from the branches of an anyOf or oneOf
-	add := func(in *[]Problem, loc []string, msg string) {
-		ptr := string(Pointer(loc))
+	for _, r := range Reasons(ve) {
+		ptr := string(Pointer(r.Loc))
 		line, col := position(rec, ptr)
-		*in = append(*in, Problem{File: rec.File, Line: line, Col: col, Pointer: ptr, Message: msg})
+		ps = append(ps, Problem{File: rec.File, Line: line, Col: col, Pointer: ptr, Message: r.Msg})
 	}
-	var walk func(e *jsonschema.ValidationError, in *[]Problem)
-	walk = func(e *jsonschema.ValidationError, in *[]Problem) {
+	return dedupe(ps)
+}
+
+// Reason is one mistake a validation error tree says: where in the instance,
+// and what.
+type Reason struct {
+	Loc []string
+	Msg string
+}
+
+// Reasons flattens a validation error tree to its mistakes, one each, in
+// document order: the leaves, but for an anyOf or oneOf only the branches that
+// were meant (alternatives), and a branch's error not where another error is
+// about the same value already (the type of error beside the error branch's
+// says the same again).
+func Reasons(ve *jsonschema.ValidationError) []Reason {
+	var found, branches []Reason // branches: from the branches of an anyOf or oneOf
+	var walk func(e *jsonschema.ValidationError, in *[]Reason)
+	walk = func(e *jsonschema.ValidationError, in *[]Reason) {
 		for l := range Leaves(e, keptWhole) {
 			switch {
 			case isPropertyNames(l.ErrorKind):
 				// about the object whose member is misnamed; the causes' locations are
 				// relative to the name, so they go in the message
-				add(in, l.Parent, v.propertyNamesMessage(l))
+				*in = append(*in, Reason{l.Parent, propertyNamesMessage(l)})
 			case isAlternatives(l.ErrorKind):
 				reached, missing := alternatives(l.ValidationError)
 				if len(reached) == 0 {
-					add(in, l.InstanceLocation, missing)
+					*in = append(*in, Reason{l.InstanceLocation, missing})
 				}
 				for _, b := range reached {
 					walk(b, &branches)
 				}
 			case isWrapper(l.ErrorKind):
 			default:
-				add(in, l.InstanceLocation, v.message(l.ErrorKind))
+				*in = append(*in, Reason{l.InstanceLocation, reasonText(l.ErrorKind)})
 			}
 		}
 	}
 	walk(ve, &found)
-	// a branch's error about a value another error is about already (the type
-	// of error beside the error branch's) says the same again
 	for _, b := range branches {
-		if !slices.ContainsFunc(found, func(p Problem) bool { return p.Pointer == b.Pointer }) {
-			ps = append(ps, b)
+		if !slices.ContainsFunc(found, func(r Reason) bool { return slices.Equal(r.Loc, b.Loc) }) {
+			found = append(found, b)
 		}
 	}
-	return dedupe(append(ps, found...))
+	return found
 }
 
 // keptWhole tells the errors whose causes Validate reads itself: propertyNames
@@ -303,6 +318,22 @@ func alternatives(e *jsonschema.ValidationError) (reached []*jsonschema.Validati
 		}
 		reached = append(reached, b)
 	}
+	if len(reached) > 1 {
+		// a branch that wants another type than the value's was not meant
+		// when another wants the value's own (a type name mistyped: the enum
+		// of names is meant, not the list of them)
+		meant := slices.DeleteFunc(slices.Clone(reached), func(b *jsonschema.ValidationError) bool { return onlyType(b, e.InstanceLocation) })
+		if len(meant) > 0 {
+			reached = meant
+		}
+		// a branch that failed inside the value matched its shape, and says
+		// more than one that failed on the value whole (a list of type
+		// names with one mistyped: the name, not "want one name")
+		inside := slices.DeleteFunc(slices.Clone(reached), func(b *jsonschema.ValidationError) bool { return !allInside(b, e.InstanceLocation) })
+		if len(inside) > 0 {
+			reached = inside
+		}
+	}
 	if len(reached) > 0 || len(wants) == 0 {
 		return reached, ""
 	}
@@ -335,6 +366,38 @@ func alternatives(e *jsonschema.ValidationError) (reached []*jsonschema.Validati
 		missing += " (" + quoteAnd(nulls) + " " + contract.Pick(len(nulls), "is", "are") + " null)"
 	}
 	return nil, missing
+}
+
+// onlyType reports whether branch b failed on the type of the value at loc
+// and on nothing else.
+func onlyType(b *jsonschema.ValidationError, loc []string) bool {
+	n := 0
+	for l := range Leaves(b, nil) {
+		if isWrapper(l.ErrorKind) {
+			continue
+		}
+		if _, ok := l.ErrorKind.(*kind.Type); !ok || !slices.Equal(l.InstanceLocation, loc) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// allInside reports whether every failure of branch b is inside the value at
+// loc, none at loc itself.
+func allInside(b *jsonschema.ValidationError, loc []string) bool {
+	n := 0
+	for l := range Leaves(b, nil) {
+		if isWrapper(l.ErrorKind) {
+			continue
+		}
+		if len(l.InstanceLocation) <= len(loc) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // nullMember returns the name of the member of the object at loc that branch
@@ -391,11 +454,11 @@ func isWrapper(k jsonschema.ErrorKind) bool {
 }
 
 // propertyNamesMessage says which names are wrong, with why, sorted.
-func (v *Validator) propertyNamesMessage(l Leaf) string {
+func propertyNamesMessage(l Leaf) string {
 	var why []string
 	for _, c := range l.Causes {
 		for inner := range Leaves(c, nil) {
-			why = append(why, v.message(inner.ErrorKind))
+			why = append(why, reasonText(inner.ErrorKind))
 		}
 	}
 	sort.Strings(why)
@@ -406,9 +469,9 @@ func (v *Validator) propertyNamesMessage(l Leaf) string {
 	return msg
 }
 
-// message is the text of one error. Enum and const values are written as JSON
+// reasonText is the text of one error. Enum and const values are written as JSON
 // (the library writes null as <nil> and lists as "value"), with the value found.
-func (v *Validator) message(k jsonschema.ErrorKind) string {
+func reasonText(k jsonschema.ErrorKind) string {
 	switch k := k.(type) {
 	case *kind.Enum:
 		want := make([]string, len(k.Want))
@@ -418,7 +481,20 @@ func (v *Validator) message(k jsonschema.ErrorKind) string {
 		if len(want) == 1 {
 			return "value must be " + want[0] + ", got " + jsonText(k.Got)
 		}
-		return "value must be one of " + strings.Join(want, ", ") + "; got " + jsonText(k.Got)
+		msg := "value must be one of " + strings.Join(want, ", ") + "; got " + jsonText(k.Got)
+		if got, ok := k.Got.(string); ok {
+			// a typo of one of the strings it takes ("strin" for "string")
+			var strs []string
+			for _, w := range k.Want {
+				if s, ok := w.(string); ok {
+					strs = append(strs, s)
+				}
+			}
+			if near := usage.Nearest(got, strs); near != "" {
+				msg += "; did you mean " + jsonText(near)
+			}
+		}
+		return msg
 	case *kind.Const:
 		return "value must be " + jsonText(k.Want) + ", got " + jsonText(k.Got)
 	case *kind.Type:

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -15,6 +17,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/usage"
 	"github.com/fbeval/fbeval/schemas"
 )
 
@@ -103,6 +106,17 @@ func fileError(name string, data []byte, err error) error {
 	return fmt.Errorf("%s: %v", name, err)
 }
 
+// looksLikeSchema reports whether a document is a JSON Schema: it has the
+// keywords one is made of, where a contract has none at its top.
+func looksLikeSchema(obj map[string]any) bool {
+	for _, k := range []string{"$schema", "type", "properties", "required", "$defs", "allOf", "anyOf", "oneOf"} {
+		if _, ok := obj[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
@@ -132,7 +146,12 @@ func ParseContract(name string, data []byte) (*Contract, error) {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return nil, fmt.Errorf("%s: unknown field %q", name, unknown[0])
+		rec := contract.Record{File: name, Line: 1, Col: 1, Raw: data}
+		if _, versioned := obj["schema_version"]; !versioned && looksLikeSchema(obj) {
+			return nil, rec.Errorf(0, "this is a JSON Schema, not an fbeval contract (%s): a contract holds a schema in \"schema\" beside its id and version (docs/contracts.md); fbeval check --schema FILE and fbeval fixtures probes --schema FILE take a schema alone", contract.ContractV1)
+		}
+		names := slices.Sorted(maps.Keys(allowed))
+		return nil, rec.Errorf(contract.PointerOffset(data, string(schemas.Pointer([]string{unknown[0]}))), "unknown field %q (a contract's fields are %s)%s", unknown[0], strings.Join(names, ", "), usage.Suggest(unknown[0], names))
 	}
 	if sv, _ := obj["schema_version"].(string); sv != contract.ContractV1 {
 		return nil, fmt.Errorf("%s: schema_version must be %q", name, contract.ContractV1)
