@@ -146,3 +146,38 @@ func TestCompileErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestReasons: one reason per mistake, the branches of an anyOf read for the
+// one meant, and a oneOf that more than one branch passes said as the library
+// says it (it has no branch that failed).
+func TestReasons(t *testing.T) {
+	s, err := compileDoc(t, NewCompiler(), map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"one":  map[string]any{"oneOf": []any{map[string]any{"type": "integer"}, map[string]any{"minimum": 0}}},
+			"any":  map[string]any{"anyOf": []any{map[string]any{"type": "string", "minLength": 3}, map[string]any{"type": "integer"}}},
+			"list": map[string]any{"anyOf": []any{map[string]any{"enum": []any{"a", "b"}}, map[string]any{"type": "array", "items": map[string]any{"enum": []any{"a", "b"}}}}},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Validate(map[string]any{"one": 5, "any": "x", "list": []any{"a", "c"}})
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("no validation error: %v", err)
+	}
+	var got []string
+	for _, r := range Reasons(ve) {
+		got = append(got, string(Pointer(r.Loc))+": "+r.Msg)
+	}
+	slices.Sort(got)
+	want := []string{
+		`/any: minLength: got 1, want 3`,                  // the string branch: the value is a string
+		`/list/1: value must be one of "a", "b"; got "c"`, // inside the list, not "want one of a, b" of the list whole
+		`/one: 'oneOf' failed, subschemas 0, 1 matched`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("reasons:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

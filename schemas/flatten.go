@@ -1,10 +1,16 @@
 package schemas
 
 import (
+	"encoding/json"
+	"fmt"
 	"iter"
 	"math/big"
+	"slices"
+	"sort"
 	"strings"
 
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/usage"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -128,4 +134,261 @@ func decimalPlaces(d *big.Int) (int, bool) {
 		fives++
 	}
 	return max(twos, fives), true
+}
+
+// Reason is one mistake a validation error tree says: where in the instance,
+// and what.
+type Reason struct {
+	Loc []string
+	Msg string
+}
+
+// Reasons flattens a validation error tree to its mistakes, one each, in
+// document order: the leaves, but for an anyOf or oneOf only the branches that
+// were meant (alternatives), and a branch's error not where another error is
+// about the same value already (the type of error beside the error branch's
+// says the same again).
+func Reasons(ve *jsonschema.ValidationError) []Reason {
+	var found, branches []Reason // branches: from the branches of an anyOf or oneOf
+	var walk func(e *jsonschema.ValidationError, in *[]Reason)
+	walk = func(e *jsonschema.ValidationError, in *[]Reason) {
+		for l := range Leaves(e, keptWhole) {
+			switch {
+			case isPropertyNames(l.ErrorKind):
+				// about the object whose member is misnamed; the causes' locations are
+				// relative to the name, so they go in the message
+				*in = append(*in, Reason{l.Parent, propertyNamesMessage(l)})
+			case isAlternatives(l.ErrorKind) && len(l.Causes) > 0:
+				reached, missing := alternatives(l.ValidationError)
+				if len(reached) == 0 {
+					*in = append(*in, Reason{l.InstanceLocation, missing})
+				}
+				for _, b := range reached {
+					walk(b, &branches)
+				}
+			case isWrapper(l.ErrorKind):
+			default:
+				*in = append(*in, Reason{l.InstanceLocation, reasonText(l.ErrorKind)})
+			}
+		}
+	}
+	walk(ve, &found)
+	for _, b := range branches {
+		if !slices.ContainsFunc(found, func(r Reason) bool { return slices.Equal(r.Loc, b.Loc) }) {
+			found = append(found, b)
+		}
+	}
+	return found
+}
+
+// keptWhole tells the errors whose causes Validate reads itself: propertyNames
+// (its causes are about the name) and anyOf or oneOf (their branches' failures
+// are not each a reason).
+func keptWhole(k jsonschema.ErrorKind) bool { return isPropertyNames(k) || isAlternatives(k) }
+
+// isAlternatives tells an anyOf or oneOf that no branch passed.
+func isAlternatives(k jsonschema.ErrorKind) bool {
+	switch k.(type) {
+	case *kind.AnyOf, *kind.OneOf:
+		return true
+	}
+	return false
+}
+
+// alternatives says why no branch of the anyOf or oneOf e passed. A branch that
+// failed only for want of members it requires, or for a member it requires
+// being null (which fbeval's contracts read as absent), was not meant; the
+// others (reached) were, and their errors say what is wrong: a member that is
+// there with a wrong value. When every branch wants members, missing says so
+// at once: "missing one of the properties 'output', 'text', 'completion',
+// 'error' ('output' is null)", "missing property 'files', or properties
+// 'sha256' and 'shape'".
+func alternatives(e *jsonschema.ValidationError) (reached []*jsonschema.ValidationError, missing string) {
+	var wants [][]string // each wanting branch's members
+	var nulls []string
+	for _, b := range e.Causes {
+		if r, ok := b.ErrorKind.(*kind.Required); ok && len(b.Causes) == 0 && slices.Equal(b.InstanceLocation, e.InstanceLocation) {
+			wants = append(wants, r.Missing)
+			continue
+		}
+		if name := nullMember(b, e.InstanceLocation); name != "" {
+			wants, nulls = append(wants, []string{name}), append(nulls, name)
+			continue
+		}
+		reached = append(reached, b)
+	}
+	if len(reached) > 1 {
+		// a branch that wants another type than the value's was not meant
+		// when another wants the value's own (a type name mistyped: the enum
+		// of names is meant, not the list of them)
+		meant := slices.DeleteFunc(slices.Clone(reached), func(b *jsonschema.ValidationError) bool { return onlyType(b, e.InstanceLocation) })
+		if len(meant) > 0 {
+			reached = meant
+		}
+		// a branch that failed inside the value matched its shape, and says
+		// more than one that failed on the value whole (a list of type
+		// names with one mistyped: the name, not "want one name")
+		inside := slices.DeleteFunc(slices.Clone(reached), func(b *jsonschema.ValidationError) bool { return !allInside(b, e.InstanceLocation) })
+		if len(inside) > 0 {
+			reached = inside
+		}
+	}
+	if len(reached) > 0 || len(wants) == 0 {
+		return reached, ""
+	}
+	quote := func(names []string) string { return "'" + strings.Join(names, "', '") + "'" }
+	quoteAnd := func(names []string) string {
+		q := make([]string, len(names))
+		for i, n := range names {
+			q[i] = "'" + n + "'"
+		}
+		return contract.JoinWords(q)
+	}
+	single := !slices.ContainsFunc(wants, func(m []string) bool { return len(m) != 1 })
+	switch {
+	case single && len(wants) == 1:
+		missing = "missing property " + quote(wants[0])
+	case single:
+		missing = "missing one of the properties " + quote(slices.Concat(wants...))
+	default:
+		phrases := make([]string, len(wants))
+		for i, m := range wants {
+			if len(m) == 1 {
+				phrases[i] = "property " + quote(m)
+			} else {
+				phrases[i] = "properties " + quoteAnd(m)
+			}
+		}
+		missing = "missing " + strings.Join(phrases, ", or ")
+	}
+	if len(nulls) > 0 {
+		missing += " (" + quoteAnd(nulls) + " " + contract.Pick(len(nulls), "is", "are") + " null)"
+	}
+	return nil, missing
+}
+
+// onlyType reports whether branch b failed on the type of the value at loc
+// and on nothing else.
+func onlyType(b *jsonschema.ValidationError, loc []string) bool {
+	n := 0
+	for l := range Leaves(b, nil) {
+		if isWrapper(l.ErrorKind) {
+			continue
+		}
+		if _, ok := l.ErrorKind.(*kind.Type); !ok || !slices.Equal(l.InstanceLocation, loc) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// allInside reports whether every failure of branch b is inside the value at
+// loc, none at loc itself.
+func allInside(b *jsonschema.ValidationError, loc []string) bool {
+	n := 0
+	for l := range Leaves(b, nil) {
+		if isWrapper(l.ErrorKind) {
+			continue
+		}
+		if len(l.InstanceLocation) <= len(loc) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// nullMember returns the name of the member of the object at loc that branch
+// b failed on for being null, and on nothing else ("" otherwise).
+func nullMember(b *jsonschema.ValidationError, loc []string) string {
+	name := ""
+	for l := range Leaves(b, nil) {
+		if isWrapper(l.ErrorKind) {
+			continue
+		}
+		t, ok := l.ErrorKind.(*kind.Type)
+		at := l.InstanceLocation
+		if !ok || t.Got != "null" || len(at) != len(loc)+1 || !slices.Equal(at[:len(loc)], loc) || (name != "" && at[len(loc)] != name) {
+			return ""
+		}
+		name = at[len(loc)]
+	}
+	return name
+}
+
+func isPropertyNames(k jsonschema.ErrorKind) bool {
+	_, ok := k.(*kind.PropertyNames)
+	return ok
+}
+
+// isWrapper tells the error that only says a schema failed, whose causes say why.
+func isWrapper(k jsonschema.ErrorKind) bool {
+	_, ok := k.(*kind.Schema)
+	return ok
+}
+
+// propertyNamesMessage says which names are wrong, with why, sorted.
+func propertyNamesMessage(l Leaf) string {
+	var why []string
+	for _, c := range l.Causes {
+		for inner := range Leaves(c, nil) {
+			why = append(why, reasonText(inner.ErrorKind))
+		}
+	}
+	sort.Strings(why)
+	msg := Message(l.ErrorKind)
+	if len(why) > 0 {
+		msg += ": " + strings.Join(why, "; ")
+	}
+	return msg
+}
+
+// reasonText is the text of one error. Enum and const values are written as JSON
+// (the library writes null as <nil> and lists as "value"), with the value found.
+func reasonText(k jsonschema.ErrorKind) string {
+	switch k := k.(type) {
+	case *kind.Enum:
+		want := make([]string, len(k.Want))
+		for i, w := range k.Want {
+			want[i] = jsonText(w)
+		}
+		if len(want) == 1 {
+			return "value must be " + want[0] + ", got " + jsonText(k.Got)
+		}
+		msg := "value must be one of " + strings.Join(want, ", ") + "; got " + jsonText(k.Got)
+		if got, ok := k.Got.(string); ok {
+			// a typo of one of the strings it takes ("strin" for "string")
+			var strs []string
+			for _, w := range k.Want {
+				if s, ok := w.(string); ok {
+					strs = append(strs, s)
+				}
+			}
+			if near := usage.Nearest(got, strs); near != "" {
+				msg += "; did you mean " + jsonText(near)
+			}
+		}
+		return msg
+	case *kind.Const:
+		return "value must be " + jsonText(k.Want) + ", got " + jsonText(k.Got)
+	case *kind.Type:
+		// a type of every kind but null: the member is there, null
+		if k.Got == "null" && len(k.Want) == 5 && !slices.Contains(k.Want, "null") {
+			return "got null, want any value but null"
+		}
+	}
+	return Message(k)
+}
+
+// jsonText writes v as compact JSON, cut short when long.
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if len(b) > 80 {
+		return string(b[:77]) + "..."
+	}
+	return string(b)
 }
