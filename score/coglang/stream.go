@@ -9,6 +9,7 @@ import (
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/score"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Scored is one response record decoded and scored, everything but the
@@ -91,20 +92,25 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 	dst.ProviderError, dst.ErrorCode = false, ""
 	dst.model = f.model
 	dst.recipe, dst.hasRecipe, dst.thinking, dst.quoted, dst.wrapped = 0, false, false, false, false
+	var out string
+	var v jsontext.Value // the output's JSON value
 	if s.answers {
-		return s.readAnswer(dst)
-	}
-	if err := f.checkVersion(); err != nil {
-		return err
-	}
-	if code, ok := f.providerError(); ok {
-		dst.ProviderError, dst.ErrorCode = true, code
-		dst.Output = ""
-		return nil
-	}
-	out, err := f.outputText()
-	if err != nil {
-		return fmt.Errorf("%w%s", err, contract.NoAnswerNote(raw))
+		if out, v, err = s.readAnswer(); err != nil {
+			return err
+		}
+	} else {
+		if err := f.checkVersion(); err != nil {
+			return err
+		}
+		if code, ok := f.providerError(); ok {
+			dst.ProviderError, dst.ErrorCode = true, code
+			dst.Output = ""
+			return nil
+		}
+		if out, err = f.outputText(); err != nil {
+			return fmt.Errorf("%w%s", err, contract.NoAnswerNote(raw))
+		}
+		v = f.outputValue()
 	}
 	dst.Output = out
 	dst.recipe, dst.hasRecipe = f.recipe()
@@ -113,7 +119,7 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 	if len(out) > 0 && (out[0] == '"' || out[0] <= ' ') {
 		_, dst.quoted = contract.StringText(text)
 	}
-	if v := f.outputValue(); v.Kind() == '{' || v.Kind() == '[' {
+	if v.Kind() == '{' || v.Kind() == '[' {
 		// a value the reference takes as Python's str() of it
 		dst.wrapped = contract.WrappedAnswer(v) != ""
 	}
@@ -123,25 +129,24 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 // readAnswer reads the output of an answer of an answers file, as the
 // reference's --answers-file reads it: its output member alone, which it must
 // have, as Python's str() of it (a string as is, null as None); no
-// schema_version is checked, and text, completion and error are not read.
-func (s *RecordScorer) readAnswer(dst *Scored) error {
+// schema_version is checked, and text, completion and error are not read. v is
+// the output's JSON value.
+func (s *RecordScorer) readAnswer() (out string, v jsontext.Value, err error) {
 	f := &s.fields
-	v := f.outputs[0]
+	v = f.outputs[0]
 	switch {
 	case len(v) == 0 && (len(f.outputs[1]) > 0 || len(f.outputs[2]) > 0 || len(f.err) > 0):
-		return errors.New("an answer needs output: an answers file is read for each answer's output alone, as the reference reads it (text, completion and error are not read); score response records with --responses")
+		return "", nil, errors.New("an answer needs output: an answers file is read for each answer's output alone, as the reference reads it (text, completion and error are not read); score response records with --responses")
 	case len(v) == 0:
-		return errors.New("an answer needs output")
+		return "", nil, errors.New("an answer needs output")
 	case v.Kind() == '"':
-		dst.Output = f.unquote(v)
-		return nil
+		return f.unquote(v), v, nil
 	}
 	b, err := appendPyStr(nil, v)
 	if err != nil {
-		return err
+		return "", nil, err
 	}
-	dst.Output = string(b)
-	return nil
+	return string(b), v, nil
 }
 
 // Judge finds the case of every record of recs, which Read decoded, and scores
