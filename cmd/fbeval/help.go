@@ -11,7 +11,7 @@ func (ExportCmd) Help() string {
 func (ScoreCmd) Help() string {
 	return `Responses are read only from --responses (- for standard input); with none,
 score refuses rather than guess (coglang: --reference-answers scores the fixture's
-own answers). Gates are in each field's unit, percents 0-100 (write 0.5% for half
+own answers, --answers-file an answers file as the reference scorer reads one). Gates are in each field's unit, percents 0-100 (write 0.5% for half
 a percent); they are checked against the report's fields before anything is read.
 The default format is json, as the CogLang reference scorer's, for CI; report and
 compare default to a table, for people; without --format, -o's name decides
