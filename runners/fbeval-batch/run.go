@@ -53,7 +53,7 @@ type toOpenAI struct {
 type toAnthropic struct {
 	Input        string   `arg:"" optional:"" default:"-" help:"Request file; - reads stdin."`
 	Model        string   `required:"" help:"Model name."`
-	MaxTokens    int      `default:"1024" help:"max_tokens of every request."`
+	MaxTokens    int      `default:"1024" help:"max_tokens of every request (0: 1024; the API requires one)."`
 	Temperature  *float64 `help:"Sampling temperature (unset: left out)."`
 	NativeSchema bool     `help:"Pass a request's response_format on as structured output (output_config.format)."`
 	splitFlags
