@@ -338,9 +338,9 @@ var htmlPage = sync.OnceValue(func() *template.Template {
 </section>
 <h2>Arms side by side</h2>
 <div class="scroll"><table>
-<thead><tr><th>arm</th><th>winner</th><th>first pass {{.R.A.Label}}</th><th>first pass {{.R.B.Label}}</th><th>gap ({{.R.B.Label}} minus {{.R.A.Label}})</th><th>MS</th><th>model-sensitive</th><th>stability</th><th>right only in {{.R.A.Label}}</th><th>right only in {{.R.B.Label}}</th></tr></thead>
+<thead><tr><th scope="col">arm</th><th scope="col">winner</th><th scope="col">first pass {{.R.A.Label}}</th><th scope="col">first pass {{.R.B.Label}}</th><th scope="col">gap ({{.R.B.Label}} minus {{.R.A.Label}})</th><th scope="col">MS</th><th scope="col">model-sensitive</th><th scope="col">stability</th><th scope="col">right only in {{.R.A.Label}}</th><th scope="col">right only in {{.R.B.Label}}</th></tr></thead>
 <tbody>
-{{range .R.Arms}}{{$a := printf "/arms/%s/" .Arm}}<tr><th>{{.Arm}}</th><td>{{with .Winner}}{{.}}{{else}}none{{end}}</td><td class="n" data-k="{{$a}}a_first_pass_success_percent" data-f="pct">{{pct .FPSA}}</td><td class="n" data-k="{{$a}}b_first_pass_success_percent" data-f="pct">{{pct .FPSB}}</td><td class="n" data-k="{{$a}}gap_points" data-f="pp">{{gap .Gap}}</td><td class="n">{{num .MS}}</td><td class="{{if .Sensitive}}fail{{end}}">{{yesNo .Sensitive}}</td><td class="n">{{pct .Stability}} <small>({{.StableRows}}/{{.Rows}})</small></td><td class="n" data-k="{{$a}}right_only_in_a">{{.OnlyA}}</td><td class="n" data-k="{{$a}}right_only_in_b">{{.OnlyB}}</td></tr>
+{{range .R.Arms}}{{$a := printf "/arms/%s/" .Arm}}<tr><th scope="row">{{.Arm}}</th><td>{{with .Winner}}{{.}}{{else}}none{{end}}</td><td class="n" data-k="{{$a}}a_first_pass_success_percent" data-f="pct">{{pct .FPSA}}</td><td class="n" data-k="{{$a}}b_first_pass_success_percent" data-f="pct">{{pct .FPSB}}</td><td class="n" data-k="{{$a}}gap_points" data-f="pp">{{gap .Gap}}</td><td class="n">{{num .MS}}</td><td class="{{if .Sensitive}}fail{{end}}">{{yesNo .Sensitive}}</td><td class="n">{{pct .Stability}} <small>({{.StableRows}}/{{.Rows}})</small></td><td class="n" data-k="{{$a}}right_only_in_a">{{.OnlyA}}</td><td class="n" data-k="{{$a}}right_only_in_b">{{.OnlyB}}</td></tr>
 {{end}}</tbody></table></div>
 <p class="legend">Gap: {{.R.B.Label}} minus {{.R.A.Label}} first-pass success. MS = 100 - |gap|; model-sensitive when |gap| is 15 points or more. Stability: rows with the same first-pass outcome in both.</p>
 <dl class="kv">
@@ -357,7 +357,7 @@ var htmlPage = sync.OnceValue(func() *template.Template {
 </form>
 <p class="legend" id="flip-count"></p>
 <div class="scroll"><table id="flips">
-<thead><tr><th>case</th><th>arm</th><th>domain / category</th><th>{{.R.A.Label}}</th><th>{{.R.A.Label}} codes</th><th>{{.R.B.Label}}</th><th>{{.R.B.Label}} codes</th></tr></thead>
+<thead><tr><th scope="col">case</th><th scope="col">arm</th><th scope="col">domain / category</th><th scope="col">{{.R.A.Label}}</th><th scope="col">{{.R.A.Label}} codes</th><th scope="col">{{.R.B.Label}}</th><th scope="col">{{.R.B.Label}} codes</th></tr></thead>
 <tbody>
 {{range .R.Flips}}<tr data-arm="{{.Arm}}" data-side="{{if .A}}a{{else}}b{{end}}"><td class="id"><code>{{flipName .}}</code></td><td>{{.Arm}}</td><td>{{.Domain}} / {{.Category}}</td><td class="{{outcome .A}}">{{outcome .A}}</td><td>{{join .CodesA ", "}}</td><td class="{{outcome .B}}">{{outcome .B}}</td><td>{{join .CodesB ", "}}</td></tr>
 {{end}}</tbody></table></div>
