@@ -547,6 +547,8 @@ func NotJSON(raw []byte, off int64) string {
 	}
 	at := raw[off:]
 	switch {
+	case bytes.HasPrefix(at, utf8BOM):
+		return "a UTF-8 byte order mark, as Notepad and PowerShell's UTF8 encoding save one: save the file as UTF-8 without it"
 	case bytes.HasPrefix(at, []byte("//")) || bytes.HasPrefix(at, []byte("/*")):
 		return "a comment, which JSON does not have: remove it"
 	case at[0] == ',':

@@ -39,6 +39,7 @@ func TestNotJSON(t *testing.T) {
 		{`{"a": 1,}`, 7, "a comma before the closing '}', which JSON does not allow: remove it"},
 		{"[1, 2,\n ]", 5, "a comma before the closing ']', which JSON does not allow: remove it"},
 		{`{'a': 1}`, 1, "a string in single quotes, as Python's str() of a dict writes it: JSON strings take double quotes (json.dumps writes them)"},
+		{"\ufeff{\"a\": 1}", 0, "a UTF-8 byte order mark, as Notepad and PowerShell's UTF8 encoding save one: save the file as UTF-8 without it"},
 		{`{"a": 1,, "b": 2}`, 7, ""},
 		{`{"a": x}`, 6, ""},
 		{`{"a": 1}`, 99, ""},

@@ -150,6 +150,10 @@ func notAReport(name string, data []byte, err error) error {
 		p := string(me.JSONPointer)
 		return fmt.Errorf("%s:%d:%d: expected an fbeval report: %q must be %s", name, line, col, p[strings.LastIndexByte(p, '/')+1:], kindWord(me))
 	}
+	if hint := contract.NotJSON(data, off); hint != "" {
+		// a byte order mark, a comment, a trailing comma: what a hand edit leaves
+		return fmt.Errorf("%s:%d:%d: expected an fbeval report: invalid JSON: %s", name, line, col, hint)
+	}
 	return fmt.Errorf("%s:%d:%d: expected an fbeval report: %s", name, line, col, oneLine(err))
 }
 

@@ -382,6 +382,9 @@ func TestLoadErrors(t *testing.T) {
 		{"row of an unknown arm", strings.Replace(src, `"arm": "no_schema"`, `"arm": "rich_schema"`, 1), `arm "rich_schema"`},
 		{"arms not an object", strings.Replace(src, `"arms": {`, `"arms": [], "x": {`, 1), `"arms" must be an object, not a JSON list`},
 		{"coglang without summary", `{"schema_version": "coglang-generation-eval-result/v0.1"}`, "no summary"},
+		// as Notepad or PowerShell saves a file it edited
+		{"byte order mark", "\ufeff" + src, "report.json:1:1: expected an fbeval report: invalid JSON: a UTF-8 byte order mark, as Notepad and PowerShell's UTF8 encoding save one: save the file as UTF-8 without it"},
+		{"trailing comma", strings.Replace(src, `"complete": true,`, `"complete": true,}`, 1), "invalid JSON: a comma before the closing '}', which JSON does not allow: remove it"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Load("report.json", []byte(tc.data))
