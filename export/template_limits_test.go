@@ -10,7 +10,8 @@ import (
 
 // TestTemplateBounds: a prompt template cannot run for hours or fill memory: the
 // loops and widths that would are refused when it is read, with their line and
-// column; what remains is bounded in output size and in time.
+// column; what remains is bounded in output size and in time. text/template's
+// own errors are said at their line and column too.
 func TestTemplateBounds(t *testing.T) {
 	old := templateTimeout
 	defer func() { templateTimeout = old }()
@@ -25,6 +26,9 @@ func TestTemplateBounds(t *testing.T) {
 		{"too much output", `{{define "system"}}{{range 100000}}{{printf "%050000d" 1}}{{end}}{{end}}` + user, "", `prompt template: the text passes 1048576 bytes`},
 		{"too long a run", `{{define "system"}}{{range 100000}}{{range 100}}{{end}}{{end}}{{end}}` + user, "", `prompt template: the "system" template ran for more than 50ms`},
 		{"fine", `{{define "system"}}{{range 3}}-{{end}}{{printf "%5d" 1}}{{end}}` + user, "", ""},
+		// text/template's own errors, at their line and column in the file
+		{"parse error", `{{define "system"}}{{.Tool}{{end}}` + user, `t.tmpl:1: prompt template: bad character U+007D '}'`, ""},
+		{"a field it is not given", `{{define "system"}}You are {{.Tool.Nam}}{{end}}` + user, "", `t.tmpl:1:34: prompt template: executing "system" at <.Tool.Nam>: can't evaluate field Nam in type string; a template is given .Tool, .Description, .Arguments, .Policies, .Arm, .Schema, .Prompt and .Context (docs/studies.md)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

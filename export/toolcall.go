@@ -7,7 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"text/template"
 
@@ -140,7 +143,7 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 	}
 	t, err := template.New(name).Option("missingkey=error").Parse(tmplText)
 	if err != nil {
-		return nil, &contract.InputError{File: name, Msg: "prompt template: " + err.Error()}
+		return nil, templateErr(name, err)
 	}
 	if err := checkTemplate(t); err != nil {
 		var te *templateError
@@ -418,10 +421,35 @@ func (p *ToolcallPlan) Request(c *contract.Case, arm string, repeat int, include
 func (p *ToolcallPlan) execute(name string, data PromptData) (string, error) {
 	out, err := executeBounded(p.tmpl, name, data)
 	if err != nil {
-		return "", &contract.InputError{Msg: "prompt template: " + err.Error()}
+		return "", templateErr(p.tmpl.Name(), err)
 	}
 	return strings.TrimSpace(out), nil
 }
+
+// templateErr is a prompt template's parse or execution error at its line and
+// column in the file, where text/template writes them inside its message
+// ("template: t.tmpl:1:34: executing ..."); a field the data lacks is told the
+// fields there are.
+func templateErr(file string, err error) *contract.InputError {
+	ie := &contract.InputError{File: file, Msg: "prompt template: " + err.Error()}
+	if m := templateAt.FindStringSubmatch(err.Error()); m != nil && m[1] == file {
+		ie.Line, _ = strconv.Atoi(m[2])
+		ie.Col, _ = strconv.Atoi(m[3])
+		ie.Msg = "prompt template: " + m[4]
+	}
+	if strings.Contains(ie.Msg, "can't evaluate field") {
+		var fields []string
+		for f := range reflect.TypeFor[PromptData]().Fields() {
+			fields = append(fields, "."+f.Name)
+		}
+		ie.Msg += "; a template is given " + contract.JoinWords(fields) + " (docs/studies.md)"
+	}
+	return ie
+}
+
+// templateAt takes text/template's place of an error apart: the template's
+// name, its line, its column when given, and the rest.
+var templateAt = regexp.MustCompile(`^template: (.+?):([0-9]+):(?:([0-9]+):)? (.*)$`)
 
 // canonical returns JSON text in RFC 8785 canonical form (sorted keys, no spaces).
 func canonical(raw []byte) string {
