@@ -168,3 +168,17 @@ func headMembers(head []byte) (names map[string]bool, strs map[string]string) {
 		}
 	}
 }
+
+// IsRequestSummary reports whether head (a file's first bytes) starts as the
+// summary of a request file that fbeval export writes with --format text, and
+// the CogLang reference tool with --export-requests --format text: its first
+// line names the request batch's schema_version.
+func IsRequestSummary(head []byte) bool {
+	head = bytes.TrimLeft(head, "\ufeff \t\r\n")
+	for _, v := range []string{RequestBatchV1, CogLangRequestBatch} {
+		if bytes.HasPrefix(head, []byte("schema_version: "+v+"\n")) || bytes.HasPrefix(head, []byte("schema_version: "+v+"\r\n")) {
+			return true
+		}
+	}
+	return false
+}

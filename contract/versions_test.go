@@ -39,3 +39,26 @@ func TestKindOfHead(t *testing.T) {
 		}
 	}
 }
+
+// The summary export writes with --format text (and the CogLang reference tool
+// with --export-requests --format text) is known by its first line; a text
+// result or another file that starts with schema_version is not.
+func TestIsRequestSummary(t *testing.T) {
+	for _, tt := range []struct {
+		head string
+		want bool
+	}{
+		{"schema_version: fbeval-request-batch/v1\nsuite: toolcall\n", true},
+		{"schema_version: coglang-generation-eval-request-batch/v0.1\ntool: coglang\n", true},
+		{"\ufeffschema_version: coglang-generation-eval-request-batch/v0.1\r\ntool: coglang\r\n", true}, // Notepad's
+		{"schema_version: coglang-generation-eval/v0.1\ntool: fbeval\n", false},                         // a text result
+		{"schema_version: fbeval-request-batch/v10\n", false},
+		{"schema_version: fbeval-request-batch/v1", false}, // no end of line: not a summary
+		{`{"schema_version": "fbeval-request-batch/v1"}`, false},
+		{"", false},
+	} {
+		if got := IsRequestSummary([]byte(tt.head)); got != tt.want {
+			t.Errorf("IsRequestSummary(%q) = %v, want %v", tt.head, got, tt.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"fmt"
 	"io"
 	"strings"
 
@@ -87,7 +88,43 @@ func WriteCogLangJSONL(w io.Writer, cases CogLangCases, includeRef bool) error {
 // WriteCogLangBatch writes the request batch object of the reference tool (with
 // tool "fbeval"), indented by two spaces, for a fixture of count cases.
 func WriteCogLangBatch(w io.Writer, cases CogLangCases, count int, fixturePath string, includeRef bool) error {
-	batch := contract.Object{
+	// one request object at a time
+	return writeBatch(w, cogLangBatchHead(count, fixturePath, includeRef), func(yield func(contract.Object) error) error {
+		return cases(func(c *fixtures.CogLangCase) error { return yield(cogLangRequest(c, includeRef, false)) })
+	})
+}
+
+// WriteCogLangSummary writes what the reference tool prints of its request batch
+// with --format text: the batch's head, one "key: value" line a member, the
+// response contract's format and field lists joined by ", ".
+func WriteCogLangSummary(w io.Writer, count int, fixturePath string, includeRef bool) error {
+	var b strings.Builder
+	for _, m := range cogLangBatchHead(count, fixturePath, includeRef) {
+		switch v := m.Value.(type) {
+		case contract.Object:
+			for _, rm := range v {
+				switch rm.Key {
+				case "format":
+					fmt.Fprintf(&b, "response_format: %s\n", rm.Value)
+				case "required_fields":
+					fmt.Fprintf(&b, "response_required_fields: %s\n", strings.Join(rm.Value.([]string), ", "))
+				case "accepted_output_fields":
+					fmt.Fprintf(&b, "response_output_fields: %s\n", strings.Join(rm.Value.([]string), ", "))
+				}
+			}
+		case contract.Raw: // the requests
+		default:
+			fmt.Fprintf(&b, "%s: %v\n", m.Key, v)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// cogLangBatchHead is the request batch object of the reference tool (with tool
+// "fbeval") but for its requests, which it holds as Raw(batchMark).
+func cogLangBatchHead(count int, fixturePath string, includeRef bool) contract.Object {
+	return contract.Object{
 		{Key: "schema_version", Value: contract.CogLangRequestBatch},
 		{Key: "tool", Value: "fbeval"},
 		{Key: "fixture_schema_version", Value: contract.CogLangFixture},
@@ -107,10 +144,6 @@ func WriteCogLangBatch(w io.Writer, cases CogLangCases, count int, fixturePath s
 		}},
 		{Key: "requests", Value: contract.Raw(batchMark)},
 	}
-	// one request object at a time
-	return writeBatch(w, batch, func(yield func(contract.Object) error) error {
-		return cases(func(c *fixtures.CogLangCase) error { return yield(cogLangRequest(c, includeRef, false)) })
-	})
 }
 
 // CogLangSourceOf returns the fixture a study names, to be read one case at a

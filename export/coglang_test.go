@@ -96,3 +96,30 @@ func TestCogLangExportEdges(t *testing.T) {
 		t.Errorf("bad fixture: %d %v", n, err)
 	}
 }
+
+// The text summary of the request batch is what the reference tool prints with
+// --export-requests --format text, but for the tool name.
+func TestCogLangSummaryMatchesReference(t *testing.T) {
+	src := fixtures.DefaultCogLangSource()
+	n, err := CheckCogLangFixture(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		file string
+		ref  bool
+	}{{"testdata/reference_summary.txt", false}, {"testdata/reference_summary_with_reference.txt", true}} {
+		want, err := os.ReadFile(tt.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := WriteCogLangSummary(&got, n, "fbeval_default_v0_1.json", tt.ref); err != nil {
+			t.Fatal(err)
+		}
+		text := bytes.Replace(got.Bytes(), []byte("\ntool: fbeval\n"), []byte("\ntool: coglang\n"), 1)
+		if !bytes.Equal(text, want) {
+			t.Errorf("%s: the summary differs from the reference tool's:\n%s", tt.file, got.Bytes())
+		}
+	}
+}

@@ -634,3 +634,67 @@ func writeBatch(w io.Writer, batch contract.Object, each func(yield func(contrac
 // batchMark stands for the requests list in a batch object's head; it cannot occur
 // in JSON text written before it (it is not valid JSON).
 const batchMark = "\x00requests\x00"
+
+// WriteRequestSummary writes what export's --format text says of a toolcall
+// request file of count requests: the batch object's head and the study's
+// settings, one "key: value" line each, as the CogLang reference tool prints its
+// request batch (WriteCogLangSummary). A setting left to the default says so.
+func WriteRequestSummary(w io.Writer, s *contract.Study, count int, includeRef bool) error {
+	var b strings.Builder
+	line := func(key, value string) {
+		// one line each, whatever a name or path holds
+		b.WriteString(key + ": " + strings.Join(strings.Fields(value), " ") + "\n")
+	}
+	or := func(v, unset string) string {
+		if v == "" {
+			return unset
+		}
+		return v
+	}
+	line("schema_version", contract.RequestBatchV1)
+	line("suite", s.Suite)
+	line("study", or(s.Name, "unnamed"))
+	line("dataset", s.Dataset)
+	line("request_count", strconv.Itoa(count))
+	line("include_reference", strconv.FormatBool(includeRef))
+	line("arms", strings.Join(s.Arms, ", "))
+	var schemas []string
+	for _, arm := range s.Arms {
+		if v, ok := s.Schemas[arm]; ok {
+			schemas = append(schemas, arm+"="+v)
+		}
+	}
+	line("schemas", or(strings.Join(schemas, ", "), "none"))
+	line("domains", or(strings.Join(s.Filter.Domains, ", "), "all"))
+	line("categories", or(strings.Join(s.Filter.Categories, ", "), "all"))
+	limit := "none"
+	if s.Filter.Limit > 0 {
+		limit = strconv.Itoa(s.Filter.Limit) + " cases per domain and category"
+	}
+	line("limit", limit)
+	line("repeats", strconv.Itoa(s.Repeats))
+	line("seed", strconv.FormatInt(s.Seed, 10))
+	line("repairs", strconv.Itoa(s.Repairs))
+	line("decoding", s.Decoding)
+	line("prompt_template", or(s.PromptTemplate, "built-in"))
+	maxTokens, temperature := "provider default", "provider default"
+	if s.MaxTokens != nil {
+		maxTokens = strconv.Itoa(*s.MaxTokens)
+	}
+	if s.Temperature != nil {
+		temperature = strconv.FormatFloat(*s.Temperature, 'g', -1, 64)
+	}
+	line("max_tokens", maxTokens)
+	line("temperature", temperature)
+	prices := "none"
+	if p := s.Prices; p != nil {
+		prices = "input " + strconv.FormatFloat(p.InputPerMillionUSD, 'g', -1, 64) +
+			", output " + strconv.FormatFloat(p.OutputPerMillionUSD, 'g', -1, 64) + " USD per million tokens"
+	}
+	line("prices", prices)
+	line("gates", or(strings.Join(s.Gates, ", "), "none"))
+	line("request_record_schema_version", contract.RequestV1)
+	line("response_record_schema_version", contract.ResponseV1)
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -64,7 +64,7 @@ func readsStdin(path string, stdin io.Reader) bool {
 
 // CLI is the whole command line: one field per command.
 type CLI struct {
-	Export   ExportCmd   `cmd:"" help:"Write the request file of a study (JSONL or a JSON batch object)."`
+	Export   ExportCmd   `cmd:"" help:"Write the request file of a study (JSONL or a JSON batch object), or a summary of it (--format text)."`
 	Score    ScoreCmd    `cmd:"" help:"Score response files against a study."`
 	Report   ReportCmd   `cmd:"" help:"Re-render a saved report in any format of fbeval score (table, text, json, markdown, html, junit)."`
 	Compare  CompareCmd  `cmd:"" help:"Compare two models' reports on the same study: gap, stability, sensitivity, per-case flips."`

@@ -14,7 +14,7 @@ import (
 // ExportCmd writes the requests of a study.
 type ExportCmd struct {
 	StudyFlags       `embed:""`
-	Format           string   `help:"jsonl (one request per line) or json (one batch object)." enum:"jsonl,json" default:"jsonl"`
+	Format           string   `help:"jsonl (one request per line), json (one batch object), or text (what the batch holds, one key: value line each, as the CogLang reference prints it; no requests)." enum:"jsonl,json,text" default:"jsonl"`
 	IncludeReference bool     `help:"Include the reference answer in every request (for smoke tests with fbeval-mock)."`
 	RepairFrom       []string `help:"Response files of the previous rounds: write the next attempt's requests for rows that failed with public feedback. Repeat for more files, or quote a pattern ('round*.jsonl')." placeholder:"FILE" sep:"none"`
 	Output           string   `short:"o" help:"Write to FILE (atomically) instead of standard output." placeholder:"FILE"`
@@ -62,8 +62,11 @@ func (c *ExportCmd) Run(env *Env) error {
 			if err != nil {
 				return err
 			}
-			if c.Format == "json" {
+			switch c.Format {
+			case "json":
 				return export.WriteCogLangBatch(w, export.CogLangCasesOf(src), n, path, c.IncludeReference)
+			case "text":
+				return export.WriteCogLangSummary(w, n, path, c.IncludeReference)
 			}
 			return export.WriteCogLangJSONL(w, export.CogLangCasesOf(src), c.IncludeReference)
 		}
@@ -75,6 +78,15 @@ func (c *ExportCmd) Run(env *Env) error {
 		// not after the run
 		if err := checkGates(plan); err != nil {
 			return err
+		}
+		if len(c.RepairFrom) == 0 && c.Format == "text" {
+			// every request is made, as for the file, so that what would stop
+			// the export (a prompt template's error) stops the summary too
+			n := 0
+			if err := plan.Each(c.IncludeReference, func(*contract.Request) error { n++; return nil }); err != nil {
+				return err
+			}
+			return export.WriteRequestSummary(w, &plan.Study, n, c.IncludeReference)
 		}
 		if len(c.RepairFrom) == 0 {
 			// one request at a time: memory does not grow with the study
@@ -100,6 +112,9 @@ func (c *ExportCmd) Run(env *Env) error {
 		reqs, err := plan.RepairRequests(repairs, c.IncludeReference)
 		if err != nil {
 			return err
+		}
+		if c.Format == "text" {
+			return export.WriteRequestSummary(w, &plan.Study, len(reqs), c.IncludeReference)
 		}
 		return export.WriteRequests(w, &plan.Study, reqs, c.Format)
 	})

@@ -166,6 +166,8 @@ func writtenFormat(data []byte) (what, again string) {
 		return "", ""
 	case "fbeval compare":
 		return what, "compare the two JSON reports again (fbeval compare a.json b.json --format " + format + ")"
+	case "fbeval export":
+		return what, "a report comes of scoring the responses to the requests (fbeval score --responses FILE --format json -o report.json)"
 	}
 	return what, "render it again from the JSON report (fbeval score --format json -o report.json, then fbeval report report.json --format " + format + ")"
 }
@@ -210,6 +212,8 @@ func Written(head []byte) (what, command, format string) {
 		return "a comparison table", compare, "table"
 	case has("toolcall report: ") || has("coglang result: "):
 		return "a table or text report", report, "table"
+	case contract.IsRequestSummary(head):
+		return "the summary of a request file", "fbeval export", "text"
 	case has("schema_version: "):
 		return "a text report", report, "text"
 	}

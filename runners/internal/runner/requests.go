@@ -288,7 +288,7 @@ func scan[P any](q *Requests, r io.Reader, newPrepare func() func(*Item) P, fn f
 	rd := contract.NewReader(q.name, r, contract.ReadOptions{ListKeys: []string{"requests"}, SingleRecord: isRequestRecord, RecordsChecked: true,
 		LimitHint:     "no request fbeval exports is this long: is this the request file?",
 		CutHint:       "an export stopped before it finished leaves it so: export the requests again",
-		WrongFileHint: wrongFileHint})
+		WrongFileHint: wrongFileHint, TextHint: requestSummaryHint})
 	var failed error
 	p := pipeline.New(decoders(), func() func(*pipeline.Batch[decoded[P]]) {
 		var quick quickReader
@@ -399,6 +399,15 @@ func ReadRequests(name string, r io.Reader) ([]Item, error) {
 // request or case, a batch holds "requests".
 func isRequestRecord(names []string) bool {
 	return !slices.Contains(names, "requests") && (slices.Contains(names, "request_id") || slices.Contains(names, "case_id"))
+}
+
+// requestSummaryHint names the summary fbeval export writes with --format text
+// given as requests (contract.ReadOptions.TextHint).
+func requestSummaryHint(head []byte) string {
+	if contract.IsRequestSummary(head) {
+		return "this is the summary of a request file, which fbeval export writes with --format text, not the requests: export them with --format jsonl (the default) or json"
+	}
+	return ""
 }
 
 // wrongFileHint says what to do with a file fbeval reads or writes that was
