@@ -134,6 +134,10 @@ func TestCompileErrors(t *testing.T) {
 		{`{"additionalProperties": "false"}`, `1:26: schema: /additionalProperties: got string, want boolean or object`},
 		{`{"type": ["string", "nul"]}`, `1:21: schema: /type/1: value must be one of "array", "boolean", "integer", "null", "number", "object", "string"; got "nul"; did you mean "null"`},
 		{`{"properties": {"a": {"$ref": "#/defs/x"}}}`, `schema: json-pointer in "#/defs/x" not found`},
+		// not JSON: at its line and column, what an editor or Python put there named
+		{"\ufeff{\"type\": \"object\"}", "1:1: schema: invalid JSON: a UTF-8 byte order mark, as Notepad and PowerShell's UTF8 encoding save one: save the file as UTF-8 without it"},
+		{"{\n  'type': 'object'}", "2:3: schema: invalid JSON: a string in single quotes, as Python's str() of a dict writes it: JSON strings take double quotes (json.dumps writes them)"},
+		{"{\"type\": \"object\",\n \"type\": \"string\"}", `2:2: schema: invalid JSON: duplicate object key "type"`},
 	} {
 		_, _, err := Compile([]byte(tt.doc))
 		var ie *contract.InputError

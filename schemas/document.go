@@ -20,6 +20,16 @@ const DocumentURL = "mem:///fbeval/schema.json"
 func Compile(data []byte, exts ...Extension) (*jsonschema.Schema, strictjson.Value, error) {
 	doc, err := strictjson.Parse(string(data))
 	if err != nil {
+		var se *strictjson.SyntaxError
+		if errors.As(err, &se) {
+			// at its line and column in the file, and what an editor did, said
+			msg := se.Msg
+			if hint := contract.NotJSON(data, int64(se.Offset)); hint != "" {
+				msg = hint
+			}
+			rec := &contract.Record{Line: 1, Col: 1, Raw: data}
+			return nil, doc, rec.Errorf(int64(se.Offset), "schema: invalid JSON: %s", msg)
+		}
 		return nil, doc, fmt.Errorf("schema: %w", err)
 	}
 	s, err := CompileValue(doc, exts...)

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -53,22 +54,71 @@ func LoadContract(path string) (*Contract, error) {
 }
 
 // decodeJSON decodes one strict JSON value: valid UTF-8, no duplicate member names,
-// nothing after the value, numbers kept exact as json.Number.
+// nothing after the value, numbers kept exact as json.Number. A text that is
+// not one is a *syntaxError, or errNoValue when it holds nothing.
 func decodeJSON(data []byte) (any, error) {
 	dec := jsontext.NewDecoder(bytes.NewReader(data))
-	for {
+	for n := 0; ; n++ {
 		if _, err := dec.ReadToken(); err != nil {
-			if errors.Is(err, io.EOF) {
-				break
+			if errors.Is(err, io.EOF) && n == 0 {
+				return nil, errNoValue
 			}
-			return nil, &syntaxError{err: err}
+			var se *jsontext.SyntacticError
+			if !errors.As(err, &se) {
+				return nil, fmt.Errorf("invalid JSON: %s", oneLine(strings.TrimPrefix(err.Error(), "jsontext: ")))
+			}
+			return nil, &syntaxError{data: data, off: se.ByteOffset, msg: syntaxMessage(data, se), end: errors.Is(se.Err, io.ErrUnexpectedEOF)}
 		}
+		if dec.StackDepth() == 0 {
+			break // one whole value: the decoder would read another
+		}
+	}
+	if off := dec.InputOffset(); len(bytes.TrimLeft(data[off:], " \t\r\n")) > 0 {
+		off += int64(len(data[off:]) - len(bytes.TrimLeft(data[off:], " \t\r\n")))
+		return nil, &syntaxError{data: data, off: off, msg: "text after the JSON value: give one JSON value"}
 	}
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("invalid JSON: %s", oneLine(err.Error()))
 	}
 	return v, nil
+}
+
+// errNoValue is decodeJSON's error for a text of white space or nothing.
+var errNoValue = errors.New("invalid JSON: empty, no JSON value")
+
+// syntaxError is a JSON syntax error of decodeJSON at offset off of data;
+// fileError places it in its file. Its message (an output's INVALID_JSON) says
+// where, as a toolcall output's JSON_INVALID does: "invalid JSON at line 1,
+// column 7 (offset 6): ...".
+type syntaxError struct {
+	data []byte
+	off  int64
+	msg  string
+	end  bool // the text ends inside a value
+}
+
+func (e *syntaxError) Error() string {
+	msg := e.msg
+	if e.end {
+		msg = "the text ends inside a JSON value"
+	}
+	at := (&contract.Record{Line: 1, Col: 1, Raw: e.data}).Errorf(e.off, "")
+	return fmt.Sprintf("invalid JSON at line %d, column %d (offset %d): %s", at.Line, at.Col, e.off, msg)
+}
+
+// syntaxMessage says what is wrong at a syntax error in data: what JSON does
+// not allow there that a person's hand or Python's str() put there (a
+// trailing comma, a byte order mark, single quotes: contract.NotJSON), or the
+// library's words without its prefix and place, a repeated name named.
+func syntaxMessage(data []byte, se *jsontext.SyntacticError) string {
+	if hint := contract.NotJSON(data, se.ByteOffset); hint != "" {
+		return hint
+	}
+	if errors.Is(se.Err, jsontext.ErrDuplicateName) {
+		return "duplicate object member name " + strconv.Quote(se.JSONPointer.LastToken())
+	}
+	return oneLine(strings.TrimPrefix(se.Err.Error(), "jsontext: "))
 }
 
 // otherFile refuses another of fbeval's files (a study, a report, responses:
@@ -81,27 +131,18 @@ func otherFile(name string, data []byte, what, own string) error {
 	return nil
 }
 
-// syntaxError is a JSON syntax error of decodeJSON; fileError places it in
-// its file.
-type syntaxError struct{ err error }
-
-func (e *syntaxError) Error() string { return "invalid JSON: " + oneLine(e.err.Error()) }
-func (e *syntaxError) Unwrap() error { return e.err }
-
 // fileError is the error of decoding the file name, whose text is data: a
 // syntax error at its line and column, saying what a hand-edited file holds
 // there that JSON does not allow (contract.NotJSON); others named with the file.
 func fileError(name string, data []byte, err error) error {
-	var se *jsontext.SyntacticError
+	var se *syntaxError
 	if errors.As(err, &se) {
-		msg := strings.TrimPrefix(se.Err.Error(), "jsontext: ")
-		if errors.Is(se.Err, io.ErrUnexpectedEOF) {
+		msg := se.msg
+		if se.end {
 			msg = "the file ends inside a JSON value"
-		} else if hint := contract.NotJSON(data, se.ByteOffset); hint != "" {
-			msg = hint
 		}
 		rec := contract.Record{File: name, Line: 1, Col: 1, Raw: data}
-		return rec.Errorf(se.ByteOffset, "invalid JSON: %s", msg)
+		return rec.Errorf(se.off, "invalid JSON: %s", msg)
 	}
 	return fmt.Errorf("%s: %v", name, err)
 }

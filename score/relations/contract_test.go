@@ -16,7 +16,10 @@ func TestParseContractErrors(t *testing.T) {
 	}
 	cases := []struct{ name, data, want string }{
 		{"not json", `{`, "c.json:1:2: invalid JSON: the file ends inside a JSON value"},
-		{"duplicate key", `{"id":"a","id":"b"}`, "c.json:1:11: invalid JSON: duplicate object member name"},
+		{"duplicate key", `{"id":"a","id":"b"}`, `c.json:1:11: invalid JSON: duplicate object member name "id"`},
+		{"text after", `{"id":"a"} {"id":"b"}`, "c.json:1:12: invalid JSON: text after the JSON value: give one JSON value"},
+		{"byte order mark", "\ufeff{\"id\":\"a\"}", "c.json:1:1: invalid JSON: a UTF-8 byte order mark, as Notepad and PowerShell's UTF8 encoding save one: save the file as UTF-8 without it"},
+		{"empty", " \n", "c.json: invalid JSON: empty, no JSON value"},
 		{"comma before the end", "{\"id\": \"a\",\n}", "c.json:1:11: invalid JSON: a comma before the closing '}', which JSON does not allow: remove it"},
 		{"comment", "{\"id\": \"a\" /* mine */}", "c.json:1:12: invalid JSON: a comment, which JSON does not have: remove it"},
 		{"wrong version", `{"schema_version":"x","id":"t","version":"1","schema":{}}`, "schema_version"},
@@ -268,5 +271,33 @@ func TestResultOutput(t *testing.T) {
 	r.WriteText(&text)
 	if !strings.HasPrefix(text.String(), "PASS: the implemented checks passed") {
 		t.Fatalf("text %q", text.String())
+	}
+}
+
+// An output that is not one JSON value is INVALID_JSON at its line and column,
+// as a toolcall output's JSON_INVALID is, with what JSON does not allow there
+// named: no library prefix, no bare "EOF".
+func TestCheckInvalidJSON(t *testing.T) {
+	c := mustContract(t, `{"type":"object"}`)
+	for _, tt := range []struct{ output, want string }{
+		{`{"a":1,}`, "invalid JSON at line 1, column 7 (offset 6): a comma before the closing '}', which JSON does not allow: remove it"},
+		{"{\n \"a\": 1", "invalid JSON at line 2, column 8 (offset 9): the text ends inside a JSON value"},
+		{`{"a":1}x`, "invalid JSON at line 1, column 8 (offset 7): text after the JSON value: give one JSON value"},
+		{"{\"a\":1}\n{\"a\":2}", "invalid JSON at line 2, column 1 (offset 8): text after the JSON value: give one JSON value"},
+		{`{'a': 1}`, "invalid JSON at line 1, column 2 (offset 1): a string in single quotes, as Python's str() of a dict writes it: JSON strings take double quotes (json.dumps writes them)"},
+		{`{"a":1,"a":2}`, `invalid JSON at line 1, column 8 (offset 7): duplicate object member name "a"`},
+		{"\ufeff{}", "invalid JSON at line 1, column 1 (offset 0): a UTF-8 byte order mark, as Notepad and PowerShell's UTF8 encoding save one: save the file as UTF-8 without it"},
+		{`{"a":NaN}`, "invalid JSON at line 1, column 6 (offset 5): invalid character 'N' at start of value"},
+		{"", "invalid JSON: empty, no JSON value"},
+		{" \n\t", "invalid JSON: empty, no JSON value"},
+	} {
+		r := c.Check([]byte(tt.output), nil, CheckOptions{})
+		if len(r.Errors) != 1 || r.Errors[0].Code != CodeInvalidJSON || r.Errors[0].Message != tt.want {
+			t.Errorf("Check(%q) = %+v\nwant INVALID_JSON %q", tt.output, r.Errors, tt.want)
+		}
+	}
+	// one value and white space after it is JSON
+	if r := c.Check([]byte("{\"a\": 1}\n\n"), nil, CheckOptions{}); r.Verdict != "PASS" {
+		t.Errorf("a value and a newline: %+v", r.Errors)
 	}
 }

@@ -144,7 +144,11 @@ func CheckOne(tool contract.Tool, candidate, output, state []byte, stateName str
 	if len(state) > 0 {
 		sv, err := strictjson.Parse(string(state))
 		if se := (*strictjson.SyntaxError)(nil); errors.As(err, &se) {
-			return tc.Result{}, &contract.InputError{File: stateName, Line: se.Line, Col: se.Col, Msg: "invalid JSON: " + se.Msg}
+			msg := se.Msg
+			if hint := contract.NotJSON(state, int64(se.Offset)); hint != "" {
+				msg = hint // what an editor did (a byte order mark), said
+			}
+			return tc.Result{}, &contract.InputError{File: stateName, Line: se.Line, Col: se.Col, Msg: "invalid JSON: " + msg}
 		} else if err != nil {
 			return tc.Result{}, &contract.InputError{File: stateName, Msg: err.Error()}
 		}
