@@ -98,6 +98,31 @@ func studyWithoutCommand(msg string, ctx *kong.Context) string {
 	return fmt.Sprintf("unexpected argument %s: fbeval study show %s prints the study resolved, fbeval study init %[1]s a study file to edit", name, name)
 }
 
+// referenceWords words the CogLang reference scorer's command and flags,
+// typed by a user who moves from it (python -m coglang generation-eval
+// --responses-file r.jsonl), with fbeval's for the same; any other msg is
+// returned as it is.
+func referenceWords(msg string) string {
+	const ref = "the CogLang reference scorer's"
+	if arg, ok := strings.CutPrefix(msg, "unexpected argument "); ok && arg == "generation-eval" {
+		return "generation-eval is " + ref + " command: fbeval score coglang --responses FILE scores, fbeval export coglang writes the requests"
+	}
+	flag, ok := strings.CutPrefix(msg, "unknown flag ")
+	if !ok {
+		return msg
+	}
+	flag, _, _ = strings.Cut(flag, ",") // kong's ", did you mean ..."
+	switch flag {
+	case "--responses-file":
+		return flag + " is " + ref + " flag: fbeval score coglang takes --responses FILE (repeat it, or quote a pattern, for several files)"
+	case "--export-requests":
+		return flag + " is " + ref + " flag: fbeval export coglang writes the requests (--format jsonl, json or text)"
+	case "--request-format":
+		return flag + " is " + ref + " flag: fbeval export coglang takes --format jsonl or json"
+	}
+	return msg
+}
+
 // formatByName is the format an output's name asks for, in order of
 // preference (a .txt name: score and report write text, compare a table).
 var formatByName = map[string][]string{
