@@ -873,14 +873,20 @@ func reportRow(sr *settledRow) report.Row {
 		FirstPassSuccess: r.firstSuccess(),
 		FinalSuccess:     r.finalSuccess(),
 		Attempts:         n,
-		ProviderError:    r[0].flags&(fPresent|fProvider) == fPresent|fProvider,
+		ProviderError:    r.providerError(),
 		Missing:          !r[0].has(fPresent),
 		Codes:            codes,
 		FinalCodes:       finalCodes,
 		AttemptResults:   attempts(r, dets, sr.ar),
 	}
-	if !out.FinalSuccess && last != nil {
-		out.Output = &dets[n-1].output
+	if !out.FinalSuccess {
+		// the last attempt answered: not a provider error after it
+		for k := n - 1; k >= 0; k-- {
+			if r[k].ok() {
+				out.Output = &dets[k].output
+				break
+			}
+		}
 	}
 	return out
 }
@@ -934,7 +940,7 @@ func caseResult(sr *settledRow) report.CaseResult {
 		RequestIDs:       ids,
 		FirstPassSuccess: r.firstSuccess(),
 		FinalSuccess:     r.finalSuccess(),
-		ProviderError:    r[0].flags&(fPresent|fProvider) == fPresent|fProvider,
+		ProviderError:    r.providerError(),
 		Missing:          !r[0].has(fPresent),
 		Attempts:         attempts,
 	}

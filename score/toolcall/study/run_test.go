@@ -449,3 +449,30 @@ func TestAnswerFlags(t *testing.T) {
 		}
 	}
 }
+
+// A row whose repair attempt the provider did not answer is a provider error
+// row, in the report's rows and case results as in its arm's provider_errors
+// (HESchema's status provider_error), not a wrong answer.
+func TestProviderErrorAtRepair(t *testing.T) {
+	p := plan(t, "toolcall-quick", export.Overrides{Domains: []string{"hotels"}, Limit: ptr(1), Arms: []string{contract.ArmInputSchema}, Repairs: ptr(1)})
+	reqs, _ := p.Requests(true)
+	first := reqs[0]
+	repair := strings.TrimSuffix(first.RequestID, ".a1") + ".a2"
+	lines := `{"request_id":"` + first.RequestID + `","output":"{\"action\":"}` + "\n" + // not JSON: feedback, a repair is due
+		`{"request_id":"` + repair + `","error":{"code":"http_429","message":"rate limited"}}` + "\n"
+	run, rep := scoreText(t, p, lines)
+	if n := rep.Arms[contract.ArmInputSchema].ProviderErrors; n != 1 {
+		t.Fatalf("provider_errors %d, want 1", n)
+	}
+	js, cases := runOutputs(t, run, rep)
+	rows := strings.Index(js, `"rows": [`)
+	i := strings.Index(js[rows:], `{"case_id":"`+first.CaseID+`"`) + rows
+	if rows < 0 || i < rows || !strings.Contains(js[i:i+600], `"attempts":2,"provider_error":true`) ||
+		!strings.Contains(js[i:i+600], `"output":"{\"action\":"`) { // the answer before the error
+		t.Errorf("the report's row is no provider error:\n%s", js[i:min(len(js), i+600)])
+	}
+	line := cases[:strings.IndexByte(cases, '\n')+1]
+	if !strings.Contains(line, `"first_pass_success":false,"final_success":false,"provider_error":true`) {
+		t.Errorf("the case result is no provider error:\n%s", line)
+	}
+}
