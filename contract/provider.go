@@ -13,7 +13,8 @@ import (
 // Batches results or requests, or a single reply of the OpenAI Chat
 // Completions or Responses API or the Anthropic Messages API, as their SDKs
 // define them; or, named with the way in there is, a reply or batch line of
-// the Gemini API, Ollama's own API or Amazon Bedrock's batch inference. A
+// the Gemini API, Ollama's own API or Amazon Bedrock's batch inference, or a
+// line of HESchema's run log or its report. A
 // record with request_id or case_id is none of them. Scoring such a file is a
 // step skipped, not a bad record: the message names the step.
 func ProviderRecord(raw []byte) string {
@@ -56,6 +57,10 @@ func ProviderRecordOf(keys map[string]bool, strs map[string]string) string {
 		return "a Gemini API reply (candidates), not a record of fbeval's: let fbeval-openai call Gemini's OpenAI-compatible API (--base-url " + geminiOpenAI + ") and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
 	case has("model") && has("created_at") && has("done") && (has("message") || has("response")):
 		return "an Ollama API reply (/api/chat or /api/generate), not a record of fbeval's: let fbeval-openai call Ollama's OpenAI-compatible API (--base-url http://localhost:11434/v1) and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
+	case has("caseId") && has("arm") && has("attempts"):
+		return "a line of HESchema's run log (caseId, arm, repeat, attempts), not a record of fbeval's: convert the file with fbeval-batch from-heschema FILE (or its folder) and score what it writes"
+	case has("completedRuns") && has("arms") && has("effects"):
+		return "HESchema's report (config, arms, effects), not a record of fbeval's: convert the run log beside it with fbeval-batch from-heschema DIR and score what it writes"
 	case has("recordId") && has("modelInput"):
 		return "an Amazon Bedrock batch inference line (recordId, modelInput), not a record of fbeval's: fbeval-batch reads OpenAI's and Anthropic's batch files, not Bedrock's; write one {\"request_id\", \"output\"} line per request (docs/contract.md) from each line's modelOutput"
 	}

@@ -68,10 +68,11 @@ type fromFlags struct {
 }
 
 type cli struct {
-	ToOpenAI      toOpenAI    `cmd:"" name:"to-openai" help:"Requests to OpenAI Batch API input (also vLLM run-batch)."`
-	FromOpenAI    fromFlags   `cmd:"" name:"from-openai" help:"OpenAI Batch / vLLM run-batch output and error files to responses."`
-	ToAnthropic   toAnthropic `cmd:"" name:"to-anthropic" help:"Requests to an Anthropic Message Batches create body."`
-	FromAnthropic fromFlags   `cmd:"" name:"from-anthropic" help:"Anthropic Message Batches results to responses."`
+	ToOpenAI      toOpenAI     `cmd:"" name:"to-openai" help:"Requests to OpenAI Batch API input (also vLLM run-batch)."`
+	FromOpenAI    fromFlags    `cmd:"" name:"from-openai" help:"OpenAI Batch / vLLM run-batch output and error files to responses."`
+	ToAnthropic   toAnthropic  `cmd:"" name:"to-anthropic" help:"Requests to an Anthropic Message Batches create body."`
+	FromAnthropic fromFlags    `cmd:"" name:"from-anthropic" help:"Anthropic Message Batches results to responses."`
+	FromHESchema  fromHESchema `cmd:"" name:"from-heschema" help:"HESchema's run log (runs.jsonl) to responses, to score a HESchema run with fbeval."`
 }
 
 // errUsage is an error that exits 2.
@@ -97,6 +98,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		code, err = c.FromOpenAI.run(stdin, stdout, stderr, parseOpenAIResult, false)
 	case "from-anthropic <results>":
 		code, err = c.FromAnthropic.run(stdin, stdout, stderr, parseAnthropicResult, true)
+	case "from-heschema <runs>":
+		code, err = c.FromHESchema.run(stdin, stdout, stderr)
 	default:
 		err = usagef("unknown command %q", ctx.Command())
 	}
