@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/go-json-experiment/json"
+
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/runners/internal/runner"
 )
@@ -52,8 +54,8 @@ var hesArms = []string{contract.ArmNoSchema, contract.ArmMinimalSchema, contract
 // error at its FILE:LINE:COL.
 func readHESchemaRow(rec *contract.Record) (hesRow, error) {
 	var row hesRow
-	if err := runner.JSON.Unmarshal(rec.Raw, &row); err != nil {
-		return row, rec.Errorf(0, "not a HESchema run log line: %v", err)
+	if err := json.Unmarshal(rec.Raw, &row); err != nil {
+		return row, contract.DecodeError(rec, err)
 	}
 	switch {
 	case row.CaseID == nil || *row.CaseID == "" || row.Arm == nil || row.Repeat == nil:
@@ -258,11 +260,16 @@ type hesConfig struct {
 	OutputPrice    *stdjson.Number `json:"outputPricePerMillion"`
 }
 
-// readHESchemaConfig reads the config.json at path; nil when there is none.
+// readHESchemaConfig reads the config.json at path; nil when there is none,
+// or when it is no HESchema run's (a project's own config.json beside a log
+// copied into it).
 func readHESchemaConfig(path string) (*hesConfig, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil // a run log copied alone: the flags are the user's
+	}
+	if keys, _ := contract.TopLevel(data); !keys["datasetHash"] || !keys["repeats"] {
+		return nil, nil
 	}
 	var cfg hesConfig
 	if err := runner.JSON.Unmarshal(data, &cfg); err != nil || cfg.Repeats < 1 || cfg.Repairs < 0 {

@@ -68,6 +68,15 @@ func TestFromHESchema(t *testing.T) {
 		t.Fatalf("resume: exit %d: %s", code, errs)
 	}
 
+	// a config.json of something else beside a log copied into a project is
+	// none of HESchema's: not read
+	other := t.TempDir()
+	os.WriteFile(filepath.Join(other, "runs.jsonl"), []byte(lines[0]+"\n"), 0o644)
+	os.WriteFile(filepath.Join(other, "config.json"), []byte(`{"name": "my project", "repeats": 9}`), 0o644)
+	if code, out, errs = runBatch(t, "", "from-heschema", filepath.Join(other, "runs.jsonl")); code != 0 || strings.Contains(out, `"provider"`) || !strings.Contains(errs, "--repeats R --repairs N") {
+		t.Fatalf("another config.json: exit %d\n%s%s", code, out, errs)
+	}
+
 	// standard input: no config.json to read, the flags are the user's
 	code, out, errs = runBatch(t, lines[0]+"\n", "from-heschema", "-")
 	if code != 0 || strings.Count(out, "\n") != 1 || strings.Contains(out, `"provider"`) ||
@@ -88,6 +97,8 @@ func TestFromHESchemaRefuses(t *testing.T) {
 		{"arm", strings.Replace(hesLine("hotels-000", 0, "no_schema", "ok", "", "x"), `"no_schema"`, `"schema"`, 1), `arm "schema" is none of HESchema's`},
 		{"status", hesLine("hotels-000", 0, "no_schema", "done", "", "x"), `status "done" is neither of HESchema's (ok, provider_error)`},
 		{"no text", strings.Replace(hesLine("hotels-000", 0, "no_schema", "ok", "", "x"), `"text":"x",`, "", 1), "r.jsonl:1:1: attempt 1 has no generation text"},
+		{"repeat as a string", `{"caseId":"a","arm":"no_schema","repeat":"1","status":"ok","attempts":[]}`, "r.jsonl:1:42: want an integer, got a JSON string at /repeat"},
+		{"repeated member", `{"caseId":"a","caseId":"b","arm":"no_schema","repeat":1,"status":"ok","attempts":[]}`, "r.jsonl:1:15: invalid JSON: duplicate object member name"},
 		{"empty", "", "r.jsonl: no run log line"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
