@@ -39,7 +39,9 @@ func (c *ExportCmd) Run(env *Env) error {
 		return err
 	}
 	requests := contract.FileKind(contract.RequestV1)
-	if err := notOtherKind("-o", c.Output, requests, requests); err != nil {
+	// a summary (--format text) is no file of fbeval's: not over one
+	what, writes := formatOutput(c.Format, map[string]string{"jsonl": requests, "json": requests})
+	if err := notOtherKind("-o", c.Output, what, writes...); err != nil {
 		return err
 	}
 	s, err := c.resolve()
