@@ -205,18 +205,22 @@ func (s *InputStats) Input() report.Input {
 }
 
 // HashingReader hashes everything read through it, for the sha256 a report
-// gives of each input. It reads ahead on a goroutine of its own, which also
-// hashes, so the goroutine that parses records does neither: a few chunks of
-// readAhead bytes are held at once. Close stops it early.
+// gives of each input. Its first chunk is read and hashed when first asked
+// for; an input longer than that is read ahead on a goroutine of its own,
+// which also hashes, so the goroutine that parses records does neither: a few
+// chunks of readAhead bytes are held at once. An input of one chunk (a batch
+// engine's small shard) starts no goroutine. Close stops it early.
 type HashingReader struct {
-	h      hash.Hash
-	chunks chan hashChunk // read and hashed, in order
-	free   chan []byte    // chunks given back
-	stop   chan struct{}
-	done   chan struct{}
-	cur    []byte // what is left of the chunk being read
-	buf    []byte // the whole chunk cur is part of
-	err    error  // the error after cur
+	r       io.Reader
+	h       hash.Hash
+	chunks  chan hashChunk // read and hashed, in order
+	free    chan []byte    // chunks given back
+	stop    chan struct{}
+	done    chan struct{} // closed when nothing more is read
+	started bool          // the first chunk was read
+	cur     []byte        // what is left of the chunk being read
+	buf     []byte        // the whole chunk cur is part of
+	err     error         // the error after cur
 }
 
 type hashChunk struct {
@@ -229,17 +233,30 @@ const readAhead, chunksAhead = 256 << 10, 4
 
 // NewHashingReader returns a reader of r that hashes what it reads.
 func NewHashingReader(r io.Reader) *HashingReader {
-	h := &HashingReader{h: sha256.New(), chunks: make(chan hashChunk, chunksAhead), free: make(chan []byte, chunksAhead+1),
+	h := &HashingReader{r: r, h: sha256.New(), chunks: make(chan hashChunk, chunksAhead), free: make(chan []byte, chunksAhead+1),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	for range chunksAhead + 1 {
 		h.free <- nil // made when first needed: a small input needs one
 	}
-	go h.readAll(r)
 	return h
 }
 
-// readAll reads r to its end or first error, a chunk at a time, hashing each.
-func (h *HashingReader) readAll(r io.Reader) {
+// readChunk reads and hashes the next chunk into a free buffer.
+func (h *HashingReader) readChunk(buf []byte) hashChunk {
+	if buf == nil {
+		buf = *chunkPool.Get().(*[]byte)
+	}
+	n, err := io.ReadAtLeast(h.r, buf, len(buf))
+	if err == io.ErrUnexpectedEOF {
+		err = io.EOF
+	}
+	h.h.Write(buf[:n])
+	return hashChunk{buf[:n], err}
+}
+
+// readAll reads the rest of r to its end or first error, a chunk at a time,
+// hashing each.
+func (h *HashingReader) readAll() {
 	defer close(h.done)
 	for {
 		var buf []byte
@@ -248,20 +265,13 @@ func (h *HashingReader) readAll(r io.Reader) {
 		case <-h.stop:
 			return
 		}
-		if buf == nil {
-			buf = *chunkPool.Get().(*[]byte)
-		}
-		n, err := io.ReadAtLeast(r, buf, len(buf))
-		if err == io.ErrUnexpectedEOF {
-			err = io.EOF
-		}
-		h.h.Write(buf[:n])
+		c := h.readChunk(buf)
 		select {
-		case h.chunks <- hashChunk{buf[:n], err}:
+		case h.chunks <- c:
 		case <-h.stop:
 			return
 		}
-		if err != nil {
+		if c.err != nil {
 			return
 		}
 	}
@@ -276,7 +286,19 @@ func (h *HashingReader) Read(p []byte) (int, error) {
 			h.free <- h.buf[:cap(h.buf)]
 			h.buf = nil
 		}
-		c := <-h.chunks
+		var c hashChunk
+		if !h.started {
+			// the first chunk here; the rest, if any, ahead
+			h.started = true
+			c = h.readChunk(<-h.free)
+			if c.err == nil {
+				go h.readAll()
+			} else {
+				close(h.done)
+			}
+		} else {
+			c = <-h.chunks
+		}
 		h.buf, h.cur, h.err = c.b, c.b, c.err
 	}
 	n := copy(p, h.cur)
@@ -299,6 +321,10 @@ func (h *HashingReader) Close() {
 	case <-h.stop:
 	default:
 		close(h.stop)
+		if !h.started {
+			h.started = true // nothing was read: nothing will be
+			close(h.done)
+		}
 	}
 	<-h.done
 	give := func(b []byte) {

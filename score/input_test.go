@@ -70,6 +70,32 @@ func TestHashingReaderClose(t *testing.T) {
 	}
 }
 
+// A reader of an input that fits one chunk (a batch engine's small shard)
+// starts no goroutine; a longer one reads the rest ahead on one. A reader
+// closed before it was read ends.
+func TestHashingReaderGoroutine(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	before := runtime.NumGoroutine()
+	h := NewHashingReader(bytes.NewReader(make([]byte, readAhead-1)))
+	if _, err := h.Read(make([]byte, 10)); err != nil {
+		t.Fatal(err)
+	}
+	if n := runtime.NumGoroutine(); n != before {
+		t.Errorf("a one-chunk input: %d goroutines, were %d", n, before)
+	}
+	h.Finish()
+	h.Close()
+	h = NewHashingReader(bytes.NewReader(make([]byte, 10*readAhead))) // more than the chunks it may hold: it waits
+	if _, err := h.Read(make([]byte, 10)); err != nil {
+		t.Fatal(err)
+	}
+	if n := runtime.NumGoroutine(); n != before+1 {
+		t.Errorf("a longer input: %d goroutines, want %d", n, before+1)
+	}
+	h.Close()
+	NewHashingReader(bytes.NewReader(make([]byte, 10))).Close() // never read
+}
+
 // TestFileWarnings: the warnings of the first MaxFilesWarned files with any,
 // each of them, then one line that counts the rest; files with none take no
 // place.
@@ -105,5 +131,25 @@ func TestWorkers(t *testing.T) {
 		if got := Workers(tt.asked); got != tt.want {
 			t.Errorf("%d cores, %d asked: %d workers, want %d", tt.procs, tt.asked, got, tt.want)
 		}
+	}
+}
+
+// BenchmarkHashingReaderShard: a batch engine's small shard (ten records,
+// about 5 KB) read through a hashing reader to its end, as scoring reads
+// each of its files.
+func BenchmarkHashingReaderShard(b *testing.B) {
+	data := bytes.Repeat([]byte(`{"schema_version":"fbeval-response/v1","request_id":"flights-000.no_schema.r1.a1","output":"{\"action\":\"refuse\",\"arguments\":{},\"missingFields\":[],\"reason\":\"\",\"tool\":null}"}`+"\n"), 30)
+	buf := make([]byte, 4096)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		h := NewHashingReader(bytes.NewReader(data))
+		for {
+			if _, err := h.Read(buf); err != nil {
+				break
+			}
+		}
+		h.Finish()
+		h.Close()
 	}
 }
