@@ -153,7 +153,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			msg = responsesWithoutFlag(msg, pe.Context, args)
 			msg = studyWithoutCommand(msg, pe.Context)
 			msg = reportJSONL(msg, pe.Context)
-			msg = referenceWords(msg)
+			msg = referenceWords(msg, pe.Context)
 		}
 		fmt.Fprintf(stderr, "fbeval: %s\n", msg)
 		if pe != nil && pe.Context != nil {

@@ -98,14 +98,24 @@ func studyWithoutCommand(msg string, ctx *kong.Context) string {
 	return fmt.Sprintf("unexpected argument %s: fbeval study show %s prints the study resolved, fbeval study init %[1]s a study file to edit", name, name)
 }
 
-// referenceWords words the CogLang reference scorer's command and flags,
-// typed by a user who moves from it (python -m coglang generation-eval
-// --responses-file r.jsonl), with fbeval's for the same; any other msg is
-// returned as it is.
-func referenceWords(msg string) string {
+// referenceWords words the commands and flags of the tools fbeval stands in
+// for, typed by a user who moves from them (python -m coglang generation-eval
+// --responses-file r.jsonl, heschema benchmark), with fbeval's for the same;
+// any other msg is returned as it is. Their commands are words where fbeval
+// takes its own.
+func referenceWords(msg string, ctx *kong.Context) string {
 	const ref = "the CogLang reference scorer's"
-	if arg, ok := strings.CutPrefix(msg, "unexpected argument "); ok && arg == "generation-eval" {
-		return "generation-eval is " + ref + " command: fbeval score coglang --responses FILE scores, fbeval export coglang writes the requests"
+	if arg, ok := strings.CutPrefix(msg, "unexpected argument "); ok && usage.Command("fbeval", ctx) == "fbeval" {
+		switch arg {
+		case "generation-eval":
+			return "generation-eval is " + ref + " command: fbeval score coglang --responses FILE scores, fbeval export coglang writes the requests"
+		case "benchmark":
+			return "benchmark is HESchema's command: fbeval export toolcall writes the requests, a runner answers them (fbeval-openai, fbeval-anthropic, fbeval-mock), fbeval score toolcall --responses FILE scores them; a HESchema run's log is converted with fbeval-batch from-heschema DIR"
+		case "compare-models":
+			return "compare-models is HESchema's command: fbeval compare A.json B.json compares two models' reports"
+		case "dataset":
+			return "dataset is HESchema's command: fbeval fixtures audit --dataset FILE counts a dataset and checks its gold answers, fbeval fixtures build --out DIR writes fbeval's"
+		}
 	}
 	flag, ok := strings.CutPrefix(msg, "unknown flag ")
 	if !ok {
