@@ -59,16 +59,12 @@ func readHESchemaRow(rec *contract.Record) (hesRow, error) {
 	}
 	switch {
 	case row.CaseID == nil || *row.CaseID == "" || row.Arm == nil || row.Repeat == nil:
-		keys, _ := contract.TopLevel(rec.Raw)
-		switch {
-		case keys["completedRuns"] && keys["arms"]:
-			return row, rec.Errorf(0, "this is HESchema's report.json: from-heschema reads the run log beside it (runs.jsonl), or give the folder")
-		case keys["datasetHash"] && keys["repeats"]:
-			return row, rec.Errorf(0, "this is HESchema's config.json: from-heschema reads the run log beside it (runs.jsonl), or give the folder")
-		case keys["request_id"] || keys["case_id"]:
+		keys, strs := contract.TopLevel(rec.Raw)
+		if keys["request_id"] || keys["case_id"] {
 			return row, rec.Errorf(0, "this is a record of fbeval's, not a HESchema run log line: fbeval score reads it as it is")
 		}
-		if what := contract.ProviderRecord(rec.Raw); what != "" {
+		if what := contract.ProviderRecordOf(keys, strs); what != "" {
+			// HESchema's report or config, a provider's file
 			return row, rec.Errorf(0, "this is %s", what)
 		}
 		return row, rec.Errorf(0, "not a HESchema run log line (caseId, arm, repeat, status, attempts): from-heschema reads runs.jsonl of heschema benchmark --out DIR")
@@ -268,7 +264,7 @@ func readHESchemaConfig(path string) (*hesConfig, error) {
 	if err != nil {
 		return nil, nil // a run log copied alone: the flags are the user's
 	}
-	if keys, _ := contract.TopLevel(data); !keys["datasetHash"] || !keys["repeats"] {
+	if keys, _ := contract.TopLevel(data); !keys["datasetHash"] || !keys["schemaHashes"] {
 		return nil, nil
 	}
 	var cfg hesConfig

@@ -39,7 +39,7 @@ func TestFromHESchema(t *testing.T) {
 		hesLine("hotels-010", 0, "minimal_schema", "ok", "", "first", "second"), // asked again: replaces the line before
 	}
 	os.WriteFile(filepath.Join(dir, "runs.jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "config.json"), []byte(`{"datasetHash": "ab", "provider": "openrouter", "requestedModel": "m", "repeats": 2, "repairs": 2, "seed": 42, "inputPricePerMillion": 0.15, "outputPricePerMillion": null}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "config.json"), []byte(`{"datasetHash": "ab", "schemaHashes": {}, "provider": "openrouter", "requestedModel": "m", "repeats": 2, "repairs": 2, "seed": 42, "inputPricePerMillion": 0.15, "outputPricePerMillion": null}`), 0o644)
 	code, out, errs := runBatch(t, "", "from-heschema", dir)
 	want := `{"schema_version":"fbeval-response/v1","request_id":"hotels-000.no_schema.r1.a1","case_id":"hotels-000","output":"{\"action\":\"refuse\"}","provider":"openrouter","model":"m-2026","latency_ms":412.5,"input_token_count":310,"output_token_count":42,"run":{"runner":"fbeval-batch","provider":"openrouter","model":"m"}}
 {"schema_version":"fbeval-response/v1","request_id":"hotels-000.input_schema.r2.a1","case_id":"hotels-000","output":"{\"action\":","provider":"openrouter","model":"m-2026","latency_ms":412.5,"input_token_count":310,"output_token_count":42,"run":{"runner":"fbeval-batch","provider":"openrouter","model":"m"}}
@@ -89,8 +89,8 @@ func TestFromHESchema(t *testing.T) {
 // HESchema's other files, fbeval's records, a provider's, a row of no arm.
 func TestFromHESchemaRefuses(t *testing.T) {
 	for _, tt := range []struct{ name, data, want string }{
-		{"report", `{"config": {}, "cases": 480, "completedRuns": 4320, "complete": true, "arms": {}}`, "r.jsonl:1:1: this is HESchema's report.json: from-heschema reads the run log beside it (runs.jsonl), or give the folder"},
-		{"config", `{"datasetHash": "ab", "repeats": 3, "repairs": 2}`, "r.jsonl:1:1: this is HESchema's config.json"},
+		{"report", `{"config": {}, "cases": 480, "completedRuns": 4320, "complete": true, "arms": {}, "effects": {}}`, "r.jsonl:1:1: this is HESchema's report (config, arms, effects), not a record of fbeval's: convert the run log beside it with fbeval-batch from-heschema DIR"},
+		{"config", `{"datasetHash": "ab", "schemaHashes": {}, "repeats": 3, "repairs": 2}`, "r.jsonl:1:1: this is HESchema's config.json (a run's configuration)"},
 		{"fbeval responses", `{"request_id": "hotels-000.no_schema.r1.a1", "output": "x"}`, "r.jsonl:1:1: this is a record of fbeval's, not a HESchema run log line: fbeval score reads it as it is"},
 		{"OpenAI Batch output", `{"id": "b", "custom_id": "x", "response": {"status_code": 200, "body": {}}, "error": null}`, "r.jsonl:1:1: this is an OpenAI Batch output line"},
 		{"other", `{"a": 1}`, "r.jsonl:1:1: not a HESchema run log line (caseId, arm, repeat, status, attempts)"},

@@ -150,12 +150,11 @@ func fileError(name string, data []byte, err error) error {
 // looksLikeSchema reports whether a document is a JSON Schema: it has the
 // keywords one is made of, where a contract has none at its top.
 func looksLikeSchema(obj map[string]any) bool {
-	for _, k := range []string{"$schema", "type", "properties", "required", "$defs", "allOf", "anyOf", "oneOf"} {
-		if _, ok := obj[k]; ok {
-			return true
-		}
+	keys := make(map[string]bool, len(obj))
+	for k := range obj {
+		keys[k] = true
 	}
-	return false
+	return contract.LooksLikeSchema(keys)
 }
 
 func oneLine(s string) string {
