@@ -14,7 +14,8 @@ import (
 // Completions or Responses API or the Anthropic Messages API, as their SDKs
 // define them; or, named with the way in there is, a reply or batch line of
 // the Gemini API, Ollama's own API or Amazon Bedrock's batch inference, or a
-// line of HESchema's run log, its report, config or benchmark manifest. A
+// line of HESchema's run log, its report, config or benchmark manifest, or
+// a JSON Schema (a candidate schema given where records go). A
 // record with request_id or case_id is none of them. Scoring such a file is a
 // step skipped, not a bad record: the message names the step.
 func ProviderRecord(raw []byte) string {
@@ -65,6 +66,8 @@ func ProviderRecordOf(keys map[string]bool, strs map[string]string) string {
 		return "HESchema's config.json (a run's configuration), not a record of fbeval's: convert the run log beside it with fbeval-batch from-heschema DIR and score what it writes"
 	case has("cases") && has("sha256") && has("domains") && has("categories"):
 		return "HESchema's benchmark manifest (cases, sha256, domains, categories), not a record of fbeval's: its cases are in cases.jsonl beside it, which --dataset reads"
+	case has("$schema") || has("properties") && (has("type") || has("required")):
+		return "a JSON Schema, not a record of fbeval's: a candidate schema goes to --schema FILE (of fbeval export, score and check) or --minimal-schema FILE"
 	case has("recordId") && has("modelInput"):
 		return "an Amazon Bedrock batch inference line (recordId, modelInput), not a record of fbeval's: fbeval-batch reads OpenAI's and Anthropic's batch files, not Bedrock's; write one {\"request_id\", \"output\"} line per request (docs/contract.md) from each line's modelOutput"
 	}

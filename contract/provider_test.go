@@ -41,6 +41,9 @@ func TestProviderRecord(t *testing.T) {
 		{"bedrock batch output", firstLine(read("testdata/providers/bedrock_batch_output.jsonl")), "an Amazon Bedrock batch inference line"},
 		{"bedrock batch error", strings.Split(read("testdata/providers/bedrock_batch_output.jsonl"), "\n")[1], "an Amazon Bedrock batch inference line"},
 		{"heschema run log", firstLine(read("../runners/internal/e2e/testdata/heschema_run/runs.jsonl")), "a line of HESchema's run log (caseId, arm, repeat, attempts), not a record of fbeval's: convert the file with fbeval-batch from-heschema FILE"},
+		{"json schema", `{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}`, "a JSON Schema, not a record of fbeval's"},
+		{"json schema without $schema", `{"type": "object", "properties": {}, "required": []}`, "a JSON Schema, not a record of fbeval's"},
+		{"anthropic error body", `{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}`, ""}, // a type is no schema
 		{"heschema config", `{"datasetHash": "2f66", "schemaHashes": {}, "minimalSchemaHashes": {}, "provider": "mock", "repeats": 3, "repairs": 2}`, "HESchema's config.json (a run's configuration)"},
 		{"heschema manifest", `{"version": 1, "cases": 480, "sha256": "2f66", "domains": {}, "categories": {}, "provenance": "x"}`, "HESchema's benchmark manifest (cases, sha256, domains, categories)"},
 		{"heschema report", `{"config": {"repeats": 3}, "cases": 480, "completedRuns": 4320, "complete": true, "arms": {}, "effects": {}}`, "HESchema's report (config, arms, effects)"},

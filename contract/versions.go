@@ -182,14 +182,3 @@ func IsRequestSummary(head []byte) bool {
 	}
 	return false
 }
-
-// LooksLikeSchema reports whether a JSON object with the top-level member
-// names keys is a JSON Schema: it has the keywords one is made of.
-func LooksLikeSchema(keys map[string]bool) bool {
-	for _, k := range []string{"$schema", "type", "properties", "required", "$defs", "allOf", "anyOf", "oneOf"} {
-		if keys[k] {
-			return true
-		}
-	}
-	return false
-}

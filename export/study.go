@@ -77,6 +77,12 @@ func ParseStudy(name string, data []byte) (contract.Study, error) {
 		// another file fbeval reads or writes, given where the study goes
 		return s, rec.Errorf(0, "this is %s (%s), not a study: name a built-in study (fbeval fixtures list) or a study file (%s; fbeval study init prints one)", contract.FileKind(v), v, contract.StudyV1).Of(contract.ErrWrongFile)
 	}
+	if v := contract.VersionOf(data); v == "" {
+		if what, way, ok := strings.Cut(contract.ProviderRecord(data), ", not a record of fbeval's: "); ok {
+			// a schema, HESchema's report or config, a provider's reply
+			return s, rec.Errorf(0, "this is %s, not a study: %s", what, way).Of(contract.ErrWrongFile)
+		}
+	}
 	if err := json.Unmarshal(data, &s, json.RejectUnknownMembers(true)); err != nil {
 		return s, contract.DecodeError(rec, err)
 	}

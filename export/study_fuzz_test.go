@@ -76,6 +76,8 @@ func TestParseStudyErrors(t *testing.T) {
 		{"response file", "{\"schema_version\":\"fbeval-response/v1\",\"request_id\":\"a\",\"output\":\"{}\"}\n{\"schema_version\":\"fbeval-response/v1\"}\n",
 			"s.json:1:1: this is a response file (fbeval-response/v1), not a study: name a built-in study (fbeval fixtures list) or a study file (fbeval-study/v1; fbeval study init prints one)"},
 		{"report", `{"schema_version":"fbeval-report/v1","suite":"toolcall"}`, "s.json:1:1: this is an fbeval report (fbeval-report/v1), not a study: name a built-in study (fbeval fixtures list) or a study file (fbeval-study/v1; fbeval study init prints one)"},
+		{"JSON Schema", "{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n  \"type\": \"object\",\n  \"properties\": {}\n}", "s.json:1:1: this is a JSON Schema, not a study: a candidate schema goes to --schema FILE (of fbeval export, score and check) or --minimal-schema FILE"},
+		{"HESchema config", `{"datasetHash": "ab", "schemaHashes": {}, "repeats": 3}`, "s.json:1:1: this is HESchema's config.json (a run's configuration), not a study: convert the run log beside it with fbeval-batch from-heschema DIR and score what it writes"},
 		{"CogLang fixture", `{"schema_version":"coglang-generation-eval-fixture/v0.1","cases":[]}`, "s.json:1:1: this is a CogLang fixture (coglang-generation-eval-fixture/v0.1), not a study: give it to the coglang study as --fixture s.json"},
 	}
 	for _, tt := range tests {
