@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -114,6 +115,11 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 	if form := contract.ToolCallForm(output); form != "" {
 		formNote = "this is " + form + ", not the envelope: in a response file it scores as a failure too; the envelope is {\"action\":\"call_tool\",\"tool\":NAME,\"arguments\":{...},\"missingFields\":[],\"reason\":\"\"}, or give the arguments alone to check them"
 	}
+	fileNote := ""
+	if bytes.HasPrefix(output, []byte("\ufeff")) {
+		// an editor's, not the model's: the output is checked as written
+		fileNote = "the file starts with a UTF-8 byte order mark, as Notepad and PowerShell's UTF8 encoding save one, and it is checked as part of the output; a model's answer seldom holds one: save the file as UTF-8 without it to check the answer alone"
+	}
 	w := bufio.NewWriter(env.Stdout)
 	if c.Format == "json" {
 		errs := []report.ErrorInfo{}
@@ -132,6 +138,9 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 		if formNote != "" {
 			doc = append(doc, contract.Member{Key: "form", Value: formNote})
 		}
+		if fileNote != "" {
+			doc = append(doc, contract.Member{Key: "file", Value: fileNote})
+		}
 		out, _ := contract.Marshal(append(doc, contract.Member{Key: "note", Value: passNote}), contract.PythonIndent)
 		w.Write(append(out, '\n'))
 	} else {
@@ -142,8 +151,10 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 				fmt.Fprintf(w, "    %s\n", describeError(d))
 			}
 		}
-		if formNote != "" {
-			fmt.Fprintf(w, "note: %s\n", formNote)
+		for _, n := range []string{formNote, fileNote} {
+			if n != "" {
+				fmt.Fprintf(w, "note: %s\n", n)
+			}
 		}
 		fmt.Fprintf(w, "note: %s\n", passNote)
 	}
