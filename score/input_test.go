@@ -134,7 +134,7 @@ func TestWorkers(t *testing.T) {
 	}
 }
 
-// BenchmarkHashingReaderShard: a batch engine's small shard (ten records,
+// BenchmarkHashingReaderShard: a batch engine's small shard (thirty records,
 // about 5 KB) read through a hashing reader to its end, as scoring reads
 // each of its files.
 func BenchmarkHashingReaderShard(b *testing.B) {
