@@ -24,54 +24,71 @@ func ProviderRecord(raw []byte) string {
 
 // ProviderRecordOf is ProviderRecord of a record TopLevel took apart.
 func ProviderRecordOf(keys map[string]bool, strs map[string]string) string {
-	if keys == nil {
+	what, way := ForeignOf(keys, strs)
+	if what == "" {
 		return ""
+	}
+	return what + ", not a record of fbeval's: " + way
+}
+
+// Foreign says what ProviderRecord says of raw in two parts: what it is
+// ("a JSON Schema") and the way into fbeval from it; "" when it is none. A
+// loader of a file of another kind than records (a study, a fixture, a
+// report) names it with its own words between them.
+func Foreign(raw []byte) (what, way string) {
+	return ForeignOf(TopLevel(raw))
+}
+
+// ForeignOf is Foreign of an object TopLevel took apart.
+func ForeignOf(keys map[string]bool, strs map[string]string) (what, way string) {
+	if keys == nil {
+		return "", ""
 	}
 	has := func(k string) bool { return keys[k] }
 	switch {
 	case has("custom_id") && has("response"):
-		return "an OpenAI Batch output line (custom_id, response), not a record of fbeval's: convert the file with fbeval-batch from-openai FILE --requests REQUESTS and score what it writes"
+		return "an OpenAI Batch output line (custom_id, response)", "convert the file with fbeval-batch from-openai FILE --requests REQUESTS and score what it writes"
 	case has("custom_id") && has("result"):
-		return "an Anthropic Message Batches result line (custom_id, result), not a record of fbeval's: convert the file with fbeval-batch from-anthropic FILE --requests REQUESTS and score what it writes"
+		return "an Anthropic Message Batches result line (custom_id, result)", "convert the file with fbeval-batch from-anthropic FILE --requests REQUESTS and score what it writes"
 	case has("custom_id") && has("body") && has("url"):
-		return "an OpenAI Batch input line (custom_id, method, url, body), not a record of fbeval's: send the file to the batch API, then convert its output with fbeval-batch from-openai"
+		return "an OpenAI Batch input line (custom_id, method, url, body)", "send the file to the batch API, then convert its output with fbeval-batch from-openai"
 	case has("custom_id") && has("params"):
-		return "an Anthropic Message Batches request (custom_id, params), not a record of fbeval's: send the file to the batch API, then convert its results with fbeval-batch from-anthropic"
+		return "an Anthropic Message Batches request (custom_id, params)", "send the file to the batch API, then convert its results with fbeval-batch from-anthropic"
 	case strs["object"] == "chat.completion" || has("choices") && has("model") && !has("request_id") && !has("case_id"):
-		return "an OpenAI chat completion (the API's reply), not a record of fbeval's: let fbeval-openai call the API and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
+		return "an OpenAI chat completion (the API's reply)", "let fbeval-openai call the API and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
 	case strs["object"] == "response" && !has("request_id") && !has("case_id"):
-		return "an OpenAI Responses API reply, not a record of fbeval's: let fbeval-openai --api responses call the API and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
+		return "an OpenAI Responses API reply", "let fbeval-openai --api responses call the API and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
 	case strs["type"] == "message" && strs["role"] == "assistant" && has("content"):
-		return "an Anthropic Messages API reply, not a record of fbeval's: let fbeval-anthropic call the API and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
+		return "an Anthropic Messages API reply", "let fbeval-anthropic call the API and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
 	}
 	if has("request_id") || has("case_id") {
-		return "" // a record of fbeval's contract, whatever else it holds
+		return "", "" // a record of fbeval's contract, whatever else it holds
 	}
 	// providers fbeval has no runner or converter for: what they are, and the
 	// way in that there is
 	switch {
 	case has("key") && (has("response") || has("error")):
-		return "a Gemini Batch API output line (key, response), not a record of fbeval's: fbeval-batch reads OpenAI's and Anthropic's batch files (Gemini's Batch API takes OpenAI's format too); or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
+		return "a Gemini Batch API output line (key, response)", "fbeval-batch reads OpenAI's and Anthropic's batch files (Gemini's Batch API takes OpenAI's format too); or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
 	case has("key") && has("request"):
-		return "a Gemini Batch API input line (key, request), not a record of fbeval's: fbeval-batch writes OpenAI's and Anthropic's batch files (Gemini's Batch API takes OpenAI's format too), and reads the results back"
+		return "a Gemini Batch API input line (key, request)", "fbeval-batch writes OpenAI's and Anthropic's batch files (Gemini's Batch API takes OpenAI's format too), and reads the results back"
 	case has("candidates"):
-		return "a Gemini API reply (candidates), not a record of fbeval's: let fbeval-openai call Gemini's OpenAI-compatible API (--base-url " + geminiOpenAI + ") and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
+		return "a Gemini API reply (candidates)", "let fbeval-openai call Gemini's OpenAI-compatible API (--base-url " + geminiOpenAI + ") and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
 	case has("model") && has("created_at") && has("done") && (has("message") || has("response")):
-		return "an Ollama API reply (/api/chat or /api/generate), not a record of fbeval's: let fbeval-openai call Ollama's OpenAI-compatible API (--base-url http://localhost:11434/v1) and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
+		return "an Ollama API reply (/api/chat or /api/generate)", "let fbeval-openai call Ollama's OpenAI-compatible API (--base-url http://localhost:11434/v1) and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
 	case has("caseId") && has("arm") && has("attempts"):
-		return "a line of HESchema's run log (caseId, arm, repeat, attempts), not a record of fbeval's: convert the file with fbeval-batch from-heschema FILE (or its folder) and score what it writes"
+		return "a line of HESchema's run log (caseId, arm, repeat, attempts)", "convert the file with fbeval-batch from-heschema FILE (or its folder) and score what it writes"
 	case has("completedRuns") && has("arms") && has("effects"):
-		return "HESchema's report (config, arms, effects), not a record of fbeval's: convert the run log beside it with fbeval-batch from-heschema DIR and score what it writes"
+		return "HESchema's report (config, arms, effects)", "convert the run log beside it with fbeval-batch from-heschema DIR and score what it writes"
 	case has("datasetHash") && has("schemaHashes"):
-		return "HESchema's config.json (a run's configuration), not a record of fbeval's: convert the run log beside it with fbeval-batch from-heschema DIR and score what it writes"
+		return "HESchema's config.json (a run's configuration)", "convert the run log beside it with fbeval-batch from-heschema DIR and score what it writes"
 	case has("cases") && has("sha256") && has("domains") && has("categories"):
-		return "HESchema's benchmark manifest (cases, sha256, domains, categories), not a record of fbeval's: its cases are in cases.jsonl beside it, which --dataset reads"
+		return "HESchema's benchmark manifest (cases, sha256, domains, categories)", "its cases are in cases.jsonl beside it, which --dataset reads"
 	case has("$schema") || has("properties") && (has("type") || has("required")):
-		return "a JSON Schema, not a record of fbeval's: a candidate schema goes to --schema FILE (of fbeval export, score and check) or --minimal-schema FILE"
+		return "a JSON Schema", "a candidate schema goes to --schema FILE (of fbeval export, score and check) or --minimal-schema FILE"
 	case has("recordId") && has("modelInput"):
-		return "an Amazon Bedrock batch inference line (recordId, modelInput), not a record of fbeval's: fbeval-batch reads OpenAI's and Anthropic's batch files, not Bedrock's; write one {\"request_id\", \"output\"} line per request (docs/contract.md) from each line's modelOutput"
+		return "an Amazon Bedrock batch inference line (recordId, modelInput)", "fbeval-batch reads OpenAI's and Anthropic's batch files, not Bedrock's; write one {\"request_id\", \"output\"} line per request (docs/contract.md) from each line's modelOutput"
 	}
-	return ""
+	return "", ""
 }
 
 // geminiOpenAI is the base URL of Gemini's OpenAI-compatible API.

@@ -78,7 +78,7 @@ func ParseStudy(name string, data []byte) (contract.Study, error) {
 		return s, rec.Errorf(0, "this is %s (%s), not a study: name a built-in study (fbeval fixtures list) or a study file (%s; fbeval study init prints one)", contract.FileKind(v), v, contract.StudyV1).Of(contract.ErrWrongFile)
 	}
 	if v := contract.VersionOf(data); v == "" {
-		if what, way, ok := strings.Cut(contract.ProviderRecord(data), ", not a record of fbeval's: "); ok {
+		if what, way := contract.Foreign(data); what != "" {
 			// a schema, HESchema's report or config, a provider's reply
 			return s, rec.Errorf(0, "this is %s, not a study: %s", what, way).Of(contract.ErrWrongFile)
 		}

@@ -82,7 +82,7 @@ func loadWhole(name string, data []byte) (Doc, error) {
 		}
 		doc.Kind, doc.CogLang = KindCogLang, &r
 	case "":
-		if what, way, ok := strings.Cut(contract.ProviderRecord(data), ", not a record of fbeval's: "); ok {
+		if what, way := contract.Foreign(data); what != "" {
 			// HESchema's report, a provider's reply: named, with the way to a report
 			return Doc{}, fmt.Errorf("%s:1:1: expected an fbeval report (%s or %s), found %s: %s; fbeval score --format json then writes a report", name, contract.ReportV1, contract.CogLangResult, what, way)
 		}

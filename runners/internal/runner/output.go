@@ -289,7 +289,7 @@ func notResponses(path string) string {
 		return fmt.Sprintf("text that is not JSON lines (it starts %q)", contract.PrintableLine(string(first[:min(len(first), 40)])))
 	}
 	first, _, _ := bytes.Cut(head, []byte("\n"))
-	if what, _, ok := strings.Cut(contract.ProviderRecord(first), ", not a record of fbeval's"); ok {
+	if what, _ := contract.Foreign(first); what != "" {
 		return what // a provider's reply or batch line, which scoring names the same way
 	}
 	switch v := contract.VersionOf(head); v {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/contract/strictjson"
@@ -156,7 +155,7 @@ func CheckOne(tool contract.Tool, candidate, output, state []byte, stateName str
 		if sv.Kind() != strictjson.Object {
 			return tc.Result{}, &contract.InputError{File: stateName, Line: 1, Col: 1, Msg: "the confirmed state must be a JSON object: its confirmed values, or a context with confirmedState"}
 		}
-		if what, way, ok := strings.Cut(contract.ProviderRecord(state), ", not a record of fbeval's: "); ok {
+		if what, way := contract.Foreign(state); what != "" {
 			// a schema given as --state rather than --schema would be checked
 			// as the values confirmed
 			return tc.Result{}, &contract.InputError{Kind: contract.ErrWrongFile, File: stateName, Line: 1, Col: 1, Msg: "this is " + what + ", not confirmed state: " + way}
