@@ -697,6 +697,9 @@ func TestOpenOutputNotResponses(t *testing.T) {
 		{"text", "schema_version: coglang-generation-eval-result/v0.1\n", "holds text that is not JSON lines"},
 		// a provider's own lines, saved where the runner's records go
 		{"batch output", `{"id": "batch_req_1", "custom_id": "a", "response": {"status_code": 200, "body": {}}, "error": null}` + "\n", "holds an OpenAI Batch output line (custom_id, response), not response records, so it is neither resumed nor started over (--fresh): write the responses to another file"},
+		// a document printed over lines: a schema, HESchema's config
+		{"json schema", "{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n  \"type\": \"object\"\n}\n", "holds a JSON Schema, not response records, so it is neither resumed nor started over (--fresh)"},
+		{"heschema config", "{\n  \"datasetHash\": \"ab\",\n  \"schemaHashes\": {},\n  \"repeats\": 3\n}\n", "holds HESchema's config.json (a run's configuration), not response records"},
 		{"chat completion", `{"id":"chatcmpl-1","object":"chat.completion","model":"m","choices":[]}` + "\n", "holds an OpenAI chat completion (the API's reply), not response records"},
 		{"responses", `{"schema_version":"fbeval-response/v1","request_id":"a","output":"x"}` + "\n", ""},
 		{"coglang responses", "\ufeff" + `{"schema_version": "coglang-generation-eval-response/v0.1", "case_id": "L1-001", "output": "Equal[1, 1]"}` + "\n", ""},

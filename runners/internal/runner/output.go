@@ -292,6 +292,9 @@ func notResponses(path string) string {
 	if what, _ := contract.Foreign(first); what != "" {
 		return what // a provider's reply or batch line, which scoring names the same way
 	}
+	if what, _ := contract.Foreign(head); what != "" {
+		return what // one printed over lines: a schema, HESchema's config or report
+	}
 	switch v := contract.VersionOf(head); v {
 	case "", contract.ResponseV1, contract.CogLangResponse:
 		return ""
