@@ -182,8 +182,7 @@ func Compare(a, b *report.ToolcallReport, opts Options) (*Result, error) {
 	}
 	a, b = held(a), held(b)
 	diffs := configDiffs(a, b)
-	diffs = append(diffs, health(opts.LabelA, a, flagsOf(a))...)
-	diffs = append(diffs, health(opts.LabelB, b, flagsOf(b))...)
+	diffs = append(diffs, healthOfBoth(opts, a, flagsOf(a), b, flagsOf(b))...)
 
 	rowsA, dupA := index(a)
 	rowsB, dupB := index(b)
@@ -380,8 +379,7 @@ func comparePositional(a, b *report.ToolcallReport, opts Options) (res *Result, 
 	}
 	keys = nil
 	diffs := configDiffs(a, b)
-	diffs = append(diffs, health(opts.LabelA, a, flagsA)...)
-	diffs = append(diffs, health(opts.LabelB, b, flagsB)...)
+	diffs = append(diffs, healthOfBoth(opts, a, flagsA, b, flagsB)...)
 	if len(diffs) > 0 {
 		return nil, true, notComparable(diffs)
 	}
@@ -687,6 +685,30 @@ func hashes(r *report.ToolcallReport, role string) []string {
 		}
 	}
 	return out
+}
+
+// healthOfBoth lists why either report cannot take part (health), and once,
+// when requests of either went unanswered (a provider error, a missing
+// response), what to do.
+func healthOfBoth(opts Options, a *report.ToolcallReport, fa rowFlags, b *report.ToolcallReport, fb rowFlags) []string {
+	d := append(health(opts.LabelA, a, fa), health(opts.LabelB, b, fb)...)
+	if unanswered(a, fa) || unanswered(b, fb) {
+		d = append(d, "ask the requests left without an answer again (a runner's -o resumes its file, asking only those) and score again")
+	}
+	return d
+}
+
+// unanswered reports whether r has a provider error or a missing response.
+func unanswered(r *report.ToolcallReport, flags rowFlags) bool {
+	if flags.provider || flags.missing {
+		return true
+	}
+	for _, a := range r.Arms {
+		if a.Value.ProviderErrors > 0 || a.Value.MissingResponses > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // health lists why one report cannot take part: incomplete, provider errors,

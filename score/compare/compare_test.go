@@ -161,8 +161,8 @@ func TestCompareRefuses(t *testing.T) {
 			m := b.Arms[0].Value
 			m.ProviderErrors = 2
 			b.Arms[0].Value = m
-		}, []string{"large: 2 provider errors"}},
-		{"missing row flag", func(a, b *report.ToolcallReport) { a.Rows[3].Missing = true }, []string{"small: 1 missing response"}},
+		}, []string{"large: 2 provider errors; ask the requests left without an answer again (a runner's -o resumes its file, asking only those) and score again"}},
+		{"missing row flag", func(a, b *report.ToolcallReport) { a.Rows[3].Missing = true }, []string{"small: 1 missing response; ask the requests left without an answer again"}},
 		{"dataset contents", func(a, b *report.ToolcallReport) { b.Inputs[0].SHA256 = "00" }, []string{"dataset input sha256 differs"}},
 		{"rows differ", func(a, b *report.ToolcallReport) { b.Rows = b.Rows[1:] }, []string{"1 row only in small (first: no_schema/flights-complete-001#r1)"}},
 		{"duplicate row", func(a, b *report.ToolcallReport) { b.Rows[1] = b.Rows[0] }, []string{"large: row no_schema/flights-complete-001#r1 appears twice"}},
