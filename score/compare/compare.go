@@ -691,30 +691,19 @@ func hashes(r *report.ToolcallReport, role string) []string {
 // when requests of either went unanswered (a provider error, a missing
 // response), what to do.
 func healthOfBoth(opts Options, a *report.ToolcallReport, fa rowFlags, b *report.ToolcallReport, fb rowFlags) []string {
-	d := append(health(opts.LabelA, a, fa), health(opts.LabelB, b, fb)...)
-	if unanswered(a, fa) || unanswered(b, fb) {
+	da, ua := health(opts.LabelA, a, fa)
+	db, ub := health(opts.LabelB, b, fb)
+	d := append(da, db...)
+	if ua || ub {
 		d = append(d, "ask the requests left without an answer again (a runner's -o resumes its file, asking only those) and score again")
 	}
 	return d
 }
 
-// unanswered reports whether r has a provider error or a missing response.
-func unanswered(r *report.ToolcallReport, flags rowFlags) bool {
-	if flags.provider || flags.missing {
-		return true
-	}
-	for _, a := range r.Arms {
-		if a.Value.ProviderErrors > 0 || a.Value.MissingResponses > 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // health lists why one report cannot take part: incomplete, provider errors,
-// missing responses, answers that measure the runner.
-func health(label string, r *report.ToolcallReport, flags rowFlags) []string {
-	var d []string
+// missing responses, answers that measure the runner; unanswered says whether
+// requests went without an answer (a provider error, a missing response).
+func health(label string, r *report.ToolcallReport, flags rowFlags) (d []string, unanswered bool) {
 	if !r.Complete {
 		d = append(d, label+": report is not complete")
 	}
@@ -738,7 +727,7 @@ func health(label string, r *report.ToolcallReport, flags rowFlags) []string {
 	if missing > 0 {
 		d = append(d, label+": "+contract.Plural(missing, "missing response", "missing responses"))
 	}
-	return d
+	return d, provider+missing > 0
 }
 
 func index(r *report.ToolcallReport) (map[rowKey]int, string) {
