@@ -103,6 +103,12 @@ func TestParseRecordedBodies(t *testing.T) {
 		// vLLM with a reasoning parser (--reasoning-parser deepseek_r1): the
 		// thinking in reasoning_content beside the content; the answer is the content
 		{"chat_reasoning_content.json", "chat", `{"action":"ask_clarification","tool":"search_hotels","arguments":{},"missingFields":["city"],"reason":"Which city?"}`, "stop", "deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B", "chatcmpl-8f2c1e0a9b7d4c3e", 310, 92, false},
+		// vLLM since 0.17: the thinking in reasoning (reasoning_content is gone),
+		// and every member of its ChatCompletionResponse, nulls included
+		{"chat_vllm_reasoning.json", "chat", `{"action":"ask_clarification","tool":"search_hotels","arguments":{},"missingFields":["city"],"reason":"Which city?"}`, "stop", "Qwen/Qwen3-8B", "chatcmpl-5d0b8f3e2c9a4e71b6f0c2d4a8e1f937", 310, 108, false},
+		// the same model spent max_tokens thinking: content null, no text; the
+		// finish reason says why (scoring counts such answers)
+		{"chat_vllm_reasoning_length.json", "chat", "", "length", "Qwen/Qwen3-8B", "chatcmpl-a71c4e09d2b84f5c9e3d6b1f0a2c8e45", 291, 64, false},
 		// a reasoning model: its reasoning item (a summary) before the message;
 		// the answer is the message's text alone
 		{"responses_reasoning.json", "responses", `{"action":"refuse","tool":null,"arguments":{},"missingFields":[],"reason":"I cannot share that."}`, "completed", "o4-mini-2025-04-16", "resp_68a1f0c2b3d48190a1b2c3d4e5f60718", 36, 412, false},
