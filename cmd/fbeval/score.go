@@ -316,6 +316,9 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 	if err != nil {
 		return err
 	}
+	if n := res.ProviderErrorCases(); n > 0 {
+		env.warnf("%s a provider error, where the model never answered (%s): %s and the result is not ok; run the runner again with -o FILE to ask %s again (answered requests are skipped)", contract.Plural(n, "case has", "cases have"), res.ProviderErrorCodes, contract.Pick(n, "it scores as a failure", "they score as failures"), contract.Pick(n, "it", "them"))
+	}
 	if !res.OK() {
 		return &exitError{code: 1}
 	}

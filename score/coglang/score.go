@@ -1,6 +1,7 @@
 package coglang
 
 import (
+	"math/bits"
 	"runtime"
 	"sort"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fbeval/fbeval/fixtures"
+	"github.com/fbeval/fbeval/score"
 	"github.com/fbeval/fbeval/score/report"
 )
 
@@ -168,7 +170,8 @@ type Result struct {
 	// What Score saw of the responses: records given, case ids given more than
 	// once (the last record wins) and case ids the fixture does not have.
 	RecordsRead          int
-	ProviderErrorRecords int // provider error records among them
+	ProviderErrorRecords int                 // provider error records among them
+	ProviderErrorCodes   score.ProviderCodes // their codes
 	DuplicateCaseIDs     []string
 	UnknownCaseIDs       []string
 	// UnknownNotListed counts records whose unknown case id is left out of
@@ -206,6 +209,12 @@ func (r *Result) Close() {
 // OK reports whether the result is ok (exit code 0).
 func (r *Result) OK() bool { return r.Summary.OK() }
 
+// ProviderErrorCases counts the cases whose last record is a provider error
+// record: the model never answered them (a bad key, a quota, a server error).
+func (r *Result) ProviderErrorCases() int {
+	return r.FailureCounts[bits.TrailingZeros(uint(FailProviderError))]
+}
+
 // parallelMin is the case count from which scoring is spread over the CPUs.
 const parallelMin = 8192
 
@@ -239,6 +248,7 @@ func Score(fx *fixtures.CogLangFixture, responses []Response, opts Options) *Res
 			r := &responses[i]
 			if r.ProviderError {
 				res.ProviderErrorRecords++
+				res.ProviderErrorCodes.Add(r.ErrorCode)
 			}
 			if seen[r.CaseID] {
 				dupSet[r.CaseID] = true

@@ -98,6 +98,9 @@ func TestScoreFilesWorkers(t *testing.T) {
 			if loaded.ProviderErrors != 4 || strings.Join(loaded.ErrorCases, " ") != "FB-L1-003 FB-L1-004" {
 				t.Errorf("workers %d: %d provider error records, cases %v", w, loaded.ProviderErrors, loaded.ErrorCases)
 			}
+			if n, codes := res.ProviderErrorCases(), res.ProviderErrorCodes.String(); n != 2 || codes != "http_500 in 1 record, no code in 1, overloaded in 1, x in 1" {
+				t.Errorf("workers %d: %d provider error cases, codes %q", w, n, codes)
+			}
 			if got := render(t, res); !bytes.Equal(got, want) {
 				t.Errorf("strict=%v workers %d: the result differs from ReadResponses + Score", strict, w)
 			}

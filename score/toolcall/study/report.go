@@ -2,11 +2,9 @@ package study
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -469,37 +467,7 @@ func (rep *Aggregates) ProviderErrorRows() int {
 
 // ProviderErrorCodes says which provider errors the records read carry, most
 // first: "http_401 in 252 records, http_500 in 1".
-func (rep *Aggregates) ProviderErrorCodes() string {
-	n := rep.Run.providerCodes
-	codes := slices.Collect(maps.Keys(n))
-	slices.SortFunc(codes, func(a, b string) int {
-		return cmp.Or(cmp.Compare(n[b], n[a]), cmp.Compare(a, b))
-	})
-	var parts []string
-	for i, code := range codes {
-		if i == 5 {
-			parts = append(parts, fmt.Sprintf("%d more codes", len(codes)-5))
-			break
-		}
-		part := fmt.Sprintf("%s in %d", contract.PrintableLine(cutBytes(code, 40)), n[code])
-		switch {
-		case i == 0 && n[code] == 1:
-			part += " record"
-		case i == 0:
-			part += " records"
-		}
-		parts = append(parts, part)
-	}
-	return strings.Join(parts, ", ")
-}
-
-// cutBytes cuts s to at most max bytes of valid UTF-8, marking a cut with "...".
-func cutBytes(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	return strings.ToValidUTF8(s[:max], "") + "..."
-}
+func (rep *Aggregates) ProviderErrorCodes() string { return rep.Run.providerCodes.String() }
 
 // Model returns the report in the report model (fbeval-report/v1). Its rows are a
 // source that builds each row as it is written.

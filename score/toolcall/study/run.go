@@ -57,11 +57,8 @@ type Run struct {
 	// at a repeat or an attempt past the study's (CheckJoined)
 	beyond beyondRecords
 	// providerCodes counts the provider error records read, by their code
-	// (the first maxProviderCodes codes; the rest as "other")
-	providerCodes map[string]int
+	providerCodes score.ProviderCodes
 }
-
-const maxProviderCodes = 100
 
 // beyondRecords are the unknown records whose ids name a repeat past the
 // study's repeats, or (within them) an attempt past its repair rounds: the
@@ -854,17 +851,11 @@ func (run *Run) apply(o *outcome, st *score.InputStats) bool {
 // countProviderCode counts a provider error record by its code, read from
 // its detail.
 func (run *Run) countProviderCode(enc []byte) {
-	code := "no code"
-	if d, err := decodeDetail(enc, true); err == nil && d.provider != nil && d.provider.Code != "" {
+	code := ""
+	if d, err := decodeDetail(enc, true); err == nil && d.provider != nil {
 		code = d.provider.Code
 	}
-	if run.providerCodes == nil {
-		run.providerCodes = map[string]int{}
-	}
-	if _, ok := run.providerCodes[code]; !ok && len(run.providerCodes) >= maxProviderCodes {
-		code = "other"
-	}
-	run.providerCodes[code]++
+	run.providerCodes.Add(code)
 }
 
 // repairDue reports whether a repair request is due for row r of plan case

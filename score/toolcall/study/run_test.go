@@ -397,24 +397,6 @@ func repairRequests(run *Run, p *export.ToolcallPlan, includeRef bool) ([]contra
 	return p.RepairRequests(repairs, includeRef)
 }
 
-func TestProviderErrorCodes(t *testing.T) {
-	long := strings.Repeat("é", 30)
-	for _, tc := range []struct {
-		codes map[string]int
-		want  string
-	}{
-		{map[string]int{"http_401": 252}, "http_401 in 252 records"},
-		{map[string]int{"http_500": 1, "rate_limited": 1}, "http_500 in 1 record, rate_limited in 1"},
-		{map[string]int{"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 6}, "f in 6 records, g in 6, e in 5, d in 4, c in 3, 2 more codes"},
-		{map[string]int{long: 2, "x\ny": 1}, strings.Repeat("é", 20) + "... in 2 records, x\\ny in 1"},
-	} {
-		rep := &Aggregates{Run: &Run{providerCodes: tc.codes}}
-		if got := rep.ProviderErrorCodes(); got != tc.want {
-			t.Errorf("%v: %q, want %q", tc.codes, got, tc.want)
-		}
-	}
-}
-
 // An answer is blank when its output has no text, and cut short when its
 // finish_reason is a provider's word for the token limit, as the runners copy
 // it from the recorded bodies (runners/internal/openai and anthropic testdata).

@@ -1,0 +1,70 @@
+package score
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/fbeval/fbeval/contract"
+)
+
+// ProviderCodes counts the provider error records read, by their code: the
+// first MaxProviderCodes codes, the rest as "other". Both suites say what
+// their provider errors were with it.
+type ProviderCodes map[string]int
+
+// MaxProviderCodes bounds the codes ProviderCodes keeps apart.
+const MaxProviderCodes = 100
+
+// Add counts one record with code ("no code" when it has none).
+func (p *ProviderCodes) Add(code string) {
+	if code == "" {
+		code = "no code"
+	}
+	if *p == nil {
+		*p = ProviderCodes{}
+	}
+	if _, ok := (*p)[code]; !ok {
+		if len(*p) >= MaxProviderCodes {
+			code = "other"
+		} else {
+			code = strings.Clone(code) // a key outlives the batch it was read in
+		}
+	}
+	(*p)[code]++
+}
+
+// String says which codes were counted, most first: "http_401 in 252
+// records, http_500 in 1"; five at most, then how many more.
+func (p ProviderCodes) String() string {
+	codes := slices.Collect(maps.Keys(p))
+	slices.SortFunc(codes, func(a, b string) int {
+		return cmp.Or(cmp.Compare(p[b], p[a]), cmp.Compare(a, b))
+	})
+	var parts []string
+	for i, code := range codes {
+		if i == 5 {
+			parts = append(parts, fmt.Sprintf("%d more codes", len(codes)-5))
+			break
+		}
+		part := fmt.Sprintf("%s in %d", contract.PrintableLine(cutBytes(code, 40)), p[code])
+		switch {
+		case i == 0 && p[code] == 1:
+			part += " record"
+		case i == 0:
+			part += " records"
+		}
+		parts = append(parts, part)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// cutBytes cuts s to at most max bytes of valid UTF-8, marking a cut with "...".
+func cutBytes(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	return strings.ToValidUTF8(s[:max], "") + "..."
+}
