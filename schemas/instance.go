@@ -51,3 +51,92 @@ func toAny(v strictjson.Value, exact bool) any {
 	}
 	return nil
 }
+
+// maxQuickDepth is the deepest nesting quickInstance reads; a deeper record
+// goes the long way, which says where it is too deep.
+const maxQuickDepth = 512
+
+// quickInstance reads raw, one strict JSON value, into the Go values
+// jsonschema.UnmarshalJSON gives (json.Number for every number, its literal
+// as written), in one walk. It gives up (false) on anything that way would
+// have to explain: invalid or trailing JSON, a name given twice, invalid UTF-8,
+// a lone surrogate escape, nesting past maxQuickDepth. A record it reads is one
+// the long way reads, to the same value.
+func quickInstance(raw []byte) (any, bool) {
+	var buf []byte
+	var value func(i, depth int) (any, int, bool)
+	value = func(i, depth int) (any, int, bool) {
+		if i >= len(raw) {
+			return nil, i, false
+		}
+		switch c := raw[i]; {
+		case c == '"':
+			end, out, escaped, err := strictjson.ReadString(raw, i, buf[:0], strictjson.RejectSurrogates)
+			if err != strictjson.LexOK {
+				return nil, i, false
+			}
+			if escaped {
+				buf = out
+				return string(out), end, true
+			}
+			return string(raw[i+1 : end-1]), end, true
+		case c == '{':
+			if depth >= maxQuickDepth {
+				return nil, i, false
+			}
+			m := map[string]any{}
+			ok := true
+			end := strictjson.Members(raw, i, func(name []byte, j int) (int, bool) {
+				if _, dup := m[string(name)]; dup {
+					ok = false
+					return j, false
+				}
+				v, k, good := value(j, depth+1)
+				if !good {
+					ok = false
+					return k, false
+				}
+				m[string(name)] = v
+				return k, true
+			})
+			// Members stops at a name with an escape: the long way reads it
+			return m, end, ok && end >= 0
+		case c == '[':
+			if depth >= maxQuickDepth {
+				return nil, i, false
+			}
+			items := []any{}
+			ok := true
+			end := strictjson.Items(raw, i, func(j int) (int, bool) {
+				v, k, good := value(j, depth+1)
+				if !good {
+					ok = false
+					return k, false
+				}
+				items = append(items, v)
+				return k, true
+			})
+			return items, end, ok && end >= 0
+		case c == 't':
+			end, err := strictjson.ScanLiteral(raw, i, "true")
+			return true, end, err == strictjson.LexOK
+		case c == 'f':
+			end, err := strictjson.ScanLiteral(raw, i, "false")
+			return false, end, err == strictjson.LexOK
+		case c == 'n':
+			end, err := strictjson.ScanLiteral(raw, i, "null")
+			return nil, end, err == strictjson.LexOK
+		default:
+			end, _, err := strictjson.ScanNumber(raw, i)
+			if err != strictjson.LexOK {
+				return nil, i, false
+			}
+			return json.Number(raw[i:end]), end, true
+		}
+	}
+	v, end, ok := value(strictjson.SkipSpace(raw, 0), 0)
+	if !ok || strictjson.SkipSpace(raw, end) != len(raw) {
+		return nil, false
+	}
+	return v, true
+}

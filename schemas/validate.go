@@ -12,6 +12,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/pipeline"
 )
 
 // Problem is one reason a file does not match its schema, located at the value it
@@ -74,6 +75,9 @@ type Options struct {
 	// TextHint names a file that starts as no JSON value, as one problem
 	// (contract.ReadOptions.TextHint); nil: its lines are each invalid JSON.
 	TextHint func(head []byte) string
+	// Workers is how many goroutines check records (0: one per core); the
+	// problems are the same, in the same order, at any number.
+	Workers int
 }
 
 // Stats counts what a validation saw.
@@ -135,7 +139,28 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 		MaxLineBytes: opts.MaxLineBytes,
 		TextHint:     opts.TextHint,
 	})
-	var ps []Problem
+	// records are checked on the workers, a batch at a time, and their
+	// problems emitted in input order
+	p := pipeline.New(opts.Workers, func() func(*pipeline.Batch[[]Problem]) {
+		return func(b *pipeline.Batch[[]Problem]) {
+			for i := range b.Len() {
+				rec := contract.Record{File: file, Line: b.Lines[i], Col: b.Cols[i], Raw: b.Record(i), Err: b.Errs[i]}
+				ps := v.record(&rec, opts, b.Out[i][:0])
+				sortProblems(ps)
+				b.Out[i] = ps
+			}
+		}
+	}, func(b *pipeline.Batch[[]Problem]) bool {
+		for _, ps := range b.Out {
+			if len(ps) > 0 {
+				st.Invalid++
+			}
+			for _, p := range ps {
+				emit(p)
+			}
+		}
+		return true
+	})
 	for rd.Scan() {
 		rec := rd.Record()
 		st.Records++
@@ -143,6 +168,7 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 			// a provider's own file (an OpenAI Batch output, say): one problem
 			// that names the step skipped, not one per line
 			if what := contract.ProviderRecord(rec.Raw); what != "" {
+				p.Close()
 				emit(Problem{File: rec.File, Line: rec.Line, Col: rec.Col, Message: "this is " + what + "; fbeval validate checks the contract files fbeval reads and writes", Read: true})
 				for rd.Scan() { // counted, each as the first
 					st.Records++
@@ -151,15 +177,9 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 				return st
 			}
 		}
-		ps = v.record(rec, opts, ps[:0])
-		if len(ps) > 0 {
-			st.Invalid++
-		}
-		sortProblems(ps)
-		for _, p := range ps {
-			emit(p)
-		}
+		p.Add(0, rec)
 	}
+	p.Close()
 	if err := rd.Err(); err != nil {
 		emit(readProblem(file, err))
 		st.Invalid++
@@ -185,8 +205,36 @@ func (v *Validator) record(rec *contract.Record, opts Options, ps []Problem) []P
 	if rec.Err != nil {
 		return append(ps, readProblem(rec.File, rec.Err))
 	}
-	// jsontext first: it rejects duplicate names and invalid UTF-8, which the
-	// decoder below would let through, and says where.
+	doc, quick := quickInstance(rec.Raw)
+	if !quick {
+		var p *Problem
+		if doc, p = slowInstance(rec); p != nil {
+			return append(ps, *p)
+		}
+	}
+	name, p := chooseSchema(doc, opts)
+	if name == "" {
+		p.File = rec.File
+		p.Line, p.Col = position(rec, p.Pointer)
+		return append(ps, p)
+	}
+	err := v.schemas[name].Validate(doc)
+	var ve *jsonschema.ValidationError
+	if err == nil || !errors.As(err, &ve) {
+		return ps
+	}
+	for _, r := range Reasons(ve) {
+		ptr := string(Pointer(r.Loc))
+		line, col := position(rec, ptr)
+		ps = append(ps, Problem{File: rec.File, Line: line, Col: col, Pointer: ptr, Message: r.Msg})
+	}
+	return dedupe(ps)
+}
+
+// slowInstance reads a record quickInstance gave up on: jsontext first, which
+// rejects duplicate names and invalid UTF-8 (the decoder after it would let
+// them through) and says where; a problem when the record is no JSON it reads.
+func slowInstance(rec *contract.Record) (any, *Problem) {
 	d := jsontext.NewDecoder(bytes.NewReader(rec.Raw))
 	if err := d.SkipValue(); err != nil {
 		var off int64
@@ -203,34 +251,18 @@ func (v *Validator) record(rec *contract.Record, opts Options, ps []Problem) []P
 			msg = "the record ends inside a JSON value"
 		}
 		at := rec.Errorf(off, "")
-		return append(ps, Problem{File: rec.File, Line: at.Line, Col: at.Col, Message: "invalid JSON: " + strings.TrimPrefix(msg, "jsontext: "), Read: true})
+		return nil, &Problem{File: rec.File, Line: at.Line, Col: at.Col, Message: "invalid JSON: " + strings.TrimPrefix(msg, "jsontext: "), Read: true}
 	}
 	if _, err := d.ReadToken(); err != io.EOF {
 		at := rec.Errorf(d.InputOffset(), "")
-		return append(ps, Problem{File: rec.File, Line: at.Line, Col: at.Col, Message: "invalid JSON: unexpected data after the value", Read: true})
+		return nil, &Problem{File: rec.File, Line: at.Line, Col: at.Col, Message: "invalid JSON: unexpected data after the value", Read: true}
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(rec.Raw))
 	if err != nil {
 		at := rec.Errorf(0, "")
-		return append(ps, Problem{File: rec.File, Line: at.Line, Col: at.Col, Message: "invalid JSON: " + err.Error(), Read: true})
+		return nil, &Problem{File: rec.File, Line: at.Line, Col: at.Col, Message: "invalid JSON: " + err.Error(), Read: true}
 	}
-	name, p := chooseSchema(doc, opts)
-	if name == "" {
-		p.File = rec.File
-		p.Line, p.Col = position(rec, p.Pointer)
-		return append(ps, p)
-	}
-	err = v.schemas[name].Validate(doc)
-	var ve *jsonschema.ValidationError
-	if err == nil || !errors.As(err, &ve) {
-		return ps
-	}
-	for _, r := range Reasons(ve) {
-		ptr := string(Pointer(r.Loc))
-		line, col := position(rec, ptr)
-		ps = append(ps, Problem{File: rec.File, Line: line, Col: col, Pointer: ptr, Message: r.Msg})
-	}
-	return dedupe(ps)
+	return doc, nil
 }
 
 // chooseSchema returns the schema for doc, or a problem saying why there is none.

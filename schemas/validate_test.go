@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -318,6 +319,47 @@ func TestValidateStats(t *testing.T) {
 	}
 }
 
+// TestValidateWorkers: the same problems, in the same order, with the same
+// counts, at 1, 2 and 4 workers, on a file of thousands of records, good and
+// bad, read quickly and the long way, spread over many batches.
+func TestValidateWorkers(t *testing.T) {
+	v := mustValidator(t)
+	var b strings.Builder
+	for i := range 3000 {
+		switch i % 6 {
+		case 0:
+			fmt.Fprintf(&b, `{"schema_version": "fbeval-response/v1", "request_id": "r%d", "output": "x"}`+"\n", i)
+		case 1:
+			fmt.Fprintf(&b, `{"schema_version": "fbeval-response/v1", "request_id": %d}`+"\n", i) // two problems
+		case 2:
+			fmt.Fprintf(&b, `{"schema_version": "fbeval-response/v1", "request_id": "r%d", "output": "x", "output": "y"}`+"\n", i) // a duplicate: the long way
+		case 3:
+			b.WriteString("{oops\n")
+		case 4:
+			fmt.Fprintf(&b, `{"request_id": "r%d", "output": "\u00e9"}`+"\n", i) // no schema_version
+		case 5:
+			fmt.Fprintf(&b, "  {\"schema_version\": \"fbeval-response/v1\", \"case_id\": \"c%d\", \"latency_ms\": \"slow\", \"output\": null, \"error\": {}}\n", i)
+		}
+	}
+	data := []byte(b.String())
+	var want string
+	var wantStats Stats
+	for _, w := range []int{1, 2, 4} {
+		var got strings.Builder
+		st := v.Validate("f.jsonl", bytes.NewReader(data), Options{Workers: w}, func(p Problem) { got.WriteString(p.String() + "\n") })
+		if w == 1 {
+			want, wantStats = got.String(), st
+			if st.Records != 3000 || st.Invalid != 2500 || strings.Count(want, "\n") < 3000 {
+				t.Fatalf("1 worker: %+v, %d problems:\n%.2000s", st, strings.Count(want, "\n"), want)
+			}
+			continue
+		}
+		if got.String() != want || st != wantStats {
+			t.Errorf("%d workers: %+v, the problems differ from one worker's", w, st)
+		}
+	}
+}
+
 func FuzzValidateFile(f *testing.F) {
 	seeds := []string{
 		"", "{}", "[]", "[1, {}]", "{\"schema_version\": \"fbeval-response/v1\"}\n{\"a\":",
@@ -363,6 +405,58 @@ func BenchmarkValidateResponsesJSONL(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if ps := v.ValidateFile("r.jsonl", data, Options{}); len(ps) != 0 {
 			b.Fatal(problemLines(ps))
+		}
+	}
+}
+
+// FuzzQuickInstance: a record quickInstance reads, the long way reads too, to
+// the same value; anything else quickInstance leaves to the long way.
+func FuzzQuickInstance(f *testing.F) {
+	for _, s := range []string{
+		`{"schema_version": "fbeval-response/v1", "request_id": "a", "output": "x\u00e9\n", "n": -1.5e3, "l": [1, true, null, {}], "e": []}`,
+		`{"a": 1, "a": 2}`, `{"\u0061": 1}`, `"\ud800"`, "\"\xff\"", `[1,]`, `1 2`, ` {"x": 0} `, `01`, `-0.0e-0`,
+		`{"a":[[[[[[[[[[]]]]]]]]]]}`, `NaN`, "\"\u2028\"", `1e400`, "",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		quick, ok := quickInstance(data)
+		if !ok {
+			return
+		}
+		rec := contract.Record{File: "f", Line: 1, Col: 1, Raw: data}
+		slow, p := slowInstance(&rec)
+		if p != nil {
+			t.Fatalf("%q: read quickly, but the long way says %s", data, p)
+		}
+		if !reflect.DeepEqual(quick, slow) {
+			t.Fatalf("%q: quickly %#v, the long way %#v", data, quick, slow)
+		}
+	})
+}
+
+// TestQuickInstance: the records runners and fbeval write are read in one
+// walk; what the long way must explain is left to it.
+func TestQuickInstance(t *testing.T) {
+	deep := strings.Repeat("[", maxQuickDepth+1) + strings.Repeat("]", maxQuickDepth+1)
+	for _, tt := range []struct {
+		raw   string
+		quick bool
+	}{
+		{`{"schema_version": "fbeval-response/v1", "request_id": "a.r1.a1", "output": "{\"action\": \"refuse\"}", "latency_ms": 12.5, "run": {"model": "m"}}`, true},
+		{` [1, -2.50, 3e2, "\u00e9", null, true, false, {}, []] `, true},
+		{strings.Repeat("[", maxQuickDepth) + strings.Repeat("]", maxQuickDepth), true},
+		{deep, false},
+		{`{"a": 1, "a": 2}`, false}, // the long way names the duplicate
+		{`{"\u0061": 1}`, false},    // an escaped name
+		{`"\ud800"`, false},         // a lone surrogate
+		{"\"\xff\"", false},         // invalid UTF-8
+		{`{"a": 1} x`, false},       // data after the value
+		{`{"a": 01}`, false},        // no JSON number
+		{``, false},
+	} {
+		if _, ok := quickInstance([]byte(tt.raw)); ok != tt.quick {
+			t.Errorf("%.40q: quick %v, want %v", tt.raw, ok, tt.quick)
 		}
 	}
 }

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"strings"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/schemas"
+	"github.com/fbeval/fbeval/score"
 	"github.com/fbeval/fbeval/score/report"
 )
 
@@ -35,15 +37,20 @@ func (c *ValidateCmd) Run(env *Env) error {
 		return err
 	}
 	bad := 0
+	out := bufio.NewWriterSize(env.Stdout, 64<<10) // a file of a million bad records is a million lines
 	for _, f := range c.Files {
 		r, done, err := openInput(env, f, true)
 		if err != nil {
 			return err
 		}
-		st := v.Validate(f, r, schemas.Options{Schema: c.Schema, MaxLineBytes: c.MaxLineBytes, TextHint: notAContractFile}, func(p schemas.Problem) {
-			fmt.Fprintln(env.Stdout, contract.PrintableLine(p.String()))
+		st := v.Validate(f, r, schemas.Options{Schema: c.Schema, MaxLineBytes: c.MaxLineBytes, TextHint: notAContractFile, Workers: score.Workers(0)}, func(p schemas.Problem) {
+			out.WriteString(contract.PrintableLine(p.String()))
+			out.WriteByte('\n')
 		})
 		done()
+		if err := out.Flush(); err != nil { // before the file's line on stderr
+			return &exitError{code: 2, err: outputWriteError("standard output", err)}
+		}
 		bad += st.Invalid
 		env.warnf("%s: %s, %d invalid", f, contract.Plural(st.Records, "record", "records"), st.Invalid)
 	}
