@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/usage"
 	"github.com/fbeval/fbeval/schemas"
 	"github.com/fbeval/fbeval/score"
 	"github.com/fbeval/fbeval/score/report"
@@ -24,7 +25,7 @@ func (c *ValidateCmd) Run(env *Env) error {
 	}
 	if c.Schema != "" {
 		if _, ok := schemas.Get(c.Schema); !ok {
-			return usageError("unknown schema %q: schemas are %s", c.Schema, strings.Join(schemas.Names(), ", "))
+			return unknownSchema(c.Schema)
 		}
 	}
 	files, err := expandPatterns("", c.Files)
@@ -74,7 +75,7 @@ func (c *SchemaCmd) Run(env *Env) error {
 	}
 	data, ok := schemas.Get(strings.TrimSuffix(c.Name, ".schema.json"))
 	if !ok {
-		return usageError("unknown schema %q: schemas are %s", c.Name, strings.Join(schemas.Names(), ", "))
+		return unknownSchema(c.Name)
 	}
 	_, err := env.Stdout.Write(data)
 	return err
@@ -87,4 +88,13 @@ func notAContractFile(head []byte) string {
 		return "this is " + what + ", not a contract file: fbeval validate checks the JSON files fbeval reads and writes"
 	}
 	return ""
+}
+
+// unknownSchema is the one line of a schema name fbeval does not publish: the
+// one meant, when it is a typo of one, and the names.
+func unknownSchema(name string) error {
+	if near := usage.Suggest(name, schemas.Names()); near != "" {
+		return usageError("unknown schema %q%s (the schemas: %s)", name, near, strings.Join(schemas.Names(), ", "))
+	}
+	return usageError("unknown schema %q: schemas are %s", name, strings.Join(schemas.Names(), ", "))
 }
