@@ -52,8 +52,8 @@ func toAny(v strictjson.Value, exact bool) any {
 	return nil
 }
 
-// maxQuickDepth is the deepest nesting quickInstance reads; a deeper record
-// goes the long way, which says where it is too deep.
+// maxQuickDepth is the deepest nesting quickInstance reads (a recursion a
+// level); a deeper record is read the long way.
 const maxQuickDepth = 512
 
 // quickInstance reads raw, one strict JSON value, into the Go values

@@ -121,8 +121,10 @@ func (v *Validator) ValidateFile(file string, data []byte, opts Options) []Probl
 
 // Validate reads the records of r (JSONL, a JSON list of records, or one JSON
 // document), checks each against its schema and calls emit for every problem, in
-// order of position: records are checked one at a time as they are read, so a long
-// JSONL file needs no more memory than its longest line.
+// order of position: records are checked as they are read, a batch at a time on
+// opts.Workers goroutines, and emit is called on one goroutine at a time, so a
+// long JSONL file needs no more memory than the batches in flight (a few
+// hundred KB a worker) and its longest line.
 func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(Problem)) Stats {
 	var st Stats
 	if opts.Schema != "" {
