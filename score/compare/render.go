@@ -324,6 +324,7 @@ var htmlPage = sync.OnceValue(func() *template.Template {
 <h1>Comparison: {{.R.A.Label}} vs {{.R.B.Label}}</h1>
 <p class="sub">study {{.R.Study.Name}} · dataset <code>{{.R.Study.Dataset}}</code> · seed {{.R.Study.Seed}} · repeats {{.R.Study.Repeats}} · A: {{.R.A.Label}} ({{.R.A.Path}}) · B: {{.R.B.Label}} ({{.R.B.Path}})</p>
 </header>
+<main>
 {{range .R.Warned}}<h2>Warnings of {{.Name}}</h2>
 <ul class="warnings">
 {{range .Warnings}}<li>{{.}}</li>
@@ -337,7 +338,7 @@ var htmlPage = sync.OnceValue(func() *template.Template {
 <p class="legend">The same paired test as within a study (docs/statistics.md), with B's first pass as the treatment and A's as the baseline on the rows both reports share: a model wins an arm when the whole 95% interval lies on its side of zero. McNemar p is n/a when clusters or repeats hold more than one pair. The paired uplift averages each cluster's rate, as within a study, so it can differ a little from the gap between the plain rates below.</p>
 </section>
 <h2>Arms side by side</h2>
-<div class="scroll"><table>
+<div class="scroll" tabindex="0"><table>
 <thead><tr><th scope="col">arm</th><th scope="col">winner</th><th scope="col">first pass {{.R.A.Label}}</th><th scope="col">first pass {{.R.B.Label}}</th><th scope="col">gap ({{.R.B.Label}} minus {{.R.A.Label}})</th><th scope="col">MS</th><th scope="col">model-sensitive</th><th scope="col">stability</th><th scope="col">right only in {{.R.A.Label}}</th><th scope="col">right only in {{.R.B.Label}}</th></tr></thead>
 <tbody>
 {{range .R.Arms}}{{$a := printf "/arms/%s/" .Arm}}<tr><th scope="row">{{.Arm}}</th><td>{{with .Winner}}{{.}}{{else}}none{{end}}</td><td class="n" data-k="{{$a}}a_first_pass_success_percent" data-f="pct">{{pct .FPSA}}</td><td class="n" data-k="{{$a}}b_first_pass_success_percent" data-f="pct">{{pct .FPSB}}</td><td class="n" data-k="{{$a}}gap_points" data-f="pp">{{gap .Gap}}</td><td class="n">{{num .MS}}</td><td class="{{if .Sensitive}}fail{{end}}">{{yesNo .Sensitive}}</td><td class="n">{{pct .Stability}} <small>({{.StableRows}}/{{.Rows}})</small></td><td class="n" data-k="{{$a}}right_only_in_a">{{.OnlyA}}</td><td class="n" data-k="{{$a}}right_only_in_b">{{.OnlyB}}</td></tr>
@@ -356,13 +357,14 @@ var htmlPage = sync.OnceValue(func() *template.Template {
 <label class="sb-q">search <input name="q" type="search" placeholder="case id, domain, category or code"/></label>
 </form>
 <p class="legend" id="flip-count"></p>
-<div class="scroll"><table id="flips">
+<div class="scroll" tabindex="0"><table id="flips">
 <thead><tr><th scope="col">case</th><th scope="col">arm</th><th scope="col">domain / category</th><th scope="col">{{.R.A.Label}}</th><th scope="col">{{.R.A.Label}} codes</th><th scope="col">{{.R.B.Label}}</th><th scope="col">{{.R.B.Label}} codes</th></tr></thead>
 <tbody>
 {{range .R.Flips}}<tr data-arm="{{.Arm}}" data-side="{{if .A}}a{{else}}b{{end}}"><td class="id"><code>{{flipName .}}</code></td><td>{{.Arm}}</td><td>{{.Domain}} / {{.Category}}</td><td class="{{outcome .A}}">{{outcome .A}}</td><td>{{join .CodesA ", "}}</td><td class="{{outcome .B}}">{{outcome .B}}</td><td>{{join .CodesB ", "}}</td></tr>
 {{end}}</tbody></table></div>
 <div class="sb-pager" id="flip-pager" hidden="hidden"><button type="button" data-go="prev">previous</button> <span class="sb-page"></span> <button type="button" data-go="next">next</button></div>
-{{.Script}}{{end}}<footer>Rendered by fbeval. Self-contained: one file, no external resources.</footer>
+{{.Script}}{{end}}</main>
+<footer>Rendered by fbeval. Self-contained: one file, no external resources.</footer>
 </body>
 </html>
 `))
