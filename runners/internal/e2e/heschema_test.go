@@ -200,3 +200,76 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// TestHESchemaCompareModels: two HESchema runs (testdata/heschema_compare),
+// converted, scored and compared by fbeval in both orders, give the input
+// arm's gap, model sensitivity and both custom fitness values that HESchema's
+// compare-models gives for them (recorded in compare_models.json); the
+// model-sensitive flag is HESchema's for the smaller model first, and
+// either-way where the larger comes first, as docs/statistics.md says.
+func TestHESchemaCompareModels(t *testing.T) {
+	needBinaries(t)
+	dir := t.TempDir()
+	data, _ := filepath.Abs(filepath.Join("testdata", "heschema_compare"))
+	for _, run := range []string{"small", "large"} {
+		res := pipeline(t, dir, []string{"fbeval-batch", "from-heschema", filepath.Join(data, run), "-o", run + ".jsonl"})
+		if res.codes[0] != 0 || !strings.Contains(res.stderr, "126 rows of 126 lines") {
+			t.Fatalf("from-heschema %s: exit %v\n%s", run, res.codes, res.stderr)
+		}
+		res = pipeline(t, dir, []string{"fbeval", "score", "toolcall", "--limit", "1", "--repeats", "1", "--repairs", "2",
+			"--responses", run + ".jsonl", "--format", "json", "-o", run + ".json"})
+		if res.codes[0] != 0 {
+			t.Fatalf("score %s: exit %v\n%s", run, res.codes, res.stderr)
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join(data, "compare_models.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hes map[string]struct {
+		Gap       float64 `json:"modelGapPoints"`
+		Stability float64 `json:"modelStabilityPercent"`
+		Sensitive bool    `json:"modelSensitive"`
+		FitSmall  float64 `json:"customFitnessSmall"`
+		FitLarge  float64 `json:"customFitnessLarge"`
+	}
+	if err := json.Unmarshal(raw, &hes); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ order, a, b string }{{"small_then_large", "small", "large"}, {"large_then_small", "large", "small"}} {
+		res := pipeline(t, dir, []string{"fbeval", "compare", tt.a + ".json", tt.b + ".json", "--format", "json", "-o", tt.order + ".json"})
+		if res.codes[0] != 0 {
+			t.Fatalf("compare %s: exit %v\n%s", tt.order, res.codes, res.stderr)
+		}
+		out, err := os.ReadFile(filepath.Join(dir, tt.order+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cmp struct {
+			Arms map[string]struct {
+				Gap         float64 `json:"gap_points"`
+				Sensitivity float64 `json:"model_sensitivity"`
+				Sensitive   bool    `json:"model_sensitive"`
+			} `json:"arms"`
+			Fitness struct{ A, B float64 } `json:"custom_fitness_percent"`
+		}
+		if err := json.Unmarshal(out, &cmp); err != nil {
+			t.Fatal(err)
+		}
+		h, f := hes[tt.order], cmp.Arms["input_schema"]
+		near := func(what string, got, want float64) {
+			if math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
+				t.Errorf("%s %s: fbeval %v, HESchema %v", tt.order, what, got, want)
+			}
+		}
+		near("gap", f.Gap, h.Gap)
+		near("model sensitivity", f.Sensitivity, h.Stability)
+		near("custom fitness of A", cmp.Fitness.A, h.FitSmall)
+		near("custom fitness of B", cmp.Fitness.B, h.FitLarge)
+		// HESchema reads its first report as the smaller model's: a larger gap
+		// the other way is no sensitivity to it, and is to fbeval
+		if want := h.Sensitive || math.Abs(h.Gap) >= 15; f.Sensitive != want {
+			t.Errorf("%s: model sensitive %v, want %v (HESchema %v, gap %v)", tt.order, f.Sensitive, want, h.Sensitive, h.Gap)
+		}
+	}
+}
