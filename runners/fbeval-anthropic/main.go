@@ -7,8 +7,8 @@
 //
 // The request's system messages become the system text; max_tokens defaults to
 // 1024 (the API requires one). A request's tools (a native_tools study) are sent as
-// the API's tools, and a tool_use block comes back as the call envelope; with
-// --native-schema a request's response_format goes as output_config.format. With -o the output file is append-only and
+// the API's tools, and a tool_use block comes back as the call envelope; a
+// request's response_format (a native_schema study) goes as output_config.format. With -o the output file is append-only and
 // resumable. The key is read from the environment variable named by --api-key-env
 // and is never written anywhere.
 package main
@@ -27,7 +27,7 @@ const name = "fbeval-anthropic"
 
 type cli struct {
 	runner.NetFlags
-	NativeSchema bool `help:"Pass a request's response_format on as structured output (output_config.format)."`
+	NativeSchema bool `hidden:"" help:"Accepted and ignored: a request exported with --decoding native_schema is always sent with its response_format."`
 }
 
 func main() {
@@ -61,6 +61,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if code, done := runner.ParseArgs(&c, name, "Answer fbeval request files with the Anthropic Messages API.", args, stdout, stderr, setup.Vars()); done {
 		return code
 	}
-	opts = anthropic.Options{Model: c.Model, MaxTokens: c.MaxTokens, Temperature: c.Temperature, NativeSchema: c.NativeSchema, Provider: c.Provider}
+	opts = anthropic.Options{Model: c.Model, MaxTokens: c.MaxTokens, Temperature: c.Temperature, Provider: c.Provider}
 	return runner.Execute(ctx, &c.NetFlags, setup, stdin, stdout, stderr)
 }

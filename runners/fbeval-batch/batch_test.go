@@ -380,3 +380,25 @@ func TestRefusedAnswerCounted(t *testing.T) {
 		}
 	}
 }
+
+// TestToBatchNativeSchema: a request exported with --decoding native_schema
+// goes into a batch line with its structured output, to either provider, with
+// no flag (the old --native-schema is still taken, and changes nothing).
+func TestToBatchNativeSchema(t *testing.T) {
+	req := `{"schema_version":"fbeval-request/v1","request_id":"r0","case_id":"c0","suite":"toolcall","attempt":1,"seed":1,"messages":[{"role":"user","content":"p"}],` +
+		`"response_format":{"type":"json_schema","json_schema":{"name":"tool_call_envelope","schema":{"type":"object"},"strict":false}}}` + "\n"
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"to-openai", "--model", "m"}, `"response_format":{"type":"json_schema","json_schema":{"name":"tool_call_envelope","schema":{"type":"object"},"strict":false}}`},
+		{[]string{"to-openai", "--model", "m", "--api", "responses"}, `"text":{"format":{"type":"json_schema","name":"tool_call_envelope","schema":{"type":"object"},"strict":false}}`},
+		{[]string{"to-openai", "--model", "m", "--native-schema"}, `"response_format":{"type":"json_schema"`},
+		{[]string{"to-anthropic", "--model", "c"}, `"output_config":{"format":{"type":"json_schema","schema":{"type":"object"}}}`},
+	} {
+		code, out, errs := runBatch(t, req, tt.args...)
+		if code != 0 || !strings.Contains(out, tt.want) {
+			t.Errorf("%v: exit %d %s\n%s\nwant a line with %s", tt.args, code, errs, out, tt.want)
+		}
+	}
+}

@@ -45,7 +45,7 @@ type toOpenAI struct {
 	MaxTokens           int      `help:"max_tokens of every request (0: left out)."`
 	MaxCompletionTokens int      `help:"max_completion_tokens of every request, for models that refuse max_tokens (0: left out)."`
 	Temperature         *float64 `help:"Sampling temperature (unset: left out)."`
-	NativeSchema        bool     `help:"Pass a request's response_format on."`
+	NativeSchema        bool     `hidden:"" help:"Accepted and ignored: a request exported with --decoding native_schema is always sent with its response_format."`
 	NoSeed              bool     `help:"Leave the request's seed out."`
 	splitFlags
 }
@@ -55,7 +55,7 @@ type toAnthropic struct {
 	Model        string   `required:"" help:"Model name."`
 	MaxTokens    int      `default:"1024" help:"max_tokens of every request (0: 1024; the API requires one)."`
 	Temperature  *float64 `help:"Sampling temperature (unset: left out)."`
-	NativeSchema bool     `help:"Pass a request's response_format on as structured output (output_config.format)."`
+	NativeSchema bool     `hidden:"" help:"Accepted and ignored: a request exported with --decoding native_schema is always sent with its response_format."`
 	splitFlags
 }
 
@@ -323,7 +323,7 @@ func (c *toOpenAI) run(stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer done()
-	opts := openai.Options{Model: c.Model, API: c.API, MaxTokens: c.MaxTokens, MaxCompletionTokens: c.MaxCompletionTokens, Temperature: c.Temperature, NativeSchema: c.NativeSchema, NoSeed: c.NoSeed}
+	opts := openai.Options{Model: c.Model, API: c.API, MaxTokens: c.MaxTokens, MaxCompletionTokens: c.MaxCompletionTokens, Temperature: c.Temperature, NoSeed: c.NoSeed}
 	url := "/v1" + opts.Path()
 	entry := func(dst []byte, it *runner.Item) ([]byte, error) {
 		req := &it.Req
@@ -354,7 +354,7 @@ func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer done()
-	opts := anthropic.Options{Model: c.Model, MaxTokens: c.MaxTokens, Temperature: c.Temperature, NativeSchema: c.NativeSchema}
+	opts := anthropic.Options{Model: c.Model, MaxTokens: c.MaxTokens, Temperature: c.Temperature}
 	// custom ids are checked for clashes while the files are planned
 	seen := map[runner.ID]int{} // the line of the request of each custom id
 	check := func(it *runner.Item) error {

@@ -31,7 +31,7 @@ const name = "fbeval-openai"
 type cli struct {
 	runner.NetFlags
 	API                 string `enum:"chat,responses" default:"chat" help:"Which API: ${enum}."`
-	NativeSchema        bool   `help:"Pass a request's response_format on (provider-side structured output)."`
+	NativeSchema        bool   `hidden:"" help:"Accepted and ignored: a request exported with --decoding native_schema is always sent with its response_format."`
 	NoSeed              bool   `help:"Do not send the request's seed (for servers that reject it)."`
 	MaxCompletionTokens int    `help:"Longest answer in tokens, sent as max_completion_tokens (for models that refuse max_tokens; the Responses API takes it as max_output_tokens)."`
 }
@@ -68,7 +68,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	opts = openai.Options{
 		Model: c.Model, API: c.API, MaxTokens: c.MaxTokens, MaxCompletionTokens: c.MaxCompletionTokens, Temperature: c.Temperature,
-		NativeSchema: c.NativeSchema, NoSeed: c.NoSeed, Provider: c.Provider,
+		NoSeed: c.NoSeed, Provider: c.Provider,
 	}
 	return runner.Execute(ctx, &c.NetFlags, setup, stdin, stdout, stderr)
 }

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -285,5 +288,46 @@ func TestOfficialAPINeedsAKey(t *testing.T) {
 	code := run(ctx, []string{"--model", "m", "--api-key-env", "FBEVAL_UNSET_KEY", "--header", "Authorization: Bearer sk-test", in}, nil, &out, &errb)
 	if code == 2 || strings.Contains(errb.String(), "is not set") || !strings.Contains(errb.String(), "3 requests: 0 answered") {
 		t.Errorf("a key in a header: exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// TestNativeSchemaSent: a request exported with --decoding native_schema asks
+// for structured output, and the server gets it with no flag: before, only
+// --native-schema sent it, and a run without the flag was prompt-only under
+// the name native_schema. The old flag is still taken, and changes nothing.
+func TestNativeSchemaSent(t *testing.T) {
+	var mu sync.Mutex
+	var bodies []string
+	inner := fakeserver.New(fakeserver.Options{Reply: func(u string) string { return "re: " + u }})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		bodies = append(bodies, string(b))
+		mu.Unlock()
+		r.Body = io.NopCloser(bytes.NewReader(b))
+		inner.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "requests.jsonl")
+	req := `{"schema_version":"fbeval-request/v1","request_id":"r0","case_id":"c0","suite":"toolcall","attempt":1,"seed":1,"messages":[{"role":"user","content":"p"}],` +
+		`"response_format":{"type":"json_schema","json_schema":{"name":"tool_call_envelope","schema":{"type":"object"},"strict":false}}}` + "\n"
+	if err := os.WriteFile(in, []byte(req), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, flags := range [][]string{{"--api", "chat"}, {"--api", "responses"}, {"--api", "chat", "--native-schema"}} {
+		bodies = nil
+		var out, errb bytes.Buffer
+		args := append([]string{"--model", "m", "--base-url", ts.URL + "/v1", "--api-key-env", "FBEVAL_UNSET_KEY"}, flags...)
+		if code := run(context.Background(), append(args, in), nil, &out, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", flags, code, errb.String())
+		}
+		want := `"response_format":{"type":"json_schema","json_schema":{"name":"tool_call_envelope","schema":{"type":"object"},"strict":false}}`
+		if flags[1] == "responses" {
+			want = `"text":{"format":{"type":"json_schema","name":"tool_call_envelope","schema":{"type":"object"},"strict":false}}`
+		}
+		if len(bodies) != 1 || !strings.Contains(bodies[0], want) {
+			t.Errorf("%v: the server got %q, want a body with %s", flags, bodies, want)
+		}
 	}
 }

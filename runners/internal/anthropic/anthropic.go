@@ -28,17 +28,15 @@ type Options struct {
 	Model       string
 	MaxTokens   int // 0: DefaultMaxTokens
 	Temperature *float64
-	// NativeSchema passes a request's response_format on as structured output
-	// (output_config.format).
-	NativeSchema bool
-	Provider     string // written to records; "" is "anthropic"
+	Provider    string // written to records; "" is "anthropic"
 }
 
 // Body is the Messages request body for req: model, max_tokens, system (every system
 // message of the request, joined by a blank line: the API takes system text apart
 // from the turns), messages (the user and assistant turns), temperature, then the
-// request's tools (with tool_choice auto) and, with NativeSchema, its
-// response_format as output_config.format ({"type": "json_schema", "schema"}).
+// request's tools (with tool_choice auto) and its response_format as
+// output_config.format ({"type": "json_schema", "schema"}): a request exported
+// with --decoding native_schema asks for structured output, and gets it.
 func Body(req *contract.Request, o Options) contract.Object {
 	var system []string
 	var turns []contract.Object
@@ -73,7 +71,7 @@ func Body(req *contract.Request, o Options) contract.Object {
 		}
 		body = append(body, runner.Field("tools", tools), runner.Field("tool_choice", contract.Object{runner.Field("type", "auto")}))
 	}
-	if rf := req.ResponseFormat; rf != nil && o.NativeSchema {
+	if rf := req.ResponseFormat; rf != nil {
 		body = append(body, runner.Field("output_config", contract.Object{runner.Field("format", contract.Object{
 			runner.Field("type", "json_schema"),
 			runner.Field("schema", contract.Raw(rf.JSONSchema.Schema)),

@@ -27,17 +27,18 @@ func TestToolAndSchemaBody(t *testing.T) {
 	req := contract.Request{Messages: []contract.Message{{Role: "system", Content: "S"}, {Role: "user", Content: "U"}},
 		ResponseFormat: &contract.ResponseFormat{Type: "json_schema", JSONSchema: contract.JSONSchema{Name: "env", Schema: []byte(`{"type":"object","additionalProperties":false}`)}},
 		Tools:          []contract.ToolDefinition{{Name: "search_flights", Description: "Search flights.", Parameters: []byte(`{}`)}}}
-	b, err := contract.Marshal(Body(&req, Options{Model: "c", MaxTokens: 64, NativeSchema: true}), contract.Compact)
+	b, err := contract.Marshal(Body(&req, Options{Model: "c", MaxTokens: 64}), contract.Compact)
 	want := `{"model":"c","max_tokens":64,"system":"S","messages":[{"role":"user","content":"U"}],` +
 		`"tools":[{"name":"search_flights","description":"Search flights.","input_schema":{"type":"object"},"strict":false}],"tool_choice":{"type":"auto"},` +
 		`"output_config":{"format":{"type":"json_schema","schema":{"type":"object","additionalProperties":false}}}}`
 	if err != nil || string(b) != want {
 		t.Errorf("got %s\nwant %s", b, want)
 	}
-	// Without --native-schema the response format stays home.
+	// a request of another decoding has no response_format, and sends none
+	req.ResponseFormat = nil
 	b, _ = contract.Marshal(Body(&req, Options{Model: "c"}), contract.Compact)
 	if strings.Contains(string(b), "output_config") {
-		t.Errorf("output_config sent without NativeSchema: %s", b)
+		t.Errorf("output_config sent for a request without a response_format: %s", b)
 	}
 }
 

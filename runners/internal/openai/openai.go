@@ -26,7 +26,6 @@ type Options struct {
 	// models that refuse max_tokens (the Responses API has max_output_tokens only).
 	MaxCompletionTokens int
 	Temperature         *float64
-	NativeSchema        bool   // pass the request's response_format on
 	NoSeed              bool   // leave the request's seed out (Chat Completions only)
 	Provider            string // written to records; "" is "openai-compatible"
 }
@@ -71,7 +70,7 @@ func ChatBody(req *contract.Request, o Options) contract.Object {
 	if !o.NoSeed && req.Seed != 0 {
 		body = append(body, runner.Field("seed", req.Seed))
 	}
-	if rf := req.ResponseFormat; rf != nil && o.NativeSchema {
+	if rf := req.ResponseFormat; rf != nil {
 		body = append(body, runner.Field("response_format", contract.Object{
 			runner.Field("type", rf.Type),
 			runner.Field("json_schema", contract.Object{
@@ -124,7 +123,7 @@ func ResponsesBody(req *contract.Request, o Options) contract.Object {
 	if o.Temperature != nil {
 		body = append(body, runner.Field("temperature", *o.Temperature))
 	}
-	if rf := req.ResponseFormat; rf != nil && o.NativeSchema {
+	if rf := req.ResponseFormat; rf != nil {
 		body = append(body, runner.Field("text", contract.Object{runner.Field("format", contract.Object{
 			runner.Field("type", rf.Type),
 			runner.Field("name", rf.JSONSchema.Name),

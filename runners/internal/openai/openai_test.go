@@ -20,19 +20,25 @@ import (
 
 func TestBodies(t *testing.T) {
 	temp := 0.0
-	req := contract.Request{Seed: 42, Messages: []contract.Message{{Role: "system", Content: "S"}, {Role: "user", Content: "U"}},
-		ResponseFormat: &contract.ResponseFormat{Type: "json_schema", JSONSchema: contract.JSONSchema{Name: "env", Schema: []byte(`{"type":"object"}`), Strict: true}}}
+	plain := contract.Request{Seed: 42, Messages: []contract.Message{{Role: "system", Content: "S"}, {Role: "user", Content: "U"}}}
+	// a request exported with --decoding native_schema: its response_format is
+	// sent, always (a study of structured output that ran without it would be
+	// a prompt-only run under the other name)
+	native := plain
+	native.ResponseFormat = &contract.ResponseFormat{Type: "json_schema", JSONSchema: contract.JSONSchema{Name: "env", Schema: []byte(`{"type":"object"}`), Strict: true}}
 	for _, tt := range []struct {
 		name string
+		req  *contract.Request
 		opts Options
 		want string
 	}{
-		{"chat", Options{Model: "m"}, `{"model":"m","messages":[{"role":"system","content":"S"},{"role":"user","content":"U"}],"seed":42}`},
-		{"chat all", Options{Model: "m", MaxTokens: 100, Temperature: &temp, NativeSchema: true}, `{"model":"m","messages":[{"role":"system","content":"S"},{"role":"user","content":"U"}],"max_tokens":100,"temperature":0.0,"seed":42,"response_format":{"type":"json_schema","json_schema":{"name":"env","schema":{"type":"object"},"strict":true}}}`},
-		{"chat no seed", Options{Model: "m", NoSeed: true}, `{"model":"m","messages":[{"role":"system","content":"S"},{"role":"user","content":"U"}]}`},
-		{"responses", Options{Model: "m", API: "responses", MaxTokens: 9, NativeSchema: true}, `{"model":"m","instructions":"S","input":[{"role":"user","content":"U"}],"max_output_tokens":9,"text":{"format":{"type":"json_schema","name":"env","schema":{"type":"object"},"strict":true}}}`},
+		{"chat", &plain, Options{Model: "m"}, `{"model":"m","messages":[{"role":"system","content":"S"},{"role":"user","content":"U"}],"seed":42}`},
+		{"chat all", &native, Options{Model: "m", MaxTokens: 100, Temperature: &temp}, `{"model":"m","messages":[{"role":"system","content":"S"},{"role":"user","content":"U"}],"max_tokens":100,"temperature":0.0,"seed":42,"response_format":{"type":"json_schema","json_schema":{"name":"env","schema":{"type":"object"},"strict":true}}}`},
+		{"chat no seed", &plain, Options{Model: "m", NoSeed: true}, `{"model":"m","messages":[{"role":"system","content":"S"},{"role":"user","content":"U"}]}`},
+		{"responses", &native, Options{Model: "m", API: "responses", MaxTokens: 9}, `{"model":"m","instructions":"S","input":[{"role":"user","content":"U"}],"max_output_tokens":9,"text":{"format":{"type":"json_schema","name":"env","schema":{"type":"object"},"strict":true}}}`},
+		{"responses plain", &plain, Options{Model: "m", API: "responses"}, `{"model":"m","instructions":"S","input":[{"role":"user","content":"U"}]}`},
 	} {
-		got, err := Body(&req, tt.opts)
+		got, err := Body(tt.req, tt.opts)
 		if err != nil || string(got) != tt.want {
 			t.Errorf("%s:\n got %s\nwant %s (%v)", tt.name, got, tt.want, err)
 		}
