@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
@@ -81,6 +83,7 @@ func (c *ExportCmd) Run(env *Env) error {
 		if err := checkGates(plan); err != nil {
 			return err
 		}
+		sayRunnerSettings(env, &plan.Study, c.Format)
 		if len(c.RepairFrom) == 0 && c.Format == "text" {
 			// every request is made, as for the file, so that what would stop
 			// the export (a prompt template's error) stops the summary too
@@ -190,4 +193,25 @@ func (c *ExportCmd) sayRepairs(env *Env, run *study.Run, n int) error {
 		env.warnf("no repair request is due: every row succeeded, used its %s, or failed with no feedback the model may be shown (a provider error, a wrong value only the hidden answer shows); the request file is empty", contract.Pick(run.Plan.Study.Repairs, "repair round", "repair rounds"))
 	}
 	return nil
+}
+
+// sayRunnerSettings says, for a request file of a study that sets max_tokens
+// or temperature, that the records do not carry them and the runner must be
+// given them: a run without them uses the provider's defaults, and the report
+// would name the study's. The text summary lists them already.
+func sayRunnerSettings(env *Env, s *contract.Study, format string) {
+	if format == "text" || (s.MaxTokens == nil && s.Temperature == nil) {
+		return
+	}
+	var set, flags []string
+	if s.MaxTokens != nil {
+		set = append(set, fmt.Sprintf("max_tokens %d", *s.MaxTokens))
+		flags = append(flags, fmt.Sprintf("--max-tokens %d", *s.MaxTokens))
+	}
+	if s.Temperature != nil {
+		t := strconv.FormatFloat(*s.Temperature, 'g', -1, 64)
+		set = append(set, "temperature "+t)
+		flags = append(flags, "--temperature "+t)
+	}
+	env.warnf("the study's %s are not in the request records: give the runner %s (fbeval-openai, fbeval-anthropic, fbeval-batch to-*), or it runs with the provider's defaults while the report names the study's", strings.Join(set, " and "), strings.Join(flags, " "))
 }
