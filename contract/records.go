@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -52,16 +53,20 @@ type ToolDefinition struct {
 // once. Messages is authoritative (it holds repair turns); Instructions and Prompt
 // repeat the first system and user texts for runners that want them apart.
 type Request struct {
-	SchemaVersion   string           `json:"schema_version"`
-	RequestID       string           `json:"request_id"`
-	CaseID          string           `json:"case_id"`
-	Suite           string           `json:"suite"`
-	Study           string           `json:"study,omitempty"`  // identity of the study the request belongs to (fbeval-request/v1)
-	Recipe          string           `json:"recipe,omitempty"` // identity of what its text is made from (fbeval-request/v1)
-	Arm             string           `json:"arm,omitempty"`
-	Repeat          int              `json:"repeat"`
-	Attempt         int              `json:"attempt"`
-	Seed            int64            `json:"seed"`
+	SchemaVersion string `json:"schema_version"`
+	RequestID     string `json:"request_id"`
+	CaseID        string `json:"case_id"`
+	Suite         string `json:"suite"`
+	Study         string `json:"study,omitempty"`  // identity of the study the request belongs to (fbeval-request/v1)
+	Recipe        string `json:"recipe,omitempty"` // identity of what its text is made from (fbeval-request/v1)
+	Arm           string `json:"arm,omitempty"`
+	Repeat        int    `json:"repeat"`
+	Attempt       int    `json:"attempt"`
+	Seed          int64  `json:"seed"`
+	// MaxTokens and Temperature are the study's sampling settings, present
+	// when it sets them: a runner sends them unless told otherwise.
+	MaxTokens       *int             `json:"max_tokens,omitempty"`
+	Temperature     *float64         `json:"temperature,omitempty"`
 	Instructions    string           `json:"instructions"`
 	Prompt          string           `json:"prompt"`
 	Messages        []Message        `json:"messages"`
@@ -95,6 +100,14 @@ func (r *Request) Object() Object {
 		Member{"repeat", r.Repeat},
 		Member{"attempt", r.Attempt},
 		Member{"seed", r.Seed},
+	)
+	if r.MaxTokens != nil {
+		o = append(o, Member{"max_tokens", *r.MaxTokens})
+	}
+	if r.Temperature != nil {
+		o = append(o, Member{"temperature", *r.Temperature})
+	}
+	o = append(o,
 		Member{"instructions", r.Instructions},
 		Member{"prompt", r.Prompt},
 		Member{"messages", msgs},
@@ -603,6 +616,12 @@ func (w *RequestFields) Check(rec *Record) (Request, error) {
 		}
 		if len(r.Messages) == 0 {
 			return r, rec.Errorf(0, "messages must hold at least one message")
+		}
+		if r.MaxTokens != nil && *r.MaxTokens < 1 {
+			return r, rec.Errorf(0, "max_tokens must be at least 1, got %d", *r.MaxTokens)
+		}
+		if t := r.Temperature; t != nil && !(*t >= 0 && !math.IsInf(*t, 1)) {
+			return r, rec.Errorf(0, "temperature must be a number from 0, got %v", *t)
 		}
 		if rf := r.ResponseFormat; rf != nil {
 			if rf.Type != "json_schema" {

@@ -34,6 +34,14 @@ func (r *Request) AppendCompact(dst []byte, memo *StringMemo) []byte {
 	dst = strconv.AppendInt(dst, int64(r.Attempt), 10)
 	dst = append(dst, `,"seed":`...)
 	dst = strconv.AppendInt(dst, r.Seed, 10)
+	if r.MaxTokens != nil {
+		dst = append(dst, `,"max_tokens":`...)
+		dst = strconv.AppendInt(dst, int64(*r.MaxTokens), 10)
+	}
+	if r.Temperature != nil {
+		dst = append(dst, `,"temperature":`...)
+		dst = AppendPyFloat(dst, *r.Temperature)
+	}
 	dst = append(dst, `,"instructions":`...)
 	dst = memo.append(dst, r.Instructions)
 	dst = append(dst, `,"prompt":`...)

@@ -34,6 +34,9 @@ func TestAppendCompact(t *testing.T) {
 			ReferenceOutput: &ref},
 		{SchemaVersion: CogLangRequest, CaseID: "FB-L1-001", Instructions: "é\x00<>&", Prompt: strings.Repeat("y", memoMin), Messages: []Message{}},
 		{SchemaVersion: RequestV1, RequestID: "r", Prompt: strings.Repeat("z", memoMin), Messages: []Message{{"user", strings.Repeat("y", memoMin)}}},
+		// a study's sampling settings, the temperature as Python writes a float
+		{SchemaVersion: RequestV1, RequestID: "r", MaxTokens: new(512), Temperature: new(0.0)},
+		{SchemaVersion: RequestV1, RequestID: "r", Temperature: new(1e-7)},
 	}
 	var memo StringMemo
 	for round := range 3 {

@@ -397,6 +397,8 @@ func (p *ToolcallPlan) Request(c *contract.Case, arm string, repeat int, include
 		Repeat:        repeat,
 		Attempt:       1,
 		Seed:          Seed(p.Study.Seed, c.ID, repeat),
+		MaxTokens:     p.Study.MaxTokens,
+		Temperature:   p.Study.Temperature,
 		Instructions:  system,
 		Prompt:        user,
 		Messages:      []contract.Message{{Role: "system", Content: system}, {Role: "user", Content: user}},

@@ -110,6 +110,7 @@ func TestContractRecords(t *testing.T) {
 		ReferenceOutput: &ref,
 	}
 	maxTokens, temp := 512, 0.0
+	req.MaxTokens, req.Temperature = &maxTokens, &temp // a study's sampling settings
 	studies := []contract.Study{
 		{SchemaVersion: contract.StudyV1, Name: "t", Suite: contract.SuiteToolcall, Dataset: "builtin:toolcall",
 			Arms:    contract.Arms,

@@ -58,6 +58,7 @@ func (c *ExportCmd) Run(env *Env) error {
 			if err := noCogLangGates(c.Study, &s); err != nil {
 				return err
 			}
+			sayCogLangSampling(env, &s, c.Format)
 			// two passes over the fixture, one case at a time: the first checks it
 			// whole (and counts its cases), so a bad fixture writes nothing
 			src, path := export.CogLangSourceOf(s.Dataset)
@@ -83,7 +84,6 @@ func (c *ExportCmd) Run(env *Env) error {
 		if err := checkGates(plan); err != nil {
 			return err
 		}
-		sayRunnerSettings(env, &plan.Study, c.Format)
 		if len(c.RepairFrom) == 0 && c.Format == "text" {
 			// every request is made, as for the file, so that what would stop
 			// the export (a prompt template's error) stops the summary too
@@ -195,11 +195,11 @@ func (c *ExportCmd) sayRepairs(env *Env, run *study.Run, n int) error {
 	return nil
 }
 
-// sayRunnerSettings says, for a request file of a study that sets max_tokens
-// or temperature, that the records do not carry them and the runner must be
-// given them: a run without them uses the provider's defaults, and the report
-// would name the study's. The text summary lists them already.
-func sayRunnerSettings(env *Env, s *contract.Study, format string) {
+// sayCogLangSampling says, for the requests of a CogLang study that sets
+// max_tokens or temperature, that they do not carry them (a CogLang request
+// is the reference's, which has no such members) and the runner must be
+// given them; a toolcall request carries them itself.
+func sayCogLangSampling(env *Env, s *contract.Study, format string) {
 	if format == "text" || (s.MaxTokens == nil && s.Temperature == nil) {
 		return
 	}
@@ -213,5 +213,5 @@ func sayRunnerSettings(env *Env, s *contract.Study, format string) {
 		set = append(set, "temperature "+t)
 		flags = append(flags, "--temperature "+t)
 	}
-	env.warnf("the study's %s are not in the request records: give the runner %s (fbeval-openai, fbeval-anthropic, fbeval-batch to-*), or it runs with the provider's defaults while the report names the study's", strings.Join(set, " and "), strings.Join(flags, " "))
+	env.warnf("the study's %s %s not in the CogLang requests, which are the reference scorer's and have no such members: give the runner %s", strings.Join(set, " and "), contract.Pick(len(set), "is", "are"), strings.Join(flags, " "))
 }

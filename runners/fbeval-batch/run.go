@@ -42,9 +42,9 @@ type toOpenAI struct {
 	Input               string   `arg:"" optional:"" default:"-" help:"Request file; - reads stdin."`
 	Model               string   `required:"" help:"Model name."`
 	API                 string   `enum:"chat,responses" default:"chat" help:"Endpoint of every line: ${enum}."`
-	MaxTokens           int      `help:"max_tokens of every request (0: left out)."`
+	MaxTokens           int      `help:"max_tokens of every request (0: the request's, its study's, else left out)."`
 	MaxCompletionTokens int      `help:"max_completion_tokens of every request, for models that refuse max_tokens (0: left out)."`
-	Temperature         *float64 `help:"Sampling temperature (unset: left out)."`
+	Temperature         *float64 `help:"Sampling temperature (unset: the request's, its study's, else left out)."`
 	NativeSchema        bool     `hidden:"" help:"Accepted and ignored: a request exported with --decoding native_schema is always sent with its response_format."`
 	NoSeed              bool     `help:"Leave the request's seed out."`
 	splitFlags
@@ -53,8 +53,8 @@ type toOpenAI struct {
 type toAnthropic struct {
 	Input        string   `arg:"" optional:"" default:"-" help:"Request file; - reads stdin."`
 	Model        string   `required:"" help:"Model name."`
-	MaxTokens    int      `default:"1024" help:"max_tokens of every request (0: 1024; the API requires one)."`
-	Temperature  *float64 `help:"Sampling temperature (unset: left out)."`
+	MaxTokens    int      `help:"max_tokens of every request (0: the request's, its study's, else 1024; the API requires one)."`
+	Temperature  *float64 `help:"Sampling temperature (unset: the request's, its study's, else left out)."`
 	NativeSchema bool     `hidden:"" help:"Accepted and ignored: a request exported with --decoding native_schema is always sent with its response_format."`
 	splitFlags
 }

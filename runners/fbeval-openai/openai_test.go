@@ -295,6 +295,7 @@ func TestOfficialAPINeedsAKey(t *testing.T) {
 // for structured output, and the server gets it with no flag: before, only
 // --native-schema sent it, and a run without the flag was prompt-only under
 // the name native_schema. The old flag is still taken, and changes nothing.
+// The study's max_tokens and temperature, carried by the request, are sent too.
 func TestNativeSchemaSent(t *testing.T) {
 	var mu sync.Mutex
 	var bodies []string
@@ -310,7 +311,8 @@ func TestNativeSchemaSent(t *testing.T) {
 	defer ts.Close()
 	dir := t.TempDir()
 	in := filepath.Join(dir, "requests.jsonl")
-	req := `{"schema_version":"fbeval-request/v1","request_id":"r0","case_id":"c0","suite":"toolcall","attempt":1,"seed":1,"messages":[{"role":"user","content":"p"}],` +
+	// the study's max_tokens and temperature, which its requests carry, go too
+	req := `{"schema_version":"fbeval-request/v1","request_id":"r0","case_id":"c0","suite":"toolcall","attempt":1,"seed":1,"max_tokens":512,"temperature":0.7,"messages":[{"role":"user","content":"p"}],` +
 		`"response_format":{"type":"json_schema","json_schema":{"name":"tool_call_envelope","schema":{"type":"object"},"strict":false}}}` + "\n"
 	if err := os.WriteFile(in, []byte(req), 0o644); err != nil {
 		t.Fatal(err)
@@ -326,7 +328,11 @@ func TestNativeSchemaSent(t *testing.T) {
 		if flags[1] == "responses" {
 			want = `"text":{"format":{"type":"json_schema","name":"tool_call_envelope","schema":{"type":"object"},"strict":false}}`
 		}
-		if len(bodies) != 1 || !strings.Contains(bodies[0], want) {
+		settings := `"max_tokens":512,"temperature":0.7`
+		if flags[1] == "responses" {
+			settings = `"max_output_tokens":512,"temperature":0.7`
+		}
+		if len(bodies) != 1 || !strings.Contains(bodies[0], want) || !strings.Contains(bodies[0], settings) {
 			t.Errorf("%v: the server got %q, want a body with %s", flags, bodies, want)
 		}
 	}

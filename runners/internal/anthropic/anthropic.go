@@ -47,17 +47,24 @@ func Body(req *contract.Request, o Options) contract.Object {
 		}
 		turns = append(turns, contract.Object{runner.Field("role", m.Role), runner.Field("content", m.Content)})
 	}
-	maxTokens := o.MaxTokens
+	// the flags', or where none is given the request's (the study's)
+	maxTokens, temperature := o.MaxTokens, o.Temperature
+	if maxTokens <= 0 && req.MaxTokens != nil {
+		maxTokens = *req.MaxTokens
+	}
 	if maxTokens <= 0 {
 		maxTokens = DefaultMaxTokens
+	}
+	if temperature == nil {
+		temperature = req.Temperature
 	}
 	body := contract.Object{runner.Field("model", o.Model), runner.Field("max_tokens", maxTokens)}
 	if len(system) > 0 {
 		body = append(body, runner.Field("system", strings.Join(system, "\n\n")))
 	}
 	body = append(body, runner.Field("messages", turns))
-	if o.Temperature != nil {
-		body = append(body, runner.Field("temperature", *o.Temperature))
+	if temperature != nil {
+		body = append(body, runner.Field("temperature", *temperature))
 	}
 	if len(req.Tools) > 0 {
 		tools := make([]contract.Object, len(req.Tools))

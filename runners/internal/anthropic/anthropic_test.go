@@ -34,6 +34,20 @@ func TestToolAndSchemaBody(t *testing.T) {
 	if err != nil || string(b) != want {
 		t.Errorf("got %s\nwant %s", b, want)
 	}
+	// a study's max_tokens and temperature, which its requests carry, are
+	// sent unless a flag stands in
+	plain := contract.Request{Messages: []contract.Message{{Role: "user", Content: "U"}}, MaxTokens: new(512), Temperature: new(0.5)}
+	for _, tt := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{Model: "c"}, `{"model":"c","max_tokens":512,"messages":[{"role":"user","content":"U"}],"temperature":0.5}`},
+		{Options{Model: "c", MaxTokens: 64, Temperature: new(0.0)}, `{"model":"c","max_tokens":64,"messages":[{"role":"user","content":"U"}],"temperature":0.0}`},
+	} {
+		if b, _ := contract.Marshal(Body(&plain, tt.opts), contract.Compact); string(b) != tt.want {
+			t.Errorf("%+v: got %s\nwant %s", tt.opts, b, tt.want)
+		}
+	}
 	// a request of another decoding has no response_format, and sends none
 	req.ResponseFormat = nil
 	b, _ = contract.Marshal(Body(&req, Options{Model: "c"}), contract.Compact)

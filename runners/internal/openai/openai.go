@@ -30,6 +30,21 @@ type Options struct {
 	Provider            string // written to records; "" is "openai-compatible"
 }
 
+// sampling returns the token limit (sent as max_tokens, or max_output_tokens)
+// and temperature of req: the flags', or where none is given the request's
+// (the study's, which every request of a study that sets them carries).
+// --max-completion-tokens stands for a token limit too.
+func (o *Options) sampling(req *contract.Request) (maxTokens int, temperature *float64) {
+	maxTokens, temperature = o.MaxTokens, o.Temperature
+	if maxTokens == 0 && o.MaxCompletionTokens == 0 && req.MaxTokens != nil {
+		maxTokens = *req.MaxTokens
+	}
+	if temperature == nil {
+		temperature = req.Temperature
+	}
+	return maxTokens, temperature
+}
+
 // Path is the endpoint of the API, relative to the base URL.
 func (o *Options) Path() string {
 	if o.API == "responses" {
@@ -58,14 +73,15 @@ func messages(msgs []contract.Message) []contract.Object {
 // request's tools with tool_choice "auto", where given.
 func ChatBody(req *contract.Request, o Options) contract.Object {
 	body := contract.Object{runner.Field("model", o.Model), runner.Field("messages", messages(req.Messages))}
-	if o.MaxTokens > 0 {
-		body = append(body, runner.Field("max_tokens", o.MaxTokens))
+	maxTokens, temperature := o.sampling(req)
+	if maxTokens > 0 {
+		body = append(body, runner.Field("max_tokens", maxTokens))
 	}
 	if o.MaxCompletionTokens > 0 {
 		body = append(body, runner.Field("max_completion_tokens", o.MaxCompletionTokens))
 	}
-	if o.Temperature != nil {
-		body = append(body, runner.Field("temperature", *o.Temperature))
+	if temperature != nil {
+		body = append(body, runner.Field("temperature", *temperature))
 	}
 	if !o.NoSeed && req.Seed != 0 {
 		body = append(body, runner.Field("seed", req.Seed))
@@ -117,11 +133,12 @@ func ResponsesBody(req *contract.Request, o Options) contract.Object {
 		body = append(body, runner.Field("instructions", strings.Join(system, "\n\n")))
 	}
 	body = append(body, runner.Field("input", messages(turns)))
-	if n := max(o.MaxTokens, o.MaxCompletionTokens); n > 0 {
+	maxTokens, temperature := o.sampling(req)
+	if n := max(maxTokens, o.MaxCompletionTokens); n > 0 {
 		body = append(body, runner.Field("max_output_tokens", n))
 	}
-	if o.Temperature != nil {
-		body = append(body, runner.Field("temperature", *o.Temperature))
+	if temperature != nil {
+		body = append(body, runner.Field("temperature", *temperature))
 	}
 	if rf := req.ResponseFormat; rf != nil {
 		body = append(body, runner.Field("text", contract.Object{runner.Field("format", contract.Object{

@@ -25,6 +25,8 @@ func TestBodies(t *testing.T) {
 	// sent, always (a study of structured output that ran without it would be
 	// a prompt-only run under the other name)
 	native := plain
+	settings := plain
+	settings.MaxTokens, settings.Temperature = new(512), new(0.7)
 	native.ResponseFormat = &contract.ResponseFormat{Type: "json_schema", JSONSchema: contract.JSONSchema{Name: "env", Schema: []byte(`{"type":"object"}`), Strict: true}}
 	for _, tt := range []struct {
 		name string
@@ -37,6 +39,12 @@ func TestBodies(t *testing.T) {
 		{"chat no seed", &plain, Options{Model: "m", NoSeed: true}, `{"model":"m","messages":[{"role":"system","content":"S"},{"role":"user","content":"U"}]}`},
 		{"responses", &native, Options{Model: "m", API: "responses", MaxTokens: 9}, `{"model":"m","instructions":"S","input":[{"role":"user","content":"U"}],"max_output_tokens":9,"text":{"format":{"type":"json_schema","name":"env","schema":{"type":"object"},"strict":true}}}`},
 		{"responses plain", &plain, Options{Model: "m", API: "responses"}, `{"model":"m","instructions":"S","input":[{"role":"user","content":"U"}]}`},
+		// a study that sets max_tokens and temperature: every request carries
+		// them, and they are sent unless a flag stands in
+		{"chat study settings", &settings, Options{Model: "m"}, `{"model":"m","messages":[{"role":"system","content":"S"},{"role":"user","content":"U"}],"max_tokens":512,"temperature":0.7,"seed":42}`},
+		{"chat flags stand in", &settings, Options{Model: "m", MaxTokens: 64, Temperature: &temp}, `{"model":"m","messages":[{"role":"system","content":"S"},{"role":"user","content":"U"}],"max_tokens":64,"temperature":0.0,"seed":42}`},
+		{"chat max_completion_tokens stands in", &settings, Options{Model: "m", MaxCompletionTokens: 99}, `{"model":"m","messages":[{"role":"system","content":"S"},{"role":"user","content":"U"}],"max_completion_tokens":99,"temperature":0.7,"seed":42}`},
+		{"responses study settings", &settings, Options{Model: "m", API: "responses"}, `{"model":"m","instructions":"S","input":[{"role":"user","content":"U"}],"max_output_tokens":512,"temperature":0.7}`},
 	} {
 		got, err := Body(tt.req, tt.opts)
 		if err != nil || string(got) != tt.want {

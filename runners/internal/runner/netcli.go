@@ -30,8 +30,8 @@ type NetFlags struct {
 	Header                    []string      `sep:"none" help:"Extra HTTP header K:V (repeatable)."`
 	APIKeyEnv                 string        `default:"${api_key_env}" help:"Environment variable holding the API key (unset: no key is sent)."`
 	Provider                  string        `help:"Provider name written to each record."`
-	MaxTokens                 int           `help:"Longest answer in tokens (0: the provider's default, where it has one)."`
-	Temperature               *float64      `help:"Sampling temperature (unset: the provider's default)."`
+	MaxTokens                 int           `help:"Longest answer in tokens (0: the request's max_tokens, which its study sets, else the provider's default, where it has one)."`
+	Temperature               *float64      `help:"Sampling temperature (unset: the request's temperature, which its study sets, else the provider's default)."`
 	Concurrency               int           `default:"4" help:"Requests in flight at once."`
 	RPS                       float64       `default:"0" help:"Calls per second, retries included (0: no limit)."`
 	Retries                   int           `default:"4" help:"Further calls per request after network errors, timeouts, 429 and 5xx."`

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"strconv"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/contract/strictjson"
@@ -50,6 +51,7 @@ var requestMembers = map[string]int{
 	"arm": 5, "repeat": 6, "attempt": 7, "seed": 8, "instructions": 9,
 	"prompt": 10, "messages": 11, "response_format": 12, "tools": 13,
 	"reference_output": 14, "reference_expr": 15, "recipe": 16,
+	"max_tokens": 17, "temperature": 18,
 }
 
 // read decodes the record d into w and reports whether it could.
@@ -107,6 +109,12 @@ func (q *quickReader) read(d []byte, w *contract.RequestFields) bool {
 			return q.optStr(d, i, &r.ReferenceOutput)
 		case 15:
 			return q.optStr(d, i, &w.ReferenceExpr)
+		case 17:
+			r.MaxTokens = new(int)
+			return integer(d, i, r.MaxTokens)
+		case 18:
+			r.Temperature = new(float64)
+			return number(d, i, r.Temperature)
 		default:
 			return q.str(d, i, &r.Recipe)
 		}
@@ -179,6 +187,21 @@ func integer[T int | int64](d []byte, i int, n *T) (int, bool) {
 		return i, false
 	}
 	*n = T(v)
+	return end, true
+}
+
+// number reads the number literal at d[i] into f, as encoding/json reads it
+// into a float64 (one that overflows is left to it).
+func number(d []byte, i int, f *float64) (int, bool) {
+	end, _, err := strictjson.ScanNumber(d, i)
+	if err != strictjson.LexOK {
+		return i, false
+	}
+	v, perr := strconv.ParseFloat(string(d[i:end]), 64)
+	if perr != nil {
+		return i, false
+	}
+	*f = v
 	return end, true
 }
 

@@ -104,6 +104,10 @@ func TestQuickRead(t *testing.T) {
 		head + `,"instructions":"a\"b\\c\n","prompt":"p\ud83d\ude00","case_id":"c\u0041"}`,
 		head + `,"reference_output":null,"repeat":-0,"seed":-12345678901234567}`,
 		head + `,"study":"sha256:0123456789abcdef","recipe":"sha256:fedcba9876543210"}`,
+		head + `,"max_tokens":512,"temperature":0.7}`, // a study's sampling settings
+		head + `,"max_tokens":1,"temperature":0}`,
+		head + `,"temperature":1e-3,"max_tokens":0}`, // the rules refuse 0
+		head + `,"temperature":-0.5}`,                // and a negative temperature
 		head + `,"tools":[],"response_format":{}}`,
 		head + `,"tools":[{"name":"t","parameters":{"type":"object","properties":{"x":{"type":"string"}}},"strict":true}]}`,
 		head + `,"response_format":{"type":"json_schema","json_schema":{"name":"n","schema":true,"strict":false}}}`,
@@ -128,6 +132,9 @@ func TestQuickRead(t *testing.T) {
 		head + `,"request\u005fid":"r"}`,                             // an escaped name
 		head + `,"study":null}`,                                      // null for a string
 		head + `,"recipe":7}`,                                        // and a number
+		head + `,"max_tokens":512.0}`,                                // a token limit with a fraction
+		head + `,"max_tokens":null}`,                                 // null for a number
+		head + `,"temperature":1e400}`,                               // a temperature past a float64
 		head + `,"recipe":"a","recipe":"a"}`,
 		head + `,"repeat":1.0}`,                                          // a fraction
 		head + `,"repeat":1e2}`,                                          // an exponent
