@@ -123,6 +123,9 @@ func TestParseRecordedBodies(t *testing.T) {
 		// the same model spent max_tokens thinking: content null, no text; the
 		// finish reason says why (scoring counts such answers)
 		{"chat_vllm_reasoning_length.json", "chat", "", "length", "Qwen/Qwen3-8B", "chatcmpl-a71c4e09d2b84f5c9e3d6b1f0a2c8e45", 291, 64, false},
+		// Ollama's OpenAI-compatible API with a thinking model: the thinking in
+		// reasoning (left out when empty), system_fingerprint fp_ollama
+		{"chat_ollama_reasoning.json", "chat", `{"action":"ask_clarification","tool":"search_hotels","arguments":{},"missingFields":["city"],"reason":"Which city?"}`, "stop", "qwen3:8b", "chatcmpl-417", 305, 71, false},
 		// a reasoning model: its reasoning item (a summary) before the message;
 		// the answer is the message's text alone
 		{"responses_reasoning.json", "responses", `{"action":"refuse","tool":null,"arguments":{},"missingFields":[],"reason":"I cannot share that."}`, "completed", "o4-mini-2025-04-16", "resp_68a1f0c2b3d48190a1b2c3d4e5f60718", 36, 412, false},
