@@ -11,6 +11,7 @@ package openai
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 
 	"github.com/fbeval/fbeval/contract"
@@ -43,6 +44,17 @@ func (o *Options) sampling(req *contract.Request) (maxTokens int, temperature *f
 		temperature = req.Temperature
 	}
 	return maxTokens, temperature
+}
+
+// maxTokensRefused names the flag for a model that refuses max_tokens (OpenAI's
+// reasoning models: "Use 'max_completion_tokens' instead"), which a study's
+// max_tokens or --max-tokens sent.
+func maxTokensRefused(err error) error {
+	var ce *runner.CallError
+	if errors.As(err, &ce) && ce.Code == "http_400" && strings.Contains(ce.Message, "'max_completion_tokens'") {
+		ce.Message += " (fbeval-openai --max-completion-tokens N sends the limit so)"
+	}
+	return err
 }
 
 // Path is the endpoint of the API, relative to the base URL.
@@ -412,7 +424,7 @@ func (c *Client) Do(ctx context.Context, req *contract.Request) (runner.Result, 
 	}
 	data, err := c.HTTP.PostJSON(ctx, c.Opts.Path(), body)
 	if err != nil {
-		return runner.Result{}, err
+		return runner.Result{}, maxTokensRefused(err)
 	}
 	var res runner.Result
 	if c.Opts.API == "responses" {
