@@ -52,7 +52,7 @@ func (o *Options) sampling(req *contract.Request) (maxTokens int, temperature *f
 func maxTokensRefused(err error) error {
 	var ce *runner.CallError
 	if errors.As(err, &ce) && ce.Code == "http_400" && strings.Contains(ce.Message, "'max_completion_tokens'") {
-		ce.Message += " (fbeval-openai --max-completion-tokens N sends the limit so)"
+		ce.Message += " (give fbeval-openai --max-completion-tokens N, which sends the limit as max_completion_tokens)"
 	}
 	return err
 }

@@ -280,7 +280,7 @@ func TestRecordedErrors(t *testing.T) {
 		{"error_500.json", "http_500", "HTTP 500 Internal Server Error (server_error)", 500},
 		// a reasoning model given max_tokens (a study's, or --max-tokens): the
 		// flag that sends the limit its way is named
-		{"error_400_max_tokens.json", "http_400", "HTTP 400 Bad Request (unsupported_parameter): Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead. (fbeval-openai --max-completion-tokens N sends the limit so)", 400},
+		{"error_400_max_tokens.json", "http_400", "HTTP 400 Bad Request (unsupported_parameter): Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead. (give fbeval-openai --max-completion-tokens N, which sends the limit as max_completion_tokens)", 400},
 		// Gemini's OpenAI-compatible API: its own error in a list, or as JSON
 		// text in the message
 		{"error_gemini_429_list.json", "http_429", "HTTP 429 Too Many Requests (RESOURCE_EXHAUSTED): Resource has been exhausted (e.g. check quota).", 429},
