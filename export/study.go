@@ -422,6 +422,7 @@ func StudyTemplate(s contract.Study) []byte {
 		"decoding: prompt_only, native_schema (requests carry response_format) or native_tools (requests carry the tool definition in tools).",
 		"prices: USD per million tokens, for cost figures. gates: thresholds on report fields that decide the exit code, e.g. input_schema.first_pass_success_percent>=90.",
 		"prompt_template: a text/template file with {{define \"system\"}} and {{define \"user\"}} blocks.",
+		"max_tokens, temperature: the sampling settings the study is run with; every request carries them and the runners send them (null: the runner's or the provider's defaults).",
 	}
 	o := contract.Object{{Key: "$comment", Value: comment}}
 	o = append(o, s.Object()...)
