@@ -47,16 +47,9 @@ func Body(req *contract.Request, o Options) contract.Object {
 		}
 		turns = append(turns, contract.Object{runner.Field("role", m.Role), runner.Field("content", m.Content)})
 	}
-	// the flags', or where none is given the request's (the study's)
-	maxTokens, temperature := o.MaxTokens, o.Temperature
-	if maxTokens <= 0 && req.MaxTokens != nil {
-		maxTokens = *req.MaxTokens
-	}
+	maxTokens, temperature := runner.Sampling(req, o.MaxTokens, o.Temperature)
 	if maxTokens <= 0 {
 		maxTokens = DefaultMaxTokens
-	}
-	if temperature == nil {
-		temperature = req.Temperature
 	}
 	body := contract.Object{runner.Field("model", o.Model), runner.Field("max_tokens", maxTokens)}
 	if len(system) > 0 {

@@ -32,16 +32,12 @@ type Options struct {
 }
 
 // sampling returns the token limit (sent as max_tokens, or max_output_tokens)
-// and temperature of req: the flags', or where none is given the request's
-// (the study's, which every request of a study that sets them carries).
-// --max-completion-tokens stands for a token limit too.
+// and temperature of req (runner.Sampling); --max-completion-tokens stands
+// for a token limit too, so with it the request's is not sent as max_tokens.
 func (o *Options) sampling(req *contract.Request) (maxTokens int, temperature *float64) {
-	maxTokens, temperature = o.MaxTokens, o.Temperature
-	if maxTokens == 0 && o.MaxCompletionTokens == 0 && req.MaxTokens != nil {
-		maxTokens = *req.MaxTokens
-	}
-	if temperature == nil {
-		temperature = req.Temperature
+	maxTokens, temperature = runner.Sampling(req, o.MaxTokens, o.Temperature)
+	if o.MaxCompletionTokens > 0 {
+		maxTokens = o.MaxTokens
 	}
 	return maxTokens, temperature
 }

@@ -113,3 +113,17 @@ func String(s string) *string { return &s }
 
 // Field is one member of a contract.Object.
 func Field(key string, value any) contract.Member { return contract.Member{Key: key, Value: value} }
+
+// Sampling returns the token limit and temperature a request is sent with:
+// the runner's flags (maxTokens 0 and temperature nil where none is given),
+// or where none is given the request's (the study's, which every request of a
+// study that sets them carries). Every provider's body takes them from here.
+func Sampling(req *contract.Request, maxTokens int, temperature *float64) (int, *float64) {
+	if maxTokens <= 0 && req.MaxTokens != nil {
+		maxTokens = *req.MaxTokens
+	}
+	if temperature == nil {
+		temperature = req.Temperature
+	}
+	return maxTokens, temperature
+}
