@@ -130,11 +130,7 @@ func TestHESchemaRunLog(t *testing.T) {
 	if err := json.Unmarshal(data, &rep); err != nil {
 		t.Fatal(err)
 	}
-	near := func(what string, got, want float64) {
-		if math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
-			t.Errorf("%s: fbeval %v, HESchema %v", what, got, want)
-		}
-	}
+	near := func(what string, got, want float64) { nearHESchema(t, what, got, want) }
 	for _, arm := range []string{"no_schema", "minimal_schema", "input_schema"} {
 		var runs, errs, first, final, retried, repairs int
 		for _, r := range rows {
@@ -257,11 +253,7 @@ func TestHESchemaCompareModels(t *testing.T) {
 			t.Fatal(err)
 		}
 		h, f := hes[tt.order], cmp.Arms["input_schema"]
-		near := func(what string, got, want float64) {
-			if math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
-				t.Errorf("%s %s: fbeval %v, HESchema %v", tt.order, what, got, want)
-			}
-		}
+		near := func(what string, got, want float64) { nearHESchema(t, tt.order+" "+what, got, want) }
 		near("gap", f.Gap, h.Gap)
 		near("model sensitivity", f.Sensitivity, h.Stability)
 		near("custom fitness of A", cmp.Fitness.A, h.FitSmall)
@@ -271,5 +263,14 @@ func TestHESchemaCompareModels(t *testing.T) {
 		if want := h.Sensitive || math.Abs(h.Gap) >= 15; f.Sensitive != want {
 			t.Errorf("%s: model sensitive %v, want %v (HESchema %v, gap %v)", tt.order, f.Sensitive, want, h.Sensitive, h.Gap)
 		}
+	}
+}
+
+// nearHESchema reports what differs between fbeval's figure and HESchema's by more
+// than floating point's rounding.
+func nearHESchema(t *testing.T, what string, got, want float64) {
+	t.Helper()
+	if math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
+		t.Errorf("%s: fbeval %v, HESchema %v", what, got, want)
 	}
 }
