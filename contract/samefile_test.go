@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -56,5 +57,51 @@ func TestInputIs(t *testing.T) {
 	}
 	if InputName("-") != "the file on standard input" || InputName(in) != in {
 		t.Errorf("InputName: %q %q", InputName("-"), InputName(in))
+	}
+}
+
+// TestInputSet: each path is noted once, in the order first given; a file is
+// looked up once (what it said of itself when opened is what later checks
+// use, with no lookup of its own), and a path not found is looked up again.
+func TestInputSet(t *testing.T) {
+	dir := t.TempDir()
+	a, b, later := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "later")
+	for _, p := range []string{a, b} {
+		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var s InputSet
+	s.Add(a, "", b, a, later)
+	s.Add(b)
+	if got := s.Paths(); !slices.Equal(got, []string{a, b, later}) {
+		t.Errorf("paths %q", got)
+	}
+	outA, _ := os.Stat(a)
+	outB, _ := os.Stat(b)
+	if in, ok := s.Is(outB, nil); !ok || in != b {
+		t.Errorf("b is %q %v", in, ok)
+	}
+	if in, ok := s.Is(outB, nil, a); ok {
+		t.Errorf("b among only a: %q", in)
+	}
+	// a as it was opened: b's file, as if a had been moved over by then
+	s.Opened(a, outB)
+	if in, ok := s.Is(outA, nil); ok {
+		t.Errorf("a's old file found again (%q): a was looked up anew", in)
+	}
+	if in, _ := s.Is(outB, nil); in != a {
+		t.Errorf("b's file is %q, want %q, as a was opened", in, a)
+	}
+	// not there at the first look, there at the second
+	if _, err := s.Stat(later, nil); err == nil {
+		t.Fatal("later found before it was written")
+	}
+	if err := os.WriteFile(later, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outLater, _ := os.Stat(later)
+	if in, ok := s.Is(outLater, nil); !ok || in != later {
+		t.Errorf("later is %q %v", in, ok)
 	}
 }

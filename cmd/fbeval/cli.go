@@ -22,16 +22,19 @@ type Env struct {
 	Stdout io.Writer
 	Stderr io.Writer
 
-	mu      sync.Mutex
-	inputs  []string // files the command reads, which no output may replace
-	stdinBy string   // the flag and path that read standard input, which can be read once
+	inputs contract.InputSet // files the command reads, which no output may replace
+
+	mu         sync.Mutex
+	stdinBy    string      // the flag and path that read standard input, which can be read once
+	stdoutInfo os.FileInfo // standard output's file, once looked up (stdoutFile)
+	stdoutDone bool
 }
 
 // claimStdin notes that flag reads standard input when path is "-" or names
 // the pipe standard input is (/dev/stdin, /proc/self/fd/0); a second flag that
 // does is refused, as standard input can be read once.
 func (e *Env) claimStdin(flag, path string) error {
-	if !readsStdin(path, e.Stdin) {
+	if !e.readsStdin(path) {
 		return nil
 	}
 	e.mu.Lock()
@@ -46,19 +49,18 @@ func (e *Env) claimStdin(flag, path string) error {
 // readsStdin reports whether reading path reads standard input. A regular
 // file on standard input (< fx.json) can be opened again by its name, so only
 // "-" reads it then.
-func readsStdin(path string, stdin io.Reader) bool {
+func (e *Env) readsStdin(path string) bool {
 	if contract.Stdin(path) {
 		return true
 	}
-	f, ok := stdin.(*os.File)
-	if path == "" || !ok {
+	if path == "" {
 		return false
 	}
-	in, err := f.Stat()
+	in, err := e.inputs.Stat("-", e.Stdin)
 	if err != nil || in.Mode().IsRegular() {
 		return false
 	}
-	st, err := os.Stat(path)
+	st, err := e.inputs.Stat(path, e.Stdin)
 	return err == nil && os.SameFile(st, in)
 }
 
@@ -200,10 +202,10 @@ func oneLine(s string) string {
 // named for it gets the pattern of its files, else a file in it is asked for.
 func openInput(env *Env, path string, many bool) (io.Reader, func(), error) {
 	env.noteInput(path)
-	if err := env.stdoutNotInput(path); err != nil {
-		return nil, nil, err // before a byte is read: after > it is empty
-	}
 	if contract.Stdin(path) {
+		if err := env.stdoutNotInput(path); err != nil {
+			return nil, nil, err // before a byte is read: after > it is empty
+		}
 		if err := contract.NotTerminal(path, env.Stdin); err != nil {
 			return nil, nil, err
 		}
@@ -213,9 +215,16 @@ func openInput(env *Env, path string, many bool) (io.Reader, func(), error) {
 	if err != nil {
 		return nil, nil, &exitError{code: 2, err: cleanPathError(err)}
 	}
-	if st, err := f.Stat(); err == nil && st.IsDir() {
+	if st, err := f.Stat(); err == nil {
+		env.inputs.Opened(path, st) // no check looks the file up again
+		if st.IsDir() {
+			f.Close()
+			return nil, nil, &exitError{code: 2, err: fmt.Errorf("%s: is a directory, not a file: %s", path, dirHint(path, many))}
+		}
+	}
+	if err := env.stdoutNotInput(path); err != nil {
 		f.Close()
-		return nil, nil, &exitError{code: 2, err: fmt.Errorf("%s: is a directory, not a file: %s", path, dirHint(path, many))}
+		return nil, nil, err // before a byte is read: after > it is empty
 	}
 	if contract.BeingWritten(f) {
 		// scored while the runner still answers: rows missing, and why

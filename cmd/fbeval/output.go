@@ -17,13 +17,7 @@ import (
 // noteInput records files the command reads, so that no output replaces one.
 // Goroutines that open inputs at once may call it together.
 func (e *Env) noteInput(paths ...string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for _, p := range paths {
-		if p != "" && (!contract.Stdin(p) || !slices.Contains(e.inputs, p)) {
-			e.inputs = append(e.inputs, p) // "-" once: standard output may be its file
-		}
-	}
+	e.inputs.Add(paths...)
 }
 
 // stdoutNotInput refuses a standard output that is one of the files the
@@ -31,28 +25,29 @@ func (e *Env) noteInput(paths ...string) {
 // `fbeval score ... --responses r.jsonl >> r.jsonl` would append the report to
 // the responses, and `>` empties them before fbeval starts.
 func (e *Env) stdoutNotInput(paths ...string) error {
-	f, ok := e.Stdout.(*os.File)
-	if !ok {
+	out := e.stdoutFile()
+	if out == nil {
 		return nil
 	}
-	out, err := f.Stat()
-	if err != nil {
-		return nil
-	}
-	if len(paths) == 0 {
-		paths = e.noted()
-	}
-	if in, ok := contract.InputIs(out, paths, e.Stdin); ok {
+	if in, ok := e.inputs.Is(out, e.Stdin, paths...); ok {
 		return &exitError{code: 2, err: fmt.Errorf("standard output is %s, which this command reads (a shell's > empties it before fbeval starts, >> appends to it): write the output to another file", contract.InputName(in))}
 	}
 	return nil
 }
 
-// noted returns the inputs noted so far.
-func (e *Env) noted() []string {
+// stdoutFile is what standard output's file says of itself, looked up once
+// (it is checked against each of ten thousand shards as it is opened); nil
+// when standard output is no file.
+func (e *Env) stdoutFile() os.FileInfo {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return slices.Clone(e.inputs)
+	if !e.stdoutDone {
+		e.stdoutDone = true
+		if f, ok := e.Stdout.(*os.File); ok {
+			e.stdoutInfo, _ = f.Stat()
+		}
+	}
+	return e.stdoutInfo
 }
 
 // resolveOutput decides where an output named path is written. An existing file
@@ -81,7 +76,7 @@ func resolveOutput(env *Env, path string) (string, os.FileMode, error) {
 	if !st.Mode().IsRegular() {
 		return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: not a regular file (%s): write to a regular file, or leave out the output flag for standard output", path, kindOf(st.Mode()))}
 	}
-	if in, ok := contract.InputIs(st, env.noted(), env.Stdin); ok {
+	if in, ok := env.inputs.Is(st, env.Stdin); ok {
 		if contract.Stdin(in) {
 			return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: is %s, which this command reads: write the output to another file", path, contract.InputName(in))}
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -259,6 +260,25 @@ func TestStdoutIsAnInput(t *testing.T) {
 	if err := os.WriteFile(fixture, fx, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// the same records as three shards, a link to the second beside them
+	lines := goodToolcallLines(t)
+	var shards []string
+	for i, part := range [][]string{lines[:1], lines[1:2], lines[2:]} {
+		p := filepath.Join(dir, "shards", fmt.Sprintf("s%d.jsonl", i))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(strings.Join(part, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, p)
+	}
+	shardData, _ := os.ReadFile(shards[2])
+	link := filepath.Join(dir, "link.jsonl")
+	if err := os.Symlink(shards[1], link); err != nil {
+		t.Fatal(err)
+	}
+	pattern := filepath.Join(dir, "shards", "*.jsonl")
 	open := func(p string, flag int) *os.File {
 		f, err := os.OpenFile(p, flag, 0)
 		if err != nil {
@@ -281,6 +301,8 @@ func TestStdoutIsAnInput(t *testing.T) {
 		{"fixture >>", []string{"score", "coglang", "--fixture", fixture, "--reference-answers"}, "", fixture, "standard output is " + fixture + ", which this command reads"},
 		{"export >>", []string{"export", "coglang", "--fixture", fixture}, "", fixture, "standard output is " + fixture + ", which this command reads"},
 		{"report >>", []string{"report", responses}, "", responses, "standard output is " + responses + ", which this command reads"},
+		{"the last of the shards >>", slices.Concat(score, []string{"--responses", pattern}), "", shards[2], "standard output is " + shards[2] + ", which this command reads"},
+		{"--cases-out a link to a shard", slices.Concat(score, []string{"--responses", pattern, "--cases-out", link}), "", "", link + ": is the input " + shards[1] + ": write the output to another file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdin io.Reader = strings.NewReader("")
@@ -302,6 +324,9 @@ func TestStdoutIsAnInput(t *testing.T) {
 		}
 		if got, _ := os.ReadFile(fixture); !bytes.Equal(got, fx) {
 			t.Fatalf("%s: the fixture changed", tc.name)
+		}
+		if got, _ := os.ReadFile(shards[2]); !bytes.Equal(got, shardData) {
+			t.Fatalf("%s: the last shard changed", tc.name)
 		}
 	}
 }

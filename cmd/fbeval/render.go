@@ -125,7 +125,7 @@ type CompareCmd struct {
 }
 
 func (c *CompareCmd) Run(env *Env) error {
-	if readsStdin(c.A, env.Stdin) && readsStdin(c.B, env.Stdin) {
+	if env.readsStdin(c.A) && env.readsStdin(c.B) {
 		return usageError("the two reports cannot both be standard input: save one to a file and name it")
 	}
 	same := false // said once both are known to be reports, not before an error

@@ -101,6 +101,7 @@ func (c *ScoreCmd) Run(env *Env) error {
 	if err := c.claimInputs(env, c.Output); err != nil {
 		return err
 	}
+	env.noteInput(c.Responses...)
 	var seen fileSet // the files named so far, each stat'ed once
 	for i, p := range c.Responses {
 		if err := commaList(c.responsesFlag(), p); err != nil {
@@ -120,14 +121,13 @@ func (c *ScoreCmd) Run(env *Env) error {
 					seen.add(p, st)
 				}
 			}
-		} else if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+		} else if st, err := env.inputs.Stat(p, env.Stdin); err == nil && st.Mode().IsRegular() {
 			if name, ok := seen.find(st); ok {
 				c.givenTwice = append(c.givenTwice, fmt.Sprintf("%s and %s are one file, given twice: each of its records is read twice and repeats itself (the last wins)", contract.InputName(name), p))
 			}
 			seen.add(p, st)
 		}
 	}
-	env.noteInput(c.Responses...)
 	if err := checkOutputs(env, c.Output, c.CasesOut); err != nil {
 		return err
 	}
