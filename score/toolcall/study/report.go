@@ -302,7 +302,7 @@ func (rep *Aggregates) OK() bool {
 
 // answerWarnings says what the answers read hold that the figures alone do
 // not show (answerCounts): thinking, tool calls in another form, answers cut
-// short, empty or wrapped in an API's message or encoded twice; unmeasured
+// short, filtered, empty or wrapped in an API's message or encoded twice; unmeasured
 // when every answer is empty, wrapped or encoded twice, so the figures measure
 // the runner and the run is not ok.
 func (run *Run) answerWarnings() (out []string, unmeasured bool, err error) {
@@ -320,6 +320,14 @@ func (run *Run) answerWarnings() (out []string, unmeasured bool, err error) {
 	if n.cut > 0 {
 		out = append(out, contract.Plural(n.cut, "answer was", "answers were")+" cut short at the model's token limit (finish_reason length, max_tokens, max_output_tokens or model_context_window_exceeded) and "+
 			contract.Pick(n.cut, "scores", "score")+" as written: raise the runner's --max-tokens if that was not meant")
+	}
+	if n.filtered > 0 {
+		id, _, err := run.firstFlagged(fFiltered)
+		if err != nil {
+			return nil, false, err
+		}
+		out = append(out, contract.Plural(n.filtered, "answer was", "answers were")+" stopped or withheld by a safety filter, or refused on safety grounds (finish_reason content_filter or refusal; Gemini's SAFETY, RECITATION, BLOCKLIST, PROHIBITED_CONTENT or SPII), and "+
+			contract.Pick(n.filtered, "scores", "score")+" as written; the first is "+id+": the figures count the provider's filter with the model, so check its settings (Azure OpenAI: the deployment's content filter) before reading them as the model's")
 	}
 	if run.Plan.Study.Decoding == contract.DecodingNativeTools && n.blank > 0 && n.blank < n.answered {
 		out = append(out, contract.Plural(n.blank, "answer is", "answers are")+" empty in this native_tools study and "+contract.Pick(n.blank, "scores as a failure", "score as failures")+
@@ -369,10 +377,11 @@ func (run *Run) Answered() (first, later int) {
 
 // answerTally counts the answers that stand (provider errors and attempts no
 // record answered left out), those that are blank, those the model stopped at
-// its token limit, those that hold its thinking, those that are a tool call in
+// its token limit, those a safety filter stopped or the model refused on
+// safety grounds, those that hold its thinking, those that are a tool call in
 // another form than the envelope, those encoded twice and those wrapped in an
 // API's message.
-type answerTally struct{ answered, blank, cut, think, calls, twice, wrapped int }
+type answerTally struct{ answered, blank, cut, filtered, think, calls, twice, wrapped int }
 
 func (run *Run) answerCounts() answerTally {
 	var n answerTally
@@ -384,6 +393,7 @@ func (run *Run) answerCounts() answerTally {
 		n.answered++
 		n.blank += a.count(fBlank)
 		n.cut += a.count(fCutShort)
+		n.filtered += a.count(fFiltered)
 		n.think += a.count(fThinking)
 		n.calls += a.count(fToolCallForm)
 		n.twice += a.count(fEncodedTwice)

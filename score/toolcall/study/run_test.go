@@ -416,7 +416,12 @@ func TestAnswerFlags(t *testing.T) {
 		{`{"action":`, "MAX_TOKENS", fCutShort},                                                          // Gemini
 		{`{"action":`, "tool_calls", 0},
 		{`{"action":`, "end_turn", 0},
-		{`{"action":`, "content_filter", 0},
+		{`{"action":`, "content_filter", fFiltered},       // OpenAI, Azure OpenAI
+		{"", "content_filter", fBlank | fFiltered},        // withheld whole
+		{"I can't help with that.", "refusal", fFiltered}, // Anthropic; OpenAI's refusal
+		{"", "SAFETY", fBlank | fFiltered},                // Gemini
+		{"", "PROHIBITED_CONTENT", fBlank | fFiltered},    // Gemini
+		{`{"action":`, "content", 0},
 		{`{"action":`, "lengthy", 0},
 		// a reasoning model's thinking left in the answer (no reasoning parser)
 		{"<think>\nthe user wants flights\n</think>\n{\"action\":\"refuse\"}", "stop", fThinking},

@@ -43,6 +43,7 @@ const (
 	fToolCallForm             // the output failed and is a tool call in another form than the envelope (contract.ToolCallForm)
 	fEncodedTwice             // the output failed and is a JSON string holding JSON (contract.EncodedTwice)
 	fWrapped                  // the output failed and is an API's message around the answer (contract.WrappedAnswer)
+	fFiltered                 // a safety filter stopped or withheld the answer, or the model refused on safety grounds (answerFlags)
 )
 
 func (a *att) has(f uint32) bool { return a.flags&f != 0 }
