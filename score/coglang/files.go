@@ -23,6 +23,12 @@ type ResponseFiles struct {
 	// string (contract.StringText); Wrapped, those whose output is an API's
 	// message around the answer (contract.WrappedAnswer).
 	Thinking, Quoted, Wrapped int
+	// Cut counts the records read whose answer the model stopped at its token
+	// limit; Filtered, those a safety filter stopped or withheld, or the model
+	// refused on safety grounds (score.FinishReason), FirstFiltered the case id
+	// of the first of them.
+	Cut, Filtered int
+	FirstFiltered string
 	// ProviderErrors counts the provider error records read (an error and no
 	// output); ErrorCases are the case ids whose last record is one.
 	ProviderErrors int

@@ -14,6 +14,7 @@ type recordFields struct {
 	outputs              [len(outputFields)]jsontext.Value
 	run                  jsontext.Value // what fbeval's runners write of their run (see recipe)
 	model                jsontext.Value // the model that answered, when the record names it
+	finish               jsontext.Value // why the answer ended, as the provider said (finish_reason)
 	// borrow: the case id and output strings without escapes share the
 	// record's bytes instead of being copied (RecordScorer.Read)
 	borrow bool
@@ -79,6 +80,8 @@ func scanRecord(raw []byte, f *recordFields) bool {
 			f.run = raw[vs:ve]
 		case "model":
 			f.model = raw[vs:ve]
+		case "finish_reason":
+			f.finish = raw[vs:ve]
 		}
 		i = strictjson.SkipSpace(raw, ve)
 		if i >= len(raw) {

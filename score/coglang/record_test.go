@@ -92,7 +92,7 @@ func TestScanRecord(t *testing.T) {
 }
 
 func sameFields(a, b *recordFields) bool {
-	if !bytes.Equal(a.caseID, b.caseID) || !bytes.Equal(a.version, b.version) || !bytes.Equal(a.run, b.run) || !bytes.Equal(a.model, b.model) {
+	if !bytes.Equal(a.caseID, b.caseID) || !bytes.Equal(a.version, b.version) || !bytes.Equal(a.run, b.run) || !bytes.Equal(a.model, b.model) || !bytes.Equal(a.finish, b.finish) {
 		return false
 	}
 	for i := range a.outputs {

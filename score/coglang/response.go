@@ -97,6 +97,8 @@ func decodeFields(raw []byte, f *recordFields) error {
 			f.run = bytes.Clone(val)
 		case "model":
 			f.model = bytes.Clone(val)
+		case "finish_reason":
+			f.finish = bytes.Clone(val)
 		default:
 			for i, name := range outputFields {
 				if key == name {

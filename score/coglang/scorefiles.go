@@ -99,6 +99,12 @@ func (x *Indexed) ScoreFiles(sources []score.Source, opts score.Options, copts O
 	if out.Thinking > 0 {
 		out.Warnings = append(out.Warnings, score.ThinkingWarning(out.Thinking, "parse_error"))
 	}
+	if out.Cut > 0 {
+		out.Warnings = append(out.Warnings, score.CutWarning(out.Cut))
+	}
+	if out.Filtered > 0 {
+		out.Warnings = append(out.Warnings, score.FilteredWarning(out.Filtered, out.FirstFiltered))
+	}
 	if out.Quoted > 0 {
 		out.Warnings = append(out.Warnings, contract.Plural(out.Quoted, "answer is", "answers are")+" in quotes, one JSON string (the answer encoded twice, as a runner that encodes the text it writes as the output makes it: json.dumps of the model's text) and "+
 			contract.Pick(out.Quoted, "scores", "score")+" as the reference scores a quoted string: a runner of your own writes the model's text as the output string, encoded once")
@@ -311,6 +317,15 @@ func scoreSources(tally *tally, sources []score.Source, opts score.Options, copt
 			}
 			if b.Out[i].wrapped {
 				out.Wrapped++
+			}
+			switch b.Out[i].finish {
+			case score.FinishCut:
+				out.Cut++
+			case score.FinishFiltered:
+				if out.Filtered == 0 {
+					out.FirstFiltered = strings.Clone(b.Out[i].CaseID) // it may share the batch's bytes
+				}
+				out.Filtered++
 			}
 			if r := &b.Out[i]; other {
 				if st.OtherRecipe == 0 {

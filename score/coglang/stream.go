@@ -34,6 +34,8 @@ type Scored struct {
 	// quoted: it is one JSON string (contract.StringText), the answer encoded twice;
 	// wrapped: it is an API's message around the answer (contract.WrappedAnswer)
 	thinking, quoted, wrapped bool
+	// finish says why the answer ended (score.FinishReason of its finish_reason)
+	finish int
 	// model is the record's "model" member as written, read while its batch
 	// is (caseStore.add)
 	model []byte
@@ -91,7 +93,7 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 	dst.CaseID, dst.key = id, contract.IDOf(id)
 	dst.ProviderError, dst.ErrorCode = false, ""
 	dst.model = f.model
-	dst.recipe, dst.hasRecipe, dst.thinking, dst.quoted, dst.wrapped = 0, false, false, false, false
+	dst.recipe, dst.hasRecipe, dst.thinking, dst.quoted, dst.wrapped, dst.finish = 0, false, false, false, false, 0
 	var out string
 	var v jsontext.Value // the output's JSON value
 	if s.answers {
@@ -116,6 +118,9 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 	dst.recipe, dst.hasRecipe = f.recipe()
 	text := unsafe.Slice(unsafe.StringData(out), len(out)) // read, not kept
 	dst.thinking = contract.HoldsThinking(text)
+	if v := f.finish; len(v) > 2 && v[0] == '"' {
+		dst.finish = score.FinishReason(v[1 : len(v)-1]) // no reason has an escape
+	}
 	if len(out) > 0 && (out[0] == '"' || out[0] <= ' ') {
 		_, dst.quoted = contract.StringText(text)
 	}

@@ -318,16 +318,14 @@ func (run *Run) answerWarnings() (out []string, unmeasured bool, err error) {
 		out = append(out, w)
 	}
 	if n.cut > 0 {
-		out = append(out, contract.Plural(n.cut, "answer was", "answers were")+" cut short at the model's token limit (finish_reason length, max_tokens, max_output_tokens or model_context_window_exceeded) and "+
-			contract.Pick(n.cut, "scores", "score")+" as written: raise the runner's --max-tokens if that was not meant")
+		out = append(out, score.CutWarning(n.cut))
 	}
 	if n.filtered > 0 {
 		id, _, err := run.firstFlagged(fFiltered)
 		if err != nil {
 			return nil, false, err
 		}
-		out = append(out, contract.Plural(n.filtered, "answer was", "answers were")+" stopped or withheld by a safety filter, or refused on safety grounds (finish_reason content_filter or refusal; Gemini's SAFETY, RECITATION, BLOCKLIST, PROHIBITED_CONTENT or SPII), and "+
-			contract.Pick(n.filtered, "scores", "score")+" as written; the first is "+id+": the figures count the provider's filter with the model, so check its settings (Azure OpenAI: the deployment's content filter) before reading them as the model's")
+		out = append(out, score.FilteredWarning(n.filtered, id))
 	}
 	if run.Plan.Study.Decoding == contract.DecodingNativeTools && n.blank > 0 && n.blank < n.answered {
 		out = append(out, contract.Plural(n.blank, "answer is", "answers are")+" empty in this native_tools study and "+contract.Pick(n.blank, "scores as a failure", "score as failures")+

@@ -723,13 +723,9 @@ func (run *Run) checkCase(o *outcome, requestID, caseID []byte) {
 // answerFlags marks an answer whose output is blank (empty or white space: a
 // runner that took no text from the model's answer, a reasoning model that
 // spent its tokens before it answered), one that holds the model's thinking
-// (contract.HoldsThinking), and one the model stopped at its token
-// limit: the finish_reason the runners copy from the provider, "length" from
-// an OpenAI-compatible chat completion, "max_output_tokens" from the Responses
-// API's incomplete_details, "max_tokens" and "model_context_window_exceeded"
-// from Anthropic's stop_reason (in any case: Gemini says MAX_TOKENS); and one a
-// safety system stopped or withheld, or the model refused on safety grounds
-// (filterReasons).
+// (contract.HoldsThinking), one the model stopped at its token limit and one
+// a safety system stopped or withheld, or the model refused on safety grounds
+// (score.FinishReason).
 func answerFlags(output, finishReason []byte) uint32 {
 	var f uint32
 	if len(bytes.TrimSpace(output)) == 0 {
@@ -737,28 +733,14 @@ func answerFlags(output, finishReason []byte) uint32 {
 	} else if contract.HoldsThinking(output) {
 		f |= fThinking
 	}
-	for _, r := range cutReasons {
-		if bytes.EqualFold(finishReason, r) {
-			f |= fCutShort
-		}
-	}
-	for _, r := range filterReasons {
-		if bytes.EqualFold(finishReason, r) {
-			f |= fFiltered
-		}
+	switch score.FinishReason(finishReason) {
+	case score.FinishCut:
+		f |= fCutShort
+	case score.FinishFiltered:
+		f |= fFiltered
 	}
 	return f
 }
-
-var cutReasons = [][]byte{[]byte("length"), []byte("max_tokens"), []byte("max_output_tokens"), []byte("model_context_window_exceeded")}
-
-// filterReasons are the finish reasons of an answer a safety system stopped or
-// withheld, or the model refused on safety grounds: "content_filter" from a
-// chat completion (OpenAI, Azure OpenAI) or the Responses API's
-// incomplete_details, "refusal" from Anthropic's stop_reason (and
-// fbeval-openai's word for a structured-output refusal), and Gemini's
-// finishReason values for the same.
-var filterReasons = [][]byte{[]byte("content_filter"), []byte("refusal"), []byte("safety"), []byte("recitation"), []byte("blocklist"), []byte("prohibited_content"), []byte("spii")}
 
 // judgeQuick gives o's attempt its verdict when the output is clean, and
 // otherwise marks it pending and keeps the output as its detail: most such
