@@ -61,6 +61,17 @@ func (p ProviderCodes) String() string {
 	return strings.Join(parts, ", ")
 }
 
+// FilterNote is what to add to the line that names the codes when one of
+// them is a provider's safety filter that blocked the prompt (an Azure OpenAI
+// deployment's content filter: code content_filter), which asking again does
+// not change; "" otherwise.
+func (p ProviderCodes) FilterNote() string {
+	if p["content_filter"] == 0 {
+		return ""
+	}
+	return "; content_filter is the provider's safety filter blocking the prompt, which asking again does not change: check its settings (Azure OpenAI: the deployment's content filter)"
+}
+
 // cutBytes cuts s to at most max bytes of valid UTF-8, marking a cut with "...".
 func cutBytes(s string, max int) string {
 	if len(s) <= max {

@@ -44,3 +44,13 @@ func TestProviderCodesAdd(t *testing.T) {
 		t.Errorf("%v", q)
 	}
 }
+
+// FilterNote speaks only when a provider's safety filter blocked a prompt.
+func TestProviderCodesFilterNote(t *testing.T) {
+	if n := (ProviderCodes{"http_500": 3}).FilterNote(); n != "" {
+		t.Errorf("no filter: %q", n)
+	}
+	if n := (ProviderCodes{"http_500": 3, "content_filter": 1}).FilterNote(); !strings.Contains(n, "asking again does not change") {
+		t.Errorf("content_filter: %q", n)
+	}
+}

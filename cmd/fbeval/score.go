@@ -317,7 +317,7 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 		return err
 	}
 	if n := res.ProviderErrorCases(); n > 0 {
-		env.warnf("%s a provider error, where the model never answered (%s): %s and the result is not ok; run the runner again with -o FILE to ask %s again (answered requests are skipped)", contract.Plural(n, "case has", "cases have"), res.ProviderErrorCodes, contract.Pick(n, "it scores as a failure", "they score as failures"), contract.Pick(n, "it", "them"))
+		env.warnf("%s a provider error, where the model never answered (%s): %s and the result is not ok; run the runner again with -o FILE to ask %s again (answered requests are skipped)%s", contract.Plural(n, "case has", "cases have"), res.ProviderErrorCodes, contract.Pick(n, "it scores as a failure", "they score as failures"), contract.Pick(n, "it", "them"), res.ProviderErrorCodes.FilterNote())
 	}
 	if !res.OK() {
 		return &exitError{code: 1}
@@ -421,7 +421,8 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 			env.warnf("%s (--allow-provider-errors: the run does not fail for %s)", contract.Plural(n, "row has a provider error: it scores as a failure", "rows have a provider error: they score as failures"), contract.Pick(n, "it", "them"))
 		} else {
 			ok = false
-			env.warnf("%s a provider error, where the model never answered (%s): %s and the run is not ok; run the runner again with -o FILE to ask %s again (answered requests are skipped), or give --allow-provider-errors to accept %[4]s", contract.Plural(n, "row has", "rows have"), rep.ProviderErrorCodes(), contract.Pick(n, "it scores as a failure", "they score as failures"), contract.Pick(n, "it", "them"))
+			codes := rep.ProviderErrorCodes()
+			env.warnf("%s a provider error, where the model never answered (%s): %s and the run is not ok; run the runner again with -o FILE to ask %s again (answered requests are skipped), or give --allow-provider-errors to accept %[4]s%s", contract.Plural(n, "row has", "rows have"), codes, contract.Pick(n, "it scores as a failure", "they score as failures"), contract.Pick(n, "it", "them"), codes.FilterNote())
 		}
 	}
 	if run.Plan.Study.Repairs > 0 {

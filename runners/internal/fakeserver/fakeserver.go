@@ -41,6 +41,7 @@ type Fault struct {
 	NonJSON    bool          // answer 200 with an HTML page
 	Reset      bool          // close the connection without an answer
 	EchoKey    bool          // with Status: the error body echoes the request's headers
+	Body       []byte        // with Status: this error body (a recorded one), not the fake's
 	// EchoHeaders answers 200 with a body that is not JSON and holds every request
 	// header, as a misconfigured proxy might.
 	EchoHeaders bool
@@ -227,6 +228,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, faults bool) {
 	case f.Status != 0:
 		if f.RetryAfter != "" {
 			w.Header().Set("Retry-After", f.RetryAfter)
+		}
+		if f.Body != nil {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(f.Status)
+			w.Write(f.Body)
+			return
 		}
 		msg := "fake failure"
 		if f.EchoKey {

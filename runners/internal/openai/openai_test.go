@@ -285,6 +285,10 @@ func TestRecordedErrors(t *testing.T) {
 		// text in the message
 		{"error_gemini_429_list.json", "http_429", "HTTP 429 Too Many Requests (RESOURCE_EXHAUSTED): Resource has been exhausted (e.g. check quota).", 429},
 		{"error_gemini_429_nested.json", "http_429", "HTTP 429 Too Many Requests (RESOURCE_EXHAUSTED): Resource has been exhausted (e.g. check quota).", 429},
+		// Azure OpenAI's content filter blocked the prompt: a code of its own,
+		// as asking again gets the same
+		{"error_400_azure_content_filter.json", "content_filter", "HTTP 400 Bad Request (content_filter): The response was filtered due to the prompt triggering Azure OpenAI's content management policy.", 400},
+		{"error_400_azure_content_filter_responses.json", "content_filter", "HTTP 400 Bad Request (content_filter): The response was filtered due to the prompt triggering Azure OpenAI’s content management policy.", 400},
 	} {
 		body, err := os.ReadFile(filepath.Join("testdata", tt.file))
 		if err != nil {

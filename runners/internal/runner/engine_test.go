@@ -230,18 +230,25 @@ func TestBudgetStopsTheRun(t *testing.T) {
 // A run stops after MaxConsecutiveErrors error records in a row, and its
 // summary names the last error and what to look at for it.
 func TestConsecutiveErrorsStopTheRun(t *testing.T) {
+	azure, err := os.ReadFile("../openai/testdata/error_400_azure_content_filter.json")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		status int
+		body   []byte
 		last   string
 		see    string
 	}{
-		{500, "http_500: HTTP 500 Internal Server Error", "see to it"},
-		{401, "http_401: HTTP 401 Unauthorized", "check the API key (--api-key-env names its variable)"},
-		{404, "http_404: HTTP 404 Not Found", "check --base-url (the API's root, with its /v1 where it has one) and --model"},
+		{500, nil, "http_500: HTTP 500 Internal Server Error", "see to it"},
+		{401, nil, "http_401: HTTP 401 Unauthorized", "check the API key (--api-key-env names its variable)"},
+		{404, nil, "http_404: HTTP 404 Not Found", "check --base-url (the API's root, with its /v1 where it has one) and --model"},
+		// Azure OpenAI's content filter, as recorded from it
+		{400, azure, "content_filter: HTTP 400 Bad Request (content_filter): The response was filtered", "the provider's safety filter blocks these prompts, and asking again gets the same: check its settings (Azure OpenAI: the deployment's content filter)"},
 	} {
 		_, ts := startServer(t, fakeserver.Options{Fault: func(user string, n int) fakeserver.Fault {
 			if promptIndex(user) >= 2 {
-				return fakeserver.Fault{Status: tt.status}
+				return fakeserver.Fault{Status: tt.status, Body: tt.body}
 			}
 			return fakeserver.Fault{}
 		}})

@@ -212,8 +212,17 @@ func StatusError(code int, body []byte) *CallError {
 	if text != "" {
 		e.Message += ": " + text
 	}
+	if kind == "content_filter" && code == http.StatusBadRequest {
+		// Azure OpenAI's filter blocked the prompt: asking again gets the same,
+		// and the code says which it was where http_400 would not
+		e.Code, e.Retry = ContentFilterCode, false
+	}
 	return e
 }
+
+// ContentFilterCode is the code of a provider's safety filter that blocked the
+// prompt (Azure OpenAI's HTTP 400 with error code content_filter).
+const ContentFilterCode = "content_filter"
 
 func statusText(code int) string {
 	if code == 529 {
@@ -310,11 +319,13 @@ func apiErrorText(body []byte) (kind, text string, ok bool) {
 	if json.Unmarshal(body, &w) != nil || len(w.Error) == 0 {
 		return "", "", false
 	}
+	// each member of any type: Azure OpenAI sends "type": null and the status
+	// as a number beside its code, Google the status as its word
 	var e struct {
-		Code    any    `json:"code"`
-		Type    string `json:"type"`
-		Status  string `json:"status"` // Google's: NOT_FOUND, RESOURCE_EXHAUSTED
-		Message any    `json:"message"`
+		Code    any `json:"code"`
+		Type    any `json:"type"`
+		Status  any `json:"status"` // Google's: NOT_FOUND, RESOURCE_EXHAUSTED
+		Message any `json:"message"`
 	}
 	if json.Unmarshal(w.Error, &e) != nil {
 		// {"error": "text"} (some servers) or another shape: its text as is.
@@ -324,13 +335,16 @@ func apiErrorText(body []byte) (kind, text string, ok bool) {
 		}
 		return "", string(w.Error[:min(len(w.Error), 4*MaxMessageBytes)]), true
 	}
-	switch s, _ := e.Code.(string); {
-	case kindPattern.MatchString(s):
-		kind = s
-	case kindPattern.MatchString(e.Type):
-		kind = e.Type
-	case kindPattern.MatchString(e.Status):
-		kind = e.Status
+	code, _ := e.Code.(string)
+	typ, _ := e.Type.(string)
+	status, _ := e.Status.(string)
+	switch {
+	case kindPattern.MatchString(code):
+		kind = code
+	case kindPattern.MatchString(typ):
+		kind = typ
+	case kindPattern.MatchString(status):
+		kind = status
 	}
 	if s, ok := e.Message.(string); ok {
 		text = s

@@ -475,7 +475,7 @@ func (rep *Aggregates) ProviderErrorRows() int {
 
 // ProviderErrorCodes says which provider errors the records read carry, most
 // first: "http_401 in 252 records, http_500 in 1".
-func (rep *Aggregates) ProviderErrorCodes() string { return rep.Run.providerCodes.String() }
+func (rep *Aggregates) ProviderErrorCodes() score.ProviderCodes { return rep.Run.providerCodes }
 
 // Model returns the report in the report model (fbeval-report/v1). Its rows are a
 // source that builds each row as it is written.
