@@ -70,6 +70,9 @@ func TestParseRecordedBodies(t *testing.T) {
 		// Cut short at max_tokens: the text as it stands, stop_reason max_tokens
 		// (scoring counts such answers: score/toolcall/study answerFlags).
 		{"message_max_tokens.json", `{"action":"call_tool","tool":"search_flights","arguments":{"origin":"Osaka","destin`, "max_tokens", 400, 24, false},
+		// Stopped by Anthropic's safety classifiers: no content, stop_reason
+		// refusal (scoring counts such answers: score.FinishReason).
+		{"message_refusal.json", "", "refusal", 410, 0, false},
 		// Extended thinking: thinking and redacted_thinking blocks before the
 		// text; the answer is the text alone, not the thinking.
 		{"message_thinking.json", `{"action":"call_tool","tool":"search_flights","arguments":{"origin":"Osaka","destination":"Auckland","departureDate":"2027-07-14","travellers":4},"missingFields":[],"reason":""}`, "end_turn", 412, 388, false},

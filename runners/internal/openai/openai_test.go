@@ -110,6 +110,10 @@ func TestParseRecordedBodies(t *testing.T) {
 		// Cut short at max_tokens: the text as it stands, finish_reason length
 		// (scoring counts such answers: score/toolcall/study answerFlags).
 		{"chat_length.json", "chat", `{"action":"call_tool","tool":"search_flights","arguments":{"origin":"Os`, "length", "gpt-4o-mini-2024-07-18", "chatcmpl-BxR4t0vIPxq7", 300, 16, false},
+		// Withheld by the content filter (OpenAI's, Azure OpenAI's): no content,
+		// finish_reason content_filter (scoring counts such answers:
+		// score.FinishReason).
+		{"chat_content_filter.json", "chat", "", "content_filter", "gpt-4o-mini-2024-07-18", "chatcmpl-CqF8m2WbX0aLk3", 305, 11, false},
 		// A reasoning model that spent max_output_tokens before it answered:
 		// no text, the incomplete_details reason as the finish reason.
 		{"responses_incomplete.json", "responses", "", "max_output_tokens", "o4-mini-2025-04-16", "resp_67ccd4b1e2a48190a1b2c3d4e5f60718", 291, 64, false},
