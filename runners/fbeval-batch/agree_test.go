@@ -59,6 +59,7 @@ func TestLiveAndBatchAgree(t *testing.T) {
 		{"openai", "error_400.json", 400, false},
 		{"openai", "error_500.json", 500, false},
 		{"openai", "error_400_azure_content_filter.json", 400, false},
+		{"openai", "error_400_vllm_flat.json", 400, false},
 		{"anthropic", "message_text_tool_use.json", 200, true},
 		{"anthropic", "error_529.json", 529, true},
 		{"anthropic", "error_400.json", 400, true},

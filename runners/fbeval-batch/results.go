@@ -167,12 +167,9 @@ func parseOpenAIResult(rec *contract.Record, whole bool) (result, error) {
 		body = l.response // the older vLLM shape
 	}
 	if l.status != nil && *l.status >= 400 {
-		var b struct {
-			Error json.RawMessage `json:"error"`
-		}
-		runner.JSON.Unmarshal(body, &b)
-		kind, text := apiError(b.Error)
-		out.res.Error = statusError(*l.status, kind, text)
+		// the body is the API's error answer: read as a live call reads it
+		e := runner.StatusError(*l.status, body)
+		out.res.Error = &contract.ProviderError{Code: e.Code, Message: e.Message}
 		return out, nil
 	}
 	if !whole {

@@ -289,6 +289,8 @@ func TestRecordedErrors(t *testing.T) {
 		// text in the message
 		{"error_gemini_429_list.json", "http_429", "HTTP 429 Too Many Requests (RESOURCE_EXHAUSTED): Resource has been exhausted (e.g. check quota).", 429},
 		{"error_gemini_429_nested.json", "http_429", "HTTP 429 Too Many Requests (RESOURCE_EXHAUSTED): Resource has been exhausted (e.g. check quota).", 429},
+		// older vLLM releases: the error object unwrapped, as run-batch writes it
+		{"error_400_vllm_flat.json", "http_400", "HTTP 400 Bad Request (BadRequestError): This model's maximum context length is 4096 tokens.", 400},
 		// Azure OpenAI's content filter blocked the prompt: a code of its own,
 		// as asking again gets the same
 		{"error_400_azure_content_filter.json", "content_filter", "HTTP 400 Bad Request (content_filter): The response was filtered due to the prompt triggering Azure OpenAI's content management policy.", 400},

@@ -306,17 +306,32 @@ func errorText(body []byte) (kind, text string) {
 }
 
 // apiErrorText reads body as {"error": ...}, or a list whose first element is
-// one (Gemini's OpenAI-compatible API answers so: [{"error": ...}]): ok is false
-// when it is no such JSON.
+// one (Gemini's OpenAI-compatible API answers so: [{"error": ...}]), or an
+// error object not wrapped so: one with a message as text (vLLM's ErrorResponse
+// as its older releases send it, {"object": "error", "message", "type",
+// "param", "code"}, which its run-batch writes too; a gateway's {"message":
+// ...}), or FastAPI's {"detail": "..."}. ok is false when it is no such JSON.
 func apiErrorText(body []byte) (kind, text string, ok bool) {
 	var list []json.RawMessage
 	if json.Unmarshal(body, &list) == nil && len(list) > 0 {
 		body = list[0]
 	}
 	var w struct {
-		Error json.RawMessage `json:"error"`
+		Error   json.RawMessage `json:"error"`
+		Message json.RawMessage `json:"message"`
+		Detail  json.RawMessage `json:"detail"`
 	}
-	if json.Unmarshal(body, &w) != nil || len(w.Error) == 0 {
+	if json.Unmarshal(body, &w) != nil {
+		return "", "", false
+	}
+	isText := func(v json.RawMessage) bool { return len(v) > 0 && v[0] == '"' }
+	switch {
+	case len(w.Error) > 0 && string(w.Error) != "null":
+	case isText(w.Message):
+		w.Error = body // the error object itself
+	case isText(w.Detail):
+		w.Error = w.Detail
+	default:
 		return "", "", false
 	}
 	// each member of any type: Azure OpenAI sends "type": null and the status
