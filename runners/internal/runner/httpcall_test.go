@@ -9,8 +9,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestNotFoundNamesTheURL: a 404 names the URL that was called, so that a base
@@ -103,4 +107,38 @@ func TestLastingTransportErrors(t *testing.T) {
 	if ce.Retry || ce.Message != "dial tcp: lookup no-such-host.invalid: no such host: check the host name in --base-url" {
 		t.Errorf("no such host: %#v", ce)
 	}
+}
+
+// FuzzStatusError: any body, the API's error or not, gives the status's code
+// (content_filter only for a 400 that names it), a message that starts with the
+// status, and the provider's text as a ProviderText line of valid UTF-8.
+func FuzzStatusError(f *testing.F) {
+	for _, dir := range []string{"../openai/testdata", "../anthropic/testdata"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "error_*.json"))
+		for _, p := range files {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(400, b)
+		}
+	}
+	f.Add(404, []byte(`{"detail":"Not Found"}`))
+	f.Add(500, []byte(`{"message":"upstream"}`))
+	f.Add(400, []byte(`[{"error":{"code":400,"message":"{\"error\":{\"status\":\"INVALID_ARGUMENT\",\"message\":\"x\"}}"}}]`))
+	f.Add(502, []byte("<html>bad gateway</html>"))
+	f.Fuzz(func(t *testing.T, status int, body []byte) {
+		status = 400 + (status%200+200)%200
+		e := StatusError(status, body)
+		want := "http_" + strconv.Itoa(status)
+		if e.Code != want && (e.Code != ContentFilterCode || status != 400) {
+			t.Fatalf("status %d: code %q", status, e.Code)
+		}
+		if !strings.HasPrefix(e.Message, "HTTP "+strconv.Itoa(status)) {
+			t.Fatalf("message %q", e.Message)
+		}
+		if line := ProviderText(e.Message, nil); !utf8.ValidString(line) || strings.ContainsAny(line, "\n\r") || len(line) > MaxMessageBytes+8 {
+			t.Fatalf("provider text %q", line)
+		}
+	})
 }
