@@ -2,6 +2,7 @@ package score
 
 import (
 	"bytes"
+	"slices"
 
 	"github.com/fbeval/fbeval/contract"
 )
@@ -33,15 +34,12 @@ func FinishReason(reason []byte) int {
 	if len(reason) == 0 {
 		return 0
 	}
-	for _, r := range cutReasons {
-		if bytes.EqualFold(reason, r) {
-			return FinishCut
-		}
-	}
-	for _, r := range filterReasons {
-		if bytes.EqualFold(reason, r) {
-			return FinishFiltered
-		}
+	is := func(r []byte) bool { return bytes.EqualFold(reason, r) }
+	switch {
+	case slices.ContainsFunc(cutReasons, is):
+		return FinishCut
+	case slices.ContainsFunc(filterReasons, is):
+		return FinishFiltered
 	}
 	return 0
 }
