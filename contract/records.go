@@ -138,6 +138,11 @@ type ProviderError struct {
 	Message string `json:"message"`
 }
 
+// ContentFilterCode is the ProviderError code of a prompt a provider's safety
+// filter blocked (Azure OpenAI's HTTP 400 with error code content_filter): the
+// runners give it, and scoring says that asking again does not change it.
+const ContentFilterCode = "content_filter"
+
 // Response is one accepted response record, normalised: the id it answers, the
 // output text, and what the runner said about the call.
 type Response struct {

@@ -66,7 +66,7 @@ func (p ProviderCodes) String() string {
 // deployment's content filter: code content_filter), which asking again does
 // not change; "" otherwise.
 func (p ProviderCodes) FilterNote() string {
-	if p["content_filter"] == 0 {
+	if p[contract.ContentFilterCode] == 0 {
 		return ""
 	}
 	return "; content_filter is the provider's safety filter blocking the prompt, which asking again does not change: check its settings (Azure OpenAI: the deployment's content filter)"

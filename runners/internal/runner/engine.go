@@ -368,7 +368,7 @@ func seeTo(code string) string {
 		return "check --base-url (the API's root, with its /v1 where it has one) and --model"
 	case "network", "timeout":
 		return "check --base-url and that the server is up"
-	case ContentFilterCode:
+	case contract.ContentFilterCode:
 		return "the provider's safety filter blocks these prompts, and asking again gets the same: check its settings (Azure OpenAI: the deployment's content filter)"
 	}
 	return "see to it"

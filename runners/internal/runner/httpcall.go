@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fbeval/fbeval/contract"
 )
 
 // CallError is a failed provider call: Code is what the response record's error
@@ -215,14 +217,10 @@ func StatusError(code int, body []byte) *CallError {
 	if kind == "content_filter" && code == http.StatusBadRequest {
 		// Azure OpenAI's filter blocked the prompt: asking again gets the same,
 		// and the code says which it was where http_400 would not
-		e.Code, e.Retry = ContentFilterCode, false
+		e.Code, e.Retry = contract.ContentFilterCode, false
 	}
 	return e
 }
-
-// ContentFilterCode is the code of a provider's safety filter that blocked the
-// prompt (Azure OpenAI's HTTP 400 with error code content_filter).
-const ContentFilterCode = "content_filter"
 
 func statusText(code int) string {
 	if code == 529 {

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/fbeval/fbeval/contract"
 )
 
 // TestNotFoundNamesTheURL: a 404 names the URL that was called, so that a base
@@ -131,7 +133,7 @@ func FuzzStatusError(f *testing.F) {
 		status = 400 + (status%200+200)%200
 		e := StatusError(status, body)
 		want := "http_" + strconv.Itoa(status)
-		if e.Code != want && (e.Code != ContentFilterCode || status != 400) {
+		if e.Code != want && (e.Code != contract.ContentFilterCode || status != 400) {
 			t.Fatalf("status %d: code %q", status, e.Code)
 		}
 		if !strings.HasPrefix(e.Message, "HTTP "+strconv.Itoa(status)) {
