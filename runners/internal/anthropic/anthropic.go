@@ -197,7 +197,8 @@ func (c *Client) Do(ctx context.Context, req *contract.Request) (runner.Result, 
 	}
 	data, err := c.HTTP.PostJSON(ctx, MessagesPath(c.HTTP.BaseURL), body)
 	if err != nil {
-		return runner.Result{}, err
+		_, temperature := runner.Sampling(req, c.Opts.MaxTokens, c.Opts.Temperature)
+		return runner.Result{}, runner.TemperatureRefused(err, "fbeval-anthropic", temperature)
 	}
 	res, err := ParseMessage(data)
 	if err != nil {

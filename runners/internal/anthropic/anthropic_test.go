@@ -146,12 +146,19 @@ func FuzzParseMessage(f *testing.F) {
 // code and message of the one error table (docs/runners.md); 529 has a text, and no
 // double space.
 func TestRecordedErrors(t *testing.T) {
+	zero := 0.0
 	for _, tt := range []struct {
 		file, code, message string
 		status              int
+		temperature         *float64 // the request's (its study's)
 	}{
-		{"error_529.json", "http_529", "HTTP 529 Overloaded (overloaded_error)", 529},
-		{"error_400.json", "http_400", "HTTP 400 Bad Request (invalid_request_error)", 400},
+		{"error_529.json", "http_529", "HTTP 529 Overloaded (overloaded_error)", 529, nil},
+		{"error_400.json", "http_400", "HTTP 400 Bad Request (invalid_request_error)", 400, nil},
+		// a model released after Claude Opus 4.6 sent a study's temperature:
+		// the way on is named
+		{"error_400_temperature.json", "http_400", "HTTP 400 Bad Request (invalid_request_error): `temperature` is deprecated for this model. (the model takes no temperature but its default, 1, and was sent 0: set the study's temperature to 1 or leave it out and export again, or give fbeval-anthropic --temperature 1 to send these requests 1)", 400, &zero},
+		// and none sent: nothing to say of it
+		{"error_400_temperature.json", "http_400", "HTTP 400 Bad Request (invalid_request_error): `temperature` is deprecated for this model.", 400, nil},
 	} {
 		body, err := os.ReadFile(filepath.Join("testdata", tt.file))
 		if err != nil {
@@ -163,10 +170,11 @@ func TestRecordedErrors(t *testing.T) {
 			w.Write(body)
 		}))
 		c := &Client{HTTP: &runner.HTTP{Client: srv.Client(), BaseURL: srv.URL}, Opts: Options{Model: "m"}}
-		_, err = c.Do(context.Background(), &contract.Request{Messages: []contract.Message{{Role: "user", Content: "u"}}})
+		_, err = c.Do(context.Background(), &contract.Request{Messages: []contract.Message{{Role: "user", Content: "u"}}, Temperature: tt.temperature})
 		srv.Close()
 		var ce *runner.CallError
-		if !errors.As(err, &ce) || ce.Code != tt.code || !strings.HasPrefix(ce.Message, tt.message) || strings.Contains(ce.Message, "  ") {
+		if !errors.As(err, &ce) || ce.Code != tt.code || !strings.HasPrefix(ce.Message, tt.message) || strings.Contains(ce.Message, "  ") ||
+			tt.temperature == nil && strings.Contains(ce.Message, "--temperature") || len(runner.ProviderText(ce.Message, nil)) < len(ce.Message) {
 			t.Errorf("%s: %v, want %s %q", tt.file, err, tt.code, tt.message)
 		}
 	}

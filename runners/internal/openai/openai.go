@@ -420,7 +420,8 @@ func (c *Client) Do(ctx context.Context, req *contract.Request) (runner.Result, 
 	}
 	data, err := c.HTTP.PostJSON(ctx, c.Opts.Path(), body)
 	if err != nil {
-		return runner.Result{}, maxTokensRefused(err)
+		_, temperature := c.Opts.sampling(req)
+		return runner.Result{}, runner.TemperatureRefused(maxTokensRefused(err), "fbeval-openai", temperature)
 	}
 	var res runner.Result
 	if c.Opts.API == "responses" {

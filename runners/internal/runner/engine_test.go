@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -824,5 +825,36 @@ func TestRunWarnsOfAnswersThatMeasureNothing(t *testing.T) {
 				t.Errorf("summary %q, want it to end %q", sum.String(), tt.tail)
 			}
 		})
+	}
+}
+
+// TestTemperatureRefused: the refusals of a temperature that OpenAI's reasoning
+// models and Anthropic's models after Claude Opus 4.6 send (as reports show
+// them) name the way on, when a temperature was sent; nothing else does.
+func TestTemperatureRefused(t *testing.T) {
+	zero, half := 0.0, 0.5
+	for _, tt := range []struct {
+		status int
+		body   string
+		sent   *float64
+		want   string // the end of the message; "" for none added
+	}{
+		{400, `{"error":{"message":"Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.","type":"invalid_request_error","param":"temperature","code":"unsupported_value"}}`, &zero, "was sent 0: set the study's temperature to 1 or leave it out and export again, or give fbeval-x --temperature 1 to send these requests 1)"},
+		{400, `{"type":"error","error":{"type":"invalid_request_error","message":"` + "`temperature`" + ` is deprecated for this model."},"request_id":"req_1"}`, &half, "was sent 0.5: set the study's temperature to 1 or leave it out and export again, or give fbeval-x --temperature 1 to send these requests 1)"},
+		{400, `{"error":{"message":"Unsupported parameter: 'temperature' is not supported with this model.","type":"invalid_request_error","param":"temperature","code":"unsupported_parameter"}}`, &zero, "(the model takes no temperature, and was sent 0: leave it out of the study and export again)"},
+		// nothing sent, another error, another status: nothing added
+		{400, `{"type":"error","error":{"type":"invalid_request_error","message":"` + "`temperature`" + ` is deprecated for this model."}}`, nil, ""},
+		{400, `{"error":{"message":"temperature: must be at most 2","type":"invalid_request_error"}}`, &zero, ""},
+		{500, `{"error":{"message":"temperature is deprecated","type":"server_error"}}`, &zero, ""},
+	} {
+		err := runner.TemperatureRefused(runner.StatusError(tt.status, []byte(tt.body)), "fbeval-x", tt.sent)
+		var ce *runner.CallError
+		if !errors.As(err, &ce) {
+			t.Fatalf("%s: %v", tt.body, err)
+		}
+		added := strings.Contains(ce.Message, " (the model takes no temperature")
+		if tt.want == "" && added || tt.want != "" && !strings.HasSuffix(ce.Message, tt.want) {
+			t.Errorf("%s: %q, want it to end %q", tt.body, ce.Message, tt.want)
+		}
 	}
 }

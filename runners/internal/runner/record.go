@@ -1,6 +1,10 @@
 package runner
 
 import (
+	"errors"
+	"fmt"
+	"strings"
+
 	"github.com/fbeval/fbeval/contract"
 )
 
@@ -126,4 +130,26 @@ func Sampling(req *contract.Request, maxTokens int, temperature *float64) (int, 
 		temperature = req.Temperature
 	}
 	return maxTokens, temperature
+}
+
+// TemperatureRefused names the way on for a model that refuses the temperature
+// it was sent (a study's, or --temperature): models released after Claude Opus
+// 4.6 answer "`temperature` is deprecated for this model.", OpenAI's reasoning
+// models "Unsupported value: 'temperature' does not support 0 with this model.
+// Only the default (1) value is supported." Both take 1, their default; an
+// older one ("Unsupported parameter: 'temperature' is not supported with this
+// model.") takes none. err is returned, its message extended when it is such a
+// refusal and a temperature was sent.
+func TemperatureRefused(err error, runner string, sent *float64) error {
+	var ce *CallError
+	if sent == nil || !errors.As(err, &ce) || ce.Code != "http_400" || !strings.Contains(ce.Message, "temperature") {
+		return err
+	}
+	switch {
+	case strings.Contains(ce.Message, "Unsupported parameter"):
+		ce.Message += fmt.Sprintf(" (the model takes no temperature, and was sent %v: leave it out of the study and export again)", *sent)
+	case strings.Contains(ce.Message, "deprecated") || strings.Contains(ce.Message, "not support") || strings.Contains(ce.Message, "Unsupported value"):
+		ce.Message += fmt.Sprintf(" (the model takes no temperature but its default, 1, and was sent %v: set the study's temperature to 1 or leave it out and export again, or give %s --temperature 1 to send these requests 1)", *sent, runner)
+	}
+	return err
 }
