@@ -402,3 +402,71 @@ func TestToBatchNativeSchema(t *testing.T) {
 		}
 	}
 }
+
+// TestFromNamesRefusedTemperature: a batch whose requests carried their study's
+// temperature, answered by a model that refuses it (OpenAI's reasoning models,
+// Anthropic's after Claude Opus 4.6, the refusals recorded as reported), comes
+// back with the way on in each error record, as a live run's; a request that
+// carried none gets the provider's words alone.
+func TestFromNamesRefusedTemperature(t *testing.T) {
+	data, err := os.ReadFile("testdata/requests.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitN(string(data), "\n", 3)
+	var first, second struct {
+		RequestID string `json:"request_id"`
+	}
+	if json.Unmarshal([]byte(lines[0]), &first) != nil || json.Unmarshal([]byte(lines[1]), &second) != nil {
+		t.Fatal("testdata/requests.jsonl: no two requests")
+	}
+	dir := t.TempDir()
+	reqs := filepath.Join(dir, "requests.jsonl")
+	// the first request carries its study's temperature, the second none
+	withTemperature := strings.Replace(lines[0], "{", `{"temperature":0,`, 1)
+	if err := os.WriteFile(reqs, []byte(withTemperature+"\n"+lines[1]+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		provider, body string
+		line           func(id, body string) string
+	}{
+		{"openai", "../internal/openai/testdata/error_400_temperature.json", func(id, body string) string {
+			return `{"id":"batch_req_1","custom_id":"` + id + `","response":{"status_code":400,"request_id":"req_1","body":` + body + `},"error":null}`
+		}},
+		{"anthropic", "../internal/anthropic/testdata/error_400_temperature.json", func(id, body string) string {
+			return `{"custom_id":"` + anthropicCustomID(id) + `","result":{"type":"errored","error":` + body + `}}`
+		}},
+	} {
+		b, err := os.ReadFile(tt.body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := strings.Join(strings.Fields(string(b)), " ")
+		results := filepath.Join(dir, tt.provider+".jsonl")
+		if err := os.WriteFile(results, []byte(tt.line(first.RequestID, body)+"\n"+tt.line(second.RequestID, body)+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errs := runBatch(t, "", "from-"+tt.provider, "--requests", reqs, results)
+		if code != 1 {
+			t.Fatalf("%s: exit %d: %s", tt.provider, code, errs)
+		}
+		var recs []struct {
+			Error struct{ Code, Message string } `json:"error"`
+		}
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			var r struct {
+				Error struct{ Code, Message string } `json:"error"`
+			}
+			if err := json.Unmarshal([]byte(l), &r); err != nil {
+				t.Fatal(err)
+			}
+			recs = append(recs, r)
+		}
+		want := "was sent 0: set the study's temperature to 1 or leave it out and export again, or give fbeval-batch to-" + tt.provider + " --temperature 1 to send these requests 1)"
+		if len(recs) != 2 || recs[0].Error.Code != "http_400" || !strings.HasSuffix(recs[0].Error.Message, want) ||
+			!strings.HasSuffix(recs[1].Error.Message, "for this model.") && !strings.HasSuffix(recs[1].Error.Message, "is supported.") {
+			t.Errorf("%s: %+v", tt.provider, recs)
+		}
+	}
+}

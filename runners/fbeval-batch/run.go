@@ -523,6 +523,11 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		if m.answered {
 			return m
 		}
+		if e := r.res.Error; e != nil {
+			// the request says what temperature went with the batch (a
+			// to-* --temperature leaves it unsaid)
+			e.Message += runner.TemperatureAdvice(e.Code, e.Message, toCommand(anth), req.Temperature)
+		}
 		if c.Provider != "" {
 			r.res.Provider = c.Provider
 		}
@@ -649,4 +654,13 @@ func lastOfEach(rs *results) []uint32 {
 		}
 	}
 	return out
+}
+
+// toCommand is the command that wrote the batch files whose results a from-*
+// reads.
+func toCommand(anth bool) string {
+	if anth {
+		return "fbeval-batch to-anthropic"
+	}
+	return "fbeval-batch to-openai"
 }

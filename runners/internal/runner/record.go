@@ -133,23 +133,33 @@ func Sampling(req *contract.Request, maxTokens int, temperature *float64) (int, 
 }
 
 // TemperatureRefused names the way on for a model that refuses the temperature
-// it was sent (a study's, or --temperature): models released after Claude Opus
-// 4.6 answer "`temperature` is deprecated for this model.", OpenAI's reasoning
-// models "Unsupported value: 'temperature' does not support 0 with this model.
-// Only the default (1) value is supported." Both take 1, their default; an
-// older one ("Unsupported parameter: 'temperature' is not supported with this
-// model.") takes none. err is returned, its message extended when it is such a
-// refusal and a temperature was sent.
+// it was sent (TemperatureAdvice): err is returned, its message extended when it
+// is such a refusal and a temperature was sent.
 func TemperatureRefused(err error, runner string, sent *float64) error {
 	var ce *CallError
-	if sent == nil || !errors.As(err, &ce) || ce.Code != "http_400" || !strings.Contains(ce.Message, "temperature") {
-		return err
-	}
-	switch {
-	case strings.Contains(ce.Message, "Unsupported parameter"):
-		ce.Message += fmt.Sprintf(" (the model takes no temperature, and was sent %v: leave it out of the study and export again)", *sent)
-	case strings.Contains(ce.Message, "deprecated") || strings.Contains(ce.Message, "not support") || strings.Contains(ce.Message, "Unsupported value"):
-		ce.Message += fmt.Sprintf(" (the model takes no temperature but its default, 1, and was sent %v: set the study's temperature to 1 or leave it out and export again, or give %s --temperature 1 to send these requests 1)", *sent, runner)
+	if errors.As(err, &ce) {
+		ce.Message += TemperatureAdvice(ce.Code, ce.Message, runner, sent)
 	}
 	return err
+}
+
+// TemperatureAdvice is what to add to the message of a provider error (code,
+// message) when it is a model's refusal of the temperature it was sent (a
+// study's, or --temperature, sent by the command runner; nil: none), "" for any
+// other: models released after Claude Opus 4.6 answer "`temperature` is
+// deprecated for this model.", OpenAI's reasoning models "Unsupported value:
+// 'temperature' does not support 0 with this model. Only the default (1) value
+// is supported." Both take 1, their default; an older one ("Unsupported
+// parameter: 'temperature' is not supported with this model.") takes none.
+func TemperatureAdvice(code, message, runner string, sent *float64) string {
+	if sent == nil || code != "http_400" || !strings.Contains(message, "temperature") {
+		return ""
+	}
+	switch {
+	case strings.Contains(message, "Unsupported parameter"):
+		return fmt.Sprintf(" (the model takes no temperature, and was sent %v: leave it out of the study and export again)", *sent)
+	case strings.Contains(message, "deprecated") || strings.Contains(message, "not support") || strings.Contains(message, "Unsupported value"):
+		return fmt.Sprintf(" (the model takes no temperature but its default, 1, and was sent %v: set the study's temperature to 1 or leave it out and export again, or give %s --temperature 1 to send these requests 1)", *sent, runner)
+	}
+	return ""
 }
