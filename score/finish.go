@@ -2,7 +2,6 @@ package score
 
 import (
 	"bytes"
-	"slices"
 
 	"github.com/fbeval/fbeval/contract"
 )
@@ -24,22 +23,37 @@ const (
 )
 
 var (
-	cutReasons    = [][]byte{[]byte("length"), []byte("max_tokens"), []byte("max_output_tokens"), []byte("model_context_window_exceeded")}
-	filterReasons = [][]byte{[]byte("content_filter"), []byte("refusal"), []byte("safety"), []byte("recitation"), []byte("blocklist"), []byte("prohibited_content"), []byte("spii")}
+	cutReasons    = []string{"length", "max_tokens", "max_output_tokens", "model_context_window_exceeded"}
+	filterReasons = []string{"content_filter", "refusal", "safety", "recitation", "blocklist", "prohibited_content", "spii"}
+	// finishByLen holds the reasons by their length: a record's reason ("stop",
+	// "end_turn", ...) is compared with the few of its length, not with all.
+	finishByLen = func() (by [32][]finishWord) {
+		for _, r := range cutReasons {
+			by[len(r)] = append(by[len(r)], finishWord{[]byte(r), FinishCut})
+		}
+		for _, r := range filterReasons {
+			by[len(r)] = append(by[len(r)], finishWord{[]byte(r), FinishFiltered})
+		}
+		return by
+	}()
 )
 
+type finishWord struct {
+	word []byte
+	kind int
+}
+
 // FinishReason says why an answer ended (FinishCut, FinishFiltered or 0),
-// from its finish_reason as text, in any case.
+// from its finish_reason as text, in any ASCII case. Every response record
+// that carries a finish reason asks it.
 func FinishReason(reason []byte) int {
-	if len(reason) == 0 {
+	if len(reason) >= len(finishByLen) {
 		return 0
 	}
-	is := func(r []byte) bool { return bytes.EqualFold(reason, r) }
-	switch {
-	case slices.ContainsFunc(cutReasons, is):
-		return FinishCut
-	case slices.ContainsFunc(filterReasons, is):
-		return FinishFiltered
+	for _, w := range finishByLen[len(reason)] {
+		if bytes.EqualFold(reason, w.word) {
+			return w.kind
+		}
 	}
 	return 0
 }

@@ -33,3 +33,16 @@ func TestFinishReason(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFinishReason: the reason nearly every record of a real response file
+// carries, asked of each one.
+func BenchmarkFinishReason(b *testing.B) {
+	for _, r := range []string{"stop", "end_turn", "length"} {
+		b.Run(r, func(b *testing.B) {
+			reason := []byte(r)
+			for b.Loop() {
+				FinishReason(reason)
+			}
+		})
+	}
+}
