@@ -463,10 +463,20 @@ func TestFromNamesRefusedTemperature(t *testing.T) {
 			}
 			recs = append(recs, r)
 		}
-		want := "was sent 0: set the study's temperature to 1 or leave it out and export again, or give fbeval-batch to-" + tt.provider + " --temperature 1 to send these requests 1)"
-		if len(recs) != 2 || recs[0].Error.Code != "http_400" || !strings.HasSuffix(recs[0].Error.Message, want) ||
-			!strings.HasSuffix(recs[1].Error.Message, "for this model.") && !strings.HasSuffix(recs[1].Error.Message, "is supported.") {
-			t.Errorf("%s: %+v", tt.provider, recs)
+		// the result does not say what its line sent: the request's, or
+		// to-* --temperature's, which the second request's must have been
+		cmd := "fbeval-batch to-" + tt.provider
+		want := []string{
+			"was sent one in its batch line (its request's 0, or " + cmd + " --temperature's): set the study's temperature to 1 or leave it out and export again (and make the batch without --temperature), or give " + cmd + " --temperature 1 to send these requests 1)",
+			"was sent one in its batch line, given to " + cmd + " --temperature (its request carries none): make the batch again with --temperature 1 or without it)",
+		}
+		if len(recs) != 2 {
+			t.Fatalf("%s: %+v", tt.provider, recs)
+		}
+		for i, r := range recs {
+			if r.Error.Code != "http_400" || !strings.HasSuffix(r.Error.Message, want[i]) {
+				t.Errorf("%s: record %d: %+v, want the message to end %q", tt.provider, i+1, r, want[i])
+			}
 		}
 	}
 }

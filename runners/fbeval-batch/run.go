@@ -524,9 +524,9 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			return m
 		}
 		if e := r.res.Error; e != nil {
-			// the request says what temperature went with the batch (a
-			// to-* --temperature leaves it unsaid)
-			e.Message += runner.TemperatureAdvice(e.Code, e.Message, toCommand(anth), req.Temperature)
+			// the result does not say what temperature its line sent:
+			// the request's, unless to-* --temperature stood in
+			e.Message += runner.BatchTemperatureAdvice(e.Code, e.Message, toCommand(anth), req.Temperature)
 		}
 		if c.Provider != "" {
 			r.res.Provider = c.Provider

@@ -858,3 +858,27 @@ func TestTemperatureRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchTemperatureAdvice: a batch's result does not say what temperature
+// its line sent, so the way on is named whether or not the request carries one.
+func TestBatchTemperatureAdvice(t *testing.T) {
+	zero := 0.0
+	takesOne := "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported."
+	takesNone := "Unsupported parameter: 'temperature' is not supported with this model."
+	for _, tt := range []struct {
+		code, message string
+		carried       *float64
+		want          string
+	}{
+		{"http_400", takesOne, &zero, " (the model takes no temperature but its default, 1, and was sent one in its batch line (its request's 0, or fbeval-batch to-x --temperature's): set the study's temperature to 1 or leave it out and export again (and make the batch without --temperature), or give fbeval-batch to-x --temperature 1 to send these requests 1)"},
+		{"http_400", takesOne, nil, " (the model takes no temperature but its default, 1, and was sent one in its batch line, given to fbeval-batch to-x --temperature (its request carries none): make the batch again with --temperature 1 or without it)"},
+		{"http_400", takesNone, &zero, " (the model takes no temperature, and was sent one in its batch line (its request's 0, or fbeval-batch to-x --temperature's): leave it out of the study, export again and make the batch without --temperature)"},
+		{"http_400", takesNone, nil, " (the model takes no temperature, and was sent one in its batch line, given to fbeval-batch to-x --temperature (its request carries none): make the batch again without --temperature)"},
+		{"http_400", "temperature: must be at most 2", nil, ""},
+		{"http_500", takesOne, nil, ""},
+	} {
+		if got := runner.BatchTemperatureAdvice(tt.code, tt.message, "fbeval-batch to-x", tt.carried); got != tt.want {
+			t.Errorf("%s %q (carried %v):\n got %q\nwant %q", tt.code, tt.message, tt.carried, got, tt.want)
+		}
+	}
+}

@@ -152,14 +152,43 @@ func TemperatureRefused(err error, runner string, sent *float64) error {
 // is supported." Both take 1, their default; an older one ("Unsupported
 // parameter: 'temperature' is not supported with this model.") takes none.
 func TemperatureAdvice(code, message, runner string, sent *float64) string {
-	if sent == nil || code != "http_400" || !strings.Contains(message, "temperature") {
+	if sent == nil {
+		return ""
+	}
+	return temperatureAdvice(code, message, fmt.Sprintf("was sent %v", *sent),
+		"leave it out of the study and export again",
+		"set the study's temperature to 1 or leave it out and export again, or give "+runner+" --temperature 1 to send these requests 1")
+}
+
+// BatchTemperatureAdvice is TemperatureAdvice for a batch's result of a
+// request that carries the temperature carried (nil: none), the batch files
+// written by command (fbeval-batch to-openai, say). The result does not say
+// what its batch line sent, which is the request's unless command's
+// --temperature stood in: the refusal says one was sent, so the way on is
+// named whether or not the request carries one.
+func BatchTemperatureAdvice(code, message, command string, carried *float64) string {
+	if carried == nil {
+		return temperatureAdvice(code, message, "was sent one in its batch line, given to "+command+" --temperature (its request carries none)",
+			"make the batch again without --temperature",
+			"make the batch again with --temperature 1 or without it")
+	}
+	return temperatureAdvice(code, message, fmt.Sprintf("was sent one in its batch line (its request's %v, or %s --temperature's)", *carried, command),
+		"leave it out of the study, export again and make the batch without --temperature",
+		"set the study's temperature to 1 or leave it out and export again (and make the batch without --temperature), or give "+command+" --temperature 1 to send these requests 1")
+}
+
+// temperatureAdvice is the way on for a refused temperature: sent says what
+// the model was sent; none is the way on for a model that takes no
+// temperature, one for a model that takes its default, 1.
+func temperatureAdvice(code, message, sent, none, one string) string {
+	if code != "http_400" || !strings.Contains(message, "temperature") {
 		return ""
 	}
 	switch {
 	case strings.Contains(message, "Unsupported parameter"):
-		return fmt.Sprintf(" (the model takes no temperature, and was sent %v: leave it out of the study and export again)", *sent)
+		return " (the model takes no temperature, and " + sent + ": " + none + ")"
 	case strings.Contains(message, "deprecated") || strings.Contains(message, "not support") || strings.Contains(message, "Unsupported value"):
-		return fmt.Sprintf(" (the model takes no temperature but its default, 1, and was sent %v: set the study's temperature to 1 or leave it out and export again, or give %s --temperature 1 to send these requests 1)", *sent, runner)
+		return " (the model takes no temperature but its default, 1, and " + sent + ": " + one + ")"
 	}
 	return ""
 }
