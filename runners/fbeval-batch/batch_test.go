@@ -480,3 +480,32 @@ func TestFromNamesRefusedTemperature(t *testing.T) {
 		}
 	}
 }
+
+// TestToAnthropicTemperatureNote: a batch whose requests carry a temperature
+// (the request's, or --temperature's) is sent at the API version its creator
+// chooses, and 2026-10-21 refuses any: to-anthropic says which to send, once;
+// a batch without one says nothing.
+func TestToAnthropicTemperatureNote(t *testing.T) {
+	data, err := os.ReadFile("testdata/requests.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	carrying := filepath.Join(t.TempDir(), "requests.jsonl")
+	if err := os.WriteFile(carrying, []byte(strings.Replace(string(data), "{", `{"temperature":0.2,`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const note = "create the batch with the header anthropic-version: 2023-06-01, as fbeval-anthropic sends (at 2026-10-21 the API refuses any temperature), for a model that takes it (Claude models released after Claude Opus 4.6 take only 1, or none)\n"
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"testdata/requests.jsonl"}, ""},
+		{[]string{"--temperature", "0", "testdata/requests.jsonl"}, "fbeval-batch: the requests carry temperature 0: " + note},
+		{[]string{carrying}, "fbeval-batch: the requests carry temperature 0.2: " + note},
+	} {
+		code, _, errs := runBatch(t, "", append([]string{"to-anthropic", "--model", "c"}, tt.args...)...)
+		if code != 0 || errs != tt.want {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tt.args, code, errs, tt.want)
+		}
+	}
+}

@@ -357,7 +357,11 @@ func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
 	opts := anthropic.Options{Model: c.Model, MaxTokens: c.MaxTokens, Temperature: c.Temperature}
 	// custom ids are checked for clashes while the files are planned
 	seen := map[runner.ID]int{} // the line of the request of each custom id
+	var temperature *float64    // the first a request is sent with
 	check := func(it *runner.Item) error {
+		if temperature == nil {
+			_, temperature = runner.Sampling(&it.Req, 0, opts.Temperature)
+		}
 		cid := anthropicCustomID(it.Req.RequestID)
 		key := idOf(cid)
 		if first, dup := seen[key]; dup {
@@ -374,7 +378,15 @@ func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
 		}, contract.Compact, 0)
 	}
 	shape := batchShape{head: `{"requests":[`, sep: ",", tail: "]}\n", ext: ".json", maxN: pick(c.MaxPerFile, anthropicMaxRequests), maxBytes: pick64(c.MaxBytes, anthropicMaxBytes)}
-	return writeBatches(reqs, entry, check, shape, c.OutDir, stdout, stderr)
+	if err := writeBatches(reqs, entry, check, shape, c.OutDir, stdout, stderr); err != nil {
+		return err
+	}
+	if temperature != nil {
+		// a batch is created at the API version its creator sends, and a
+		// refused temperature is found out only when its results come back
+		fmt.Fprintf(stderr, "%s: the requests carry temperature %v: create the batch with the header anthropic-version: 2023-06-01, as fbeval-anthropic sends (at 2026-10-21 the API refuses any temperature), for a model that takes it (Claude models released after Claude Opus 4.6 take only 1, or none)\n", name, *temperature)
+	}
+	return nil
 }
 
 func pick(v, def int) int {

@@ -874,7 +874,11 @@ func TestBatchTemperatureAdvice(t *testing.T) {
 		{"http_400", takesOne, nil, " (the model takes no temperature but its default, 1, and was sent one in its batch line, given to fbeval-batch to-x --temperature (its request carries none): make the batch again with --temperature 1 or without it)"},
 		{"http_400", takesNone, &zero, " (the model takes no temperature, and was sent one in its batch line (its request's 0, or fbeval-batch to-x --temperature's): leave it out of the study, export again and make the batch without --temperature)"},
 		{"http_400", takesNone, nil, " (the model takes no temperature, and was sent one in its batch line, given to fbeval-batch to-x --temperature (its request carries none): make the batch again without --temperature)"},
+		// a Claude model that dropped the sampling parameters; Claude Opus 4.8 in adaptive mode
+		{"http_400", "temperature: Extra inputs are not permitted", nil, " (the model takes no temperature, and was sent one in its batch line, given to fbeval-batch to-x --temperature (its request carries none): make the batch again without --temperature)"},
+		{"http_400", "`temperature` may only be set to 1 when thinking is enabled or in adaptive mode.", &zero, " (the model takes no temperature but its default, 1, and was sent one in its batch line (its request's 0, or fbeval-batch to-x --temperature's): set the study's temperature to 1 or leave it out and export again (and make the batch without --temperature), or give fbeval-batch to-x --temperature 1 to send these requests 1)"},
 		{"http_400", "temperature: must be at most 2", nil, ""},
+		{"http_400", "temperature: Input should be less than or equal to 1", &zero, ""},
 		{"http_500", takesOne, nil, ""},
 	} {
 		if got := runner.BatchTemperatureAdvice(tt.code, tt.message, "fbeval-batch to-x", tt.carried); got != tt.want {

@@ -149,8 +149,14 @@ func TemperatureRefused(err error, runner string, sent *float64) error {
 // other: models released after Claude Opus 4.6 answer "`temperature` is
 // deprecated for this model.", OpenAI's reasoning models "Unsupported value:
 // 'temperature' does not support 0 with this model. Only the default (1) value
-// is supported." Both take 1, their default; an older one ("Unsupported
-// parameter: 'temperature' is not supported with this model.") takes none.
+// is supported.", Claude Opus 4.8 in adaptive mode "`temperature` may only be
+// set to 1 when thinking is enabled or in adaptive mode. ...". These take 1,
+// their default. Others take none: an older OpenAI one ("Unsupported
+// parameter: 'temperature' is not supported with this model."), Claude models
+// that dropped the sampling parameters ("temperature: Extra inputs are not
+// permitted"). (At Anthropic's API version 2026-10-21 no model takes one;
+// fbeval-anthropic sends 2023-06-01, a batch is sent at the version its
+// creator chose.)
 func TemperatureAdvice(code, message, runner string, sent *float64) string {
 	if sent == nil {
 		return ""
@@ -185,9 +191,10 @@ func temperatureAdvice(code, message, sent, none, one string) string {
 		return ""
 	}
 	switch {
-	case strings.Contains(message, "Unsupported parameter"):
+	case strings.Contains(message, "Unsupported parameter") || strings.Contains(message, "Extra inputs are not permitted"):
 		return " (the model takes no temperature, and " + sent + ": " + none + ")"
-	case strings.Contains(message, "deprecated") || strings.Contains(message, "not support") || strings.Contains(message, "Unsupported value"):
+	case strings.Contains(message, "deprecated") || strings.Contains(message, "not support") || strings.Contains(message, "Unsupported value") ||
+		strings.Contains(message, "may only be set to 1"):
 		return " (the model takes no temperature but its default, 1, and " + sent + ": " + one + ")"
 	}
 	return ""
