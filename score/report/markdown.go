@@ -10,9 +10,12 @@ import (
 	"github.com/fbeval/fbeval/contract"
 )
 
-// MarkdownFailureLimit caps the failing cases listed in Markdown, so a report fits
-// in a pull-request comment; the HTML report lists them all.
-const MarkdownFailureLimit = 50
+// MarkdownListLimit caps each list in Markdown (failing cases, warnings,
+// response files, case ids), so that a report of any size fits a pull-request
+// comment or $GITHUB_STEP_SUMMARY (GitHub takes 1 MiB a step, and drops a
+// larger summary whole); the JSON report holds every one, and the HTML report
+// lists every failing case.
+const MarkdownListLimit = 50
 
 // WriteMarkdown writes doc as GitHub-flavoured Markdown: the headline tables first,
 // details collapsed in <details> blocks. It suits a pull-request comment or
@@ -206,8 +209,8 @@ func markdownToolcall(b *bytes.Buffer, name string, r *ToolcallReport) {
 	if len(r.Warnings) > 0 {
 		b.WriteString("### Warnings\n\n")
 		for i, w := range r.Warnings {
-			if i == MarkdownFailureLimit {
-				fmt.Fprintf(b, "- … and %d more warnings; the JSON report holds them all.\n", len(r.Warnings)-MarkdownFailureLimit)
+			if i == MarkdownListLimit {
+				fmt.Fprintf(b, "- … and %d more warnings; the JSON report holds them all.\n", len(r.Warnings)-MarkdownListLimit)
 				break
 			}
 			b.WriteString("- " + mdCell(clip(w, 300)) + "\n")
@@ -272,7 +275,7 @@ func markdownToolcall(b *bytes.Buffer, name string, r *ToolcallReport) {
 	mdTable(b, []string{"arm", "input tokens", "output tokens", "records without tokens", "cost", "cost / success", "p50", "p95", "recovery", "mean repairs"}, "lrrrrrrrrr", rows)
 	detailsClose(b)
 
-	fails, total := r.failingRows(MarkdownFailureLimit)
+	fails, total := r.failingRows(MarkdownListLimit)
 	if total > 0 {
 		detailsOpen(b, fmt.Sprintf("Failing cases (%d, by final success)", total))
 		rows = rows[:0]
@@ -281,18 +284,27 @@ func markdownToolcall(b *bytes.Buffer, name string, r *ToolcallReport) {
 				mdCell(strings.Join(f.Codes, ", ")), mdCell(strings.Join(f.FinalCodes, ", ")), mdCode(clip(strOr(f.Output, ""), 160))})
 		}
 		mdTable(b, []string{"case", "arm", "status", "first codes", "final codes", "output"}, "llllll", rows)
-		if total > MarkdownFailureLimit {
-			fmt.Fprintf(b, "… and %d more; the HTML report lists every one.\n\n", total-MarkdownFailureLimit)
+		if total > MarkdownListLimit {
+			fmt.Fprintf(b, "… and %d more; the HTML report lists every one.\n\n", total-MarkdownListLimit)
 		}
 		detailsClose(b)
 	}
 
 	detailsOpen(b, "Inputs")
 	rows = rows[:0]
+	responses := 0
 	for _, in := range r.Inputs {
+		if in.Role == "responses" {
+			if responses++; responses > MarkdownListLimit {
+				continue
+			}
+		}
 		rows = append(rows, []string{mdCell(in.Role), mdCode(in.Path), mdCode(in.SHA256)})
 	}
 	mdTable(b, []string{"role", "path", "sha256"}, "lll", rows)
+	if more := responses - MarkdownListLimit; more > 0 {
+		fmt.Fprintf(b, "… and %d more response files; the JSON report lists every one with its sha256.\n\n", more)
+	}
 	detailsClose(b)
 }
 
@@ -359,7 +371,7 @@ func markdownCogLang(b *bytes.Buffer, name string, c *CogLangResult) {
 		detailsClose(b)
 	}
 
-	if fails, total := c.firstFailures(MarkdownFailureLimit); total > 0 {
+	if fails, total := c.firstFailures(MarkdownListLimit); total > 0 {
 		detailsOpen(b, fmt.Sprintf("Failing cases (%d)", total))
 		rows = rows[:0]
 		for _, f := range fails {
@@ -371,25 +383,47 @@ func markdownCogLang(b *bytes.Buffer, name string, c *CogLangResult) {
 				mdCell(strings.Join(f.HallucinatedHeads, ", ")), mdCode(strOr(f.ParseError, "")), out})
 		}
 		mdTable(b, []string{"case", "level", "categories", "hallucinated heads", "parse error", "output"}, "llllll", rows)
-		if total > MarkdownFailureLimit {
-			fmt.Fprintf(b, "… and %d more; the HTML report lists every one.\n\n", total-MarkdownFailureLimit)
+		if total > MarkdownListLimit {
+			fmt.Fprintf(b, "… and %d more; the HTML report lists every one.\n\n", total-MarkdownListLimit)
 		}
 		detailsClose(b)
 	}
 
 	if rf := c.ResponseFile; rf != nil {
-		detailsOpen(b, "Response file")
-		fmt.Fprintf(b, "%s (%s) · sha256 %s · records read %d, accepted %d · duplicate ids: %s · unknown ids: %s\n\n",
-			mdCode(rf.Path), mdCell(rf.Shape), mdCode(rf.SHA256), rf.RecordsRead, rf.RecordsAccepted,
-			mdCell(list(rf.DuplicateCaseIDs)), mdCell(list(rf.UnknownCaseIDs)))
-		for _, w := range rf.Warnings {
-			b.WriteString("- " + mdCell(w) + "\n")
+		files := rf.AllFiles()
+		detailsOpen(b, contract.Pick(len(files), "Response file", "Response files"))
+		var rows [][]string
+		for _, f := range files[:min(len(files), MarkdownListLimit)] {
+			rows = append(rows, []string{mdCode(f.Path), mdCell(f.Shape), strconv.Itoa(f.Records), mdCode(f.SHA256)})
+		}
+		if len(rows) > 0 {
+			mdTable(b, []string{"path", "shape", "records", "sha256"}, "llrl", rows)
+		}
+		if more := len(files) - MarkdownListLimit; more > 0 {
+			fmt.Fprintf(b, "… and %d more response files; the JSON result lists every one with its sha256.\n\n", more)
+		}
+		fmt.Fprintf(b, "records read %d, accepted %d · duplicate ids: %s · unknown ids: %s\n\n",
+			rf.RecordsRead, rf.RecordsAccepted, mdCell(someOf(rf.DuplicateCaseIDs)), mdCell(someOf(rf.UnknownCaseIDs)))
+		for i, w := range rf.Warnings {
+			if i == MarkdownListLimit {
+				fmt.Fprintf(b, "- … and %d more warnings; the JSON result holds them all.\n", len(rf.Warnings)-MarkdownListLimit)
+				break
+			}
+			b.WriteString("- " + mdCell(clip(w, 300)) + "\n")
 		}
 		if len(rf.Warnings) > 0 {
 			b.WriteByte('\n')
 		}
 		detailsClose(b)
 	}
+}
+
+// someOf lists ids as list does, the first MarkdownListLimit of them.
+func someOf(ids []string) string {
+	if len(ids) <= MarkdownListLimit {
+		return list(ids)
+	}
+	return fmt.Sprintf("%s and %d more (the JSON result lists every one)", strings.Join(ids[:MarkdownListLimit], ", "), len(ids)-MarkdownListLimit)
 }
 
 func cogRow(level, status string, s *CogLangSummary) []string {

@@ -460,6 +460,15 @@ type ResponseFile struct {
 	Warnings         []string `json:"warnings"`
 }
 
+// AllFiles lists the response files: Files, or the one file a result written
+// before Files names.
+func (rf *ResponseFile) AllFiles() []ResponseFileInfo {
+	if len(rf.Files) > 0 || rf.Path == "" {
+		return rf.Files
+	}
+	return []ResponseFileInfo{{Path: rf.Path, SHA256: rf.SHA256, Shape: rf.Shape, Records: rf.RecordsRead}}
+}
+
 // ResponseFileInfo is one response file of a CogLang result.
 type ResponseFileInfo struct {
 	Path    string `json:"path"`

@@ -745,3 +745,78 @@ func savedAndOpened(t *testing.T, doc Doc) Doc {
 	}
 	return streamed
 }
+
+// TestMarkdownBounded: every list in Markdown is cut at MarkdownListLimit, so a
+// run of thousands of response files or a CogLang file given twice still fits
+// $GITHUB_STEP_SUMMARY (1 MiB a step); what is cut is counted and said.
+func TestMarkdownBounded(t *testing.T) {
+	render := func(doc Doc) string {
+		var b bytes.Buffer
+		if err := WriteMarkdown(&b, doc); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	tc := load(t, "testdata/toolcall_small.json")
+	base := len(render(tc))
+	for i := range 10080 {
+		tc.Toolcall.Inputs = append(tc.Toolcall.Inputs, Input{Role: "responses", Path: fmt.Sprintf("shards/s_%05d.jsonl", i), SHA256: strings.Repeat("ab", 32)})
+	}
+	shards := 0
+	for _, in := range tc.Toolcall.Inputs {
+		if in.Role == "responses" {
+			shards++
+		}
+	}
+	md := render(tc)
+	if want := fmt.Sprintf("… and %d more response files; the JSON report lists every one with its sha256.", shards-MarkdownListLimit); !strings.Contains(md, want) ||
+		strings.Count(md, "| responses |") != MarkdownListLimit || len(md)-base > 16<<10 {
+		t.Errorf("toolcall, %d response files: %d bytes more than with one, want the first %d and %q", shards, len(md)-base, MarkdownListLimit, want)
+	}
+
+	cg := load(t, "testdata/coglang_failures.json")
+	base = len(render(cg))
+	rf := cg.CogLang.ResponseFile
+	for i := range 200 {
+		rf.Files = append(rf.Files, ResponseFileInfo{Path: fmt.Sprintf("shards/s_%03d.jsonl", i), SHA256: strings.Repeat("cd", 32), Shape: "jsonl", Records: 500})
+	}
+	for i := range 100000 {
+		rf.DuplicateCaseIDs = append(rf.DuplicateCaseIDs, fmt.Sprintf("FB-L1-001-%07d", i))
+		rf.Warnings = append(rf.Warnings, fmt.Sprintf("shards/s_%03d.jsonl: UTF-8 byte order mark skipped", i))
+	}
+	md = render(cg)
+	for _, want := range []string{
+		fmt.Sprintf("… and %d more response files; the JSON result lists every one with its sha256.", len(rf.Files)-MarkdownListLimit),
+		fmt.Sprintf("%s and %d more (the JSON result lists every one)", rf.DuplicateCaseIDs[MarkdownListLimit-1], len(rf.DuplicateCaseIDs)-MarkdownListLimit),
+		fmt.Sprintf("- … and %d more warnings; the JSON result holds them all.", len(rf.Warnings)-MarkdownListLimit),
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("CogLang: Markdown lacks %q", want)
+		}
+	}
+	if len(md)-base > 32<<10 {
+		t.Errorf("CogLang, %d files and %d duplicate ids: %d bytes more than the fixture's", len(rf.Files), len(rf.DuplicateCaseIDs), len(md)-base)
+	}
+}
+
+// TestResponseFileWrittenBeforeFiles: a CogLang result written before its
+// response files were listed (path, sha256 and shape of its one file) renders
+// that file, in Markdown and in HTML.
+func TestResponseFileWrittenBeforeFiles(t *testing.T) {
+	doc := load(t, "testdata/coglang_failures.json")
+	rf := doc.CogLang.ResponseFile
+	rf.Path, rf.SHA256, rf.Shape, rf.Files = "old.jsonl", strings.Repeat("ef", 32), "jsonl", nil
+	var md, page bytes.Buffer
+	if err := WriteMarkdown(&md, doc); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteHTML(&page, doc); err != nil {
+		t.Fatal(err)
+	}
+	if want := "| <code>old.jsonl</code> | jsonl | 9 | <code>" + rf.SHA256 + "</code> |"; !strings.Contains(md.String(), want) {
+		t.Errorf("Markdown lacks %q", want)
+	}
+	if want := `<tr><td><code>old.jsonl</code></td><td>jsonl</td><td class="n">9</td><td><code class="hash">` + rf.SHA256 + `</code></td></tr>`; !strings.Contains(page.String(), want) {
+		t.Errorf("HTML lacks %q", want)
+	}
+}
