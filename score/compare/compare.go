@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"iter"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -608,10 +609,28 @@ func defaultLabel(r *report.ToolcallReport, side string) string {
 			files = append(files, in.Path)
 		}
 	}
-	if len(files) > 0 {
+	return filesLabel(files, side)
+}
+
+// filesLabel names a side by its response files: each, up to three; past
+// three (a batch engine's shards), their folder, or the first and how many more.
+func filesLabel(files []string, side string) string {
+	switch {
+	case len(files) == 0:
+		return side
+	case len(files) <= 3:
 		return strings.Join(files, "+")
 	}
-	return side
+	dir := filepath.Dir(files[0])
+	for _, f := range files[1:] {
+		if filepath.Dir(f) != dir {
+			return fmt.Sprintf("%s+%d more files", files[0], len(files)-1)
+		}
+	}
+	if dir == "." {
+		return fmt.Sprintf("%s+%d more files", files[0], len(files)-1)
+	}
+	return fmt.Sprintf("%s (%d files)", dir, len(files))
 }
 
 // fitness is the custom fitness of r with the given model sensitivity.

@@ -289,6 +289,33 @@ func TestDefaultLabels(t *testing.T) {
 	}
 }
 
+// TestFilesLabel: past three response files (a batch engine's shards), a side
+// is named by their folder, or the first file and how many more: a label
+// heads every sentence and column of a comparison.
+func TestFilesLabel(t *testing.T) {
+	shards := make([]string, 10080)
+	for i := range shards {
+		shards[i] = filepath.Join("shards", fmt.Sprintf("s_%05d.jsonl", i))
+	}
+	mixed := []string{"a/x.jsonl", "a/y.jsonl", "b/x.jsonl", "b/y.jsonl"}
+	here := []string{"x.jsonl", "y.jsonl", "z.jsonl", "w.jsonl"}
+	for _, tt := range []struct {
+		files []string
+		want  string
+	}{
+		{nil, "A"},
+		{[]string{"out.jsonl"}, "out.jsonl"},
+		{[]string{"a.jsonl", "b.jsonl", "c.jsonl"}, "a.jsonl+b.jsonl+c.jsonl"},
+		{shards, "shards (10080 files)"},
+		{mixed, "a/x.jsonl+3 more files"},
+		{here, "x.jsonl+3 more files"},
+	} {
+		if got := filesLabel(tt.files, "A"); got != tt.want {
+			t.Errorf("%d files: %q, want %q", len(tt.files), got, tt.want)
+		}
+	}
+}
+
 // TestPairedWinner checks the per-arm paired test against score/stats on the
 // same pairs: B's first pass as the treatment, A's as the baseline.
 func TestPairedWinner(t *testing.T) {
