@@ -37,7 +37,7 @@ func (c *ValidateCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	bad := 0
+	bad, records := 0, 0
 	out := bufio.NewWriterSize(env.Stdout, 64<<10) // a file of a million bad records is a million lines
 	for _, f := range c.Files {
 		r, done, err := openInput(env, f, true)
@@ -53,7 +53,12 @@ func (c *ValidateCmd) Run(env *Env) error {
 			return &exitError{code: 2, err: outputWriteError("standard output", err)}
 		}
 		bad += st.Invalid
+		records += st.Records
 		env.warnf("%s: %s, %d invalid", f, contract.Plural(st.Records, "record", "records"), st.Invalid)
+	}
+	if len(c.Files) > 1 {
+		// shards' lines run off a screen: the last line counts them all
+		env.warnf("%d files: %s, %d invalid", len(c.Files), contract.Plural(records, "record", "records"), bad)
 	}
 	if bad > 0 {
 		return &exitError{code: 1}
