@@ -743,9 +743,9 @@ func answerFlags(output, finishReason []byte) uint32 {
 }
 
 // judgeQuick gives o's attempt its verdict when the output is clean, and
-// otherwise marks it pending and keeps the output as its detail: most such
-// records are replaced by a later one for the same request, so the errors and
-// their messages are made (by settle) only for the one that stays.
+// otherwise marks it pending: most such records are replaced by a later one
+// for the same request, so the errors and their messages are made (by settle)
+// only for the one that stays. Either way the output is kept as its detail.
 func (run *Run) judgeQuick(row int, output []byte, o *outcome) {
 	ci := run.placeOf(row).ci
 	r, ok := run.caseJudge[ci].Quick(output, run.prepared[ci])
@@ -763,11 +763,10 @@ func (run *Run) judgeQuick(row int, output []byte, o *outcome) {
 			a.flags |= fEncodedTwice
 		}
 	}
-	if !ok || run.Plan.Study.Repairs > 0 {
-		// reports quote a failed output, and repair turns every earlier one
-		a.flags |= fDetail
-		o.enc = appendDetail(o.enc, output, nil, nil)
-	}
+	// every output is kept: the report quotes each attempt's, passing ones
+	// included (its attempt_results, the page's samples)
+	a.flags |= fDetail
+	o.enc = appendDetail(o.enc, output, nil, nil)
 }
 
 // resultFlags are the flags of a judge's verdict.

@@ -463,3 +463,41 @@ func TestProviderErrorAtRepair(t *testing.T) {
 		t.Errorf("the case result is no provider error:\n%s", line)
 	}
 }
+
+// TestEveryOutputReported: each attempt's output is in the report as the model
+// wrote it, a passing one too (its attempt_results, the page's samples), with
+// repairs and without.
+func TestEveryOutputReported(t *testing.T) {
+	for _, repairs := range []int{0, 1} {
+		p := plan(t, "toolcall-quick", export.Overrides{Domains: []string{"hotels"}, Limit: ptr(2), Repairs: &repairs})
+		written := map[string]string{} // by case and arm
+		data := responses(t, p, func(r contract.Request) string {
+			if r.Attempt > 1 {
+				return ""
+			}
+			out := *r.ReferenceOutput
+			if r.Arm == contract.ArmNoSchema {
+				out = "  " + out + "\n" // passes, as written
+			} else if r.Arm == contract.ArmMinimalSchema {
+				out = "not JSON"
+			}
+			written[r.CaseID+"/"+r.Arm] = out
+			return out
+		})
+		_, rep := scoreText(t, p, data)
+		n := 0
+		for row := range rep.Model().RowSource {
+			want := written[row.CaseID+"/"+row.Arm]
+			if len(row.AttemptResults) != 1 || row.AttemptResults[0].Output == nil || *row.AttemptResults[0].Output != want {
+				t.Errorf("repairs %d, %s %s: attempt results %+v, want the output %q", repairs, row.CaseID, row.Arm, row.AttemptResults, want)
+			}
+			if row.FinalSuccess != (row.Arm != contract.ArmMinimalSchema) {
+				t.Errorf("repairs %d, %s %s: final success %v", repairs, row.CaseID, row.Arm, row.FinalSuccess)
+			}
+			n++
+		}
+		if n == 0 {
+			t.Fatal("no rows")
+		}
+	}
+}
