@@ -131,3 +131,23 @@ func fmtPtr(p *float64) string {
 	}
 	return strconv.FormatFloat(*p, 'f', -1, 64)
 }
+
+// TestDocsFences: every code fence of the README and docs/ is closed, so that
+// no command, figure or table of a run's output renders as prose and no prose
+// after it as code.
+func TestDocsFences(t *testing.T) {
+	docs, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fence := regexp.MustCompile("(?m)^ *```")
+	for _, name := range append(docs, "../../README.md") {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(fence.FindAllIndex(data, -1)); n%2 != 0 {
+			t.Errorf("%s: %d code fences, one of them not closed", filepath.Base(name), n)
+		}
+	}
+}
