@@ -592,15 +592,7 @@ func held(r *report.ToolcallReport) *report.ToolcallReport {
 // defaultLabel names a side by the models its responses name, else by its
 // responses files, else by side.
 func defaultLabel(r *report.ToolcallReport, side string) string {
-	var models []string
-	for _, a := range r.Arms {
-		for _, m := range a.Value.Models {
-			if m != "" && !slices.Contains(models, m) {
-				models = append(models, m)
-			}
-		}
-	}
-	if len(models) > 0 {
+	if models := r.Models(); len(models) > 0 {
 		return strings.Join(models, "+")
 	}
 	var files []string

@@ -261,6 +261,11 @@ func BenchmarkCompare(b *testing.B) {
 
 func TestDefaultLabels(t *testing.T) {
 	a, b := pair(t)
+	for _, r := range []*report.ToolcallReport{a, b} {
+		for i := range r.Arms {
+			r.Arms[i].Value.Models = nil
+		}
+	}
 	res, err := Compare(a, b, Options{})
 	if err != nil {
 		t.Fatal(err)

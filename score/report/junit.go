@@ -146,6 +146,10 @@ func junitToolcall(w io.Writer, r *ToolcallReport) error {
 			{"first_pass_success_percent", num(a.Value.FirstPassSuccess, 1)},
 			{"final_success_percent", num(a.Value.FinalSuccess, 1)},
 		}
+		if len(a.Value.Models) > 0 {
+			// the models the arm's answers name, as the report lists them
+			suites[i].Properties = append(suites[i].Properties, JUnitProperty{"models", strings.Join(a.Value.Models, ", ")})
+		}
 		// the report's warnings (answers a runner mangled, rows missing, ...)
 		// where a CI reporter shows them, in every suite it may show alone
 		suites[i].SystemOut = warningsText(r.Warnings)

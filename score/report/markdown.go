@@ -156,9 +156,13 @@ func passFail(v bool) string {
 
 func markdownToolcall(b *bytes.Buffer, name string, r *ToolcallReport) {
 	fmt.Fprintf(b, "## fbeval toolcall report: %s\n\n", mdCell(r.title()))
-	fmt.Fprintf(b, "**%s** · complete: %s · expected rows: %d · dataset %s · seed %d · repeats %d · repairs %d · decoding %s\n\n",
+	fmt.Fprintf(b, "**%s** · complete: %s · expected rows: %d · dataset %s · seed %d · repeats %d · repairs %d · decoding %s",
 		r.gateLine(), yesNo(r.Complete), r.ExpectedRows, mdCode(r.Study.Dataset),
 		r.Study.Seed, r.Study.Repeats, r.Study.Repairs, mdCell(r.Study.Decoding))
+	if m := modelsPhrase(r.Models(), " "); m != "" {
+		b.WriteString(" · " + mdCell(m))
+	}
+	b.WriteString("\n\n")
 	for _, f := range findings(r) {
 		e := f.E
 		p := pvalue(e.McNemarP)

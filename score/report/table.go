@@ -132,9 +132,13 @@ func plain(s string) string {
 const maxTableFailures = 50
 
 func tableToolcall(b *tableBuf, name string, r *ToolcallReport) error {
-	fmt.Fprintf(b, "toolcall report: %s\ncomplete: %s, expected rows: %d, dataset: %s, seed: %d, repeats: %d, repairs: %d, decoding: %s\n%s\n\n",
+	models := ""
+	if m := modelsPhrase(r.Models(), ": "); m != "" {
+		models = ", " + plain(m)
+	}
+	fmt.Fprintf(b, "toolcall report: %s\ncomplete: %s, expected rows: %d, dataset: %s, seed: %d, repeats: %d, repairs: %d, decoding: %s%s\n%s\n\n",
 		plain(r.title()), yesNo(r.Complete), r.ExpectedRows, plain(r.Study.Dataset), r.Study.Seed, r.Study.Repeats, r.Study.Repairs,
-		plain(r.Study.Decoding), strings.ToLower(r.gateLine()))
+		plain(r.Study.Decoding), models, strings.ToLower(r.gateLine()))
 	var rows [][]string
 	for _, a := range r.Arms {
 		m := a.Value

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"iter"
 	"slices"
 	"sort"
@@ -101,6 +102,36 @@ func (r *ToolcallReport) gateLine() string {
 		return "Gates: none set"
 	}
 	return "Gates: " + strconv.Itoa(r.gatesPassed()) + "/" + strconv.Itoa(len(r.Gates)) + " passed"
+}
+
+// Models lists the models a report's answers name, each once, in arm order
+// (the per-arm models): the models a run measured.
+func (r *ToolcallReport) Models() []string {
+	var models []string
+	for _, a := range r.Arms {
+		for _, m := range a.Value.Models {
+			if m != "" && !slices.Contains(models, m) {
+				models = append(models, m)
+			}
+		}
+	}
+	return models
+}
+
+// modelsPhrase names the models for a person, the word and the names apart
+// by sep: "model m", "models a, b and c", past three "models a, b and 5
+// more"; "" when the answers name none.
+func modelsPhrase(models []string, sep string) string {
+	switch n := len(models); {
+	case n == 0:
+		return ""
+	case n == 1:
+		return "model" + sep + models[0]
+	case n <= 3:
+		return "models" + sep + contract.JoinWords(models)
+	default:
+		return fmt.Sprintf("models%s%s, %s and %d more", sep, models[0], models[1], n-2)
+	}
 }
 
 // title names the report for headings. It comes from the study, never from a
