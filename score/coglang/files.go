@@ -37,9 +37,11 @@ type ResponseFiles struct {
 	Unknown        map[string]bool
 	// UnknownNotListed counts records whose unknown case id Unknown leaves out.
 	UnknownNotListed int
-	Warnings         []string
-	index            map[string]int
-	fileWarnings     score.FileWarnings // each file's, until every file is read
+	// Models are the models whose records scored a case, sorted.
+	Models       []string
+	Warnings     []string
+	index        map[string]int
+	fileWarnings score.FileWarnings // each file's, until every file is read
 }
 
 // filesRead adds the files' warnings to Warnings once every file is read.
@@ -74,8 +76,12 @@ func ReadResponses(fx *fixtures.CogLangFixture, sources []score.Source, opts sco
 		if r.ProviderError {
 			out.ErrorCases = append(out.ErrorCases, r.CaseID)
 		}
+		if r.Model != "" && !slices.Contains(out.Models, r.Model) {
+			out.Models = append(out.Models, r.Model)
+		}
 	}
 	slices.Sort(out.ErrorCases)
+	slices.Sort(out.Models)
 	return out, nil
 }
 
@@ -130,6 +136,7 @@ func (c *ResponseFiles) Block() *report.ResponseFile {
 	}
 	return &report.ResponseFile{
 		Files:                files,
+		Models:               c.Models,
 		RecordsRead:          c.Read,
 		RecordsAccepted:      c.Accepted,
 		ProviderErrorRecords: c.ProviderErrors,

@@ -2,6 +2,7 @@ package coglang
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/score"
@@ -81,13 +82,32 @@ func (m *modelTally) set(i, cases int, id uint16, replaced bool, caseID string) 
 	m.of[i] = id
 }
 
-// counts returns the cases each model scored, when they are more than one
-// model's.
-func (m *modelTally) counts() map[string]int {
+// scored counts the cases each model's record scored, by model id.
+func (m *modelTally) scored() []int {
 	n := make([]int, len(m.names))
 	for _, id := range m.of {
 		n[id]++
 	}
+	return n
+}
+
+// list returns the models whose records scored a case, sorted: the same
+// whatever order the records came in.
+func (m *modelTally) list() []string {
+	var out []string
+	for id, k := range m.scored() {
+		if id != 0 && k > 0 {
+			out = append(out, m.names[id])
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// counts returns the cases each model scored, when they are more than one
+// model's.
+func (m *modelTally) counts() map[string]int {
+	n := m.scored()
 	out := map[string]int{}
 	for id, k := range n {
 		if id != 0 && k > 0 {

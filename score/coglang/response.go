@@ -51,6 +51,11 @@ func DecodeResponse(raw []byte) (Response, error) {
 	if err := f.checkVersion(); err != nil {
 		return r, err
 	}
+	if len(f.model) > 0 && f.model[0] == '"' {
+		if m, err := jsontext.AppendUnquote(nil, f.model); err == nil {
+			r.Model = string(m)
+		}
+	}
 	if code, ok := f.providerError(); ok {
 		r.ProviderError, r.ErrorCode = true, code
 		return r, nil

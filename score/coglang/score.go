@@ -23,8 +23,10 @@ type Response struct {
 	// ErrorCode is its code, when it has one.
 	ProviderError bool
 	ErrorCode     string
-	File          string
-	Line          int
+	// Model is the record's "model", when it names one as a string.
+	Model string
+	File  string
+	Line  int
 }
 
 // Options configure Score.

@@ -113,6 +113,7 @@ func (x *Indexed) ScoreFiles(sources []score.Source, opts score.Options, copts O
 		out.Warnings = append(out.Warnings, contract.Plural(out.Wrapped, "answer is an API's message", "answers are an API's message")+" around the model's text, not the text, and "+
 			contract.Pick(out.Wrapped, "scores", "score")+" as the reference scores Python's str() of it: a runner of your own writes the model's text as the output (choices[0].message.content; a Messages reply's text blocks joined)")
 	}
+	out.Models = st.models.list()
 	out.Warnings = append(out.Warnings, st.models.warnings()...)
 	out.UnknownNotListed = res.UnknownNotListed
 	if n := res.UnknownNotListed; n > 0 {

@@ -147,16 +147,13 @@ func TestStoreJUnit(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.WriteString(`{"case_id": "FB-L1-005", "error": {"code": "http_429", "message": "m"}}` + "\n")
-	var responses []Response
-	for _, line := range bytes.Split(bytes.TrimSpace(b.Bytes()), []byte("\n")) {
-		r, err := DecodeResponse(line)
-		if err != nil {
-			t.Fatal(err)
-		}
-		responses = append(responses, r)
+	loaded, err := ReadResponses(fx, sources([][]byte{b.Bytes()}), score.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	opts := Options{AnswerSource: "t"}
-	want := Score(fx, responses, opts)
+	want := Score(fx, loaded.Responses, opts)
+	want.ResponseFile = loaded.Block()
 	got, _, err := ScoreFiles(sourceOf(t, fx), sources([][]byte{b.Bytes()}), score.Options{}, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -604,10 +604,7 @@ func junitCogLang(name string, c *CogLangResult) JUnitSuites {
 			continue
 		}
 		class := "coglang/" + l.Level
-		suite := JUnitSuite{Name: class, Properties: []JUnitProperty{
-			{"case_count", strconv.Itoa(l.Summary.CaseCount)},
-			{"status", l.Status},
-		}}
+		suite := JUnitSuite{Name: class, Properties: c.suiteProperties(l)}
 		var ids []string
 		if full {
 			for _, cs := range c.Cases {
@@ -734,10 +731,7 @@ func junitCogLangStream(w io.Writer, c *CogLangResult) (bool, error) {
 	caseIDs, failIDs = nil, nil
 	for i, l := range levels {
 		suites[i].Name = "coglang/" + l.Level
-		suites[i].Properties = []JUnitProperty{
-			{"case_count", strconv.Itoa(l.Summary.CaseCount)},
-			{"status", l.Status},
-		}
+		suites[i].Properties = c.suiteProperties(l)
 		if !full {
 			suites[i].SystemOut = notListed(l.Summary.CaseCount - suites[i].Tests)
 		}
@@ -905,4 +899,17 @@ func (c *CogLangResult) counted() *CogLangResult {
 		}
 	}
 	return &v
+}
+
+// suiteProperties are the properties of level l's suite: its case count, its
+// status and the models the result scored.
+func (c *CogLangResult) suiteProperties(l levelRow) []JUnitProperty {
+	ps := []JUnitProperty{
+		{"case_count", strconv.Itoa(l.Summary.CaseCount)},
+		{"status", l.Status},
+	}
+	if models := c.models(); len(models) > 0 {
+		ps = append(ps, JUnitProperty{"models", strings.Join(models, ", ")})
+	}
+	return ps
 }

@@ -342,6 +342,9 @@ func markdownCogLang(b *bytes.Buffer, name string, c *CogLangResult) {
 	if c.ScoringProfile != "" {
 		fmt.Fprintf(b, " · profile: %s", mdCell(c.ScoringProfile))
 	}
+	if m := modelsPhrase(c.models(), " "); m != "" {
+		b.WriteString(" · " + mdCell(m))
+	}
 	b.WriteString("\n\n")
 
 	s := c.Summary

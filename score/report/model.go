@@ -445,16 +445,19 @@ func (c *CogLangCase) brief() CogLangCase {
 // ResponseFile describes the response files a CogLang result was scored from.
 type ResponseFile struct {
 	// Path, SHA256 and Shape name the one file of results written before Files.
-	Path                 string             `json:"path,omitzero"`
-	SHA256               string             `json:"sha256,omitzero"`
-	Shape                string             `json:"shape,omitzero"`
-	Files                []ResponseFileInfo `json:"files,omitzero"`
-	RecordsRead          int                `json:"records_read"`
-	RecordsAccepted      int                `json:"records_accepted"`
-	ProviderErrorRecords int                `json:"provider_error_records"`
-	DuplicateCaseIDs     []string           `json:"duplicate_case_ids"`
-	UnknownCaseIDs       []string           `json:"unknown_case_ids"`
-	ProviderErrorCaseIDs []string           `json:"provider_error_case_ids"`
+	Path   string             `json:"path,omitzero"`
+	SHA256 string             `json:"sha256,omitzero"`
+	Shape  string             `json:"shape,omitzero"`
+	Files  []ResponseFileInfo `json:"files,omitzero"`
+	// Models are the models whose records scored a case (their "model"),
+	// sorted; results written before it existed have none.
+	Models               []string `json:"models,omitzero"`
+	RecordsRead          int      `json:"records_read"`
+	RecordsAccepted      int      `json:"records_accepted"`
+	ProviderErrorRecords int      `json:"provider_error_records"`
+	DuplicateCaseIDs     []string `json:"duplicate_case_ids"`
+	UnknownCaseIDs       []string `json:"unknown_case_ids"`
+	ProviderErrorCaseIDs []string `json:"provider_error_case_ids"`
 	// UnknownNotListed counts records whose unknown case id the list leaves out.
 	UnknownNotListed int      `json:"unknown_records_not_listed,omitzero"`
 	Warnings         []string `json:"warnings"`

@@ -229,6 +229,9 @@ func tableCogLang(b *tableBuf, name string, c *CogLangResult) error {
 	if c.ScoringProfile != "" {
 		fmt.Fprintf(b, "scoring profile: %s\n", plain(c.ScoringProfile))
 	}
+	if m := modelsPhrase(c.models(), ": "); m != "" {
+		fmt.Fprintf(b, "%s\n", plain(m))
+	}
 	b.WriteByte('\n')
 	s := c.Summary
 	rows := [][]string{tableCogRow("all", "ok: "+yesNo(s.OK), s)}

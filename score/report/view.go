@@ -118,6 +118,15 @@ func (r *ToolcallReport) Models() []string {
 	return models
 }
 
+// models lists the models whose records the result scored, as its response
+// file block names them.
+func (c *CogLangResult) models() []string {
+	if c.ResponseFile == nil {
+		return nil
+	}
+	return c.ResponseFile.Models
+}
+
 // modelsPhrase names the models for a person, the word and the names apart
 // by sep: "model m", "models a, b and c", past three "models a, b and 5
 // more"; "" when the answers name none.
