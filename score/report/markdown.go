@@ -430,7 +430,7 @@ func someOf(ids []string) string {
 	if len(ids) <= MarkdownListLimit {
 		return list(ids)
 	}
-	return fmt.Sprintf("%s and %d more (the JSON result lists every one)", strings.Join(ids[:MarkdownListLimit], ", "), len(ids)-MarkdownListLimit)
+	return fmt.Sprintf("%s and %d more in the JSON result", strings.Join(ids[:MarkdownListLimit], ", "), len(ids)-MarkdownListLimit)
 }
 
 func cogRow(level, status string, s *CogLangSummary) []string {

@@ -787,7 +787,7 @@ func TestMarkdownBounded(t *testing.T) {
 	md = render(cg)
 	for _, want := range []string{
 		fmt.Sprintf("… and %d more response files; the JSON result lists every one with its sha256.", len(rf.Files)-MarkdownListLimit),
-		fmt.Sprintf("%s and %d more (the JSON result lists every one)", rf.DuplicateCaseIDs[MarkdownListLimit-1], len(rf.DuplicateCaseIDs)-MarkdownListLimit),
+		fmt.Sprintf("%s and %d more in the JSON result", rf.DuplicateCaseIDs[MarkdownListLimit-1], len(rf.DuplicateCaseIDs)-MarkdownListLimit),
 		fmt.Sprintf("- … and %d more warnings; the JSON result holds them all.", len(rf.Warnings)-MarkdownListLimit),
 	} {
 		if !strings.Contains(md, want) {
