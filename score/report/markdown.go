@@ -212,14 +212,7 @@ func markdownToolcall(b *bytes.Buffer, name string, r *ToolcallReport) {
 
 	if len(r.Warnings) > 0 {
 		b.WriteString("### Warnings\n\n")
-		for i, w := range r.Warnings {
-			if i == MarkdownListLimit {
-				fmt.Fprintf(b, "- … and %d more warnings; the JSON report holds them all.\n", len(r.Warnings)-MarkdownListLimit)
-				break
-			}
-			b.WriteString("- " + mdCell(clip(w, 300)) + "\n")
-		}
-		b.WriteByte('\n')
+		mdWarnings(b, r.Warnings, "report")
 	}
 
 	arms := r.Arms.Keys()
@@ -411,18 +404,25 @@ func markdownCogLang(b *bytes.Buffer, name string, c *CogLangResult) {
 		}
 		fmt.Fprintf(b, "records read %d, accepted %d · duplicate ids: %s · unknown ids: %s\n\n",
 			rf.RecordsRead, rf.RecordsAccepted, mdCell(someOf(rf.DuplicateCaseIDs)), mdCell(someOf(rf.UnknownCaseIDs)))
-		for i, w := range rf.Warnings {
-			if i == MarkdownListLimit {
-				fmt.Fprintf(b, "- … and %d more warnings; the JSON result holds them all.\n", len(rf.Warnings)-MarkdownListLimit)
-				break
-			}
-			b.WriteString("- " + mdCell(clip(w, 300)) + "\n")
-		}
 		if len(rf.Warnings) > 0 {
-			b.WriteByte('\n')
+			mdWarnings(b, rf.Warnings, "result")
 		}
 		detailsClose(b)
 	}
+}
+
+// mdWarnings lists warnings, each cut at 300 characters, the first
+// MarkdownListLimit of them and how many more the JSON document (a report or
+// a result) holds.
+func mdWarnings(b *bytes.Buffer, ws []string, document string) {
+	for i, w := range ws {
+		if i == MarkdownListLimit {
+			fmt.Fprintf(b, "- … and %d more warnings; the JSON %s holds them all.\n", len(ws)-MarkdownListLimit, document)
+			break
+		}
+		b.WriteString("- " + mdCell(clip(w, 300)) + "\n")
+	}
+	b.WriteByte('\n')
 }
 
 // someOf lists ids as list does, the first MarkdownListLimit of them.
