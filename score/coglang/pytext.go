@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"io"
 	"math/bits"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -39,8 +40,26 @@ type pyText struct {
 	failed            error // every read's error (newPyTextFile)
 }
 
+// pyTextPool keeps pyTexts between files, so that a batch engine's thousand
+// shards are read through one reader's buffers in turn, not a new 64 KB
+// buffer each.
+var pyTextPool = sync.Pool{New: func() any { return &pyText{br: bufio.NewReaderSize(nil, 64<<10)} }}
+
 func newPyText(r io.Reader) *pyText {
-	return &pyText{br: bufio.NewReaderSize(r, 64<<10)}
+	p := pyTextPool.Get().(*pyText)
+	p.br.Reset(r)
+	return p
+}
+
+// release gives p back for another file once nothing will read it again.
+func (p *pyText) release() {
+	br, out, pending := p.br, p.out, p.pending
+	br.Reset(nil)
+	if cap(out) > 1<<20 {
+		out = nil // a file of long lines: not kept for the next
+	}
+	*p = pyText{br: br, out: out[:0], pending: pending[:0]}
+	pyTextPool.Put(p)
 }
 
 // newPyTextFile is newPyText of the file name: compressed data or UTF-16 text

@@ -153,6 +153,7 @@ type sourceFile struct {
 	opts  score.Options
 	src   score.Source
 	hr    *score.HashingReader
+	pt    *pyText // what rd reads
 	rd    *contract.Reader
 	st    score.InputStats
 	close func() // closes what the source opened
@@ -182,7 +183,8 @@ func openSourceFile(src score.Source, opts score.Options, answers bool) (*source
 		// reference cannot read them)
 		ro.ListKeys, ro.SingleRecord, ro.ObjectHint = []string{"answers"}, nil, answersObjectHint
 	}
-	return &sourceFile{opts: opts, src: src, hr: hr, close: closeFile, st: score.InputStats{Path: src.Name}, rd: contract.NewReader(src.Name, newPyTextFile(src.Name, hr), ro)}, nil
+	pt := newPyTextFile(src.Name, hr)
+	return &sourceFile{opts: opts, src: src, hr: hr, pt: pt, close: closeFile, st: score.InputStats{Path: src.Name}, rd: contract.NewReader(src.Name, pt, ro)}, nil
 }
 
 // answersObjectHint says what to do with an object given as an answers file
@@ -217,13 +219,16 @@ func (f *sourceFile) finish() error {
 // read-ahead chunks), keeping its stats: a thousand shards of a batch engine
 // hold no more at once than one.
 func (f *sourceFile) release() {
+	if f.pt != nil {
+		f.pt.release()
+	}
 	if f.hr != nil {
 		f.hr.Close()
 	}
 	if f.close != nil {
 		f.close()
 	}
-	f.hr, f.rd, f.close = nil, nil, nil
+	f.hr, f.pt, f.rd, f.close = nil, nil, nil, nil
 }
 
 // checkRecipes refuses records that answer another prompt than the fixture's

@@ -189,6 +189,38 @@ func BenchmarkScoreFiles100k(b *testing.B) {
 	}
 }
 
+// BenchmarkScoreFilesShards: the records of BenchmarkScoreFiles100k over
+// 1,000 sources, as a batch engine's shards come back: what each file costs
+// beyond its records (its readers and their buffers, its hash, its checks).
+func BenchmarkScoreFilesShards(b *testing.B) {
+	data, _ := benchData()
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	const shards = 1000
+	per := (len(lines) + shards - 1) / shards
+	var parts [][]byte
+	for i := 0; i < len(lines); i += per {
+		parts = append(parts, bytes.Join(lines[i:min(i+per, len(lines))], nil))
+	}
+	src := fixtures.DefaultCogLangSource()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		sources := make([]score.Source, len(parts))
+		for i, part := range parts {
+			sources[i] = score.Source{Name: "shard", R: bytes.NewReader(part)}
+		}
+		res, _, err := ScoreFiles(src, sources, score.Options{}, Options{AnswerSource: "bench"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.RecordsRead != benchRecords {
+			b.Fatal(res.RecordsRead)
+		}
+		res.Close()
+	}
+	reportRate(b, benchRecords)
+}
+
 // BenchmarkIndexFixture100k: the first phase of BenchmarkScoreFixture100k alone,
 // reading the fixture file into the case store (a slot per case, the ids and
 // prompts spooled).
