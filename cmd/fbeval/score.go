@@ -494,12 +494,26 @@ func caseResults(w *bufio.Writer, run *study.Run) error {
 	return report.WriteCaseResultRanges(w, results)
 }
 
+// fromFiles names the response files a summary line counts from, and the
+// models their scored records name: "a.jsonl (model m)".
+func fromFiles(files, models []string) string {
+	from := contract.FileList(files)
+	if m := report.ModelsPhrase(models, " "); m != "" {
+		from += " (" + m + ")"
+	}
+	return from
+}
+
 // cogSummary writes the one-line summary of a CogLang score on stderr.
 func (c *ScoreCmd) cogSummary(env *Env, res *coglang.Result) {
 	n := res.Summary.CaseCount
 	from := "the fixture's reference answers"
 	if len(c.Responses) > 0 {
-		from = contract.FileList(c.Responses)
+		var models []string
+		if res.ResponseFile != nil {
+			models = res.ResponseFile.Models
+		}
+		from = fromFiles(c.Responses, models)
 	}
 	verdict := "ok"
 	if !res.OK() {
@@ -542,7 +556,7 @@ func (c *ScoreCmd) toolcallSummary(env *Env, run *study.Run, rep *study.Aggregat
 		verdict = "not ok"
 	}
 	env.warnf("%s: %s from %s: first-pass success %s; %s, %s, %s, %d rejected; gates met %d/%d; %s",
-		c.Study, contract.Plural(run.RowCount(), "row", "rows"), contract.FileList(c.Responses), strings.Join(arms, ", "), contract.Plural(records, "record", "records"),
+		c.Study, contract.Plural(run.RowCount(), "row", "rows"), fromFiles(c.Responses, rep.Model().Models()), strings.Join(arms, ", "), contract.Plural(records, "record", "records"),
 		contract.Plural(dups, "duplicate", "duplicates"), contract.Plural(unknown, "unknown id", "unknown ids"), rejected, met, len(rep.Gates), verdict)
 }
 

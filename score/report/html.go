@@ -37,7 +37,7 @@ var pageTemplate = sync.OnceValue(func() *template.Template {
 		"rate":         rate,
 		"ratio":        ratio,
 		"list":         list,
-		"modelsPhrase": modelsPhrase,
+		"modelsPhrase": ModelsPhrase,
 		"join":         strings.Join,
 		"strOr":        strOr,
 		"shade":        shade,

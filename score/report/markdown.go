@@ -159,7 +159,7 @@ func markdownToolcall(b *bytes.Buffer, name string, r *ToolcallReport) {
 	fmt.Fprintf(b, "**%s** · complete: %s · expected rows: %d · dataset %s · seed %d · repeats %d · repairs %d · decoding %s",
 		r.gateLine(), yesNo(r.Complete), r.ExpectedRows, mdCode(r.Study.Dataset),
 		r.Study.Seed, r.Study.Repeats, r.Study.Repairs, mdCell(r.Study.Decoding))
-	if m := modelsPhrase(r.Models(), " "); m != "" {
+	if m := ModelsPhrase(r.Models(), " "); m != "" {
 		b.WriteString(" · " + mdCell(m))
 	}
 	b.WriteString("\n\n")
@@ -335,7 +335,7 @@ func markdownCogLang(b *bytes.Buffer, name string, c *CogLangResult) {
 	if c.ScoringProfile != "" {
 		fmt.Fprintf(b, " · profile: %s", mdCell(c.ScoringProfile))
 	}
-	if m := modelsPhrase(c.models(), " "); m != "" {
+	if m := ModelsPhrase(c.models(), " "); m != "" {
 		b.WriteString(" · " + mdCell(m))
 	}
 	b.WriteString("\n\n")

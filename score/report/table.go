@@ -133,7 +133,7 @@ const maxTableFailures = 50
 
 func tableToolcall(b *tableBuf, name string, r *ToolcallReport) error {
 	models := ""
-	if m := modelsPhrase(r.Models(), ": "); m != "" {
+	if m := ModelsPhrase(r.Models(), ": "); m != "" {
 		models = ", " + plain(m)
 	}
 	fmt.Fprintf(b, "toolcall report: %s\ncomplete: %s, expected rows: %d, dataset: %s, seed: %d, repeats: %d, repairs: %d, decoding: %s%s\n%s\n\n",
@@ -229,7 +229,7 @@ func tableCogLang(b *tableBuf, name string, c *CogLangResult) error {
 	if c.ScoringProfile != "" {
 		fmt.Fprintf(b, "scoring profile: %s\n", plain(c.ScoringProfile))
 	}
-	if m := modelsPhrase(c.models(), ": "); m != "" {
+	if m := ModelsPhrase(c.models(), ": "); m != "" {
 		fmt.Fprintf(b, "%s\n", plain(m))
 	}
 	b.WriteByte('\n')

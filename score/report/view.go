@@ -127,10 +127,10 @@ func (c *CogLangResult) models() []string {
 	return c.ResponseFile.Models
 }
 
-// modelsPhrase names the models for a person, the word and the names apart
+// ModelsPhrase names the models for a person, the word and the names apart
 // by sep: "model m", "models a, b and c", past three "models a, b and 5
 // more"; "" when the answers name none.
-func modelsPhrase(models []string, sep string) string {
+func ModelsPhrase(models []string, sep string) string {
 	switch n := len(models); {
 	case n == 0:
 		return ""
