@@ -172,19 +172,7 @@ func BenchmarkScoreFiles100k(b *testing.B) {
 			name = "workers=max"
 		}
 		b.Run(name, func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			for b.Loop() {
-				res, _, err := ScoreFiles(src, []score.Source{{Name: "bench", R: bytes.NewReader(data)}}, score.Options{}, Options{AnswerSource: "bench", Workers: w})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if res.RecordsRead != benchRecords {
-					b.Fatal(res.RecordsRead)
-				}
-				res.Close()
-			}
-			reportRate(b, benchRecords)
+			benchScoreFiles(b, src, [][]byte{data}, w)
 		})
 	}
 }
@@ -201,15 +189,24 @@ func BenchmarkScoreFilesShards(b *testing.B) {
 	for i := 0; i < len(lines); i += per {
 		parts = append(parts, bytes.Join(lines[i:min(i+per, len(lines))], nil))
 	}
-	src := fixtures.DefaultCogLangSource()
-	b.SetBytes(int64(len(data)))
+	benchScoreFiles(b, fixtures.DefaultCogLangSource(), parts, 0)
+}
+
+// benchScoreFiles times ScoreFiles of files (benchRecords records in all) at
+// the given number of workers.
+func benchScoreFiles(b *testing.B, src fixtures.CogLangSource, files [][]byte, workers int) {
+	size := 0
+	for _, f := range files {
+		size += len(f)
+	}
+	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	for b.Loop() {
-		sources := make([]score.Source, len(parts))
-		for i, part := range parts {
-			sources[i] = score.Source{Name: "shard", R: bytes.NewReader(part)}
+		sources := make([]score.Source, len(files))
+		for i, f := range files {
+			sources[i] = score.Source{Name: "bench", R: bytes.NewReader(f)}
 		}
-		res, _, err := ScoreFiles(src, sources, score.Options{}, Options{AnswerSource: "bench"})
+		res, _, err := ScoreFiles(src, sources, score.Options{}, Options{AnswerSource: "bench", Workers: workers})
 		if err != nil {
 			b.Fatal(err)
 		}
