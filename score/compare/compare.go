@@ -614,12 +614,7 @@ func filesLabel(files []string, side string) string {
 		return strings.Join(files, "+")
 	}
 	dir := filepath.Dir(files[0])
-	for _, f := range files[1:] {
-		if filepath.Dir(f) != dir {
-			return fmt.Sprintf("%s+%d more files", files[0], len(files)-1)
-		}
-	}
-	if dir == "." {
+	if dir == "." || slices.ContainsFunc(files[1:], func(f string) bool { return filepath.Dir(f) != dir }) {
 		return fmt.Sprintf("%s+%d more files", files[0], len(files)-1)
 	}
 	return fmt.Sprintf("%s (%d files)", dir, len(files))
