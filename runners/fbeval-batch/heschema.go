@@ -221,6 +221,9 @@ func (c *fromHESchema) run(stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err := w.Write(out); err != nil {
 		return 0, err
 	}
+	if err := w.Close(); err != nil {
+		return 0, err
+	}
 	if skipped > 0 {
 		fmt.Fprintf(stderr, "%s: %s: %s already answered, skipped\n", name, c.Output, contract.Plural(skipped, "request", "requests"))
 	}

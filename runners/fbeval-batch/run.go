@@ -594,6 +594,9 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	if err == nil {
 		err = w.Write(out)
 	}
+	if err == nil {
+		err = w.Close()
+	}
 	if err != nil {
 		return 0, err
 	}

@@ -192,6 +192,9 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 	}
 	h := &HTTP{Client: &http.Client{}, BaseURL: base, Header: header, Secrets: secrets, CrossOrigin: f.AllowCrossOriginRedirects}
 	sum, err := Run(ctx, reqs, s.New(h), out, opts)
+	if err == nil {
+		err = out.Close()
+	}
 	// The reporter writes to stderr too: stop it before the summary line.
 	stopProgress()
 	fmt.Fprintf(stderr, "%s: %s\n", s.Name, Redact(sum.String(), secrets))

@@ -240,10 +240,21 @@ func (o *Output) Write(line []byte) error {
 	return nil
 }
 
-// Close closes the file opened by OpenOutput.
+// Close closes the file opened by OpenOutput; closed again, it does nothing.
+// Its error is the last word on whether the records reached the file: a network
+// file system may report a failed write only when the file is closed, so a run
+// checks it before it says it is done.
 func (o *Output) Close() error {
-	if o.f != nil {
-		return o.f.Close()
+	f := o.f
+	if f == nil {
+		return nil
+	}
+	o.f = nil
+	if err := f.Close(); err != nil {
+		if o.resumes {
+			return fmt.Errorf("cannot write the responses: %v: run the same command again: it goes on from the responses the file holds", err)
+		}
+		return fmt.Errorf("cannot write the responses: %v", err)
 	}
 	return nil
 }
