@@ -300,8 +300,14 @@ func (f *NetFlags) check() string {
 		return fmt.Sprintf("--rps wants 0 (no limit) or calls per second from %.6g (one a day) up, got %v", MinRPS, f.RPS)
 	case f.Concurrency < 1:
 		return fmt.Sprintf("--concurrency wants 1 or more, got %d", f.Concurrency)
-	case f.Retries < 0 || f.MaxRequests < 0 || f.MaxConsecutiveErrors < 0 || f.MaxTokens < 0:
-		return "--retries, --max-requests, --max-consecutive-errors and --max-tokens want 0 or more"
+	case f.Retries < 0:
+		return fmt.Sprintf("--retries wants 0 (no retry) or more, got %d", f.Retries)
+	case f.MaxRequests < 0:
+		return fmt.Sprintf("--max-requests wants 0 (no limit) or more, got %d", f.MaxRequests)
+	case f.MaxConsecutiveErrors < 0:
+		return fmt.Sprintf("--max-consecutive-errors wants 0 (never stop) or more, got %d", f.MaxConsecutiveErrors)
+	case f.MaxTokens < 0:
+		return fmt.Sprintf("--max-tokens wants 0 (the request's) or more, got %d", f.MaxTokens)
 	case f.Timeout < 0 || f.Backoff < 0 || f.MaxBackoff < 0:
 		return "--timeout, --backoff and --max-backoff want a duration of 0 or more"
 	case f.ProgressEvery < 0 || (f.ProgressEvery > 0 && f.ProgressEvery < 100*time.Millisecond):
@@ -309,7 +315,48 @@ func (f *NetFlags) check() string {
 	case f.Fresh && f.Output == "-":
 		return "--fresh starts an -o file over; give -o FILE"
 	}
-	return ""
+	if msg := CheckModel(f.Model); msg != "" {
+		return msg
+	}
+	return CheckKeyEnv(f.APIKeyEnv)
+}
+
+// CheckModel refuses a --model that names none: the provider refuses every
+// call (or, for a batch, every line, hours later), and records without a
+// model cannot be told from another model's.
+func CheckModel(model string) string {
+	if strings.TrimSpace(model) != "" {
+		return ""
+	}
+	return fmt.Sprintf("--model %q names no model (a shell variable that is not set?): give the model's name as the provider knows it", model)
+}
+
+// CheckKeyEnv refuses an --api-key-env that is no environment variable's
+// name: the key itself, pasted or expanded by the shell from "$NAME", would be
+// looked up as a name, found unset, and printed in the note that says so. The
+// value is not repeated unless it is a name with a $ before it.
+func CheckKeyEnv(name string) string {
+	if envName(name) {
+		return ""
+	}
+	if rest, ok := strings.CutPrefix(name, "$"); ok && envName(rest) {
+		return fmt.Sprintf("--api-key-env %s: give the variable's name without the $: --api-key-env %s", name, rest)
+	}
+	return "--api-key-env takes the name of the environment variable that holds the key (letters, digits and _, e.g. OPENAI_API_KEY), not the key: the value given is no such name (not shown here, in case it is the key)"
+}
+
+// envName reports whether s is a portable environment variable name.
+func envName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // CheckTemperature refuses a --temperature the API does not take (max: the
@@ -320,7 +367,12 @@ func CheckTemperature(t *float64, max float64) string {
 		return ""
 	}
 	msg := fmt.Sprintf("--temperature %v: the API takes 0 to %v", *t, max)
-	if *t > max && *t/10 <= max {
+	switch {
+	case *t > max && *t <= 2:
+		// a study written for OpenAI's range, sent to Anthropic's
+		msg += " (OpenAI's API takes 0 to 2)"
+	case *t > max && *t == math.Trunc(*t) && *t/10 <= max:
+		// a whole number past the range: a decimal point left out (7 for 0.7)
 		msg += fmt.Sprintf("; did you mean %v", *t/10)
 	}
 	return msg
