@@ -201,6 +201,102 @@ func TestAnthropicCustomIDs(t *testing.T) {
 	}
 }
 
+// TestBatchCustomIDs: a request with a recipe has its custom id tagged with
+// the recipe's first eight hex digits (Anthropic's escaped and, past 54, hashed,
+// so that the whole stays within 64), the tag comes off again, and the
+// request id is found from the custom id as before; one without a recipe has
+// the custom id batches had before the tag.
+func TestBatchCustomIDs(t *testing.T) {
+	const recipe = "sha256:0f28a999da7113fd"
+	long := strings.Repeat("x.", 40)
+	for _, tt := range []struct {
+		anth          bool
+		id, recipe    string
+		want, request string // request: "" when it cannot be known from the custom id
+	}{
+		{false, "flights-000.a1", recipe, "flights-000.a1#r0f28a999", "flights-000.a1"},
+		{false, "flights-000.a1", "", "flights-000.a1", "flights-000.a1"},
+		{false, "flights-000.a1", "sha256:XYZ", "flights-000.a1", "flights-000.a1"},
+		{false, "a#r0f28a999", "", "a#r0f28a999", "a"}, // read as tagged: an id of that form is not fbeval's
+		{true, "flights-000.a1", recipe, "flights-000_2ea1_r0f28a999", "flights-000.a1"},
+		{true, "flights-000.a1", "", "flights-000_2ea1", "flights-000.a1"},
+		{true, strings.Repeat("y", 54), recipe, strings.Repeat("y", 54) + "_r0f28a999", strings.Repeat("y", 54)},
+		{true, strings.Repeat("y", 55), recipe, "_h", ""},
+		{true, long, recipe, "_h", ""},
+	} {
+		got := batchCustomID(tt.anth, tt.id, tt.recipe)
+		if tt.want == "_h" {
+			if !strings.HasPrefix(got, "_h") || !strings.HasSuffix(got, "_r0f28a999") || len(got) != 64 {
+				t.Errorf("%v %q: %q, want a hashed id of 64 with the tag", tt.anth, tt.id, got)
+			}
+		} else if got != tt.want {
+			t.Errorf("%v %q %q: %q, want %q", tt.anth, tt.id, tt.recipe, got, tt.want)
+		}
+		if tt.anth && !anthropicID.MatchString(got) {
+			t.Errorf("%q breaks Anthropic's pattern", got)
+		}
+		id, ok := requestOf(tt.anth, got)
+		if ok != (tt.request != "") || ok && id != tt.request {
+			t.Errorf("%v %q: request %q %v, want %q", tt.anth, got, id, ok, tt.request)
+		}
+	}
+}
+
+// TestFromAnotherExport: results joined to the requests of another export of
+// the study (the same request ids, another schema: other prompts) are refused,
+// exit 2 and one line, where they were written as answers to prompts they
+// never saw; the export they were made from joins them; results of a batch
+// made before custom ids carried the tag join as before.
+func TestFromAnotherExport(t *testing.T) {
+	dir := t.TempDir()
+	reqs := func(recipe string) string {
+		var b strings.Builder
+		for _, id := range []string{"flights-000.input_schema.r1.a1", "flights-001.input_schema.r1.a1"} {
+			fmt.Fprintf(&b, `{"schema_version":"fbeval-request/v1","request_id":%q,"case_id":%q,"suite":"toolcall","study":"sha256:1111111111111111","recipe":%q,"arm":"input_schema","repeat":1,"attempt":1,"prompt":"p","messages":[{"role":"user","content":"p"}]}`+"\n", id, id[:11], recipe)
+		}
+		return b.String()
+	}
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	mine := write("reference.jsonl", reqs("sha256:0f28a999da7113fd"))
+	other := write("weak.jsonl", reqs("sha256:a6db0cd33b401ea4"))
+	for _, anth := range []bool{false, true} {
+		cmd, result := "from-openai", func(cid string) string {
+			return `{"id":"batch_req_1","custom_id":"` + cid + `","response":{"status_code":200,"request_id":"r","body":{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"{}"},"finish_reason":"stop"}]}},"error":null}`
+		}
+		if anth {
+			cmd, result = "from-anthropic", func(cid string) string {
+				return `{"custom_id":"` + cid + `","result":{"type":"succeeded","message":{"id":"msg_1","type":"message","role":"assistant","model":"c","content":[{"type":"text","text":"{}"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}}}`
+			}
+		}
+		results := func(recipe string) string {
+			var b strings.Builder
+			for _, id := range []string{"flights-000.input_schema.r1.a1", "flights-001.input_schema.r1.a1"} {
+				b.WriteString(result(batchCustomID(anth, id, recipe)) + "\n")
+			}
+			return b.String()
+		}
+		tagged := write(cmd+".jsonl", results("sha256:0f28a999da7113fd"))
+		code, _, errs := runBatch(t, "", cmd, "--requests", other, tagged)
+		cid := batchCustomID(anth, "flights-000.input_schema.r1.a1", "sha256:0f28a999da7113fd")
+		want := fmt.Sprintf("fbeval-batch: %s:1: custom id %q was made from request flights-000.input_schema.r1.a1 of another export (recipe sha256:0f28a999..., where %s's is sha256:a6db0cd33b401ea4), and not one of the 2 results answers a request of %s: they answer the prompts of another dataset, schema, prompt template, decoding or seed: give --requests the request file this batch was made from\n", tagged, cid, other, other)
+		if code != 2 || errs != want {
+			t.Errorf("%s with another export's requests: exit %d\n%s\nwant\n%s", cmd, code, errs, want)
+		}
+		for name, file := range map[string]string{"tagged": tagged, "untagged": write(cmd+"-old.jsonl", results(""))} {
+			code, out, errs := runBatch(t, "", cmd, "--requests", mine, file)
+			if code != 0 || strings.Count(out, `"recipe":"sha256:0f28a999da7113fd"`) != 2 {
+				t.Errorf("%s, %s results with their requests: exit %d %s\n%s", cmd, name, code, errs, out)
+			}
+		}
+	}
+}
+
 func FuzzAnthropicCustomID(f *testing.F) {
 	f.Add("flights-000.input_schema.r0.a1")
 	f.Add("")
@@ -214,6 +310,14 @@ func FuzzAnthropicCustomID(f *testing.F) {
 			t.Fatalf("%q -> %q -> %q", id, cid, back)
 		}
 		decodeAnthropicID(id)
+		tagged := batchCustomID(true, id, "sha256:0f28a999da7113fd")
+		if !anthropicID.MatchString(tagged) {
+			t.Fatalf("%q -> %q breaks the pattern", id, tagged)
+		}
+		if back, ok := requestOf(true, tagged); ok && back != id {
+			t.Fatalf("%q -> %q -> %q", id, tagged, back)
+		}
+		requestOf(true, id)
 	})
 }
 
@@ -332,7 +436,7 @@ func TestUsageWords(t *testing.T) {
 		{[]string{"to-openai", "--model"}, "fbeval-batch: --model needs a value: --model STRING (see fbeval-batch to-openai --help)\n"},
 		// a temperature the API does not take, before a request is read
 		{[]string{"to-openai", "--model", "m", "--temperature", "7", "missing.jsonl"}, "fbeval-batch: --temperature 7: the API takes 0 to 2; did you mean 0.7\n"},
-		{[]string{"to-anthropic", "--model", "m", "--max-tokens", "9", "--temperature", "1.5", "missing.jsonl"}, "fbeval-batch: --temperature 1.5: the API takes 0 to 1; did you mean 0.15\n"},
+		{[]string{"to-anthropic", "--model", "m", "--max-tokens", "9", "--temperature", "1.5", "missing.jsonl"}, "fbeval-batch: --temperature 1.5: the API takes 0 to 1 (OpenAI's API takes 0 to 2)\n"},
 	} {
 		code, out, errs := runBatch(t, "", tc.args...)
 		if code != 2 || out != "" || errs != tc.want {

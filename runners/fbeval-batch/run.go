@@ -315,6 +315,9 @@ func (c *toOpenAI) run(stdin io.Reader, stdout, stderr io.Writer) error {
 	if c.MaxTokens > 0 && c.MaxCompletionTokens > 0 {
 		return usagef("--max-tokens and --max-completion-tokens are exclusive: give one")
 	}
+	if msg := runner.CheckModel(c.Model); msg != "" {
+		return usagef("%s", msg)
+	}
 	if msg := runner.CheckTemperature(c.Temperature, 2); msg != "" {
 		return usagef("%s", msg)
 	}
@@ -334,7 +337,7 @@ func (c *toOpenAI) run(stdin io.Reader, stdout, stderr io.Writer) error {
 			body = openai.ChatBody(req, opts)
 		}
 		line, err := contract.AppendJSON(dst, contract.Object{
-			runner.Field("custom_id", req.RequestID),
+			runner.Field("custom_id", batchCustomID(false, req.RequestID, req.Recipe)),
 			runner.Field("method", "POST"),
 			runner.Field("url", url),
 			runner.Field("body", body),
@@ -346,6 +349,9 @@ func (c *toOpenAI) run(stdin io.Reader, stdout, stderr io.Writer) error {
 }
 
 func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
+	if msg := runner.CheckModel(c.Model); msg != "" {
+		return usagef("%s", msg)
+	}
 	if msg := runner.CheckTemperature(c.Temperature, 1); msg != "" {
 		return usagef("%s", msg)
 	}
@@ -362,7 +368,7 @@ func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
 		if temperature == nil {
 			_, temperature = runner.Sampling(&it.Req, 0, opts.Temperature)
 		}
-		cid := anthropicCustomID(it.Req.RequestID)
+		cid := batchCustomID(true, it.Req.RequestID, it.Req.Recipe)
 		key := idOf(cid)
 		if first, dup := seen[key]; dup {
 			return fmt.Errorf("%s: request id %q maps to the custom id %q of the request at line %d", it.Where(), it.Req.RequestID, cid, first)
@@ -373,7 +379,7 @@ func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
 	entry := func(dst []byte, it *runner.Item) ([]byte, error) {
 		req := &it.Req
 		return contract.AppendJSON(dst, contract.Object{
-			runner.Field("custom_id", anthropicCustomID(req.RequestID)),
+			runner.Field("custom_id", batchCustomID(true, req.RequestID, req.Recipe)),
 			runner.Field("params", anthropic.Body(req, opts)),
 		}, contract.Compact, 0)
 	}
@@ -422,12 +428,9 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	if c.Requests == "" {
 		names = &idNames{}
 		seen = func(cid string) {
-			id := cid
-			if anth {
-				var ok bool
-				if id, ok = decodeAnthropicID(cid); !ok && unmapped == "" {
-					unmapped = cid
-				}
+			id, ok := requestOf(anth, cid)
+			if !ok && unmapped == "" {
+				unmapped = cid
 			}
 			names.add(id)
 		}
@@ -443,11 +446,14 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		return 0, err
 	}
 	defer rs.close()
-	customID := func(id string) string {
-		if anth {
-			return anthropicCustomID(id)
+	// a request's result has its custom id, or the id alone (a batch made
+	// before custom ids carried the recipe's tag)
+	find := func(req *contract.Request) (first, last int, ok bool) {
+		first, last, ok = rs.find(batchCustomID(anth, req.RequestID, req.Recipe))
+		if !ok && req.Recipe != "" {
+			first, last, ok = rs.find(batchCustomID(anth, req.RequestID, ""))
 		}
-		return id
+		return first, last, ok
 	}
 	var t tally
 	var reqs *runner.Requests
@@ -469,10 +475,24 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		// the requests with results are counted while the request file is
 		// checked; what each result is, when it is read to be written
 		withResult := 0
+		// the first result's custom id, and the request (of another recipe)
+		// whose id it has, if any
+		var firstCID, otherRecipe string
+		var other *contract.Request
+		if rs.entries.len() > 0 {
+			r, err := rs.read(rs.entries.at(0))
+			if err != nil {
+				return 0, err
+			}
+			firstCID = r.customID
+		}
 		count := func(it *runner.Item) error {
-			first, _, ok := rs.find(customID(it.Req.RequestID))
+			first, _, ok := find(&it.Req)
 			if !ok {
 				t.missing++
+				if _, tag := untagged(anth, firstCID); other == nil && tag != "" && batchCustomID(anth, it.Req.RequestID, "sha256:"+tag) == firstCID {
+					other, otherRecipe = &contract.Request{RequestID: it.Req.RequestID}, it.Req.Recipe
+				}
 				return nil
 			}
 			rs.entryAt(first).flags |= matched
@@ -496,6 +516,11 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			r, err := rs.read(rs.entries.at(0)) // the first line read
 			if err != nil {
 				return 0, err
+			}
+			if other != nil {
+				_, tag := untagged(anth, r.customID)
+				return 0, usagef("%s: custom id %q was made from request %s of another export (recipe sha256:%s..., where %s's is %s), and not one of the %s answers a request of %s: they answer the prompts of another dataset, schema, prompt template, decoding or seed: give --requests the request file this batch was made from",
+					r.where, r.customID, other.RequestID, tag, c.Requests, otherRecipe, contract.Plural(n, "result", "results"), c.Requests)
 			}
 			return 0, usagef("%s: custom id %q is not in %s, nor is any other of the %s: give --requests the request file this batch was made from (%s holds %s)",
 				r.where, r.customID, c.Requests, contract.Plural(n, "result", "results"), c.Requests, contract.Plural(reqs.Len(), "request", "requests"))
@@ -526,7 +551,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		if err != nil {
 			return made{err: err}
 		}
-		if want := customID(req.RequestID); reqs != nil && r.customID != want {
+		if want := batchCustomID(anth, req.RequestID, req.Recipe); reqs != nil && r.customID != want && r.customID != batchCustomID(anth, req.RequestID, "") {
 			// a request's results are found by the hash of its custom id
 			// (runner.ID): the one found must have that custom id
 			return made{err: fmt.Errorf("%s: custom id %q is joined to request %q, whose custom id %q shares its hash: convert the two in separate runs", r.where, r.customID, req.RequestID, want)}
@@ -583,7 +608,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		err = runner.EachPrepared(reqs, func() func(*runner.Item) made {
 			var buf []byte
 			return func(it *runner.Item) made {
-				_, last, ok := rs.find(customID(it.Req.RequestID))
+				_, last, ok := find(&it.Req)
 				if !ok {
 					return made{}
 				}
@@ -623,7 +648,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	if t.missing > 0 {
 		left, n := maxNotes, 0
 		err := reqs.Each(func(it *runner.Item) error {
-			if _, _, ok := rs.find(customID(it.Req.RequestID)); !ok {
+			if _, _, ok := find(&it.Req); !ok {
 				if left == 0 {
 					n++
 					return nil
