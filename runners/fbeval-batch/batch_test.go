@@ -613,3 +613,38 @@ func TestToAnthropicTemperatureNote(t *testing.T) {
 		}
 	}
 }
+
+// TestToStdoutIsTheRequestFile: `fbeval-batch to-openai requests.jsonl >>
+// requests.jsonl` appended the batch lines to the requests, exit 0; now
+// either converter refuses a standard output that is its request file, before
+// a byte is written, and the file stays as it was. A batch file written
+// elsewhere, or into --out-dir, is no such case.
+func TestToStdoutIsTheRequestFile(t *testing.T) {
+	data, err := os.ReadFile("testdata/requests.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := filepath.Join(t.TempDir(), "req.jsonl")
+	if err := os.WriteFile(req, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{{"to-openai", "--model", "m"}, {"to-anthropic", "--model", "m", "--max-tokens", "9"}} {
+		f, err := os.OpenFile(req, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var errb bytes.Buffer
+		code := run(append(cmd, req), strings.NewReader(""), f, &errb)
+		f.Close()
+		want := "fbeval-batch: standard output is " + req + ", which the run reads (a shell's > empties it before the run starts, >> appends to it): write the batch to another file\n"
+		if code != 2 || errb.String() != want {
+			t.Errorf("%s >> the request file: exit %d %q", cmd[0], code, errb.String())
+		}
+		if got, _ := os.ReadFile(req); string(got) != string(data) {
+			t.Fatalf("%s: the request file changed", cmd[0])
+		}
+		if code, _, errs := runBatch(t, "", append(cmd, req)...); code != 0 {
+			t.Errorf("%s to another output: exit %d %s", cmd[0], code, errs)
+		}
+	}
+}

@@ -113,7 +113,7 @@ func (c *fromHESchema) run(stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		}
 	}
 	if c.Output == "-" {
-		if err := runner.StdoutNotAnInput(stdout, c.Runs); err != nil {
+		if err := runner.StdoutNotAnInput(stdout, c.Runs, "the responses"); err != nil {
 			return 0, usagef("%v", err)
 		}
 	}

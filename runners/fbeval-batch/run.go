@@ -141,6 +141,19 @@ func openRequests(path string, stdin io.Reader, check runner.Check) (*runner.Req
 	return q, func() { q.Close(); f.Close() }, nil
 }
 
+// batchesNotInput refuses, before a request is read, a standard output that
+// is the request file the batch lines are made from: `>> requests.jsonl`
+// appended batch lines to the requests, and `> requests.jsonl` emptied them.
+func batchesNotInput(dir, input string, stdout io.Writer) error {
+	if dir != "" && dir != "-" {
+		return nil
+	}
+	if err := runner.StdoutNotAnInput(stdout, []string{input}, "the batch"); err != nil {
+		return usagef("%v", err)
+	}
+	return nil
+}
+
 // batchShape is how a provider's batch file holds its entries.
 type batchShape struct {
 	head, sep, tail string
@@ -321,6 +334,9 @@ func (c *toOpenAI) run(stdin io.Reader, stdout, stderr io.Writer) error {
 	if msg := runner.CheckTemperature(c.Temperature, 2); msg != "" {
 		return usagef("%s", msg)
 	}
+	if err := batchesNotInput(c.OutDir, c.Input, stdout); err != nil {
+		return err
+	}
 	reqs, done, err := openRequests(c.Input, stdin, nil)
 	if err != nil {
 		return err
@@ -354,6 +370,9 @@ func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if msg := runner.CheckTemperature(c.Temperature, 1); msg != "" {
 		return usagef("%s", msg)
+	}
+	if err := batchesNotInput(c.OutDir, c.Input, stdout); err != nil {
+		return err
 	}
 	reqs, done, err := openRequests(c.Input, stdin, nil)
 	if err != nil {
@@ -437,7 +456,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	}
 	if c.Output == "-" {
 		// before anything is read: after `> results.jsonl` the results are gone
-		if err := runner.StdoutNotAnInput(stdout, append(slices.Clone(c.Results), c.Requests)); err != nil {
+		if err := runner.StdoutNotAnInput(stdout, append(slices.Clone(c.Results), c.Requests), "the responses"); err != nil {
 			return 0, usagef("%v", err)
 		}
 	}

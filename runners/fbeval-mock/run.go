@@ -53,7 +53,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if c.Output == "-" {
 		// before the requests are read: after `> req.jsonl` they are gone
-		if err := runner.StdoutNotAnInput(stdout, []string{c.Input}); err != nil {
+		if err := runner.StdoutNotAnInput(stdout, []string{c.Input}, "the responses"); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			return runner.ExitUsage
 		}

@@ -755,11 +755,11 @@ func TestStdoutNotAnInput(t *testing.T) {
 		t.Cleanup(func() { f.Close() })
 		return f
 	}
-	if err := runner.StdoutNotAnInput(open(req), []string{other, req}); err == nil || !strings.Contains(err.Error(), "standard output is "+req+", which the run reads") {
+	if err := runner.StdoutNotAnInput(open(req), []string{other, req}, "the responses"); err == nil || !strings.Contains(err.Error(), "standard output is "+req+", which the run reads") {
 		t.Errorf("stdout onto the request file: %v", err)
 	}
 	for name, w := range map[string]io.Writer{"another file": open(other), "/dev/null": open(os.DevNull), "a buffer": new(bytes.Buffer)} {
-		if err := runner.StdoutNotAnInput(w, []string{req}); err != nil {
+		if err := runner.StdoutNotAnInput(w, []string{req}, "the responses"); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}

@@ -140,7 +140,7 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 	}
 	if f.Output == "-" {
 		// before the requests are read: after `> req.jsonl` they are gone
-		if err := StdoutNotAnInput(stdout, []string{f.Input}); err != nil {
+		if err := StdoutNotAnInput(stdout, []string{f.Input}, "the responses"); err != nil {
 			return fail(ExitUsage, "%v", err)
 		}
 	}

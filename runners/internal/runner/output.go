@@ -321,7 +321,7 @@ func notResponses(path string) string {
 // (inputs as Resume's): `fbeval-mock req.jsonl >> req.jsonl` would append the
 // responses to the requests being read, and `>` empties them before the runner
 // starts.
-func StdoutNotAnInput(stdout io.Writer, inputs []string) error {
+func StdoutNotAnInput(stdout io.Writer, inputs []string, what string) error {
 	f, ok := stdout.(*os.File)
 	if !ok {
 		return nil
@@ -331,7 +331,7 @@ func StdoutNotAnInput(stdout io.Writer, inputs []string) error {
 		return nil
 	}
 	if in, ok := contract.InputIs(out, inputs, os.Stdin); ok {
-		return fmt.Errorf("standard output is %s, which the run reads (a shell's > empties it before the run starts, >> appends to it): write the responses to another file", contract.InputName(in))
+		return fmt.Errorf("standard output is %s, which the run reads (a shell's > empties it before the run starts, >> appends to it): write %s to another file", contract.InputName(in), what)
 	}
 	return nil
 }
