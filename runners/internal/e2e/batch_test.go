@@ -59,8 +59,9 @@ func requestIDs(t *testing.T, path string) []string {
 }
 
 // checkOpenAIBatch holds the to-openai file to the Batch API's documented input line:
-// {"custom_id", "method", "url", "body"}, one per request, custom_id the request id.
-func checkOpenAIBatch(t *testing.T, path, url string, ids []string) {
+// {"custom_id", "method", "url", "body"}, one per request, custom_id the request id
+// and its recipe's tag.
+func checkOpenAIBatch(t *testing.T, path, url string, ids []string, recipe string) {
 	t.Helper()
 	ls := lines(t, path)
 	if len(ls) != len(ids) {
@@ -77,7 +78,8 @@ func checkOpenAIBatch(t *testing.T, path, url string, ids []string) {
 			Body     struct{ Model string }
 		}
 		json.Unmarshal(l, &w)
-		if w.CustomID != ids[i] || w.Method != "POST" || w.URL != url || w.Body.Model != "m" {
+		// the request id and its recipe's tag (fbeval-batch's ids.go)
+		if w.CustomID != ids[i]+"#r"+strings.TrimPrefix(recipe, "sha256:")[:8] || w.Method != "POST" || w.URL != url || w.Body.Model != "m" {
 			t.Fatalf("line %d: %+v", i+1, w)
 		}
 	}
@@ -279,7 +281,7 @@ func TestBatchEqualsLive(t *testing.T) {
 			name: "openai-chat", live: []string{"fbeval-openai"},
 			to: []string{"to-openai"}, from: "from-openai", serve: "--openai-batch", suffix: ".jsonl",
 			check: func(t *testing.T, batch, output string) {
-				checkOpenAIBatch(t, batch, "/v1/chat/completions", ids)
+				checkOpenAIBatch(t, batch, "/v1/chat/completions", ids, recipe)
 				checkOpenAIOutput(t, output, len(ids))
 			},
 		},
@@ -287,7 +289,7 @@ func TestBatchEqualsLive(t *testing.T) {
 			name: "openai-responses", live: []string{"fbeval-openai", "--api", "responses"},
 			to: []string{"to-openai", "--api", "responses"}, from: "from-openai", serve: "--openai-batch", suffix: ".jsonl",
 			check: func(t *testing.T, batch, output string) {
-				checkOpenAIBatch(t, batch, "/v1/responses", ids)
+				checkOpenAIBatch(t, batch, "/v1/responses", ids, recipe)
 				checkOpenAIOutput(t, output, len(ids))
 			},
 		},
