@@ -709,6 +709,10 @@ func TestOpenOutputNotResponses(t *testing.T) {
 		{"json schema", "{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n  \"type\": \"object\"\n}\n", "holds a JSON Schema, not response records, so it is neither resumed nor started over (--fresh)"},
 		{"heschema config", "{\n  \"datasetHash\": \"ab\",\n  \"schemaHashes\": {},\n  \"repeats\": 3\n}\n", "holds HESchema's config.json (a run's configuration), not response records"},
 		{"chat completion", `{"id":"chatcmpl-1","object":"chat.completion","model":"m","choices":[]}` + "\n", "holds an OpenAI chat completion (the API's reply), not response records"},
+		// Anthropic's batch body: one line, cut off where the head is read
+		{"anthropic batch", `{"requests":[{"custom_id":"a_r0f28a999","params":{"model":"m","max_tokens":9,"messages":[{"role":"user","content":"` + strings.Repeat("x", 70000) + `"}]}}]}` + "\n", `holds an Anthropic Message Batches create body ({"requests": [{"custom_id", "params"}, ...]}, as fbeval-batch to-anthropic writes it), not response records`},
+		{"anthropic batch, small", `{ "requests": [ { "custom_id": "a", "params": {} } ] }`, "holds an Anthropic Message Batches create body"},
+		{"requests object", `{"requests": [{"request_id": "a"}]}`, `holds a batch object of requests ({"requests": [...]}), not response records`},
 		{"responses", `{"schema_version":"fbeval-response/v1","request_id":"a","output":"x"}` + "\n", ""},
 		{"coglang responses", "\ufeff" + `{"schema_version": "coglang-generation-eval-response/v0.1", "case_id": "L1-001", "output": "Equal[1, 1]"}` + "\n", ""},
 		{"unversioned", `{"request_id":"a","output":"x"}` + "\n", ""},

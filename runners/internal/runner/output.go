@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -299,6 +300,13 @@ func notResponses(path string) string {
 		first, _, _ := bytes.Cut(head, []byte("\n"))
 		return fmt.Sprintf("text that is not JSON lines (it starts %q)", contract.PrintableLine(string(first[:min(len(first), 40)])))
 	}
+	if m := requestsBody.FindSubmatch(head); m != nil {
+		// one line of any length: what Foreign would read is cut off
+		if len(m[1]) > 0 {
+			return "an Anthropic Message Batches create body ({\"requests\": [{\"custom_id\", \"params\"}, ...]}, as fbeval-batch to-anthropic writes it)"
+		}
+		return "a batch object of requests ({\"requests\": [...]})"
+	}
 	first, _, _ := bytes.Cut(head, []byte("\n"))
 	if what, _ := contract.Foreign(first); what != "" {
 		return what // a provider's reply or batch line, which scoring names the same way
@@ -316,6 +324,11 @@ func notResponses(path string) string {
 	}
 	return ""
 }
+
+// requestsBody matches the start of an object whose first member is a list of
+// requests; the group is not empty when the first request has a custom id (an
+// Anthropic Message Batches create body).
+var requestsBody = regexp.MustCompile(`^\{\s*"requests"\s*:\s*\[\s*(\{\s*"custom_id")?`)
 
 // StdoutNotAnInput refuses a standard output that is a file the run reads
 // (inputs as Resume's): `fbeval-mock req.jsonl >> req.jsonl` would append the
