@@ -648,3 +648,43 @@ func TestToStdoutIsTheRequestFile(t *testing.T) {
 		}
 	}
 }
+
+// TestFromNothingToConvert: results that hold none (an empty download, or
+// only the output file of a batch whose every request failed) were "0
+// results", exit 0, and an empty -o; a results file given twice by any name
+// had every result counted a duplicate, exit 0; standard input given as the
+// results and as --requests was read as one of them. Each is exit 2 and one
+// line now, nothing written.
+func TestFromNothingToConvert(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "output.jsonl")
+	if err := os.WriteFile(empty, []byte("\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := "testdata/openai_output.jsonl"
+	link := filepath.Join(dir, "link.jsonl")
+	abs, _ := filepath.Abs(out)
+	if err := os.Symlink(abs, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		stdin string
+		args  []string
+		want  string
+	}{
+		{"", []string{"from-openai", empty}, empty + ": holds no results: give the batch's output file and its error file (a batch whose every request failed has only the error file)"},
+		{"", []string{"from-anthropic", "--requests", "testdata/requests.jsonl", empty, empty}, empty + " is given twice: give each results file once"},
+		{"", []string{"from-anthropic", "-o", filepath.Join(dir, "r.jsonl"), empty}, empty + ": holds no results: download the batch's results (each line a custom_id and its result) and give that file"},
+		{"", []string{"from-openai", out, out}, out + " is given twice: give each results file once"},
+		{"", []string{"from-openai", out, link}, out + " and " + link + " are one file: give each results file once"},
+		{"x", []string{"from-openai", "--requests", "-", "-"}, "standard input is given twice (-): it can be read once: give one of the results and --requests as a file"},
+	} {
+		code, stdout, errs := runBatch(t, tt.stdin, tt.args...)
+		if code != 2 || stdout != "" || errs != "fbeval-batch: "+tt.want+"\n" {
+			t.Errorf("%v: exit %d, stdout %d bytes, stderr %q", tt.args, code, len(stdout), errs)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "r.jsonl")); err == nil {
+		t.Error("-o was written")
+	}
+}

@@ -141,6 +141,34 @@ func openRequests(path string, stdin io.Reader, check runner.Check) (*runner.Req
 	return q, func() { q.Close(); f.Close() }, nil
 }
 
+// givenOnce refuses standard input given twice (the results and --requests
+// as -, or two results), which can be read once, and a results file given
+// twice by any name, whose every result would be read again as a duplicate.
+func givenOnce(results []string, requests string, stdin io.Reader) error {
+	all := append(slices.Clone(results), requests)
+	if n := slices.Index(all, "-"); n >= 0 && slices.Contains(all[n+1:], "-") {
+		return usagef("standard input is given twice (-): it can be read once: give one of the results and --requests as a file")
+	}
+	var set contract.InputSet
+	set.Add(results...) // each looked up once
+	for i, p := range results {
+		if p == "-" || i == 0 {
+			continue
+		}
+		st, err := set.Stat(p, stdin)
+		if err != nil {
+			continue // said when it is opened
+		}
+		if first, ok := set.Is(st, stdin, results[:i]...); ok {
+			if first == p {
+				return usagef("%s is given twice: give each results file once", p)
+			}
+			return usagef("%s and %s are one file: give each results file once", first, p)
+		}
+	}
+	return nil
+}
+
 // batchesNotInput refuses, before a request is read, a standard output that
 // is the request file the batch lines are made from: `>> requests.jsonl`
 // appended batch lines to the requests, and `> requests.jsonl` emptied them.
@@ -441,6 +469,9 @@ type result struct {
 // read again from its file, whole, and counted: in request order, or without a
 // request file in id order.
 func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser, anth bool) (int, error) {
+	if err := givenOnce(c.Results, c.Requests, stdin); err != nil {
+		return 0, err
+	}
 	var names *idNames
 	var unmapped string // the first custom id that cannot be mapped back without the request file
 	var seen func(cid string)
@@ -465,6 +496,15 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		return 0, err
 	}
 	defer rs.close()
+	if rs.entries.len() == 0 {
+		// an empty download, or the output file of a batch whose every
+		// request failed: nothing to convert is no success
+		where := contract.FileList(rs.names)
+		if anth {
+			return 0, usagef("%s: holds no results: download the batch's results (each line a custom_id and its result) and give that file", where)
+		}
+		return 0, usagef("%s: holds no results: give the batch's output file and its error file (a batch whose every request failed has only the error file)", where)
+	}
 	// a request's result has its custom id, or the id alone (a batch made
 	// before custom ids carried the recipe's tag)
 	find := func(req *contract.Request) (first, last int, ok bool) {
