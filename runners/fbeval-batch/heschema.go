@@ -174,10 +174,14 @@ func (c *fromHESchema) run(stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		defer w.Close()
 	}
 	var out []byte
-	answers, errs, skipped, repeats, attempts := 0, 0, 0, 0, 0
+	answers, errs, skipped, again, repeats, attempts := 0, 0, 0, 0, 0, 0
 	write := func(req *contract.Request, res *runner.Result) error {
 		if w.Answered(req.RequestID) {
 			skipped++
+			return nil
+		}
+		if res.Error != nil && w.Errored(req.RequestID) {
+			again++ // the run log is the same however often it is converted
 			return nil
 		}
 		ri := run
@@ -226,6 +230,9 @@ func (c *fromHESchema) run(stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	}
 	if skipped > 0 {
 		fmt.Fprintf(stderr, "%s: %s: %s already answered, skipped\n", name, c.Output, contract.Plural(skipped, "request", "requests"))
+	}
+	if again > 0 {
+		fmt.Fprintf(stderr, "%s: %s: %s already recorded as errors, not written again\n", name, c.Output, contract.Plural(again, "provider error", "provider errors"))
 	}
 	fmt.Fprintf(stderr, "%s: %s of %s (%d replaced by a later line): %s, %s\n",
 		name, contract.Plural(len(rows), "row", "rows"), contract.Plural(lines, "line", "lines"), replaced,

@@ -213,6 +213,7 @@ type made struct {
 	found    bool
 	failed   bool // the result is an error
 	answered bool // the -o file answers the request already: no record
+	recorded bool // the result is an error, and the -o file holds one for the request: no record
 	record   []byte
 	err      error
 }

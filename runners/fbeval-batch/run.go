@@ -594,6 +594,14 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		return 0, usagef("--fresh starts an -o file over; give -o FILE")
 	}
 	run := runner.RunInfo{Runner: name, Provider: c.Provider}
+	if run.Provider == "" {
+		// as the records say, so that -o refuses a file of the other
+		// provider's results (or of another runner)
+		run.Provider = "openai-compatible"
+		if anth {
+			run.Provider = "anthropic"
+		}
+	}
 	w := runner.NewOutput(stdout)
 	if c.Output != "-" {
 		if w, err = runner.OpenOutput(c.Output, runner.Resume{Fresh: c.Fresh, Run: run, Studies: studies, Recipes: recipes, Inputs: append(slices.Clone(c.Results), c.Requests)}); err != nil {
@@ -602,7 +610,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		defer w.Close()
 	}
 	var out []byte
-	skipped := 0
+	skipped, again := 0, 0
 	// prepare reads the result at e again for req and makes its record; buf
 	// is the caller's (prepare runs on the goroutines that decode the requests)
 	prepare := func(req *contract.Request, study, recipe string, e *entry, buf *[]byte) made {
@@ -616,7 +624,11 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			return made{err: fmt.Errorf("%s: custom id %q is joined to request %q, whose custom id %q shares its hash: convert the two in separate runs", r.where, r.customID, req.RequestID, want)}
 		}
 		m := made{found: true, failed: r.res.Error != nil, answered: w.Answered(req.RequestID)}
-		if m.answered {
+		// results are the same however often they are converted: an error
+		// the file holds already is not written again (the next batch's
+		// answer to that request is)
+		m.recorded = m.failed && !m.answered && w.Errored(req.RequestID)
+		if m.answered || m.recorded {
 			return m
 		}
 		if e := r.res.Error; e != nil {
@@ -641,6 +653,10 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		t.count(m.failed)
 		if m.answered {
 			skipped++
+			return nil
+		}
+		if m.recorded {
+			again++
 			return nil
 		}
 		out = append(out, m.record...)
@@ -686,6 +702,9 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	}
 	if skipped > 0 {
 		fmt.Fprintf(stderr, "%s: %s: %s already answered, skipped\n", name, c.Output, contract.Plural(skipped, "request", "requests"))
+	}
+	if again > 0 {
+		fmt.Fprintf(stderr, "%s: %s: %s already recorded as errors, not written again\n", name, c.Output, contract.Plural(again, "result", "results"))
 	}
 	// The notes are found again now rather than held: a results file of another
 	// batch has one for every line. Each kind names its first maxNotes and counts

@@ -24,6 +24,7 @@ type Output struct {
 	f        *os.File
 	resumes  bool           // f is a regular file, which a run again goes on with
 	answered contract.IDSet // the ids of the answers the file holds, sealed
+	errored  contract.IDSet // the ids of its provider-error records, sealed
 	resume   Resume
 	Repaired int64 // bytes of a torn last line cut off when the file was opened
 }
@@ -99,6 +100,7 @@ func OpenOutput(path string, r Resume) (*Output, error) {
 	o := &Output{w: f, f: f, resumes: true, resume: r}
 	keep, err := o.scan(path, f)
 	o.answered.Seal() // an id answered twice is no error here
+	o.errored.Seal()
 	if err == nil {
 		var size int64
 		if size, err = f.Seek(0, io.SeekEnd); err == nil && size > keep {
@@ -163,6 +165,8 @@ func (o *Output) scan(path string, r io.Reader) (int64, error) {
 		}
 		if ok {
 			o.answered.Add(IDOf(id), line)
+		} else {
+			o.errored.Add(IDOf(id), line)
 		}
 	}
 }
@@ -177,6 +181,9 @@ func (r *Resume) mismatch(run *RunInfo) string {
 		return fmt.Sprintf("study %s; this run's requests are of %s", run.Study, wordsOf(r.Studies))
 	case r.Run.Provider != "" && run.Provider != "" && run.Provider != r.Run.Provider:
 		return fmt.Sprintf("provider %q; this run's is %q", run.Provider, r.Run.Provider)
+	case r.Run.Model != "" && run.Model == "" && run.Runner != "":
+		// a converter's records name no model run (each result names its own)
+		return fmt.Sprintf("%s, whose records' run names no model; this run's is %q", run.Runner, r.Run.Model)
 	case r.Run.Model != "" && run.Model != r.Run.Model:
 		return fmt.Sprintf("model %q; this run's is %q", run.Model, r.Run.Model)
 	}
@@ -226,6 +233,13 @@ func answeredID(text []byte) (string, bool, *RunInfo, error) {
 // Answered reports whether the file already answers the request id.
 func (o *Output) Answered(id string) bool {
 	return o.answered.Has(IDOf(id))
+}
+
+// Errored reports whether the file holds a provider-error record for the
+// request id: a live run asks it again, and a converter of batch results,
+// whose results are the same however often it runs, need not write another.
+func (o *Output) Errored(id string) bool {
+	return o.errored.Has(IDOf(id))
 }
 
 // Write appends one record (a whole line) with one write.

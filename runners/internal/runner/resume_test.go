@@ -1,0 +1,30 @@
+package runner
+
+import "testing"
+
+// TestResumeMismatch: what a record's run says that refuses the file, in the
+// words of the refusal; a run that does not say a provider or model is not
+// refused for it, but one of a converter (fbeval-batch names no model run:
+// each result names its own) is said to be that, not model "".
+func TestResumeMismatch(t *testing.T) {
+	live := Resume{Run: RunInfo{Runner: "fbeval-openai", Provider: "openai-compatible", Model: "m"}}
+	batch := Resume{Run: RunInfo{Runner: "fbeval-batch", Provider: "anthropic"}}
+	for _, tt := range []struct {
+		r    Resume
+		run  *RunInfo
+		want string
+	}{
+		{live, nil, ""},
+		{live, &RunInfo{Runner: "fbeval-openai", Provider: "openai-compatible", Model: "m"}, ""},
+		{live, &RunInfo{Runner: "fbeval-openai", Provider: "openai-compatible", Model: "m2"}, `model "m2"; this run's is "m"`},
+		{live, &RunInfo{Runner: "fbeval-batch", Provider: "openai-compatible"}, `fbeval-batch, whose records' run names no model; this run's is "m"`},
+		{live, &RunInfo{Provider: "openai-compatible"}, `model ""; this run's is "m"`},
+		{batch, &RunInfo{Runner: "fbeval-batch", Provider: "openai-compatible"}, `provider "openai-compatible"; this run's is "anthropic"`},
+		{batch, &RunInfo{Runner: "fbeval-batch"}, ""}, // written before from-* named its provider
+		{batch, &RunInfo{Runner: "fbeval-mock", Provider: "fbeval-mock", Model: "mock-garble"}, `provider "fbeval-mock"; this run's is "anthropic"`},
+	} {
+		if got := tt.r.mismatch(tt.run); got != tt.want {
+			t.Errorf("%+v against %+v: %q, want %q", tt.run, tt.r.Run, got, tt.want)
+		}
+	}
+}
