@@ -99,6 +99,10 @@ func (c *ExportCmd) Run(env *Env) error {
 				return plan.Each(c.IncludeReference, yield)
 			})
 		}
+		if plan.Study.Repairs == 0 {
+			// no round could be due: the flag was left out
+			return usageError("--repair-from: the study allows no repair round, so no repair request can be due: give --repairs N, the rounds the study allows (a study file's \"repairs\")")
+		}
 		run, err := study.New(plan)
 		if err != nil {
 			return err
@@ -107,13 +111,14 @@ func (c *ExportCmd) Run(env *Env) error {
 		if err := readAll(env, run, c.RepairFrom, score.Options{}, c.given()); err != nil {
 			return err
 		}
+		if err := c.checkRepairFrom(run); err != nil {
+			return err
+		}
 		repairs, err := run.Repairs()
 		if err != nil {
 			return err
 		}
-		if err := c.sayRepairs(env, run, len(repairs)); err != nil {
-			return err
-		}
+		c.sayRepairs(env, run, len(repairs))
 		reqs, err := plan.RepairRequests(repairs, c.IncludeReference)
 		if err != nil {
 			return err
@@ -175,24 +180,36 @@ func writeOutput(env *Env, path string, write func(*bufio.Writer) error) error {
 	return writeFileAtomic(env, path, write)
 }
 
-// sayRepairs says what the files given to --repair-from leave out of the next
-// round: rows with no first attempt get no repair request, and files that
-// answer repair attempts only (the last round's responses given alone) are
-// refused, as the round they would write is empty; a round with no request
-// says why.
-func (c *ExportCmd) sayRepairs(env *Env, run *study.Run, n int) error {
+// checkRepairFrom refuses files given to --repair-from from which no round
+// can be built: files that answer no request of the study's (an empty file,
+// a runner that wrote nothing), and files that answer repair attempts only
+// (the last round's responses given alone), as the round they would write is
+// empty, before the rounds are built, whose first missing attempt would be
+// named in place of the file missing.
+func (c *ExportCmd) checkRepairFrom(run *study.Run) error {
 	first, later := run.Answered()
+	switch {
+	case first == 0 && later == 0:
+		return usageError("--repair-from %s: no record answers a request of this study: give the responses to its first round's requests (then every round's after them)", contract.FileList(c.RepairFrom))
+	case first == 0:
+		return usageError("--repair-from: the records given answer repair attempts only (%s), no first attempt: give the first attempts' responses too, then every round's after them (--repair-from first.jsonl --repair-from round2.jsonl)", contract.Plural(later, "record", "records"))
+	}
+	return nil
+}
+
+// sayRepairs says what the files given to --repair-from leave out of the next
+// round: rows with no first attempt get no repair request; a round with no
+// request says why.
+func (c *ExportCmd) sayRepairs(env *Env, run *study.Run, n int) {
+	first, _ := run.Answered()
 	rows := run.Plan.RequestCount()
 	switch {
-	case first == 0 && later > 0:
-		return usageError("--repair-from: the records given answer repair attempts only (%s), no first attempt: give the first attempts' responses too, then every round's after them (--repair-from first.jsonl --repair-from round2.jsonl)", contract.Plural(later, "record", "records"))
 	case first < rows:
 		env.warnf("%s of %d %s no first-attempt response: %s no repair request (answer %s with the first round's requests)", contract.Plural(rows-first, "row", "rows"), rows, contract.Pick(rows-first, "has", "have"), contract.Pick(rows-first, "it gets", "they get"), contract.Pick(rows-first, "it", "them"))
 	}
 	if n == 0 {
 		env.warnf("no repair request is due: every row succeeded, used its %s, or failed with no feedback the model may be shown (a provider error, a wrong value only the hidden answer shows); the request file is empty", contract.Pick(run.Plan.Study.Repairs, "repair round", "repair rounds"))
 	}
-	return nil
 }
 
 // sayCogLangSampling says, for the requests of a CogLang study that sets
