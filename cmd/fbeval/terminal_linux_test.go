@@ -21,7 +21,7 @@ func TestTerminalStdin(t *testing.T) {
 		{"report", "-"},
 		{"compare", "-", "b.json"},
 		{"validate", "-"},
-		{"export", "toolcall-quick", "--repair-from", "-"},
+		{"export", "toolcall-quick", "--repairs", "1", "--repair-from", "-"},
 	} {
 		code, stdout, stderr := ptytest.Run(t, func(stdin *os.File, stdout, stderr io.Writer) int { return Main(args, stdin, stdout, stderr) })
 		if code != 2 || !strings.HasSuffix(stderr, "standard input is a terminal, not a file: name the file, or pipe it in\n") || stdout != "" {
