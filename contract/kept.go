@@ -6,8 +6,10 @@ const KeptHeadBytes = 64 << 10
 // Kept names, from its first bytes, a file that fbeval reads and none of its
 // commands writes, so that no output of fbeval replaces it: response records
 // of either family (what a runner wrote, which a provider was paid for), a
-// provider's batch results, a study file, a CogLang fixture or an fbeval
-// contract. It is "" for any other file, and for one whose first record does
+// provider's batch results, a study file, a CogLang fixture, an fbeval
+// contract, a toolcall dataset, and what Foreign names (a JSON Schema,
+// HESchema's files, a provider's replies) but the batch files fbeval-batch
+// writes. It is "" for any other file, and for one whose first record does
 // not show in head (its first KeptHeadBytes are enough).
 func Kept(head []byte) string {
 	names, strs := headMembers(head)
@@ -30,6 +32,13 @@ func Kept(head []byte) string {
 		return "response records (request_id or case_id, with output, text, completion or error)"
 	case has("responses") || has("answers"):
 		return "a batch of responses"
+	case has("id") && has("domain") && has("prompt") && has("expected"):
+		return "a toolcall dataset (cases of id, domain, prompt, expected)"
+	case has("custom_id") && (has("body") || has("params")):
+		return "" // a batch file fbeval-batch to-* writes again
 	}
-	return ""
+	// a JSON Schema, HESchema's files, a provider's replies: made by hand or
+	// paid for
+	what, _ := ForeignOf(names, strs)
+	return what
 }

@@ -22,6 +22,11 @@ func TestKept(t *testing.T) {
 		{"{\n  \"schema_version\": \"fbeval-study/v1\",\n  \"suite\": \"toolcall\"\n}\n", "a study file (fbeval-study/v1)"},
 		{`{"schema_version": "coglang-generation-eval-fixture/v0.1", "cases": [` + long, "a CogLang fixture (coglang-generation-eval-fixture/v0.1)"},
 		{`{"schema_version": "fbeval-contract/v1"}`, "an fbeval contract (fbeval-contract/v1)"},
+		// made by hand, or another tool's: a dataset, a schema, HESchema's files, a reply
+		{`{"category":"complete","cluster":"c","context":{},"domain":"flights","expected":{},"id":"flights-000","prompt":"p"}` + "\n", "a toolcall dataset (cases of id, domain, prompt, expected)"},
+		{"{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n  \"type\": \"object\"\n}\n", "a JSON Schema"},
+		{`{"caseId": "flights-000", "arm": "no_schema", "repeat": 0, "attempts": []}`, "a line of HESchema's run log (caseId, arm, repeat, attempts)"},
+		{`{"id":"chatcmpl-1","object":"chat.completion","model":"m","choices":[]}`, "an OpenAI chat completion (the API's reply)"},
 		// what fbeval writes again, or what it cannot tell
 		{`{"schema_version": "fbeval-request/v1", "request_id": "a", "messages": []}`, ""},
 		{`{"request_id": "a", "prompt": "p", "output": "o"}`, ""},
@@ -30,6 +35,7 @@ func TestKept(t *testing.T) {
 		{`{"schema_version": "fbeval-case-result/v1", "case_id": "a", "attempts": []}`, ""},
 		{`{"schema_version": "fbeval-response/v2", "request_id": "a", "output": "{}"}`, ""},
 		{`{"custom_id": "r1", "method": "POST", "url": "/v1/chat/completions", "body": {}}`, ""},
+		{`{"custom_id": "r1", "params": {"model": "m"}}`, ""},
 		{`{"note": "` + long, ""},
 		{"<?xml version=\"1.0\"?>\n<testsuites>", ""},
 		{"plain text", ""},
