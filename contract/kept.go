@@ -32,8 +32,6 @@ func Kept(head []byte) string {
 		return "response records (request_id or case_id, with output, text, completion or error)"
 	case has("responses") || has("answers"):
 		return "a batch of responses"
-	case has("id") && has("domain") && has("prompt") && has("expected"):
-		return "a toolcall dataset (cases of id, domain, prompt, expected)"
 	case has("custom_id") && (has("body") || has("params")):
 		return "" // a batch file fbeval-batch to-* writes again
 	}

@@ -23,7 +23,7 @@ func TestKept(t *testing.T) {
 		{`{"schema_version": "coglang-generation-eval-fixture/v0.1", "cases": [` + long, "a CogLang fixture (coglang-generation-eval-fixture/v0.1)"},
 		{`{"schema_version": "fbeval-contract/v1"}`, "an fbeval contract (fbeval-contract/v1)"},
 		// made by hand, or another tool's: a dataset, a schema, HESchema's files, a reply
-		{`{"category":"complete","cluster":"c","context":{},"domain":"flights","expected":{},"id":"flights-000","prompt":"p"}` + "\n", "a toolcall dataset (cases of id, domain, prompt, expected)"},
+		{`{"category":"complete","cluster":"c","context":{},"domain":"flights","expected":{},"id":"flights-900","prompt":"p"}` + "\n", "a toolcall dataset case (id, domain, prompt, expected: HESchema's case format)"},
 		{"{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n  \"type\": \"object\"\n}\n", "a JSON Schema"},
 		{`{"caseId": "flights-000", "arm": "no_schema", "repeat": 0, "attempts": []}`, "a line of HESchema's run log (caseId, arm, repeat, attempts)"},
 		{`{"id":"chatcmpl-1","object":"chat.completion","model":"m","choices":[]}`, "an OpenAI chat completion (the API's reply)"},

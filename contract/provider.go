@@ -79,6 +79,8 @@ func ForeignOf(keys map[string]bool, strs map[string]string) (what, way string) 
 		return "a line of HESchema's run log (caseId, arm, repeat, attempts)", "convert the file with fbeval-batch from-heschema FILE (or its folder) and score what it writes"
 	case has("completedRuns") && has("arms") && has("effects"):
 		return "HESchema's report (config, arms, effects)", "convert the run log beside it with fbeval-batch from-heschema DIR and score what it writes"
+	case datasetCase(keys):
+		return "a toolcall dataset case (id, domain, prompt, expected: HESchema's case format)", "a dataset goes to --dataset FILE (of fbeval export, score and check)"
 	case has("datasetHash") && has("schemaHashes"):
 		return "HESchema's config.json (a run's configuration)", "convert the run log beside it with fbeval-batch from-heschema DIR and score what it writes"
 	case has("cases") && has("sha256") && has("domains") && has("categories"):
@@ -89,6 +91,18 @@ func ForeignOf(keys map[string]bool, strs map[string]string) (what, way string) 
 		return "an Amazon Bedrock batch inference line (recordId, modelInput)", "fbeval-batch reads OpenAI's and Anthropic's batch files, not Bedrock's; write one {\"request_id\", \"output\"} line per request (docs/contract.md) from each line's modelOutput"
 	}
 	return "", ""
+}
+
+// DatasetCase reports whether raw is an object with the members of a toolcall
+// dataset case (HESchema's case format), which Foreign names as one: the
+// dataset's loader, to which a case that fails its checks is no other file.
+func DatasetCase(raw []byte) bool {
+	keys, _ := TopLevel(raw)
+	return datasetCase(keys)
+}
+
+func datasetCase(keys map[string]bool) bool {
+	return keys["id"] && keys["domain"] && keys["prompt"] && keys["expected"]
 }
 
 // geminiOpenAI is the base URL of Gemini's OpenAI-compatible API.

@@ -32,6 +32,7 @@ func TestProviderRecord(t *testing.T) {
 		{"openai batch input", `{"custom_id":"a","method":"POST","url":"/v1/chat/completions","body":{"model":"m","messages":[]}}`, "an OpenAI Batch input line"},
 		{"anthropic batch result", `{"custom_id":"a","result":{"type":"succeeded","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}}`, "an Anthropic Message Batches result line"},
 		{"anthropic batch request", `{"custom_id":"a","params":{"model":"m","max_tokens":1,"messages":[]}}`, "an Anthropic Message Batches request"},
+		{"dataset case", `{"category":"complete","cluster":"flights-complete-9","context":{},"domain":"flights","expected":{"action":"call_tool"},"humanReviewed":false,"id":"flights-900","prompt":"p"}`, "a toolcall dataset case"},
 		{"gemini reply", read("testdata/providers/gemini_generate_content.json"), "a Gemini API reply"},
 		{"gemini batch output", firstLine(read("testdata/providers/gemini_batch_output.jsonl")), "a Gemini Batch API output line"},
 		{"gemini batch error", strings.Split(read("testdata/providers/gemini_batch_output.jsonl"), "\n")[1], "a Gemini Batch API output line"},
