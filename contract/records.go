@@ -659,6 +659,9 @@ func (w *RequestFields) Check(rec *Record) (Request, error) {
 			hint = ": this is a response file; give the request file fbeval export wrote"
 		} else if what := ProviderRecord(rec.Raw); what != "" {
 			hint = ": this is " + what
+		} else if kind := FileKind(w.SchemaVersion); kind != "" {
+			// case results, a report's lines: what fbeval score wrote
+			hint = ": this is " + kind + ", not requests: give the request file fbeval export wrote"
 		}
 		return r, rec.Errorf(0, "schema_version must be %q or %q, got %q%s", RequestV1, CogLangRequest, w.SchemaVersion, hint).Of(ErrVersion)
 	}

@@ -71,7 +71,9 @@ func TestSplit(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 	code, _, errs = runBatch(t, "", "to-anthropic", "--model", "c", "--max-bytes", "100", "testdata/requests.jsonl")
-	if code != 1 || !strings.Contains(errs, "over the 100-byte file limit") {
+	// a request that fits no batch file is the input's fault or the flag's:
+	// exit 2, where it was 1, a run's failure
+	if code != 2 || errs != "fbeval-batch: testdata/requests.jsonl:1: the request alone is 197 bytes, over the 100-byte file limit (--max-bytes, else the provider's)\n" {
 		t.Errorf("one request over the limit: exit %d, %q", code, errs)
 	}
 }

@@ -261,7 +261,7 @@ func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item)
 		i++
 		n := int64(p.n) + sep
 		if n+wrapper > shape.maxBytes {
-			return fmt.Errorf("request %d alone is %d bytes, over the %d-byte file limit", i, n, shape.maxBytes)
+			return usagef("%s: the request alone is %d bytes, over the %d-byte file limit (--max-bytes, else the provider's)", it.Where(), n, shape.maxBytes)
 		}
 		if len(counts) == 0 || counts[len(counts)-1] >= shape.maxN || size+n+wrapper > shape.maxBytes {
 			counts = append(counts, 0)

@@ -254,6 +254,13 @@ func TestBaseURLFromEnvironment(t *testing.T) {
 		errb.String() != "fbeval-openai: --base-url \""+ts.URL+"/v1 \" has white space at an end: give it without: "+ts.URL+"/v1\n" {
 		t.Errorf("a space at the end: exit %d, stderr %q", code, errb.String())
 	}
+	// nothing but space: empty, not "give it without: " and nothing
+	out.Reset()
+	errb.Reset()
+	if code := run(context.Background(), append([]string{"--base-url", " "}, args...), nil, &out, &errb); code != 2 ||
+		errb.String() != "fbeval-openai: --base-url \" \" is empty (a shell variable that is not set?); give the whole URL, e.g. http://127.0.0.1:8080/v1\n" {
+		t.Errorf("a blank URL: exit %d, stderr %q", code, errb.String())
+	}
 
 	t.Setenv("OPENAI_BASE_URL", ts.URL+"/v1/chat/completions")
 	out.Reset()

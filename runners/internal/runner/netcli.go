@@ -213,7 +213,7 @@ func checkBaseURL(from, base string) error {
 		return fmt.Errorf("%s %q %s; give the whole URL, e.g. http://127.0.0.1:8080/v1", from, base, why)
 	}
 	switch {
-	case base == "":
+	case strings.TrimSpace(base) == "":
 		return bad("is empty (a shell variable that is not set?)")
 	case strings.TrimSpace(base) != base:
 		// a space in the quotes: every call would go to /v1/%20/chat/completions

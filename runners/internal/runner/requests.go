@@ -413,6 +413,9 @@ func requestSummaryHint(head []byte) string {
 // wrongFileHint says what to do with a file fbeval reads or writes that was
 // given as requests (contract.ReadOptions.WrongFileHint).
 func wrongFileHint(name, version string) string {
+	if name == "<stdin>" {
+		name = "FILE" // its name, which standard input does not say
+	}
 	switch version {
 	case contract.CogLangFixture:
 		return fmt.Sprintf("fbeval export coglang --fixture %s writes its requests", name)
