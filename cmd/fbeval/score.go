@@ -579,7 +579,7 @@ func minSuccessGates(values, arms []string) ([]string, error) {
 			continue
 		}
 		if !slices.Contains(arms, arm) {
-			return nil, usageError("--min-success %q: unknown arm %s; the study's arms: %s%s", v, arm, strings.Join(arms, ", "), usage.Suggest(arm, arms))
+			return nil, usageError("--min-success %q: unknown arm %s; the study's arms: %s%s", v, arm, strings.Join(arms, ", "), usage.SuggestWord(arm, arms))
 		}
 		out = append(out, arm+".first_pass_success_percent>="+pct)
 	}

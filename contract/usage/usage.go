@@ -137,6 +137,27 @@ func Suggest(v string, values []string) string {
 	return ""
 }
 
+// SuggestWord is Suggest, or when no value is near v, the one value v is the
+// first word of (input for input_schema): "" when none or several are.
+func SuggestWord(v string, values []string) string {
+	if s := Suggest(v, values); s != "" {
+		return s
+	}
+	found := ""
+	for _, w := range values {
+		if rest, ok := strings.CutPrefix(w, v); ok && v != "" && (rest == "" || rest[0] == '_' || rest[0] == '-' || rest[0] == '.') {
+			if found != "" {
+				return ""
+			}
+			found = w
+		}
+	}
+	if found == "" {
+		return ""
+	}
+	return "; did you mean " + found
+}
+
 // Nearest returns the one of values that v is a typo of: the same but for
 // case, or one edit away (two when v is five bytes or longer, so that a swap
 // of two letters is near; none but case below three bytes); "" when none is,

@@ -114,6 +114,27 @@ func TestNearest(t *testing.T) {
 	}
 }
 
+// TestSuggestWord: an arm named by its first word (input for input_schema)
+// is suggested when no arm is a typo away, and only when one arm begins so.
+func TestSuggestWord(t *testing.T) {
+	arms := []string{"no_schema", "minimal_schema", "input_schema"}
+	for _, tc := range []struct{ v, want string }{
+		{"input", "; did you mean input_schema"},
+		{"minimal", "; did you mean minimal_schema"},
+		{"imput_schema", "; did you mean input_schema"},
+		{"in", ""},     // no whole first word
+		{"schema", ""}, // a last word, and of three
+		{"", ""},
+	} {
+		if got := SuggestWord(tc.v, arms); got != tc.want {
+			t.Errorf("SuggestWord(%q) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+	if got := SuggestWord("a", []string{"a_x", "a_y"}); got != "" {
+		t.Errorf("two arms of one first word: %q", got)
+	}
+}
+
 // Flags a command requires are named with how to give them.
 func TestMissingFlags(t *testing.T) {
 	for _, tc := range []struct {
