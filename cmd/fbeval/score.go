@@ -234,6 +234,46 @@ func inputSource(env *Env, path string) score.Source {
 	return score.Source{Name: path, Open: func() (io.Reader, func(), error) { return openInput(env, path, true) }}
 }
 
+// noToolcallOutputs refuses, naming the ones given, the flags of a toolcall
+// score a CogLang score has no use for, with what a CogLang result does
+// instead.
+func (c *ScoreCmd) noToolcallOutputs() error {
+	var given []string
+	why := ""
+	if len(c.Gate) > 0 || len(c.MinSuccess) > 0 {
+		given = append(given, flagsGiven(map[string]bool{"--gate": len(c.Gate) > 0, "--min-success": len(c.MinSuccess) > 0})...)
+		why = "a CogLang result's ok decides the exit code"
+	}
+	if c.CasesOut != "" || c.Format == "jsonl" {
+		given = append(given, flagsGiven(map[string]bool{"--cases-out": c.CasesOut != "", "--format jsonl": c.Format == "jsonl"})...)
+		if why == "" {
+			why = "a CogLang result is one JSON document, its cases in it (--format json; --failures-only for the failing ones)"
+		}
+	}
+	if c.InputPrice != nil || c.OutputPrice != nil {
+		given = append(given, flagsGiven(map[string]bool{"--input-price": c.InputPrice != nil, "--output-price": c.OutputPrice != nil})...)
+		if why == "" {
+			why = "a CogLang result counts no tokens"
+		}
+	}
+	if len(given) == 0 {
+		return nil
+	}
+	return usageError("%s %s for toolcall studies: %s", contract.JoinWords(given), contract.Pick(len(given), "is", "are"), why)
+}
+
+// flagsGiven lists the flags of set that are true, in a fixed order.
+func flagsGiven(set map[string]bool) []string {
+	var out []string
+	for f, ok := range set {
+		if ok {
+			out = append(out, f)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // cogLangMemoryLimit is the soft memory limit of CogLang scoring unless
 // GOMEMLIMIT is set.
 const cogLangMemoryLimit = 80 << 20
@@ -242,8 +282,8 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 	if c.Format == "jsonl" && c.formatByName {
 		return usageError("-o %s: a CogLang result is one JSON document, not JSON lines: name the output .json (or give --format)", c.Output)
 	}
-	if c.CasesOut != "" || c.Format == "jsonl" || len(c.Gate) > 0 || len(c.MinSuccess) > 0 || c.InputPrice != nil || c.OutputPrice != nil {
-		return usageError("--cases-out, --format jsonl, --gate, --min-success and prices are for toolcall studies")
+	if err := c.noToolcallOutputs(); err != nil {
+		return err
 	}
 	if err := noCogLangGates(c.Study, &s); err != nil {
 		return err
