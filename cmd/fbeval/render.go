@@ -171,6 +171,10 @@ func (c *CompareCmd) Run(env *Env) error {
 		if o.doc.Toolcall == nil && !same && opened[0].doc.CogLang != nil && opened[1].doc.CogLang != nil {
 			return usageError("%s and %s are CogLang results: compare takes two toolcall reports (fbeval-report/v1); CogLang results compare line by line as text: diff <(fbeval report %[1]s --format text) <(fbeval report %[2]s --format text)", paths[0], paths[1])
 		}
+		if o.doc.CogLang != nil {
+			// the same file twice, or a result beside a report
+			return usageError("%s: compare takes two toolcall reports (fbeval-report/v1), and this is a CogLang result; CogLang results compare line by line as text: diff <(fbeval report A.json --format text) <(fbeval report B.json --format text)", paths[i])
+		}
 		if o.doc.Toolcall == nil {
 			return usageError("%s: compare takes two toolcall reports (fbeval-report/v1)", paths[i])
 		}
