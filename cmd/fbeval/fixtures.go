@@ -8,14 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
-
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/contract/usage"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/score/relations"
+	"github.com/fbeval/fbeval/score/report"
 	"github.com/fbeval/fbeval/score/toolcall/study"
 )
 
@@ -240,7 +238,7 @@ func (c *FixturesProbesCmd) Run(env *Env) error {
 		_, err = env.Stdout.Write(append(out, '\n'))
 		return err
 	}
-	t := tablewriter.NewTable(env.Stdout, tablewriter.WithHeaderAutoFormat(tw.Off))
+	t := report.NewTextTable(env.Stdout) // the one style of fbeval's tables
 	t.Header("domain", "valid probes", "false rejection %", "invalid probes", "invalid rejection %")
 	for _, r := range reports {
 		t.Append(r.Domain, fmt.Sprint(r.Stats.ValidProbeCount), fmtPct(r.Stats.FalseRejectionPercent),
