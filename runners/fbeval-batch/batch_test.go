@@ -715,3 +715,19 @@ func TestFromResumeOtherProvider(t *testing.T) {
 		t.Errorf("--provider vllm into openai-compatible's file: exit %d %q", code, errs)
 	}
 }
+
+// TestToTakesNoOutputFlag: -o, which from-* and the runners take, given to
+// to-* says where the batch goes (kong suggested -h for it).
+func TestToTakesNoOutputFlag(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"to-openai", "--model", "m", "-o", "b.jsonl", "testdata/requests.jsonl"}, "fbeval-batch: to-openai takes no -o: it writes the batch to standard output (fbeval-batch to-openai ... > batch.jsonl), or split under the provider's limits into --out-dir DIR\n"},
+		{[]string{"to-anthropic", "--model", "m", "--output=b.json", "testdata/requests.jsonl"}, "fbeval-batch: to-anthropic takes no --output: it writes the batch to standard output (fbeval-batch to-anthropic ... > batch.json), or split under the provider's limits into --out-dir DIR\n"},
+	} {
+		if code, out, errs := runBatch(t, "", tt.args...); code != 2 || out != "" || errs != tt.want {
+			t.Errorf("%v: exit %d %q", tt.args, code, errs)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/alecthomas/kong"
 
@@ -83,6 +84,10 @@ func (e *errUsage) Error() string { return e.msg }
 func usagef(format string, args ...any) error { return &errUsage{fmt.Sprintf(format, args...)} }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if msg := noOutputFlag(args); msg != "" {
+		fmt.Fprintf(stderr, "%s: %s\n", name, msg)
+		return runner.ExitUsage
+	}
 	var c cli
 	ctx, code, done := runner.ParseCommand(&c, name, "Convert fbeval requests to provider batch files and batch results to responses, offline.", args, stdout, stderr, kong.Vars{})
 	if done {
@@ -139,6 +144,27 @@ func openRequests(path string, stdin io.Reader, check runner.Check) (*runner.Req
 		return nil, nil, err
 	}
 	return q, func() { q.Close(); f.Close() }, nil
+}
+
+// noOutputFlag says where to-* writes when it is given -o, which the from-*
+// commands and the runners take (kong would suggest -h for it).
+func noOutputFlag(args []string) string {
+	if len(args) == 0 || args[0] != "to-openai" && args[0] != "to-anthropic" {
+		return ""
+	}
+	ext := ".jsonl"
+	if args[0] == "to-anthropic" {
+		ext = ".json"
+	}
+	for _, a := range args[1:] {
+		if a == "--" {
+			break
+		}
+		if flag, _, _ := strings.Cut(a, "="); flag == "-o" || flag == "--output" {
+			return fmt.Sprintf("%s takes no %s: it writes the batch to standard output (fbeval-batch %s ... > batch%s), or split under the provider's limits into --out-dir DIR", args[0], flag, args[0], ext)
+		}
+	}
+	return ""
 }
 
 // givenOnce refuses standard input given twice (the results and --requests
