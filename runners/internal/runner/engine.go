@@ -401,7 +401,44 @@ func (e *engine) take(attempt int) bool {
 		e.nextSlot = e.nextSlot.Add(time.Duration(float64(time.Second) / e.opts.RPS))
 	}
 	e.mu.Unlock()
-	return wait == 0 || e.sleep(wait)
+	if wait == 0 || e.waitTurn(wait) {
+		return true
+	}
+	// stopped while it waited its turn: no call was made, and the summary
+	// counts the calls made
+	e.mu.Lock()
+	e.calls--
+	if attempt > 0 {
+		e.retries--
+	}
+	e.mu.Unlock()
+	return false
+}
+
+// waitTurn waits d for a call's turn of the rate limit. A call claimed
+// before the budget ran out is the budget's: when the budget stops the run
+// it still waits its turn and is made (an abort, a second SIGINT or a
+// SIGTERM, ends the wait). False when the run stops otherwise.
+func (e *engine) waitTurn(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-e.stop.Done():
+	}
+	e.mu.Lock()
+	budget := e.reason == "budget"
+	e.mu.Unlock()
+	if !budget {
+		return false
+	}
+	select {
+	case <-t.C:
+		return true
+	case <-e.abort.Done():
+		return false
+	}
 }
 
 func (e *engine) call(req *contract.Request) (res Result, err error) {

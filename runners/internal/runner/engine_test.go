@@ -228,6 +228,42 @@ func TestBudgetStopsTheRun(t *testing.T) {
 	}
 }
 
+// TestBudgetWithRateLimit: calls claimed from the budget while they wait
+// their turn of the rate limit are made when the budget stops the run, so
+// the budget is spent in calls, and the summary counts the calls the server
+// got: the claims were dropped when the budget ran out (97 calls made of 100,
+// and "stopped: budget"). A run stopped by its context while calls wait
+// counts only the calls made (183 counted, 179 made).
+func TestBudgetWithRateLimit(t *testing.T) {
+	fs, ts := startServer(t, fakeserver.Options{})
+	var buf bytes.Buffer
+	opts := fast
+	opts.Concurrency, opts.MaxRequests, opts.RPS = 4, 6, 20
+	sum, err := runner.Run(context.Background(), runner.FromItems(makeItems(20)), client(ts), runner.NewOutput(&buf), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, total := fs.Calls(""); total != 6 || sum.Calls != 6 || sum.Answered != 6 || sum.Stopped != "budget" {
+		t.Errorf("budget: summary %v, server calls %d", sum, total)
+	}
+	if n := len(parseLines(t, buf.Bytes())); n != 6 {
+		t.Errorf("budget: %d records, want 6", n)
+	}
+
+	fs2, ts2 := startServer(t, fakeserver.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Millisecond)
+	defer cancel()
+	buf.Reset()
+	opts.MaxRequests, opts.RPS = 0, 10 // a turn each 100 ms: the stop comes while calls wait
+	sum, err = runner.Run(ctx, runner.FromItems(makeItems(20)), client(ts2), runner.NewOutput(&buf), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, total := fs2.Calls(""); sum.Calls != total || total == 0 || total >= 20 {
+		t.Errorf("stopped: summary %v, server calls %d", sum, total)
+	}
+}
+
 // A run stops after MaxConsecutiveErrors error records in a row, and its
 // summary names the last error and what to look at for it.
 func TestConsecutiveErrorsStopTheRun(t *testing.T) {
