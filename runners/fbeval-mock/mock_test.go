@@ -343,6 +343,12 @@ func TestOutputResumes(t *testing.T) {
 	if again, _ := os.ReadFile(out); code != 2 || !bytes.Equal(again, first) || !strings.Contains(errs, `written by another run (model "mock-refuse"; this run's is "mock-reference"); start the file over with --fresh`) {
 		t.Errorf("another mode: exit %d: %s", code, errs)
 	}
+	// another seed makes other answers: an interrupted run resumed with it
+	// would mix two runs in one file
+	code, _, errs = runMock(t, string(reqs), "--mode", "refuse", "--seed", "8", "-o", out)
+	if again, _ := os.ReadFile(out); code != 2 || !bytes.Equal(again, first) || !strings.Contains(errs, `written by another run (settings "seed=0"; this run's are "seed=8"); start the file over with --fresh`) {
+		t.Errorf("another seed: exit %d: %s", code, errs)
+	}
 	other := strings.Replace(string(reqs), `"prompt":"`, `"prompt":"x`, 1)
 	code, _, errs = runMock(t, other, "--mode", "refuse", "-o", out)
 	if code != 2 || !strings.Contains(errs, "written by another run (study sha256:") {

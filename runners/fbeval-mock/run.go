@@ -64,7 +64,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runner.ExitUsage
 	}
 	defer reqs.Close()
-	run := runner.RunInfo{Runner: name, Provider: name, Model: "mock-" + c.Mode}
+	run := runner.RunInfo{Runner: name, Provider: name, Model: "mock-" + c.Mode, Settings: fmt.Sprintf("seed=%d", c.Seed)}
 	out := runner.NewOutput(stdout)
 	if c.Output != "-" {
 		if out, err = runner.OpenOutput(c.Output, runner.Resume{Fresh: c.Fresh, Run: run, Studies: reqs.Studies(), Recipes: reqs.Recipes(), Inputs: []string{c.Input}}); err != nil {

@@ -58,6 +58,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		APIKeyEnv:      "OPENAI_API_KEY",
 		Auth:           func(key string) http.Header { return http.Header{"Authorization": {"Bearer " + key}} },
 		New:            func(h *runner.HTTP) runner.Provider { return &openai.Client{HTTP: h, Opts: opts} },
+		Settings: func() string {
+			out := "api=" + c.API
+			if c.MaxCompletionTokens > 0 {
+				out += fmt.Sprintf(" max_completion_tokens=%d", c.MaxCompletionTokens)
+			}
+			if c.NoSeed {
+				out += " seed=none"
+			}
+			return out
+		},
 	}
 	if code, done := runner.ParseArgs(&c, name, "Answer fbeval request files with an OpenAI-compatible API.", args, stdout, stderr, setup.Vars()); done {
 		return code

@@ -178,6 +178,16 @@ func TestOutputBelongsToOneRun(t *testing.T) {
 	if !strings.Contains(msg, `out.jsonl:1: written by another run (model "m"; this run's is "m2"); start the file over with --fresh, or write to another file`) || strings.Count(msg, "\n") != 1 {
 		t.Errorf("another model: %s", msg)
 	}
+	// another temperature or API: an interrupted run resumed with it would
+	// mix answers of two settings in one file
+	msg = runIt(2, "--model", "m", "--temperature", "1", in)
+	if !strings.Contains(msg, `out.jsonl:1: written by another run (settings "api=chat max_tokens=request temperature=request"; this run's are "api=chat max_tokens=request temperature=1")`) {
+		t.Errorf("another temperature: %s", msg)
+	}
+	msg = runIt(2, "--model", "m", "--api", "responses", in)
+	if !strings.Contains(msg, `(settings "api=chat max_tokens=request temperature=request"; this run's are "api=responses max_tokens=request temperature=request")`) {
+		t.Errorf("another API: %s", msg)
+	}
 	msg = runIt(2, "--model", "m", other)
 	if !strings.Contains(msg, "out.jsonl:1: written by another run (study sha256:") || !strings.Contains(msg, "this run's requests are of sha256:0123456789abcdef") {
 		t.Errorf("another study: %s", msg)

@@ -174,7 +174,7 @@ var latencyField = regexp.MustCompile(`,"latency_ms":[0-9.e+-]+`)
 
 // runField is the "run" member: which runner wrote a record differs, the study
 // and recipe not.
-var runField = regexp.MustCompile(`,"run":\{"runner":"[^"]*"(,"provider":"[^"]*")?(,"model":"[^"]*")?,"study":"(sha256:[0-9a-f]{16})"(,"recipe":"sha256:[0-9a-f]{16}")?\}`)
+var runField = regexp.MustCompile(`,"run":\{"runner":"[^"]*"(,"provider":"[^"]*")?(,"model":"[^"]*")?,"study":"(sha256:[0-9a-f]{16})"(,"recipe":"sha256:[0-9a-f]{16}")?(,"settings":"[^"]*")?\}`)
 
 // normalize decodes a report and nulls what differs between two runs of the same
 // answers: latency-derived fields, and the responses file's path and hash (its
@@ -323,7 +323,7 @@ func TestBatchEqualsLive(t *testing.T) {
 				if m := len(runField.FindAll(data, -1)); n != m || !bytes.Contains(data, []byte(`"study":"`+study+`"`)) {
 					t.Fatalf("%s: %d of %d records say their run and study %s", name, m, n, study)
 				}
-				if m := bytes.Count(data, []byte(`"study":"`+study+`","recipe":"`+recipe+`"}`)); m != n {
+				if m := bytes.Count(data, []byte(`"study":"`+study+`","recipe":"`+recipe+`"`)); m != n {
 					t.Fatalf("%s: %d of %d records say their recipe %s", name, m, n, recipe)
 				}
 			}

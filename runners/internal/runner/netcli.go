@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,7 +23,7 @@ import (
 // and ${api_key_env}.
 type NetFlags struct {
 	Input                     string        `arg:"" optional:"" default:"-" help:"Request file (JSONL, JSON list or batch object); - reads stdin."`
-	Output                    string        `short:"o" default:"-" placeholder:"FILE" help:"Write responses to FILE, resuming it: requests it answers are skipped, the rest appended; a file of another study, provider or model, or one another run is writing, is refused. - writes stdout."`
+	Output                    string        `short:"o" default:"-" placeholder:"FILE" help:"Write responses to FILE, resuming it: requests it answers are skipped, the rest appended; a file of another study, provider, model or settings (temperature, token limit, API), or one another run is writing, is refused. - writes stdout."`
 	Fresh                     bool          `help:"Start the -o file over instead of resuming it."`
 	ProgressEvery             time.Duration `default:"10s" placeholder:"DURATION" help:"When stderr is not a terminal, print a progress line this often (0: never)."`
 	Model                     string        `required:"" help:"Model name sent to the provider."`
@@ -49,6 +50,10 @@ type Setup struct {
 	Name string
 	// Provider is the provider name records carry when --provider is not given.
 	Provider string
+	// Settings, when set, gives the runner's own flags that change its
+	// answers, as RunInfo.Settings words (fbeval-openai: "api=chat"); it is
+	// called once the flags are parsed.
+	Settings func() string
 	// MaxTemperature is the highest --temperature the API takes (OpenAI's
 	// documents 0 to 2, Anthropic's 0 to 1).
 	MaxTemperature float64
@@ -149,7 +154,7 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 		return fail(ExitUsage, "%v", err)
 	}
 	defer reqs.Close()
-	run := RunInfo{Runner: s.Name, Provider: f.Provider, Model: f.Model}
+	run := RunInfo{Runner: s.Name, Provider: f.Provider, Model: f.Model, Settings: f.settings(s)}
 	if run.Provider == "" {
 		run.Provider = s.Provider
 	}
@@ -319,6 +324,26 @@ func (f *NetFlags) check() string {
 		return msg
 	}
 	return CheckKeyEnv(f.APIKeyEnv)
+}
+
+// settings are the run's flags that change its answers (RunInfo.Settings):
+// the runner's own (s.Settings), then the token limit and the temperature,
+// "request" where the request's own is sent.
+func (f *NetFlags) settings(s Setup) string {
+	tokens, temperature := "request", "request"
+	if f.MaxTokens > 0 {
+		tokens = strconv.Itoa(f.MaxTokens)
+	}
+	if f.Temperature != nil {
+		temperature = strconv.FormatFloat(*f.Temperature, 'g', -1, 64)
+	}
+	out := "max_tokens=" + tokens + " temperature=" + temperature
+	if s.Settings != nil {
+		if own := s.Settings(); own != "" {
+			out = own + " " + out
+		}
+	}
+	return out
 }
 
 // CheckModel refuses a --model that names none: the provider refuses every

@@ -36,8 +36,8 @@ func NewOutput(w io.Writer) *Output { return &Output{w: w} }
 type Resume struct {
 	// Fresh starts the file over: its records are dropped.
 	Fresh bool
-	// Run is this run. A record whose "run" names another provider or model (when
-	// Run has one), or a study not in Studies (when Studies is set) and a
+	// Run is this run. A record whose "run" names another provider, model or
+	// settings (when both have them), or a study not in Studies (when Studies is set) and a
 	// recipe not in Recipes, refuses the file: resuming would mix two runs in
 	// one file.
 	Run     RunInfo
@@ -186,6 +186,9 @@ func (r *Resume) mismatch(run *RunInfo) string {
 		return fmt.Sprintf("%s, whose records' run names no model; this run's is %q", run.Runner, r.Run.Model)
 	case r.Run.Model != "" && run.Model != r.Run.Model:
 		return fmt.Sprintf("model %q; this run's is %q", run.Model, r.Run.Model)
+	case r.Run.Settings != "" && run.Settings != "" && run.Settings != r.Run.Settings:
+		// another temperature, token limit, API or seed: answers not alike
+		return fmt.Sprintf("settings %q; this run's are %q", run.Settings, r.Run.Settings)
 	}
 	return ""
 }

@@ -27,7 +27,7 @@ type Result struct {
 }
 
 // RunInfo is what a runner was run with: written in every record it produces (the
-// "run" member: runner, provider, model, study, recipe), and checked when it resumes an
+// "run" member: runner, provider, model, study, recipe, settings), and checked when it resumes an
 // output file, so one file never mixes two studies or two models unnoticed. Model is
 // the model asked for (the record's "model" is the one the provider reports, which
 // may be a dated version of it); Study is the request's study identity, and
@@ -38,12 +38,16 @@ type RunInfo struct {
 	Model    string `json:"model"`
 	Study    string `json:"study"`
 	Recipe   string `json:"recipe,omitempty"`
+	// Settings are the runner's flags that change its answers, as
+	// "name=value" words ("api=chat max_tokens=request temperature=0.7"):
+	// a file is resumed only with the same.
+	Settings string `json:"settings,omitempty"`
 }
 
 // Object returns the run member's value, empty fields left out.
 func (r *RunInfo) Object() contract.Object {
 	var o contract.Object
-	for _, m := range [...]contract.Member{{Key: "runner", Value: r.Runner}, {Key: "provider", Value: r.Provider}, {Key: "model", Value: r.Model}, {Key: "study", Value: r.Study}, {Key: "recipe", Value: r.Recipe}} {
+	for _, m := range [...]contract.Member{{Key: "runner", Value: r.Runner}, {Key: "provider", Value: r.Provider}, {Key: "model", Value: r.Model}, {Key: "study", Value: r.Study}, {Key: "recipe", Value: r.Recipe}, {Key: "settings", Value: r.Settings}} {
 		if m.Value != "" {
 			o = append(o, m)
 		}
