@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"reflect"
 	"regexp"
 	"slices"
@@ -296,6 +297,34 @@ func (p *ToolcallPlan) StudyID() string { return p.studyID }
 
 // Recipe is the identity the plan's requests carry in "recipe" (see Recipe).
 func (p *ToolcallPlan) Recipe() string { return p.recipe }
+
+// RecipeFlag names the flag that, given to this plan's study, makes its
+// requests from recipe: another decoding, or another built-in schema variant
+// of the input_schema or minimal_schema arm (the flags most often left out
+// when records are scored); "" when none does. A dataset, a template or a
+// seed of another's cannot be guessed at.
+func (p *ToolcallPlan) RecipeFlag(recipe string) string {
+	makes := func(change func(s *contract.Study)) bool {
+		s := p.Study
+		s.Schemas = maps.Clone(p.Study.Schemas)
+		change(&s)
+		return Recipe(&s, p.Inputs) == recipe
+	}
+	for _, d := range []string{contract.DecodingPromptOnly, contract.DecodingNativeSchema, contract.DecodingNativeTools} {
+		if d != p.Study.Decoding && makes(func(s *contract.Study) { s.Decoding = d }) {
+			return "--decoding " + d
+		}
+	}
+	for _, v := range fixtures.ToolcallVariantNames() {
+		if makes(func(s *contract.Study) { s.Schemas[contract.ArmInputSchema] = v }) {
+			return "--schema " + v
+		}
+		if makes(func(s *contract.Study) { s.Schemas[contract.ArmMinimalSchema] = v }) {
+			return "--minimal-schema " + v
+		}
+	}
+	return ""
+}
 
 // Requests returns the first-attempt requests of the study: for every case, every
 // repeat, every arm, in that order. Each builds them one at a time instead.

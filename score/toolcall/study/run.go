@@ -372,9 +372,14 @@ type Given struct{ Repeats, Repairs, OtherRecipe bool }
 func (run *Run) CheckJoined(given Given) error {
 	if in := run.firstOtherRecipe(); in != nil && !given.OtherRecipe {
 		if kept, scored := run.otherRecipes(); kept > 0 {
+			way := " (another dataset, schema, prompt template, decoding or seed): score them with the study, flags and files they were exported with"
+			if flag := run.Plan.RecipeFlag(in.OtherRecipeName); flag != "" {
+				// the flag left out, found: with it the study's recipe is theirs
+				way = "; with " + flag + " it makes theirs: score them with " + flag
+			}
 			return recordAt{in.Path, in.OtherRecipeAt[0], in.OtherRecipeAt[1]}.error(fmt.Sprintf(
-				"the requests these records answer were made from recipe %s (%d of the %d records scored), and this study makes its requests from %s (another dataset, schema, prompt template, decoding or seed): score them with the study, flags and files they were exported with, or give --allow-other-recipe to score them as this study's",
-				in.OtherRecipeName, kept, scored, run.Plan.Recipe()))
+				"the requests these records answer were made from recipe %s (%d of the %d records scored), and this study makes its requests from %s%s, or give --allow-other-recipe to score them as this study's",
+				in.OtherRecipeName, kept, scored, run.Plan.Recipe(), way))
 		}
 	}
 	scored, unknown := 0, 0
