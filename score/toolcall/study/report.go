@@ -167,7 +167,12 @@ func (run *Run) Report() (*Aggregates, error) {
 		}
 		if in.Unknown > 0 {
 			w := in.Path + ": " + contract.Plural(in.Unknown, "record answers", "records answer") + " no request of this study"
-			if why, kind := run.unknownReason(in.FirstUnknown); kind != unknownBeyond {
+			switch why, kind, flags := run.unknownReason(in.FirstUnknown); kind {
+			case unknownBeyond:
+			case unknownSubset:
+				// the rest is scored: a subset may be meant
+				w += ": " + why + ": left out, as a subset of an export scored on purpose is; to score them, give " + flags + " the requests were exported with"
+			default:
 				w += ": " + why
 			}
 			ws = append(ws, w)

@@ -500,9 +500,13 @@ func (run *Run) noteBeyond(o *outcome, file string) {
 
 // whyUnknown says why a request id is not one of the study's.
 func (run *Run) whyUnknown(id string) string {
-	why, kind := run.unknownReason(id)
-	if kind == unknownNotAnID {
+	why, kind, flags := run.unknownReason(id)
+	switch kind {
+	case unknownNotAnID:
 		why += "; these are not responses to a toolcall study"
+	case unknownSubset:
+		// none is scored: no subset was meant
+		why += ": score with " + flags + " the requests were exported with"
 	}
 	return why
 }
@@ -512,19 +516,25 @@ const (
 	unknownOther   = iota
 	unknownNotAnID // no toolcall request id at all
 	unknownBeyond  // a known case and arm's, past the study's repeats or repair rounds
+	unknownSubset  // another arm's or case's: the study scores a subset of the export
 )
 
 // unknownReason says why a request id is not one of the study's, and which
-// kind of unknown id it is (beyondWarnings says of every record beyond).
-func (run *Run) unknownReason(id string) (why string, kind int) {
+// kind of unknown id it is (beyondWarnings says of every record beyond). For
+// an id of an arm the study leaves out (unknownSubset), why is the fact alone
+// and flags the study and the flag that chooses arms: its callers say what to
+// do,
+// which differs where some records are scored (a subset of an export may be
+// scored on purpose) and where none is.
+func (run *Run) unknownReason(id string) (why string, kind int, flags string) {
 	s := run.Plan.Study
 	m := requestIDParts.FindStringSubmatch(id)
 	if m == nil {
 		if requestIDParts.MatchString(strings.ToLower(strings.TrimSpace(id))) {
 			// a runner or a script that changed the ids it was given
-			return fmt.Sprintf("the first id, %q, is a toolcall request id but for its white space or letter case: write each request's request_id back as the request file has it", id), unknownOther
+			return fmt.Sprintf("the first id, %q, is a toolcall request id but for its white space or letter case: write each request's request_id back as the request file has it", id), unknownOther, ""
 		}
-		return fmt.Sprintf("the first id, %q, is not a toolcall request id (CASE.ARM.rREPEAT.aATTEMPT)", id), unknownNotAnID
+		return fmt.Sprintf("the first id, %q, is not a toolcall request id (CASE.ARM.rREPEAT.aATTEMPT)", id), unknownNotAnID, ""
 	}
 	caseID, arm := m[1], m[2]
 	repeat, _ := strconv.Atoi(m[3])
@@ -537,16 +547,20 @@ func (run *Run) unknownReason(id string) (why string, kind int) {
 		}
 	}
 	switch {
+	case !slices.Contains(s.Arms, arm) && slices.Contains(contract.Arms, arm):
+		return fmt.Sprintf("the first, %s, is for arm %s, which the study does not have (arms: %s)", id, arm, strings.Join(s.Arms, ", ")), unknownSubset, "the study and --arms"
 	case !slices.Contains(s.Arms, arm):
-		return fmt.Sprintf("the first, %s, is for arm %s, which the study does not have (arms: %s): score with the study and --arms the requests were exported with", id, arm, strings.Join(s.Arms, ", ")), unknownOther
+		return fmt.Sprintf("the first, %s, is for arm %s, which the study does not have (arms: %s): score with the study and --arms the requests were exported with", id, arm, strings.Join(s.Arms, ", ")), unknownOther, ""
 	case !known:
-		return fmt.Sprintf("the first, %s, is for case %s, which this study's dataset and filter leave out: score with the study, --domain, --category, --limit and --dataset the requests were exported with", id, caseID), unknownOther
+		// (a case of the dataset a filter leaves out cannot be told from
+		// one of another dataset's: the plan holds the cases kept)
+		return fmt.Sprintf("the first, %s, is for case %s, which this study's dataset and filter leave out: score with the study, --domain, --category, --limit and --dataset the requests were exported with", id, caseID), unknownOther, ""
 	case repeat > s.Repeats:
-		return fmt.Sprintf("the first, %s, is repeat %d and the study has %d: give the same --repeats as the export", id, repeat, s.Repeats), unknownBeyond
+		return fmt.Sprintf("the first, %s, is repeat %d and the study has %d: give the same --repeats as the export", id, repeat, s.Repeats), unknownBeyond, ""
 	case att > s.Repairs+1:
-		return fmt.Sprintf("the first, %s, is attempt %d and the study has %d repair rounds: give the same --repairs as the export", id, att, s.Repairs), unknownBeyond
+		return fmt.Sprintf("the first, %s, is attempt %d and the study has %d repair rounds: give the same --repairs as the export", id, att, s.Repairs), unknownBeyond, ""
 	}
-	return fmt.Sprintf("the first is %s: score with the study and flags the requests were exported with", id), unknownOther
+	return fmt.Sprintf("the first is %s: score with the study and flags the requests were exported with", id), unknownOther, ""
 }
 
 var requestIDParts = regexp.MustCompile(`^(.+)\.([a-z_]+)\.r([0-9]+)\.a([0-9]+)$`)
