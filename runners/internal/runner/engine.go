@@ -420,25 +420,14 @@ func (e *engine) take(attempt int) bool {
 // it still waits its turn and is made (an abort, a second SIGINT or a
 // SIGTERM, ends the wait). False when the run stops otherwise.
 func (e *engine) waitTurn(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
+	deadline := time.Now().Add(d)
+	if e.sleep(d) {
 		return true
-	case <-e.stop.Done():
 	}
 	e.mu.Lock()
 	budget := e.reason == "budget"
 	e.mu.Unlock()
-	if !budget {
-		return false
-	}
-	select {
-	case <-t.C:
-		return true
-	case <-e.abort.Done():
-		return false
-	}
+	return budget && sleepOn(e.abort, time.Until(deadline))
 }
 
 func (e *engine) call(req *contract.Request) (res Result, err error) {
@@ -476,13 +465,16 @@ func (e *engine) backoff(attempt int, retryAfter time.Duration) time.Duration {
 }
 
 // sleep waits d; false when the run stops first.
-func (e *engine) sleep(d time.Duration) bool {
+func (e *engine) sleep(d time.Duration) bool { return sleepOn(e.stop, d) }
+
+// sleepOn waits d; false when ctx is done first.
+func sleepOn(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:
 		return true
-	case <-e.stop.Done():
+	case <-ctx.Done():
 		return false
 	}
 }
