@@ -151,16 +151,19 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		msg := oneLine(err.Error())
 		var pe *kong.ParseError
 		if errors.As(err, &pe) && pe.Context != nil {
+			raw := msg
 			msg = usage.Explain("fbeval", msg, pe.Context)
 			msg = responsesWithoutFlag(msg, pe.Context, args)
 			msg = studyWithoutCommand(msg, pe.Context)
 			msg = reportJSONL(msg, pe.Context)
 			msg = referenceWords(msg, pe.Context)
+			if msg == raw {
+				// the parser's own words, which say no way on: where the
+				// flags are told, on the same line (every usage error is one)
+				msg += " (see " + usage.Command("fbeval", pe.Context) + " --help)"
+			}
 		}
 		fmt.Fprintf(stderr, "fbeval: %s\n", msg)
-		if pe != nil && pe.Context != nil {
-			fmt.Fprintf(stderr, "run '%s --help' for usage\n", usage.Command("fbeval", pe.Context))
-		}
 		return 2
 	}
 	contract.SetMaxFileBytes(cli.MaxFileBytes)
