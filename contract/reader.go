@@ -1149,6 +1149,9 @@ func (r *Reader) atEOF() bool { return r.atEOFDoc(r.doc) }
 func (r *Reader) atEOFDoc(d *docScanner) bool {
 	b, err := d.space()
 	r.lines = d.line - 1
+	if d.col > 1 {
+		r.lines++ // a last line without its line end is a line too, as in JSON lines
+	}
 	if err == io.EOF {
 		return true
 	}

@@ -549,3 +549,31 @@ func TestReaderRecordsChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderLines: Lines counts physical lines in every shape alike, a last
+// line without its line end included: a JSON list or batch object on one line
+// with no final newline counted 0 lines, an indented one a line short, where
+// JSON lines counted theirs.
+func TestReaderLines(t *testing.T) {
+	rec := `{"request_id":"a","output":"x"}`
+	for _, tt := range []struct {
+		name, in string
+		want     int
+	}{
+		{"jsonl", rec + "\n" + rec + "\n", 2},
+		{"jsonl, no last line end", rec + "\n" + rec, 2},
+		{"list on one line", "[" + rec + "]", 1},
+		{"list on one line, line end", "[" + rec + "]\n", 1},
+		{"indented list", "[\n  " + rec + ",\n  " + rec + "\n]", 4},
+		{"indented list, line end", "[\n  " + rec + ",\n  " + rec + "\n]\n", 4},
+		{"batch object", "{\"responses\": [\n" + rec + "\n]}", 3},
+		{"trailing blank lines", "[" + rec + "]\n\n\n", 3},
+	} {
+		r := NewReader("in", strings.NewReader(tt.in), ReadOptions{ListKeys: []string{"responses"}})
+		for r.Scan() {
+		}
+		if r.Err() != nil || r.Lines() != tt.want {
+			t.Errorf("%s: %d lines, err %v; want %d", tt.name, r.Lines(), r.Err(), tt.want)
+		}
+	}
+}
