@@ -130,7 +130,15 @@ func TestDecodeHostileRecords(t *testing.T) {
 		{"10000 digit latency", `{"request_id":"r1","output":"x","latency_ms":` + digits + `}`,
 			"f:7:48: number out of range for a number at /latency_ms", ""},
 		{"10000 digit token count", `{"request_id":"r1","output":"x","input_token_count":` + digits + `}`,
-			"f:7:55: number out of range for an integer at /input_token_count", ""},
+			"f:7:55: input_token_count must be an integer at least 0, got 19999999999999999999999999999999999999999999999999999999999999999999999999999999...", ""},
+		// a count is a whole number however it is written, as JSON Schema's
+		// integer is (fbeval validate and the published schema take 10.0)
+		{"count written 10.0", `{"request_id":"r1","output":"x","input_token_count":10.0,"output_token_count":1e1}`, "", "r1"},
+		{"count with a fraction", `{"request_id":"r1","output":"x","output_token_count":1.5}`, "f:7:56: output_token_count must be an integer at least 0, got 1.5", ""},
+		{"negative count", `{"request_id":"r1","output":"x","input_token_count":-1.0}`, "f:7:55: input_token_count must be an integer at least 0, got -1.0", ""},
+		{"count as a string", `{"request_id":"r1","output":"x","input_token_count":"3"}`, `f:7:55: input_token_count must be an integer at least 0, got "3"`, ""},
+		{"count past 2^53 as a float", `{"request_id":"r1","output":"x","input_token_count":1e300}`, "f:7:55: input_token_count must be an integer at least 0, got 1e300", ""},
+		{"null count", `{"request_id":"r1","output":"x","input_token_count":null}`, "", "r1"},
 		{"duplicate key", `{"request_id":"r1","output":"x","output":"y"}`, "f:7:35: invalid JSON: duplicate object member name", ""},
 		{"bad utf-8", "{\"request_id\":\"r1\",\"output\":\"\xff\"}", "f:7:32: invalid JSON: invalid UTF-8", ""},
 		{"nul byte", "{\"request_id\":\"r1\",\x00\"output\":\"x\"}", `f:7:22: invalid JSON: invalid character '\x00' at start of value`, ""},
@@ -232,5 +240,20 @@ func TestDecodeRequestHostile(t *testing.T) {
 				t.Fatalf("err = %v\nwant %s", err, tt.err)
 			}
 		})
+	}
+}
+
+// TestCountWrittenAsFloat: a token count written 10.0 or 1e1 is the count 10,
+// the same as 10 (it was refused, and the record's answer with it).
+func TestCountWrittenAsFloat(t *testing.T) {
+	for _, raw := range []string{
+		`{"request_id":"r1","output":"x","input_token_count":10,"output_token_count":2}`,
+		`{"request_id":"r1","output":"x","input_token_count":10.0,"output_token_count":2e0}`,
+		`{"request_id":"r1","output":"x","input_token_count":1e1,"output_token_count":0.2e1}`,
+	} {
+		resp, err := DecodeResponse(&Record{File: "f", Line: 1, Col: 1, Raw: []byte(raw), inline: true})
+		if err != nil || resp.InputTokens == nil || *resp.InputTokens != 10 || resp.OutputTokens == nil || *resp.OutputTokens != 2 {
+			t.Errorf("%s: %+v %v", raw, resp, err)
+		}
 	}
 }

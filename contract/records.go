@@ -182,8 +182,8 @@ type wireResponse struct {
 	Model         *string        `json:"model"`
 	LatencyMS     *float64       `json:"latency_ms"`
 	RawResponseID *string        `json:"raw_response_id"`
-	InputTokens   *int64         `json:"input_token_count"`
-	OutputTokens  *int64         `json:"output_token_count"`
+	InputTokens   jsontext.Value `json:"input_token_count"`
+	OutputTokens  jsontext.Value `json:"output_token_count"`
 	FinishReason  *string        `json:"finish_reason"`
 	Error         *ProviderError `json:"error"`
 	Run           jsontext.Value `json:"run"`
@@ -277,17 +277,16 @@ func DecodeResponse(rec *Record) (Response, error) {
 	if w.LatencyMS != nil && *w.LatencyMS < 0 {
 		return out, rec.Errorf(memberValueOffset(rec.Raw, "latency_ms"), "latency_ms must be a number at least 0, got %s", showNumber(*w.LatencyMS))
 	}
-	if w.InputTokens != nil && *w.InputTokens < 0 {
-		return out, rec.Errorf(memberValueOffset(rec.Raw, "input_token_count"), "input_token_count must be an integer at least 0, got %d", *w.InputTokens)
+	if out.InputTokens, err = countValue(rec, "input_token_count", w.InputTokens); err != nil {
+		return out, err
 	}
-	if w.OutputTokens != nil && *w.OutputTokens < 0 {
-		return out, rec.Errorf(memberValueOffset(rec.Raw, "output_token_count"), "output_token_count must be an integer at least 0, got %d", *w.OutputTokens)
+	if out.OutputTokens, err = countValue(rec, "output_token_count", w.OutputTokens); err != nil {
+		return out, err
 	}
 	out.Provider = deref(w.Provider)
 	out.Model = deref(w.Model)
 	out.LatencyMS = w.LatencyMS
 	out.RawResponseID = deref(w.RawResponseID)
-	out.InputTokens, out.OutputTokens = w.InputTokens, w.OutputTokens
 	out.FinishReason = deref(w.FinishReason)
 	out.Recipe = runMember(w.Run, "recipe")
 	return out, nil
@@ -357,6 +356,34 @@ func PointerOffset(raw []byte, ptr string) int64 {
 }
 
 func showNumber(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// countValue reads a token count (name, v) of rec: absent or null is nil; a
+// number whose value is a whole number from 0 is the count, written as an
+// integer or not (10, 10.0, 1e1: JSON Schema's integer, and what Python's json
+// writes of a float count), up to 2^53 where it is not written as an integer.
+func countValue(rec *Record, name string, v jsontext.Value) (*int64, error) {
+	if len(v) == 0 || v.Kind() == 'n' {
+		return nil, nil
+	}
+	bad := func() (*int64, error) {
+		return nil, rec.Errorf(memberValueOffset(rec.Raw, name), "%s must be an integer at least 0, got %s", name, showValue(v))
+	}
+	if v.Kind() != '0' {
+		return bad()
+	}
+	if n, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+		if n < 0 {
+			return bad()
+		}
+		return &n, nil
+	}
+	x, err := strconv.ParseFloat(string(v), 64)
+	if err != nil || x < 0 || x != math.Trunc(x) || x > 1<<53 {
+		return bad()
+	}
+	n := int64(x)
+	return &n, nil
+}
 
 func deref(s *string) string {
 	if s == nil {

@@ -391,7 +391,7 @@ func (s *RecordScanner) value(field int, f *RecordFields) bool {
 	case fInputTokens, fOutputTokens:
 		lit, isInt, ok := s.number()
 		if !ok || !isInt {
-			return false // a fraction or an exponent: the decoder words the error
+			return false // a fraction or an exponent: the decoder reads it (10.0 is a count) or words the error
 		}
 		n, err := strconv.ParseInt(string(lit), 10, 64)
 		if err != nil || n < 0 {
