@@ -519,6 +519,12 @@ const (
 	unknownSubset  // another arm's or case's: the study scores a subset of the export
 )
 
+// requestsPerCase is how many first-attempt requests the study makes of a
+// case: one for each arm and repeat.
+func (run *Run) requestsPerCase() int {
+	return len(run.Plan.Study.Arms) * max(run.Plan.Study.Repeats, 1)
+}
+
 // unknownReason says why a request id is not one of the study's, and which
 // kind of unknown id it is (beyondWarnings says of every record beyond). For
 // an id of an arm the study leaves out (unknownSubset), why is the fact alone
@@ -533,6 +539,10 @@ func (run *Run) unknownReason(id string) (why string, kind int, flags string) {
 		if requestIDParts.MatchString(strings.ToLower(strings.TrimSpace(id))) {
 			// a runner or a script that changed the ids it was given
 			return fmt.Sprintf("the first id, %q, is a toolcall request id but for its white space or letter case: write each request's request_id back as the request file has it", id), unknownOther, ""
+		}
+		if slices.ContainsFunc(run.Plan.Cases, func(c contract.Case) bool { return c.ID == id }) {
+			// a case_id alone, which names a request only where the case has one
+			return fmt.Sprintf("the first, %q, is a case id, not a request id: a record that names only its case_id answers the case's one request, and this study asks each case %s; give each record the request_id of its request (CASE.ARM.rREPEAT.aATTEMPT), as the request file has it", id, contract.Plural(run.requestsPerCase(), "time", "times")), unknownOther, ""
 		}
 		return fmt.Sprintf("the first id, %q, is not a toolcall request id (CASE.ARM.rREPEAT.aATTEMPT)", id), unknownNotAnID, ""
 	}
