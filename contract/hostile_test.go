@@ -167,6 +167,7 @@ func TestDecodeHostileRecords(t *testing.T) {
 			`f:7:3: request_id must be a non-empty string, got ["abcdefgh","abcdefgh","abcdefgh","abcdefgh","abcdefgh","abcdefgh","abcdefgh","a...`, ""},
 		{"control characters in a version", `{"schema_version":"a\u0000\nb","request_id":"r","output":"x"}`,
 			`f:7:3: schema_version must be "fbeval-response/v1" or absent, got "a\u0000\nb"`, ""},
+		{"lone CR line ends", "{\"request_id\":\"r1\",\"output\":\"x\"}\r{\"request_id\":\"r2\",\"output\":\"y\"}\r", `f:7:36: invalid JSON: records separated by a carriage return alone (lines ended as classic Mac OS ended them): end each line with a line feed (tr '\r' '\n' < FILE > FIXED)`, ""},
 		{"trailing data", `{"request_id":"r1","output":"x"} {}`, "f:7:36: invalid JSON: another record follows the first on this line (files joined with cat where one's last line had no line end): give each record a line of its own", ""},
 		{"trailing text", `{"request_id":"r1","output":"x"} x`, "f:7:36: invalid JSON: invalid character 'x' after top-level value", ""},
 	}

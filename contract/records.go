@@ -437,6 +437,9 @@ func DecodeError(rec *Record, err error) error {
 	var se *jsontext.SyntacticError
 	if errors.As(err, &se) {
 		if at, ok := RecordFollows(rec.Raw, se.ByteOffset); ok {
+			if LoneCR(rec.Raw[:at]) {
+				return rec.Errorf(at, "%s", LoneCRLines).Of(ErrSyntax)
+			}
 			return rec.Errorf(at, "%s", TwoRecordsOnALine).Of(ErrSyntax)
 		}
 		if hint := NotJSON(rec.Raw, se.ByteOffset); hint != "" {
@@ -566,6 +569,18 @@ func kindName(k jsontext.Kind) string {
 // TwoRecordsOnALine says what a line that holds a second record after the
 // first is, and what to do.
 const TwoRecordsOnALine = "invalid JSON: another record follows the first on this line (files joined with cat where one's last line had no line end): give each record a line of its own"
+
+// LoneCRLines says what a line that holds records separated by a carriage
+// return alone is: lines ended as classic Mac OS ended them, which JSON lines
+// (and Python's json, and fbeval) do not take for line ends.
+const LoneCRLines = "invalid JSON: records separated by a carriage return alone (lines ended as classic Mac OS ended them): end each line with a line feed (tr '\\r' '\\n' < FILE > FIXED)"
+
+// LoneCR reports whether what comes before the second record on a line ends
+// in a carriage return that no line feed follows.
+func LoneCR(before []byte) bool {
+	b := bytes.TrimRight(before, " \t")
+	return len(b) > 0 && b[len(b)-1] == '\r'
+}
 
 // RecordFollows reports whether raw holds, at off and after white space, the
 // start of another JSON object that follows a whole first one (two records on
