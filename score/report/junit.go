@@ -77,10 +77,11 @@ const (
 //
 // Toolcall: one <testsuite> per arm named "toolcall/ARM", one <testcase> per (case,
 // repeat) named by the case id ("#rN" appended for repeat N > 1). A row passes when
-// its final attempt succeeded (so repairs count, as final_success_percent does); a
-// failing row is a <failure> whose message lists the final codes; a provider error
-// or a missing response is an <error>, never a failure, so the failure count is
-// exactly the rows that answered wrongly.
+// its final attempt succeeded (so repairs count, as final_success_percent does,
+// after a provider error too); a failing row is a <failure> whose message lists
+// the final codes; a failing row with a provider error, or a missing response,
+// is an <error>, never a failure, so the failure count is exactly the rows that
+// answered wrongly and tests minus failures and errors is the rows that passed.
 //
 // CogLang: one <testsuite> per evaluated level named "coglang/LEVEL"; a case fails
 // when it has failure categories (missing output included, as the result counts it).
@@ -570,12 +571,19 @@ func junitRowOf(row *Row, text bool) JUnitCase {
 	switch {
 	case row.Missing:
 		tc.Error = problem("no response for this request", JUnitMissing)
+	case row.FinalSuccess:
+		// a pass, as final_success_percent counts it, a provider error at an
+		// earlier attempt included
+		if !row.FirstPassSuccess && text {
+			tc.SystemOut = fmt.Sprintf("passed after %d attempts; first attempt codes: %s", row.Attempts, list(row.Codes))
+			if row.ProviderError {
+				tc.SystemOut += "; an earlier attempt was a provider error"
+			}
+		}
 	case row.ProviderError:
 		tc.Error = problem("the runner reported a provider error", JUnitProviderError)
-	case !row.FinalSuccess:
+	default:
 		tc.Failure = problem(codesMessage(row.FinalCodes), JUnitWrongAnswer)
-	case !row.FirstPassSuccess && text:
-		tc.SystemOut = fmt.Sprintf("passed after %d attempts; first attempt codes: %s", row.Attempts, list(row.Codes))
 	}
 	return tc
 }

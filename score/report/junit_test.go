@@ -284,3 +284,28 @@ func FuzzAppendJUnitCase(f *testing.F) {
 		}
 	})
 }
+
+// TestJUnitRowAfterProviderError: a row whose first attempt was a provider
+// error and whose repair succeeded passes, as final_success_percent counts it
+// (it was an <error>, so a suite's passes were one short of the arm's final
+// successes); a row that did not finally succeed with one is an <error>.
+func TestJUnitRowAfterProviderError(t *testing.T) {
+	out := "{}"
+	for _, tt := range []struct {
+		row          Row
+		pass, errors bool
+	}{
+		{Row{CaseID: "a", Repeat: 1, Attempts: 2, ProviderError: true, FinalSuccess: true, Output: &out}, true, false},
+		{Row{CaseID: "a", Repeat: 1, Attempts: 2, ProviderError: true, FinalSuccess: false}, false, true},
+		{Row{CaseID: "a", Repeat: 1, Attempts: 1, ProviderError: false, FinalSuccess: false, FinalCodes: []string{"JSON_INVALID"}}, false, false},
+		{Row{CaseID: "a", Repeat: 1, Missing: true}, false, true},
+	} {
+		tc := junitRow(&tt.row)
+		if pass := tc.Error == nil && tc.Failure == nil; pass != tt.pass || (tc.Error != nil) != tt.errors {
+			t.Errorf("%+v: error %+v failure %+v", tt.row, tc.Error, tc.Failure)
+		}
+		if tt.pass && !strings.Contains(tc.SystemOut, "an earlier attempt was a provider error") {
+			t.Errorf("passing row after a provider error: system-out %q", tc.SystemOut)
+		}
+	}
+}
