@@ -205,7 +205,7 @@ func tableToolcall(b *tableBuf, name string, r *ToolcallReport) error {
 	}
 	b.WriteByte('\n')
 	if fails, total := r.failingRows(maxTableFailures); total > 0 {
-		title := "failing cases (by final success)"
+		title := fmt.Sprintf("failing cases (%d, by final success)", total)
 		if total > maxTableFailures {
 			title = fmt.Sprintf("failing cases (by final success): the first %d of %d; every row is in --format json and --cases-out", maxTableFailures, total)
 		}
@@ -281,7 +281,7 @@ func tableCogFailures(b *tableBuf, c *CogLangResult) error {
 	if total == 0 {
 		return nil
 	}
-	title := "failing cases"
+	title := fmt.Sprintf("failing cases (%d)", total)
 	if total > maxTableFailures {
 		title = fmt.Sprintf("failing cases: the first %d of %d; every failing case is in --format json and --format text", maxTableFailures, total)
 	}
