@@ -282,7 +282,7 @@ func markdownToolcall(b *bytes.Buffer, name string, r *ToolcallReport) {
 		}
 		mdTable(b, []string{"case", "arm", "status", "first codes", "final codes", "output"}, "llllll", rows)
 		if total > MarkdownListLimit {
-			fmt.Fprintf(b, "… and %d more; the HTML report lists every one.\n\n", total-MarkdownListLimit)
+			fmt.Fprintf(b, "… and %d more; the HTML report's sample browser holds every row, as do --format json and --cases-out.\n\n", total-MarkdownListLimit)
 		}
 		detailsClose(b)
 	}
@@ -384,7 +384,7 @@ func markdownCogLang(b *bytes.Buffer, name string, c *CogLangResult) {
 		}
 		mdTable(b, []string{"case", "level", "categories", "hallucinated heads", "parse error", "output"}, "llllll", rows)
 		if total > MarkdownListLimit {
-			fmt.Fprintf(b, "… and %d more; the HTML report lists every one.\n\n", total-MarkdownListLimit)
+			fmt.Fprintf(b, "… and %d more; every one is in the JSON result and --format text.\n\n", total-MarkdownListLimit)
 		}
 		detailsClose(b)
 	}

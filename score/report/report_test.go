@@ -820,3 +820,27 @@ func TestResponseFileWrittenBeforeFiles(t *testing.T) {
 		t.Errorf("HTML lacks %q", want)
 	}
 }
+
+// TestMarkdownFailingListSaysWhereTheRestIs: past the 50 failing cases it
+// lists, Markdown named the HTML report as listing every one; a CogLang page
+// lists 50 too (a toolcall page's table does, and its sample browser holds
+// every row).
+func TestMarkdownFailingListSaysWhereTheRestIs(t *testing.T) {
+	cg := load(t, "testdata/coglang_failures.json").held()
+	c := cg.CogLang
+	first := c.FailureCases[0]
+	for i := range MarkdownListLimit + 3 {
+		f := first
+		f.CaseID = fmt.Sprintf("L1-%03d", i)
+		c.FailureCases = append(c.FailureCases, f)
+	}
+	c.FailureCaseCount = len(c.FailureCases)
+	var b bytes.Buffer
+	if err := WriteMarkdown(&b, cg); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("… and %d more; every one is in the JSON result and --format text.", len(c.FailureCases)-MarkdownListLimit)
+	if md := b.String(); !strings.Contains(md, want) || strings.Contains(md, "HTML report lists") {
+		t.Errorf("CogLang: Markdown lacks %q", want)
+	}
+}
