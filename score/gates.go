@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/score/report"
 )
 
 // Gate is one threshold on a numeric report field, like
@@ -35,7 +36,13 @@ func (g GateResult) Why() string {
 	if g.Actual == nil {
 		return fmt.Sprintf("gate failed: %s: %s is null in this report (%s)", g.Gate.Text, strings.Join(g.Gate.Path, "."), nullReason(g.Gate.Path[len(g.Gate.Path)-1]))
 	}
-	return fmt.Sprintf("gate failed: %s (actual %s)", g.Gate.Text, FormatValue(g.Gate.Path[len(g.Gate.Path)-1], *g.Actual))
+	key := g.Gate.Path[len(g.Gate.Path)-1]
+	actual := FormatValue(key, *g.Actual)
+	if u := unitOf(key); u == unitPercent || u == unitPoints {
+		// as many decimals as show it below (or above) the threshold
+		actual = report.GateValue(*g.Actual, 1, g.Gate.Op, g.Gate.Threshold, g.Passed)
+	}
+	return fmt.Sprintf("gate failed: %s (actual %s)", g.Gate.Text, actual)
 }
 
 // nullReason says why a report field can be null.
@@ -152,20 +159,4 @@ func EvaluateGates(gates []Gate, number func(path []string) (float64, bool)) []G
 	return out
 }
 
-func compare(v float64, op string, t float64) bool {
-	switch op {
-	case ">=":
-		return v >= t
-	case "<=":
-		return v <= t
-	case "==":
-		return v == t
-	case "!=":
-		return v != t
-	case ">":
-		return v > t
-	case "<":
-		return v < t
-	}
-	return false
-}
+func compare(v float64, op string, t float64) bool { return report.GateHolds(v, op, t) }

@@ -199,7 +199,7 @@ func markdownToolcall(b *bytes.Buffer, name string, r *ToolcallReport) {
 		b.WriteString("### Gates\n\n")
 		rows = rows[:0]
 		for _, g := range r.Gates {
-			rows = append(rows, []string{mdCode(g.Gate), num(g.Actual, 1), passFail(g.Passed)})
+			rows = append(rows, []string{mdCode(g.Gate), g.ActualText(), passFail(g.Passed)})
 		}
 		mdTable(b, []string{"gate", "actual", "result"}, "lrl", rows)
 	}

@@ -189,7 +189,7 @@ func tableToolcall(b *tableBuf, name string, r *ToolcallReport) error {
 	if len(r.Gates) > 0 {
 		rows = rows[:0]
 		for _, g := range r.Gates {
-			rows = append(rows, []string{plain(g.Gate), num(g.Actual, 1), strings.Trim(passFail(g.Passed), "*")})
+			rows = append(rows, []string{plain(g.Gate), g.ActualText(), strings.Trim(passFail(g.Passed), "*")})
 		}
 		if err := textTable(b, "gates", []string{"gate", "actual", "result"}, rows); err != nil {
 			return err
