@@ -543,10 +543,21 @@ func joinLines(texts ...string) string {
 
 // warnings are the warnings of a CogLang result's response files.
 func (c *CogLangResult) warnings() []string {
-	if c.ResponseFile == nil {
+	rf := c.ResponseFile
+	if rf == nil {
 		return nil
 	}
-	return c.ResponseFile.Warnings
+	// the case ids a file repeated or the fixture lacks, which the result
+	// lists apart from its warnings, counted, as a toolcall report's warnings
+	// count its duplicates and unknown ids
+	var ws []string
+	if n := len(rf.DuplicateCaseIDs); n > 0 {
+		ws = append(ws, fmt.Sprintf("%s answered more than once (the last record wins): %s", contract.Plural(n, "case", "cases"), someOf(rf.DuplicateCaseIDs)))
+	}
+	if n := len(rf.UnknownCaseIDs) + rf.UnknownNotListed; n > 0 {
+		ws = append(ws, fmt.Sprintf("%s of case ids the fixture does not have: %s", contract.Plural(n, "record", "records"), someOf(rf.UnknownCaseIDs)))
+	}
+	return append(ws, rf.Warnings...)
 }
 
 // junitRow is a row's test case (without its class name).

@@ -425,7 +425,8 @@ func mdWarnings(b *bytes.Buffer, ws []string, document string) {
 	b.WriteByte('\n')
 }
 
-// someOf lists ids as list does, the first MarkdownListLimit of them.
+// someOf lists ids as list does, the first MarkdownListLimit of them (in
+// Markdown and in a CogLang JUnit suite's system-out).
 func someOf(ids []string) string {
 	if len(ids) <= MarkdownListLimit {
 		return list(ids)
