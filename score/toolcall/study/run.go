@@ -516,7 +516,7 @@ const (
 	unknownOther   = iota
 	unknownNotAnID // no toolcall request id at all
 	unknownBeyond  // a known case and arm's, past the study's repeats or repair rounds
-	unknownSubset  // another arm's or case's: the study scores a subset of the export
+	unknownSubset  // another arm's of the suite: the study scores a subset of the export's arms
 )
 
 // requestsPerCase is how many first-attempt requests the study makes of a
@@ -529,9 +529,8 @@ func (run *Run) requestsPerCase() int {
 // kind of unknown id it is (beyondWarnings says of every record beyond). For
 // an id of an arm the study leaves out (unknownSubset), why is the fact alone
 // and flags the study and the flag that chooses arms: its callers say what to
-// do,
-// which differs where some records are scored (a subset of an export may be
-// scored on purpose) and where none is.
+// do, which differs where some records are scored (a subset of an export may
+// be scored on purpose) and where none is.
 func (run *Run) unknownReason(id string) (why string, kind int, flags string) {
 	s := run.Plan.Study
 	m := requestIDParts.FindStringSubmatch(id)
