@@ -29,7 +29,7 @@ type NetFlags struct {
 	Model                     string        `required:"" help:"Model name sent to the provider."`
 	BaseURL                   *string       `placeholder:"URL" help:"API base URL (not given: ${base_url_env} when it is set, else ${base_url})."`
 	Header                    []string      `sep:"none" help:"Extra HTTP header K:V (repeatable)."`
-	APIKeyEnv                 string        `default:"${api_key_env}" help:"Environment variable holding the API key (unset: no key is sent)."`
+	APIKeyEnv                 string        `default:"${api_key_env}" help:"Name of the environment variable holding the API key, not the key (the variable unset: no key is sent)."`
 	Provider                  string        `help:"Provider name written to each record."`
 	MaxTokens                 int           `help:"Longest answer in tokens (0: the request's max_tokens, which its study sets, else the provider's default, where it has one)."`
 	Temperature               *float64      `help:"Sampling temperature (unset: the request's temperature, which its study sets, else the provider's default)."`
