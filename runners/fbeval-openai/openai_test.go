@@ -354,3 +354,17 @@ func TestNativeSchemaSent(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderWithoutColon: a --header written without its colon
+// ("Authorization Bearer sk-...") is refused without repeating what follows
+// the name, which is likely the credential (it was printed whole).
+func TestHeaderWithoutColon(t *testing.T) {
+	const secret = "sk-proj-NOCOLON0123456789abcdef"
+	for _, h := range []string{"Authorization Bearer " + secret, "Authorization=Bearer " + secret, "x-api-key " + secret} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--header", h, "-"}, strings.NewReader(""), &stdout, &stderr)
+		if code != 2 || strings.Contains(stderr.String(), "NOCOLON") || !strings.Contains(stderr.String(), "a colon after the name") {
+			t.Errorf("--header %q: exit %d, stderr %q", h, code, stderr.String())
+		}
+	}
+}

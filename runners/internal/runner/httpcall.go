@@ -54,6 +54,10 @@ type HTTP struct {
 	// without Header: no key and no custom header goes there. False: such a
 	// redirect is refused, a "redirect" error.
 	CrossOrigin bool
+	// Own are the headers of Header that are the user's or the key's (the
+	// --header names, the key's header): none follows a redirect to another
+	// origin, whatever its value.
+	Own []string
 }
 
 // errCrossOrigin refuses a redirect to another origin.
@@ -76,8 +80,11 @@ func (h *HTTP) checkRedirect(req *http.Request, via []*http.Request) error {
 	if !h.CrossOrigin {
 		return &errCrossOrigin{to: req.URL.Scheme + "://" + req.URL.Host}
 	}
-	// Credentials and --header values go; what the runner sets itself (the API
-	// version) stays.
+	// Credentials and --header values go, by name (a value too short to count
+	// as a secret too); what the runner sets itself (the API version) stays.
+	for _, k := range h.Own {
+		req.Header.Del(k)
+	}
 	for k, vs := range h.Header {
 		for _, v := range vs {
 			if Redact(v, h.Secrets) != v {

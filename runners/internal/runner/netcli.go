@@ -106,14 +106,18 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 		return fail(ExitUsage, "%s", msg)
 	}
 	header := http.Header{}
-	var secrets, keys []string
+	var secrets, keys, own []string
 	for _, h := range f.Header {
 		k, v, ok := strings.Cut(h, ":")
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 		if !ok || k == "" {
-			return fail(ExitUsage, "--header wants K:V, got %q", Redact(h, []string{v}))
+			// "Authorization Bearer sk-...": the rest may be the credential
+			name, _, _ := strings.Cut(strings.TrimSpace(h), " ")
+			name, _, _ = strings.Cut(name, "=")
+			return fail(ExitUsage, "--header wants NAME: VALUE, a colon after the name (--header %q had none; its value is not shown here, in case it is a credential)", name+" ...")
 		}
 		header.Add(k, v)
+		own = append(own, k)
 		secrets = append(secrets, v)
 		if credentialHeader(k) {
 			keys = append(keys, v)
@@ -122,6 +126,7 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 	if key := os.Getenv(f.APIKeyEnv); key != "" {
 		for k, vs := range s.Auth(key) {
 			header[http.CanonicalHeaderKey(k)] = vs
+			own = append(own, k)
 		}
 		secrets = append(secrets, key)
 		keys = append(keys, key)
@@ -195,7 +200,7 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 		opts.Progress = p.add
 		stopProgress = p.report(stderr, f.ProgressEvery)
 	}
-	h := &HTTP{Client: &http.Client{}, BaseURL: base, Header: header, Secrets: secrets, CrossOrigin: f.AllowCrossOriginRedirects}
+	h := &HTTP{Client: &http.Client{}, BaseURL: base, Header: header, Secrets: secrets, CrossOrigin: f.AllowCrossOriginRedirects, Own: own}
 	sum, err := Run(ctx, reqs, s.New(h), out, opts)
 	if err == nil {
 		err = out.Close()
