@@ -1,0 +1,50 @@
+//go:build unix
+
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestSignalEndsTheProcessAsTheSignal: fbeval killed by SIGTERM or SIGINT
+// while it reads ends as the signal ends a process (the shell's 143 or 130),
+// where it most times ended with exit 2: the signal raised again came after
+// the exit that followed it.
+func TestSignalEndsTheProcessAsTheSignal(t *testing.T) {
+	bin, err := exec.LookPath("fbeval")
+	if err != nil {
+		t.Skip("the fbeval command of the test binary is not on PATH:", err)
+	}
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "responses.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		for range 3 {
+			cmd := exec.Command(bin, "score", "toolcall-quick", "--responses", fifo, "-o", filepath.Join(dir, "r.json"))
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(200 * time.Millisecond) // it waits on the FIFO
+			cmd.Process.Signal(sig)
+			err := cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
+				t.Fatalf("%v: %v", sig, err)
+			}
+			if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != sig {
+				t.Errorf("%v: ended %v, want by the signal", sig, ee)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "r.json")); err == nil {
+		t.Error("an output was written")
+	}
+}
