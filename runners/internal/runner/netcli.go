@@ -99,6 +99,9 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 	if from != "--base-url" {
 		notes = append(notes, fmt.Sprintf("the base URL is %s's, %s (--base-url overrides it)", from, redactedURL(base)))
 	}
+	if n := proxyNote(base); n != "" {
+		notes = append(notes, n)
+	}
 	if msg := f.check(); msg != "" {
 		return fail(ExitUsage, "%s", msg)
 	}
@@ -212,6 +215,25 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 		return fail(1, "%s", Redact(err.Error(), secrets))
 	}
 	return sum.ExitCode()
+}
+
+// proxyNote says that the calls to base go through a proxy the environment
+// names (HTTPS_PROXY, HTTP_PROXY, as Go's HTTP client and the SDKs read
+// them), and that it sees the key where base is http://; "" when none does.
+func proxyNote(base string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return ""
+	}
+	p, err := http.ProxyFromEnvironment(&http.Request{URL: u})
+	if err != nil || p == nil {
+		return ""
+	}
+	note := "the calls go through the proxy " + p.Redacted() + " (from the environment's HTTPS_PROXY or HTTP_PROXY; NO_PROXY leaves a host out)"
+	if u.Scheme == "http" {
+		note += ": the base URL is http://, so the proxy reads every call, the key included"
+	}
+	return note
 }
 
 // checkBaseURL refuses a base URL no call could reach, before anything is read or
