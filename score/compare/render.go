@@ -440,6 +440,6 @@ func WriteHTML(w io.Writer, r *Result) error {
 	}{r, template.CSS(report.HTMLStyle()), chart, script, FitnessDefinition, total, HTMLFlipLimit}); err != nil {
 		return fmt.Errorf("html: %w", err)
 	}
-	_, err = w.Write(b.Bytes())
+	_, err = w.Write(report.PrintableHTML(b.Bytes()))
 	return err
 }

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/fbeval/fbeval/contract"
 )
 
 //go:embed style.css
@@ -76,8 +78,22 @@ func WriteHTML(w io.Writer, doc Doc) error {
 	if err != nil {
 		return fmt.Errorf("html: %w", err)
 	}
-	_, err = w.Write(b.Bytes())
+	_, err = w.Write(PrintableHTML(b.Bytes()))
 	return err
+}
+
+// PrintableHTML returns a page (or part of one: whole characters) with every
+// control character but the newline and tab written as the escape the other
+// human formats write (\x1b, \r, \u0085: contract.Printable): html/template
+// escapes markup, not an ESC or a CR from a model's output or a file's name,
+// which then reached the page raw. The pages' embedded data is JSON, whose
+// escapes hold none.
+func PrintableHTML(page []byte) []byte {
+	s := string(page)
+	if p := contract.Printable(s); p != s {
+		return []byte(p)
+	}
+	return page
 }
 
 // writeToolcallHTML writes a toolcall report's page: the sample data is
@@ -99,13 +115,13 @@ func writeToolcallHTML(w io.Writer, r *ToolcallReport) error {
 	if !ok {
 		return fmt.Errorf("html: the page has no place for the sample browser")
 	}
-	if _, err := w.Write(head); err != nil {
+	if _, err := w.Write(PrintableHTML(head)); err != nil {
 		return err
 	}
-	if err := samples.writeTo(w); err != nil {
+	if err := samples.writeTo(w); err != nil { // JSON: its escapes hold no control character
 		return err
 	}
-	_, err := w.Write(tail)
+	_, err := w.Write(PrintableHTML(tail))
 	return err
 }
 

@@ -844,3 +844,29 @@ func TestMarkdownFailingListSaysWhereTheRestIs(t *testing.T) {
 		t.Errorf("CogLang: Markdown lacks %q", want)
 	}
 }
+
+// TestHTMLControlCharacters: control characters from a report (a model's
+// name, a warning, a file name) reach the page written as the other human
+// formats write them (\x1b, \r), never raw: html/template escapes markup, not
+// an ESC, BEL or CR, which the page carried as they were.
+func TestHTMLControlCharacters(t *testing.T) {
+	const evil = "M\x1b[31m\a\rX\u0085"
+	tc := load(t, "testdata/toolcall_small.json")
+	tc.Toolcall.Warnings = append(tc.Toolcall.Warnings, "warned "+evil)
+	tc.Toolcall.Study.Description = evil
+	cg := load(t, "testdata/coglang_failures.json")
+	cg.CogLang.ResponseFile.Warnings = append(cg.CogLang.ResponseFile.Warnings, evil)
+	for name, doc := range map[string]Doc{"toolcall": tc, "coglang": cg} {
+		var b bytes.Buffer
+		if err := WriteHTML(&b, doc); err != nil {
+			t.Fatal(err)
+		}
+		page := b.String()
+		if strings.ContainsAny(page, "\x1b\a\r\u0085") {
+			t.Errorf("%s: a raw control character reached the page", name)
+		}
+		if !strings.Contains(page, `M\x1b[31m\x07\rX\u0085`) {
+			t.Errorf("%s: the escapes are not on the page", name)
+		}
+	}
+}
