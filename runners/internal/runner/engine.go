@@ -491,17 +491,18 @@ func (e *engine) scrub(res *Result) {
 		return
 	}
 	if res.Output != nil {
-		if out := Redact(*res.Output, e.opts.Keys); out != *res.Output {
+		// an envelope is JSON text: a key in its escapes goes too
+		if out := RedactEscaped(*res.Output, e.opts.Keys); out != *res.Output {
 			res.Output = &out
 		}
 	}
 	// The provider's own output kept beside the answer (a tool call's message): JSON
-	// text, whose strings lose the runs as the answer does ("[redacted]" needs no
-	// escaping, so the text stays JSON).
+	// text, whose strings lose the runs as the answer does, written plain or in
+	// escapes ("[redacted]" needs no escaping, so the text stays JSON).
 	for i, m := range res.Metadata {
 		switch v := m.Value.(type) {
 		case contract.Raw:
-			if r := Redact(string(v), e.opts.Keys); r != string(v) {
+			if r := RedactEscaped(string(v), e.opts.Keys); r != string(v) {
 				res.Metadata[i].Value = contract.Raw(r)
 			}
 		case string:

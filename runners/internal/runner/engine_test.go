@@ -603,6 +603,37 @@ func TestAnswersLoseTheKey(t *testing.T) {
 	if !strings.Contains(got, `"output":"half [redacted] and [redacted] at https://example.org"`) || !strings.Contains(got, `"provider_output":{"content":"[redacted]"}`) {
 		t.Errorf("record: %s", got)
 	}
+
+	// written in JSON escapes, in an envelope's arguments and in the provider's
+	// message: a reader of that JSON read the key, which went through whole
+	var escaped strings.Builder
+	for _, r := range key {
+		fmt.Fprintf(&escaped, `\u%04x`, r)
+	}
+	p = providerFunc(func(req *contract.Request) (runner.Result, error) {
+		return runner.Result{Output: runner.String(`{"action":"call_tool","tool":"t","arguments":{"q":"` + escaped.String() + `"}}`),
+			Metadata: contract.Object{runner.Field("provider_output", contract.Raw(`{"arguments":"{\"q\":\"`+escaped.String()+`\"}"}`))}}, nil
+	})
+	buf.Reset()
+	if _, err := runner.Run(context.Background(), runner.FromItems(makeItems(1)), p, runner.NewOutput(&buf), opts); err != nil {
+		t.Fatal(err)
+	}
+	got = buf.String()
+	var rec struct {
+		Output   string
+		Metadata struct {
+			ProviderOutput json.RawMessage `json:"provider_output"`
+		}
+	}
+	if err := json.Unmarshal([]byte(got), &rec); err != nil {
+		t.Fatalf("%v: %s", err, got)
+	}
+	var args, meta any
+	json.Unmarshal([]byte(rec.Output), &args)
+	json.Unmarshal(rec.Metadata.ProviderOutput, &meta)
+	if read := fmt.Sprint(args, meta); strings.Contains(read, key[:8]) || strings.Contains(read, key[8:]) || !strings.Contains(got, "[redacted]") {
+		t.Errorf("read as JSON, the record holds the key: %s\n%s", read, got)
+	}
 }
 
 type providerFunc func(req *contract.Request) (runner.Result, error)
@@ -925,4 +956,52 @@ func TestBatchTemperatureAdvice(t *testing.T) {
 			t.Errorf("%s %q (carried %v):\n got %q\nwant %q", tt.code, tt.message, tt.carried, got, tt.want)
 		}
 	}
+}
+
+// TestRedactEscaped: a key written in JSON escapes inside an answer that is
+// JSON text (an envelope's arguments, a provider's message kept as JSON) is
+// the key to whoever reads that JSON: it goes, escapes and all, and the text
+// stays JSON; escapes of anything else stay as they are.
+func TestRedactEscaped(t *testing.T) {
+	const key = "sk-proj-0123456789abcdefXYZ"
+	esc := func(s string) string {
+		var b strings.Builder
+		for _, r := range s {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct{ in, want string }{
+		{`{"q":"` + esc(key) + `"}`, `{"q":"[redacted]"}`},
+		{`{"q":"x ` + esc(key[:12]) + key[12:] + ` y"}`, `{"q":"x [redacted] y"}`},
+		{`{"q":"` + key + `"}`, `{"q":"[redacted]"}`},
+		{`{"q":"caf\u00e9 \n \"quoted\" \ud83d\ude00"}`, `{"q":"caf\u00e9 \n \"quoted\" \ud83d\ude00"}`},
+		{`{"q":"` + esc("sk-proj") + ` and ` + esc("0123456") + `"}`, `{"q":"` + esc("sk-proj") + ` and ` + esc("0123456") + `"}`},
+		{`\u00`, `\u00`},
+	} {
+		got := runner.RedactEscaped(tc.in, []string{key})
+		if got != tc.want {
+			t.Errorf("RedactEscaped(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if strings.HasPrefix(tc.in, "{") && !json.Valid([]byte(got)) {
+			t.Errorf("RedactEscaped(%q) = %q: no longer JSON", tc.in, got)
+		}
+	}
+}
+
+func FuzzRedactEscaped(f *testing.F) {
+	f.Add(`{"q":"\u0073\u006b-proj-0123456789"}`)
+	f.Add(`\ud800\udc00 \u12`)
+	f.Fuzz(func(t *testing.T, s string) {
+		const key = "sk-proj-0123456789"
+		got := runner.RedactEscaped(s, []string{key})
+		// nothing of the key, 8 bytes in a row, is left, plain or read as JSON
+		var v string
+		if err := json.Unmarshal([]byte(`"`+got+`"`), &v); err == nil && strings.Contains(v, key[:8]) && !strings.Contains(s, `\\`) {
+			t.Errorf("RedactEscaped(%q) = %q, which reads as %q", s, got, v)
+		}
+		if strings.Contains(got, key[:8]) {
+			t.Errorf("RedactEscaped(%q) = %q keeps the key's bytes", s, got)
+		}
+	})
 }

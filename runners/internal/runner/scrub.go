@@ -1,7 +1,11 @@
 package runner
 
 import (
+	"cmp"
+	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -18,9 +22,24 @@ const MaxMessageBytes = 400
 // runs from different places of a secret are replaced together: a little too much
 // is removed rather than too little.
 func Redact(s string, secrets []string) string {
+	return replaceSpans(s, secretSpans(s, secrets), nil)
+}
+
+// secretSpans are the byte ranges of s that Redact removes, in order, merged
+// where they overlap or touch.
+func secretSpans(s string, secrets []string) [][2]int {
+	var spans [][2]int
 	for _, sec := range secrets {
-		if len(sec) >= 4 {
-			s = strings.ReplaceAll(s, sec, "[redacted]")
+		if len(sec) < 4 {
+			continue
+		}
+		for i := 0; ; {
+			k := strings.Index(s[i:], sec)
+			if k < 0 {
+				break
+			}
+			spans = append(spans, [2]int{i + k, i + k + len(sec)})
+			i += k + len(sec)
 		}
 	}
 	grams := make(map[string]struct{})
@@ -29,34 +48,145 @@ func Redact(s string, secrets []string) string {
 			grams[sec[i:i+MinSecretRun]] = struct{}{}
 		}
 	}
-	if len(grams) == 0 || len(s) < MinSecretRun {
+	for i := 0; len(grams) > 0 && i+MinSecretRun <= len(s); i++ {
+		if _, ok := grams[s[i:i+MinSecretRun]]; ok {
+			spans = append(spans, [2]int{i, i + MinSecretRun})
+		}
+	}
+	if len(spans) == 0 {
+		return nil
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	merged := spans[:1]
+	for _, sp := range spans[1:] {
+		last := &merged[len(merged)-1]
+		if sp[0] <= last[1] {
+			last[1] = max(last[1], sp[1])
+		} else {
+			merged = append(merged, sp)
+		}
+	}
+	return merged
+}
+
+// replaceSpans writes s with each span replaced by "[redacted]"; with at, the
+// spans are of another text whose byte k came from s[at[k][0]:at[k][1]].
+func replaceSpans(s string, spans [][2]int, at [][2]int) string {
+	if len(spans) == 0 {
 		return s
 	}
 	var b strings.Builder
-	covered := -1 // s[start:covered] is being removed
-	start := 0
-	last := 0 // s[last:] not yet copied
-	for i := 0; i+MinSecretRun <= len(s); i++ {
-		if _, ok := grams[s[i:i+MinSecretRun]]; !ok {
+	last := 0
+	for _, sp := range spans {
+		from, to := sp[0], sp[1]
+		if at != nil {
+			from, to = at[sp[0]][0], at[sp[1]-1][1]
+		}
+		if from < last { // two spans of the view from one escape
+			from = last
+		}
+		b.WriteString(s[last:from])
+		if to > from {
+			b.WriteString("[redacted]")
+		}
+		last = max(last, to)
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// RedactEscaped is Redact of text that may hold JSON text (an answer that is
+// an envelope, a provider's message kept as JSON): a secret written with JSON
+// escapes ("\u0073\u006b-..."), which a reader of that JSON reads as the
+// secret, is found in the text the escapes stand for and removed with them.
+func RedactEscaped(s string, secrets []string) string {
+	if !strings.Contains(s, `\`) {
+		return Redact(s, secrets)
+	}
+	// the text as read, its plain bytes as they are: one span a run of the
+	// secret, however it is written, so no escape is cut in two
+	view, at := unescapedView(s)
+	return replaceSpans(s, secretSpans(view, secrets), at)
+}
+
+// unescapedView is s with its JSON string escapes (\uXXXX, a surrogate pair,
+// \n, \" ...) read, and for each byte of it the range of s it came from.
+func unescapedView(s string) (string, [][2]int) {
+	var b []byte
+	var at [][2]int
+	emit := func(p []byte, from, to int) {
+		b = append(b, p...)
+		for range p {
+			at = append(at, [2]int{from, to})
+		}
+	}
+	for i := 0; i < len(s); {
+		if s[i] != '\\' || i+1 >= len(s) {
+			emit([]byte{s[i]}, i, i+1)
+			i++
 			continue
 		}
-		if i > covered {
-			if covered >= 0 {
-				b.WriteString(s[last:start])
-				b.WriteString("[redacted]")
-				last = covered
+		switch c := s[i+1]; c {
+		case 'u':
+			r, n := escapedRune(s[i:])
+			if n == 0 {
+				emit([]byte{s[i]}, i, i+1)
+				i++
+				continue
 			}
-			start = i
+			emit(utf8.AppendRune(nil, r), i, i+n)
+			i += n
+		case '"', '\\', '/':
+			emit([]byte{c}, i, i+2)
+			i += 2
+		case 'b', 'f', 'n', 'r', 't':
+			emit([]byte{controlOf(c)}, i, i+2)
+			i += 2
+		default:
+			emit([]byte{s[i]}, i, i+1)
+			i++
 		}
-		covered = i + MinSecretRun
 	}
-	if covered < 0 {
-		return s
+	return string(b), at
+}
+
+// controlOf is the character a one-letter JSON escape (\n) stands for.
+func controlOf(c byte) byte {
+	switch c {
+	case 'b':
+		return '\b'
+	case 'f':
+		return '\f'
+	case 'n':
+		return '\n'
+	case 'r':
+		return '\r'
 	}
-	b.WriteString(s[last:start])
-	b.WriteString("[redacted]")
-	b.WriteString(s[covered:])
-	return b.String()
+	return '\t'
+}
+
+// escapedRune reads a \uXXXX escape (a pair of them for a surrogate pair) at
+// the start of s: the rune and the bytes read, 0 when there is none.
+func escapedRune(s string) (rune, int) {
+	hex4 := func(t string) (rune, bool) {
+		if len(t) < 6 || t[0] != '\\' || t[1] != 'u' {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(t[2:6], 16, 16)
+		return rune(v), err == nil
+	}
+	r, ok := hex4(s)
+	if !ok {
+		return 0, 0
+	}
+	if utf16.IsSurrogate(r) {
+		if lo, ok := hex4(s[6:]); ok {
+			if p := utf16.DecodeRune(r, lo); p != utf8.RuneError {
+				return p, 12
+			}
+		}
+	}
+	return r, 6
 }
 
 // ProviderText makes text that came from a provider (an error message, part of a
