@@ -60,6 +60,10 @@ type HTTP struct {
 	Own []string
 }
 
+// errRedirectLoop ends a chain of redirects: asked again, the server redirects
+// again, so it is no network error to retry.
+var errRedirectLoop = errors.New("the provider redirected 10 times (a redirect loop?): stopped, not retried")
+
 // errCrossOrigin refuses a redirect to another origin.
 type errCrossOrigin struct{ to string }
 
@@ -72,7 +76,7 @@ func (e *errCrossOrigin) Error() string {
 // host: x-api-key and --header values would follow.
 func (h *HTTP) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) >= 10 {
-		return errors.New("stopped after 10 redirects")
+		return errRedirectLoop
 	}
 	if sameOrigin(req.URL, via[0].URL) {
 		return nil
@@ -251,6 +255,9 @@ func (h *HTTP) transportError(ctx context.Context, err error) *CallError {
 	var co *errCrossOrigin
 	if errors.As(err, &co) {
 		return &CallError{Code: "redirect", Message: Redact(co.Error(), h.Secrets)}
+	}
+	if errors.Is(err, errRedirectLoop) {
+		return &CallError{Code: "redirect", Message: errRedirectLoop.Error()}
 	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {

@@ -144,3 +144,19 @@ func FuzzStatusError(f *testing.F) {
 		}
 	})
 }
+
+// TestRedirectLoop: a provider that redirects within its origin for ever is
+// stopped at 10 redirects with a "redirect" error that is not retried (it was
+// a network error, asked again --retries times, each 10 redirects more).
+func TestRedirectLoop(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	defer srv.Close()
+	h := &HTTP{Client: &http.Client{}, BaseURL: srv.URL + "/v1"}
+	_, err := h.PostJSON(context.Background(), "/chat/completions", []byte(`{}`))
+	var ce *CallError
+	if !errors.As(err, &ce) || ce.Code != "redirect" || ce.Retry || !strings.Contains(ce.Message, "redirected 10 times") {
+		t.Errorf("a redirect loop: %#v", err)
+	}
+}
