@@ -7,8 +7,10 @@ import (
 )
 
 // Printable returns s with every control character but the newline written as an
-// escape (\x1b, \x00, \r, \u0085, ...), so text from a file name or a model cannot
-// move the cursor, clear a terminal, end a line early or hide in a Markdown file.
+// escape (\x1b, \x00, \r, \u0085, ...), and every bidirectional embedding,
+// override or isolate (\u202e), so text from a file name or a model cannot move
+// the cursor, clear a terminal, end a line early, reorder a line or hide in a
+// Markdown file.
 // Tabs are kept. A lone surrogate, as the JSON readers keep one (three WTF-8
 // bytes), is written as its escape (\ud800) too.
 func Printable(s string) string {
@@ -49,7 +51,16 @@ func PrintableLine(s string) string {
 }
 
 func isEscaped(r rune) bool {
-	return (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) || r == 0x2028 || r == 0x2029
+	return (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) || r == 0x2028 || r == 0x2029 || bidiControl(r)
+}
+
+// bidiControl reports a bidirectional embedding, override or isolate
+// (U+202A-U+202E, U+2066-U+2069): text from a model or a file name that holds
+// one reorders what follows it on a terminal or a page ("Trojan Source").
+// The marks of a direction alone (U+200E, U+200F) stay: right-to-left text
+// holds them rightly.
+func bidiControl(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }
 
 // needsWork reports a character Printable changes: an escaped one, or an invalid

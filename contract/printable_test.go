@@ -13,6 +13,9 @@ func TestPrintable(t *testing.T) {
 		"nul\x00 cr\r del\x7f": `nul\x00 cr\r del\x7f`,
 		"c1\u0085 ls\u2028":    `c1\u0085 ls\u2028`,
 		"é ok":                 "é ok",
+		// reordering controls (Trojan Source), escaped; direction marks kept
+		"model\u202eevil\u2066x\u2069": `model\u202eevil\u2066x\u2069`,
+		"שלום\u200f ok":                "שלום\u200f ok",
 	} {
 		if got := Printable(in); got != want {
 			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
