@@ -89,21 +89,60 @@ func ParseStudy(name string, data []byte) (contract.Study, error) {
 	if s.SchemaVersion != contract.StudyV1 {
 		return s, rec.Errorf(0, "schema_version must be %q, got %q", contract.StudyV1, s.SchemaVersion).Of(contract.ErrVersion)
 	}
-	if ptr, msg := checkStudyFile(&s); msg != "" {
+	given, _ := contract.TopLevel(data)
+	if ptr, msg := checkStudyFile(&s, given); msg != "" {
 		return s, rec.Errorf(contract.PointerOffset(data, ptr), "study: %s", msg)
 	}
 	return s, nil
+}
+
+// otherSuiteField names a field a study file gives that its suite has no use
+// for, and its JSON Pointer: a CogLang study is its fixture's cases, each
+// asked once, so its arms, schemas, filter, repeats, seed, repairs, decoding,
+// prices and prompt template would be left unused (as the same flags are
+// refused); a toolcall study has no strict profile.
+func otherSuiteField(s *contract.Study) (ptr, field string) {
+	if s.Suite == contract.SuiteToolcall {
+		if s.Strict {
+			return "/strict", "strict"
+		}
+		return "", ""
+	}
+	for _, f := range []struct {
+		set  bool
+		name string
+	}{
+		{len(s.Arms) > 0, "arms"}, {len(s.Schemas) > 0, "schemas"},
+		{len(s.Filter.Domains)+len(s.Filter.Categories) > 0 || s.Filter.Limit != 0, "filter"},
+		{s.Repeats != 0, "repeats"}, {s.Seed != 0, "seed"}, {s.Repairs != 0, "repairs"},
+		{s.Decoding != "", "decoding"}, {s.Prices != nil, "prices"}, {s.PromptTemplate != "", "prompt_template"},
+	} {
+		if f.set {
+			return "/" + f.name, f.name
+		}
+	}
+	return "", ""
 }
 
 // checkStudyFile checks the ranges of the values a study file gives, so that an
 // error names the value's line and column; Resolve checks them again once flags
 // have overridden them. It returns the JSON Pointer of the first bad value and
 // what is wrong with it.
-func checkStudyFile(s *contract.Study) (ptr, msg string) {
+func checkStudyFile(s *contract.Study, given map[string]bool) (ptr, msg string) {
 	switch s.Suite {
 	case contract.SuiteCogLang, contract.SuiteToolcall:
 	default:
 		return "/suite", fmt.Sprintf("suite must be %q or %q, got %q", contract.SuiteCogLang, contract.SuiteToolcall, s.Suite)
+	}
+	if ptr, field := otherSuiteField(s); field != "" {
+		if s.Suite == contract.SuiteToolcall {
+			return ptr, "strict is for coglang studies (the strict CogLang profile), and toolcall scoring is strict already: remove it"
+		}
+		return ptr, field + " is for toolcall studies: a CogLang study is its fixture's cases, each asked once (its fields: dataset, strict, max_tokens, temperature): remove it"
+	}
+	if given["repeats"] && s.Repeats == 0 {
+		// absent is 1; 0 given is a study of no request, as --repeats 0 is refused
+		return "/repeats", fmt.Sprintf("repeats must be from 1 to %d, got 0", MaxRequests)
 	}
 	seen := map[string]bool{}
 	for i, a := range s.Arms {

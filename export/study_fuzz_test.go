@@ -64,6 +64,12 @@ func TestParseStudyErrors(t *testing.T) {
 		{"wrong version", `{"schema_version":"fbeval-study/v2","suite":"toolcall"}`, `s.json:1:1: schema_version must be "fbeval-study/v1", got "fbeval-study/v2"`},
 		{"no version", `{"suite":"toolcall"}`, `s.json:1:1: schema_version must be "fbeval-study/v1", got ""`},
 		{"wrong type", `{"schema_version":"fbeval-study/v1","repeats":"2"}`, "s.json:1:47: want an integer, got a JSON string at /repeats"},
+		// a value the flag refuses is refused in the file too: repeats 0 was 1
+		{"repeats 0", `{"schema_version":"fbeval-study/v1","suite":"toolcall","repeats":0}`, "s.json:1:66: study: repeats must be from 1 to 100000000, got 0"},
+		// the other suite's fields, which were left unused
+		{"coglang repairs", `{"schema_version":"fbeval-study/v1","suite":"coglang","repairs":2}`, "s.json:1:65: study: repairs is for toolcall studies: a CogLang study is its fixture's cases, each asked once (its fields: dataset, strict, max_tokens, temperature): remove it"},
+		{"coglang filter", `{"schema_version":"fbeval-study/v1","suite":"coglang","filter":{"domains":["hotels"]}}`, "s.json:1:64: study: filter is for toolcall studies: a CogLang study is its fixture's cases, each asked once (its fields: dataset, strict, max_tokens, temperature): remove it"},
+		{"toolcall strict", `{"schema_version":"fbeval-study/v1","suite":"toolcall","strict":true}`, "s.json:1:65: study: strict is for coglang studies (the strict CogLang profile), and toolcall scoring is strict already: remove it"},
 		{"huge number", `{"schema_version":"fbeval-study/v1","seed":1` + strings.Repeat("0", 10000) + `}`, "s.json:1:44: number out of range for an integer at /seed"},
 		{"unknown field with a newline", "{\"a\\nb\":1}", `s.json:1:2: unknown field at "/a\nb"`},
 		{"unknown field, long", `{"` + strings.Repeat("x", 200) + `":1}`, "s.json:1:2: unknown field at /" + strings.Repeat("x", 79) + "..."},
