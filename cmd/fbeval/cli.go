@@ -166,6 +166,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "fbeval: %s\n", msg)
 		return 2
 	}
+	if cli.MaxFileBytes < 1 {
+		// 0 and below were the default, silently: a limit meant is a size
+		fmt.Fprintf(stderr, "fbeval: --max-file-bytes wants a size in bytes, 1 or more, got %d (the default is %d)\n", cli.MaxFileBytes, contract.DefaultMaxFileBytes)
+		return 2
+	}
 	contract.SetMaxFileBytes(cli.MaxFileBytes)
 	contract.SetStdin(stdin) // "-" in any flag reads the stdin Main was given
 	defer contract.SetStdin(nil)

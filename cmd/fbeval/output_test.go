@@ -301,6 +301,10 @@ func TestStdoutIsAnInput(t *testing.T) {
 		{"fixture >>", []string{"score", "coglang", "--fixture", fixture, "--reference-answers"}, "", fixture, "standard output is " + fixture + ", which this command reads"},
 		{"export >>", []string{"export", "coglang", "--fixture", fixture}, "", fixture, "standard output is " + fixture + ", which this command reads"},
 		{"report >>", []string{"report", responses}, "", responses, "standard output is " + responses + ", which this command reads"},
+		// study show and init read their study file: the misleading "the study
+		// file is empty" came after `> study.json`
+		{"study show >>", []string{"study", "show", fixture}, "", fixture, "standard output is " + fixture + ", which this command reads"},
+		{"study init >>", []string{"study", "init", fixture}, "", fixture, "standard output is " + fixture + ", which this command reads"},
 		{"the last of the shards >>", slices.Concat(score, []string{"--responses", pattern}), "", shards[2], "standard output is " + shards[2] + ", which this command reads"},
 		{"--cases-out a link to a shard", slices.Concat(score, []string{"--responses", pattern, "--cases-out", link}), "", "", link + ": is the input " + shards[1] + ": write the output to another file"},
 	} {

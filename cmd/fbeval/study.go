@@ -20,6 +20,10 @@ type StudyShowCmd struct {
 }
 
 func (c *StudyShowCmd) Run(env *Env) error {
+	// before the study is read: after `> study.json` the shell has emptied it
+	if err := env.stdoutNotInput(c.Study, c.Fixture, c.Dataset, c.Schema, c.MinimalSchema, c.PromptTemplate); err != nil {
+		return err
+	}
 	s, err := c.resolve()
 	if err != nil {
 		return err
@@ -66,6 +70,9 @@ type StudyInitCmd struct {
 }
 
 func (c *StudyInitCmd) Run(env *Env) error {
+	if err := env.stdoutNotInput(c.Study); err != nil {
+		return err
+	}
 	s, err := export.LoadStudy(c.Study)
 	if err != nil {
 		return err
