@@ -254,6 +254,13 @@ func variantFor(tool contract.Tool, variant string) ([]byte, error) {
 	return b, nil
 }
 
+// LoadDataset reads a toolcall dataset as a study's is read: a file, - for
+// standard input, or the built-in one by its path.
+func LoadDataset(path string) ([]contract.Case, error) {
+	cases, _, err := loadDataset(path)
+	return cases, err
+}
+
 func loadDataset(path string) ([]contract.Case, Input, error) {
 	if path == fixtures.ToolcallDatasetPath {
 		data, _ := fixtures.ToolcallFixtureFile("cases.jsonl")

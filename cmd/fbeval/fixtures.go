@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -175,16 +174,13 @@ func countList(m map[string]int) string {
 	return strings.Join(parts, ", ")
 }
 
+// loadCases reads the dataset as export and score read a study's (- for
+// standard input), the built-in one when path is "".
 func loadCases(path string) ([]contract.Case, string, error) {
-	if path == "" || path == fixtures.ToolcallDatasetPath {
-		return fixtures.ToolcallDataset(), fixtures.ToolcallDatasetPath, nil
+	if path == "" {
+		path = fixtures.ToolcallDatasetPath
 	}
-	f, err := contract.Open(path)
-	if err != nil {
-		return nil, path, &exitError{code: 2, err: cleanPathError(err)}
-	}
-	defer f.Close()
-	cases, err := fixtures.LoadToolcallCases(path, bufio.NewReader(f))
+	cases, err := export.LoadDataset(path)
 	return cases, path, err
 }
 
