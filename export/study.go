@@ -140,6 +140,12 @@ func checkStudyFile(s *contract.Study, given map[string]bool) (ptr, msg string) 
 		}
 		return ptr, field + " is for toolcall studies: a CogLang study is its fixture's cases, each asked once (its fields: dataset, strict, max_tokens, temperature): remove it"
 	}
+	switch {
+	case s.Suite == contract.SuiteCogLang && s.Dataset == fixtures.ToolcallDatasetPath:
+		return "/dataset", fmt.Sprintf("%s is the toolcall dataset: a CogLang study's dataset is %s or a CogLang fixture file", s.Dataset, fixtures.CogLangDefaultPath)
+	case s.Suite == contract.SuiteToolcall && s.Dataset == fixtures.CogLangDefaultPath:
+		return "/dataset", fmt.Sprintf("%s is the CogLang fixture: a toolcall study's dataset is %s or a dataset file in HESchema's case format", s.Dataset, fixtures.ToolcallDatasetPath)
+	}
 	if given["repeats"] && s.Repeats == 0 {
 		// absent is 1; 0 given is a study of no request, as --repeats 0 is refused
 		return "/repeats", fmt.Sprintf("repeats must be from 1 to %d, got 0", MaxRequests)

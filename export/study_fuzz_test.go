@@ -70,6 +70,8 @@ func TestParseStudyErrors(t *testing.T) {
 		{"coglang repairs", `{"schema_version":"fbeval-study/v1","suite":"coglang","repairs":2}`, "s.json:1:65: study: repairs is for toolcall studies: a CogLang study is its fixture's cases, each asked once (its fields: dataset, strict, max_tokens, temperature): remove it"},
 		{"coglang filter", `{"schema_version":"fbeval-study/v1","suite":"coglang","filter":{"domains":["hotels"]}}`, "s.json:1:64: study: filter is for toolcall studies: a CogLang study is its fixture's cases, each asked once (its fields: dataset, strict, max_tokens, temperature): remove it"},
 		{"toolcall strict", `{"schema_version":"fbeval-study/v1","suite":"toolcall","strict":true}`, "s.json:1:65: study: strict is for coglang studies (the strict CogLang profile), and toolcall scoring is strict already: remove it"},
+		{"coglang with the toolcall dataset", `{"schema_version":"fbeval-study/v1","suite":"coglang","dataset":"builtin:toolcall"}`, "s.json:1:65: study: builtin:toolcall is the toolcall dataset: a CogLang study's dataset is builtin:coglang or a CogLang fixture file"},
+		{"toolcall with the coglang fixture", `{"schema_version":"fbeval-study/v1","suite":"toolcall","dataset":"builtin:coglang"}`, "s.json:1:66: study: builtin:coglang is the CogLang fixture: a toolcall study's dataset is builtin:toolcall or a dataset file in HESchema's case format"},
 		{"huge number", `{"schema_version":"fbeval-study/v1","seed":1` + strings.Repeat("0", 10000) + `}`, "s.json:1:44: number out of range for an integer at /seed"},
 		{"unknown field with a newline", "{\"a\\nb\":1}", `s.json:1:2: unknown field at "/a\nb"`},
 		{"unknown field, long", `{"` + strings.Repeat("x", 200) + `":1}`, "s.json:1:2: unknown field at /" + strings.Repeat("x", 79) + "..."},
