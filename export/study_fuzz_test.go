@@ -97,3 +97,24 @@ func TestParseStudyErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestNotSchemaKeys: a schema file that is an object with no JSON Schema
+// keyword at its top level (a model's output, a dataset case) is named, as it
+// would compile and pass anything; a schema, {}, true, and one of only an
+// extension's keywords are not.
+func TestNotSchemaKeys(t *testing.T) {
+	for _, tt := range []struct{ data, want string }{
+		{`{"city":"Pune","guests":2}`, "city, guests"},
+		{`{"d":1,"c":2,"b":3,"a":4}`, "a, b, c, ..."},
+		{`{}`, ""},
+		{`true`, ""},
+		{`{"type":"object","properites":{}}`, ""},
+		{`{"$schema":"https://json-schema.org/draft/2020-12/schema"}`, ""},
+		{`{"x-sum":{"of":"/a"}}`, ""},
+		{`[1]`, ""},
+	} {
+		if got := notSchemaKeys([]byte(tt.data)); got != tt.want {
+			t.Errorf("notSchemaKeys(%s) = %q, want %q", tt.data, got, tt.want)
+		}
+	}
+}

@@ -97,6 +97,11 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 			if kind, v := contract.KindOf(data); kind != "" {
 				return nil, &contract.InputError{Kind: contract.ErrWrongFile, File: name, Line: 1, Col: 1, Msg: fmt.Sprintf("this is %s (%s), not a JSON Schema: give --schema a schema file, or a variant (%s)", kind, v, strings.Join(fixtures.ToolcallVariantNames(), ", "))}
 			}
+			if keys := notSchemaKeys(data); keys != "" {
+				// any object compiles, its keys unknown keywords: a model's
+				// output so given would pass every check
+				return nil, &contract.InputError{Kind: contract.ErrWrongFile, File: name, Line: 1, Col: 1, Msg: fmt.Sprintf("holds no JSON Schema keyword at its top level (%s), so it would pass anything: give --schema a schema file, or a variant (%s)", keys, strings.Join(fixtures.ToolcallVariantNames(), ", "))}
+			}
 			if _, _, err := schemas.Compile(data, exts...); err != nil {
 				var ie *contract.InputError
 				if errors.As(err, &ie) {
@@ -252,6 +257,40 @@ func variantFor(tool contract.Tool, variant string) ([]byte, error) {
 		return nil, studyErr("%v", err)
 	}
 	return b, nil
+}
+
+// schemaKeywords are the keywords of JSON Schema 2020-12 (core, applicator,
+// validation, unevaluated, meta-data, format and content vocabularies), and
+// definitions, which older schemas use for $defs.
+var schemaKeywords = []string{"$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment", "$defs", "definitions",
+	"type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
+	"maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties", "required", "dependentRequired",
+	"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "prefixItems", "items", "contains", "properties",
+	"patternProperties", "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties",
+	"title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples", "format", "contentEncoding", "contentMediaType", "contentSchema"}
+
+// notSchemaKeys lists (the first few of) the top-level keys of a schema file
+// that is an object none of whose keys is a JSON Schema keyword or an
+// extension's (x-...): a model's output or a dataset case given as the
+// schema, which would compile and pass anything. "" for any other document
+// ({} included, the schema that passes all, written so on purpose).
+func notSchemaKeys(data []byte) string {
+	keys, _ := contract.TopLevel(data)
+	if len(keys) == 0 {
+		return ""
+	}
+	var names []string
+	for k := range keys {
+		if slices.Contains(schemaKeywords, k) || strings.HasPrefix(k, "x-") {
+			return ""
+		}
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	if len(names) > 3 {
+		names = append(names[:3], "...")
+	}
+	return strings.Join(names, ", ")
 }
 
 // LoadDataset reads a toolcall dataset as a study's is read: a file, - for
