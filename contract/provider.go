@@ -86,7 +86,7 @@ func ForeignOf(keys map[string]bool, strs map[string]string) (what, way string) 
 	case has("cases") && has("sha256") && has("domains") && has("categories"):
 		return "HESchema's benchmark manifest (cases, sha256, domains, categories)", "its cases are in cases.jsonl beside it, which --dataset reads"
 	case has("$schema") || has("properties") && (has("type") || has("required")):
-		return "a JSON Schema", "a candidate schema goes to --schema FILE (of fbeval export, score and check) or --minimal-schema FILE"
+		return AJSONSchema, "a candidate schema goes to --schema FILE (of fbeval export, score and check) or --minimal-schema FILE"
 	case has("recordId") && has("modelInput"):
 		return "an Amazon Bedrock batch inference line (recordId, modelInput)", "fbeval-batch reads OpenAI's and Anthropic's batch files, not Bedrock's; write one {\"request_id\", \"output\"} line per request (docs/contract.md) from each line's modelOutput"
 	}
@@ -104,6 +104,10 @@ func DatasetCase(raw []byte) bool {
 func datasetCase(keys map[string]bool) bool {
 	return keys["id"] && keys["domain"] && keys["prompt"] && keys["expected"]
 }
+
+// AJSONSchema is what Foreign calls a JSON Schema document, for a caller that
+// treats one apart (fbeval check, given a schema as the output to check).
+const AJSONSchema = "a JSON Schema"
 
 // geminiOpenAI is the base URL of Gemini's OpenAI-compatible API.
 const geminiOpenAI = "https://generativelanguage.googleapis.com/v1beta/openai"

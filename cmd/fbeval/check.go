@@ -70,7 +70,7 @@ func (c *CheckCmd) Run(env *Env) error {
 		}
 		return &contract.InputError{Kind: contract.ErrWrongFile, File: path, Line: 1, Col: 1, Msg: fmt.Sprintf("this is %s (%s), not one model output: fbeval check checks the text one answer holds%s", kind, v, advice)}
 	}
-	if what, _ := contract.Foreign(data); what == "a JSON Schema" {
+	if what, _ := contract.Foreign(data); what == contract.AJSONSchema {
 		// a schema to check with, given as the output to check
 		return &contract.InputError{Kind: contract.ErrWrongFile, File: path, Line: 1, Col: 1, Msg: "this is a JSON Schema, not one model output: a candidate schema goes to --schema " + path + ", beside the output to check"}
 	}

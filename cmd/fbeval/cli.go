@@ -78,7 +78,7 @@ type CLI struct {
 	Contract ContractCmd `cmd:"" help:"Static checks of fbeval contracts."`
 	Version  VersionCmd  `cmd:"" help:"Print the version and the contract versions."`
 
-	MaxFileBytes int64 `help:"Largest file read whole: study, dataset, fixture, schema, prompt template, report, contract, output to check." default:"268435456" placeholder:"N"`
+	MaxFileBytes int64 `help:"Largest file read whole, in bytes (1 or more): study, dataset, fixture, schema, prompt template, report, contract, output to check." default:"268435456" placeholder:"N"`
 }
 
 // exitError carries an exit code; a nil err means the message was already written.
