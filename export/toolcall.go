@@ -46,7 +46,7 @@ type ToolcallPlan struct {
 // relation keywords score/relations implements).
 func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, error) {
 	p := &ToolcallPlan{Study: s, Tools: map[string]contract.Tool{}, ArmSchemas: map[string]map[string][]byte{}, Candidate: map[string][]byte{}}
-	cases, input, err := loadDataset(s.Dataset)
+	cases, input, err := loadDataset(s.Dataset, exts...)
 	if err != nil {
 		return nil, err
 	}
@@ -259,16 +259,6 @@ func variantFor(tool contract.Tool, variant string) ([]byte, error) {
 	return b, nil
 }
 
-// schemaKeywords are the keywords of JSON Schema 2020-12 (core, applicator,
-// validation, unevaluated, meta-data, format and content vocabularies), and
-// definitions, which older schemas use for $defs.
-var schemaKeywords = []string{"$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment", "$defs", "definitions",
-	"type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
-	"maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties", "required", "dependentRequired",
-	"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "prefixItems", "items", "contains", "properties",
-	"patternProperties", "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties",
-	"title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples", "format", "contentEncoding", "contentMediaType", "contentSchema"}
-
 // notSchemaKeys lists (the first few of) the top-level keys of a schema file
 // that is an object none of whose keys is a JSON Schema keyword or an
 // extension's (x-...): a model's output or a dataset case given as the
@@ -281,7 +271,7 @@ func notSchemaKeys(data []byte) string {
 	}
 	var names []string
 	for k := range keys {
-		if slices.Contains(schemaKeywords, k) || strings.HasPrefix(k, "x-") {
+		if slices.Contains(schemas.Keywords, k) || strings.HasPrefix(k, "x-") {
 			return ""
 		}
 		names = append(names, k)
@@ -294,13 +284,14 @@ func notSchemaKeys(data []byte) string {
 }
 
 // LoadDataset reads a toolcall dataset as a study's is read: a file, - for
-// standard input, or the built-in one by its path.
-func LoadDataset(path string) ([]contract.Case, error) {
-	cases, _, err := loadDataset(path)
+// standard input, or the built-in one by its path; the reference schemas of
+// its own domains compiled with the vocabularies of exts.
+func LoadDataset(path string, exts ...schemas.Extension) ([]contract.Case, error) {
+	cases, _, err := loadDataset(path, exts...)
 	return cases, err
 }
 
-func loadDataset(path string) ([]contract.Case, Input, error) {
+func loadDataset(path string, exts ...schemas.Extension) ([]contract.Case, Input, error) {
 	if path == fixtures.ToolcallDatasetPath {
 		data, _ := fixtures.ToolcallFixtureFile("cases.jsonl")
 		return fixtures.ToolcallDataset(), Input{Role: "dataset", Path: path, SHA256: sha(data)}, nil
@@ -309,7 +300,7 @@ func loadDataset(path string) ([]contract.Case, Input, error) {
 	if err != nil {
 		return nil, Input{}, &contract.InputError{Kind: contract.ErrRead, File: path, Msg: "cannot read dataset: " + pathErr(err)}
 	}
-	cases, err := fixtures.LoadToolcallCases(path, bytes.NewReader(data))
+	cases, err := fixtures.LoadToolcallCases(path, bytes.NewReader(data), exts...)
 	if err != nil {
 		return nil, Input{}, err
 	}

@@ -55,6 +55,9 @@ func CompileValue(doc strictjson.Value, exts ...Extension) (*jsonschema.Schema, 
 	if err != nil {
 		return nil, compileError(err)
 	}
+	if err := misspeltError(doc); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 

@@ -180,7 +180,7 @@ func loadCases(path string) ([]contract.Case, string, error) {
 	if path == "" {
 		path = fixtures.ToolcallDatasetPath
 	}
-	cases, err := export.LoadDataset(path)
+	cases, err := export.LoadDataset(path, relations.Vocabulary)
 	return cases, path, err
 }
 

@@ -5,7 +5,7 @@
 // (score/stats), probes, classification and gates. Reports are identical byte for
 // byte for the same study and response files, whatever the number of workers.
 //
-//	plan, _ := export.PlanToolcall(study)
+//	plan, _ := export.PlanToolcall(study, relations.Vocabulary) // the relation keywords a dataset's schemas may use
 //	run, _ := study.New(plan)
 //	_, err := run.Read(score.Source{Name: "responses.jsonl", R: f}, score.Options{})
 //	rep, _ := run.Report()

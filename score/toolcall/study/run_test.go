@@ -12,6 +12,7 @@ import (
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/fixtures/fixturetest"
 	"github.com/fbeval/fbeval/score"
+	"github.com/fbeval/fbeval/score/relations"
 	"github.com/fbeval/fbeval/score/report"
 )
 
@@ -24,7 +25,7 @@ func plan(t *testing.T, name string, o export.Overrides) *export.ToolcallPlan {
 	if s, err = export.Resolve(s, o); err != nil {
 		t.Fatal(err)
 	}
-	p, err := export.PlanToolcall(s)
+	p, err := export.PlanToolcall(s, relations.Vocabulary)
 	if err != nil {
 		t.Fatal(err)
 	}

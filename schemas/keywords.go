@@ -1,0 +1,116 @@
+package schemas
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/fbeval/fbeval/contract/strictjson"
+	"github.com/fbeval/fbeval/contract/usage"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Keywords are the keywords of JSON Schema 2020-12 (core, applicator,
+// validation, unevaluated, meta-data, format and content vocabularies), and
+// definitions, which older schemas use for $defs.
+var Keywords = []string{"$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment", "$defs", "definitions",
+	"type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
+	"maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties", "required", "dependentRequired",
+	"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "prefixItems", "items", "contains", "properties",
+	"patternProperties", "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties",
+	"title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples", "format", "contentEncoding", "contentMediaType", "contentSchema"}
+
+// otherKeywords are the keywords of the older drafts a schema may name in
+// $schema, and OpenAPI's, which schemas copied from an API description carry:
+// known words, never taken for a misspelt one.
+var otherKeywords = []string{"id", "dependencies", "additionalItems", "$recursiveRef", "$recursiveAnchor",
+	"example", "nullable", "discriminator", "xml", "externalDocs"}
+
+// checking are the keywords whose absence changes what a schema accepts: the
+// assertions and applicators, and format (which fbeval asserts). A misspelling
+// of one of them is a key JSON Schema ignores, so the schema passes what its
+// author meant it to refuse.
+var checking = []string{"$ref", "$dynamicRef",
+	"type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
+	"maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties", "required", "dependentRequired",
+	"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "prefixItems", "items", "contains", "properties",
+	"patternProperties", "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "format"}
+
+// subschema, subschemaMap and subschemaList say where a schema holds schemas:
+// as a member's value, as the values of an object, as the items of an array
+// (items and dependencies take either form in the older drafts).
+var (
+	subschema     = []string{"not", "if", "then", "else", "items", "contains", "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema", "additionalItems"}
+	subschemaMap  = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
+	subschemaList = []string{"allOf", "anyOf", "oneOf", "prefixItems", "items"}
+)
+
+// Misspelt finds the first key, in document order, of a schema object in doc
+// (the document and every schema it holds) that is no keyword JSON Schema
+// knows but a misspelling of one that checks (fromat, requried, Type,
+// additionalproperties, minLenght): JSON Schema ignores a key it does not
+// know, so the schema accepts what that keyword was written to refuse. It
+// returns the key's JSON Pointer, the key and the keyword it misspells, or
+// three "" when there is none. Keys an extension names (x-...) and the
+// keywords of the older drafts and of OpenAPI are never taken for one.
+func Misspelt(doc strictjson.Value) (ptr, key, keyword string) {
+	var walk func(v strictjson.Value, at jsontext.Pointer) bool
+	walk = func(v strictjson.Value, at jsontext.Pointer) bool {
+		if v.Kind() != strictjson.Object {
+			return false
+		}
+		for _, m := range v.Members() {
+			k := m.Key
+			if want := misspelling(k); want != "" {
+				ptr, key, keyword = string(at.AppendToken(k)), k, want
+				return true
+			}
+			in := at.AppendToken(k)
+			switch {
+			case m.Value.Kind() == strictjson.Object && slices.Contains(subschemaMap, k):
+				for _, s := range m.Value.Members() {
+					if walk(s.Value, in.AppendToken(s.Key)) {
+						return true
+					}
+				}
+			case m.Value.Kind() == strictjson.Object && slices.Contains(subschema, k):
+				if walk(m.Value, in) {
+					return true
+				}
+			case m.Value.Kind() == strictjson.Array && slices.Contains(subschemaList, k):
+				for i := range m.Value.Len() {
+					if walk(m.Value.Index(i), in.AppendToken(fmt.Sprint(i))) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	walk(doc, "")
+	return ptr, key, keyword
+}
+
+// misspelling returns the checking keyword k misspells, or "" when k is a
+// keyword, an extension's or near none: the same but for case, or as near as
+// usage.Nearest takes a typo (a keyword of three letters or fewer, not, if and
+// $ref's kin, only for case, so that notes is no misspelt not).
+func misspelling(k string) string {
+	if strings.HasPrefix(k, "x-") || slices.Contains(Keywords, k) || slices.Contains(otherKeywords, k) {
+		return ""
+	}
+	w := usage.Nearest(k, checking)
+	if w == "" || len(w) <= 3 && !strings.EqualFold(k, w) {
+		return ""
+	}
+	return w
+}
+
+// misspeltError is Misspelt's finding as CompileValue returns it, at the key.
+func misspeltError(doc strictjson.Value) error {
+	ptr, _, want := Misspelt(doc)
+	if ptr == "" {
+		return nil
+	}
+	return &MetaschemaError{Pointer: ptr, Msg: fmt.Sprintf("not a JSON Schema keyword, so it checks nothing: did you mean %q? (a keyword of your own starts \"x-\")", want)}
+}

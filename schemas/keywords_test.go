@@ -1,0 +1,71 @@
+package schemas
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/strictjson"
+)
+
+// TestMisspelt: a key JSON Schema ignores that misspells a keyword that checks
+// is found wherever a schema holds schemas; property names, values, the
+// keywords of older drafts and OpenAPI, extensions and annotations are not.
+func TestMisspelt(t *testing.T) {
+	tests := []struct {
+		name, doc, ptr, want string
+	}{
+		{"swapped letters", `{"type":"string","fromat":"date"}`, "/fromat", "format"},
+		{"case", `{"Type":"string"}`, "/Type", "type"},
+		{"all lower", `{"type":"object","additionalproperties":false}`, "/additionalproperties", "additionalProperties"},
+		{"one letter", `{"type":"object","requried":["a"]}`, "/requried", "required"},
+		{"plural", `{"enums":["a"]}`, "/enums", "enum"},
+		{"under properties", `{"properties":{"city":{"type":"string","minLenght":1}}}`, "/properties/city/minLenght", "minLength"},
+		{"under items", `{"items":{"maximun":3}}`, "/items/maximun", "maximum"},
+		{"under anyOf", `{"anyOf":[{"type":"string"},{"patern":"^a"}]}`, "/anyOf/1/patern", "pattern"},
+		{"under $defs", `{"$defs":{"d":{"minimun":1}}}`, "/$defs/d/minimun", "minimum"},
+		{"under not", `{"not":{"Const":1}}`, "/not/Const", "const"},
+		{"key with a slash", `{"properties":{"a/b":{"itmes":{}}}}`, "/properties/a~1b/itmes", "items"},
+		{"first in document order", `{"requried":[],"fromat":"date"}`, "/requried", "required"},
+		{"dollar dropped", `{"ref":"#/$defs/a","$defs":{"a":{}}}`, "/ref", "$ref"},
+		{"short keyword by case", `{"NOT":{}}`, "/NOT", "not"},
+
+		{"property named like a typo", `{"properties":{"fromat":{"type":"string"}}}`, "", ""},
+		{"values are data", `{"const":{"requried":1},"enum":[{"Type":1}],"default":{"fromat":1},"examples":[{"itmes":1}]}`, "", ""},
+		{"note is no not", `{"note":"x","notes":"y","iff":1}`, "", ""},
+		{"older drafts and OpenAPI", `{"id":"x","dependencies":{"a":["b"]},"additionalItems":false,"example":1,"nullable":true}`, "", ""},
+		{"extensions", `{"x-requried":1,"x-sum":"a"}`, "", ""},
+		{"annotation misspelt", `{"descripton":"no check is lost","titel":"t"}`, "", ""},
+		{"boolean schemas", `{"properties":{"a":true},"items":false}`, "", ""},
+		{"not an object", `true`, "", ""},
+	}
+	for _, tt := range tests {
+		doc, err := strictjson.Parse(tt.doc)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		ptr, _, want := Misspelt(doc)
+		if ptr != tt.ptr || want != tt.want {
+			t.Errorf("%s: Misspelt = %q, %q; want %q, %q", tt.name, ptr, want, tt.ptr, tt.want)
+		}
+	}
+}
+
+// TestCompileMisspelt: a schema file with a misspelt keyword is refused at the
+// key's value, its line and column, with the keyword meant and the way to keep
+// a keyword of one's own.
+func TestCompileMisspelt(t *testing.T) {
+	data := []byte("{\n  \"type\": \"object\",\n  \"properties\": {\"date\": {\"type\": \"string\", \"fromat\": \"date\"}}\n}\n")
+	_, _, err := Compile(data)
+	var ie *contract.InputError
+	if !errors.As(err, &ie) || ie.Line != 3 || ie.Col != 55 {
+		t.Fatalf("got %#v, want an input error at 3:55", err)
+	}
+	if want := `schema: /properties/date/fromat: not a JSON Schema keyword, so it checks nothing: did you mean "format"? (a keyword of your own starts "x-")`; !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	if _, _, err := Compile([]byte(`{"type":"string","x-fromat":"date"}`)); err != nil {
+		t.Errorf("an extension's keyword: %v", err)
+	}
+}
