@@ -53,7 +53,7 @@ func CompileValue(doc strictjson.Value, exts ...Extension) (*jsonschema.Schema, 
 	}
 	s, err := c.Compile(DocumentURL)
 	if err != nil {
-		return nil, compileError(err)
+		return nil, CompileError(err)
 	}
 	if err := misspeltError(doc); err != nil {
 		return nil, err
@@ -76,11 +76,12 @@ func (e *MetaschemaError) Error() string {
 	return "schema: " + ptr + ": " + e.Msg
 }
 
-// compileError is the one-line error of a schema that does not compile: for
-// one the metaschema refuses, its first mistake (Reasons), where the library
-// writes its whole tree ("'allOf' failed - at ...: 'anyOf' failed - ...") and
-// the document's internal URL.
-func compileError(err error) error {
+// CompileError is the one-line error of a schema that a compiler of the one
+// configuration did not compile (err from its Compile): for one the
+// metaschema refuses, a *MetaschemaError with its first mistake (Reasons),
+// where the library writes its whole tree ("'allOf' failed - at ...: 'anyOf'
+// failed - ...") and the document's internal URL.
+func CompileError(err error) error {
 	var sv *jsonschema.SchemaValidationError
 	var ve *jsonschema.ValidationError
 	if errors.As(err, &sv) && errors.As(sv.Err, &ve) {

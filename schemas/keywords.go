@@ -51,9 +51,11 @@ var (
 // additionalproperties, minLenght): JSON Schema ignores a key it does not
 // know, so the schema accepts what that keyword was written to refuse. It
 // returns the key's JSON Pointer, the key and the keyword it misspells, or
-// three "" when there is none. Keys an extension names (x-...) and the
-// keywords of the older drafts and of OpenAPI are never taken for one.
-func Misspelt(doc strictjson.Value) (ptr, key, keyword string) {
+// three "" when there is none. The keywords of the older drafts and of
+// OpenAPI are never taken for one, nor is a key an extension names (x-...)
+// but a misspelling of one of vocab, the keywords of a vocabulary the schema
+// is read with (x-summ for x-sum).
+func Misspelt(doc strictjson.Value, vocab ...string) (ptr, key, keyword string) {
 	var walk func(v strictjson.Value, at jsontext.Pointer) bool
 	walk = func(v strictjson.Value, at jsontext.Pointer) bool {
 		if v.Kind() != strictjson.Object {
@@ -61,7 +63,7 @@ func Misspelt(doc strictjson.Value) (ptr, key, keyword string) {
 		}
 		for _, m := range v.Members() {
 			k := m.Key
-			if want := misspelling(k); want != "" {
+			if want := misspelling(k, vocab); want != "" {
 				ptr, key, keyword = string(at.AppendToken(k)), k, want
 				return true
 			}
@@ -91,12 +93,18 @@ func Misspelt(doc strictjson.Value) (ptr, key, keyword string) {
 	return ptr, key, keyword
 }
 
-// misspelling returns the checking keyword k misspells, or "" when k is a
-// keyword, an extension's or near none: the same but for case, or as near as
+// misspelling returns the checking keyword k misspells (x-... one of
+// vocab), or "" when k is a keyword, an extension's or near none: the same but for case, or as near as
 // usage.Nearest takes a typo (a keyword of three letters or fewer, not, if and
 // $ref's kin, only for case, so that notes is no misspelt not).
-func misspelling(k string) string {
-	if strings.HasPrefix(k, "x-") || slices.Contains(Keywords, k) || slices.Contains(otherKeywords, k) {
+func misspelling(k string, vocab []string) string {
+	if strings.HasPrefix(k, "x-") {
+		if len(vocab) == 0 || slices.Contains(vocab, k) {
+			return ""
+		}
+		return usage.Nearest(k, vocab)
+	}
+	if slices.Contains(Keywords, k) || slices.Contains(otherKeywords, k) {
 		return ""
 	}
 	w := usage.Nearest(k, checking)

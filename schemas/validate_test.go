@@ -461,3 +461,21 @@ func TestQuickInstance(t *testing.T) {
 		}
 	}
 }
+
+// TestContractEmbeddedSchema: fbeval validate checks a contract's schema
+// against the Draft 2020-12 metaschema, as fbeval check --contract does (a
+// contract whose schema could never compile passed validate); the relation
+// keywords stay allowed.
+func TestContractEmbeddedSchema(t *testing.T) {
+	v := mustValidator(t)
+	head := `{"schema_version": "fbeval-contract/v1", "id": "t", "version": "1",` + "\n"
+	good := head + ` "schema": {"type": "object", "x-sum": {"target": "/t", "of": "/l", "field": "/a"}}}`
+	if ps := v.ValidateFile("c.json", []byte(good), Options{}); len(ps) > 0 {
+		t.Errorf("relation keywords: %s", problemLines(ps))
+	}
+	bad := head + ` "schema": {"properties": {"t": {"type": "nubmer"}}}}`
+	want := `c.json:2:42: /schema/properties/t/type: value must be one of "array", "boolean", "integer", "null", "number", "object", "string"; got "nubmer"; did you mean "number"` + "\n"
+	if got := problemLines(v.ValidateFile("c.json", []byte(bad), Options{})); got != want {
+		t.Errorf("got  %swant %s", got, want)
+	}
+}

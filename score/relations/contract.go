@@ -18,6 +18,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/strictjson"
 	"github.com/fbeval/fbeval/contract/usage"
 	"github.com/fbeval/fbeval/schemas"
 )
@@ -254,32 +255,27 @@ func ParseContract(name string, data []byte) (*Contract, error) {
 		return nil, fmt.Errorf("%s: schema: %v", name, err)
 	}
 	c.sch, err = comp.Compile(contractURL)
-	if err != nil {
-		return nil, fmt.Errorf("%s: schema: %s", name, compileMessage(err))
-	}
-	return c, nil
-}
-
-// compileMessage turns a compile error into one line that names the keyword and its
-// location in the schema.
-func compileMessage(err error) string {
+	// a mistake in the schema, at its line and column in the file: the
+	// relation keyword's own, the metaschema's first, or a keyword misspelt
+	rec := contract.Record{File: name, Line: 1, Col: 1, Raw: data}
+	at := func(ptr string) int64 { return contract.PointerOffset(data, "/schema"+ptr) }
 	var ce *compileError
-	if errors.As(err, &ce) {
-		return ce.Error()
+	var me *schemas.MetaschemaError
+	switch {
+	case errors.As(err, &ce):
+		return nil, rec.Errorf(at(strings.TrimPrefix(ce.loc, "#")), "schema: %s", ce.Error())
+	case err != nil && errors.As(schemas.CompileError(err), &me):
+		return nil, rec.Errorf(at(me.Pointer), "%s", me.Error())
+	case err != nil:
+		return nil, fmt.Errorf("%s: %s", name, strings.ReplaceAll(schemas.CompileError(err).Error(), contractURL, ""))
 	}
-	var sve *jsonschema.SchemaValidationError
-	if errors.As(err, &sve) {
-		var ve *jsonschema.ValidationError
-		if errors.As(sve.Err, &ve) {
-			leaves := flatten(ve, nil)
-			if len(leaves) > 0 {
-				sort.Slice(leaves, func(i, j int) bool { return leaves[i].loc < leaves[j].loc })
-				l := leaves[0]
-				return fmt.Sprintf("%s at #%s: %s", l.keyword, l.loc, l.msg)
-			}
+	if doc, err := strictjson.Parse(string(data)); err == nil {
+		schema, _ := doc.Get("schema")
+		if ptr, _, want := schemas.Misspelt(schema, Keywords...); ptr != "" {
+			return nil, rec.Errorf(at(ptr), "schema: %s: not a JSON Schema keyword nor a relation keyword, so it checks nothing: did you mean %q?", ptr, want)
 		}
 	}
-	return oneLine(strings.ReplaceAll(err.Error(), contractURL, ""))
+	return c, nil
 }
 
 type leaf struct {

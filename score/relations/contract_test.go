@@ -37,6 +37,14 @@ func TestParseContractErrors(t *testing.T) {
 		{"wildcard not allowed", wrap(`{"x-sum":{"target":"/t","of":"/l/*","field":"/a"}}`), "wildcard"},
 		{"unknown rounding", wrap(`{"x-decimal":{"target":"/t","expr":"1","rounding":"bankers"}}`), "x-decimal"},
 		{"tensor dims unknown name", wrap(`{"x-tensor":{"shape":["n"],"dims":{"m":"/m"}}}`), "x-tensor at #/x-tensor: dims names \"m\""},
+		// a mistake in the schema at its line and column in the contract file
+		{"not a schema", "{\"schema_version\":\"fbeval-contract/v1\",\"id\":\"t\",\"version\":\"1\",\n\"schema\":{\"properties\":{\"t\":{\"type\":\"nubmer\"}}}}", `c.json:2:37: schema: /properties/t/type: value must be one of "array", "boolean", "integer", "null", "number", "object", "string"; got "nubmer"; did you mean "number"`},
+		{"relation keyword at its place", "{\"schema_version\":\"fbeval-contract/v1\",\"id\":\"t\",\"version\":\"1\",\n\"schema\":{\"x-sum\":{\"target\":\"/t\",\"of\":5,\"field\":\"/a\"}}}", `c.json:2:39: schema: /x-sum/of: got number, want string`},
+		{"bad pointer at its place", "{\"schema_version\":\"fbeval-contract/v1\",\"id\":\"t\",\"version\":\"1\",\n\"schema\":{\"x-sum\":{\"target\":\"total\",\"of\":\"/l\",\"field\":\"/a\"}}}", `c.json:2:29: schema: /x-sum/target: 'total' does not match pattern`},
+		// a key JSON Schema and the vocabulary ignore, a misspelling of one
+		// that checks: it would check nothing
+		{"misspelt keyword", "{\"schema_version\":\"fbeval-contract/v1\",\"id\":\"t\",\"version\":\"1\",\n\"schema\":{\"properties\":{\"t\":{\"minimun\":0}}}}", `c.json:2:40: schema: /properties/t/minimun: not a JSON Schema keyword nor a relation keyword, so it checks nothing: did you mean "minimum"?`},
+		{"misspelt relation keyword", "{\"schema_version\":\"fbeval-contract/v1\",\"id\":\"t\",\"version\":\"1\",\n\"schema\":{\"x-summ\":{\"target\":\"/t\",\"of\":\"/l\",\"field\":\"/a\"}}}", `c.json:2:20: schema: /x-summ: not a JSON Schema keyword nor a relation keyword, so it checks nothing: did you mean "x-sum"?`},
 		{"remote ref refused", wrap(`{"$ref":"https://example.com/s.json"}`), "refused"},
 		{"file ref refused", wrap(`{"$ref":"file:///etc/passwd"}`), "refused"},
 		{"other document refused", wrap(`{"$ref":"other.json"}`), "refused"},
