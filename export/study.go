@@ -134,6 +134,9 @@ func checkStudyFile(s *contract.Study, given map[string]bool) (ptr, msg string) 
 	default:
 		return "/suite", fmt.Sprintf("suite must be %q or %q, got %q", contract.SuiteCogLang, contract.SuiteToolcall, s.Suite)
 	}
+	if s.Suite == contract.SuiteCogLang && len(s.Gates) > 0 {
+		return "/gates", "gates are for toolcall studies; a CogLang result's ok decides the exit code: remove \"gates\" from the study"
+	}
 	if ptr, field := otherSuiteField(s); field != "" {
 		if s.Suite == contract.SuiteToolcall {
 			return ptr, "strict is for coglang studies (the strict CogLang profile), and toolcall scoring is strict already: remove it"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -392,7 +393,7 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	if err != nil {
 		return err
 	}
-	if err := checkGates(plan); err != nil {
+	if err := checkGates(plan, c.Study); err != nil {
 		return err
 	}
 	run, err := study.New(plan)
@@ -685,15 +686,42 @@ func (s *fileSet) find(fi os.FileInfo) (string, bool) {
 // threshold cannot be meant for its field's unit, is bad usage. Export and
 // study show check them too, so a study file's mistyped gate is found before
 // the run, not at its scoring.
-func checkGates(plan *export.ToolcallPlan) error {
-	gates, err := score.ParseGates(plan.Study.Gates)
-	if err != nil {
-		return usageError("%v", err)
-	}
-	if err := study.CheckGates(gates, plan); err != nil {
-		return usageError("%v", err)
+// A gate of the study file studyArg is named at its line and column there.
+func checkGates(plan *export.ToolcallPlan, studyArg string) error {
+	for i, text := range plan.Study.Gates {
+		gates, err := score.ParseGates([]string{text})
+		if err == nil {
+			err = study.CheckGates(gates, plan)
+		}
+		if err != nil {
+			return usageError("%v", gateAt(studyArg, i, err))
+		}
 	}
 	return nil
+}
+
+// gateAt places err, about the i-th gate of a study, at that gate's line and
+// column in the study file studyArg names: its gates come first, those of
+// --gate and --min-success after them. Other errors come back as they are.
+func gateAt(studyArg string, i int, err error) error {
+	if _, builtin := fixtures.BuiltinStudy(studyArg); builtin {
+		return err
+	}
+	data, rerr := contract.ReadFile(studyArg)
+	if rerr != nil {
+		return err
+	}
+	s, perr := export.ParseStudy(studyArg, data)
+	if perr != nil || i >= len(s.Gates) {
+		return err
+	}
+	msg := err.Error()
+	var ie *contract.InputError
+	if errors.As(err, &ie) {
+		msg = ie.Msg
+	}
+	rec := &contract.Record{File: studyArg, Line: 1, Col: 1, Raw: data}
+	return rec.Errorf(contract.PointerOffset(data, fmt.Sprintf("/gates/%d", i)), "study: %s", msg)
 }
 
 // noCogLangGates refuses gates in a CogLang study (name: the study as given).

@@ -44,7 +44,7 @@ func (c *StudyShowCmd) Run(env *Env) error {
 		if err != nil {
 			return err
 		}
-		if err := checkGates(plan); err != nil {
+		if err := checkGates(plan, c.Study); err != nil {
 			return err
 		}
 		for _, in := range plan.Inputs {
