@@ -48,3 +48,29 @@ func TestSignalEndsTheProcessAsTheSignal(t *testing.T) {
 		t.Error("an output was written")
 	}
 }
+
+// TestClosedPipeEndsBySIGPIPE: a reader that stops taking the output (| head)
+// ends fbeval by SIGPIPE, as it ends grep and jq: never a 0 that a pipeline
+// under pipefail would take for a pass (README, "Exit codes").
+func TestClosedPipeEndsBySIGPIPE(t *testing.T) {
+	bin, err := exec.LookPath("fbeval")
+	if err != nil {
+		t.Skip("the fbeval command of the test binary is not on PATH:", err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close() // the reader has gone
+	cmd := exec.Command(bin, "export", "toolcall", "--repeats", "3")
+	cmd.Stdout = w
+	err = cmd.Run()
+	w.Close()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		t.Fatalf("ended %v, want by SIGPIPE", err)
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGPIPE {
+		t.Errorf("ended %v, want by SIGPIPE", ee)
+	}
+}
