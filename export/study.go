@@ -282,6 +282,15 @@ func Resolve(s contract.Study, o Overrides) (contract.Study, error) {
 	default:
 		return s, &contract.InputError{Msg: fmt.Sprintf("study suite must be %q or %q, got %q", contract.SuiteCogLang, contract.SuiteToolcall, s.Suite)}
 	}
+	for _, f := range []struct{ flag, v string }{{"--schema", o.Schema}, {"--minimal-schema", o.MinimalSchema}} {
+		// named by its flag, not as the study's: check and fixtures
+		// probes have no study to speak of
+		if f.v != "" && !isSchemaFile(f.v) {
+			if err := fixtures.CheckVariant(f.v); err != nil {
+				return s, &contract.InputError{Kind: contract.ErrUsage, Msg: f.flag + ": " + err.Error()}
+			}
+		}
+	}
 	if s.Dataset == "" {
 		s.Dataset = fixtures.ToolcallDatasetPath
 	}

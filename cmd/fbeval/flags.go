@@ -9,7 +9,7 @@ import (
 // StudyFlags select a study and override its fields; export and score share them
 // so that score rebuilds exactly the requests export wrote.
 type StudyFlags struct {
-	Study          string   `arg:"" optional:"" help:"Built-in study (coglang, toolcall, toolcall-quick) or a study file." default:"coglang"`
+	Study          string   `arg:"" optional:"" help:"Built-in study (coglang, toolcall, toolcall-quick) or a study file; coglang when left out." default:"coglang"`
 	Fixture        string   `help:"CogLang fixture file; - reads standard input (default: the embedded fixture)." placeholder:"FILE"`
 	Dataset        string   `help:"Toolcall dataset file in HESchema's case format (default: the embedded dataset)." placeholder:"FILE"`
 	Domain         []string `help:"Only these domains (repeat or comma-separate)." placeholder:"D"`
