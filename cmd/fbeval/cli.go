@@ -106,6 +106,7 @@ type kongExit struct{ code int }
 // Main runs fbeval with args and returns the exit code: 0 done (and every gate met),
 // 1 scored but not ok, 2 bad usage or unreadable input.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	newFileMode() // the umask read before any goroutine creates a file
 	var cli CLI
 	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}
 	helpOut, helpCode := stdout, 0

@@ -53,7 +53,8 @@ func (e *Env) stdoutFile() os.FileInfo {
 // resolveOutput decides where an output named path is written. An existing file
 // must be a regular file that the command does not read; a symbolic link is
 // followed, and its target is written (the link stays). It returns the path to
-// replace and the mode to give the new file: the existing file's, or 0644.
+// replace and the mode to give the new file: the existing file's, or
+// newFileMode's.
 func resolveOutput(env *Env, path string) (string, os.FileMode, error) {
 	target := path
 	if li, err := os.Lstat(path); err == nil && li.Mode()&os.ModeSymlink != 0 {
@@ -65,7 +66,7 @@ func resolveOutput(env *Env, path string) (string, os.FileMode, error) {
 	}
 	st, err := os.Stat(target)
 	if os.IsNotExist(err) {
-		return target, 0o644, nil
+		return target, newFileMode(), nil
 	}
 	if errors.Is(err, syscall.ENOTDIR) {
 		return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: %s is not a folder: name an output in a folder", path, filepath.Dir(target))}
