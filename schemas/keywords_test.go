@@ -69,3 +69,34 @@ func TestCompileMisspelt(t *testing.T) {
 		t.Errorf("an extension's keyword: %v", err)
 	}
 }
+
+// FuzzCompile: any schema file compiles or fails with one line, never a
+// panic; a mistake placed in the file is at a line and column inside it, and
+// a schema that compiles names no misspelt keyword.
+func FuzzCompile(f *testing.F) {
+	f.Add([]byte(`{"type":"object","properties":{"a":{"type":"string","format":"date"}},"required":["a"]}`))
+	f.Add([]byte(`{"type":"string","fromat":"date"}`))
+	f.Add([]byte(`{"anyOf":[{"minimun":1},{"$ref":"#/$defs/x"}],"$defs":{"x":{"Type":"null"}}}`))
+	f.Add([]byte("{\n  \"properties\": {\"a/b\": {\"itmes\": {}}}\n}"))
+	f.Add([]byte(`{"type":5}`))
+	f.Add([]byte(`true`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, doc, err := Compile(data)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("multi-line error %q", err)
+			}
+			var ie *contract.InputError
+			if errors.As(err, &ie) && (ie.Line < 1 || ie.Col < 1 || ie.Line > strings.Count(string(data), "\n")+1) {
+				t.Fatalf("placed at %d:%d, outside the file: %v", ie.Line, ie.Col, err)
+			}
+			return
+		}
+		if s == nil {
+			t.Fatal("no schema and no error")
+		}
+		if ptr, _, _ := Misspelt(doc); ptr != "" {
+			t.Fatalf("compiled with a misspelt keyword at %s", ptr)
+		}
+	})
+}
