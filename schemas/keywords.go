@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/fbeval/fbeval/contract/strictjson"
 	"github.com/fbeval/fbeval/contract/usage"
@@ -114,11 +115,36 @@ func misspelling(k string, vocab []string) string {
 	return w
 }
 
-// misspeltError is Misspelt's finding as CompileValue returns it, at the key.
+// vocabularies holds the keywords of each vocabulary a meta-schema declares
+// (RegisterKeywords), by the meta-schema's URL.
+var vocabularies sync.Map
+
+// RegisterKeywords records the keywords of the vocabulary that the
+// meta-schema at url declares (score/relations registers its relation
+// keywords), so that in a schema whose $schema names it an x- key near one of
+// them is taken for its misspelling (x-summ for x-sum), which would check
+// nothing.
+func RegisterKeywords(url string, keywords []string) {
+	vocabularies.Store(url, slices.Clone(keywords))
+}
+
+// misspeltError is Misspelt's finding as CompileValue returns it, at the key:
+// with the keywords of the vocabulary the document's $schema names.
 func misspeltError(doc strictjson.Value) error {
-	ptr, _, want := Misspelt(doc)
+	var vocab []string
+	meta := ""
+	if m, ok := doc.Get("$schema"); ok {
+		meta = strings.TrimSuffix(m.Str(), "#")
+		if kws, ok := vocabularies.Load(meta); ok {
+			vocab = kws.([]string)
+		}
+	}
+	ptr, key, want := Misspelt(doc, vocab...)
 	if ptr == "" {
 		return nil
+	}
+	if strings.HasPrefix(key, "x-") {
+		return &MetaschemaError{Pointer: ptr, Msg: fmt.Sprintf("not a keyword of the vocabulary of %s, so it checks nothing: did you mean %q?", meta, want)}
 	}
 	return &MetaschemaError{Pointer: ptr, Msg: fmt.Sprintf("not a JSON Schema keyword, so it checks nothing: did you mean %q? (a keyword of your own starts \"x-\")", want)}
 }

@@ -100,3 +100,29 @@ func FuzzCompile(f *testing.F) {
 		}
 	})
 }
+
+// TestMisspeltVocabulary: in a schema whose $schema names a meta-schema with
+// registered keywords, an x- key near one of them is its misspelling; other x-
+// keys, and x- keys in a schema that names no such meta-schema, are left alone.
+func TestMisspeltVocabulary(t *testing.T) {
+	const meta = "https://example.test/meta/v1"
+	RegisterKeywords(meta, []string{"x-total", "x-order"})
+	doc := func(s string) strictjson.Value {
+		v, err := strictjson.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	err := misspeltError(doc(`{"$schema":"` + meta + `#","x-totl":1,"x-note":"mine"}`))
+	var me *MetaschemaError
+	if !errors.As(err, &me) || me.Pointer != "/x-totl" || !strings.Contains(me.Msg, `not a keyword of the vocabulary of `+meta+`, so it checks nothing: did you mean "x-total"?`) {
+		t.Errorf("got %v", err)
+	}
+	if err := misspeltError(doc(`{"$schema":"` + meta + `","x-total":1,"x-note":"mine"}`)); err != nil {
+		t.Errorf("keywords and another x- key: %v", err)
+	}
+	if err := misspeltError(doc(`{"x-totl":1}`)); err != nil {
+		t.Errorf("no vocabulary named: %v", err)
+	}
+}

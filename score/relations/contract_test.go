@@ -309,3 +309,17 @@ func TestCheckInvalidJSON(t *testing.T) {
 		t.Errorf("a value and a newline: %+v", r.Errors)
 	}
 }
+
+// TestSchemaMisspeltRelationKeyword: a tool's schema that names the relations
+// meta-schema and misspells a relation keyword is refused where it is compiled
+// (a dataset's referenceSchema, a --schema file): it would check nothing.
+func TestSchemaMisspeltRelationKeyword(t *testing.T) {
+	data := []byte(`{"$schema":"` + MetaSchemaURL + `","type":"object","x-summ":{"target":"/t","of":"/l","field":"/a"}}`)
+	_, _, err := schemas.Compile(data, Vocabulary)
+	if err == nil || !strings.Contains(err.Error(), `schema: /x-summ: not a keyword of the vocabulary of `+MetaSchemaURL+`, so it checks nothing: did you mean "x-sum"?`) {
+		t.Errorf("got %v", err)
+	}
+	if _, _, err := schemas.Compile([]byte(`{"$schema":"`+MetaSchemaURL+`","x-sum":{"target":"/t","of":"/l","field":"/a"}}`), Vocabulary); err != nil {
+		t.Errorf("the keyword itself: %v", err)
+	}
+}

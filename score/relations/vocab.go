@@ -35,6 +35,10 @@ var Keywords = []string{
 	"x-product", "x-references", "x-sum", "x-tensor", "x-uniqueKeys",
 }
 
+// a misspelt relation keyword in a schema that names MetaSchemaURL would check
+// nothing: schemas.Misspelt names it
+func init() { schemas.RegisterKeywords(MetaSchemaURL, Keywords) }
+
 var keywordsSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(keywordsSchemaJSON))
 	if err != nil {
