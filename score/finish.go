@@ -12,7 +12,8 @@ const (
 	// FinishCut: the model stopped at its token limit: "length" from a chat
 	// completion, "max_output_tokens" from the Responses API's
 	// incomplete_details, "max_tokens" and "model_context_window_exceeded"
-	// from Anthropic's stop_reason, Gemini's MAX_TOKENS.
+	// from Anthropic's stop_reason, Gemini's MAX_TOKENS, Mistral's
+	// "model_length" (the model's context filled).
 	FinishCut = 1 << iota
 	// FinishFiltered: a safety system stopped or withheld the answer, or the
 	// model refused on safety grounds: "content_filter" from a chat completion
@@ -23,7 +24,7 @@ const (
 )
 
 var (
-	cutReasons    = []string{"length", "max_tokens", "max_output_tokens", "model_context_window_exceeded"}
+	cutReasons    = []string{"length", "max_tokens", "max_output_tokens", "model_context_window_exceeded", "model_length"}
 	filterReasons = []string{"content_filter", "refusal", "safety", "recitation", "blocklist", "prohibited_content", "spii"}
 	// finishByLen holds the reasons by their length: a record's reason ("stop",
 	// "end_turn", ...) is compared with the few of its length, not with all.
@@ -61,7 +62,7 @@ func FinishReason(reason []byte) int {
 // CutWarning is the warning for n answers the model stopped at its token
 // limit, which score as written.
 func CutWarning(n int) string {
-	return contract.Plural(n, "answer was", "answers were") + " cut short at the model's token limit (finish_reason length, max_tokens, max_output_tokens or model_context_window_exceeded) and " +
+	return contract.Plural(n, "answer was", "answers were") + " cut short at the model's token limit (finish_reason length, max_tokens, max_output_tokens, model_context_window_exceeded or model_length) and " +
 		contract.Pick(n, "scores", "score") + " as written: raise the runner's --max-tokens if that was not meant"
 }
 

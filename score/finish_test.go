@@ -20,6 +20,7 @@ func TestFinishReason(t *testing.T) {
 		{"max_tokens", FinishCut},        // Anthropic
 		{"model_context_window_exceeded", FinishCut}, // Anthropic
 		{"MAX_TOKENS", FinishCut},                    // Gemini
+		{"model_length", FinishCut},                  // Mistral
 		{"content_filter", FinishFiltered},           // OpenAI, Azure OpenAI
 		{"refusal", FinishFiltered},                  // Anthropic
 		{"SAFETY", FinishFiltered},                   // Gemini

@@ -101,6 +101,20 @@ func TestParseRecordedBodies(t *testing.T) {
 	}
 }
 
+// TestParsePauseTurn: a turn paused mid-way (stop_reason pause_turn) holds no
+// answer yet: a provider error asked again, not its text scored as the answer.
+func TestParsePauseTurn(t *testing.T) {
+	body, err := os.ReadFile("testdata/message_pause_turn.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ParseMessage(body)
+	var ce *runner.CallError
+	if !errors.As(err, &ce) || ce.Code != "pause_turn" {
+		t.Errorf("%#v, want the provider error pause_turn", err)
+	}
+}
+
 func TestParseMessage(t *testing.T) {
 	for _, tt := range []struct {
 		name, body, output, finish, err string

@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/fbeval/fbeval/contract"
@@ -181,19 +182,42 @@ func Body(req *contract.Request, o Options) ([]byte, error) {
 }
 
 type chatCompletion struct {
-	ID      string `json:"id"`
-	Model   string `json:"model"`
-	Choices []struct {
-		Message      json.RawMessage `json:"message"`
-		FinishReason *string         `json:"finish_reason"`
-		Error        json.RawMessage `json:"error"` // OpenRouter: a choice that ended in an error
-	} `json:"choices"`
-	Error json.RawMessage `json:"error"` // OpenRouter: an error in a 200 answer
-	Usage *struct {
+	ID      string          `json:"id"`
+	Model   string          `json:"model"`
+	Choices []chatChoice    `json:"choices"`
+	Error   json.RawMessage `json:"error"` // OpenRouter: an error in a 200 answer
+	Usage   *struct {
 		PromptTokens     *int64 `json:"prompt_tokens"`
 		CompletionTokens *int64 `json:"completion_tokens"`
+		TotalTokens      *int64 `json:"total_tokens"`
 	} `json:"usage"`
 }
+
+type chatChoice struct {
+	Index        *int            `json:"index"`
+	Message      json.RawMessage `json:"message"`
+	FinishReason *string         `json:"finish_reason"`
+	Error        json.RawMessage `json:"error"` // OpenRouter: a choice that ended in an error
+}
+
+// firstChoice is the choice of index 0 (the one asked for), or the first
+// listed when none says its index.
+func (c *chatCompletion) firstChoice() *chatChoice {
+	for i := range c.Choices {
+		if ix := c.Choices[i].Index; ix != nil && *ix == 0 {
+			return &c.Choices[i]
+		}
+	}
+	return &c.Choices[0]
+}
+
+// interrupted are the finish reasons of an answer the server ended, not the
+// model: vLLM's "abort" (the request aborted) and "error" (an internal error
+// of the request), Mistral's "error", DeepSeek's
+// "insufficient_system_resource". The text beside them is cut short by the
+// server, so it is no answer to score: the call is a provider error, asked
+// again (--retries, and on resume).
+var interrupted = []string{"abort", "error", "insufficient_system_resource"}
 
 type chatMessage struct {
 	Content   json.RawMessage `json:"content"`
@@ -240,15 +264,18 @@ func ParseChat(body []byte) (runner.Result, error) {
 	}
 	errorMember := c.Error
 	if len(c.Choices) > 0 {
-		errorMember = c.Choices[0].Error
+		errorMember = c.firstChoice().Error
 	}
 	if ce := runner.ErrorInAnswer(errorMember); ce != nil {
 		return runner.Result{}, ce
 	}
-	if len(c.Choices) == 0 || len(c.Choices[0].Message) == 0 || string(c.Choices[0].Message) == "null" {
+	if len(c.Choices) == 0 || len(c.firstChoice().Message) == 0 || string(c.firstChoice().Message) == "null" {
 		return runner.Result{}, runner.BadResponse("the chat completion has no choices")
 	}
-	ch := c.Choices[0]
+	ch := c.firstChoice()
+	if fr := ch.FinishReason; fr != nil && slices.Contains(interrupted, *fr) {
+		return runner.Result{}, &runner.CallError{Code: "interrupted", Message: "the server ended the answer (finish_reason " + *fr + "), not the model: it is asked again", Retry: true}
+	}
 	var msg chatMessage
 	if err := runner.JSON.Unmarshal(ch.Message, &msg); err != nil {
 		return runner.Result{}, runner.BadResponse("the chat completion's message is not a message: %s", runner.DecodeErrorText(err))
@@ -259,6 +286,13 @@ func ParseChat(body []byte) (runner.Result, error) {
 	}
 	if u := c.Usage; u != nil {
 		res.InputTokens, res.OutputTokens = u.PromptTokens, u.CompletionTokens
+		if u.PromptTokens != nil && u.CompletionTokens != nil && u.TotalTokens != nil && *u.TotalTokens > *u.PromptTokens+*u.CompletionTokens {
+			// Gemini's OpenAI-compatible API leaves the thinking tokens
+			// out of completion_tokens and counts them in total_tokens;
+			// they are output tokens, billed as such
+			out := *u.TotalTokens - *u.PromptTokens
+			res.OutputTokens = &out
+		}
 	}
 	for _, tc := range msg.ToolCalls {
 		if tc.Function != nil && (tc.Type == "function" || tc.Type == "") {
@@ -328,8 +362,14 @@ type responsesAnswer struct {
 	} `json:"usage"`
 }
 
+// unfinished are the statuses of a Responses API response that holds no
+// answer yet, or never will: a background response queued or in progress, one
+// cancelled.
+var unfinished = []string{"queued", "in_progress", "cancelled"}
+
 type responsesItem struct {
 	Type      string `json:"type"`
+	Phase     string `json:"phase"` // a message's: "commentary" or "final_answer"
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
 	Content   []struct {
@@ -343,9 +383,11 @@ type responsesItem struct {
 // message: the output is the envelope of the first call (runner.ToolCall), and the
 // output items are kept in metadata as provider_output. Otherwise the output is the
 // output_text parts of its message items joined (refusal parts when there is no
-// text). The finish reason is the status, or the reason an incomplete answer
-// stopped. A failed answer is the provider error "failed", its error code in the
-// message.
+// text), without the messages labelled commentary when one is labelled
+// final_answer. The finish reason is the status, or the reason an incomplete
+// answer stopped. A failed answer is the provider error "failed", its error code
+// in the message; one queued, in progress or cancelled is the provider error of
+// that status.
 func ParseResponses(body []byte) (runner.Result, error) {
 	var a responsesAnswer
 	if err := runner.JSON.Unmarshal(body, &a); err != nil {
@@ -357,6 +399,10 @@ func ParseResponses(body []byte) (runner.Result, error) {
 			code = a.Error.Code
 		}
 		return runner.Result{}, &runner.CallError{Code: "failed", Message: "the response failed (" + code + ")"}
+	}
+	if slices.Contains(unfinished, a.Status) {
+		// a background response not done, or one cancelled: no answer yet
+		return runner.Result{}, &runner.CallError{Code: a.Status, Message: "the response is " + a.Status + ", not an answer: it is asked again"}
 	}
 	var items []responsesItem
 	if len(a.Output) > 0 && string(a.Output) != "null" {
@@ -376,10 +422,13 @@ func ParseResponses(body []byte) (runner.Result, error) {
 			return runner.ToolResult(res, runner.ToolCall{Name: item.Name, Arguments: item.Arguments}, a.Output), nil
 		}
 	}
+	// a model that labels its messages (gpt-5.3-codex and later) answers in
+	// its final_answer message; the commentary before it is no part of it
+	final := slices.ContainsFunc(items, func(it responsesItem) bool { return it.Type == "message" && it.Phase == "final_answer" })
 	var text, refusal strings.Builder
 	hasText := false
 	for _, item := range items {
-		if item.Type != "message" {
+		if item.Type != "message" || final && item.Phase == "commentary" {
 			continue
 		}
 		for _, c := range item.Content {

@@ -133,6 +133,12 @@ func TestParseRecordedBodies(t *testing.T) {
 		// a reasoning model: its reasoning item (a summary) before the message;
 		// the answer is the message's text alone
 		{"responses_reasoning.json", "responses", `{"action":"refuse","tool":null,"arguments":{},"missingFields":[],"reason":"I cannot share that."}`, "completed", "o4-mini-2025-04-16", "resp_68a1f0c2b3d48190a1b2c3d4e5f60718", 36, 412, false},
+		// a model that labels its messages (phase): the answer is the
+		// final_answer message, not the commentary before it glued on
+		{"responses_phase.json", "responses", `{"action":"call_tool","tool":"search_flights","arguments":{"origin":"Osaka"},"missingFields":[],"reason":""}`, "completed", "gpt-5.3-codex", "resp_69b2e1d3c4e59201b2c3d4e5f6071a2b", 291, 96, false},
+		// Gemini's OpenAI-compatible API: the thinking tokens are in
+		// total_tokens, not completion_tokens; they are output tokens
+		{"chat_gemini_thinking_usage.json", "chat", `{"action":"ask_clarification","tool":"search_hotels","arguments":{},"missingFields":["city"],"reason":"Which city?"}`, "stop", "gemini-2.5-flash", "Fq0yaKbWLpqfz7IPk7mB8Qc", 310, 606, false},
 	} {
 		body, err := os.ReadFile(filepath.Join("testdata", tt.file))
 		if err != nil {
@@ -178,6 +184,44 @@ func TestParseRecordedFailure(t *testing.T) {
 	var ce *runner.CallError
 	if !errors.As(err, &ce) || ce.Code != "failed" || ce.Message != "the response failed (server_error)" || ce.Retry {
 		t.Errorf("failed response: %#v", err)
+	}
+}
+
+// TestParseNoAnswer: a generation the server ended (vLLM's abort) and a
+// background response not done are provider errors, asked again, not the
+// model's answers scored as wrong.
+func TestParseNoAnswer(t *testing.T) {
+	for _, tt := range []struct {
+		file, api, code string
+		retry           bool
+	}{
+		{"chat_vllm_abort.json", "chat", "interrupted", true},
+		{"responses_in_progress.json", "responses", "in_progress", false},
+	} {
+		body, err := os.ReadFile(filepath.Join("testdata", tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		parse := ParseChat
+		if tt.api == "responses" {
+			parse = ParseResponses
+		}
+		_, err = parse(body)
+		var ce *runner.CallError
+		if !errors.As(err, &ce) || ce.Code != tt.code || ce.Retry != tt.retry {
+			t.Errorf("%s: %#v, want the provider error %s", tt.file, err, tt.code)
+		}
+	}
+	for _, reason := range []string{"error", "insufficient_system_resource"} {
+		body := `{"id":"c","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"{\"act"},"finish_reason":"` + reason + `"}]}`
+		if _, err := ParseChat([]byte(body)); err == nil || !strings.Contains(err.Error(), "interrupted: the server ended the answer (finish_reason "+reason+")") {
+			t.Errorf("%s: %v", reason, err)
+		}
+	}
+	// the choice of index 0, wherever it is listed
+	body := `{"id":"c","model":"m","choices":[{"index":1,"message":{"role":"assistant","content":"second"},"finish_reason":"stop"},{"index":0,"message":{"role":"assistant","content":"first"},"finish_reason":"stop"}]}`
+	if res, err := ParseChat([]byte(body)); err != nil || str(res.Output) != "first" {
+		t.Errorf("choices out of order: %v %v", str(res.Output), err)
 	}
 }
 
