@@ -119,13 +119,21 @@ func stringOf(v jsontext.Value) (string, bool) {
 }
 
 // isSingleRecord: an object with case_id and an output field is one record,
-// as the reference reads it; so is one with case_id and an error (a provider error
-// record, which the reference cannot read at all), a request (to be named as
-// one), and one with case_id and no answer at all (named as a record without
-// one, as on a line of a longer file): any object with case_id and no list
-// of records.
+// as the reference reads it, whatever lists it holds beside (the reference
+// asks this first: {"case_id", "output", "responses": [...]} is that one
+// record); so is one with case_id and an error (a provider error record,
+// which the reference cannot read at all), a request (to be named as one),
+// and one with case_id and no answer at all (named as a record without one,
+// as on a line of a longer file): any object with case_id and no list of
+// records.
 func isSingleRecord(names []string) bool {
-	return slices.Contains(names, "case_id") && !slices.Contains(names, "responses") && !slices.Contains(names, "answers")
+	if !slices.Contains(names, "case_id") {
+		return false
+	}
+	if slices.ContainsFunc(names, func(n string) bool { return n == "output" || n == "text" || n == "completion" }) {
+		return true
+	}
+	return !slices.Contains(names, "responses") && !slices.Contains(names, "answers")
 }
 
 // Block returns the response_file block fbeval adds to a CogLang result.
