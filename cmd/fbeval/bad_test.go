@@ -149,8 +149,8 @@ func TestBadInputCogLang(t *testing.T) {
 		{"nul.jsonl", 2, []string{`fbeval: $F:2:1: invalid JSON: invalid character '\x00' at start of value`}, 0},
 		{"bignum.jsonl", 1, []string{"fbeval: 1 case id the fixture does not have (1999999999999999999999999999999999999999...), not scored"}, 3},
 		{"dupkeys.jsonl", 1, nil, 1},
-		{"version_wrong.jsonl", 2, []string{`fbeval: $F:2:1: unsupported schema_version "coglang-generation-eval-response/v9": want "coglang-generation-eval-response/v0.1" (or none)`}, 0},
-		{"version_number.jsonl", 2, []string{`fbeval: $F:1:1: unsupported schema_version 1: want "coglang-generation-eval-response/v0.1" (or none)`}, 0},
+		{"version_wrong.jsonl", 2, []string{`fbeval: $F:2:1: unsupported schema_version "coglang-generation-eval-response/v9": want "coglang-generation-eval-response/v0.1" (or none, or "fbeval-response/v1")`}, 0},
+		{"version_number.jsonl", 2, []string{`fbeval: $F:1:1: unsupported schema_version 1: want "coglang-generation-eval-response/v0.1" (or none, or "fbeval-response/v1")`}, 0},
 		{"version_missing.jsonl", 1, nil, 1},
 		{"batch_version.json", 1, nil, 1}, // ignored, as the reference ignores it (refused under --strict)
 		{"id_number.jsonl", 2, []string{"fbeval: $F:1:1: none of its 2 records answers a case of the fixture (63 cases; unknown ids include 7): score them with the fixture (--fixture) or study they were exported for"}, 0},

@@ -162,7 +162,7 @@ func (f *recordFields) checkVersion() error {
 			return nil
 		}
 	}
-	return fmt.Errorf("unsupported schema_version %s: want %q (or none)", shortJSON(version), contract.CogLangResponse)
+	return fmt.Errorf("unsupported schema_version %s: want %q (or none, or %q)", shortJSON(version), contract.CogLangResponse, contract.ResponseV1)
 }
 
 // outputValue returns the first output value that is not null, as JSON.
