@@ -57,6 +57,21 @@ var (
 // but a misspelling of one of vocab, the keywords of a vocabulary the schema
 // is read with (x-summ for x-sum).
 func Misspelt(doc strictjson.Value, vocab ...string) (ptr, key, keyword string) {
+	eachKey(doc, func(at jsontext.Pointer, k string) bool {
+		if want := misspelling(k, vocab); want != "" {
+			ptr, key, keyword = string(at.AppendToken(k)), k, want
+			return true
+		}
+		return false
+	})
+	return ptr, key, keyword
+}
+
+// eachKey calls f with each member name of every schema object of doc (the
+// document and every schema it holds: subschema, subschemaMap,
+// subschemaList), in document order, with the pointer of its object, until f
+// returns true.
+func eachKey(doc strictjson.Value, f func(at jsontext.Pointer, key string) bool) {
 	var walk func(v strictjson.Value, at jsontext.Pointer) bool
 	walk = func(v strictjson.Value, at jsontext.Pointer) bool {
 		if v.Kind() != strictjson.Object {
@@ -64,8 +79,7 @@ func Misspelt(doc strictjson.Value, vocab ...string) (ptr, key, keyword string) 
 		}
 		for _, m := range v.Members() {
 			k := m.Key
-			if want := misspelling(k, vocab); want != "" {
-				ptr, key, keyword = string(at.AppendToken(k)), k, want
+			if f(at, k) {
 				return true
 			}
 			in := at.AppendToken(k)
@@ -91,7 +105,28 @@ func Misspelt(doc strictjson.Value, vocab ...string) (ptr, key, keyword string) 
 		return false
 	}
 	walk(doc, "")
-	return ptr, key, keyword
+}
+
+// Inactive finds the first key of a schema object in doc that is a keyword of
+// a registered vocabulary (RegisterKeywords) whose meta-schema the document's
+// $schema does not name (meta): JSON Schema then ignores it, so it checks
+// nothing. It returns the key's pointer, the key and the meta-schema that
+// declares it, or three "".
+func Inactive(doc strictjson.Value, meta string) (ptr, key, url string) {
+	eachKey(doc, func(at jsontext.Pointer, k string) bool {
+		if !strings.HasPrefix(k, "x-") {
+			return false
+		}
+		vocabularies.Range(func(u, kws any) bool {
+			if u.(string) != meta && slices.Contains(kws.([]string), k) {
+				ptr, key, url = string(at.AppendToken(k)), k, u.(string)
+				return false
+			}
+			return true
+		})
+		return ptr != ""
+	})
+	return ptr, key, url
 }
 
 // misspelling returns the checking keyword k misspells (x-... one of
@@ -138,6 +173,9 @@ func misspeltError(doc strictjson.Value) error {
 		if kws, ok := vocabularies.Load(meta); ok {
 			vocab = kws.([]string)
 		}
+	}
+	if ptr, key, url := Inactive(doc, meta); ptr != "" {
+		return &MetaschemaError{Pointer: ptr, Msg: fmt.Sprintf("%s is a keyword of the vocabulary of %s, which this schema's $schema does not name, so it checks nothing: add \"$schema\": %q at the schema's top", key, url, url)}
 	}
 	ptr, key, want := Misspelt(doc, vocab...)
 	if ptr == "" {

@@ -322,4 +322,14 @@ func TestSchemaMisspeltRelationKeyword(t *testing.T) {
 	if _, _, err := schemas.Compile([]byte(`{"$schema":"`+MetaSchemaURL+`","x-sum":{"target":"/t","of":"/l","field":"/a"}}`), Vocabulary); err != nil {
 		t.Errorf("the keyword itself: %v", err)
 	}
+	// a relation keyword in a schema that does not name the meta-schema is
+	// ignored by JSON Schema: it would check nothing (a keyword copied from a
+	// contract, where the vocabulary is always on)
+	for _, meta := range []string{``, `"$schema":"https://json-schema.org/draft/2020-12/schema",`} {
+		data := []byte(`{` + meta + `"type":"object","properties":{"guests":{"type":"integer"}},"x-compare":[{"left":"/guests","op":"le","right":{"const":2}}]}`)
+		_, _, err := schemas.Compile(data, Vocabulary)
+		if err == nil || !strings.Contains(err.Error(), `schema: /x-compare: x-compare is a keyword of the vocabulary of `+MetaSchemaURL+`, which this schema's $schema does not name, so it checks nothing: add "$schema": "`+MetaSchemaURL+`" at the schema's top`) {
+			t.Errorf("%s: got %v", meta, err)
+		}
+	}
 }
