@@ -57,7 +57,7 @@ var (
 // but a misspelling of one of vocab, the keywords of a vocabulary the schema
 // is read with (x-summ for x-sum).
 func Misspelt(doc strictjson.Value, vocab ...string) (ptr, key, keyword string) {
-	eachKey(doc, func(at jsontext.Pointer, k string) bool {
+	eachKey(doc, func(at jsontext.Pointer, k string, _ strictjson.Value) bool {
 		if want := misspelling(k, vocab); want != "" {
 			ptr, key, keyword = string(at.AppendToken(k)), k, want
 			return true
@@ -67,11 +67,40 @@ func Misspelt(doc strictjson.Value, vocab ...string) (ptr, key, keyword string) 
 	return ptr, key, keyword
 }
 
+// Formats are the values of format Draft 2020-12 defines, and the library's
+// others (period, semver).
+var Formats = []string{"date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname",
+	"ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template", "json-pointer",
+	"relative-json-pointer", "regex", "period", "semver"}
+
+// otherFormats are OpenAPI's formats, which schemas copied from an API
+// description carry: known words, never taken for a misspelt one.
+var otherFormats = []string{"int32", "int64", "float", "double", "byte", "binary", "password"}
+
+// MisspeltFormat finds the first format in doc whose value is no format
+// fbeval knows but a misspelling of one (dat, date_time, Email): an unknown
+// format is an annotation, so it checks nothing. A format of one's own, near
+// none, is left alone. It returns the value's pointer, the value and the
+// format it misspells, or three "".
+func MisspeltFormat(doc strictjson.Value) (ptr, value, format string) {
+	eachKey(doc, func(at jsontext.Pointer, k string, v strictjson.Value) bool {
+		if k != "format" || v.Kind() != strictjson.String || slices.Contains(Formats, v.Str()) || slices.Contains(otherFormats, v.Str()) {
+			return false
+		}
+		if want := usage.Nearest(v.Str(), Formats); want != "" {
+			ptr, value, format = string(at.AppendToken(k)), v.Str(), want
+			return true
+		}
+		return false
+	})
+	return ptr, value, format
+}
+
 // eachKey calls f with each member name of every schema object of doc (the
 // document and every schema it holds: subschema, subschemaMap,
 // subschemaList), in document order, with the pointer of its object, until f
 // returns true.
-func eachKey(doc strictjson.Value, f func(at jsontext.Pointer, key string) bool) {
+func eachKey(doc strictjson.Value, f func(at jsontext.Pointer, key string, value strictjson.Value) bool) {
 	var walk func(v strictjson.Value, at jsontext.Pointer) bool
 	walk = func(v strictjson.Value, at jsontext.Pointer) bool {
 		if v.Kind() != strictjson.Object {
@@ -79,7 +108,7 @@ func eachKey(doc strictjson.Value, f func(at jsontext.Pointer, key string) bool)
 		}
 		for _, m := range v.Members() {
 			k := m.Key
-			if f(at, k) {
+			if f(at, k, m.Value) {
 				return true
 			}
 			in := at.AppendToken(k)
@@ -113,7 +142,7 @@ func eachKey(doc strictjson.Value, f func(at jsontext.Pointer, key string) bool)
 // nothing. It returns the key's pointer, the key and the meta-schema that
 // declares it, or three "".
 func Inactive(doc strictjson.Value, meta string) (ptr, key, url string) {
-	eachKey(doc, func(at jsontext.Pointer, k string) bool {
+	eachKey(doc, func(at jsontext.Pointer, k string, _ strictjson.Value) bool {
 		if !strings.HasPrefix(k, "x-") {
 			return false
 		}
@@ -176,6 +205,9 @@ func misspeltError(doc strictjson.Value) error {
 	}
 	if ptr, key, url := Inactive(doc, meta); ptr != "" {
 		return &MetaschemaError{Pointer: ptr, Msg: fmt.Sprintf("%s is a keyword of the vocabulary of %s, which this schema's $schema does not name, so it checks nothing: add \"$schema\": %q at the schema's top", key, url, url)}
+	}
+	if ptr, v, want := MisspeltFormat(doc); ptr != "" {
+		return &MetaschemaError{Pointer: ptr, Msg: fmt.Sprintf("%q is no format JSON Schema knows, so it checks nothing: did you mean %q?", v, want)}
 	}
 	ptr, key, want := Misspelt(doc, vocab...)
 	if ptr == "" {

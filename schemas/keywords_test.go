@@ -40,6 +40,24 @@ func TestMisspelt(t *testing.T) {
 		{"boolean schemas", `{"properties":{"a":true},"items":false}`, "", ""},
 		{"not an object", `true`, "", ""},
 	}
+	for _, tt := range []struct{ doc, ptr, want string }{
+		{`{"type":"string","format":"dat"}`, "/format", "date"},
+		{`{"properties":{"at":{"format":"date_time"}}}`, "/properties/at/format", "date-time"},
+		{`{"items":{"format":"Email"}}`, "/items/format", "email"},
+		{`{"format":"date"}`, "", ""},
+		{`{"format":"int64"}`, "", ""},           // OpenAPI's
+		{`{"format":"currency-code"}`, "", ""},   // one's own, near none
+		{`{"const":{"format":"dat"}}`, "", ""},   // data, not a schema
+		{`{"properties":{"format":{}}}`, "", ""}, // a property named format
+	} {
+		doc, err := strictjson.Parse(tt.doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ptr, _, want := MisspeltFormat(doc); ptr != tt.ptr || want != tt.want {
+			t.Errorf("%s: MisspeltFormat = %q, %q; want %q, %q", tt.doc, ptr, want, tt.ptr, tt.want)
+		}
+	}
 	for _, tt := range tests {
 		doc, err := strictjson.Parse(tt.doc)
 		if err != nil {
