@@ -177,6 +177,11 @@ func checkStudyFile(s *contract.Study, given map[string]bool) (ptr, msg string) 
 		return "/filter/limit", fmt.Sprintf("filter limit must not be negative, got %d", s.Filter.Limit)
 	case s.Seed < 0:
 		return "/seed", fmt.Sprintf("seed must not be negative, got %d", s.Seed)
+	case s.MaxTokens != nil && *s.MaxTokens < 1:
+		// every request would carry it, and every provider refuse it
+		return "/max_tokens", fmt.Sprintf("max_tokens must be at least 1, got %d (null or left out: the runner's default)", *s.MaxTokens)
+	case s.Temperature != nil && (*s.Temperature < 0 || math.IsNaN(*s.Temperature)):
+		return "/temperature", fmt.Sprintf("temperature must not be negative, got %v (null or left out: the runner's default)", *s.Temperature)
 	}
 	switch s.Decoding {
 	case "", contract.DecodingPromptOnly, contract.DecodingNativeSchema, contract.DecodingNativeTools:

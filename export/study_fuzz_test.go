@@ -66,6 +66,9 @@ func TestParseStudyErrors(t *testing.T) {
 		{"wrong type", `{"schema_version":"fbeval-study/v1","repeats":"2"}`, "s.json:1:47: want an integer, got a JSON string at /repeats"},
 		// a value the flag refuses is refused in the file too: repeats 0 was 1
 		{"repeats 0", `{"schema_version":"fbeval-study/v1","suite":"toolcall","repeats":0}`, "s.json:1:66: study: repeats must be from 1 to 100000000, got 0"},
+		// sampling settings every request would carry, and fbeval's own schemas refuse
+		{"max_tokens 0", `{"schema_version":"fbeval-study/v1","suite":"toolcall","max_tokens":0}`, "s.json:1:69: study: max_tokens must be at least 1, got 0 (null or left out: the runner's default)"},
+		{"temperature -1", `{"schema_version":"fbeval-study/v1","suite":"coglang","temperature":-1}`, "s.json:1:69: study: temperature must not be negative, got -1 (null or left out: the runner's default)"},
 		// the other suite's fields, which were left unused
 		{"coglang repairs", `{"schema_version":"fbeval-study/v1","suite":"coglang","repairs":2}`, "s.json:1:65: study: repairs is for toolcall studies: a CogLang study is its fixture's cases, each asked once (its fields: dataset, strict, max_tokens, temperature): remove it"},
 		{"coglang filter", `{"schema_version":"fbeval-study/v1","suite":"coglang","filter":{"domains":["hotels"]}}`, "s.json:1:64: study: filter is for toolcall studies: a CogLang study is its fixture's cases, each asked once (its fields: dataset, strict, max_tokens, temperature): remove it"},
