@@ -148,7 +148,15 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 		out, _ := contract.Marshal(append(doc, contract.Member{Key: "note", Value: passNote}), contract.PythonIndent)
 		w.Write(append(out, '\n'))
 	} else {
-		fmt.Fprintf(w, "%s %s (%s)\n", verdict, c.Domain, tool.Name)
+		candidateNote := ""
+		switch {
+		case c.Schema == "":
+		case res.Success && !res.CandidateValid:
+			candidateNote = "; the candidate schema rejects it, a right output (as FR counts a valid probe it rejects)"
+		case !res.Success && res.CandidateValid:
+			candidateNote = "; the candidate schema accepts it, a wrong output"
+		}
+		fmt.Fprintf(w, "%s %s (%s)%s\n", verdict, c.Domain, tool.Name, candidateNote)
 		for _, e := range res.Errors {
 			fmt.Fprintf(w, "  %s\n", describeError(e))
 			for _, d := range e.Details {
@@ -171,7 +179,10 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 	return nil
 }
 
-const passNote = "PASS means the implemented checks passed (envelope, reference and candidate schemas, tool, confirmed state, policies); nothing more."
+// passNote says what the verdict covers: the candidate schema is judged
+// apart (candidate_valid), as a study judges it, since it is the schema
+// under test, not the output's.
+const passNote = "PASS means the implemented checks passed (envelope, reference schema, tool, confirmed state, policies); nothing more. A candidate schema (--schema) is judged apart: whether it accepts the output is candidate_valid, not the verdict."
 
 func describeError(e tc.Error) string {
 	s := e.Code
