@@ -80,7 +80,7 @@ func ForeignOf(keys map[string]bool, strs map[string]string) (what, way string) 
 	case has("completedRuns") && has("arms") && has("effects"):
 		return "HESchema's report (config, arms, effects)", "convert the run log beside it with fbeval-batch from-heschema DIR and score what it writes"
 	case datasetCase(keys):
-		return "a toolcall dataset case (id, domain, prompt, expected: HESchema's case format)", "a dataset goes to --dataset FILE (of fbeval export, score and check)"
+		return "a toolcall dataset case (id, domain, prompt, expected: HESchema's case format)", "a dataset goes to --dataset FILE (of fbeval export, score, study show and fixtures audit)"
 	case has("datasetHash") && has("schemaHashes"):
 		return "HESchema's config.json (a run's configuration)", "convert the run log beside it with fbeval-batch from-heschema DIR and score what it writes"
 	case has("cases") && has("sha256") && has("domains") && has("categories"):

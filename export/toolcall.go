@@ -89,18 +89,22 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 		name := s.Schemas[arm]
 		perDomain := map[string][]byte{}
 		var file []byte
+		flag := "--schema"
+		if arm == contract.ArmMinimalSchema {
+			flag = "--minimal-schema"
+		}
 		if isSchemaFile(name) {
 			data, err := contract.ReadFile(name)
 			if err != nil {
 				return nil, &contract.InputError{Kind: contract.ErrRead, File: name, Msg: "cannot read schema: " + pathErr(err)}
 			}
 			if kind, v := contract.KindOf(data); kind != "" {
-				return nil, &contract.InputError{Kind: contract.ErrWrongFile, File: name, Line: 1, Col: 1, Msg: fmt.Sprintf("this is %s (%s), not a JSON Schema: give --schema a schema file, or a variant (%s)", kind, v, strings.Join(fixtures.ToolcallVariantNames(), ", "))}
+				return nil, &contract.InputError{Kind: contract.ErrWrongFile, File: name, Line: 1, Col: 1, Msg: fmt.Sprintf("this is %s (%s), not a JSON Schema: give %s a schema file, or a variant (%s)", kind, v, flag, strings.Join(fixtures.ToolcallVariantNames(), ", "))}
 			}
 			if keys := notSchemaKeys(data); keys != "" {
 				// any object compiles, its keys unknown keywords: a model's
 				// output so given would pass every check
-				return nil, &contract.InputError{Kind: contract.ErrWrongFile, File: name, Line: 1, Col: 1, Msg: fmt.Sprintf("holds no JSON Schema keyword at its top level (%s), so it would pass anything: give --schema a schema file, or a variant (%s)", keys, strings.Join(fixtures.ToolcallVariantNames(), ", "))}
+				return nil, &contract.InputError{Kind: contract.ErrWrongFile, File: name, Line: 1, Col: 1, Msg: fmt.Sprintf("holds no JSON Schema keyword at its top level (%s), so it would pass anything: give %s a schema file, or a variant (%s)", keys, flag, strings.Join(fixtures.ToolcallVariantNames(), ", "))}
 			}
 			if _, _, err := schemas.Compile(data, exts...); err != nil {
 				var ie *contract.InputError
