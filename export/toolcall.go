@@ -117,6 +117,15 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 			if len(domains) > 1 {
 				return nil, studyErr("the %s schema file %s applies to one domain, but the study selects %d (%s): add --domain", arm, name, len(domains), strings.Join(domains, ", "))
 			}
+			if len(domains) == 1 {
+				// another tool's schema: every answer of this tool fails
+				// it, and the prompts show it for this tool
+				tool := p.Tools[domains[0]]
+				own, theirs := schemas.Properties(tool.ReferenceSchema), schemas.Properties(data)
+				if len(own) > 0 && len(theirs) > 0 && !slices.ContainsFunc(theirs, func(f string) bool { return slices.Contains(own, f) }) {
+					return nil, &contract.InputError{Kind: contract.ErrWrongFile, File: name, Line: 1, Col: 1, Msg: fmt.Sprintf("names none of the fields of %s (%s), only %s: it is another tool's schema; give %s the schema of %s", tool.Name, strings.Join(own, ", "), strings.Join(theirs, ", "), flag, tool.Name)}
+				}
+			}
 			file = data
 			p.Inputs = append(p.Inputs, Input{Role: "schema", Path: name, SHA256: sha(data)})
 		}

@@ -218,3 +218,22 @@ func misspeltError(doc strictjson.Value) error {
 	}
 	return &MetaschemaError{Pointer: ptr, Msg: fmt.Sprintf("not a JSON Schema keyword, so it checks nothing: did you mean %q? (a keyword of your own starts \"x-\")", want)}
 }
+
+// Properties lists the properties a schema document's top level names, in its
+// order, or nil when it names none (a schema of no properties, or not an
+// object, or no JSON).
+func Properties(data []byte) []string {
+	doc, err := strictjson.Parse(string(data))
+	if err != nil {
+		return nil
+	}
+	props, ok := doc.Get("properties")
+	if !ok || props.Kind() != strictjson.Object || props.Len() == 0 {
+		return nil
+	}
+	names := make([]string, 0, props.Len())
+	for _, m := range props.Members() {
+		names = append(names, m.Key)
+	}
+	return names
+}
