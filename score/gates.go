@@ -38,7 +38,7 @@ func (g GateResult) Why() string {
 	}
 	key := g.Gate.Path[len(g.Gate.Path)-1]
 	actual := FormatValue(key, *g.Actual)
-	if u := unitOf(key); u == unitPercent || u == unitPoints {
+	if u := unitOf(key); u == unitPercent || u == unitPoints || u == unitOpenPercent {
 		// as many decimals as show it below (or above) the threshold
 		actual = report.GateValue(*g.Actual, 1, g.Gate.Op, g.Gate.Threshold, g.Passed)
 	}
@@ -58,6 +58,12 @@ func nullReason(key string) string {
 		return "no row needed a repair"
 	case key == "semantic_precision_among_valid_calls_percent":
 		return "no call was schema-valid"
+	case key == "mcnemar_exact_p":
+		return "the exact McNemar test is taken only where every cluster holds one pair, and over pairs that exist (docs/statistics.md)"
+	case key == "relative_improvement_percent":
+		return "the baseline never succeeded, or there are no pairs"
+	case key == "error_reduction_percent":
+		return "the baseline never failed, or there are no pairs"
 	}
 	return "nothing was counted toward it: no rows with a response"
 }
@@ -67,7 +73,7 @@ func nullReason(key string) string {
 // dollars to six decimals, p-values to three significant digits.
 func FormatValue(key string, v float64) string {
 	switch unitOf(key) {
-	case unitPercent, unitPoints:
+	case unitPercent, unitPoints, unitOpenPercent:
 		return strconv.FormatFloat(v, 'f', 1, 64)
 	case unitUSD:
 		return strconv.FormatFloat(v, 'f', 6, 64)

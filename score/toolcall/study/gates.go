@@ -80,8 +80,29 @@ func CheckGates(gates []score.Gate, plan *export.ToolcallPlan) error {
 		if err := score.CheckThreshold(g); err != nil {
 			return err
 		}
+		if g.Path[len(g.Path)-1] == "mcnemar_exact_p" {
+			if cluster, n := largestCluster(plan); n > 1 {
+				return &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: mcnemar_exact_p is null in every report of this study: the exact McNemar test takes one pair a cluster, and cluster %s holds %d (its cases × repeats; docs/statistics.md): gate on absolute_uplift_points, or read the effect's bootstrap interval", g.Text, cluster, n)}
+			}
+		}
 	}
 	return nil
+}
+
+// largestCluster names the cluster of plan with the most pairs (its cases
+// times the repeats) and their number: the first in dataset order of the
+// largest.
+func largestCluster(plan *export.ToolcallPlan) (string, int) {
+	cases := map[string]int{}
+	best, most := "", 0
+	for i := range plan.Cases {
+		c := plan.Cases[i].Cluster
+		cases[c]++
+		if cases[c] > most {
+			best, most = c, cases[c]
+		}
+	}
+	return best, most * plan.Study.Repeats
 }
 
 func unknownGateField(g score.Gate, path string, fields, arms []string) string {
