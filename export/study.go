@@ -143,6 +143,9 @@ func checkStudyFile(s *contract.Study, given map[string]bool) (ptr, msg string) 
 		}
 		return ptr, field + " is for toolcall studies: a CogLang study is its fixture's cases, each asked once (its fields: dataset, strict, max_tokens, temperature): remove it"
 	}
+	if msg := fixtures.UnknownBuiltin(s.Dataset); msg != "" {
+		return "/dataset", msg
+	}
 	switch {
 	case s.Suite == contract.SuiteCogLang && s.Dataset == fixtures.ToolcallDatasetPath:
 		return "/dataset", fmt.Sprintf("%s is the toolcall dataset: a CogLang study's dataset is %s or a CogLang fixture file", s.Dataset, fixtures.CogLangDefaultPath)
@@ -464,6 +467,9 @@ func Seed(studySeed int64, caseID string, repeat int) int64 {
 func CogLangInput(dataset string) (Input, error) {
 	if dataset == "" || dataset == fixtures.CogLangDefaultPath {
 		return Input{Role: "fixture", Path: fixtures.CogLangDefaultPath, SHA256: sha(fixtures.CogLangDefaultJSON())}, nil
+	}
+	if msg := fixtures.UnknownBuiltin(dataset); msg != "" {
+		return Input{}, &contract.InputError{Kind: contract.ErrUsage, Msg: msg}
 	}
 	data, err := contract.ReadFile(dataset)
 	if err != nil {

@@ -309,6 +309,9 @@ func loadDataset(path string, exts ...schemas.Extension) ([]contract.Case, Input
 		data, _ := fixtures.ToolcallFixtureFile("cases.jsonl")
 		return fixtures.ToolcallDataset(), Input{Role: "dataset", Path: path, SHA256: sha(data)}, nil
 	}
+	if msg := fixtures.UnknownBuiltin(path); msg != "" {
+		return nil, Input{}, &contract.InputError{Kind: contract.ErrUsage, Msg: msg}
+	}
 	data, err := contract.ReadFile(path)
 	if err != nil {
 		return nil, Input{}, &contract.InputError{Kind: contract.ErrRead, File: path, Msg: "cannot read dataset: " + pathErr(err)}
