@@ -156,6 +156,10 @@ func checkStudyFile(s *contract.Study, given map[string]bool) (ptr, msg string) 
 		// absent is 1; 0 given is a study of no request, as --repeats 0 is refused
 		return "/repeats", fmt.Sprintf("repeats must be from 1 to %d, got 0", MaxRequests)
 	}
+	if given["arms"] && len(s.Arms) == 0 {
+		// not all three, as leaving it out means
+		return "/arms", fmt.Sprintf("arms lists no arm: list one or more of %s, or leave it out for all three", strings.Join(contract.Arms, ", "))
+	}
 	seen := map[string]bool{}
 	for i, a := range s.Arms {
 		if !slices.Contains(contract.Arms, a) {
@@ -314,6 +318,10 @@ func Resolve(s contract.Study, o Overrides) (contract.Study, error) {
 			return s, studyErr("arm %q is listed twice", a)
 		}
 		seen[a] = true
+	}
+	if o.MinimalSchema != "" && !slices.Contains(s.Arms, contract.ArmMinimalSchema) {
+		// the minimal schema is shown in that arm's prompts alone
+		return s, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("--minimal-schema is the schema the %s arm shows, and the study's arms (%s) leave it out: add it to --arms, or leave --minimal-schema out", contract.ArmMinimalSchema, strings.Join(s.Arms, ", "))}
 	}
 	// report order is the canonical arm order, whatever order the file lists
 	slices.SortFunc(s.Arms, func(a, b string) int { return slices.Index(contract.Arms, a) - slices.Index(contract.Arms, b) })

@@ -66,6 +66,7 @@ func TestParseStudyErrors(t *testing.T) {
 		{"wrong type", `{"schema_version":"fbeval-study/v1","repeats":"2"}`, "s.json:1:47: want an integer, got a JSON string at /repeats"},
 		// a value the flag refuses is refused in the file too: repeats 0 was 1
 		{"repeats 0", `{"schema_version":"fbeval-study/v1","suite":"toolcall","repeats":0}`, "s.json:1:66: study: repeats must be from 1 to 100000000, got 0"},
+		{"no arms", `{"schema_version":"fbeval-study/v1","suite":"toolcall","arms":[]}`, "s.json:1:63: study: arms lists no arm: list one or more of no_schema, minimal_schema, input_schema, or leave it out for all three"},
 		{"builtin typo", `{"schema_version":"fbeval-study/v1","suite":"toolcall","dataset":"builtin:toolcal"}`, `s.json:1:66: study: unknown built-in dataset "builtin:toolcal": the built-in ones are builtin:toolcall and builtin:coglang; did you mean builtin:toolcall`},
 		// sampling settings every request would carry, and fbeval's own schemas refuse
 		{"max_tokens 0", `{"schema_version":"fbeval-study/v1","suite":"toolcall","max_tokens":0}`, "s.json:1:69: study: max_tokens must be at least 1, got 0 (null or left out: the runner's default)"},
