@@ -96,6 +96,20 @@ func MisspeltFormat(doc strictjson.Value) (ptr, value, format string) {
 	return ptr, value, format
 }
 
+// nullableTrue finds the first "nullable": true in doc's schema objects (a
+// schema copied from an OpenAPI 3.0 description), whose author meant null
+// to pass, which JSON Schema does not read: its pointer, or "".
+func nullableTrue(doc strictjson.Value) string {
+	ptr := ""
+	eachKey(doc, func(at jsontext.Pointer, k string, v strictjson.Value) bool {
+		if k == "nullable" && v.Kind() == strictjson.Bool && v.Bool() {
+			ptr = string(at.AppendToken(k))
+		}
+		return ptr != ""
+	})
+	return ptr
+}
+
 // eachKey calls f with each member name of every schema object of doc (the
 // document and every schema it holds: subschema, subschemaMap,
 // subschemaList), in document order, with the pointer of its object, until f
@@ -205,6 +219,9 @@ func misspeltError(doc strictjson.Value) error {
 	}
 	if ptr, key, url := Inactive(doc, meta); ptr != "" {
 		return &MetaschemaError{Pointer: ptr, Msg: fmt.Sprintf("%s is a keyword of the vocabulary of %s, which this schema's $schema does not name, so it checks nothing: add \"$schema\": %q at the schema's top", key, url, url)}
+	}
+	if ptr := nullableTrue(doc); ptr != "" {
+		return &MetaschemaError{Pointer: ptr, Msg: "nullable is OpenAPI's, which JSON Schema ignores, so null is refused here all the same: write the type with \"null\" in it ([\"string\", \"null\"]), or add {\"type\": \"null\"} to an anyOf"}
 	}
 	if ptr, v, want := MisspeltFormat(doc); ptr != "" {
 		return &MetaschemaError{Pointer: ptr, Msg: fmt.Sprintf("%q is no format JSON Schema knows, so it checks nothing: did you mean %q?", v, want)}

@@ -86,6 +86,14 @@ func TestCompileMisspelt(t *testing.T) {
 	if _, _, err := Compile([]byte(`{"type":"string","x-fromat":"date"}`)); err != nil {
 		t.Errorf("an extension's keyword: %v", err)
 	}
+	// OpenAPI's nullable: the author meant null to pass, JSON Schema refuses it
+	_, _, err = Compile([]byte(`{"type":"object","properties":{"note":{"type":"string","nullable":true}}}`))
+	if err == nil || !strings.Contains(err.Error(), `schema: /properties/note/nullable: nullable is OpenAPI's, which JSON Schema ignores, so null is refused here all the same`) {
+		t.Errorf("nullable: %v", err)
+	}
+	if _, _, err := Compile([]byte(`{"type":"string","nullable":false}`)); err != nil {
+		t.Errorf("nullable false: %v", err)
+	}
 }
 
 // FuzzCompile: any schema file compiles or fails with one line, never a
