@@ -143,6 +143,22 @@ func eachKey(doc strictjson.Value, f func(at jsontext.Pointer, key string, value
 						return true
 					}
 				}
+			case strings.HasPrefix(k, "x-"):
+				// a vocabulary keyword's "where" is a schema (the relations'
+				// x-count), in one entry or a list of them
+				entries := []strictjson.Value{m.Value}
+				at := []jsontext.Pointer{in}
+				if m.Value.Kind() == strictjson.Array {
+					entries, at = nil, nil
+					for i := range m.Value.Len() {
+						entries, at = append(entries, m.Value.Index(i)), append(at, in.AppendToken(fmt.Sprint(i)))
+					}
+				}
+				for i, e := range entries {
+					if w, ok := e.Get("where"); ok && e.Kind() == strictjson.Object && walk(w, at[i].AppendToken("where")) {
+						return true
+					}
+				}
 			}
 		}
 		return false

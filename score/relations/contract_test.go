@@ -45,6 +45,10 @@ func TestParseContractErrors(t *testing.T) {
 		// that checks: it would check nothing
 		{"misspelt keyword", "{\"schema_version\":\"fbeval-contract/v1\",\"id\":\"t\",\"version\":\"1\",\n\"schema\":{\"properties\":{\"t\":{\"minimun\":0}}}}", `c.json:2:40: schema: /properties/t/minimun: not a JSON Schema keyword nor a relation keyword, so it checks nothing: did you mean "minimum"?`},
 		{"misspelt relation keyword", "{\"schema_version\":\"fbeval-contract/v1\",\"id\":\"t\",\"version\":\"1\",\n\"schema\":{\"x-summ\":{\"target\":\"/t\",\"of\":\"/l\",\"field\":\"/a\"}}}", `c.json:2:20: schema: /x-summ: not a JSON Schema keyword nor a relation keyword, so it checks nothing: did you mean "x-sum"?`},
+		// a keyword on the other kind of value would check nothing there
+		{"array keyword on an object", wrap(`{"type":"object","properties":{"lines":{"type":"array"}},"x-uniqueKeys":[["/sku"]]}`), `schema: x-uniqueKeys at #/x-uniqueKeys: applies to an array, and this schema is an object's: put it on the schema of the array it checks`},
+		{"object keyword on an array", wrap(`{"type":"array","x-sum":{"target":"/t","of":"/l","field":"/a"}}`), `schema: x-sum at #/x-sum: applies to an object, and this schema is an array's: put it on the schema of the object it checks`},
+		{"misspelt in where", wrap(`{"type":"object","x-count":{"target":"/n","of":"/l","where":{"minimun":1}}}`), `schema: /x-count/where/minimun: not a JSON Schema keyword nor a relation keyword, so it checks nothing: did you mean "minimum"?`},
 		{"remote ref refused", wrap(`{"$ref":"https://example.com/s.json"}`), "refused"},
 		{"file ref refused", wrap(`{"$ref":"file:///etc/passwd"}`), "refused"},
 		{"other document refused", wrap(`{"$ref":"other.json"}`), "refused"},

@@ -100,6 +100,15 @@ func (vb *vocab) compile(ctx *jsonschema.CompilerContext, obj map[string]any) (j
 	loc := schemaLocation(ctx.Enqueue(nil).Location)
 	e := &ext{st: vb.st}
 	for _, kw := range present {
+		// a keyword on the other kind of value checks nothing there (a
+		// relation whose operand is absent is skipped)
+		on := "object"
+		if slices.Contains(arrayKeywords, kw) {
+			on = "array"
+		}
+		if kind := schemaKind(obj); kind != "" && kind != on {
+			return nil, &compileError{kw: kw, loc: loc + "/" + kw, msg: fmt.Sprintf("applies to an %s, and this schema is an %s's: put it on the schema of the %s it checks", on, kind, on)}
+		}
 		items := asList(obj[kw])
 		for i, item := range items {
 			where := loc + "/" + kw
@@ -114,6 +123,43 @@ func (vb *vocab) compile(ctx *jsonschema.CompilerContext, obj map[string]any) (j
 		}
 	}
 	return e, nil
+}
+
+// arrayKeywords are the relation keywords that apply to an array (their
+// pointers are into each item); the others apply to an object.
+var arrayKeywords = []string{"x-uniqueKeys", "x-ordered", "x-nonOverlapping", "x-tensor"}
+
+// schemaKind is "object" or "array" when a schema says which its value is
+// (its type, alone or with null; else properties or items), or "".
+func schemaKind(obj map[string]any) string {
+	kinds := map[string]bool{}
+	switch t := obj["type"].(type) {
+	case string:
+		kinds[t] = true
+	case []any:
+		for _, v := range t {
+			if s, ok := v.(string); ok && s != "null" {
+				kinds[s] = true
+			}
+		}
+	}
+	if len(kinds) == 0 {
+		_, props := obj["properties"]
+		_, items := obj["items"]
+		switch {
+		case props && !items:
+			return "object"
+		case items && !props:
+			return "array"
+		}
+		return ""
+	}
+	if len(kinds) == 1 && (kinds["object"] || kinds["array"]) {
+		for k := range kinds {
+			return k
+		}
+	}
+	return ""
 }
 
 // asList turns a keyword value that may be one object or a list into a list.
