@@ -206,6 +206,11 @@ func (c *CheckCmd) runContract(env *Env, output []byte) error {
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
+	// what lint finds (a pointer that resolves nowhere: its relation is
+	// skipped whenever the operand is absent) is said, not left to a PASS
+	for _, fd := range relations.Lint(ct) {
+		env.warnf("%s: contract lint: %s %s at %s: %s (a relation whose operand is absent is skipped)", c.Contract, fd.Severity, fd.Code, fd.Location, fd.Message)
+	}
 	var ctx *relations.Context
 	if c.Context != "" {
 		if ctx, err = relations.LoadContext(c.Context); err != nil {

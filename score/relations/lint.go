@@ -162,6 +162,17 @@ func lintObject(obj map[string]any, loc string, add func(sev, code, loc, format 
 						resolves(obj, kwLoc, s)
 					}
 				}
+				if of, ok := m["of"].(string); ok {
+					// x-sum's field is into each item of the list of
+					if f, ok := m["field"].(string); ok {
+						if p, err := parsePointer(of, false); err == nil {
+							if list := subschemaAt(obj, p.tokens); list != nil {
+								its, _ := list["items"].(map[string]any)
+								resolves(its, kwLoc, f)
+							}
+						}
+					}
+				}
 				if fs, ok := m["factors"].([]any); ok {
 					for _, f := range fs {
 						if s, ok := f.(string); ok {
