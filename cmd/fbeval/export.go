@@ -77,7 +77,7 @@ func (c *ExportCmd) Run(env *Env) error {
 		}
 		plan, err := export.PlanToolcall(s, relations.Vocabulary)
 		if err != nil {
-			return err
+			return c.pathHint(err)
 		}
 		// the study's gates decide its scoring: a mistyped one is said now,
 		// not after the run

@@ -1,8 +1,14 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
+	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/score/toolcall/study"
 )
 
@@ -122,4 +128,30 @@ func (f *StudyFlags) ofSuite(suite string) error {
 // whether records of another recipe are allowed.
 func (f *StudyFlags) given() study.Given {
 	return study.Given{Repeats: f.Repeats != nil, Repairs: f.Repairs != nil, OtherRecipe: f.AllowOtherRecipe}
+}
+
+// pathHint adds to err, a file a study names that cannot be read, where
+// the file is when it lies beside the study file: paths in a study file are
+// read from the current directory (as the same paths given as flags are), and
+// a study run from elsewhere names files that are not there.
+func (f *StudyFlags) pathHint(err error) error {
+	var ie *contract.InputError
+	if !errors.As(err, &ie) || !errors.Is(ie.Kind, contract.ErrRead) || ie.File == "" || filepath.IsAbs(ie.File) {
+		return err
+	}
+	if _, builtin := fixtures.BuiltinStudy(f.Study); builtin || f.Study == "-" {
+		return err
+	}
+	dir := filepath.Dir(f.Study)
+	beside := filepath.Join(dir, ie.File)
+	if dir == "." || !fileExists(beside) || fileExists(ie.File) {
+		return err
+	}
+	ie.Msg += fmt.Sprintf(" (paths in a study file are read from the current directory, and %s is beside the study: give that path, or run from %s)", beside, dir)
+	return err
+}
+
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }

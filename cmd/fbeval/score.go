@@ -391,7 +391,7 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	s.Gates = append(s.Gates, extra...)
 	plan, err := export.PlanToolcall(s, relations.Vocabulary)
 	if err != nil {
-		return err
+		return c.pathHint(err)
 	}
 	if err := checkGates(plan, c.Study); err != nil {
 		return err

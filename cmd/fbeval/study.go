@@ -42,7 +42,7 @@ func (c *StudyShowCmd) Run(env *Env) error {
 	default:
 		plan, err := export.PlanToolcall(s, relations.Vocabulary)
 		if err != nil {
-			return err
+			return c.pathHint(err)
 		}
 		if err := checkGates(plan, c.Study); err != nil {
 			return err
