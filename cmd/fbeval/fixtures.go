@@ -155,6 +155,24 @@ func (c *FixturesAuditCmd) Run(env *Env) error {
 			fmt.Fprintf(w, "FAIL %s: %s\n", f.CaseID, f.Reason)
 		}
 	}
+	// why the exit is 1, said
+	if n := len(fails); n > 0 {
+		env.warnf("%s: %s their own contract (listed above)", name, contract.Plural(n, "gold answer fails", "gold answers fail"))
+	}
+	if n := len(counts.DuplicateIDs); n > 0 {
+		env.warnf("%s: %s repeated", name, contract.Plural(n, "case id is", "case ids are"))
+	}
+	if counts.UniquePrompts != counts.Total {
+		first := map[string]string{}
+		for i := range cases {
+			c := &cases[i]
+			if f, ok := first[c.Prompt]; ok {
+				env.warnf("%s: %s a prompt another case asks (the first: %s asks %s's), so a study asks it twice as two cases", name, contract.Plural(counts.Total-counts.UniquePrompts, "case asks", "cases ask"), c.ID, f)
+				break
+			}
+			first[c.Prompt] = c.ID
+		}
+	}
 	if len(fails) > 0 || len(counts.DuplicateIDs) > 0 || counts.UniquePrompts != counts.Total {
 		return &exitError{code: 1}
 	}
