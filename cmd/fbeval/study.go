@@ -66,7 +66,7 @@ func inputObject(in export.Input) contract.Object {
 
 // StudyInitCmd prints a study template.
 type StudyInitCmd struct {
-	Study string `arg:"" optional:"" help:"Built-in study to start from; toolcall when left out." default:"toolcall"`
+	Study string `arg:"" optional:"" help:"Built-in study or study file to start from; toolcall when left out." default:"toolcall"`
 }
 
 func (c *StudyInitCmd) Run(env *Env) error {
