@@ -57,7 +57,7 @@ var (
 // but a misspelling of one of vocab, the keywords of a vocabulary the schema
 // is read with (x-summ for x-sum).
 func Misspelt(doc strictjson.Value, vocab ...string) (ptr, key, keyword string) {
-	eachKey(doc, func(at jsontext.Pointer, k string, _ strictjson.Value) bool {
+	eachKey(doc, func(at jsontext.Pointer, _ strictjson.Value, k string, _ strictjson.Value) bool {
 		if want := misspelling(k, vocab); want != "" {
 			ptr, key, keyword = string(at.AppendToken(k)), k, want
 			return true
@@ -83,7 +83,7 @@ var otherFormats = []string{"int32", "int64", "float", "double", "byte", "binary
 // none, is left alone. It returns the value's pointer, the value and the
 // format it misspells, or three "".
 func MisspeltFormat(doc strictjson.Value) (ptr, value, format string) {
-	eachKey(doc, func(at jsontext.Pointer, k string, v strictjson.Value) bool {
+	eachKey(doc, func(at jsontext.Pointer, obj strictjson.Value, k string, v strictjson.Value) bool {
 		if k != "format" || v.Kind() != strictjson.String || slices.Contains(Formats, v.Str()) || slices.Contains(otherFormats, v.Str()) {
 			return false
 		}
@@ -101,8 +101,8 @@ func MisspeltFormat(doc strictjson.Value) (ptr, value, format string) {
 // to pass, which JSON Schema does not read: its pointer, or "".
 func nullableTrue(doc strictjson.Value) string {
 	ptr := ""
-	eachKey(doc, func(at jsontext.Pointer, k string, v strictjson.Value) bool {
-		if k == "nullable" && v.Kind() == strictjson.Bool && v.Bool() {
+	eachKey(doc, func(at jsontext.Pointer, obj strictjson.Value, k string, v strictjson.Value) bool {
+		if k == "nullable" && v.Kind() == strictjson.Bool && v.Bool() && !typeHasNull(obj) {
 			ptr = string(at.AppendToken(k))
 		}
 		return ptr != ""
@@ -110,11 +110,28 @@ func nullableTrue(doc strictjson.Value) string {
 	return ptr
 }
 
-// eachKey calls f with each member name of every schema object of doc (the
-// document and every schema it holds: subschema, subschemaMap,
-// subschemaList), in document order, with the pointer of its object, until f
-// returns true.
-func eachKey(doc strictjson.Value, f func(at jsontext.Pointer, key string, value strictjson.Value) bool) {
+// typeHasNull reports whether a schema object's type admits null already.
+func typeHasNull(obj strictjson.Value) bool {
+	t, ok := obj.Get("type")
+	if !ok {
+		return false
+	}
+	if t.Kind() == strictjson.String {
+		return t.Str() == "null"
+	}
+	for _, m := range t.Items() {
+		if m.Value.Kind() == strictjson.String && m.Value.Str() == "null" {
+			return true
+		}
+	}
+	return false
+}
+
+// eachKey calls f with each member name and value of every schema object of
+// doc (the document and every schema it holds: subschema, subschemaMap,
+// subschemaList), in document order, with the object and its pointer, until
+// f returns true.
+func eachKey(doc strictjson.Value, f func(at jsontext.Pointer, obj strictjson.Value, key string, value strictjson.Value) bool) {
 	var walk func(v strictjson.Value, at jsontext.Pointer) bool
 	walk = func(v strictjson.Value, at jsontext.Pointer) bool {
 		if v.Kind() != strictjson.Object {
@@ -122,7 +139,7 @@ func eachKey(doc strictjson.Value, f func(at jsontext.Pointer, key string, value
 		}
 		for _, m := range v.Members() {
 			k := m.Key
-			if f(at, k, m.Value) {
+			if f(at, v, k, m.Value) {
 				return true
 			}
 			in := at.AppendToken(k)
@@ -172,7 +189,7 @@ func eachKey(doc strictjson.Value, f func(at jsontext.Pointer, key string, value
 // nothing. It returns the key's pointer, the key and the meta-schema that
 // declares it, or three "".
 func Inactive(doc strictjson.Value, meta string) (ptr, key, url string) {
-	eachKey(doc, func(at jsontext.Pointer, k string, _ strictjson.Value) bool {
+	eachKey(doc, func(at jsontext.Pointer, _ strictjson.Value, k string, _ strictjson.Value) bool {
 		if !strings.HasPrefix(k, "x-") {
 			return false
 		}

@@ -91,8 +91,10 @@ func TestCompileMisspelt(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `schema: /properties/note/nullable: nullable is OpenAPI's, which JSON Schema ignores, so null is refused here all the same`) {
 		t.Errorf("nullable: %v", err)
 	}
-	if _, _, err := Compile([]byte(`{"type":"string","nullable":false}`)); err != nil {
-		t.Errorf("nullable false: %v", err)
+	for _, ok := range []string{`{"type":"string","nullable":false}`, `{"type":["string","null"],"nullable":true}`} {
+		if _, _, err := Compile([]byte(ok)); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
 	}
 }
 
