@@ -187,31 +187,10 @@ func TestParseRecordedFailure(t *testing.T) {
 	}
 }
 
-// TestParseNoAnswer: a generation the server ended (vLLM's abort) and a
-// background response not done are provider errors, asked again, not the
-// model's answers scored as wrong.
+// TestParseNoAnswer: a generation the server ended is a provider error,
+// asked again, not the model's answer scored as wrong (the recorded bodies are
+// in TestErrorInA200Answer); the choice read is the one of index 0.
 func TestParseNoAnswer(t *testing.T) {
-	for _, tt := range []struct {
-		file, api, code string
-		retry           bool
-	}{
-		{"chat_vllm_abort.json", "chat", "interrupted", true},
-		{"responses_in_progress.json", "responses", "in_progress", false},
-	} {
-		body, err := os.ReadFile(filepath.Join("testdata", tt.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		parse := ParseChat
-		if tt.api == "responses" {
-			parse = ParseResponses
-		}
-		_, err = parse(body)
-		var ce *runner.CallError
-		if !errors.As(err, &ce) || ce.Code != tt.code || ce.Retry != tt.retry {
-			t.Errorf("%s: %#v, want the provider error %s", tt.file, err, tt.code)
-		}
-	}
 	for _, reason := range []string{"error", "insufficient_system_resource"} {
 		body := `{"id":"c","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"{\"act"},"finish_reason":"` + reason + `"}]}`
 		if _, err := ParseChat([]byte(body)); err == nil || !strings.Contains(err.Error(), "interrupted: the server ended the answer (finish_reason "+reason+")") {
@@ -380,12 +359,20 @@ func TestErrorInA200Answer(t *testing.T) {
 	}{
 		{"chat_error_in_200.json", "http_502", "HTTP 502 Bad Gateway: Provider returned error (in a 200 answer)", true},
 		{"chat_choice_error.json", "http_502", "HTTP 502 Bad Gateway: Upstream error from Together: the model stopped responding (in a 200 answer)", true},
+		// a generation the server ended (vLLM's abort), and a background
+		// response not done: no answer, asked again
+		{"chat_vllm_abort.json", "interrupted", "the server ended the answer (finish_reason abort), not the model: it is asked again", true},
+		{"responses_in_progress.json", "in_progress", "the response is in_progress, not an answer: it is asked again", false},
 	} {
 		body, err := os.ReadFile(filepath.Join("testdata", tt.file))
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := ParseChat(body)
+		parse := ParseChat
+		if strings.HasPrefix(tt.file, "responses_") {
+			parse = ParseResponses
+		}
+		res, err := parse(body)
 		var ce *runner.CallError
 		if !errors.As(err, &ce) || ce.Code != tt.code || ce.Message != tt.message || ce.Retry != tt.retry {
 			t.Errorf("%s: %+v, %v; want %s %q retry %v", tt.file, res, err, tt.code, tt.message, tt.retry)
