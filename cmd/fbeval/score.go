@@ -358,7 +358,7 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 		return err
 	}
 	if n := res.ProviderErrorCases(); n > 0 {
-		env.warnf("%s a provider error, where the model never answered (%s): %s and the result is not ok; run the runner again with -o FILE to ask %s again (answered requests are skipped)%s", contract.Plural(n, "case has", "cases have"), res.ProviderErrorCodes, contract.Pick(n, "it scores as a failure", "they score as failures"), contract.Pick(n, "it", "them"), res.ProviderErrorCodes.FilterNote())
+		env.warnf("%s a provider error, where the model never answered (%s): %s and the result is not ok; run the runner again with -o FILE to ask %s again (answered requests are skipped; of a batch: fbeval-batch to-* REQUESTS --answered FILE makes the batch of the rest, and from-* converts its results into FILE)%s", contract.Plural(n, "case has", "cases have"), res.ProviderErrorCodes, contract.Pick(n, "it scores as a failure", "they score as failures"), contract.Pick(n, "it", "them"), res.ProviderErrorCodes.FilterNote())
 	}
 	if !res.OK() {
 		return &exitError{code: 1}
@@ -463,7 +463,7 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 		} else {
 			ok = false
 			codes := rep.ProviderErrorCodes()
-			env.warnf("%s a provider error, where the model never answered (%s): %s and the run is not ok; run the runner again with -o FILE to ask %s again (answered requests are skipped), or give --allow-provider-errors to accept %[4]s%s", contract.Plural(n, "row has", "rows have"), codes, contract.Pick(n, "it scores as a failure", "they score as failures"), contract.Pick(n, "it", "them"), codes.FilterNote())
+			env.warnf("%s a provider error, where the model never answered (%s): %s and the run is not ok; run the runner again with -o FILE to ask %s again (answered requests are skipped; of a batch: fbeval-batch to-* REQUESTS --answered FILE makes the batch of the rest, and from-* converts its results into FILE), or give --allow-provider-errors to accept %[4]s%s", contract.Plural(n, "row has", "rows have"), codes, contract.Pick(n, "it scores as a failure", "they score as failures"), contract.Pick(n, "it", "them"), codes.FilterNote())
 		}
 	}
 	if run.Plan.Study.Repairs > 0 {

@@ -731,3 +731,60 @@ func TestToTakesNoOutputFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestRetryBatch: the requests a first batch left with an error make a second
+// batch (to-openai --answered), whose results converted into the first's -o
+// file complete it: exit 0, nothing missing. An answer wins over an error for
+// one custom id whatever order the files are given in.
+func TestRetryBatch(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ids := []string{"flights-000.input_schema.r1.a1", "flights-001.input_schema.r1.a1", "flights-002.input_schema.r1.a1"}
+	var rq strings.Builder
+	for _, id := range ids {
+		fmt.Fprintf(&rq, `{"schema_version":"fbeval-request/v1","request_id":%q,"case_id":%q,"suite":"toolcall","study":"sha256:1111111111111111","recipe":"sha256:0f28a999da7113fd","arm":"input_schema","repeat":1,"attempt":1,"prompt":"p","messages":[{"role":"user","content":"p"}]}`+"\n", id, id[:11])
+	}
+	reqs := write("requests.jsonl", rq.String())
+	answer := func(id string) string {
+		return `{"id":"batch_req_1","custom_id":"` + batchCustomID(false, id, "sha256:0f28a999da7113fd") + `","response":{"status_code":200,"request_id":"r","body":{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"{}"},"finish_reason":"stop"}]}},"error":null}` + "\n"
+	}
+	failure := func(id string) string {
+		return `{"id":"batch_req_2","custom_id":"` + batchCustomID(false, id, "sha256:0f28a999da7113fd") + `","response":{"status_code":500,"request_id":"r","body":{"error":{"message":"boom","type":"server_error","param":null,"code":null}}},"error":null}` + "\n"
+	}
+	first := write("first_output.jsonl", answer(ids[0])+answer(ids[1]))
+	firstErrors := write("first_errors.jsonl", failure(ids[2]))
+	resp := filepath.Join(dir, "responses.jsonl")
+	if code, _, errs := runBatch(t, "", "from-openai", "--requests", reqs, "-o", resp, first, firstErrors); code != 1 || !strings.Contains(errs, "2 answered, 1 error, 0 duplicates, 0 unknown, 0 missing") {
+		t.Fatalf("first batch: exit %d\n%s", code, errs)
+	}
+	// the batch of the rest: the one request left with an error
+	code, out, errs := runBatch(t, "", "to-openai", "--model", "m", "--answered", resp, reqs)
+	if code != 0 || strings.Count(out, "\n") != 1 || !strings.Contains(out, ids[2]) || !strings.Contains(errs, "2 requests answered already, left out") {
+		t.Fatalf("to-openai --answered: exit %d\n%s\n%s", code, out, errs)
+	}
+	retry := write("retry_output.jsonl", answer(ids[2]))
+	code, _, errs = runBatch(t, "", "from-openai", "--requests", reqs, "-o", resp, retry)
+	if code != 0 || !strings.Contains(errs, "1 answered, 0 errors, 0 duplicates, 0 unknown, 0 missing") || !strings.Contains(errs, "2 requests have no result here and an answer there already") {
+		t.Errorf("retry into the first's file: exit %d\n%s", code, errs)
+	}
+	// every file at once, the errors last: the answer wins
+	for _, order := range [][]string{{first, retry, firstErrors}, {firstErrors, retry, first}} {
+		args := append([]string{"from-openai", "--requests", reqs}, order...)
+		if code, out, errs := runBatch(t, "", args...); code != 0 || strings.Contains(out, `"error"`) || !strings.Contains(errs, "3 answered, 0 errors, 1 duplicate") {
+			t.Errorf("%v: exit %d\n%s", order, code, errs)
+		}
+	}
+	// a request still left with an error in the -o file is no success
+	resp2 := filepath.Join(dir, "responses2.jsonl")
+	runBatch(t, "", "from-openai", "--requests", reqs, "-o", resp2, first, firstErrors)
+	code, _, errs = runBatch(t, "", "from-openai", "--requests", reqs, "-o", resp2, first)
+	if code != 1 || !strings.Contains(errs, "1 request has no result here and an error there: make a batch of the requests left so (fbeval-batch to-openai "+reqs+" --answered "+resp2+")") {
+		t.Errorf("an error left in the file: exit %d\n%s", code, errs)
+	}
+}

@@ -162,6 +162,27 @@ func (rs *results) find(cid string) (first, last int, ok bool) {
 	return first, last, ok
 }
 
+// winner is the position in byID of the result that stands for a custom id
+// whose lines are at first..last, in reading order: the last answer, or when
+// every line is an error, the last line. An answer wins over an error
+// whatever the order of the files: a retry batch's answers and the first
+// batch's error file may be given in either.
+func (rs *results) winner(first, last int, buf *[]byte) (int, error) {
+	if first == last {
+		return last, nil
+	}
+	for k := last; k >= first; k-- {
+		r, err := rs.readInto(rs.entryAt(k), buf)
+		if err != nil {
+			return 0, err
+		}
+		if r.res.Error == nil {
+			return k, nil
+		}
+	}
+	return last, nil
+}
+
 // entryAt is the entry at position k of byID.
 func (rs *results) entryAt(k int) *entry { return rs.entries.at(rs.byID[k]) }
 
@@ -235,7 +256,7 @@ func (rs *results) duplicateNotes(note func(string), max int) (more int, err err
 		if err != nil {
 			return 0, err
 		}
-		note(fmt.Sprintf("%s: custom id %q repeats; the last result wins", r.where, r.customID))
+		note(fmt.Sprintf("%s: custom id %q repeats; the last answer wins (an error only when no line answers)", r.where, r.customID))
 		max--
 	}
 	return more, nil

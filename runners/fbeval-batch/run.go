@@ -37,6 +37,23 @@ type splitFlags struct {
 	OutDir     string `help:"Write the batch files into DIR (split under the limits) instead of stdout (- is stdout)."`
 	MaxPerFile int    `help:"Most requests per batch file (0: the provider's limit)."`
 	MaxBytes   int64  `help:"Most bytes per batch file (0: the provider's limit)."`
+	Answered   string `help:"Leave out the requests RESPONSES answers already (the -o file of from-*): the batch of those a first batch left with an error or without a result." placeholder:"RESPONSES"`
+}
+
+// unanswered returns which requests the batch leaves out: those the
+// --answered file answers (nil: none).
+func (f *splitFlags) unanswered(input string) (func(*runner.Item) bool, error) {
+	if f.Answered == "" {
+		return nil, nil
+	}
+	if f.Answered == input {
+		return nil, usagef("--answered %s: that is the request file: give the responses its first batch's results were converted into", f.Answered)
+	}
+	o, err := runner.ReadAnswered(f.Answered)
+	if err != nil {
+		return nil, usagef("--answered %v", err)
+	}
+	return func(it *runner.Item) bool { return o.Answered(it.Req.RequestID) }, nil
 }
 
 type toOpenAI struct {
@@ -258,7 +275,7 @@ type planned struct {
 // written before writing anything: check, if not nil, is called with each
 // request in file order), on the goroutines that decode the requests, and once
 // to write them, one at a time, so only one is held at a time.
-func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item) ([]byte, error), check func(*runner.Item) error, shape batchShape, dir string, stdout, stderr io.Writer) error {
+func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item) ([]byte, error), check func(*runner.Item) error, skip func(*runner.Item) bool, shape batchShape, dir string, stdout, stderr io.Writer) error {
 	if dir == "-" {
 		dir = "" // standard output, as "-" is in every flag, not a folder named "-"
 	}
@@ -275,7 +292,12 @@ func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item)
 	var counts []int // entries per file
 	var size int64
 	i := 0
+	skipped := 0
 	err := runner.EachPrepared(reqs, measure, func(it *runner.Item, p *planned) error {
+		if skip != nil && skip(it) {
+			skipped++
+			return nil
+		}
 		if check != nil {
 			if err := check(it); err != nil {
 				return err
@@ -300,7 +322,13 @@ func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item)
 	if err != nil {
 		return err
 	}
+	if skipped > 0 {
+		fmt.Fprintf(stderr, "%s: %s answered already, left out\n", name, contract.Plural(skipped, "request", "requests"))
+	}
 	if len(counts) == 0 {
+		if skipped > 0 {
+			fmt.Fprintf(stderr, "%s: every request is answered: no batch to make\n", name)
+		}
 		return nil
 	}
 	if dir == "" && len(counts) > 1 {
@@ -340,6 +368,9 @@ func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item)
 	}
 	var e []byte
 	err = reqs.Each(func(it *runner.Item) error {
+		if skip != nil && skip(it) {
+			return nil
+		}
 		var err error
 		if e, err = entry(e[:0], it); err != nil {
 			return err
@@ -391,6 +422,10 @@ func (c *toOpenAI) run(stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := batchesNotInput(c.OutDir, c.Input, stdout); err != nil {
 		return err
 	}
+	skip, err := c.unanswered(c.Input)
+	if err != nil {
+		return err
+	}
 	reqs, done, err := openRequests(c.Input, stdin, nil)
 	if err != nil {
 		return err
@@ -415,7 +450,7 @@ func (c *toOpenAI) run(stdin io.Reader, stdout, stderr io.Writer) error {
 		return append(line, '\n'), err
 	}
 	shape := batchShape{ext: ".jsonl", maxN: pick(c.MaxPerFile, openaiMaxRequests), maxBytes: pick64(c.MaxBytes, openaiMaxBytes)}
-	return writeBatches(reqs, entry, nil, shape, c.OutDir, stdout, stderr)
+	return writeBatches(reqs, entry, nil, skip, shape, c.OutDir, stdout, stderr)
 }
 
 func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
@@ -426,6 +461,10 @@ func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
 		return usagef("%s", msg)
 	}
 	if err := batchesNotInput(c.OutDir, c.Input, stdout); err != nil {
+		return err
+	}
+	skip, err := c.unanswered(c.Input)
+	if err != nil {
 		return err
 	}
 	reqs, done, err := openRequests(c.Input, stdin, nil)
@@ -457,7 +496,7 @@ func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
 		}, contract.Compact, 0)
 	}
 	shape := batchShape{head: `{"requests":[`, sep: ",", tail: "]}\n", ext: ".json", maxN: pick(c.MaxPerFile, anthropicMaxRequests), maxBytes: pick64(c.MaxBytes, anthropicMaxBytes)}
-	if err := writeBatches(reqs, entry, check, shape, c.OutDir, stdout, stderr); err != nil {
+	if err := writeBatches(reqs, entry, check, skip, shape, c.OutDir, stdout, stderr); err != nil {
 		return err
 	}
 	if temperature != nil {
@@ -549,7 +588,9 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			_, last, _ := rs.find(unmapped)
 			return 0, usagef("%s: custom id %q cannot be mapped back without the request file; give --requests", rs.where(rs.entryAt(last)), unmapped)
 		}
-		order = lastOfEach(rs)
+		if order, err = lastOfEach(rs); err != nil {
+			return 0, err
+		}
 		slices.SortFunc(order, func(a, b uint32) int {
 			if c := bytes.Compare(names.at(a), names.at(b)); c != 0 {
 				return c
@@ -709,11 +750,15 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		err = runner.EachPrepared(reqs, func() func(*runner.Item) made {
 			var buf []byte
 			return func(it *runner.Item) made {
-				_, last, ok := find(&it.Req)
+				first, last, ok := find(&it.Req)
 				if !ok {
 					return made{}
 				}
-				return prepare(&it.Req, it.Study, it.Recipe, rs.entryAt(last), &buf)
+				k, err := rs.winner(first, last, &buf)
+				if err != nil {
+					return made{err: err}
+				}
+				return prepare(&it.Req, it.Study, it.Recipe, rs.entryAt(k), &buf)
 			}
 		}, func(it *runner.Item, m *made) error { return write(&it.Req, m) })
 	}
@@ -750,9 +795,23 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		more(n, "lines whose custom id an earlier line has")
 	}
 	if t.missing > 0 {
+		// a request with no result here that the -o file answers already
+		// (a retry batch converted into the file of the first) is no
+		// missing one; one left with an error there is still a failure
 		left, n := maxNotes, 0
+		answeredBefore, erroredBefore := 0, 0
+		t.missing = 0
 		err := reqs.Each(func(it *runner.Item) error {
-			if _, _, ok := find(&it.Req); !ok {
+			if _, _, ok := find(&it.Req); ok {
+				return nil
+			}
+			switch id := it.Req.RequestID; {
+			case w.Answered(id):
+				answeredBefore++
+			case w.Errored(id):
+				erroredBefore++
+			default:
+				t.missing++
 				if left == 0 {
 					n++
 					return nil
@@ -766,6 +825,13 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			return 0, err
 		}
 		more(n, "requests without a result")
+		if answeredBefore > 0 {
+			note(fmt.Sprintf("%s: %s no result here and an answer there already", c.Output, contract.Plural(answeredBefore, "request has", "requests have")))
+		}
+		if erroredBefore > 0 {
+			t.errors += erroredBefore
+			note(fmt.Sprintf("%s: %s no result here and an error there: make a batch of the requests left so (%s %s --answered %s) and convert its results into %s", c.Output, contract.Plural(erroredBefore, "request has", "requests have"), toCommand(anth), c.Requests, c.Output, c.Output))
+		}
 	}
 	if t.unknown > 0 {
 		n, err := rs.unknownNotes(c.Requests, note, maxNotes)
@@ -789,15 +855,23 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 // ids from-* names one by one, each kind; the rest are counted.
 const maxNotes = 10
 
-// lastOfEach is the entry of the last line of every custom id, in id hash order.
-func lastOfEach(rs *results) []uint32 {
+// lastOfEach is the entry of the result that stands for every custom id
+// (results.winner), in id hash order.
+func lastOfEach(rs *results) ([]uint32, error) {
 	var out []uint32
+	var buf []byte
+	first := 0
 	for k := range rs.byID {
 		if k+1 == len(rs.byID) || rs.entryAt(k+1).id != rs.entryAt(k).id {
-			out = append(out, rs.byID[k])
+			w, err := rs.winner(first, k, &buf)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, rs.byID[w])
+			first = k + 1
 		}
 	}
-	return out
+	return out, nil
 }
 
 // toCommand is the command that wrote the batch files whose results a from-*

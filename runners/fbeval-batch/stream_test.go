@@ -89,8 +89,8 @@ func TestFromNotes(t *testing.T) {
 	second := writeTemp(t, dir, "b.jsonl", lines[1]+lines[0])
 	code, out, errb := runBatch(t, "", "from-openai", "--requests", "testdata/requests.jsonl", first, second)
 	want := []string{
-		"fbeval-batch: " + first + `:4: custom id "unknown-id" repeats; the last result wins`,
-		"fbeval-batch: " + second + `:1: custom id "flights-000.input_schema.r0.a1" repeats; the last result wins`,
+		"fbeval-batch: " + first + `:4: custom id "unknown-id" repeats; the last answer wins (an error only when no line answers)`,
+		"fbeval-batch: " + second + `:1: custom id "flights-000.input_schema.r0.a1" repeats; the last answer wins (an error only when no line answers)`,
 		"fbeval-batch: testdata/requests.jsonl:3: request payments-070.input_schema.r0.a1 has no result",
 		"fbeval-batch: testdata/requests.jsonl:4: request inventory-003.input_schema.r0.a2 has no result",
 		"fbeval-batch: testdata/requests.jsonl:5: request search-011.input_schema.r0.a3 has no result",
@@ -141,7 +141,7 @@ func TestFromNotesCapped(t *testing.T) {
 		t.Fatalf("exit %d, %d records, %d lines on stderr:\n%s", code, strings.Count(out, "\n"), len(got), errb)
 	}
 	for _, want := range []string{
-		"fbeval-batch: " + res + `:11: custom id "flights-000.input_schema.r0.a1" repeats; the last result wins`,
+		"fbeval-batch: " + res + `:11: custom id "flights-000.input_schema.r0.a1" repeats; the last answer wins (an error only when no line answers)`,
 		"fbeval-batch: and 4 more lines whose custom id an earlier line has",
 		"fbeval-batch: " + req + ":11: request flights-109.input_schema.r0.a1 has no result",
 		"fbeval-batch: and 5 more requests without a result",

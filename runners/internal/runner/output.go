@@ -233,6 +233,27 @@ func answeredID(text []byte) (string, bool, *RunInfo, error) {
 	return id, ok, w.Run, nil
 }
 
+// ReadAnswered reads the ids a response file answers (records with an output
+// and no error), without opening it to write: for a batch of the requests a
+// first batch left unanswered (fbeval-batch to-* --answered).
+func ReadAnswered(path string) (*Output, error) {
+	if what := notResponses(path); what != "" {
+		return nil, fmt.Errorf("%s: holds %s, not response records: give the responses of the run (the -o file of fbeval-batch from-*)", path, what)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the responses: %v", err)
+	}
+	defer f.Close()
+	o := &Output{}
+	if _, err := o.scan(path, f); err != nil {
+		return nil, err
+	}
+	o.answered.Seal()
+	o.errored.Seal()
+	return o, nil
+}
+
 // Answered reports whether the file already answers the request id.
 func (o *Output) Answered(id string) bool {
 	return o.answered.Has(IDOf(id))
