@@ -319,10 +319,6 @@ func Resolve(s contract.Study, o Overrides) (contract.Study, error) {
 		}
 		seen[a] = true
 	}
-	if o.MinimalSchema != "" && !slices.Contains(s.Arms, contract.ArmMinimalSchema) {
-		// the minimal schema is shown in that arm's prompts alone
-		return s, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("--minimal-schema is the schema the %s arm shows, and the study's arms (%s) leave it out: add it to --arms, or leave --minimal-schema out", contract.ArmMinimalSchema, strings.Join(s.Arms, ", "))}
-	}
 	// report order is the canonical arm order, whatever order the file lists
 	slices.SortFunc(s.Arms, func(a, b string) int { return slices.Index(contract.Arms, a) - slices.Index(contract.Arms, b) })
 	if _, ok := s.Schemas[contract.ArmMinimalSchema]; !ok {

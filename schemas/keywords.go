@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/fbeval/fbeval/contract/strictjson"
 	"github.com/fbeval/fbeval/contract/usage"
@@ -73,9 +74,43 @@ var Formats = []string{"date-time", "date", "time", "duration", "email", "idn-em
 	"ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template", "json-pointer",
 	"relative-json-pointer", "regex", "period", "semver"}
 
-// otherFormats are OpenAPI's formats, which schemas copied from an API
-// description carry: known words, never taken for a misspelt one.
-var otherFormats = []string{"int32", "int64", "float", "double", "byte", "binary", "password"}
+// otherFormats are the formats other tools write (OpenAPI's; ajv-formats',
+// Zod's, NJsonSchema's identifiers, Pydantic's UUIDs): known words, never taken for a misspelt
+// one.
+var otherFormats = []string{"int32", "int64", "float", "double", "byte", "binary", "password",
+	"url", "guid", "ulid", "cuid", "cuid2", "ksuid", "nanoid", "decimal", "char", "uuid1", "uuid3", "uuid4", "uuid5"}
+
+// misspeltFormat returns the format v misspells: the same but for case and
+// separators (date_time, DateTime, EMAIL), one cut short by a letter or two
+// (dat, emai), or one edit from one of five letters or more; "" when none, or
+// more than one is near. A format of one's own, near none, is no typo (json,
+// ulid).
+func misspeltFormat(v string) string {
+	fold := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r == '-' || r == '_' || r == ' ' {
+				return -1
+			}
+			return unicode.ToLower(r)
+		}, s)
+	}
+	found := ""
+	for _, f := range Formats {
+		if fold(v) == fold(f) || len(v) >= 3 && len(f)-len(v) <= 2 && strings.HasPrefix(f, v) {
+			if found != "" {
+				return ""
+			}
+			found = f
+		}
+	}
+	if found != "" {
+		return found
+	}
+	if w := usage.Misspelling(v, Formats); w != "" && len(v) >= 5 && usage.EditDistance(strings.ToLower(v), w) == 1 {
+		return w
+	}
+	return ""
+}
 
 // MisspeltFormat finds the first format in doc whose value is no format
 // fbeval knows but a misspelling of one (dat, date_time, Email): an unknown
@@ -87,7 +122,7 @@ func MisspeltFormat(doc strictjson.Value) (ptr, value, format string) {
 		if k != "format" || v.Kind() != strictjson.String || slices.Contains(Formats, v.Str()) || slices.Contains(otherFormats, v.Str()) {
 			return false
 		}
-		if want := usage.Nearest(v.Str(), Formats); want != "" {
+		if want := misspeltFormat(v.Str()); want != "" {
 			ptr, value, format = string(at.AppendToken(k)), v.Str(), want
 			return true
 		}
@@ -102,7 +137,7 @@ func MisspeltFormat(doc strictjson.Value) (ptr, value, format string) {
 func nullableTrue(doc strictjson.Value) string {
 	ptr := ""
 	eachKey(doc, func(at jsontext.Pointer, obj strictjson.Value, k string, v strictjson.Value) bool {
-		if k == "nullable" && v.Kind() == strictjson.Bool && v.Bool() && !typeHasNull(obj) {
+		if k == "nullable" && v.Kind() == strictjson.Bool && v.Bool() && typeExcludesNull(obj) {
 			ptr = string(at.AppendToken(k))
 		}
 		return ptr != ""
@@ -110,21 +145,23 @@ func nullableTrue(doc strictjson.Value) string {
 	return ptr
 }
 
-// typeHasNull reports whether a schema object's type admits null already.
-func typeHasNull(obj strictjson.Value) bool {
+// typeExcludesNull reports whether a schema object says a type that is not
+// null: with none (an anyOf, an enum, a $ref say what passes) nullable is
+// left to them.
+func typeExcludesNull(obj strictjson.Value) bool {
 	t, ok := obj.Get("type")
 	if !ok {
 		return false
 	}
 	if t.Kind() == strictjson.String {
-		return t.Str() == "null"
+		return t.Str() != "null"
 	}
 	for _, m := range t.Items() {
 		if m.Value.Kind() == strictjson.String && m.Value.Str() == "null" {
-			return true
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // eachKey calls f with each member name and value of every schema object of
@@ -214,12 +251,19 @@ func misspelling(k string, vocab []string) string {
 		if len(vocab) == 0 || slices.Contains(vocab, k) {
 			return ""
 		}
-		return usage.Nearest(k, vocab)
+		// x- names an extension by convention: only a key one edit
+		// away is taken for a misspelt keyword (x-summ; not x-order,
+		// Cog's, for x-ordered)
+		w := usage.Misspelling(k, vocab)
+		if w == "" || usage.EditDistance(strings.ToLower(k), strings.ToLower(w)) > 1 {
+			return ""
+		}
+		return w
 	}
 	if slices.Contains(Keywords, k) || slices.Contains(otherKeywords, k) {
 		return ""
 	}
-	w := usage.Nearest(k, checking)
+	w := usage.Misspelling(k, checking)
 	if w == "" || len(w) <= 3 && !strings.EqualFold(k, w) {
 		return ""
 	}
@@ -269,13 +313,23 @@ func misspeltError(doc strictjson.Value) error {
 	return &MetaschemaError{Pointer: ptr, Msg: fmt.Sprintf("not a JSON Schema keyword, so it checks nothing: did you mean %q? (a keyword of your own starts \"x-\")", want)}
 }
 
+// composing are the keywords by which a schema's fields come from elsewhere
+// than its own properties.
+var composing = []string{"allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "if", "then", "else", "dependentSchemas", "dependencies", "patternProperties"}
+
 // Properties lists the properties a schema document's top level names, in its
-// order, or nil when it names none (a schema of no properties, or not an
-// object, or no JSON).
+// order, when those are all its fields: nil when it names none (a schema of
+// no properties, or not an object, or no JSON), or when it also takes fields
+// by composition (allOf, $ref, if/then, patternProperties: composing).
 func Properties(data []byte) []string {
 	doc, err := strictjson.Parse(string(data))
 	if err != nil {
 		return nil
+	}
+	for _, k := range composing {
+		if _, ok := doc.Get(k); ok {
+			return nil
+		}
 	}
 	props, ok := doc.Get("properties")
 	if !ok || props.Kind() != strictjson.Object || props.Len() == 0 {

@@ -39,6 +39,10 @@ func TestMisspelt(t *testing.T) {
 		{"annotation misspelt", `{"descripton":"no check is lost","titel":"t"}`, "", ""},
 		{"boolean schemas", `{"properties":{"a":true},"items":false}`, "", ""},
 		{"not an object", `true`, "", ""},
+		// words built on a keyword are other words (json-schema-to-typescript's
+		// tsType, ajv-keywords' typeof), a plural's s aside
+		{"built on a keyword", `{"properties":{"when":{"type":"string","tsType":"Date"}},"typeof":"object","dtype":"int","$type":"x","@type":"y"}`, "", ""},
+		{"plural", `{"types":"string"}`, "/types", "type"},
 	}
 	for _, tt := range []struct{ doc, ptr, want string }{
 		{`{"type":"string","format":"dat"}`, "/format", "date"},
@@ -49,6 +53,15 @@ func TestMisspelt(t *testing.T) {
 		{`{"format":"currency-code"}`, "", ""},   // one's own, near none
 		{`{"const":{"format":"dat"}}`, "", ""},   // data, not a schema
 		{`{"properties":{"format":{}}}`, "", ""}, // a property named format
+		{`{"format":"date-tim"}`, "/format", "date-time"},
+		{`{"format":"DateTime"}`, "/format", "date-time"},
+		// other tools' formats, and one's own near one: no typos
+		{`{"format":"ulid"}`, "", ""}, // Zod
+		{`{"format":"url"}`, "", ""},  // ajv-formats
+		{`{"format":"guid"}`, "", ""}, // NJsonSchema
+		{`{"format":"cuid2"}`, "", ""},
+		{`{"format":"json"}`, "", ""},
+		{`{"format":"uuid4"}`, "", ""},
 	} {
 		doc, err := strictjson.Parse(tt.doc)
 		if err != nil {
@@ -91,7 +104,9 @@ func TestCompileMisspelt(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `schema: /properties/note/nullable: nullable is OpenAPI's, which JSON Schema ignores, so null is refused here all the same`) {
 		t.Errorf("nullable: %v", err)
 	}
-	for _, ok := range []string{`{"type":"string","nullable":false}`, `{"type":["string","null"],"nullable":true}`} {
+	for _, ok := range []string{`{"type":"string","nullable":false}`, `{"type":["string","null"],"nullable":true}`,
+		// no type: an anyOf, an enum, a const say what passes
+		`{"anyOf":[{"type":"string"},{"type":"null"}],"nullable":true}`, `{"enum":["gold",null],"nullable":true}`, `{"minLength":1,"nullable":true}`} {
 		if _, _, err := Compile([]byte(ok)); err != nil {
 			t.Errorf("%s: %v", ok, err)
 		}
@@ -134,7 +149,7 @@ func FuzzCompile(f *testing.F) {
 // keys, and x- keys in a schema that names no such meta-schema, are left alone.
 func TestMisspeltVocabulary(t *testing.T) {
 	const meta = "https://example.test/meta/v1"
-	RegisterKeywords(meta, []string{"x-total", "x-order"})
+	RegisterKeywords(meta, []string{"x-total", "x-rank"})
 	doc := func(s string) strictjson.Value {
 		v, err := strictjson.Parse(s)
 		if err != nil {
@@ -152,5 +167,11 @@ func TestMisspeltVocabulary(t *testing.T) {
 	}
 	if err := misspeltError(doc(`{"x-totl":1}`)); err != nil {
 		t.Errorf("no vocabulary named: %v", err)
+	}
+	// two edits from a keyword, or built on one: an extension of one's own
+	// (Replicate's x-order beside x-ordered)
+	RegisterKeywords(meta+"/2", []string{"x-ordered"})
+	if err := misspeltError(doc(`{"$schema":"` + meta + `/2","properties":{"a":{"x-order":0}}}`)); err != nil {
+		t.Errorf("x-order: %v", err)
 	}
 }

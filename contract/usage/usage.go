@@ -182,6 +182,20 @@ func Nearest(v string, values []string) string {
 	return best
 }
 
+// Misspelling returns the one of values that v misspells: Nearest's, unless
+// v holds it whole with more around it than one letter after it (a plural's
+// s, a doubled letter), which makes another word built on it, not a typo of
+// it (tsType holds type, promptId prompt, incomplete complete,
+// unconfirmedState confirmedState); "" when none.
+func Misspelling(v string, values []string) string {
+	w := Nearest(v, values)
+	lv, lw := strings.ToLower(v), strings.ToLower(w)
+	if w == "" || len(lv) > len(lw) && strings.Contains(lv, lw) && !(len(lv) == len(lw)+1 && strings.HasPrefix(lv, lw)) {
+		return ""
+	}
+	return w
+}
+
 // dashTaken matches kong's words for a value that begins with "-" and was
 // taken for a flag: `--seed: expected int value but got "-3" (short flag);
 // perhaps try --seed="-3"?`.

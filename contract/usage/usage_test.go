@@ -168,3 +168,16 @@ func TestList(t *testing.T) {
 		}
 	}
 }
+
+// TestMisspelling: a typo is near a name and no other word built on it.
+func TestMisspelling(t *testing.T) {
+	names := []string{"type", "required", "x-sum", "complete", "confirmedState", "prompt"}
+	for v, want := range map[string]string{
+		"typ": "type", "Type": "type", "types": "type", "requried": "required", "x-summ": "x-sum", "completes": "complete", "confirmedstate": "confirmedState",
+		"tsType": "", "typeof": "", "dtype": "", "@type": "", "incomplete": "", "unconfirmedState": "", "promptId": "", "unrelated": "",
+	} {
+		if got := Misspelling(v, names); got != want {
+			t.Errorf("Misspelling(%q) = %q, want %q", v, got, want)
+		}
+	}
+}
