@@ -78,10 +78,15 @@ const (
 	anthropicTagged = 64 - len(anthropicTag) - recipeTag
 )
 
-// tagOf is the tag of a recipe ("sha256:0f28a999da7113fd" -> "0f28a999"), or
-// "" for a request with none or one not of that form.
+// tagOf is the tag of a recipe ("sha256:0f28a999da7113fd" -> "0f28a999", a
+// CogLang request's "crc32c:682c51ad" -> "682c51ad"), or "" for a request with
+// none or one not of that form.
 func tagOf(recipe string) string {
 	h, ok := strings.CutPrefix(recipe, "sha256:")
+	if !ok {
+		// a CogLang request's: the CRC-32C of its text
+		h, ok = strings.CutPrefix(recipe, "crc32c:")
+	}
 	if !ok || len(h) < recipeTag {
 		return ""
 	}

@@ -442,7 +442,7 @@ func (c *toOpenAI) run(stdin io.Reader, stdout, stderr io.Writer) error {
 			body = openai.ChatBody(req, opts)
 		}
 		line, err := contract.AppendJSON(dst, contract.Object{
-			runner.Field("custom_id", batchCustomID(false, req.RequestID, req.Recipe)),
+			runner.Field("custom_id", batchCustomID(false, req.RequestID, runner.RecipeOf(req))),
 			runner.Field("method", "POST"),
 			runner.Field("url", url),
 			runner.Field("body", body),
@@ -480,7 +480,7 @@ func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
 		if temperature == nil {
 			_, temperature = runner.Sampling(&it.Req, 0, opts.Temperature)
 		}
-		cid := batchCustomID(true, it.Req.RequestID, it.Req.Recipe)
+		cid := batchCustomID(true, it.Req.RequestID, runner.RecipeOf(&it.Req))
 		key := idOf(cid)
 		if first, dup := seen[key]; dup {
 			return fmt.Errorf("%s: request id %q maps to the custom id %q of the request at line %d", it.Where(), it.Req.RequestID, cid, first)
@@ -491,7 +491,7 @@ func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
 	entry := func(dst []byte, it *runner.Item) ([]byte, error) {
 		req := &it.Req
 		return contract.AppendJSON(dst, contract.Object{
-			runner.Field("custom_id", batchCustomID(true, req.RequestID, req.Recipe)),
+			runner.Field("custom_id", batchCustomID(true, req.RequestID, runner.RecipeOf(req))),
 			runner.Field("params", anthropic.Body(req, opts)),
 		}, contract.Compact, 0)
 	}
@@ -572,10 +572,11 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	}
 	// a request's result has its custom id, or the id alone (a batch made
 	// before custom ids carried the recipe's tag)
-	find := func(req *contract.Request) (first, last int, ok bool) {
-		first, last, ok = rs.find(batchCustomID(anth, req.RequestID, req.Recipe))
-		if !ok && req.Recipe != "" {
-			first, last, ok = rs.find(batchCustomID(anth, req.RequestID, ""))
+	find := func(it *runner.Item) (first, last int, ok bool) {
+		recipe := runner.RecipeOf(&it.Req)
+		first, last, ok = rs.find(batchCustomID(anth, it.Req.RequestID, recipe))
+		if !ok && recipe != "" {
+			first, last, ok = rs.find(batchCustomID(anth, it.Req.RequestID, ""))
 		}
 		return first, last, ok
 	}
@@ -613,11 +614,11 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			firstCID = r.customID
 		}
 		count := func(it *runner.Item) error {
-			first, _, ok := find(&it.Req)
+			first, _, ok := find(it)
 			if !ok {
 				t.missing++
 				if _, tag := untagged(anth, firstCID); other == nil && tag != "" && batchCustomID(anth, it.Req.RequestID, "sha256:"+tag) == firstCID {
-					other, otherRecipe = &contract.Request{RequestID: it.Req.RequestID}, it.Req.Recipe
+					other, otherRecipe = &contract.Request{RequestID: it.Req.RequestID}, runner.RecipeOf(&it.Req)
 				}
 				return nil
 			}
@@ -645,7 +646,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			}
 			if other != nil {
 				_, tag := untagged(anth, r.customID)
-				return 0, usagef("%s: custom id %q was made from request %s of another export (recipe sha256:%s..., where %s's is %s), and not one of the %s answers a request of %s: they answer the prompts of another dataset, schema, prompt template, decoding or seed: give --requests the request file this batch was made from",
+				return 0, usagef("%s: custom id %q was made from request %s of another export (its recipe tag %s, where %s's recipe is %s), and not one of the %s answers a request of %s: they answer the prompts of another dataset, schema, prompt template, decoding or seed: give --requests the request file this batch was made from",
 					r.where, r.customID, other.RequestID, tag, c.Requests, otherRecipe, contract.Plural(n, "result", "results"), c.Requests)
 			}
 			return 0, usagef("%s: custom id %q is not in %s, nor is any other of the %s: give --requests the request file this batch was made from (%s holds %s)",
@@ -685,7 +686,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		if err != nil {
 			return made{err: err}
 		}
-		if want := batchCustomID(anth, req.RequestID, req.Recipe); reqs != nil && r.customID != want && r.customID != batchCustomID(anth, req.RequestID, "") {
+		if want := batchCustomID(anth, req.RequestID, recipe); reqs != nil && r.customID != want && r.customID != batchCustomID(anth, req.RequestID, "") {
 			// a request's results are found by the hash of its custom id
 			// (runner.ID): the one found must have that custom id
 			return made{err: fmt.Errorf("%s: custom id %q is joined to request %q, whose custom id %q shares its hash: convert the two in separate runs", r.where, r.customID, req.RequestID, want)}
@@ -750,7 +751,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		err = runner.EachPrepared(reqs, func() func(*runner.Item) made {
 			var buf []byte
 			return func(it *runner.Item) made {
-				first, last, ok := find(&it.Req)
+				first, last, ok := find(it)
 				if !ok {
 					return made{}
 				}
@@ -802,7 +803,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		answeredBefore, erroredBefore := 0, 0
 		t.missing = 0
 		err := reqs.Each(func(it *runner.Item) error {
-			if _, _, ok := find(&it.Req); ok {
+			if _, _, ok := find(it); ok {
 				return nil
 			}
 			switch id := it.Req.RequestID; {

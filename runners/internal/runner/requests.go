@@ -28,8 +28,8 @@ type Item struct {
 	Recipe string
 }
 
-// recipeOf returns a request's recipe (see Item.Recipe).
-func recipeOf(req *contract.Request) string {
+// RecipeOf returns a request's recipe (see Item.Recipe).
+func RecipeOf(req *contract.Request) string {
 	if req.Recipe == "" && IsCogLang(req) {
 		return contract.CogLangRecipe(contract.CogLangRecipeSum(req.Instructions, req.Prompt))
 	}
@@ -195,7 +195,7 @@ func EachPrepared[P any](q *Requests, newPrepare func() func(*Item) P, yield fun
 		for i := range q.items {
 			it := q.items[i]
 			if it.Recipe == "" {
-				it.Recipe = recipeOf(&it.Req)
+				it.Recipe = RecipeOf(&it.Req)
 			}
 			var p P
 			if prepare != nil {
@@ -222,7 +222,7 @@ func EachPrepared[P any](q *Requests, newPrepare func() func(*Item) P, yield fun
 			if it.Req.Study == "" {
 				it.Study = q.derived
 			}
-			it.Recipe = recipeOf(&it.Req)
+			it.Recipe = RecipeOf(&it.Req)
 			if prepare != nil {
 				p = prepare(it)
 			}
