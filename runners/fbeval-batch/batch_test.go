@@ -788,3 +788,35 @@ func TestRetryBatch(t *testing.T) {
 		t.Errorf("an error left in the file: exit %d\n%s", code, errs)
 	}
 }
+
+// TestCogLangFromAnotherFixture: a CogLang custom id carries its request's
+// recipe (the CRC-32C of its text), so results of a batch made from another
+// fixture's prompts are refused, not written as answers to these.
+func TestCogLangFromAnotherFixture(t *testing.T) {
+	dir := t.TempDir()
+	request := func(prompt string) string {
+		return `{"schema_version": "coglang-generation-eval-request/v0.1", "case_id": "FB-L1-001", "level": "L1", "instructions": "Return one expression.", "prompt": "` + prompt + `", "expected_top_level_heads": ["Equal"]}` + "\n"
+	}
+	mine := filepath.Join(dir, "mine.jsonl")
+	edited := filepath.Join(dir, "edited.jsonl")
+	os.WriteFile(mine, []byte(request("Check whether 2 equals 2.")), 0o644)
+	os.WriteFile(edited, []byte(request("Please check whether 2 equals 2.")), 0o644)
+	code, batch, _ := runBatch(t, "", "to-openai", "--model", "m", mine)
+	if code != 0 || !strings.Contains(batch, `"custom_id":"FB-L1-001#r`) {
+		t.Fatalf("to-openai: exit %d\n%s", code, batch)
+	}
+	var line struct {
+		CustomID string `json:"custom_id"`
+	}
+	if err := json.Unmarshal([]byte(batch), &line); err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(dir, "output.jsonl")
+	os.WriteFile(results, []byte(`{"id":"batch_req_1","custom_id":"`+line.CustomID+`","response":{"status_code":200,"request_id":"r","body":{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Equal[2, 2]"},"finish_reason":"stop"}]}},"error":null}`+"\n"), 0o644)
+	if code, _, errs := runBatch(t, "", "from-openai", "--requests", mine, results); code != 0 {
+		t.Errorf("its own requests: exit %d\n%s", code, errs)
+	}
+	if code, out, errs := runBatch(t, "", "from-openai", "--requests", edited, results); code != 2 || out != "" || !strings.Contains(errs, "was made from request FB-L1-001 of another export") {
+		t.Errorf("another fixture's requests: exit %d\n%s", code, errs)
+	}
+}
