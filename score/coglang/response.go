@@ -133,6 +133,9 @@ var errNotObject = errors.New("a response record must be a JSON object")
 // [1] -> "[1]"), so such an id is most likely unknown and the record ignored.
 func (f *recordFields) caseIDText() (string, error) {
 	switch v := f.caseID; {
+	case len(v) == 0 && string(f.version) == `"`+contract.ResponseV1+`"`:
+		// what fbeval-batch from-* writes without the request file
+		return "", errors.New("a response record needs case_id, and fbeval-response/v1 records name only their request_id when fbeval-batch from-* converted them without --requests: convert the results again with --requests REQUESTS")
 	case len(v) == 0:
 		return "", errors.New("a response record needs case_id")
 	case v.Kind() == '"':

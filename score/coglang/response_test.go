@@ -27,6 +27,7 @@ var decodeCases = []struct {
 	{"list case id", `{"case_id": [1, "a", null, 2.50], "output": "X"}`, "[1, 'a', None, 2.5]", "X", ""},
 	{"object case id", `{"case_id": {"k": false}, "output": "X"}`, "{'k': False}", "X", ""},
 	{"no case id", `{"output": "X"}`, "", "", "needs case_id"},
+	{"converted without requests", `{"schema_version": "fbeval-response/v1", "request_id": "FB-L1-001", "output": "X"}`, "", "", "convert the results again with --requests REQUESTS"},
 	{"text field", `{"case_id": "a", "text": "T"}`, "a", "T", ""},
 	{"completion field", `{"case_id": "a", "completion": "C"}`, "a", "C", ""},
 	{"first non-null wins", `{"case_id": "a", "output": null, "text": null, "completion": "C"}`, "a", "C", ""},
