@@ -820,3 +820,22 @@ func TestCogLangFromAnotherFixture(t *testing.T) {
 		t.Errorf("another fixture's requests: exit %d\n%s", code, errs)
 	}
 }
+
+// TestBatchFileAsRequests: a batch's results or the batch sent, given as
+// --requests, is named with where each goes (the request reader's advice,
+// to convert the file with from-*, was the command being run).
+func TestBatchFileAsRequests(t *testing.T) {
+	dir := t.TempDir()
+	results := filepath.Join(dir, "output.jsonl")
+	sent := filepath.Join(dir, "batch.jsonl")
+	os.WriteFile(results, []byte(`{"id":"batch_req_1","custom_id":"a","response":{"status_code":200,"request_id":"r","body":{}},"error":null}`+"\n"), 0o644)
+	os.WriteFile(sent, []byte(`{"custom_id":"a","method":"POST","url":"/v1/chat/completions","body":{}}`+"\n"), 0o644)
+	for file, want := range map[string]string{
+		results: "fbeval-batch: --requests " + results + ": this is an OpenAI Batch output line (custom_id, response), not the request file: give it before --requests with the other results files, and give --requests the request file the batch was made from (fbeval export's)\n",
+		sent:    "fbeval-batch: --requests " + sent + ": this is an OpenAI Batch input line (custom_id, method, url, body), the batch sent, not the request file: give --requests the request file the batch was made from (fbeval export's)\n",
+	} {
+		if code, _, errs := runBatch(t, "", "from-openai", "--requests", file, results); code != 2 || errs != want {
+			t.Errorf("%s: exit %d\n%s\nwant\n%s", file, code, errs, want)
+		}
+	}
+}

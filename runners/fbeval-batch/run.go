@@ -626,6 +626,9 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			withResult++
 			return nil
 		}
+		if err := notBatchFile(c.Requests); err != nil {
+			return 0, err
+		}
 		var done func()
 		if reqs, done, err = openRequests(c.Requests, stdin, count); err != nil {
 			return 0, err
@@ -850,6 +853,32 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		return 1, nil
 	}
 	return 0, nil
+}
+
+// notBatchFile refuses a batch's own file (its results, or the batch sent)
+// given as --requests, where the request file goes: the advice the request
+// reader gives for it (convert it with from-*) is the command being run.
+func notBatchFile(path string) error {
+	if path == "-" {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // the request reader says why
+	}
+	defer f.Close()
+	head := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, head)
+	line, _, _ := bytes.Cut(head[:n], []byte("\n"))
+	keys, _ := contract.TopLevel(line)
+	what, _ := contract.Foreign(line)
+	switch {
+	case keys["custom_id"] && (keys["response"] || keys["result"]):
+		return usagef("--requests %s: this is %s, not the request file: give it before --requests with the other results files, and give --requests the request file the batch was made from (fbeval export's)", path, what)
+	case keys["custom_id"] && (keys["body"] || keys["params"]):
+		return usagef("--requests %s: this is %s, the batch sent, not the request file: give --requests the request file the batch was made from (fbeval export's)", path, what)
+	}
+	return nil
 }
 
 // maxNotes is how many duplicates, requests without a result and unknown custom
