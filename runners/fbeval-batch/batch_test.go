@@ -295,6 +295,10 @@ func TestFromAnotherExport(t *testing.T) {
 			if code != 0 || strings.Count(out, `"recipe":"sha256:0f28a999da7113fd"`) != 2 {
 				t.Errorf("%s, %s results with their requests: exit %d %s\n%s", cmd, name, code, errs, out)
 			}
+			// joined by request id alone, which another export's share: said
+			if noted := strings.Contains(errs, "2 results have custom ids without the recipe tag"); noted != (name == "untagged") {
+				t.Errorf("%s, %s results: the note of untagged ids %v:\n%s", cmd, name, noted, errs)
+			}
 		}
 	}
 }

@@ -572,10 +572,11 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	}
 	// a request's result has its custom id, or the id alone (a batch made
 	// before custom ids carried the recipe's tag)
+	legacy := 0 // requests joined by an untagged custom id (counted while the request file is checked)
 	find := func(it *runner.Item) (first, last int, ok bool) {
 		recipe := runner.RecipeOf(&it.Req)
 		first, last, ok = rs.find(batchCustomID(anth, it.Req.RequestID, recipe))
-		if !ok && recipe != "" {
+		if !ok && tagOf(recipe) != "" {
 			first, last, ok = rs.find(batchCustomID(anth, it.Req.RequestID, ""))
 		}
 		return first, last, ok
@@ -624,6 +625,9 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			}
 			rs.entryAt(first).flags |= matched
 			withResult++
+			if _, _, tagged := rs.find(batchCustomID(anth, it.Req.RequestID, runner.RecipeOf(&it.Req))); !tagged {
+				legacy++
+			}
 			return nil
 		}
 		if err := notBatchFile(c.Requests); err != nil {
@@ -846,6 +850,9 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	}
 	if c.Requests == "" {
 		note("without --requests the records carry no case id, study or recipe, so fbeval score cannot tell them from answers to another export's prompts: give --requests the request file the batch was made from")
+	}
+	if legacy > 0 {
+		note(fmt.Sprintf("%s custom ids without the recipe tag (a batch made by an older fbeval-batch, or by hand): they are joined by request id alone, so nothing tells them from answers to another export's prompts; check that %s is the request file the batch was made from", contract.Plural(legacy, "result has", "results have"), c.Requests))
 	}
 	fmt.Fprintf(stderr, "%s: %s: %d answered, %s, %s, %d unknown, %d missing\n",
 		name, contract.Plural(rs.entries.len(), "result", "results"), t.answered, contract.Plural(t.errors, "error", "errors"), contract.Plural(t.duplicates, "duplicate", "duplicates"), t.unknown, t.missing)
