@@ -209,7 +209,11 @@ func (c *CheckCmd) runContract(env *Env, output []byte) error {
 	// what lint finds (a pointer that resolves nowhere: its relation is
 	// skipped whenever the operand is absent) is said, not left to a PASS
 	for _, fd := range relations.Lint(ct) {
-		env.warnf("%s: contract lint: %s %s at %s: %s (a relation whose operand is absent is skipped)", c.Contract, fd.Severity, fd.Code, fd.Location, fd.Message)
+		why := ""
+		if fd.Code == "UNRESOLVED_POINTER" {
+			why = " (a relation whose operand is absent is skipped)"
+		}
+		env.warnf("%s: contract lint: %s %s at %s: %s%s", c.Contract, fd.Severity, fd.Code, fd.Location, fd.Message, why)
 	}
 	var ctx *relations.Context
 	if c.Context != "" {
