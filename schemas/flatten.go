@@ -1,6 +1,7 @@
 package schemas
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"iter"
@@ -381,12 +382,16 @@ func reasonText(k jsonschema.ErrorKind) string {
 	return Message(k)
 }
 
-// jsonText writes v as compact JSON, cut short when long.
+// jsonText writes v as compact JSON, cut short when long: <, > and & as
+// they are, not as the \u escapes that keep HTML safe (a message is no page).
 func jsonText(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return fmt.Sprint(v)
 	}
+	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	if len(b) > 80 {
 		return string(b[:77]) + "..."
 	}

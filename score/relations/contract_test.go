@@ -49,6 +49,7 @@ func TestParseContractErrors(t *testing.T) {
 		{"array keyword on an object", wrap(`{"type":"object","properties":{"lines":{"type":"array"}},"x-uniqueKeys":[["/sku"]]}`), `schema: x-uniqueKeys at #/x-uniqueKeys: applies to an array, and this schema is an object's: put it on the schema of the array it checks`},
 		{"object keyword on an array", wrap(`{"type":"array","x-sum":{"target":"/t","of":"/l","field":"/a"}}`), `schema: x-sum at #/x-sum: applies to an object, and this schema is an array's: put it on the schema of the object it checks`},
 		{"misspelt in where", wrap(`{"type":"object","x-count":{"target":"/n","of":"/l","where":{"minimun":1}}}`), `schema: /x-count/where/minimun: not a JSON Schema keyword nor a relation keyword, so it checks nothing: did you mean "minimum"?`},
+		{"op written as a symbol", wrap(`{"x-compare":[{"left":"/a","op":"<=","right":"/b"}]}`), `schema: /x-compare/0/op: value must be one of "lt", "le", "eq", "ne", "ge", "gt"; got "<="`},
 		{"remote ref refused", wrap(`{"$ref":"https://example.com/s.json"}`), "refused"},
 		{"file ref refused", wrap(`{"$ref":"file:///etc/passwd"}`), "refused"},
 		{"other document refused", wrap(`{"$ref":"other.json"}`), "refused"},
