@@ -843,3 +843,81 @@ func TestBatchFileAsRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestRetryBatchMistakes: the retry procedure done wrong is refused or said:
+// the batch written over the --answered file (its answers would be lost),
+// --answered given another export's answers (which answer none of these),
+// a file that answers none, the first batch converted after the retry (its
+// errors are superseded, no failure), another export's results converted
+// into the file without --requests.
+func TestRetryBatchMistakes(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ids := []string{"flights-000.input_schema.r1.a1", "flights-001.input_schema.r1.a1"}
+	requests := func(recipe string) string {
+		var b strings.Builder
+		for _, id := range ids {
+			fmt.Fprintf(&b, `{"schema_version":"fbeval-request/v1","request_id":%q,"case_id":%q,"suite":"toolcall","study":"sha256:%s","recipe":%q,"arm":"input_schema","repeat":1,"attempt":1,"prompt":"p","messages":[{"role":"user","content":"p"}]}`+"\n", id, id[:11], recipe[7:23], recipe)
+		}
+		return b.String()
+	}
+	const mine, weak = "sha256:0f28a999da7113fd", "sha256:a6db0cd33b401ea4"
+	reqs, weakReqs := write("requests.jsonl", requests(mine)), write("weak.jsonl", requests(weak))
+	result := func(id, recipe string, ok bool) string {
+		if !ok {
+			return `{"id":"batch_req_2","custom_id":"` + batchCustomID(false, id, recipe) + `","response":{"status_code":500,"request_id":"r","body":{"error":{"message":"boom","type":"server_error","param":null,"code":null}}},"error":null}` + "\n"
+		}
+		return `{"id":"batch_req_1","custom_id":"` + batchCustomID(false, id, recipe) + `","response":{"status_code":200,"request_id":"r","body":{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"{}"},"finish_reason":"stop"}]}},"error":null}` + "\n"
+	}
+	first := write("first.jsonl", result(ids[0], mine, true)+result(ids[1], mine, false))
+	retry := write("retry.jsonl", result(ids[1], mine, true))
+	resp := filepath.Join(dir, "responses.jsonl")
+	runBatch(t, "", "from-openai", "--requests", reqs, "-o", resp, first)
+
+	// the batch written over the --answered file, as >> would
+	out, err := os.OpenFile(resp, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errb bytes.Buffer
+	code := run([]string{"to-openai", "--model", "m", "--answered", resp, reqs}, strings.NewReader(""), out, &errb)
+	out.Close()
+	if code != 2 || !strings.Contains(errb.String(), "standard output is "+resp) {
+		t.Errorf("the batch over --answered: exit %d\n%s", code, errb.String())
+	}
+	// --out-dir over it
+	od := filepath.Join(dir, "od")
+	os.MkdirAll(od, 0o755)
+	inDir := write("od/batch-0001.jsonl", "")
+	copyResp, _ := os.ReadFile(resp)
+	os.WriteFile(inDir, copyResp, 0o644)
+	if code, _, errs := runBatch(t, "", "to-openai", "--model", "m", "--answered", inDir, "--out-dir", od, reqs); code != 2 || !strings.Contains(errs, "is a batch file name in --out-dir") {
+		t.Errorf("--out-dir over --answered: exit %d\n%s", code, errs)
+	}
+	// another export's answers answer none of these requests
+	weakResp := filepath.Join(dir, "weak_responses.jsonl")
+	runBatch(t, "", "from-openai", "--requests", weakReqs, "-o", weakResp, write("weak_out.jsonl", result(ids[0], weak, true)+result(ids[1], weak, true)))
+	if code, _, errs := runBatch(t, "", "to-openai", "--model", "m", "--answered", weakResp, reqs); code != 2 || !strings.Contains(errs, "answers the requests of another run") {
+		t.Errorf("--answered of another export: exit %d\n%s", code, errs)
+	}
+	// a file that answers none: said
+	if code, _, errs := runBatch(t, "", "to-openai", "--model", "m", "--answered", write("empty.jsonl", ""), reqs); code != 0 || !strings.Contains(errs, "--answered answers none of these requests: the batch holds them all") {
+		t.Errorf("--answered of nothing: exit %d\n%s", code, errs)
+	}
+	// the retry converted first, then the first batch: complete, exit 0
+	swapped := filepath.Join(dir, "swapped.jsonl")
+	runBatch(t, "", "from-openai", "--requests", reqs, "-o", swapped, retry)
+	if code, _, errs := runBatch(t, "", "from-openai", "--requests", reqs, "-o", swapped, first); code != 0 || !strings.Contains(errs, "2 answered, 0 errors") {
+		t.Errorf("first after the retry: exit %d\n%s", code, errs)
+	}
+	// another export's results into the file, without --requests
+	if code, _, errs := runBatch(t, "", "from-openai", "-o", resp, write("weak_retry.jsonl", result(ids[1], weak, true))); code != 2 || !strings.Contains(errs, "the results of another export's batch") {
+		t.Errorf("another export's results without --requests: exit %d\n%s", code, errs)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -41,20 +42,44 @@ type splitFlags struct {
 }
 
 // unanswered returns which requests the batch leaves out: those the
-// --answered file answers (nil: none).
-func (f *splitFlags) unanswered(input string) (func(*runner.Item) bool, error) {
+// --answered file answers (nil: none). Its records must answer these
+// requests' study or recipe: another export's answers answer none of them.
+func (f *splitFlags) unanswered(input string, reqs *runner.Requests) (func(*runner.Item) bool, error) {
 	if f.Answered == "" {
 		return nil, nil
 	}
 	if f.Answered == input {
 		return nil, usagef("--answered %s: that is the request file: give the responses its first batch's results were converted into", f.Answered)
 	}
-	o, err := runner.ReadAnswered(f.Answered)
+	o, err := runner.ReadAnswered(f.Answered, runner.Resume{Studies: reqs.Studies(), Recipes: reqs.Recipes()})
 	if err != nil {
 		return nil, usagef("--answered %v", err)
 	}
 	return func(it *runner.Item) bool { return o.Answered(it.Req.RequestID) }, nil
 }
+
+// notOverAnswered refuses a batch written over the --answered file (by > or
+// into --out-dir as a batch-NNNN file): its answers would be lost.
+func (f *splitFlags) notOverAnswered(stdout io.Writer, ext string) error {
+	if f.Answered == "" {
+		return nil
+	}
+	if f.OutDir == "" || f.OutDir == "-" {
+		if err := runner.StdoutNotAnInput(stdout, []string{f.Answered}, "the batch"); err != nil {
+			return usagef("%v", err)
+		}
+		return nil
+	}
+	dir, errDir := filepath.Abs(f.OutDir)
+	answered, errAns := filepath.Abs(f.Answered)
+	if errDir == nil && errAns == nil && filepath.Dir(answered) == dir && batchFileName.MatchString(filepath.Base(answered)) && strings.HasSuffix(answered, ext) {
+		return usagef("--answered %s is a batch file name in --out-dir %s, which this run writes over: keep the responses elsewhere, or give another --out-dir", f.Answered, f.OutDir)
+	}
+	return nil
+}
+
+// batchFileName is the name of a batch file writeBatches writes.
+var batchFileName = regexp.MustCompile(`^batch-[0-9]{4}\.`)
 
 type toOpenAI struct {
 	Input               string   `arg:"" optional:"" default:"-" help:"Request file; - reads stdin."`
@@ -324,6 +349,10 @@ func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item)
 	}
 	if skipped > 0 {
 		fmt.Fprintf(stderr, "%s: %s answered already, left out\n", name, contract.Plural(skipped, "request", "requests"))
+	} else if skip != nil {
+		// an --answered file that answers none of them: the whole study
+		// is asked again, which is worth a word
+		fmt.Fprintf(stderr, "%s: --answered answers none of these requests: the batch holds them all\n", name)
 	}
 	if len(counts) == 0 {
 		if skipped > 0 {
@@ -422,8 +451,7 @@ func (c *toOpenAI) run(stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := batchesNotInput(c.OutDir, c.Input, stdout); err != nil {
 		return err
 	}
-	skip, err := c.unanswered(c.Input)
-	if err != nil {
+	if err := c.notOverAnswered(stdout, ".jsonl"); err != nil {
 		return err
 	}
 	reqs, done, err := openRequests(c.Input, stdin, nil)
@@ -431,6 +459,10 @@ func (c *toOpenAI) run(stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer done()
+	skip, err := c.unanswered(c.Input, reqs)
+	if err != nil {
+		return err
+	}
 	opts := openai.Options{Model: c.Model, API: c.API, MaxTokens: c.MaxTokens, MaxCompletionTokens: c.MaxCompletionTokens, Temperature: c.Temperature, NoSeed: c.NoSeed}
 	url := "/v1" + opts.Path()
 	entry := func(dst []byte, it *runner.Item) ([]byte, error) {
@@ -463,8 +495,7 @@ func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := batchesNotInput(c.OutDir, c.Input, stdout); err != nil {
 		return err
 	}
-	skip, err := c.unanswered(c.Input)
-	if err != nil {
+	if err := c.notOverAnswered(stdout, ".json"); err != nil {
 		return err
 	}
 	reqs, done, err := openRequests(c.Input, stdin, nil)
@@ -472,6 +503,10 @@ func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer done()
+	skip, err := c.unanswered(c.Input, reqs)
+	if err != nil {
+		return err
+	}
 	opts := anthropic.Options{Model: c.Model, MaxTokens: c.MaxTokens, Temperature: c.Temperature}
 	// custom ids are checked for clashes while the files are planned
 	seen := map[runner.ID]int{} // the line of the request of each custom id
@@ -540,6 +575,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	var names *idNames
 	var unmapped string // the first custom id that cannot be mapped back without the request file
 	var seen func(cid string)
+	tags := map[string]string{} // without a request file: the recipe tags of the custom ids, and a custom id of each
 	if c.Requests == "" {
 		names = &idNames{}
 		seen = func(cid string) {
@@ -548,6 +584,9 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 				unmapped = cid
 			}
 			names.add(id)
+			if _, tag := untagged(anth, cid); tag != "" && tags[tag] == "" {
+				tags[tag] = cid
+			}
 		}
 	}
 	if c.Output == "-" {
@@ -683,6 +722,9 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			return 0, usagef("%v", err)
 		}
 		defer w.Close()
+		if err := otherExport(c.Output, w.Recipes(), tags); err != nil {
+			return 0, err
+		}
 	}
 	var out []byte
 	skipped, again := 0, 0
@@ -725,11 +767,14 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		if m.err != nil || !m.found {
 			return m.err
 		}
-		t.count(m.failed)
 		if m.answered {
+			// the file answers it: an error result here is one the
+			// answer there supersedes, no failure
+			t.count(false)
 			skipped++
 			return nil
 		}
+		t.count(m.failed)
 		if m.recorded {
 			again++
 			return nil
@@ -852,7 +897,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		note("without --requests the records carry no case id, study or recipe, so fbeval score cannot tell them from answers to another export's prompts: give --requests the request file the batch was made from")
 	}
 	if legacy > 0 {
-		note(fmt.Sprintf("%s custom ids without the recipe tag (a batch made by an older fbeval-batch, or by hand): they are joined by request id alone, so nothing tells them from answers to another export's prompts; check that %s is the request file the batch was made from", contract.Plural(legacy, "result has", "results have"), c.Requests))
+		note(fmt.Sprintf("%s custom ids without the recipe tag (a batch made by an older fbeval-batch, by hand, or with its tags cut): they are joined by request id alone, so nothing tells them from answers to another export's prompts; check that %s is the request file the batch was made from", contract.Plural(legacy, "result has", "results have"), c.Requests))
 	}
 	fmt.Fprintf(stderr, "%s: %s: %d answered, %s, %s, %d unknown, %d missing\n",
 		name, contract.Plural(rs.entries.len(), "result", "results"), t.answered, contract.Plural(t.errors, "error", "errors"), contract.Plural(t.duplicates, "duplicate", "duplicates"), t.unknown, t.missing)
@@ -860,6 +905,26 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		return 1, nil
 	}
 	return 0, nil
+}
+
+// otherExport refuses, without a request file, results whose custom ids were
+// made from another recipe than every record of the -o file names (the
+// results of another export's batch, joined to this one's answers): tags are
+// the results' recipe tags, each with a custom id that has it.
+func otherExport(output string, fileRecipes map[string]bool, tags map[string]string) error {
+	if len(fileRecipes) == 0 {
+		return nil
+	}
+	known := map[string]bool{}
+	for r := range fileRecipes {
+		known[tagOf(r)] = true
+	}
+	for _, tag := range slices.Sorted(maps.Keys(tags)) {
+		if !known[tag] {
+			return usagef("-o %s: its records answer the requests of %s, and custom id %q was made from another (its recipe tag %s): the results of another export's batch; give --requests the request file the batch was made from, or write to another file", output, strings.Join(slices.Sorted(maps.Keys(fileRecipes)), ", "), tags[tag], tag)
+		}
+	}
+	return nil
 }
 
 // notBatchFile refuses a batch's own file (its results, or the batch sent)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -25,7 +26,9 @@ type Output struct {
 	resumes  bool           // f is a regular file, which a run again goes on with
 	answered contract.IDSet // the ids of the answers the file holds, sealed
 	errored  contract.IDSet // the ids of its provider-error records, sealed
+	recipes  map[string]bool
 	resume   Resume
+	readOnly bool  // read for the ids it answers, not to be written (ReadAnswered)
 	Repaired int64 // bytes of a torn last line cut off when the file was opened
 }
 
@@ -161,7 +164,16 @@ func (o *Output) scan(path string, r io.Reader) (int64, error) {
 			return 0, fmt.Errorf("%s:%d: not a response record (%v); fix the file or write to another one", path, line, perr)
 		}
 		if msg := o.resume.mismatch(run); msg != "" {
+			if o.readOnly {
+				return 0, fmt.Errorf("%s:%d: answers the requests of another run (%s): give the responses of these requests", path, line, msg)
+			}
 			return 0, fmt.Errorf("%s:%d: written by another run (%s); start the file over with %s, or write to another file", path, line, msg, FreshFlag)
+		}
+		if run != nil && run.Recipe != "" {
+			if o.recipes == nil {
+				o.recipes = map[string]bool{}
+			}
+			o.recipes[run.Recipe] = true
 		}
 		if ok {
 			o.answered.Add(IDOf(id), line)
@@ -235,8 +247,12 @@ func answeredID(text []byte) (string, bool, *RunInfo, error) {
 
 // ReadAnswered reads the ids a response file answers (records with an output
 // and no error), without opening it to write: for a batch of the requests a
-// first batch left unanswered (fbeval-batch to-* --answered).
-func ReadAnswered(path string) (*Output, error) {
+// first batch left unanswered (fbeval-batch to-* --answered). A record of
+// another study and recipe than r's refuses the file, as OpenOutput's does.
+func ReadAnswered(path string, r Resume) (*Output, error) {
+	if path == "-" {
+		return nil, errors.New("-: the responses are read from a file, as standard input may hold the requests: name the file")
+	}
 	if what := notResponses(path); what != "" {
 		return nil, fmt.Errorf("%s: holds %s, not response records: give the responses of the run (the -o file of fbeval-batch from-*)", path, what)
 	}
@@ -245,7 +261,7 @@ func ReadAnswered(path string) (*Output, error) {
 		return nil, fmt.Errorf("cannot read the responses: %v", err)
 	}
 	defer f.Close()
-	o := &Output{}
+	o := &Output{resume: r, readOnly: true}
 	if _, err := o.scan(path, f); err != nil {
 		return nil, err
 	}
@@ -258,6 +274,10 @@ func ReadAnswered(path string) (*Output, error) {
 func (o *Output) Answered(id string) bool {
 	return o.answered.Has(IDOf(id))
 }
+
+// Recipes are the recipes the file's records name (their run's), nil when
+// none names one.
+func (o *Output) Recipes() map[string]bool { return o.recipes }
 
 // Errored reports whether the file holds a provider-error record for the
 // request id: a live run asks it again, and a converter of batch results,
