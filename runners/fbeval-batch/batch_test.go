@@ -788,7 +788,7 @@ func TestRetryBatch(t *testing.T) {
 	resp2 := filepath.Join(dir, "responses2.jsonl")
 	runBatch(t, "", "from-openai", "--requests", reqs, "-o", resp2, first, firstErrors)
 	code, _, errs = runBatch(t, "", "from-openai", "--requests", reqs, "-o", resp2, first)
-	if code != 1 || !strings.Contains(errs, "1 request has no result here and an error there: make a batch of the requests left so (fbeval-batch to-openai "+reqs+" --answered "+resp2+")") {
+	if code != 1 || !strings.Contains(errs, "1 request has no result here and an error there") || !strings.Contains(errs, "the requests left with an error make the next batch: fbeval-batch to-openai "+reqs+" --model MODEL --answered "+resp2+" (the model this batch asked)") || !strings.Contains(errs, "2 results: 2 answered, 0 errors, 0 duplicates, 0 unknown, 0 missing, 1 left with an error in "+resp2) {
 		t.Errorf("an error left in the file: exit %d\n%s", code, errs)
 	}
 }

@@ -847,12 +847,13 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		}
 		more(n, "lines whose custom id an earlier line has")
 	}
+	erroredBefore := 0 // requests with no result here and an error in the -o file
 	if t.missing > 0 {
 		// a request with no result here that the -o file answers already
 		// (a retry batch converted into the file of the first) is no
 		// missing one; one left with an error there is still a failure
 		left, n := maxNotes, 0
-		answeredBefore, erroredBefore := 0, 0
+		answeredBefore := 0
 		t.missing = 0
 		err := reqs.Each(func(it *runner.Item) error {
 			if _, _, ok := find(it); ok {
@@ -882,8 +883,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			note(fmt.Sprintf("%s: %s no result here and an answer there already", c.Output, contract.Plural(answeredBefore, "request has", "requests have")))
 		}
 		if erroredBefore > 0 {
-			t.errors += erroredBefore
-			note(fmt.Sprintf("%s: %s no result here and an error there: make a batch of the requests left so (%s %s --answered %s) and convert its results into %s", c.Output, contract.Plural(erroredBefore, "request has", "requests have"), toCommand(anth), c.Requests, c.Output, c.Output))
+			note(fmt.Sprintf("%s: %s no result here and an error there", c.Output, contract.Plural(erroredBefore, "request has", "requests have")))
 		}
 	}
 	if t.unknown > 0 {
@@ -899,9 +899,17 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	if legacy > 0 {
 		note(fmt.Sprintf("%s custom ids without the recipe tag (a batch made by an older fbeval-batch, by hand, or with its tags cut): they are joined by request id alone, so nothing tells them from answers to another export's prompts; check that %s is the request file the batch was made from", contract.Plural(legacy, "result has", "results have"), c.Requests))
 	}
-	fmt.Fprintf(stderr, "%s: %s: %d answered, %s, %s, %d unknown, %d missing\n",
-		name, contract.Plural(rs.entries.len(), "result", "results"), t.answered, contract.Plural(t.errors, "error", "errors"), contract.Plural(t.duplicates, "duplicate", "duplicates"), t.unknown, t.missing)
-	if t.errors+t.unknown+t.missing > 0 {
+	if (t.errors > 0 || erroredBefore > 0) && c.Output != "-" && c.Requests != "" {
+		// the way on: a batch of what is left, converted into the same file
+		note(fmt.Sprintf("the requests left with an error make the next batch: %s %s --model MODEL --answered %s (the model this batch asked), and its results convert into %s as these did", toCommand(anth), c.Requests, c.Output, c.Output))
+	}
+	left := ""
+	if erroredBefore > 0 {
+		left = fmt.Sprintf(", %d left with an error in %s", erroredBefore, c.Output)
+	}
+	fmt.Fprintf(stderr, "%s: %s: %d answered, %s, %s, %d unknown, %d missing%s\n",
+		name, contract.Plural(rs.entries.len(), "result", "results"), t.answered, contract.Plural(t.errors, "error", "errors"), contract.Plural(t.duplicates, "duplicate", "duplicates"), t.unknown, t.missing, left)
+	if t.errors+t.unknown+t.missing+erroredBefore > 0 {
 		return 1, nil
 	}
 	return 0, nil
