@@ -96,8 +96,9 @@ func ParseStudy(name string, data []byte) (contract.Study, error) {
 	return s, nil
 }
 
-// otherSuiteField names a field a study file gives that its suite has no use
-// for, and its JSON Pointer: a CogLang study is its fixture's cases, each
+// otherSuiteField names a field a study file sets that its suite has no use
+// for, and its JSON Pointer (a value that says nothing, 0, [] or a CogLang
+// study's one repeat, is let be): a CogLang study is its fixture's cases, each
 // asked once, so its arms, schemas, filter, repeats, seed, repairs, decoding,
 // prices and prompt template would be left unused (as the same flags are
 // refused); a toolcall study has no strict profile.
@@ -114,8 +115,8 @@ func otherSuiteField(s *contract.Study) (ptr, field string) {
 	}{
 		{len(s.Arms) > 0, "arms"}, {len(s.Schemas) > 0, "schemas"},
 		{len(s.Filter.Domains)+len(s.Filter.Categories) > 0 || s.Filter.Limit != 0, "filter"},
-		{s.Repeats != 0, "repeats"}, {s.Seed != 0, "seed"}, {s.Repairs != 0, "repairs"},
-		{s.Decoding != "", "decoding"}, {s.Prices != nil, "prices"}, {s.PromptTemplate != "", "prompt_template"},
+		{s.Repeats > 1, "repeats"}, {s.Seed != 0, "seed"}, {s.Repairs != 0, "repairs"},
+		{s.Decoding != "", "decoding"}, {s.Prices != nil && *s.Prices != (contract.Prices{}), "prices"}, {s.PromptTemplate != "", "prompt_template"},
 	} {
 		if f.set {
 			return "/" + f.name, f.name
@@ -156,7 +157,7 @@ func checkStudyFile(s *contract.Study, given map[string]bool) (ptr, msg string) 
 		// absent is 1; 0 given is a study of no request, as --repeats 0 is refused
 		return "/repeats", fmt.Sprintf("repeats must be from 1 to %d, got 0", MaxRequests)
 	}
-	if given["arms"] && len(s.Arms) == 0 {
+	if s.Suite == contract.SuiteToolcall && given["arms"] && len(s.Arms) == 0 {
 		// not all three, as leaving it out means
 		return "/arms", fmt.Sprintf("arms lists no arm: list one or more of %s, or leave it out for all three", strings.Join(contract.Arms, ", "))
 	}

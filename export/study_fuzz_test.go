@@ -66,6 +66,9 @@ func TestParseStudyErrors(t *testing.T) {
 		{"wrong type", `{"schema_version":"fbeval-study/v1","repeats":"2"}`, "s.json:1:47: want an integer, got a JSON string at /repeats"},
 		// a value the flag refuses is refused in the file too: repeats 0 was 1
 		{"repeats 0", `{"schema_version":"fbeval-study/v1","suite":"toolcall","repeats":0}`, "s.json:1:66: study: repeats must be from 1 to 100000000, got 0"},
+		// a value that says nothing of the other suite's fields is let be,
+		// one that says something is refused
+		{"coglang with a toolcall field set", `{"schema_version":"fbeval-study/v1","suite":"coglang","repeats":3}`, "s.json:1:65: study: repeats is for toolcall studies: a CogLang study is its fixture's cases, each asked once (its fields: dataset, strict, max_tokens, temperature): remove it"},
 		{"no arms", `{"schema_version":"fbeval-study/v1","suite":"toolcall","arms":[]}`, "s.json:1:63: study: arms lists no arm: list one or more of no_schema, minimal_schema, input_schema, or leave it out for all three"},
 		{"builtin typo", `{"schema_version":"fbeval-study/v1","suite":"toolcall","dataset":"builtin:toolcal"}`, `s.json:1:66: study: unknown built-in dataset "builtin:toolcal": the built-in ones are builtin:toolcall and builtin:coglang; did you mean builtin:toolcall`},
 		// sampling settings every request would carry, and fbeval's own schemas refuse
@@ -120,6 +123,20 @@ func TestNotSchemaKeys(t *testing.T) {
 	} {
 		if got := notSchemaKeys([]byte(tt.data)); got != tt.want {
 			t.Errorf("notSchemaKeys(%s) = %q, want %q", tt.data, got, tt.want)
+		}
+	}
+}
+
+// TestOtherSuiteFieldsThatSayNothing: a CogLang study file whose toolcall
+// fields hold the values that say nothing (written by a tool that writes
+// every field) is read, as is a toolcall one with strict false.
+func TestOtherSuiteFieldsThatSayNothing(t *testing.T) {
+	for _, text := range []string{
+		`{"schema_version":"fbeval-study/v1","suite":"coglang","repeats":1,"seed":0,"repairs":0,"arms":[],"schemas":{},"filter":{},"prices":{},"prompt_template":"","gates":[]}`,
+		`{"schema_version":"fbeval-study/v1","suite":"toolcall","strict":false}`,
+	} {
+		if _, err := ParseStudy("s.json", []byte(text)); err != nil {
+			t.Errorf("%s: %v", text, err)
 		}
 	}
 }
