@@ -82,6 +82,14 @@ func (e *MetaschemaError) Error() string {
 // where the library writes its whole tree ("'allOf' failed - at ...: 'anyOf'
 // failed - ...") and the document's internal URL.
 func CompileError(err error) error {
+	// a vocabulary's own mistake, placed (score/relations')
+	var placed interface {
+		SchemaPointer() string
+		Reason() string
+	}
+	if errors.As(err, &placed) {
+		return &MetaschemaError{Pointer: placed.SchemaPointer(), Msg: placed.Reason()}
+	}
 	var sv *jsonschema.SchemaValidationError
 	var ve *jsonschema.ValidationError
 	if errors.As(err, &sv) && errors.As(sv.Err, &ve) {

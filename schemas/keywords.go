@@ -254,6 +254,12 @@ func misspelling(k string, vocab []string) string {
 		// x- names an extension by convention: only a key one edit
 		// away is taken for a misspelt keyword (x-summ; not x-order,
 		// Cog's, for x-ordered)
+		for _, w := range vocab {
+			// two letters swapped (x-comapre): Levenshtein counts two
+			if swapped(strings.ToLower(k), strings.ToLower(w)) {
+				return w
+			}
+		}
 		w := usage.Misspelling(k, vocab)
 		if w == "" || usage.EditDistance(strings.ToLower(k), strings.ToLower(w)) > 1 {
 			return ""
@@ -281,6 +287,18 @@ var vocabularies sync.Map
 // nothing.
 func RegisterKeywords(url string, keywords []string) {
 	vocabularies.Store(url, slices.Clone(keywords))
+}
+
+// swapped reports whether a is b with two neighbouring bytes swapped.
+func swapped(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
 }
 
 // misspeltError is Misspelt's finding as CompileValue returns it, at the key:

@@ -174,4 +174,8 @@ func TestMisspeltVocabulary(t *testing.T) {
 	if err := misspeltError(doc(`{"$schema":"` + meta + `/2","properties":{"a":{"x-order":0}}}`)); err != nil {
 		t.Errorf("x-order: %v", err)
 	}
+	// two letters swapped is a typo
+	if err := misspeltError(doc(`{"$schema":"` + meta + `/2","x-odrered":{}}`)); err == nil || !strings.Contains(err.Error(), `did you mean "x-ordered"`) {
+		t.Errorf("x-odrered: %v", err)
+	}
 }

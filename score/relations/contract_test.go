@@ -1,11 +1,13 @@
 package relations
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/schemas"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -50,6 +52,8 @@ func TestParseContractErrors(t *testing.T) {
 		{"object keyword on an array", wrap(`{"type":"array","x-sum":{"target":"/t","of":"/l","field":"/a"}}`), `schema: x-sum at #/x-sum: applies to an object, and this schema is an array's: put it on the schema of the object it checks`},
 		{"misspelt in where", wrap(`{"type":"object","x-count":{"target":"/n","of":"/l","where":{"minimun":1}}}`), `schema: /x-count/where/minimun: not a JSON Schema keyword nor a relation keyword, so it checks nothing: did you mean "minimum"?`},
 		{"op written as a symbol", wrap(`{"x-compare":[{"left":"/a","op":"<=","right":"/b"}]}`), `schema: /x-compare/0/op: value must be one of "lt", "le", "eq", "ne", "ge", "gt"; got "<="`},
+		{"array keyword on a string", wrap(`{"type":"string","x-uniqueKeys":[["/sku"]]}`), `schema: x-uniqueKeys at #/x-uniqueKeys: applies to an array, and this schema is a string's`},
+		{"transposed relation keyword", wrap(`{"type":"object","x-comapre":[{"left":"/a","op":"lt","right":"/b"}]}`), `did you mean "x-compare"?`},
 		{"remote ref refused", wrap(`{"$ref":"https://example.com/s.json"}`), "refused"},
 		{"file ref refused", wrap(`{"$ref":"file:///etc/passwd"}`), "refused"},
 		{"other document refused", wrap(`{"$ref":"other.json"}`), "refused"},
@@ -328,6 +332,12 @@ func TestSchemaMisspeltRelationKeyword(t *testing.T) {
 	}
 	if _, _, err := schemas.Compile([]byte(`{"$schema":"`+MetaSchemaURL+`","x-sum":{"target":"/t","of":"/l","field":"/a"}}`), Vocabulary); err != nil {
 		t.Errorf("the keyword itself: %v", err)
+	}
+	// a relation keyword's own mistake in a schema file, at its line and column
+	data = []byte("{\"$schema\":\"" + MetaSchemaURL + "\",\n \"type\":\"object\",\n \"x-uniqueKeys\":[[\"/sku\"]]}")
+	var ie *contract.InputError
+	if _, _, err := schemas.Compile(data, Vocabulary); !errors.As(err, &ie) || ie.Line != 3 || !strings.Contains(err.Error(), "schema: /x-uniqueKeys: x-uniqueKeys: applies to an array, and this schema is an object's") {
+		t.Errorf("placed: %#v", err)
 	}
 	// a relation keyword in a schema that does not name the meta-schema is
 	// ignored by JSON Schema: it would check nothing (a keyword copied from a

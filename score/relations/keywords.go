@@ -87,6 +87,13 @@ func (e *compileError) Error() string {
 	return fmt.Sprintf("%s at %s: %s", e.kw, e.loc, e.msg)
 }
 
+// SchemaPointer and Reason place the mistake for schemas.CompileError, so that
+// a schema file's is named at its line and column as a contract's is.
+func (e *compileError) SchemaPointer() string { return strings.TrimPrefix(e.loc, "#") }
+
+// Reason is the mistake, without its place.
+func (e *compileError) Reason() string { return e.kw + ": " + e.msg }
+
 func (vb *vocab) compile(ctx *jsonschema.CompilerContext, obj map[string]any) (jsonschema.SchemaExt, error) {
 	var present []string
 	for _, kw := range Keywords {
@@ -106,8 +113,8 @@ func (vb *vocab) compile(ctx *jsonschema.CompilerContext, obj map[string]any) (j
 		if slices.Contains(arrayKeywords, kw) {
 			on = "array"
 		}
-		if kind := schemaKind(obj); kind != "" && kind != on {
-			return nil, &compileError{kw: kw, loc: loc + "/" + kw, msg: fmt.Sprintf("applies to an %s, and this schema is an %s's: put it on the schema of the %s it checks", on, kind, on)}
+		if kind := schemaKind(obj); kind != "" && kind != on && !(kw == "x-tensor" && kind != "object") {
+			return nil, &compileError{kw: kw, loc: loc + "/" + kw, msg: fmt.Sprintf("applies to %s, and this schema is %s's: put it on the schema of the %s it checks", withArticle(on), withArticle(kind), on)}
 		}
 		items := asList(obj[kw])
 		for i, item := range items {
@@ -125,12 +132,21 @@ func (vb *vocab) compile(ctx *jsonschema.CompilerContext, obj map[string]any) (j
 	return e, nil
 }
 
+// withArticle is a kind of value with its article: an object, a string.
+func withArticle(kind string) string {
+	if strings.IndexByte("aeiou", kind[0]) >= 0 {
+		return "an " + kind
+	}
+	return "a " + kind
+}
+
 // arrayKeywords are the relation keywords that apply to an array (their
 // pointers are into each item); the others apply to an object.
 var arrayKeywords = []string{"x-uniqueKeys", "x-ordered", "x-nonOverlapping", "x-tensor"}
 
-// schemaKind is "object" or "array" when a schema says which its value is
-// (its type, alone or with null; else properties or items), or "".
+// schemaKind is the one kind of value a schema says its value is (its type,
+// alone or with null; else "object" for properties or "array" for items), or
+// "" when it says none or several. x-tensor's shape [] is a number.
 func schemaKind(obj map[string]any) string {
 	kinds := map[string]bool{}
 	switch t := obj["type"].(type) {
@@ -154,7 +170,7 @@ func schemaKind(obj map[string]any) string {
 		}
 		return ""
 	}
-	if len(kinds) == 1 && (kinds["object"] || kinds["array"]) {
+	if len(kinds) == 1 {
 		for k := range kinds {
 			return k
 		}
