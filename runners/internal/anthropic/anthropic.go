@@ -121,7 +121,7 @@ func ParseMessage(body []byte) (runner.Result, error) {
 	if m.StopReason != nil && *m.StopReason == "pause_turn" {
 		// a turn paused mid-way (a long-running server tool): its text is
 		// no answer yet
-		return runner.Result{}, &runner.CallError{Code: "pause_turn", Message: "the model paused its turn (stop_reason pause_turn): no answer yet, it is asked again"}
+		return runner.Result{}, &runner.CallError{Code: "pause_turn", Message: "the model paused its turn (stop_reason pause_turn): no answer to score"}
 	}
 	res := runner.Result{Model: m.Model, RawResponseID: m.ID}
 	if m.StopReason != nil {

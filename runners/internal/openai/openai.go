@@ -274,7 +274,7 @@ func ParseChat(body []byte) (runner.Result, error) {
 	}
 	ch := c.firstChoice()
 	if fr := ch.FinishReason; fr != nil && slices.Contains(interrupted, *fr) {
-		return runner.Result{}, &runner.CallError{Code: "interrupted", Message: "the server ended the answer (finish_reason " + *fr + "), not the model: it is asked again", Retry: true}
+		return runner.Result{}, &runner.CallError{Code: "interrupted", Message: "the server ended the answer (finish_reason " + *fr + "), not the model: no answer to score", Retry: true}
 	}
 	var msg chatMessage
 	if err := runner.JSON.Unmarshal(ch.Message, &msg); err != nil {
@@ -383,8 +383,7 @@ type responsesItem struct {
 // message: the output is the envelope of the first call (runner.ToolCall), and the
 // output items are kept in metadata as provider_output. Otherwise the output is the
 // output_text parts of its message items joined (refusal parts when there is no
-// text), without the messages labelled commentary when one is labelled
-// final_answer. The finish reason is the status, or the reason an incomplete
+// text), without the messages labelled commentary when another is not. The finish reason is the status, or the reason an incomplete
 // answer stopped. A failed answer is the provider error "failed", its error code
 // in the message; one queued, in progress or cancelled is the provider error of
 // that status.
@@ -402,7 +401,7 @@ func ParseResponses(body []byte) (runner.Result, error) {
 	}
 	if slices.Contains(unfinished, a.Status) {
 		// a background response not done, or one cancelled: no answer yet
-		return runner.Result{}, &runner.CallError{Code: a.Status, Message: "the response is " + a.Status + ", not an answer: it is asked again"}
+		return runner.Result{}, &runner.CallError{Code: a.Status, Message: "the response is " + a.Status + ": no answer to score"}
 	}
 	var items []responsesItem
 	if len(a.Output) > 0 && string(a.Output) != "null" {
@@ -424,7 +423,9 @@ func ParseResponses(body []byte) (runner.Result, error) {
 	}
 	// a model that labels its messages (gpt-5.3-codex and later) answers in
 	// its final_answer message; the commentary before it is no part of it
-	final := slices.ContainsFunc(items, func(it responsesItem) bool { return it.Type == "message" && it.Phase == "final_answer" })
+	// (a message with no label counts as the answer; commentary alone is
+	// what there is)
+	final := slices.ContainsFunc(items, func(it responsesItem) bool { return it.Type == "message" && it.Phase != "commentary" })
 	var text, refusal strings.Builder
 	hasText := false
 	for _, item := range items {

@@ -197,6 +197,11 @@ func TestParseNoAnswer(t *testing.T) {
 			t.Errorf("%s: %v", reason, err)
 		}
 	}
+	// commentary before a message with no label: the unlabelled one is the answer
+	resp := `{"id":"r","object":"response","status":"completed","model":"m","output":[{"type":"message","phase":"commentary","content":[{"type":"output_text","text":"I'll prepare."}]},{"type":"message","content":[{"type":"output_text","text":"{}"}]}]}`
+	if res, err := ParseResponses([]byte(resp)); err != nil || str(res.Output) != "{}" {
+		t.Errorf("commentary and an unlabelled message: %v %v", str(res.Output), err)
+	}
 	// the choice of index 0, wherever it is listed
 	body := `{"id":"c","model":"m","choices":[{"index":1,"message":{"role":"assistant","content":"second"},"finish_reason":"stop"},{"index":0,"message":{"role":"assistant","content":"first"},"finish_reason":"stop"}]}`
 	if res, err := ParseChat([]byte(body)); err != nil || str(res.Output) != "first" {
@@ -361,8 +366,8 @@ func TestErrorInA200Answer(t *testing.T) {
 		{"chat_choice_error.json", "http_502", "HTTP 502 Bad Gateway: Upstream error from Together: the model stopped responding (in a 200 answer)", true},
 		// a generation the server ended (vLLM's abort), and a background
 		// response not done: no answer, asked again
-		{"chat_vllm_abort.json", "interrupted", "the server ended the answer (finish_reason abort), not the model: it is asked again", true},
-		{"responses_in_progress.json", "in_progress", "the response is in_progress, not an answer: it is asked again", false},
+		{"chat_vllm_abort.json", "interrupted", "the server ended the answer (finish_reason abort), not the model: no answer to score", true},
+		{"responses_in_progress.json", "in_progress", "the response is in_progress: no answer to score", false},
 	} {
 		body, err := os.ReadFile(filepath.Join("testdata", tt.file))
 		if err != nil {
