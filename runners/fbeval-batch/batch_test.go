@@ -13,6 +13,16 @@ import (
 	"github.com/fbeval/fbeval/runners/internal/runner"
 )
 
+// writeIn writes text to the file name in dir and returns its path.
+func writeIn(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func runBatch(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
@@ -258,13 +268,7 @@ func TestFromAnotherExport(t *testing.T) {
 		}
 		return b.String()
 	}
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return writeIn(t, dir, name, text) }
 	mine := write("reference.jsonl", reqs("sha256:0f28a999da7113fd"))
 	other := write("weak.jsonl", reqs("sha256:a6db0cd33b401ea4"))
 	for _, anth := range []bool{false, true} {
@@ -393,13 +397,7 @@ func TestCustomIDsSharingAHash(t *testing.T) {
 // the other provider's results) says what it is and what to do, exit 2.
 func TestWrongFilesGivenAsResults(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, data string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return writeIn(t, dir, name, text) }
 	_, openaiIn, _ := runBatch(t, "", "to-openai", "--model", "m", "testdata/requests.jsonl")
 	_, anthropicIn, _ := runBatch(t, "", "to-anthropic", "--model", "c", "testdata/requests.jsonl")
 	oin, ain := write("openai_in.jsonl", openaiIn), write("anthropic_in.json", anthropicIn)
@@ -742,13 +740,7 @@ func TestToTakesNoOutputFlag(t *testing.T) {
 // one custom id whatever order the files are given in.
 func TestRetryBatch(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return writeIn(t, dir, name, text) }
 	ids := []string{"flights-000.input_schema.r1.a1", "flights-001.input_schema.r1.a1", "flights-002.input_schema.r1.a1"}
 	var rq strings.Builder
 	for _, id := range ids {
@@ -801,10 +793,8 @@ func TestCogLangFromAnotherFixture(t *testing.T) {
 	request := func(prompt string) string {
 		return `{"schema_version": "coglang-generation-eval-request/v0.1", "case_id": "FB-L1-001", "level": "L1", "instructions": "Return one expression.", "prompt": "` + prompt + `", "expected_top_level_heads": ["Equal"]}` + "\n"
 	}
-	mine := filepath.Join(dir, "mine.jsonl")
-	edited := filepath.Join(dir, "edited.jsonl")
-	os.WriteFile(mine, []byte(request("Check whether 2 equals 2.")), 0o644)
-	os.WriteFile(edited, []byte(request("Please check whether 2 equals 2.")), 0o644)
+	mine := writeIn(t, dir, "mine.jsonl", request("Check whether 2 equals 2."))
+	edited := writeIn(t, dir, "edited.jsonl", request("Please check whether 2 equals 2."))
 	code, batch, _ := runBatch(t, "", "to-openai", "--model", "m", mine)
 	if code != 0 || !strings.Contains(batch, `"custom_id":"FB-L1-001#r`) {
 		t.Fatalf("to-openai: exit %d\n%s", code, batch)
@@ -815,8 +805,7 @@ func TestCogLangFromAnotherFixture(t *testing.T) {
 	if err := json.Unmarshal([]byte(batch), &line); err != nil {
 		t.Fatal(err)
 	}
-	results := filepath.Join(dir, "output.jsonl")
-	os.WriteFile(results, []byte(`{"id":"batch_req_1","custom_id":"`+line.CustomID+`","response":{"status_code":200,"request_id":"r","body":{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Equal[2, 2]"},"finish_reason":"stop"}]}},"error":null}`+"\n"), 0o644)
+	results := writeIn(t, dir, "output.jsonl", `{"id":"batch_req_1","custom_id":"`+line.CustomID+`","response":{"status_code":200,"request_id":"r","body":{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Equal[2, 2]"},"finish_reason":"stop"}]}},"error":null}`+"\n")
 	if code, _, errs := runBatch(t, "", "from-openai", "--requests", mine, results); code != 0 {
 		t.Errorf("its own requests: exit %d\n%s", code, errs)
 	}
@@ -830,10 +819,8 @@ func TestCogLangFromAnotherFixture(t *testing.T) {
 // to convert the file with from-*, was the command being run).
 func TestBatchFileAsRequests(t *testing.T) {
 	dir := t.TempDir()
-	results := filepath.Join(dir, "output.jsonl")
-	sent := filepath.Join(dir, "batch.jsonl")
-	os.WriteFile(results, []byte(`{"id":"batch_req_1","custom_id":"a","response":{"status_code":200,"request_id":"r","body":{}},"error":null}`+"\n"), 0o644)
-	os.WriteFile(sent, []byte(`{"custom_id":"a","method":"POST","url":"/v1/chat/completions","body":{}}`+"\n"), 0o644)
+	results := writeIn(t, dir, "output.jsonl", `{"id":"batch_req_1","custom_id":"a","response":{"status_code":200,"request_id":"r","body":{}},"error":null}`+"\n")
+	sent := writeIn(t, dir, "batch.jsonl", `{"custom_id":"a","method":"POST","url":"/v1/chat/completions","body":{}}`+"\n")
 	for file, want := range map[string]string{
 		results: "fbeval-batch: --requests " + results + ": this is an OpenAI Batch output line (custom_id, response), not the request file: give it before --requests with the other results files, and give --requests the request file the batch was made from (fbeval export's)\n",
 		sent:    "fbeval-batch: --requests " + sent + ": this is an OpenAI Batch input line (custom_id, method, url, body), the batch sent, not the request file: give --requests the request file the batch was made from (fbeval export's)\n",
@@ -852,13 +839,7 @@ func TestBatchFileAsRequests(t *testing.T) {
 // into the file without --requests.
 func TestRetryBatchMistakes(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return writeIn(t, dir, name, text) }
 	ids := []string{"flights-000.input_schema.r1.a1", "flights-001.input_schema.r1.a1"}
 	requests := func(recipe string) string {
 		var b strings.Builder
@@ -893,10 +874,14 @@ func TestRetryBatchMistakes(t *testing.T) {
 	}
 	// --out-dir over it
 	od := filepath.Join(dir, "od")
-	os.MkdirAll(od, 0o755)
-	inDir := write("od/batch-0001.jsonl", "")
-	copyResp, _ := os.ReadFile(resp)
-	os.WriteFile(inDir, copyResp, 0o644)
+	if err := os.MkdirAll(od, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyResp, err := os.ReadFile(resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inDir := write("od/batch-0001.jsonl", string(copyResp))
 	if code, _, errs := runBatch(t, "", "to-openai", "--model", "m", "--answered", inDir, "--out-dir", od, reqs); code != 2 || !strings.Contains(errs, "is a batch file name in --out-dir") {
 		t.Errorf("--out-dir over --answered: exit %d\n%s", code, errs)
 	}
