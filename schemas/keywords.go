@@ -78,7 +78,7 @@ var Formats = []string{"date-time", "date", "time", "duration", "email", "idn-em
 // Zod's, NJsonSchema's identifiers, Pydantic's UUIDs): known words, never taken for a misspelt
 // one.
 var otherFormats = []string{"int32", "int64", "float", "double", "byte", "binary", "password",
-	"url", "guid", "ulid", "cuid", "cuid2", "ksuid", "nanoid", "decimal", "char", "uuid1", "uuid3", "uuid4", "uuid5"}
+	"url", "guid", "ulid", "cuid", "cuid2", "ksuid", "nanoid", "decimal", "char", "uuid1", "uuid3", "uuid4", "uuid5", "uuid6", "uuid7", "uuid8"}
 
 // misspeltFormat returns the format v misspells: the same but for case and
 // separators (date_time, DateTime, EMAIL), one cut short by a letter or two
