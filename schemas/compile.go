@@ -102,10 +102,11 @@ func IsDate(s string) bool {
 // longer one at every other position: only end-of-text anchors see the difference.)
 type pyRegexp struct {
 	re     *regexp.Regexp
+	expr   string // as the schema writes it
 	dollar bool
 }
 
-func (p pyRegexp) String() string { return p.re.String() }
+func (p pyRegexp) String() string { return p.expr }
 
 // MatchString reports whether s contains a match, as re.search would.
 func (p pyRegexp) MatchString(s string) bool {
@@ -117,9 +118,45 @@ func (p pyRegexp) MatchString(s string) bool {
 
 // compilePyRegexp is the compilers' regexp engine.
 func compilePyRegexp(expr string) (jsonschema.Regexp, error) {
-	re, err := regexp.Compile(expr)
+	re, err := regexp.Compile(unicodeEscapes(expr))
 	if err != nil {
 		return nil, err
 	}
-	return pyRegexp{re: re, dollar: strings.Contains(expr, "$")}, nil
+	return pyRegexp{re: re, expr: expr, dollar: strings.Contains(expr, "$")}, nil
+}
+
+// unicodeEscapes writes the \uXXXX and \UXXXXXXXX escapes Python's re and
+// ECMA-262 take (Pydantic's and Zod's patterns carry them: [\u4e00-\u9fa5])
+// as Go's \x{...}, which Go's regexp reads and they mean; every other escape
+// as it is.
+func unicodeEscapes(expr string) string {
+	if !strings.Contains(expr, `\u`) && !strings.Contains(expr, `\U`) {
+		return expr
+	}
+	var b strings.Builder
+	for i := 0; i < len(expr); i++ {
+		if expr[i] != '\\' || i+1 == len(expr) {
+			b.WriteByte(expr[i])
+			continue
+		}
+		n := map[byte]int{'u': 4, 'U': 8}[expr[i+1]]
+		if n > 0 && i+2+n <= len(expr) && isHex(expr[i+2:i+2+n]) {
+			b.WriteString(`\x{` + expr[i+2:i+2+n] + `}`)
+			i += 1 + n
+			continue
+		}
+		b.WriteString(expr[i : i+2]) // an escape pair, kept whole
+		i++
+	}
+	return b.String()
+}
+
+// isHex reports whether s is hexadecimal digits.
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }

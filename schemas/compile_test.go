@@ -185,3 +185,31 @@ func TestReasons(t *testing.T) {
 		t.Errorf("reasons:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestUnicodeEscapesInPatterns: \uXXXX in a pattern (Pydantic's and Zod's
+// [\u4e00-\u9fa5]) means the code point, as in Python's re; an escaped
+// backslash before u stays a backslash.
+func TestUnicodeEscapesInPatterns(t *testing.T) {
+	for _, tt := range []struct {
+		pattern, in string
+		want        bool
+	}{
+		{`^[\u4e00-\u9fa5A-Za-z ]+$`, "北京 Beijing", true},
+		{`^[\u4e00-\u9fa5]+$`, "Paris", false},
+		{`^\U0001F600$`, "😀", true},
+		{`^\\u0041$`, `\u0041`, true}, // \\ is a backslash, then u0041
+		{`^\\u0041$`, "A", false},
+	} {
+		re, err := compilePyRegexp(tt.pattern)
+		if err != nil {
+			t.Errorf("%s: %v", tt.pattern, err)
+			continue
+		}
+		if got := re.MatchString(tt.in); got != tt.want {
+			t.Errorf("%s on %q: %v, want %v", tt.pattern, tt.in, got, tt.want)
+		}
+		if re.(pyRegexp).String() != tt.pattern {
+			t.Errorf("%s: String() = %s", tt.pattern, re.(pyRegexp).String())
+		}
+	}
+}
