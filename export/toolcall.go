@@ -101,6 +101,10 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 			if kind, v := contract.KindOf(data); kind != "" {
 				return nil, &contract.InputError{Kind: contract.ErrWrongFile, File: name, Line: 1, Col: 1, Msg: fmt.Sprintf("this is %s (%s), not a JSON Schema: give %s a schema file, or a variant (%s)", kind, v, flag, strings.Join(fixtures.ToolcallVariantNames(), ", "))}
 			}
+			if inner := schemaOfToolDefinition(data); inner != "" {
+				// a schema by its keywords (description), checking nothing
+				return nil, &contract.InputError{Kind: contract.ErrWrongFile, File: name, Line: 1, Col: 1, Msg: fmt.Sprintf("this is a tool definition, not a JSON Schema: give %s its %s alone", flag, inner)}
+			}
 			if keys := notSchemaKeys(data); keys != "" {
 				// any object compiles, its keys unknown keywords: a model's
 				// output so given would pass every check
@@ -270,6 +274,29 @@ func variantFor(tool contract.Tool, variant string) ([]byte, error) {
 		return nil, studyErr("%v", err)
 	}
 	return b, nil
+}
+
+// schemaOfToolDefinition names the member of a tool definition that holds its
+// schema (Anthropic's input_schema, MCP's inputSchema, a function's
+// parameters; OpenAI's tools entry holds its function), when data is one, or
+// "": given as a schema, its description alone is a keyword, and it checks
+// nothing.
+func schemaOfToolDefinition(data []byte) string {
+	keys, _ := contract.TopLevel(data)
+	switch {
+	case keys["properties"]:
+		return ""
+	case keys["type"] && keys["function"]:
+		return "function.parameters"
+	case !keys["name"]:
+		return ""
+	}
+	for _, k := range []string{"input_schema", "inputSchema", "parameters"} {
+		if keys[k] {
+			return k
+		}
+	}
+	return ""
 }
 
 // notSchemaKeys lists (the first few of) the top-level keys of a schema file
