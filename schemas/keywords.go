@@ -242,10 +242,11 @@ func Inactive(doc strictjson.Value, meta string) (ptr, key, url string) {
 	return ptr, key, url
 }
 
-// misspelling returns the checking keyword k misspells (x-... one of
-// vocab), or "" when k is a keyword, an extension's or near none: the same but for case, or as near as
-// usage.Nearest takes a typo (a keyword of three letters or fewer, not, if and
-// $ref's kin, only for case, so that notes is no misspelt not).
+// misspelling returns the checking keyword k misspells (an x- key: one of
+// vocab), or "" when k is a keyword, an extension's or near none: the same
+// but for case, or as near as usage.Misspelling takes a typo (a keyword of
+// three letters or fewer, not, if and $ref's kin, only for case, so that
+// notes is no misspelt not).
 func misspelling(k string, vocab []string) string {
 	if strings.HasPrefix(k, "x-") {
 		if len(vocab) == 0 || slices.Contains(vocab, k) {

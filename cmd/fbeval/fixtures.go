@@ -162,28 +162,10 @@ func (c *FixturesAuditCmd) Run(env *Env) error {
 	if n := len(counts.DuplicateIDs); n > 0 {
 		env.warnf("%s: %s repeated", name, contract.Plural(n, "case id is", "case ids are"))
 	}
-	// a prompt asked twice with the same context is one request asked as two
-	// cases; with another context (a conflict case's confirmed state) the
-	// requests differ
-	first := map[[2]string]string{}
-	asked := 0
-	var example string
-	for i := range cases {
-		c := &cases[i]
-		key := [2]string{c.Prompt, string(c.Context)}
-		if f, ok := first[key]; ok {
-			if asked == 0 {
-				example = fmt.Sprintf("the first: %s asks %s's", c.ID, f)
-			}
-			asked++
-			continue
-		}
-		first[key] = c.ID
+	if n := counts.RepeatedRequests; n > 0 {
+		env.warnf("%s: %s a prompt another case asks with the same context (the first: %s asks %s's), so a study asks it twice as two cases", name, contract.Plural(n, "case asks", "cases ask"), counts.FirstRepeat[0], counts.FirstRepeat[1])
 	}
-	if asked > 0 {
-		env.warnf("%s: %s a prompt another case asks with the same context (%s), so a study asks it twice as two cases", name, contract.Plural(asked, "case asks", "cases ask"), example)
-	}
-	if len(fails) > 0 || len(counts.DuplicateIDs) > 0 || asked > 0 {
+	if len(fails) > 0 || len(counts.DuplicateIDs) > 0 || counts.RepeatedRequests > 0 {
 		return &exitError{code: 1}
 	}
 	return nil
