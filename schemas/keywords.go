@@ -345,6 +345,11 @@ func Properties(data []byte) []string {
 	if err != nil {
 		return nil
 	}
+	return PropertiesOf(doc)
+}
+
+// PropertiesOf is Properties of a schema document already read.
+func PropertiesOf(doc strictjson.Value) []string {
 	for _, k := range composing {
 		if _, ok := doc.Get(k); ok {
 			return nil
