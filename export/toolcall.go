@@ -16,6 +16,7 @@ import (
 	"text/template"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/strictjson"
 	"github.com/fbeval/fbeval/contract/usage"
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/schemas"
@@ -35,6 +36,7 @@ type ToolcallPlan struct {
 	Candidate map[string][]byte
 	Inputs    []Input
 	tmpl      *template.Template
+	arguments map[string][]string // by domain: the names of the tool's fields, in schema order
 	studyID   string
 	recipe    string
 }
@@ -84,6 +86,10 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 		}
 		p.Tools[c.Domain] = tool
 		domains = append(domains, c.Domain)
+	}
+	p.arguments = make(map[string][]string, len(p.Tools))
+	for d, tool := range p.Tools {
+		p.arguments[d] = argumentNames(tool.ReferenceSchema)
 	}
 	for _, arm := range []string{contract.ArmMinimalSchema, contract.ArmInputSchema} {
 		name := s.Schemas[arm]
@@ -474,7 +480,7 @@ func (p *ToolcallPlan) Request(c *contract.Case, arm string, repeat int, include
 	data := PromptData{
 		Tool:        tool.Name,
 		Description: tool.Description,
-		Arguments:   argumentNames(tool.ReferenceSchema),
+		Arguments:   p.arguments[c.Domain],
 		Policies:    policySentences(tool.Policy),
 		Arm:         arm,
 		Prompt:      c.Prompt,
@@ -574,33 +580,22 @@ func canonical(raw []byte) string {
 	return string(v)
 }
 
-// argumentNames lists the properties of a schema in the order written.
+// argumentNames lists the properties of a tool's schema in the order
+// written: of the document, or of the definition its top-level $ref names
+// (schemas.FieldsAt).
 func argumentNames(schema []byte) []string {
-	d := jsontext.NewDecoder(bytes.NewReader(schema))
-	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+	doc, err := strictjson.Parse(string(schema))
+	if err != nil {
 		return nil
 	}
-	var names []string
-	for d.PeekKind() == '"' {
-		tok, err := d.ReadToken()
-		if err != nil {
-			return names
-		}
-		if tok.String() != "properties" || d.PeekKind() != '{' {
-			if d.SkipValue() != nil {
-				return names
-			}
-			continue
-		}
-		d.ReadToken()
-		for d.PeekKind() == '"' {
-			name, _ := d.ReadToken()
-			names = append(names, name.String())
-			if d.SkipValue() != nil {
-				return names
-			}
-		}
-		return names
+	_, fields := schemas.FieldsAt(doc)
+	props, _ := fields.Get("properties")
+	if props.Kind() != strictjson.Object {
+		return nil
+	}
+	names := make([]string, 0, props.Len())
+	for _, m := range props.Members() {
+		names = append(names, m.Key)
 	}
 	return names
 }

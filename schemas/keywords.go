@@ -348,8 +348,11 @@ func Properties(data []byte) []string {
 	return PropertiesOf(doc)
 }
 
-// PropertiesOf is Properties of a schema document already read.
+// PropertiesOf is Properties of a schema document already read. A document
+// whose top level is a $ref to a definition of its own gives that
+// definition's properties (FieldsAt).
 func PropertiesOf(doc strictjson.Value) []string {
+	_, doc = FieldsAt(doc)
 	for _, k := range composing {
 		if _, ok := doc.Get(k); ok {
 			return nil

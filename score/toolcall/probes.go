@@ -5,6 +5,7 @@ import (
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/contract/strictjson"
+	"github.com/fbeval/fbeval/schemas"
 )
 
 // ProbeStats are the mutation-probe figures of a candidate schema (spec section 7).
@@ -83,8 +84,10 @@ func Probes(j *Judge, cases []*Case) ProbeStats {
 }
 
 // schemaShape reads a schema's required list, property names (in schema order) and,
-// for each property with a numeric minimum, the value minimum-1.
+// for each property with a numeric minimum, the value minimum-1: of the
+// document, or of the definition its top-level $ref names (schemas.FieldsAt).
 func schemaShape(doc strictjson.Value) (required, props []string, belowMin []strictjson.Member) {
+	_, doc = schemas.FieldsAt(doc)
 	if r, ok := doc.Get("required"); ok {
 		for i := range r.Len() {
 			if it := r.Index(i); it.Kind() == strictjson.String {
