@@ -52,7 +52,7 @@ func follow(doc, cur strictjson.Value, inner bool) (strictjson.Value, jsontext.P
 	if !ok || ref.Kind() != strictjson.String || composedBeside(cur, "$ref") {
 		return cur, "", false
 	}
-	ptr, ok := localPointer(ref.Str())
+	ptr, ok := LocalRef(ref.Str())
 	if !ok {
 		return cur, "", false
 	}
@@ -77,11 +77,11 @@ func composedBeside(obj strictjson.Value, but string) bool {
 	return false
 }
 
-// localPointer reads a $ref that names a place in its own document by a JSON
+// LocalRef reads a $ref that names a place in its own document by a JSON
 // Pointer in the URI fragment ("#/$defs/Args", percent-encoded as a URI
 // fragment may be): false for another document, an anchor, or the document
 // itself.
-func localPointer(ref string) (jsontext.Pointer, bool) {
+func LocalRef(ref string) (jsontext.Pointer, bool) {
 	frag, ok := strings.CutPrefix(ref, "#")
 	if !ok || !strings.HasPrefix(frag, "/") {
 		return "", false
