@@ -46,3 +46,29 @@ func TestFieldsAt(t *testing.T) {
 		})
 	}
 }
+
+// FuzzFieldsAt: any document gives a place that is in it and an object schema
+// there, or the document itself.
+func FuzzFieldsAt(f *testing.F) {
+	f.Add(`{"$ref":"#/definitions/a","definitions":{"a":{"properties":{"x":{}}}}}`)
+	f.Add(`{"$ref":"#/$defs/A","$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}}`)
+	f.Add(`{"$ref":"#/x/0/%7e1","x":[{"~1":{}}]}`)
+	f.Fuzz(func(t *testing.T, text string) {
+		doc, err := strictjson.Parse(text)
+		if err != nil {
+			return
+		}
+		at, fields := FieldsAt(doc)
+		if at == "" {
+			if !strictjson.Equal(fields, doc) {
+				t.Fatalf("no place, but not the document: %s", strictjson.Canonical(fields))
+			}
+			return
+		}
+		got, ok := resolve(doc, at)
+		if !ok || got.Kind() != strictjson.Object || !strictjson.Equal(got, fields) {
+			t.Fatalf("%q is not where the schema is", at)
+		}
+		Properties([]byte(text))
+	})
+}
