@@ -2,6 +2,7 @@ package score
 
 import (
 	"bytes"
+	"strconv"
 
 	"github.com/fbeval/fbeval/contract"
 )
@@ -72,4 +73,14 @@ func CutWarning(n int) string {
 func FilteredWarning(n int, first string) string {
 	return contract.Plural(n, "answer was", "answers were") + " stopped or withheld by a safety filter, or refused on safety grounds (finish_reason content_filter or refusal; Gemini's SAFETY, RECITATION, BLOCKLIST, PROHIBITED_CONTENT or SPII), and " +
 		contract.Pick(n, "scores", "score") + " as written; the first is " + first + ": the figures count the provider's filter with the model, so check its settings (Azure OpenAI: the deployment's content filter) before reading them as the model's"
+}
+
+// BlankWarning is the warning for n answers of the answered that are empty
+// (or only white space), where some are not: each scores as a failure, and
+// many of them are more often a runner's trouble than a model's answer.
+// first names the first of them.
+func BlankWarning(n, answered int, first string) string {
+	return contract.Plural(n, "answer", "answers") + " of " + strconv.Itoa(answered) + " " + contract.Pick(n, "is", "are") + " empty and " +
+		contract.Pick(n, "scores as a failure", "score as failures") + "; the first is " + first +
+		": a runner that took no text from some of the model's answers, or a reasoning model that spent its tokens before it answered (its finish_reason says so when the runner records it), measures the runner: check it before reading the figures as the model's"
 }

@@ -29,6 +29,11 @@ type ResponseFiles struct {
 	// of the first of them.
 	Cut, Filtered int
 	FirstFiltered string
+	// Answers counts the records read with an output (an answer, where a
+	// provider error has none); Blank, those whose output is empty or white
+	// space, FirstBlank the case id of the first of them.
+	Answers, Blank int
+	FirstBlank     string
 	// ProviderErrors counts the provider error records read (an error and no
 	// output); ErrorCases are the case ids whose last record is one.
 	ProviderErrors int

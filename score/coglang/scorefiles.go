@@ -105,6 +105,9 @@ func (x *Indexed) ScoreFiles(sources []score.Source, opts score.Options, copts O
 	if out.Filtered > 0 {
 		out.Warnings = append(out.Warnings, score.FilteredWarning(out.Filtered, out.FirstFiltered))
 	}
+	if out.Blank > 0 {
+		out.Warnings = append(out.Warnings, score.BlankWarning(out.Blank, out.Answers, out.FirstBlank))
+	}
 	if out.Quoted > 0 {
 		out.Warnings = append(out.Warnings, contract.Plural(out.Quoted, "answer is", "answers are")+" in quotes, one JSON string (the answer encoded twice, as a runner that encodes the text it writes as the output makes it: json.dumps of the model's text) and "+
 			contract.Pick(out.Quoted, "scores", "score")+" as the reference scores a quoted string: a runner of your own writes the model's text as the output string, encoded once")
@@ -323,6 +326,15 @@ func scoreSources(tally *tally, sources []score.Source, opts score.Options, copt
 			}
 			if b.Out[i].wrapped {
 				out.Wrapped++
+			}
+			if !b.Out[i].ProviderError {
+				out.Answers++
+			}
+			if b.Out[i].blank && !b.Out[i].ProviderError {
+				if out.Blank == 0 {
+					out.FirstBlank = strings.Clone(b.Out[i].CaseID) // it may share the batch's bytes
+				}
+				out.Blank++
 			}
 			switch b.Out[i].finish {
 			case score.FinishCut:

@@ -1,6 +1,7 @@
 package coglang
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sort"
@@ -32,8 +33,9 @@ type Scored struct {
 	hasRecipe bool
 	// thinking: the output holds a reasoning model's thinking (contract.HoldsThinking);
 	// quoted: it is one JSON string (contract.StringText), the answer encoded twice;
-	// wrapped: it is an API's message around the answer (contract.WrappedAnswer)
-	thinking, quoted, wrapped bool
+	// wrapped: it is an API's message around the answer (contract.WrappedAnswer);
+	// blank: it is empty or white space
+	thinking, quoted, wrapped, blank bool
 	// finish says why the answer ended (score.FinishReason of its finish_reason)
 	finish int
 	// model is the record's "model" member as written, read while its batch
@@ -93,7 +95,7 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 	dst.CaseID, dst.key = id, contract.IDOf(id)
 	dst.ProviderError, dst.ErrorCode = false, ""
 	dst.model = f.model
-	dst.recipe, dst.hasRecipe, dst.thinking, dst.quoted, dst.wrapped, dst.finish = 0, false, false, false, false, 0
+	dst.recipe, dst.hasRecipe, dst.thinking, dst.quoted, dst.wrapped, dst.blank, dst.finish = 0, false, false, false, false, false, 0
 	var out string
 	var v jsontext.Value // the output's JSON value
 	if s.answers {
@@ -121,8 +123,9 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 	if v := f.finish; len(v) > 2 && v[0] == '"' {
 		dst.finish = score.FinishReason(v[1 : len(v)-1]) // no reason has an escape
 	}
-	if len(out) > 0 && (out[0] == '"' || out[0] <= ' ') {
+	if len(out) == 0 || out[0] == '"' || out[0] <= ' ' {
 		_, dst.quoted = contract.StringText(text)
+		dst.blank = len(bytes.TrimSpace(text)) == 0
 	}
 	if v.Kind() == '{' || v.Kind() == '[' {
 		// a value the reference takes as Python's str() of it

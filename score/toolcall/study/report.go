@@ -332,9 +332,17 @@ func (run *Run) answerWarnings() (out []string, unmeasured bool, err error) {
 		}
 		out = append(out, score.FilteredWarning(n.filtered, id))
 	}
-	if run.Plan.Study.Decoding == contract.DecodingNativeTools && n.blank > 0 && n.blank < n.answered {
+	switch {
+	case n.blank == 0 || n.blank == n.answered:
+	case run.Plan.Study.Decoding == contract.DecodingNativeTools:
 		out = append(out, contract.Plural(n.blank, "answer is", "answers are")+" empty in this native_tools study and "+contract.Pick(n.blank, "scores as a failure", "score as failures")+
 			": a runner that takes only the text of an answer loses its tool call; "+envelopeAdvice)
+	default:
+		id, _, err := run.firstFlagged(fBlank)
+		if err != nil {
+			return nil, false, err
+		}
+		out = append(out, score.BlankWarning(n.blank, n.answered, id))
 	}
 	if n.answered > 0 && n.blank == n.answered {
 		unmeasured = true
