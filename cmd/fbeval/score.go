@@ -466,39 +466,9 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 			env.warnf("%s a provider error, where the model never answered (%s): %s and the run is not ok; run the runner again with -o FILE to ask %s again (answered requests are skipped; of a batch: fbeval-batch to-* REQUESTS --answered FILE makes the batch of the rest, and from-* converts its results into FILE), or give --allow-provider-errors to accept %[4]s%s", contract.Plural(n, "row has", "rows have"), codes, contract.Pick(n, "it scores as a failure", "they score as failures"), contract.Pick(n, "it", "them"), codes.FilterNote())
 		}
 	}
-	if run.Plan.Study.Repairs > 0 {
-		if err := warnRepairsDue(env, run); err != nil {
-			return err
-		}
-	}
 	c.toolcallSummary(env, run, rep, ok)
 	if !ok {
 		return &exitError{code: 1}
-	}
-	return nil
-}
-
-// warnRepairsDue says how many rows failed with feedback a repair round
-// shows the model and have no response to that round's request: scored after
-// fewer rounds than the study allows, they count as never retried, which the
-// retry and recovery rates cannot tell from a model that was retried and
-// failed.
-func warnRepairsDue(env *Env, run *study.Run) error {
-	due, err := run.RepairsDue()
-	if err != nil {
-		return err
-	}
-	var n int
-	var at []string
-	for k, d := range due {
-		if d > 0 {
-			n += d
-			at = append(at, strconv.Itoa(k+2))
-		}
-	}
-	if n > 0 {
-		env.warnf("%s a repair request due (attempt %s; the study allows %d attempts) and no response to it: %s as not retried; fbeval export STUDY --repair-from FILE... writes those requests, and scoring their responses with the others counts them",
-			contract.Plural(n, "row has", "rows have"), strings.Join(at, " or "), run.Plan.Study.Repairs+1, contract.Pick(n, "it counts", "they count"))
 	}
 	return nil
 }

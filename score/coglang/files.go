@@ -3,6 +3,7 @@ package coglang
 import (
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/fixtures"
@@ -25,13 +26,14 @@ type ResponseFiles struct {
 	Thinking, Quoted, Wrapped int
 	// Cut counts the records read whose answer the model stopped at its token
 	// limit; Filtered, those a safety filter stopped or withheld, or the model
-	// refused on safety grounds (score.FinishReason), FirstFiltered the case id
-	// of the first of them.
+	// refused on safety grounds (score.FinishReason), FirstFiltered the least
+	// case id of them (the first of a fixture of sorted ids; in any order of
+	// the records, the same).
 	Cut, Filtered int
 	FirstFiltered string
 	// Answers counts the records read with an output (an answer, where a
 	// provider error has none); Blank, those whose output is empty or white
-	// space, FirstBlank the case id of the first of them.
+	// space, FirstBlank the least case id of them, as FirstFiltered.
 	Answers, Blank int
 	FirstBlank     string
 	// ProviderErrors counts the provider error records read (an error and no
@@ -47,6 +49,19 @@ type ResponseFiles struct {
 	Warnings     []string
 	index        map[string]int
 	fileWarnings score.FileWarnings // each file's, until every file is read
+}
+
+// countAnswer counts a record read with an output (an answer) for case id,
+// blank when the output is empty or white space.
+func (c *ResponseFiles) countAnswer(id string, blank bool) {
+	c.Answers++
+	if !blank {
+		return
+	}
+	if c.Blank == 0 || id < c.FirstBlank {
+		c.FirstBlank = strings.Clone(id) // it may share a batch's bytes
+	}
+	c.Blank++
 }
 
 // filesRead adds the files' warnings to Warnings once every file is read.
@@ -74,6 +89,9 @@ func ReadResponses(fx *fixtures.CogLangFixture, sources []score.Source, opts sco
 		}
 	}
 	out.filesRead()
+	if out.Blank > 0 {
+		out.Warnings = append(out.Warnings, score.BlankWarning(out.Blank, out.Answers, out.FirstBlank))
+	}
 	if out.Responses == nil {
 		out.Responses = []Response{}
 	}
@@ -196,6 +214,8 @@ func (c *ResponseFiles) read(src score.Source, opts score.Options, known, seen m
 		st.Accepted++
 		if resp.ProviderError {
 			c.ProviderErrors++
+		} else {
+			c.countAnswer(resp.CaseID, resp.Output != nil && strings.TrimSpace(*resp.Output) == "")
 		}
 		if seen[resp.CaseID] {
 			c.Duplicates[resp.CaseID] = true

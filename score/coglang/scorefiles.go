@@ -327,21 +327,15 @@ func scoreSources(tally *tally, sources []score.Source, opts score.Options, copt
 			if b.Out[i].wrapped {
 				out.Wrapped++
 			}
-			if !b.Out[i].ProviderError {
-				out.Answers++
-			}
-			if b.Out[i].blank && !b.Out[i].ProviderError {
-				if out.Blank == 0 {
-					out.FirstBlank = strings.Clone(b.Out[i].CaseID) // it may share the batch's bytes
-				}
-				out.Blank++
+			if r := &b.Out[i]; !r.ProviderError {
+				out.countAnswer(r.CaseID, r.blank)
 			}
 			switch b.Out[i].finish {
 			case score.FinishCut:
 				out.Cut++
 			case score.FinishFiltered:
-				if out.Filtered == 0 {
-					out.FirstFiltered = strings.Clone(b.Out[i].CaseID) // it may share the batch's bytes
+				if id := b.Out[i].CaseID; out.Filtered == 0 || id < out.FirstFiltered {
+					out.FirstFiltered = strings.Clone(id) // it may share the batch's bytes
 				}
 				out.Filtered++
 			}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
@@ -49,7 +50,10 @@ type Aggregates struct {
 	// Unmeasured: every answer read is blank (answerFlags) or encoded twice,
 	// so the figures measure the runner, not the model; the run is not ok
 	Unmeasured bool
-	model      *report.ToolcallReport
+	// Undue counts the repair attempts left out of the figures as no earlier
+	// attempt of their row called for them (Run.dropUndue); the run is not ok
+	Undue int
+	model *report.ToolcallReport
 }
 
 type namedEffect struct {
@@ -77,7 +81,7 @@ func (run *Run) Report() (*Aggregates, error) {
 		rep.Complete = false
 		w := contract.Plural(missing, "row has no first-attempt response and scores as a failure", "rows have no first-attempt response and score as failures")
 		switch _, later := run.Answered(); {
-		case missing == run.rows && later > 0:
+		case missing == run.rows && later+run.undue.n > 0:
 			// the repair round's responses given alone
 			w += ": the records read answer repair attempts only; give the first attempts' responses too (--responses first.jsonl --responses repairs.jsonl)"
 		case topRepeat > 0 && topRepeat < s.Repeats && missing == run.rows/s.Repeats*(s.Repeats-topRepeat):
@@ -91,6 +95,21 @@ func (run *Run) Report() (*Aggregates, error) {
 		return nil, err
 	}
 	rep.Warnings, rep.Unmeasured = append(rep.Warnings, warnings...), unmeasured
+	if s.Repairs > 0 {
+		w, err := run.repairsDueWarning()
+		if err != nil {
+			return nil, err
+		}
+		if w != "" {
+			rep.Warnings = append(rep.Warnings, w)
+		}
+	}
+	if u := run.undue; u.n > 0 && missing < run.rows { // with no first attempt, the warning above says what to do
+		rep.Undue = u.n
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s a repair attempt that no earlier attempt of %s called for (the first, %s: %s), so %s out of the figures and the run is not ok: "+
+			"a repair round's records answer the attempts its requests were exported from (fbeval export STUDY --repair-from FILE...), and these were not: score each round with the files it was exported from, or export the repairs of these again and run them",
+			contract.Plural(u.n, "record answers", "records answer"), contract.Pick(u.n, "its row", "their rows"), u.first, u.why, contract.Pick(u.n, "it is left", "they are left")))
+	}
 	for _, cmp := range Comparisons {
 		if slices.Contains(s.Arms, cmp.Treatment) && slices.Contains(s.Arms, cmp.Baseline) {
 			rep.Effects = append(rep.Effects, namedEffect{Name: cmp.Name})
@@ -294,7 +313,7 @@ func (run *Run) probes() *tc.ProbeStats {
 
 // OK reports whether the report is complete and every gate passed.
 func (rep *Aggregates) OK() bool {
-	if !rep.Complete {
+	if !rep.Complete || rep.Undue > 0 {
 		return false
 	}
 	for _, g := range rep.Gates {
@@ -303,6 +322,32 @@ func (rep *Aggregates) OK() bool {
 		}
 	}
 	return true
+}
+
+// repairsDueWarning says how many rows failed with feedback a repair round
+// shows the model and have no response to that round's request, or "": scored
+// after fewer rounds than the study allows, they count as never retried,
+// which the retry and recovery rates cannot tell from a model that was
+// retried and failed. It is in the report's warnings, so every format of it
+// says the run was cut short.
+func (run *Run) repairsDueWarning() (string, error) {
+	due, err := run.RepairsDue()
+	if err != nil {
+		return "", err
+	}
+	var n int
+	var at []string
+	for k, d := range due {
+		if d > 0 {
+			n += d
+			at = append(at, strconv.Itoa(k+2))
+		}
+	}
+	if n == 0 {
+		return "", nil
+	}
+	return fmt.Sprintf("%s a repair request due (attempt %s; the study allows %d attempts) and no response to it: %s as not retried; fbeval export STUDY --repair-from FILE... writes those requests, and scoring their responses with the others counts them",
+		contract.Plural(n, "row has", "rows have"), strings.Join(at, " or "), run.Plan.Study.Repairs+1, contract.Pick(n, "it counts", "they count")), nil
 }
 
 // answerWarnings says what the answers read hold that the figures alone do

@@ -58,6 +58,16 @@ type Run struct {
 	beyond beyondRecords
 	// providerCodes counts the provider error records read, by their code
 	providerCodes score.ProviderCodes
+	// undue counts the repair attempts a record answered that no earlier
+	// attempt of its row called for (dropUndue)
+	undue undueRepairs
+}
+
+// undueRepairs are the attempts dropUndue left out: how many, the first's
+// request id and why it was not due.
+type undueRepairs struct {
+	n          int
+	first, why string
 }
 
 // beyondRecords are the unknown records whose ids name a repeat past the
@@ -888,11 +898,61 @@ func (run *Run) countProviderCode(enc []byte) {
 // attempt's codes, not its detail, so RepairsDue reads nothing back.
 func (run *Run) repairDue(r row, ci int) (n int, due bool) {
 	a, n := r.latest()
-	if a == nil || a.has(fProvider) || a.has(fSuccess) || n > run.Plan.Study.Repairs {
+	if a == nil || n > run.Plan.Study.Repairs {
 		return n, false
 	}
+	due, _ = run.dueAfter(a, ci)
+	return n, due
+}
+
+// dueAfter says whether a repair attempt follows a, an earlier attempt of a
+// row of case ci: a answered, not a provider error, failed, with public
+// feedback a repair shows the model. When not, why says why.
+func (run *Run) dueAfter(a *att, ci int) (due bool, why string) {
+	switch {
+	case !a.has(fPresent):
+		return false, "has no response"
+	case a.has(fProvider):
+		return false, "is a provider error"
+	case a.has(fSuccess):
+		return false, "succeeded"
+	}
 	pc := run.prepared[ci]
-	return n, slices.ContainsFunc(run.codesOf(a), func(id uint16) bool { return tc.PublicCode(run.codeNames[id], pc) })
+	if !slices.ContainsFunc(run.codesOf(a), func(id uint16) bool { return tc.PublicCode(run.codeNames[id], pc) }) {
+		return false, "failed with no feedback a repair shows the model"
+	}
+	return true, ""
+}
+
+// dropUndue leaves out the repair attempts no earlier attempt of their row
+// called for: a repair round's records scored with another run of the round
+// before it (run again after its repairs were exported), or with its
+// records missing. Such a record answers a conversation these attempts never
+// had; scored, it took final success from a row whose first attempt had
+// succeeded. Rows are walked attempt by attempt, so an attempt after a left
+// out one is left out too.
+func (run *Run) dropUndue() {
+	per := run.Plan.Study.Repairs + 1
+	if per == 1 {
+		return
+	}
+	for i := range run.rows {
+		r := run.rowAt(i)
+		for k := 1; k < per; k++ {
+			if !r[k].has(fPresent) {
+				continue
+			}
+			if due, why := run.dueAfter(&r[k-1], run.placeOf(i).ci); !due {
+				if run.undue.n == 0 {
+					p := run.placeOf(i)
+					run.undue.first = export.RequestID(run.Plan.Cases[p.ci].ID, p.arm, p.repeat, k+1)
+					run.undue.why = fmt.Sprintf("its attempt %d %s", k, why)
+				}
+				run.undue.n++
+				r[k] = att{}
+			}
+		}
+	}
 }
 
 // RepairsDue counts the rows a repair request is due for, by the attempt the

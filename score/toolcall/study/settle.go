@@ -44,6 +44,7 @@ func (run *Run) settle() error {
 		run.err = err
 		return err
 	}
+	run.dropUndue()
 	if err := run.spool.flush(); err != nil {
 		run.err = err
 		return err
