@@ -458,12 +458,19 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	}
 	ok := rep.OK() && !rep.Unmeasured // the warning says why
 	if n := rep.ProviderErrorRows(); n > 0 {
-		if c.AllowProviderErrors {
+		switch {
+		case c.AllowProviderErrors && rep.NoAnswer:
+			// the warning above says the run is not ok all the same
+		case c.AllowProviderErrors:
 			env.warnf("%s (--allow-provider-errors: the run does not fail for %s)", contract.Plural(n, "row has a provider error: it scores as a failure", "rows have a provider error: they score as failures"), contract.Pick(n, "it", "them"))
-		} else {
+		default:
 			ok = false
 			codes := rep.ProviderErrorCodes()
-			env.warnf("%s a provider error, where the model never answered (%s): %s and the run is not ok; run the runner again with -o FILE to ask %s again (answered requests are skipped; of a batch: fbeval-batch to-* REQUESTS --answered FILE makes the batch of the rest, and from-* converts its results into FILE), or give --allow-provider-errors to accept %[4]s%s", contract.Plural(n, "row has", "rows have"), codes, contract.Pick(n, "it scores as a failure", "they score as failures"), contract.Pick(n, "it", "them"), codes.FilterNote())
+			accept := ", or give --allow-provider-errors to accept " + contract.Pick(n, "it", "them")
+			if rep.NoAnswer {
+				accept = "" // it accepts some, not all
+			}
+			env.warnf("%s a provider error, where the model never answered (%s): %s and the run is not ok; run the runner again with -o FILE to ask %s again (answered requests are skipped; of a batch: fbeval-batch to-* REQUESTS --answered FILE makes the batch of the rest, and from-* converts its results into FILE)%s%s", contract.Plural(n, "row has", "rows have"), codes, contract.Pick(n, "it scores as a failure", "they score as failures"), contract.Pick(n, "it", "them"), accept, codes.FilterNote())
 		}
 	}
 	c.toolcallSummary(env, run, rep, ok)

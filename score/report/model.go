@@ -111,7 +111,8 @@ type ToolcallReport struct {
 	Gates          []Gate           `json:"gates"`
 	Warnings       []string         `json:"warnings"`
 	// Unmeasured is set when every answer read is empty, an API's message
-	// around the text or encoded twice: the figures measure the runner, not
+	// around the text or encoded twice, or every record read is a provider
+	// error: the figures measure the runner, not
 	// the model, and the run was not ok (a warning says which). Reports
 	// written before it existed have none.
 	Unmeasured bool `json:"unmeasured,omitzero"`

@@ -47,9 +47,13 @@ type Aggregates struct {
 	Gates          []score.GateResult
 	Warnings       []string
 	Models         map[string][]string // arm -> the models its answered attempts name, sorted
-	// Unmeasured: every answer read is blank (answerFlags) or encoded twice,
-	// so the figures measure the runner, not the model; the run is not ok
+	// Unmeasured: every answer read is blank (answerFlags), wrapped or
+	// encoded twice, or every record a provider error, so the figures measure
+	// the runner, not the model; the run is not ok
 	Unmeasured bool
+	// NoAnswer: every record read is a provider error, so no request was
+	// answered (Unmeasured too)
+	NoAnswer bool
 	// Undue counts the repair attempts left out of the figures as no earlier
 	// attempt of their row called for them (Run.dropUndue); the run is not ok
 	Undue int
@@ -93,6 +97,9 @@ func (run *Run) Report() (*Aggregates, error) {
 	warnings, unmeasured, err := run.answerWarnings()
 	if err != nil {
 		return nil, err
+	}
+	if n := run.answerCounts(); n.answered == 0 && n.errors > 0 {
+		rep.NoAnswer = true
 	}
 	rep.Warnings, rep.Unmeasured = append(rep.Warnings, warnings...), unmeasured
 	if s.Repairs > 0 {
@@ -357,6 +364,13 @@ func (run *Run) repairsDueWarning() (string, error) {
 // the runner and the run is not ok.
 func (run *Run) answerWarnings() (out []string, unmeasured bool, err error) {
 	n := run.answerCounts()
+	if n.answered == 0 && n.errors > 0 {
+		// --allow-provider-errors accepts some rows the model never
+		// answered, not a run it answered none of (a revoked key)
+		unmeasured = true
+		out = append(out, "no request was answered: every record read is a provider error ("+contract.Plural(n.errors, "record", "records")+
+			"), so the figures measure nothing and the run is not ok, --allow-provider-errors or not: mend what the errors say (a key, a quota, a model name) and run the runner again with -o FILE")
+	}
 	if n.think > 0 {
 		out = append(out, score.ThinkingWarning(n.think, "JSON_INVALID"))
 	}
@@ -432,18 +446,19 @@ func (run *Run) Answered() (first, later int) {
 }
 
 // answerTally counts the answers that stand (provider errors and attempts no
-// record answered left out), those that are blank, those the model stopped at
+// record answered left out), the provider errors, those that are blank, those the model stopped at
 // its token limit, those a safety filter stopped or the model refused on
 // safety grounds, those that hold its thinking, those that are a tool call in
 // another form than the envelope, those encoded twice and those wrapped in an
 // API's message.
-type answerTally struct{ answered, blank, cut, filtered, think, calls, twice, wrapped int }
+type answerTally struct{ answered, errors, blank, cut, filtered, think, calls, twice, wrapped int }
 
 func (run *Run) answerCounts() answerTally {
 	var n answerTally
 	for i := range run.atts {
 		a := &run.atts[i]
 		if !a.ok() {
+			n.errors += a.count(fProvider)
 			continue
 		}
 		n.answered++
