@@ -17,13 +17,15 @@ The default format is json, as the CogLang reference scorer's, for CI; report an
 compare default to a table, for people; without --format, -o's name decides
 (-o report.html, -o junit.xml). Every score ends with a one-line summary
 on stderr. Exit 0 ok, 1 a gate failed or rows are missing or left with a provider
-error or every answer is empty, encoded twice or an API's message around it
-(coglang: not ok), 2 bad usage or unreadable input.
+error (every record one: with --allow-provider-errors too) or every answer is
+empty, encoded twice or an API's message around it, or records answer repair
+attempts no earlier attempt called for (coglang: not ok), 2 bad usage or
+unreadable input.
 
 Examples:
   fbeval score coglang --responses responses.jsonl --format text
   fbeval score toolcall --repeats 70 --responses 'shards/*.jsonl' -o report.json
-  fbeval export toolcall-quick | fbeval-mock --mode reference | fbeval score toolcall-quick --responses - --min-success 90`
+  fbeval export toolcall-quick --include-reference | fbeval-mock --mode reference | fbeval score toolcall-quick --responses - --min-success 90`
 }
 
 func (ReportCmd) Help() string {
