@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -192,6 +193,10 @@ func (c *CompareCmd) Run(env *Env) error {
 			return err
 		}
 	}
+	if ha, hb := sortedSet(res.A.ResponsesSHA256), sortedSet(res.B.ResponsesSHA256); !same && len(ha) > 0 && slices.Equal(ha, hb) {
+		// one run scored twice: a copy, or the other model's name given the same file
+		env.warnf("%s and %s score the same responses (their response files have the same sha256): both sides are one model's answers, so every difference is 0; score each model's own responses", c.A, c.B)
+	}
 	for _, s := range res.Warned() {
 		for _, w := range s.Warnings {
 			env.warnf("%s: %s", s.Name(), w)
@@ -218,4 +223,11 @@ func tableWidth() int {
 		return 0
 	}
 	return n
+}
+
+// sortedSet is xs sorted, each once.
+func sortedSet(xs []string) []string {
+	out := slices.Clone(xs)
+	slices.Sort(out)
+	return slices.Compact(out)
 }

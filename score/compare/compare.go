@@ -636,15 +636,23 @@ func fitness(r *report.ToolcallReport, ms *float64) *float64 {
 // studyDiffs lists the configuration fields on which two studies differ. Beyond
 // the fields the method names (dataset, schemas, repeats, repairs, seed,
 // decoding, max tokens, temperature), arms, filter and prompt template must also
-// match, since any of them changes which prompts were asked.
-func studyDiffs(a, b *contract.Study) []string {
-	var d []string
+// match, since any of them changes which prompts were asked. Files (a dataset,
+// schema files, a template) are compared by their contents' hashes
+// (inputDiffs), wherever they were read from.
+func studyDiffs(a, b *contract.Study) (d []string, schemaFiles [][3]string) {
 	diff := func(what, x, y string) {
 		if x != y {
 			d = append(d, fmt.Sprintf("%s differs (%s vs %s)", what, x, y))
 		}
 	}
-	diff("dataset", strconv.Quote(a.Dataset), strconv.Quote(b.Dataset))
+	// a file is compared by its contents (inputDiffs), not by its path: the
+	// same dataset copied beside the study is the same study
+	file := func(what, x, y string, isFile func(string) bool) {
+		if !isFile(x) || !isFile(y) {
+			diff(what, strconv.Quote(x), strconv.Quote(y))
+		}
+	}
+	file("dataset", a.Dataset, b.Dataset, func(s string) bool { return !strings.HasPrefix(s, "builtin:") })
 	diff("arms", strings.Join(a.Arms, ","), strings.Join(b.Arms, ","))
 	arms := slices.Clone(a.Arms)
 	for _, arm := range b.Arms {
@@ -653,7 +661,10 @@ func studyDiffs(a, b *contract.Study) []string {
 		}
 	}
 	for _, arm := range arms {
-		diff("schema of "+arm, strconv.Quote(a.Schemas[arm]), strconv.Quote(b.Schemas[arm]))
+		file("schema of "+arm, a.Schemas[arm], b.Schemas[arm], schemaFile)
+		if x, y := a.Schemas[arm], b.Schemas[arm]; schemaFile(x) && schemaFile(y) && x != y {
+			schemaFiles = append(schemaFiles, [3]string{arm, x, y})
+		}
 	}
 	diff("filter domains", strings.Join(a.Filter.Domains, ","), strings.Join(b.Filter.Domains, ","))
 	diff("filter categories", strings.Join(a.Filter.Categories, ","), strings.Join(b.Filter.Categories, ","))
@@ -664,8 +675,13 @@ func studyDiffs(a, b *contract.Study) []string {
 	diff("decoding", strconv.Quote(a.Decoding), strconv.Quote(b.Decoding))
 	diff("max_tokens", intPtr(a.MaxTokens), intPtr(b.MaxTokens))
 	diff("temperature", floatPtr(a.Temperature), floatPtr(b.Temperature))
-	diff("prompt_template", strconv.Quote(a.PromptTemplate), strconv.Quote(b.PromptTemplate))
-	return d
+	file("prompt_template", a.PromptTemplate, b.PromptTemplate, func(s string) bool { return s != "" })
+	return d, schemaFiles
+}
+
+// schemaFile tells a schema file from a variant name, as export does.
+func schemaFile(name string) bool {
+	return strings.ContainsAny(name, "/\\") || strings.HasSuffix(name, ".json")
 }
 
 // inputDiffs compares the hashes of the dataset, schema and template inputs, so
@@ -681,6 +697,17 @@ func inputDiffs(a, b *report.ToolcallReport) []string {
 		}
 	}
 	return d
+}
+
+// hashOfInput is the sha256 of r's input of role read from path ("" when
+// there is none).
+func hashOfInput(r *report.ToolcallReport, role, path string) string {
+	for _, in := range r.Inputs {
+		if in.Role == role && in.Path == path {
+			return in.SHA256
+		}
+	}
+	return ""
 }
 
 func hashes(r *report.ToolcallReport, role string) []string {
@@ -798,7 +825,14 @@ func notComparable(diffs []string) error {
 // configDiffs are the differences of configuration between a and b, with
 // what compare takes when there are any.
 func configDiffs(a, b *report.ToolcallReport) []string {
-	d := append(studyDiffs(&a.Study, &b.Study), inputDiffs(a, b)...)
+	d, schemaFiles := studyDiffs(&a.Study, &b.Study)
+	d = append(d, inputDiffs(a, b)...)
+	for _, f := range schemaFiles {
+		// the set of schema hashes is the same with two arms' files swapped
+		if x, y := hashOfInput(a, "schema", f[1]), hashOfInput(b, "schema", f[2]); x != y {
+			d = append(d, fmt.Sprintf("schema of %s differs (%q vs %q: sha256 %s vs %s)", f[0], f[1], f[2], x, y))
+		}
+	}
 	if len(d) > 0 {
 		d[len(d)-1] += ": compare takes two reports of one study, each scored with the same study and flags (two models' runs, or two runs of one model)"
 	}

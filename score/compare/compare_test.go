@@ -164,6 +164,13 @@ func TestCompareRefuses(t *testing.T) {
 		}, []string{"large: 2 provider errors; ask the requests left without an answer again (a runner's -o resumes its file, asking only those) and score again"}},
 		{"missing row flag", func(a, b *report.ToolcallReport) { a.Rows[3].Missing = true }, []string{"small: 1 missing response; ask the requests left without an answer again"}},
 		{"dataset contents", func(a, b *report.ToolcallReport) { b.Inputs[0].SHA256 = "00" }, []string{"dataset input sha256 differs"}},
+		{"schema files swapped between arms", func(a, b *report.ToolcallReport) {
+			a.Study.Schemas = map[string]string{"minimal_schema": "m.json", "input_schema": "i.json"}
+			b.Study.Schemas = map[string]string{"minimal_schema": "i.json", "input_schema": "m.json"}
+			for _, r := range []*report.ToolcallReport{a, b} {
+				r.Inputs = append(r.Inputs, report.Input{Role: "schema", Path: "m.json", SHA256: "aa"}, report.Input{Role: "schema", Path: "i.json", SHA256: "bb"})
+			}
+		}, []string{`schema of minimal_schema differs ("m.json" vs "i.json": sha256 aa vs bb)`, `schema of input_schema differs ("i.json" vs "m.json": sha256 bb vs aa)`}},
 		{"rows differ", func(a, b *report.ToolcallReport) { b.Rows = b.Rows[1:] }, []string{"1 row only in small (first: no_schema/flights-complete-001#r1)"}},
 		{"duplicate row", func(a, b *report.ToolcallReport) { b.Rows[1] = b.Rows[0] }, []string{"large: row no_schema/flights-complete-001#r1 appears twice"}},
 		{"duplicate row in both", func(a, b *report.ToolcallReport) { a.Rows[1], b.Rows[1] = a.Rows[0], b.Rows[0] },
@@ -188,6 +195,26 @@ func TestCompareRefuses(t *testing.T) {
 	}
 	if _, err := Compare(nil, nil, opts); err == nil {
 		t.Error("nil reports compared")
+	}
+}
+
+// TestCompareFilesByContents: a dataset, schema file or template read from
+// another path with the same contents is the same study (compare refused the
+// same dataset copied beside the study: "dataset differs").
+func TestCompareFilesByContents(t *testing.T) {
+	a, b := pair(t)
+	a.Study.Dataset, b.Study.Dataset = "/data/cases.jsonl", "cases.jsonl"
+	a.Study.Schemas = map[string]string{"minimal_schema": "minimal", "input_schema": "/s/cand.json"}
+	b.Study.Schemas = map[string]string{"minimal_schema": "minimal", "input_schema": "cand.json"}
+	a.Study.PromptTemplate, b.Study.PromptTemplate = "/t/p.tmpl", "p.tmpl"
+	a.Inputs = append(a.Inputs, report.Input{Role: "schema", Path: "/s/cand.json", SHA256: "cc"}, report.Input{Role: "template", Path: "/t/p.tmpl", SHA256: "dd"})
+	b.Inputs = append(b.Inputs, report.Input{Role: "schema", Path: "cand.json", SHA256: "cc"}, report.Input{Role: "template", Path: "p.tmpl", SHA256: "dd"})
+	if _, err := Compare(a, b, opts); err != nil {
+		t.Fatal(err)
+	}
+	b.Inputs[len(b.Inputs)-2].SHA256 = "ee"
+	if _, err := Compare(a, b, opts); err == nil || !strings.Contains(err.Error(), `schema of input_schema differs ("/s/cand.json" vs "cand.json": sha256 cc vs ee)`) {
+		t.Errorf("another schema at another path: %v", err)
 	}
 }
 
