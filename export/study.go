@@ -461,8 +461,9 @@ func AppendRequestID(dst []byte, caseID, arm string, repeat, attempt int) []byte
 }
 
 // Seed derives the seed of one (case, repeat) from the study seed; every arm of a
-// case and repeat gets the same seed. It is the first 31 bits of
-// sha256("fbeval-seed/v1" NUL study seed NUL case id NUL repeat).
+// case and repeat gets the same seed. It is the first four bytes of
+// sha256("fbeval-seed/v1" NUL study seed NUL case id NUL repeat), read
+// big-endian, with the top bit cleared.
 func Seed(studySeed int64, caseID string, repeat int) int64 {
 	h := sha256.Sum256([]byte("fbeval-seed/v1\x00" + strconv.FormatInt(studySeed, 10) + "\x00" + caseID + "\x00" + strconv.Itoa(repeat)))
 	return int64(uint32(h[0])<<24|uint32(h[1])<<16|uint32(h[2])<<8|uint32(h[3])) & 0x7fffffff

@@ -154,6 +154,11 @@ func TestSeed(t *testing.T) {
 	if s := Seed(42, "hotels-001", 1); s < 0 || s > 1<<31-1 {
 		t.Errorf("seed %d out of range", s)
 	}
+	// docs/studies.md's formula, in Python:
+	// int.from_bytes(sha256(b"fbeval-seed/v1\x0042\x00hotels-001\x001").digest()[:4], "big") & 0x7fffffff
+	if s := Seed(42, "hotels-001", 1); s != 1126141467 {
+		t.Errorf("seed %d, want 1126141467 as docs/studies.md derives it", s)
+	}
 }
 
 func TestResolveRejects(t *testing.T) {
