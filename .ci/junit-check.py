@@ -1,7 +1,7 @@
 # Reads a JUnit XML file with a real JUnit consumer (junitparser) and checks it
 # against the fbeval JSON report it was rendered from. A toolcall report: tests =
-# rows, errors = rows with a provider error or no response, failures = the other
-# rows that did not finally succeed. A CogLang result: tests = its cases (its
+# rows and gates, errors = rows with a provider error or no response, failures =
+# the other rows that did not finally succeed and the gates that failed. A CogLang result: tests = its cases (its
 # failure cases when it lists only those), errors = cases whose only failure
 # category is provider_error, failures = the other cases with a category. Each
 # suite's own tests, failures and errors attributes must count its test cases.
@@ -29,8 +29,10 @@ if "rows" in report:
     rows = report["rows"]
     want_errors = sum(1 for r in rows if r["provider_error"] or r["missing"])
     want_failures = sum(1 for r in rows if not r["final_success"] and not (r["provider_error"] or r["missing"]))
-    want = (len(rows), want_failures, want_errors)
-    noun = "rows"
+    gates = report.get("gates") or []
+    # one test case a gate, a failed gate a failure
+    want = (len(rows) + len(gates), want_failures + sum(1 for g in gates if not g["passed"]), want_errors)
+    noun = "rows and gates"
 else:
     cases = report.get("cases") or []
     listed = cases if len(cases) == report["case_count"] else report["failure_cases"]

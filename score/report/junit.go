@@ -71,12 +71,15 @@ const (
 	JUnitProviderError = "provider_error" // the runner reported an error (coglang: the case's last record)
 	JUnitMissing       = "missing_response"
 	JUnitCogLang       = "failure_categories" // coglang: the case has failure categories
+	JUnitGate          = "gate"               // toolcall: a gate (--gate, --min-success, the study's) failed
 )
 
 // WriteJUnit writes doc as JUnit XML.
 //
 // Toolcall: one <testsuite> per arm named "toolcall/ARM", one <testcase> per (case,
-// repeat) named by the case id ("#rN" appended for repeat N > 1). A row passes when
+// repeat) named by the case id ("#rN" appended for repeat N > 1), and, when the
+// report has gates, a suite "toolcall/gates" of one test case a gate, a failed
+// gate a <failure type="gate">. A row passes when
 // its final attempt succeeded (so repairs count, as final_success_percent does,
 // after a provider error too); a failing row is a <failure> whose message lists
 // the final codes; a failing row with a provider error, or a missing response,
@@ -155,6 +158,10 @@ func junitToolcall(w io.Writer, r *ToolcallReport) error {
 		// where a CI reporter shows them, in every suite it may show alone
 		suites[i].SystemOut = warningsText(r.Warnings)
 	}
+	gates := junitGates(r.Gates)
+	if gates != nil {
+		suites = append(suites, gates.JUnitSuite)
+	}
 	return writeJUnitSuites(w, out, suites, func(emit func(i int, tc JUnitCase) error) error {
 		// whole rows: a failure says its last attempt's errors
 		for row := range r.rows() {
@@ -168,8 +175,45 @@ func junitToolcall(w io.Writer, r *ToolcallReport) error {
 				return err
 			}
 		}
+		if gates != nil {
+			for _, tc := range gates.cases {
+				if err := emit(len(suites)-1, tc); err != nil {
+					return err
+				}
+			}
+		}
 		return nil
 	})
+}
+
+// junitGateSuite is the suite of a report's gates and its test cases.
+type junitGateSuite struct {
+	JUnitSuite
+	cases []JUnitCase
+}
+
+// junitGates is the "toolcall/gates" suite, one test case a gate, which fails
+// as the gate did (JUnitGate, with the actual value), so the test report a CI
+// publishes says why the step failed; nil for a report of no gates.
+func junitGates(gates []Gate) *junitGateSuite {
+	if len(gates) == 0 {
+		return nil
+	}
+	const name = "toolcall/gates"
+	g := &junitGateSuite{JUnitSuite: JUnitSuite{Name: name}}
+	for _, gate := range gates {
+		tc := JUnitCase{ClassName: name, Name: gate.Gate}
+		if !gate.Passed {
+			actual := "actual " + gate.ActualText()
+			if gate.Actual == nil {
+				actual = "actual null: the field has no value in this report, and a gate on it fails"
+			}
+			tc.Failure = &JUnitProblem{Message: actual, Type: JUnitGate, Text: "gate failed: " + gate.Gate + " (" + actual + ")"}
+		}
+		g.count(tc)
+		g.cases = append(g.cases, tc)
+	}
+	return g
 }
 
 // writeJUnitSuites writes JUnit XML as encoding/xml writes out with suites,

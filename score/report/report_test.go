@@ -288,13 +288,29 @@ func TestJUnitToolcallCounts(t *testing.T) {
 			wantFail++
 		}
 	}
-	if s.Tests != len(r.Rows) || s.Failures != wantFail || s.Errors != wantErr {
-		t.Errorf("junit %d tests, %d failures, %d errors; report has %d rows, %d failing, %d errors",
-			s.Tests, s.Failures, s.Errors, len(r.Rows), wantFail, wantErr)
+	// one test case a gate, a failed gate a failure
+	for _, g := range r.Gates {
+		if !g.Passed {
+			wantFail++
+		}
 	}
-	if len(s.Suites) != len(r.Arms) {
-		t.Fatalf("%d suites for %d arms", len(s.Suites), len(r.Arms))
+	if s.Tests != len(r.Rows)+len(r.Gates) || s.Failures != wantFail || s.Errors != wantErr {
+		t.Errorf("junit %d tests, %d failures, %d errors; report has %d rows and %d gates, %d failing, %d errors",
+			s.Tests, s.Failures, s.Errors, len(r.Rows), len(r.Gates), wantFail, wantErr)
 	}
+	if len(r.Gates) == 0 || len(s.Suites) != len(r.Arms)+1 {
+		t.Fatalf("%d suites for %d arms and %d gates", len(s.Suites), len(r.Arms), len(r.Gates))
+	}
+	gates := s.Suites[len(s.Suites)-1]
+	if gates.Name != "toolcall/gates" || len(gates.Cases) != len(r.Gates) || gates.Cases[0].Name != r.Gates[0].Gate {
+		t.Errorf("gates suite %+v", gates)
+	}
+	for i, c := range gates.Cases {
+		if failed := c.Failure != nil && c.Failure.Type == JUnitGate; failed == r.Gates[i].Passed {
+			t.Errorf("gate %s passed %v, test case %+v", r.Gates[i].Gate, r.Gates[i].Passed, c)
+		}
+	}
+	s.Suites = s.Suites[:len(s.Suites)-1]
 	names := map[string]bool{}
 	for _, suite := range s.Suites {
 		for _, c := range suite.Cases {
