@@ -93,7 +93,8 @@ func plainNumber(v float64) string {
 	return strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64)
 }
 
-// Closest returns the known field nearest to path by edit distance, or "" when
+// Closest returns the known field nearest to path by edit distance (letter
+// case aside), or "" when
 // none is near enough to be a typo.
 func Closest(path string, fields []string) string {
 	best, bestD := "", len(path)/2+3
@@ -104,7 +105,7 @@ func Closest(path string, fields []string) string {
 			}
 		}
 		// a missing arm prefix: the field of the last arm (input_schema, the treatment)
-		if d := usage.EditDistance(path, f); d < bestD || (d == bestD && best != "" && strings.HasSuffix(f, "."+path)) {
+		if d := usage.EditDistance(strings.ToLower(path), strings.ToLower(f)); d < bestD || (d == bestD && best != "" && strings.HasSuffix(f, "."+path)) {
 			best, bestD = f, d
 		}
 		if strings.HasSuffix(f, "."+path) && !strings.Contains(path, ".") {

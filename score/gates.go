@@ -122,8 +122,9 @@ func ParseGate(text string) (Gate, error) {
 		path := strings.TrimSpace(s[:i])
 		num := strings.TrimSpace(s[i+len(op):])
 		percent := strings.HasSuffix(num, "%")
-		v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(num, "%")), 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		digits := strings.TrimSpace(strings.TrimSuffix(num, "%"))
+		v, err := strconv.ParseFloat(digits, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || !decimalNumber(digits) {
 			if strings.HasPrefix(num, "=") || strings.HasPrefix(num, ">") || strings.HasPrefix(num, "<") {
 				return Gate{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: malformed operator %q; operators: >=, <=, ==, !=, >, <", text, op+num[:1])}
 			}
@@ -143,6 +144,23 @@ func ParseGate(text string) (Gate, error) {
 	// A field alone is what a shell leaves of an unquoted gate: it takes the
 	// > or < and what follows for a redirection.
 	return Gate{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: no operator and number: write FIELD OP NUMBER, e.g. 'input_schema.first_pass_success_percent>=90' (on a command line, quoted: a shell takes an unquoted > or < for a redirection)", text)}
+}
+
+// decimalNumber reports whether s is a number as a person writes one: digits
+// with a point and an exponent, signed or not (90, 0.5, -3, 1e-3). Go's
+// ParseFloat also takes 5_2 for 52 and hexadecimal (0x1p-2), which a gate
+// written so is likelier to mean otherwise.
+func decimalNumber(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
+	if hasExp {
+		exp = strings.TrimLeft(exp, "+-")
+		if exp == "" || strings.Trim(exp, "0123456789") != "" {
+			return false
+		}
+	}
+	whole, frac, _ := strings.Cut(mant, ".")
+	return whole+frac != "" && strings.Trim(whole+frac, "0123456789") == ""
 }
 
 // EvaluateGates checks every gate against a report: number returns the number at a

@@ -302,6 +302,7 @@ func TestCheckGates(t *testing.T) {
 		{"input_schema.latency_p95_ms<=2000", ""},
 		{"complete==1", ""},
 		{"input_schema.final_sucess_percent>=50", "did you mean input_schema.final_success_percent"},
+		{"INPUT_SCHEMA.first_pass_success_percent>=50", "unknown arm INPUT_SCHEMA; the study's arms: no_schema, minimal_schema, input_schema; did you mean input_schema.first_pass_success_percent$"},
 		{"json_schema.first_pass_success_percent>=90", "unknown arm json_schema"},
 		{"final_success_percent>=50", "a field names its arm: no_schema.final_success_percent, minimal_schema.final_success_percent, input_schema.final_success_percent"},
 		{"first_pass_success>=50", "a field names its arm: no_schema.first_pass_success_percent, minimal_schema.first_pass_success_percent, input_schema.first_pass_success_percent"},
