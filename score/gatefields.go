@@ -94,8 +94,7 @@ func plainNumber(v float64) string {
 }
 
 // Closest returns the known field nearest to path by edit distance (letter
-// case aside), or "" when
-// none is near enough to be a typo.
+// case aside), or "" when none is near enough to be a typo.
 func Closest(path string, fields []string) string {
 	best, bestD := "", len(path)/2+3
 	for _, f := range fields {
