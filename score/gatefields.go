@@ -88,6 +88,34 @@ func CheckThreshold(g Gate) error {
 	return nil
 }
 
+// Vacuous says, when g holds for every value its field can take (a percent
+// >= 0 or <= 100, a count >= 0, a probability <= 1), so, with what the
+// field's values are: a gate that checks nothing, which a CI reads
+// as a check (--min-success 0, a threshold's default left in a template).
+// "" for a gate that can fail.
+func Vacuous(g Gate) string {
+	key := g.Path[len(g.Path)-1]
+	t := g.Threshold
+	var lo, hi float64
+	var what string
+	switch unitOf(key) {
+	case unitPercent:
+		lo, hi, what = 0, 100, "a percent (0-100)"
+	case unitPoints:
+		lo, hi, what = -100, 100, "a difference of percents (-100 to 100)"
+	case unitProbability:
+		lo, hi, what = 0, 1, "a probability (0-1)"
+	case unitCount, unitMS, unitUSD:
+		lo, hi, what = 0, math.Inf(1), "0 or more"
+	default:
+		return ""
+	}
+	if g.Op == ">=" && t <= lo || g.Op == "<=" && t >= hi || g.Op == ">" && t < lo || g.Op == "<" && t > hi {
+		return fmt.Sprintf("gate %q holds for every value %s can take (%s), so it checks nothing", g.Text, key, what)
+	}
+	return ""
+}
+
 // plainNumber writes a threshold as the user would: shortest form.
 func plainNumber(v float64) string {
 	return strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64)

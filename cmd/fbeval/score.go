@@ -450,6 +450,8 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	for _, g := range rep.Gates {
 		if !g.Passed {
 			env.warnf("%s", g.Why())
+		} else if why := score.Vacuous(g.Gate); why != "" {
+			env.warnf("%s", why)
 		}
 	}
 	if !rep.Complete {
