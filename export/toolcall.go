@@ -220,11 +220,12 @@ func StudyID(s *contract.Study, inputs []Input) string {
 
 // Recipe is the identity every fbeval-request/v1 record of a toolcall study
 // carries in "recipe": "sha256:" and the first 16 hex digits of the SHA-256 of
-// what its text is made from: the contents of the dataset, each schema arm's
-// variant or schema file, the prompt template, and the decoding and seed. What
-// only selects requests (arms, filter, repeats, repair rounds) and what does not
-// reach them (name, description, prices, gates, max_tokens, temperature) is left
-// out, so a study that scores a subset of an export's requests has its recipe.
+// what it is made from: the contents of the dataset, each schema arm's
+// variant or schema file, the prompt template, the decoding and seed, and the
+// max_tokens and temperature each request carries, when the study sets them.
+// What only selects requests (arms, filter, repeats, repair rounds) and what
+// does not reach them (name, description, prices, gates) is left out, so a
+// study that scores a subset of an export's requests has its recipe.
 // Runners copy it into their records (run.recipe), and scoring refuses records
 // made from another recipe: responses to a weak schema's prompts are not a
 // reference-schema run.
@@ -254,6 +255,15 @@ func Recipe(s *contract.Study, inputs []Input) string {
 		{Key: "prompt_template", Value: content("template", s.PromptTemplate)},
 		{Key: "decoding", Value: s.Decoding},
 		{Key: "seed", Value: s.Seed},
+	}
+	// every request carries these, and a report gives them as the run's: set,
+	// they are the recipe's (a study that sets neither has the recipe it had
+	// before they were)
+	if s.MaxTokens != nil {
+		o = append(o, contract.Member{Key: "max_tokens", Value: *s.MaxTokens})
+	}
+	if s.Temperature != nil {
+		o = append(o, contract.Member{Key: "temperature", Value: *s.Temperature})
 	}
 	b, _ := contract.Marshal(o, contract.Compact)
 	h := sha256.Sum256(b)

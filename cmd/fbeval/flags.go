@@ -31,7 +31,7 @@ type StudyFlags struct {
 	PromptTemplate string   `help:"Prompt template file (text/template with system and user blocks)." placeholder:"FILE"`
 	Strict         bool     `help:"CogLang: score with the strict profile."`
 	// AllowOtherRecipe: see study.Run.CheckJoined
-	AllowOtherRecipe bool `help:"Take response records whose run names another recipe than the study's as its own, where they are refused: toolcall requests exported with another dataset, schema, prompt template, decoding or seed (score names them in the report's warnings, export --repair-from writes their repairs), or CogLang answers to another prompt than the fixture's for their case (named on stderr and in the result's response_file.warnings)."`
+	AllowOtherRecipe bool `help:"Take response records whose run names another recipe than the study's as its own, where they are refused: toolcall requests exported with another dataset, schema, prompt template, decoding, seed, max_tokens or temperature (score names them in the report's warnings, export --repair-from writes their repairs), or CogLang answers to another prompt than the fixture's for their case (named on stderr and in the result's response_file.warnings)."`
 }
 
 // claimInputs notes the files the flags name as the command's inputs, claims

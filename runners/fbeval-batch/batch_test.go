@@ -290,7 +290,7 @@ func TestFromAnotherExport(t *testing.T) {
 		tagged := write(cmd+".jsonl", results("sha256:0f28a999da7113fd"))
 		code, _, errs := runBatch(t, "", cmd, "--requests", other, tagged)
 		cid := batchCustomID(anth, "flights-000.input_schema.r1.a1", "sha256:0f28a999da7113fd")
-		want := fmt.Sprintf("fbeval-batch: %s:1: custom id %q was made from request flights-000.input_schema.r1.a1 of another export (its recipe tag 0f28a999, where %s's recipe is sha256:a6db0cd33b401ea4), and not one of the 2 results answers a request of %s: they answer the prompts of another dataset, schema, prompt template, decoding or seed: give --requests the request file this batch was made from\n", tagged, cid, other, other)
+		want := fmt.Sprintf("fbeval-batch: %s:1: custom id %q was made from request flights-000.input_schema.r1.a1 of another export (its recipe tag 0f28a999, where %s's recipe is sha256:a6db0cd33b401ea4), and not one of the 2 results answers a request of %s: they answer the requests of another dataset, schema, prompt template, decoding, seed, max_tokens or temperature: give --requests the request file this batch was made from\n", tagged, cid, other, other)
 		if code != 2 || errs != want {
 			t.Errorf("%s with another export's requests: exit %d\n%s\nwant\n%s", cmd, code, errs, want)
 		}

@@ -63,7 +63,7 @@ func decodeAnthropicID(cid string) (string, bool) {
 // A batch line's custom id carries a tag of its request's recipe (the first
 // recipeTag hex digits of the recipe's hash) after the request id: results
 // joined to the requests of another export, whose ids are alike and whose
-// prompts are not (another dataset, schema, prompt template, decoding or seed),
+// prompts are not (another dataset, schema, prompt template, decoding, seed, max_tokens or temperature),
 // then answer none of them and are refused, where they were written as answers
 // to prompts they never saw. A request without a recipe gets the id alone, as
 // batches made before the tag have it, which from-* still joins.

@@ -692,7 +692,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			}
 			if other != nil {
 				_, tag := untagged(anth, r.customID)
-				return 0, usagef("%s: custom id %q was made from request %s of another export (its recipe tag %s, where %s's recipe is %s), and not one of the %s answers a request of %s: they answer the prompts of another dataset, schema, prompt template, decoding or seed: give --requests the request file this batch was made from",
+				return 0, usagef("%s: custom id %q was made from request %s of another export (its recipe tag %s, where %s's recipe is %s), and not one of the %s answers a request of %s: they answer the requests of another dataset, schema, prompt template, decoding, seed, max_tokens or temperature: give --requests the request file this batch was made from",
 					r.where, r.customID, other.RequestID, tag, c.Requests, otherRecipe, contract.Plural(n, "result", "results"), c.Requests)
 			}
 			return 0, usagef("%s: custom id %q is not in %s, nor is any other of the %s: give --requests the request file this batch was made from (%s holds %s)",

@@ -376,13 +376,13 @@ type Given struct{ Repeats, Repairs, OtherRecipe bool }
 // Before all that, it refuses records that answer the study's requests but
 // name another recipe than the study's (run.recipe, as fbeval's runners copy
 // it from the request): the requests were made from another dataset, schema,
-// prompt template, decoding or seed, and scoring them as this study's would
+// prompt template, decoding, seed, max_tokens or temperature, and scoring them as this study's would
 // report a run that never was. --allow-other-recipe scores them (the report
 // says so).
 func (run *Run) CheckJoined(given Given) error {
 	if in := run.firstOtherRecipe(); in != nil && !given.OtherRecipe {
 		if kept, scored := run.otherRecipes(); kept > 0 {
-			way := " (another dataset, schema, prompt template, decoding or seed): score them with the study, flags and files they were exported with"
+			way := " (another dataset, schema, prompt template, decoding, seed, max_tokens or temperature): score them with the study, flags and files they were exported with"
 			if flag := run.Plan.RecipeFlag(in.OtherRecipeName); flag != "" {
 				// the flag left out, found: with it the study's recipe is theirs
 				way = "; with " + flag + " it makes theirs: score them with " + flag
