@@ -37,6 +37,29 @@ func Printable(s string) string {
 	return b.String()
 }
 
+// EscapeSurrogates returns s with each lone surrogate, as the JSON readers
+// keep one (three WTF-8 bytes), written as its escape (\ud800), the rest as
+// it is: for a format that cannot hold one (XML), where each of its bytes
+// would be a replacement character.
+func EscapeSurrogates(s string) string {
+	i := strings.IndexByte(s, 0xED)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString(s[:i])
+	for i < len(s) {
+		if r, ok := wtf8Surrogate(s, i); ok {
+			writeEscape(&b, r)
+			i += 3
+			continue
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
+}
+
 // wtf8Surrogate reads the WTF-8 bytes of a lone surrogate at s[i].
 func wtf8Surrogate(s string, i int) (rune, bool) {
 	if i+2 < len(s) && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2]&0xC0 == 0x80 {

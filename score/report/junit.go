@@ -605,7 +605,22 @@ func (c *CogLangResult) warnings() []string {
 }
 
 // junitRow is a row's test case (without its class name).
-func junitRow(row *Row) JUnitCase { return junitRowOf(row, true) }
+func junitRow(row *Row) JUnitCase { return junitRowOf(row, true).surrogatesEscaped() }
+
+// surrogatesEscaped is tc with each lone surrogate of its texts written as
+// its escape (\ud800), as messages show one: XML cannot hold one, and each of
+// its three bytes was a replacement character.
+func (tc JUnitCase) surrogatesEscaped() JUnitCase {
+	tc.Name, tc.SystemOut = contract.EscapeSurrogates(tc.Name), contract.EscapeSurrogates(tc.SystemOut)
+	for _, p := range []**JUnitProblem{&tc.Failure, &tc.Error} {
+		if *p != nil {
+			c := **p
+			c.Message, c.Text = contract.EscapeSurrogates(c.Message), contract.EscapeSurrogates(c.Text)
+			*p = &c
+		}
+	}
+	return tc
+}
 
 // junitRowOf is junitRow, its failure's or error's details written out only
 // when text is set (counting a suite's tests needs none).
@@ -703,7 +718,7 @@ func notListed(n int) string {
 // junitCogCase is the test case of case id, with its scored case and its
 // failure case when the result lists them.
 func junitCogCase(class, id string, cs *CogLangCase, f *FailureCase) JUnitCase {
-	return junitCogCaseOf(class, id, cs, f, true)
+	return junitCogCaseOf(class, id, cs, f, true).surrogatesEscaped()
 }
 
 // junitCogCaseOf is junitCogCase, its failure's or error's details written
