@@ -577,7 +577,7 @@ func warningsText(warnings []string) string {
 	if len(warnings) == 0 {
 		return ""
 	}
-	return "warnings:\n- " + strings.Join(warnings, "\n- ")
+	return contract.EscapeSurrogates("warnings:\n- " + strings.Join(warnings, "\n- "))
 }
 
 // joinLines joins the texts that are not empty, one a line.
