@@ -31,11 +31,6 @@ type ResponseFiles struct {
 	// the records, the same).
 	Cut, Filtered int
 	FirstFiltered string
-	// Answers counts the records read with an output (an answer, where a
-	// provider error has none); Blank, those whose output is empty or white
-	// space, FirstBlank the least case id of them, as FirstFiltered.
-	Answers, Blank int
-	FirstBlank     string
 	// ProviderErrors counts the provider error records read (an error and no
 	// output); ErrorCases are the case ids whose last record is one.
 	ProviderErrors int
@@ -49,19 +44,6 @@ type ResponseFiles struct {
 	Warnings     []string
 	index        map[string]int
 	fileWarnings score.FileWarnings // each file's, until every file is read
-}
-
-// countAnswer counts a record read with an output (an answer) for case id,
-// blank when the output is empty or white space.
-func (c *ResponseFiles) countAnswer(id string, blank bool) {
-	c.Answers++
-	if !blank {
-		return
-	}
-	if c.Blank == 0 || id < c.FirstBlank {
-		c.FirstBlank = strings.Clone(id) // it may share a batch's bytes
-	}
-	c.Blank++
 }
 
 // filesRead adds the files' warnings to Warnings once every file is read.
@@ -89,8 +71,23 @@ func ReadResponses(fx *fixtures.CogLangFixture, sources []score.Source, opts sco
 		}
 	}
 	out.filesRead()
-	if out.Blank > 0 {
-		out.Warnings = append(out.Warnings, score.BlankWarning(out.Blank, out.Answers, out.FirstBlank))
+	// the cases' last records, in fixture order, as ScoreFiles counts them
+	answered, blank, first := 0, 0, ""
+	for i := range fx.Cases {
+		k, ok := out.index[fx.Cases[i].CaseID]
+		if !ok || out.Responses[k].ProviderError {
+			continue
+		}
+		answered++
+		if r := out.Responses[k]; r.Output != nil && strings.TrimSpace(*r.Output) == "" {
+			if blank == 0 {
+				first = r.CaseID
+			}
+			blank++
+		}
+	}
+	if blank > 0 {
+		out.Warnings = append(out.Warnings, score.BlankWarning(blank, answered, first))
 	}
 	if out.Responses == nil {
 		out.Responses = []Response{}
@@ -214,8 +211,6 @@ func (c *ResponseFiles) read(src score.Source, opts score.Options, known, seen m
 		st.Accepted++
 		if resp.ProviderError {
 			c.ProviderErrors++
-		} else {
-			c.countAnswer(resp.CaseID, resp.Output != nil && strings.TrimSpace(*resp.Output) == "")
 		}
 		if seen[resp.CaseID] {
 			c.Duplicates[resp.CaseID] = true

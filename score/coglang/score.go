@@ -188,6 +188,11 @@ type Result struct {
 	// error record.
 	store      *caseStore
 	errorCases []string
+	// answered counts the cases whose last record has an output; blank,
+	// those whose output is empty or white space, firstBlank the first of
+	// them in fixture order
+	answered, blank int
+	firstBlank      string
 }
 
 // Err returns the error that stopped a result from being read back while it was

@@ -105,8 +105,10 @@ func (x *Indexed) ScoreFiles(sources []score.Source, opts score.Options, copts O
 	if out.Filtered > 0 {
 		out.Warnings = append(out.Warnings, score.FilteredWarning(out.Filtered, out.FirstFiltered))
 	}
-	if out.Blank > 0 {
-		out.Warnings = append(out.Warnings, score.BlankWarning(out.Blank, out.Answers, out.FirstBlank))
+	if res.blank > 0 {
+		// of the records that scored a case: a blank one a later record
+		// replaced scores nothing
+		out.Warnings = append(out.Warnings, score.BlankWarning(res.blank, res.answered, res.firstBlank))
 	}
 	if out.Quoted > 0 {
 		out.Warnings = append(out.Warnings, contract.Plural(out.Quoted, "answer is", "answers are")+" in quotes, one JSON string (the answer encoded twice, as a runner that encodes the text it writes as the output makes it: json.dumps of the model's text) and "+
@@ -326,9 +328,6 @@ func scoreSources(tally *tally, sources []score.Source, opts score.Options, copt
 			}
 			if b.Out[i].wrapped {
 				out.Wrapped++
-			}
-			if r := &b.Out[i]; !r.ProviderError {
-				out.countAnswer(r.CaseID, r.blank)
 			}
 			switch b.Out[i].finish {
 			case score.FinishCut:

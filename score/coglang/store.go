@@ -60,9 +60,26 @@ type slot struct {
 	failures Failure
 	decision Decision
 	bits     uint8
-	// otherRecipe: the record that scored the case answers another prompt
-	// (its run's recipe is not sum)
-	otherRecipe bool
+	// more holds what bits has no room for (a slot stays 24 bytes)
+	more uint8
+}
+
+// slot.more bits
+const (
+	moreOtherRecipe = 1 << iota // the record that scored the case answers another prompt (its run's recipe is not sum)
+	moreBlank                   // its output is empty or white space
+)
+
+// setLast records what the last record of the case, s, was: of another
+// recipe (other), blank.
+func (sl *slot) setLast(s *Scored, other bool) {
+	sl.more = 0
+	if other {
+		sl.more |= moreOtherRecipe
+	}
+	if s.blank && !s.ProviderError {
+		sl.more |= moreBlank
+	}
 }
 
 // slot bits
@@ -209,7 +226,7 @@ func (st *caseStore) add(s *Scored) (duplicate, other bool, err error) {
 		if duplicate {
 			sl.bits |= bitDup
 		}
-		sl.otherRecipe = other
+		sl.setLast(s, other)
 		st.models.set(i, st.slots.n, st.models.id(s.model), duplicate, s.CaseID)
 		return duplicate, other, nil
 	}
@@ -238,7 +255,7 @@ func (st *caseStore) add(s *Scored) (duplicate, other bool, err error) {
 		if duplicate {
 			st.slots.at(i).bits |= bitDup
 		}
-		st.slots.at(i).otherRecipe = other
+		st.slots.at(i).setLast(s, other)
 	}
 	return duplicate, other, nil
 }
@@ -251,7 +268,7 @@ func (st *caseStore) otherRecipes() (other, scored int) {
 		for k := range p {
 			if p[k].bits&bitSeen != 0 {
 				scored++
-				if p[k].otherRecipe {
+				if p[k].more&moreOtherRecipe != 0 {
 					other++
 				}
 			}
@@ -382,18 +399,24 @@ func (st *caseStore) summarize(res *Result) {
 }
 
 // names returns the sorted case ids given more than once (each id once) and those
-// whose case's last record is a provider error record, from one read of the
-// cases file; nothing is read when no slot needs it.
-func (st *caseStore) names() (dups, errs []string, err error) {
+// whose case's last record is a provider error record, and counts the cases
+// whose last record has an output and those whose output is blank, naming the
+// first in fixture order, from one read of the cases file; nothing is read
+// when no slot needs it.
+func (st *caseStore) names() (n caseNames, err error) {
 	need := false
 	for i := range st.slots.n {
-		if st.slots.at(i).bits&(bitDup|bitProvider) != 0 {
-			need = true
-			break
+		sl := st.slots.at(i)
+		if sl.bits&bitOutput != 0 {
+			n.answered++
 		}
+		if sl.more&moreBlank != 0 {
+			n.blank++
+		}
+		need = need || sl.bits&(bitDup|bitProvider) != 0
 	}
-	if !need {
-		return nil, nil, nil
+	if !need && n.blank == 0 {
+		return n, nil
 	}
 	// a fixture that repeats an id names it once, by its first case
 	firstOfID := make([]bool, st.slots.n)
@@ -406,19 +429,32 @@ func (st *caseStore) names() (dups, errs []string, err error) {
 	var id []byte
 	for i := range st.slots.n {
 		if id, _, err = cr.strings(); err != nil {
-			return nil, nil, err
+			return caseNames{}, err
 		}
-		b := st.slots.at(i).bits
-		if b&bitDup != 0 && firstOfID[i] {
-			dups = append(dups, string(id))
+		sl := st.slots.at(i)
+		if sl.bits&bitDup != 0 && firstOfID[i] {
+			n.dups = append(n.dups, string(id))
 		}
-		if b&bitProvider != 0 && firstOfID[i] {
-			errs = append(errs, string(id))
+		if sl.bits&bitProvider != 0 && firstOfID[i] {
+			n.errs = append(n.errs, string(id))
+		}
+		if sl.more&moreBlank != 0 && n.firstBlank == "" {
+			n.firstBlank = string(id)
 		}
 	}
-	slices.Sort(dups)
-	slices.Sort(errs)
-	return dups, errs, nil
+	slices.Sort(n.dups)
+	slices.Sort(n.errs)
+	return n, nil
+}
+
+// caseNames are what names finds: the ids given more than once and those
+// whose last record is a provider error, sorted; the cases whose last record
+// has an output (answered), those whose output is blank and the first of
+// them in fixture order.
+type caseNames struct {
+	dups, errs      []string
+	answered, blank int
+	firstBlank      string
 }
 
 // each calls fn with every case the mode lists (or, failing, every failing

@@ -226,11 +226,12 @@ func (t *tally) result(opts Options) (*Result, error) {
 	res := &Result{AnswerSource: opts.AnswerSource, FixturePath: opts.FixturePath, Strict: opts.Strict, RecordsRead: t.read, ProviderErrorRecords: t.errs, ProviderErrorCodes: t.codes, UnknownNotListed: t.unlisted, store: t.st}
 	t.st.workers = score.Workers(opts.Workers)
 	t.st.summarize(res)
-	dups, errs, err := t.st.names()
+	names, err := t.st.names()
 	if err != nil {
 		return nil, err
 	}
-	res.DuplicateCaseIDs, res.errorCases = dups, errs
+	res.DuplicateCaseIDs, res.errorCases = names.dups, names.errs
+	res.answered, res.blank, res.firstBlank = names.answered, names.blank, names.firstBlank
 	for id, k := range t.unknown {
 		res.UnknownCaseIDs = append(res.UnknownCaseIDs, id)
 		if k > 1 {
