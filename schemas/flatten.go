@@ -88,6 +88,11 @@ func Message(k jsonschema.ErrorKind) string {
 		msg = bound("exclusiveMaximum", k.Got, k.Want)
 	case *kind.MultipleOf:
 		msg = bound("multipleOf", k.Got, k.Want)
+	case *kind.AdditionalProperties:
+		// the library lists them as it ranges over the object (a map): in
+		// any order, a run to a run
+		sorted := kind.AdditionalProperties{Properties: slices.Sorted(slices.Values(k.Properties))}
+		msg = sorted.LocalizedString(printer)
 	default:
 		msg = k.LocalizedString(printer)
 	}

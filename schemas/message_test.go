@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
 // TestMessageNumbers: a message writes the numbers of a value that fails as
@@ -54,5 +55,17 @@ func TestMessageNumbers(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.value, got, tc.want)
 		}
+	}
+}
+
+// TestAdditionalPropertiesSorted: the library lists extra properties as it
+// ranges over a map; fbeval validate wrote them in another order each run.
+func TestAdditionalPropertiesSorted(t *testing.T) {
+	k := &kind.AdditionalProperties{Properties: []string{"run", "output", "provider", "model"}}
+	if got, want := Message(k), "additional properties 'model', 'output', 'provider', 'run' not allowed"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	if k.Properties[0] != "run" {
+		t.Error("the error's own list was sorted in place")
 	}
 }
