@@ -1,5 +1,7 @@
 package contract
 
+import "strings"
+
 // Study is an fbeval-study/v1 file: which suite, dataset, arms and schemas, how many
 // repeats and repairs, the seed, prices and gates. Export and score read the same
 // study, so a study file and a response file reproduce a report byte for byte.
@@ -107,4 +109,10 @@ func nonNil(s []string) []string {
 // a typed report holds it (JSONAppender).
 func (s Study) AppendJSON(dst []byte, st Style, depth int) ([]byte, error) {
 	return AppendJSON(dst, s.Object(), st, depth)
+}
+
+// IsSchemaFile tells a study's schema that is a file (a path, or a name
+// ending .json) from a variant name (minimal, weak).
+func IsSchemaFile(name string) bool {
+	return strings.ContainsAny(name, "/\\") || strings.HasSuffix(name, ".json")
 }

@@ -207,7 +207,7 @@ func checkStudyFile(s *contract.Study, given map[string]bool) (ptr, msg string) 
 			}
 		}
 		for _, arm := range []string{contract.ArmMinimalSchema, contract.ArmInputSchema} {
-			if v, ok := s.Schemas[arm]; ok && !isSchemaFile(v) {
+			if v, ok := s.Schemas[arm]; ok && !contract.IsSchemaFile(v) {
 				if err := fixtures.CheckVariant(v); err != nil {
 					return "/schemas/" + arm, err.Error()
 				}
@@ -298,7 +298,7 @@ func Resolve(s contract.Study, o Overrides) (contract.Study, error) {
 	for _, f := range []struct{ flag, v string }{{"--schema", o.Schema}, {"--minimal-schema", o.MinimalSchema}} {
 		// named by its flag, not as the study's: check and fixtures
 		// probes have no study to speak of
-		if f.v != "" && !isSchemaFile(f.v) {
+		if f.v != "" && !contract.IsSchemaFile(f.v) {
 			if err := fixtures.CheckVariant(f.v); err != nil {
 				return s, &contract.InputError{Kind: contract.ErrUsage, Msg: f.flag + ": " + err.Error()}
 			}

@@ -99,7 +99,7 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 		if arm == contract.ArmMinimalSchema {
 			flag = "--minimal-schema"
 		}
-		if isSchemaFile(name) {
+		if contract.IsSchemaFile(name) {
 			data, err := contract.ReadFile(name)
 			if err != nil {
 				return nil, &contract.InputError{Kind: contract.ErrRead, File: name, Msg: "cannot read schema: " + pathErr(err)}
@@ -241,7 +241,7 @@ func Recipe(s *contract.Study, inputs []Input) string {
 	var schemaOf contract.Object
 	for _, arm := range []string{contract.ArmMinimalSchema, contract.ArmInputSchema} {
 		v := s.Schemas[arm]
-		if isSchemaFile(v) {
+		if contract.IsSchemaFile(v) {
 			schemaOf = append(schemaOf, contract.Member{Key: arm, Value: []any{"file", content("schema", v)}})
 		} else {
 			schemaOf = append(schemaOf, contract.Member{Key: arm, Value: v})
@@ -277,11 +277,6 @@ func unknownDomain(d, dataset string, have []string) string {
 		return ""
 	}
 	return fmt.Sprintf("unknown domain %q; domains of %s: %s%s", d, dataset, strings.Join(have, ", "), usage.Suggest(d, have))
-}
-
-// isSchemaFile tells a schema file from a variant name.
-func isSchemaFile(name string) bool {
-	return strings.ContainsAny(name, "/\\") || strings.HasSuffix(name, ".json")
 }
 
 func variantFor(tool contract.Tool, variant string) ([]byte, error) {

@@ -53,6 +53,26 @@ func (c *CheckCmd) Run(env *Env) error {
 	if (c.Domain == "") == (c.Contract == "") {
 		return usageError("give either --domain (a tool contract) or --contract (an fbeval contract)")
 	}
+	// every file it reads: standard input once, and none of them standard
+	// output (> empties it before fbeval starts, >> appends the verdict)
+	inputs := [][2]string{{"the output", path}, {"--contract", c.Contract}, {"--context", c.Context}, {"--state", c.State}}
+	if contract.IsSchemaFile(c.Schema) {
+		inputs = append(inputs, [2]string{"--schema", c.Schema})
+	}
+	for _, in := range inputs {
+		if in[1] == "" {
+			continue
+		}
+		if err := env.claimStdin(in[0], in[1]); err != nil {
+			return err
+		}
+		if !contract.Stdin(in[1]) {
+			env.noteInput(in[1])
+		}
+	}
+	if err := env.stdoutNotInput(); err != nil {
+		return err
+	}
 	r, done, err := openInput(env, path, false)
 	if err != nil {
 		return err
@@ -270,6 +290,10 @@ type ContractLintCmd struct {
 }
 
 func (c *ContractLintCmd) Run(env *Env) error {
+	env.noteInput(c.Files...)
+	if err := env.stdoutNotInput(); err != nil {
+		return err // before a byte is read: after > the contract is empty
+	}
 	errorsFound := false
 	for _, f := range c.Files {
 		ct, err := relations.LoadContract(f)

@@ -305,6 +305,11 @@ func TestStdoutIsAnInput(t *testing.T) {
 		// file is empty" came after `> study.json`
 		{"study show >>", []string{"study", "show", fixture}, "", fixture, "standard output is " + fixture + ", which this command reads"},
 		{"study init >>", []string{"study", "init", fixture}, "", fixture, "standard output is " + fixture + ", which this command reads"},
+		// contract lint and check read files of their flags too: the file
+		// appended to (>>) or emptied (>), exit 0
+		{"contract lint >>", []string{"contract", "lint", fixture}, "", fixture, "standard output is " + fixture + ", which this command reads"},
+		{"check --state >>", []string{"check", "--domain", "hotels", "--state", fixture, responses}, "", fixture, "standard output is " + fixture + ", which this command reads"},
+		{"check --context >>", []string{"check", "--contract", responses, "--context", fixture, responses}, "", fixture, "standard output is " + fixture + ", which this command reads"},
 		{"the last of the shards >>", slices.Concat(score, []string{"--responses", pattern}), "", shards[2], "standard output is " + shards[2] + ", which this command reads"},
 		{"--cases-out a link to a shard", slices.Concat(score, []string{"--responses", pattern, "--cases-out", link}), "", "", link + ": is the input " + shards[1] + ": write the output to another file"},
 	} {

@@ -661,8 +661,8 @@ func studyDiffs(a, b *contract.Study) (d []string, schemaFiles [][3]string) {
 		}
 	}
 	for _, arm := range arms {
-		file("schema of "+arm, a.Schemas[arm], b.Schemas[arm], schemaFile)
-		if x, y := a.Schemas[arm], b.Schemas[arm]; schemaFile(x) && schemaFile(y) && x != y {
+		file("schema of "+arm, a.Schemas[arm], b.Schemas[arm], contract.IsSchemaFile)
+		if x, y := a.Schemas[arm], b.Schemas[arm]; contract.IsSchemaFile(x) && contract.IsSchemaFile(y) && x != y {
 			schemaFiles = append(schemaFiles, [3]string{arm, x, y})
 		}
 	}
@@ -677,11 +677,6 @@ func studyDiffs(a, b *contract.Study) (d []string, schemaFiles [][3]string) {
 	diff("temperature", floatPtr(a.Temperature), floatPtr(b.Temperature))
 	file("prompt_template", a.PromptTemplate, b.PromptTemplate, func(s string) bool { return s != "" })
 	return d, schemaFiles
-}
-
-// schemaFile tells a schema file from a variant name, as export does.
-func schemaFile(name string) bool {
-	return strings.ContainsAny(name, "/\\") || strings.HasSuffix(name, ".json")
 }
 
 // inputDiffs compares the hashes of the dataset, schema and template inputs, so

@@ -1,13 +1,17 @@
 package study
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/contract/strictjson"
+	"github.com/fbeval/fbeval/contract/usage"
 	"github.com/fbeval/fbeval/fixtures"
+	"github.com/fbeval/fbeval/schemas"
 	tc "github.com/fbeval/fbeval/score/toolcall"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -141,7 +145,14 @@ func CheckOne(tool contract.Tool, candidate, output, state []byte, stateName str
 		expectedArgs = strictjson.Canonical(args)
 	}
 	ctx := "{}"
+	if stateName != "" && len(bytes.TrimSpace(state)) == 0 {
+		// nothing to compare would pass every output
+		return tc.Result{}, &contract.InputError{File: stateName, Msg: "the file is empty: give the confirmed values (a JSON object), or leave --state out"}
+	}
 	if len(state) > 0 {
+		if kind, v := contract.KindOf(state); kind != "" {
+			return tc.Result{}, &contract.InputError{Kind: contract.ErrWrongFile, File: stateName, Line: 1, Col: 1, Msg: fmt.Sprintf("this is %s (%s), not confirmed state: --state takes the confirmed values (a JSON object), or a context with confirmedState", kind, v)}
+		}
 		sv, err := strictjson.Parse(string(state))
 		if se := (*strictjson.SyntaxError)(nil); errors.As(err, &se) {
 			msg := se.Msg
@@ -160,10 +171,20 @@ func CheckOne(tool contract.Tool, candidate, output, state []byte, stateName str
 			// as the values confirmed
 			return tc.Result{}, &contract.InputError{Kind: contract.ErrWrongFile, File: stateName, Line: 1, Col: 1, Msg: "this is " + what + ", not confirmed state: " + way}
 		}
-		if _, ok := sv.Get("confirmedState"); ok {
-			ctx = string(state)
+		confirmed := sv
+		if cs, ok := sv.Get("confirmedState"); ok {
+			ctx, confirmed = string(state), cs
 		} else {
 			ctx = `{"confirmedState":` + string(state) + `}`
+		}
+		if fields := schemas.Properties(tool.ReferenceSchema); len(fields) > 0 {
+			// a value confirmed for no field of the tool is compared with
+			// nothing the output can hold: a typo, or another tool's state
+			for _, m := range confirmed.Members() {
+				if !slices.Contains(fields, m.Key) {
+					return tc.Result{}, &contract.InputError{File: stateName, Line: 1, Col: 1, Msg: fmt.Sprintf("confirmed value %q is no field of %s (%s)%s", m.Key, tool.Name, strings.Join(fields, ", "), usage.Suggest(m.Key, fields))}
+				}
+			}
 		}
 	}
 	c := contract.Case{ID: "check", Domain: tool.Domain, Context: []byte(ctx),
