@@ -494,19 +494,14 @@ func StudyTemplate(s contract.Study) []byte {
 		"filter: domains, categories, limit (cases per domain and category; 0 keeps all).",
 		"repeats: runs per case and arm. seed: derives every request seed and the bootstrap stream. repairs: 0-5 repair rounds.",
 		"decoding: prompt_only, native_schema (requests carry response_format) or native_tools (requests carry the tool definition in tools).",
-		"prices: USD per million tokens, for cost figures. gates: thresholds on report fields that decide the exit code, e.g. input_schema.first_pass_success_percent>=90.",
+		"prices: null (no cost figures) or {\"input_per_million_usd\": N, \"output_per_million_usd\": N}, USD per million tokens, for cost figures. gates: thresholds on report fields that decide the exit code, e.g. input_schema.first_pass_success_percent>=90.",
 		"prompt_template: a text/template file with {{define \"system\"}} and {{define \"user\"}} blocks.",
 		"max_tokens, temperature: the sampling settings the study is run with; every request carries them and the runners send them (null: the runner's or the provider's defaults).",
 	}
+	// prices stay the study's (null: no cost figures): zeros to edit made
+	// every cost 0 and passed every cost gate where they were left
 	o := contract.Object{{Key: "$comment", Value: comment}}
 	o = append(o, s.Object()...)
-	if s.Suite == contract.SuiteToolcall {
-		for i, m := range o {
-			if m.Key == "prices" && m.Value == nil {
-				o[i].Value = contract.Object{{Key: "input_per_million_usd", Value: 0.0}, {Key: "output_per_million_usd", Value: 0.0}}
-			}
-		}
-	}
 	out, _ := contract.Marshal(o, contract.PythonIndent)
 	return append(out, '\n')
 }
