@@ -89,12 +89,18 @@ func CheckThreshold(g Gate) error {
 }
 
 // Vacuous says, when g holds for every value its field can take (a percent
-// >= 0 or <= 100, a count >= 0, a probability <= 1), so, with what the
-// field's values are: a gate that checks nothing, which a CI reads
+// >= 0 or <= 100, a count >= 0, a probability <= 1) and the field is null
+// only in a run with no response, so, with what the field's values are: a
+// gate that checks nothing, which a CI reads
 // as a check (--min-success 0, a threshold's default left in a template).
 // "" for a gate that can fail.
 func Vacuous(g Gate) string {
 	key := g.Path[len(g.Path)-1]
+	if nullReason(key) != noRows {
+		// null where nothing was priced, timed or retried: the gate fails
+		// then, so it checks that the figure is there
+		return ""
+	}
 	t := g.Threshold
 	var lo, hi float64
 	var what string

@@ -65,8 +65,12 @@ func nullReason(key string) string {
 	case key == "error_reduction_percent":
 		return "the baseline never failed, or there are no pairs"
 	}
-	return "nothing was counted toward it: no rows with a response"
+	return noRows
 }
+
+// noRows is nullReason's word for a field that is null only when no row has
+// a response (a run that is not ok for that alone).
+const noRows = "nothing was counted toward it: no rows with a response"
 
 // FormatValue writes the value of report field key rounded as the report's tables
 // round it: percents and points to one decimal, milliseconds and counts whole,
