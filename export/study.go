@@ -233,6 +233,11 @@ func checkStudyFile(s *contract.Study, given map[string]bool) (ptr, msg string) 
 // Resolve applies the overrides and the defaults to a study and checks it.
 func Resolve(s contract.Study, o Overrides) (contract.Study, error) {
 	s.Arms = slices.Clone(s.Arms)
+	if t := s.Temperature; t != nil && *t == 0 && math.Signbit(*t) {
+		// -0.0 is 0: one request text, one recipe
+		zero := 0.0
+		s.Temperature = &zero
+	}
 	if o.Dataset != "" {
 		s.Dataset = o.Dataset
 	}

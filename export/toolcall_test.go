@@ -1,6 +1,7 @@
 package export
 
 import (
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -267,5 +268,32 @@ func TestRecipe(t *testing.T) {
 		if r.Recipe != p.Recipe() {
 			t.Fatalf("%s: recipe %q, want %q", r.RequestID, r.Recipe, p.Recipe())
 		}
+	}
+}
+
+// TestNegativeZeroTemperature: a study's temperature -0.0 is 0: the same
+// requests and recipe (it made another recipe, and requests said -0.0).
+func TestNegativeZeroTemperature(t *testing.T) {
+	base, _ := fixtures.BuiltinStudy("toolcall-quick")
+	zero, negZero := 0.0, math.Copysign(0, -1)
+	var recipes []string
+	for _, temp := range []*float64{&zero, &negZero} {
+		s := base
+		s.Temperature = temp
+		s, err := Resolve(s, Overrides{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Signbit(*s.Temperature) {
+			t.Error("-0.0 kept")
+		}
+		p, err := PlanToolcall(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recipes = append(recipes, p.Recipe())
+	}
+	if recipes[0] != recipes[1] {
+		t.Errorf("recipes %v differ", recipes)
 	}
 }
