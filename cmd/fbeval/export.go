@@ -16,7 +16,7 @@ import (
 // ExportCmd writes the requests of a study.
 type ExportCmd struct {
 	StudyFlags       `embed:""`
-	Format           string   `help:"jsonl (one request per line), json (one batch object), or text (what the batch holds, one key: value line each, as the CogLang reference prints it; no requests)." enum:"jsonl,json,text" default:"jsonl"`
+	Format           string   `help:"jsonl (one request per line), json (one batch object), or text (what the batch holds, one key: value line each, as the CogLang reference prints it; no requests). Without it, -o's name decides (.json the batch object, .txt text), else jsonl." enum:"jsonl,json,text" default:"jsonl"`
 	IncludeReference bool     `help:"Include the reference answer in every request (for smoke tests with fbeval-mock)."`
 	RepairFrom       []string `help:"Response files of the previous rounds: write the next attempt's requests for rows that failed with public feedback. Repeat for more files, or quote a pattern ('round*.jsonl')." placeholder:"FILE" sep:"none"`
 	Output           string   `short:"o" help:"Write to FILE (atomically) instead of standard output." placeholder:"FILE"`

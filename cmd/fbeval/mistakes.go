@@ -141,7 +141,7 @@ var formatByName = map[string][]string{
 	".md": {"markdown"}, ".markdown": {"markdown"}, ".txt": {"text", "table"},
 }
 
-// formatFromOutput gives score, report and compare the format their -o
+// formatFromOutput gives export, score, report and compare the format their -o
 // file's name asks for when --format is not given: -o report.html writes the
 // HTML page and -o junit.xml JUnit, where they wrote JSON (or a table) under
 // that name. A name the command has no format for is refused; a name it does
@@ -159,6 +159,10 @@ func formatFromOutput(ctx *kong.Context, cli *CLI) error {
 		format, output = &cli.Report.Format, cli.Report.Output
 	case node.Name == "compare":
 		format, output = &cli.Compare.Format, cli.Compare.Output
+	case node.Name == "export":
+		// -o requests.json the batch object, -o summary.txt the summary,
+		// where both were JSONL under that name
+		format, output = &cli.Export.Format, cli.Export.Output
 	default:
 		return nil
 	}
