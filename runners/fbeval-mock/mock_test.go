@@ -343,10 +343,24 @@ func TestOutputResumes(t *testing.T) {
 	if again, _ := os.ReadFile(out); code != 2 || !bytes.Equal(again, first) || !strings.Contains(errs, `written by another run (model "mock-refuse"; this run's is "mock-reference"); start the file over with --fresh`) {
 		t.Errorf("another mode: exit %d: %s", code, errs)
 	}
-	// another seed makes other answers: an interrupted run resumed with it
-	// would mix two runs in one file
+	// a seed is the garble mode's: given another mode it changes nothing,
+	// and recorded it refused every resume without it
 	code, _, errs = runMock(t, string(reqs), "--mode", "refuse", "--seed", "8", "-o", out)
-	if again, _ := os.ReadFile(out); code != 2 || !bytes.Equal(again, first) || !strings.Contains(errs, `written by another run (settings "seed=0"; this run's are "seed=8"); start the file over with --fresh`) {
+	if again, _ := os.ReadFile(out); code != 2 || !bytes.Equal(again, first) || !strings.Contains(errs, "--seed 8 is for --mode garble: --mode refuse answers the same whatever the seed; leave it out") {
+		t.Errorf("a seed of the refuse mode: exit %d: %s", code, errs)
+	}
+	// another garble seed makes other answers: an interrupted run resumed
+	// with it would mix two runs in one file
+	garbled := filepath.Join(t.TempDir(), "garbled.jsonl")
+	refs, err := os.ReadFile("testdata/toolcall_requests.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runMock(t, string(refs), "--mode", "garble", "--seed", "3", "-o", garbled); code != 0 {
+		t.Fatalf("garble: exit %d: %s", code, errs)
+	}
+	code, _, errs = runMock(t, string(refs), "--mode", "garble", "--seed", "8", "-o", garbled)
+	if code != 2 || !strings.Contains(errs, `written by another run (settings "seed=3"; this run's are "seed=8"); start the file over with --fresh`) {
 		t.Errorf("another seed: exit %d: %s", code, errs)
 	}
 	other := strings.Replace(string(reqs), `"prompt":"`, `"prompt":"x`, 1)

@@ -36,6 +36,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer f.Close()
 		in, inName = f, c.Input
 	}
+	if c.Seed != 0 && c.Mode != "garble" {
+		// recorded in the run's settings, a seed that changes nothing refused
+		// every resume without it
+		fmt.Fprintf(stderr, "%s: --seed %d is for --mode garble: --mode %s answers the same whatever the seed; leave it out\n", name, c.Seed, c.Mode)
+		return runner.ExitUsage
+	}
 	if c.Fresh && c.Output == "-" {
 		fmt.Fprintf(stderr, "%s: --fresh starts an -o file over; give -o FILE (see %s --help)\n", name, name)
 		return runner.ExitUsage
