@@ -23,7 +23,7 @@ Rules:
 
 Tool: {{.Tool}}
 Description: {{.Description}}
-Arguments: {{range $i, $a := .Arguments}}{{if $i}}, {{end}}{{$a}}{{end}}
+Arguments: {{range $i, $a := .Arguments}}{{if $i}}, {{end}}{{$a}}{{else}}none{{end}}
 Policies:{{if .Policies}}{{range .Policies}}
 - {{.}}{{end}}{{else}} none{{end}}
 {{- if .Schema}}

@@ -585,24 +585,14 @@ func canonical(raw []byte) string {
 	return string(v)
 }
 
-// argumentNames lists the properties of a tool's schema in the order
-// written: of the document, or of the definition its top-level $ref names
-// (schemas.FieldsAt).
+// argumentNames lists the arguments of a tool's schema in the order written
+// (schemas.ArgumentNames).
 func argumentNames(schema []byte) []string {
 	doc, err := strictjson.Parse(string(schema))
 	if err != nil {
 		return nil
 	}
-	_, fields := schemas.FieldsAt(doc)
-	props, _ := fields.Get("properties")
-	if props.Kind() != strictjson.Object {
-		return nil
-	}
-	names := make([]string, 0, props.Len())
-	for _, m := range props.Members() {
-		names = append(names, m.Key)
-	}
-	return names
+	return schemas.ArgumentNames(doc)
 }
 
 func policySentences(p contract.Policy) []string {

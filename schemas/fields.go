@@ -2,6 +2,7 @@ package schemas
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -116,4 +117,48 @@ func resolve(doc strictjson.Value, ptr jsontext.Pointer) (strictjson.Value, bool
 		}
 	}
 	return cur, true
+}
+
+// ArgumentNames lists the names of a tool's arguments in a schema document,
+// in the order written: the properties of the schema that names its fields
+// (FieldsAt), or, where that names none but is a union (oneOf, anyOf: a
+// discriminated union, as Pydantic and Zod write one), the properties of its
+// branches, each once, in the order the branches name them. Nil for a tool of
+// no arguments.
+func ArgumentNames(doc strictjson.Value) []string {
+	_, fields := FieldsAt(doc)
+	var names []string
+	add := func(schema strictjson.Value) {
+		props, _ := schema.Get("properties")
+		if props.Kind() != strictjson.Object {
+			return
+		}
+		for _, m := range props.Members() {
+			if !slices.Contains(names, m.Key) {
+				names = append(names, m.Key)
+			}
+		}
+	}
+	add(fields)
+	if len(names) > 0 {
+		return names
+	}
+	for _, union := range []string{"oneOf", "anyOf"} {
+		branches, _ := fields.Get(union)
+		if branches.Kind() != strictjson.Array {
+			continue
+		}
+		for i := range branches.Len() {
+			b := branches.Index(i)
+			if ref, ok := b.Get("$ref"); ok && ref.Kind() == strictjson.String {
+				if ptr, ok := LocalRef(ref.Str()); ok {
+					if def, ok := resolve(doc, ptr); ok {
+						b = def
+					}
+				}
+			}
+			add(b)
+		}
+	}
+	return names
 }

@@ -72,3 +72,26 @@ func FuzzFieldsAt(f *testing.F) {
 		Properties([]byte(text))
 	})
 }
+
+func TestArgumentNames(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{"properties", `{"properties":{"b":{},"a":{}}}`, []string{"b", "a"}},
+		{"named", `{"$ref":"#/definitions/t","definitions":{"t":{"properties":{"x":{}}}}}`, []string{"x"}},
+		{"discriminated union (Pydantic)", `{"oneOf":[{"$ref":"#/$defs/Email"},{"$ref":"#/$defs/Sms"}],"discriminator":{"propertyName":"kind"},"$defs":{"Email":{"properties":{"kind":{},"address":{},"subject":{}}},"Sms":{"properties":{"kind":{},"phone":{}}}}}`,
+			[]string{"kind", "address", "subject", "phone"}},
+		{"anyOf (Zod 4)", `{"anyOf":[{"type":"object","properties":{"status":{},"at":{}}},{"type":"object","properties":{"status":{}}}]}`, []string{"status", "at"}},
+		{"no arguments", `{"type":"object","properties":{},"additionalProperties":false}`, nil},
+		{"a union beside properties: the properties", `{"properties":{"a":{}},"oneOf":[{"properties":{"b":{}}}]}`, []string{"a"}},
+	} {
+		doc, err := strictjson.Parse(tc.doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ArgumentNames(doc); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
