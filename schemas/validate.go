@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -78,7 +79,17 @@ type Options struct {
 	// Workers is how many goroutines check records (0: one per core); the
 	// problems are the same, in the same order, at any number.
 	Workers int
+	// Document, when set, checks a file that is one JSON object beyond its
+	// schema, as the command that reads such a file checks it (fbeval
+	// validate passes a contract's loader: a misspelt keyword checks
+	// nothing): its error is a problem of the file.
+	Document func(file string, raw []byte) error
 }
+
+// strictDocuments are the versions of the whole-file documents fbeval's
+// commands refuse with a byte order mark (a study, a contract, a report):
+// response files, which the readers take with one, are not among them.
+var strictDocuments = []string{contract.StudyV1, contract.ContractV1, contract.ReportV1}
 
 // Stats counts what a validation saw.
 type Stats struct {
@@ -163,9 +174,13 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 		}
 		return true
 	})
+	var document []byte // the file's one JSON object
 	for rd.Scan() {
 		rec := rd.Record()
 		st.Records++
+		if st.Records == 1 && rd.Shape() == contract.ShapeObject && rec.Err == nil {
+			document = slices.Clone(rec.Raw)
+		}
 		if st.Records == 1 && opts.Schema == "" && rec.Err == nil {
 			// a provider's own file (an OpenAI Batch output, say): one problem
 			// that names the step skipped, not one per line
@@ -185,6 +200,13 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 	if err := rd.Err(); err != nil {
 		emit(readProblem(file, err))
 		st.Invalid++
+	} else if document != nil && st.Records == 1 {
+		if ps := v.documentProblems(file, document, rd.Warnings(), opts, st.Invalid == 0); len(ps) > 0 {
+			for _, p := range ps {
+				emit(p)
+			}
+			st.Invalid = 1
+		}
 	} else if st.Records == 0 {
 		// nothing checked is no pass: an export, a runner or a score that
 		// failed before it wrote leaves an empty file
@@ -192,6 +214,23 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 		st.Invalid++
 	}
 	return st
+}
+
+// documentProblems are what a file of one JSON object holds beyond its
+// schema that the command reading it refuses: a byte order mark (a study, a
+// contract, a report), and, when it meets its schema (schemaOK: its other
+// problems are said), opts.Document's findings.
+func (v *Validator) documentProblems(file string, raw []byte, warnings []string, opts Options, schemaOK bool) []Problem {
+	var ps []Problem
+	if _, version := contract.KindOf(raw); slices.Contains(strictDocuments, version) && slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, "byte order mark") }) {
+		ps = append(ps, Problem{File: file, Line: 1, Col: 1, Message: "the file starts with a UTF-8 byte order mark, as Notepad and PowerShell's UTF8 encoding save one, which fbeval refuses in a " + strings.TrimSuffix(strings.TrimPrefix(version, "fbeval-"), "/v1") + " file: save it as UTF-8 without it", Read: true})
+	}
+	if opts.Document != nil && schemaOK {
+		if err := opts.Document(file, raw); err != nil {
+			ps = append(ps, readProblem(file, err))
+		}
+	}
+	return ps
 }
 
 func readProblem(file string, err error) Problem {

@@ -9,6 +9,7 @@ import (
 	"github.com/fbeval/fbeval/contract/usage"
 	"github.com/fbeval/fbeval/schemas"
 	"github.com/fbeval/fbeval/score"
+	"github.com/fbeval/fbeval/score/relations"
 	"github.com/fbeval/fbeval/score/report"
 )
 
@@ -40,11 +41,16 @@ func (c *ValidateCmd) Run(env *Env) error {
 	bad, records := 0, 0
 	out := bufio.NewWriterSize(env.Stdout, 64<<10) // a file of a million bad records is a million lines
 	for _, f := range c.Files {
+		if err := env.claimStdin("file", f); err != nil {
+			return err // read once: the second - held no records
+		}
+	}
+	for _, f := range c.Files {
 		r, done, err := openInput(env, f, true)
 		if err != nil {
 			return err
 		}
-		st := v.Validate(f, r, schemas.Options{Schema: c.Schema, MaxLineBytes: c.MaxLineBytes, TextHint: notAContractFile, Workers: score.Workers(0)}, func(p schemas.Problem) {
+		st := v.Validate(f, r, schemas.Options{Schema: c.Schema, MaxLineBytes: c.MaxLineBytes, TextHint: notAContractFile, Workers: score.Workers(0), Document: loadsAsRead}, func(p schemas.Problem) {
 			out.WriteString(contract.PrintableLine(p.String()))
 			out.WriteByte('\n')
 		})
@@ -102,4 +108,15 @@ func unknownSchema(name string) error {
 		return usageError("unknown schema %q%s (the schemas: %s)", name, near, strings.Join(schemas.Names(), ", "))
 	}
 	return usageError("unknown schema %q: schemas are %s", name, strings.Join(schemas.Names(), ", "))
+}
+
+// loadsAsRead checks a file of one JSON object as the command that reads it
+// does, beyond its schema: a contract as check and contract lint load it (a
+// misspelt keyword checks nothing, and they refuse it).
+func loadsAsRead(file string, raw []byte) error {
+	if _, version := contract.KindOf(raw); version != contract.ContractV1 {
+		return nil
+	}
+	_, err := relations.ParseContract(file, raw)
+	return err
 }
