@@ -136,8 +136,14 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 		verdict = "FAIL"
 	}
 	formNote := ""
-	if form := contract.ToolCallForm(output); form != "" {
+	switch form := contract.ToolCallForm(output); {
+	case form != "":
 		formNote = "this is " + form + ", not the envelope: in a response file it scores as a failure too; the envelope is {\"action\":\"call_tool\",\"tool\":NAME,\"arguments\":{...},\"missingFields\":[],\"reason\":\"\"}, or give the arguments alone to check them"
+	case contract.EncodedTwice(output):
+		// as score names it
+		formNote = "this is a JSON string that holds JSON (the answer encoded twice, as a runner that encodes the text it writes as the output makes it: json.dumps of a text that was JSON already): in a response file it scores as a failure too; give the JSON it holds to check it"
+	case contract.WrappedAnswer(output) != "":
+		formNote = "this is " + contract.WrappedAnswer(output) + ", an API's message around the model's text, not the text: in a response file it scores as a failure too; give the text it holds to check it"
 	}
 	fileNote := ""
 	if bytes.HasPrefix(output, []byte("\ufeff")) {

@@ -133,9 +133,10 @@ func CheckOne(tool contract.Tool, candidate, output, state []byte, stateName str
 	switch a, ok := v.Get("action"); {
 	case ok && a.Kind() == strictjson.String:
 		args, _ = v.Get("arguments")
-	case contract.ToolCallForm(output) != "":
-		// a tool call in another form: judged as the answer it is, as scoring
-		// judges it, not taken for bare arguments
+	case contract.ToolCallForm(output) != "" || contract.EncodedTwice(output) || contract.WrappedAnswer(output) != "":
+		// a tool call in another form, an answer encoded twice or an API's
+		// message around it: judged as the answer it is, as scoring judges
+		// it, not taken for bare arguments
 	default:
 		args = v
 		text = `{"action":"call_tool","tool":` + strictjson.Canonical(strictjson.StringValue(tool.Name)) + `,"arguments":` + string(output) + `,"missingFields":[],"reason":""}`
