@@ -255,14 +255,30 @@ func (c *CheckCmd) runContract(env *Env, output []byte) error {
 			return &exitError{code: 2, err: err}
 		}
 		res = r
-		if res.Verdict == "PASS" || len(assembled) > 0 {
-			if _, err := env.Stdout.Write(append(assembled, '\n')); err != nil {
+		if c.Format == "json" {
+			// the result (the raw output's, what was inserted, the verdict
+			// for the assembled document) with the document it completed
+			doc := res.Object()
+			if len(assembled) > 0 {
+				doc = append(doc, contract.Member{Key: "document", Value: contract.Raw(assembled)})
+			}
+			out, err := contract.Marshal(doc, contract.PythonIndent)
+			if err != nil {
 				return err
 			}
-		}
-		// the verdict goes to stderr so stdout stays the completed document
-		if err := res.WriteText(env.Stderr); err != nil {
-			return err
+			if _, err := env.Stdout.Write(append(out, '\n')); err != nil {
+				return err
+			}
+		} else {
+			if res.Verdict == "PASS" || len(assembled) > 0 {
+				if _, err := env.Stdout.Write(append(assembled, '\n')); err != nil {
+					return err
+				}
+			}
+			// the verdict goes to stderr so stdout stays the completed document
+			if err := res.WriteText(env.Stderr); err != nil {
+				return err
+			}
 		}
 	} else {
 		res = ct.Check(output, ctx, opts)
