@@ -157,7 +157,7 @@ func (c *FixturesAuditCmd) Run(env *Env) error {
 	}
 	// why the exit is 1, said
 	if n := len(fails); n > 0 {
-		env.warnf("%s: %s their own contract (listed above)", name, contract.Plural(n, "gold answer fails", "gold answers fail"))
+		env.warnf("%s: %s %s own contract (listed above)", name, contract.Plural(n, "gold answer fails", "gold answers fail"), contract.Pick(n, "its", "their"))
 	}
 	if n := len(counts.DuplicateIDs); n > 0 {
 		env.warnf("%s: %s repeated", name, contract.Plural(n, "case id is", "case ids are"))

@@ -51,11 +51,19 @@ func AuditOracle(cases []contract.Case) []OracleFailure {
 		gold.Compact()
 		res := j.Score(string(gold), pc)
 		if !res.Success {
-			codes := []string{}
+			// each error as check says it, so the field at fault is named
+			whys := make([]string, 0, len(res.Errors))
 			for _, e := range res.Errors {
-				codes = append(codes, e.Code+" "+e.Path)
+				why := e.Code
+				if e.Path != "" {
+					why += " at " + e.Path
+				}
+				if e.Message != "" {
+					why += ": " + e.Message
+				}
+				whys = append(whys, why)
 			}
-			out = append(out, OracleFailure{c.ID, fmt.Sprintf("gold answer fails: %v", codes)})
+			out = append(out, OracleFailure{c.ID, "gold answer fails: " + strings.Join(whys, "; ")})
 		}
 	}
 	return out
