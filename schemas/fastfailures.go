@@ -152,7 +152,7 @@ func (w *failWalker) walk(f *Fast, v strictjson.Value, depth int) bool {
 			}
 		}
 		if !matched {
-			w.add(&kind.AnyOf{})
+			w.add(fastAlternatives("anyOf", &kind.AnyOf{}, f.anyOf, v))
 		}
 	}
 	if len(f.oneOf) > 0 {
@@ -168,7 +168,7 @@ func (w *failWalker) walk(f *Fast, v strictjson.Value, depth int) bool {
 			first = i
 		}
 		if first < 0 {
-			w.add(&kind.OneOf{})
+			w.add(fastAlternatives("oneOf", &kind.OneOf{}, f.oneOf, v))
 		}
 	}
 	return true
@@ -273,6 +273,21 @@ func (w *failWalker) number(f *Fast, v strictjson.Value) {
 	if s.MultipleOf != nil && !new(big.Rat).Quo(got, s.MultipleOf).IsInt() {
 		w.add(&kind.MultipleOf{Got: got, Want: s.MultipleOf})
 	}
+}
+
+// fastAlternatives is the failure of an anyOf or oneOf (keyword; the library's
+// kind k) none of whose branches passed v, as AlternativesKind makes it of the
+// library's error: an *Alternatives where every branch's own type rejects v
+// (the library checks a schema's type first, and stops there).
+func fastAlternatives(keyword string, k jsonschema.ErrorKind, branches []*Fast, v strictjson.Value) jsonschema.ErrorKind {
+	alt := &Alternatives{Keyword: keyword}
+	for _, b := range branches {
+		if b.always != nil || b.sch == nil || b.types == 0 || b.typeOK(v) {
+			return k
+		}
+		alt.add(typeName(v), b.sch.Types.ToStrings())
+	}
+	return alt
 }
 
 // typeName is the library's name of v's type: every number is a "number".

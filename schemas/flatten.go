@@ -402,3 +402,61 @@ func jsonText(v any) string {
 	}
 	return string(b)
 }
+
+// Alternatives is the error of an anyOf or oneOf (Keyword) that no branch
+// passed where every branch wanted another type of the value itself
+// (Pydantic's Optional[bool] is anyOf boolean, null): its message names the
+// types it may take ("got string, want boolean or null") where the library's
+// names the keyword alone ("'anyOf' failed").
+type Alternatives struct {
+	Keyword string
+	Got     string
+	Want    []string
+}
+
+// KeywordPath is the keyword's.
+func (k *Alternatives) KeywordPath() []string { return []string{k.Keyword} }
+
+// LocalizedString is a type error's message of the types the branches want.
+func (k *Alternatives) LocalizedString(p *message.Printer) string {
+	return (&kind.Type{Got: k.Got, Want: k.Want}).LocalizedString(p)
+}
+
+// AlternativesKind is the kind of e, an anyOf or oneOf that no branch passed:
+// an *Alternatives where every branch failed on the type of the value itself,
+// else e's own.
+func AlternativesKind(e *jsonschema.ValidationError) jsonschema.ErrorKind {
+	keyword := "anyOf"
+	switch k := e.ErrorKind.(type) {
+	case *kind.AnyOf:
+	case *kind.OneOf:
+		if k.Subschemas != nil {
+			return k // more than one branch passed
+		}
+		keyword = "oneOf"
+	default:
+		return k
+	}
+	alt := &Alternatives{Keyword: keyword}
+	for _, b := range e.Causes {
+		t, ok := b.ErrorKind.(*kind.Type)
+		if !ok || len(b.Causes) > 0 || !slices.Equal(b.InstanceLocation, e.InstanceLocation) {
+			return e.ErrorKind
+		}
+		alt.add(t.Got, t.Want)
+	}
+	if alt.Got == "" {
+		return e.ErrorKind
+	}
+	return alt
+}
+
+// add takes one branch's type error.
+func (k *Alternatives) add(got string, want []string) {
+	k.Got = got
+	for _, w := range want {
+		if !slices.Contains(k.Want, w) {
+			k.Want = append(k.Want, w)
+		}
+	}
+}

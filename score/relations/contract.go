@@ -287,11 +287,12 @@ type leaf struct {
 // contains stay whole: their branches' failures are not each a reason.
 func flatten(e *jsonschema.ValidationError, out []leaf) []leaf {
 	for l := range schemas.Leaves(e, keptWhole) {
+		k := schemas.AlternativesKind(l.ValidationError)
 		out = append(out, leaf{
 			loc:     locationPointer(l.InstanceLocation),
-			keyword: strings.Join(l.ErrorKind.KeywordPath(), "/"),
-			msg:     schemas.Message(l.ErrorKind),
-			kind:    l.ErrorKind,
+			keyword: strings.Join(k.KeywordPath(), "/"),
+			msg:     schemas.Message(k),
+			kind:    k,
 		})
 	}
 	return out

@@ -145,7 +145,8 @@ func (s *Schema) leaves(root *jsonschema.ValidationError, prefix string, inst st
 	for l := range schemas.Leaves(root, pyOneError) {
 		e := l.ValidationError
 		path := string(schemas.AppendPointer(jsontext.Pointer(prefix), e.InstanceLocation))
-		out = appendLeaf(out, path, e.ErrorKind)
+		// an anyOf whose branches each wanted another type: the types
+		out = appendLeaf(out, path, schemas.AlternativesKind(e))
 		if early := earlyKeyword(e.ErrorKind); early != "" {
 			url, frag, ok := strings.Cut(e.SchemaURL, "#")
 			sub, found := at(inst, e.InstanceLocation)
