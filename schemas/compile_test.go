@@ -133,7 +133,12 @@ func TestCompileErrors(t *testing.T) {
 			`2:40: schema: /properties/guests/minimum: got string, want number (and 1 more mistake, at /required)`},
 		{`{"additionalProperties": "false"}`, `1:26: schema: /additionalProperties: got string, want boolean or object`},
 		{`{"type": ["string", "nul"]}`, `1:21: schema: /type/1: value must be one of "array", "boolean", "integer", "null", "number", "object", "string"; got "nul"; did you mean "null"`},
-		{`{"properties": {"a": {"$ref": "#/defs/x"}}}`, `schema: json-pointer in "#/defs/x" not found`},
+		// a $ref that resolves nowhere: placed, with what a $ref may name
+		// (the library named the document's internal URL)
+		{`{"properties": {"a": {"$ref": "#/defs/x"}}}`, `1:31: schema: /properties/a/$ref: $ref "#/defs/x" names no place in this document: a $ref names a place in it by a JSON Pointer ("#/$defs/Name") or a schema of it by the $id that schema gives itself; other files are not read`},
+		{`{"properties": {"assignee": {"$ref": "Person"}}}`, `1:38: schema: /properties/assignee/$ref: $ref "Person" names no schema of this document: a $ref names a place in it by a JSON Pointer ("#/$defs/Name") or a schema of it by the $id that schema gives itself; other files are not read`},
+		{`{"$ref": "definitions/create_shipment", "definitions": {"create_shipment": {}}}`, `1:10: schema: /$ref: $ref "definitions/create_shipment" names no schema of this document: a $ref names a place in it by a JSON Pointer ("#/$defs/Name") or a schema of it by the $id that schema gives itself; other files are not read`},
+		{`{"$ref": "#anchor"}`, `1:10: schema: /$ref: $ref "#anchor" names no anchor of this document: a $ref names a place in it by a JSON Pointer ("#/$defs/Name") or a schema of it by the $id that schema gives itself; other files are not read`},
 		// not JSON: at its line and column, what an editor or Python put there named
 		{"\ufeff{\"type\": \"object\"}", "1:1: schema: invalid JSON: a UTF-8 byte order mark, as Notepad and PowerShell's UTF8 encoding save one: save the file as UTF-8 without it"},
 		{"{\n  'type': 'object'}", "2:3: schema: invalid JSON: a string in single quotes, as Python's str() of a dict writes it: JSON strings take double quotes (json.dumps writes them)"},

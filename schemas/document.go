@@ -3,10 +3,13 @@ package schemas
 import (
 	"errors"
 	"fmt"
+	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/contract/strictjson"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -53,6 +56,9 @@ func CompileValue(doc strictjson.Value, exts ...Extension) (*jsonschema.Schema, 
 	}
 	s, err := c.Compile(DocumentURL)
 	if err != nil {
+		if me := unresolvedRef(doc, err); me != nil {
+			return nil, me
+		}
 		return nil, CompileError(err)
 	}
 	if err := misspeltError(doc); err != nil {
@@ -115,4 +121,66 @@ func CompileError(err error) error {
 // oneLine flattens a multi-line library error into one line.
 func oneLine(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+// unresolvedRef places err, a compiler's failure to resolve a $ref of doc, at
+// the first $ref (in document order) that names what it could not find, and
+// says what a $ref may name; nil for another error. The library's error names
+// the document's internal URL (failing loading "mem:///fbeval/Person"),
+// nothing the user wrote.
+func unresolvedRef(doc strictjson.Value, err error) *MetaschemaError {
+	var target, why string
+	whole := false // the target is compared with its fragment
+	var le *jsonschema.LoadURLError
+	var pe *jsonschema.JSONPointerNotFoundError
+	var ae *jsonschema.AnchorNotFoundError
+	switch {
+	case errors.As(err, &pe):
+		target, whole, why = pe.URL, true, "names no place in this document"
+	case errors.As(err, &ae):
+		target, whole, why = ae.Reference, true, "names no anchor of this document"
+	case errors.As(err, &le):
+		target, why = le.URL, "names no schema of this document"
+	default:
+		return nil
+	}
+	base, _ := url.Parse(DocumentURL)
+	var found string // the $ref's pointer
+	var ref string
+	var walk func(v strictjson.Value, at jsontext.Pointer)
+	walk = func(v strictjson.Value, at jsontext.Pointer) {
+		if found != "" {
+			return
+		}
+		switch v.Kind() {
+		case strictjson.Object:
+			for _, m := range v.Members() {
+				if m.Key == "$ref" && m.Value.Kind() == strictjson.String {
+					if u, err := url.Parse(m.Value.Str()); err == nil {
+						r := base.ResolveReference(u)
+						if !whole {
+							r.Fragment, r.RawFragment = "", ""
+						}
+						if r.String() == target {
+							found, ref = string(at.AppendToken("$ref")), m.Value.Str()
+							return
+						}
+					}
+				}
+				walk(m.Value, at.AppendToken(m.Key))
+			}
+		case strictjson.Array:
+			for i := range v.Len() {
+				walk(v.Index(i), at.AppendToken(strconv.Itoa(i)))
+			}
+		}
+	}
+	walk(doc, "")
+	if found == "" {
+		return nil
+	}
+	if u, _ := url.Parse(ref); le != nil && pe == nil && ae == nil && (u.IsAbs() || strings.HasSuffix(u.Path, ".json")) {
+		return &MetaschemaError{Pointer: found, Msg: fmt.Sprintf("$ref %q names another document: refused, as a schema must be self-contained (no remote or file references; its definitions in $defs, named \"#/$defs/Name\")", ref)}
+	}
+	return &MetaschemaError{Pointer: found, Msg: fmt.Sprintf("$ref %q %s: a $ref names a place in it by a JSON Pointer (\"#/$defs/Name\") or a schema of it by the $id that schema gives itself; other files are not read", ref, why)}
 }
