@@ -23,7 +23,8 @@ type CheckCmd struct {
 	File           string `arg:"" optional:"" help:"The output to check (a JSON file; - for standard input)." placeholder:"OUTPUT"`
 	ModelOutput    string `help:"The output to check (same as the argument)." placeholder:"FILE"`
 	OldOutput      string `name:"output" hidden:"" help:"Deprecated: --model-output (elsewhere -o/--output names the file written)." placeholder:"FILE"`
-	Domain         string `help:"Toolcall domain whose tool contract applies (flights, hotels, calendar, payments, inventory, search)." placeholder:"D"`
+	Domain         string `help:"Toolcall domain whose tool contract applies (flights, hotels, calendar, payments, inventory, search, or one of --dataset's)." placeholder:"D"`
+	Dataset        string `help:"Toolcall: a dataset of your own (HESchema's case format) whose domain's tool applies (default: the built-in one)." placeholder:"FILE"`
 	State          string `help:"Toolcall: confirmed state, an object of confirmed values or a context with confirmedState." placeholder:"FILE"`
 	Schema         string `help:"Toolcall: candidate schema to check as well (a variant name or a file)." placeholder:"VARIANT|FILE"`
 	Contract       string `help:"An fbeval-contract/v1 file." placeholder:"FILE"`
@@ -55,7 +56,7 @@ func (c *CheckCmd) Run(env *Env) error {
 	}
 	// every file it reads: standard input once, and none of them standard
 	// output (> empties it before fbeval starts, >> appends the verdict)
-	inputs := [][2]string{{"the output", path}, {"--contract", c.Contract}, {"--context", c.Context}, {"--state", c.State}}
+	inputs := [][2]string{{"the output", path}, {"--contract", c.Contract}, {"--context", c.Context}, {"--state", c.State}, {"--dataset", c.Dataset}}
 	if contract.IsSchemaFile(c.Schema) {
 		inputs = append(inputs, [2]string{"--schema", c.Schema})
 	}
@@ -100,18 +101,23 @@ func (c *CheckCmd) Run(env *Env) error {
 	if c.Context != "" || c.ContextVersion != nil || c.Assemble {
 		return usageError("--context, --context-version and --assemble go with --contract")
 	}
+	if c.Dataset != "" && c.Domain == "" {
+		return usageError("--dataset goes with --domain: name the dataset's domain whose tool applies")
+	}
 	return c.runTool(env, data)
 }
 
 func (c *CheckCmd) runTool(env *Env, output []byte) error {
 	tool, ok := fixtures.ToolcallTool(c.Domain)
-	if !ok {
-		return usageError("unknown domain %q; domains: %s%s", c.Domain, strings.Join(fixtures.ToolcallDomains(), ", "), usage.Suggest(c.Domain, fixtures.ToolcallDomains()))
+	if !ok && c.Dataset == "" {
+		return usageError("unknown domain %q; domains: %s%s (a domain of a dataset of your own: give --dataset FILE)", c.Domain, strings.Join(fixtures.ToolcallDomains(), ", "), usage.Suggest(c.Domain, fixtures.ToolcallDomains()))
 	}
 	var candidate, state []byte
-	if c.Schema != "" {
+	if c.Schema != "" || c.Dataset != "" {
+		// the tool and candidate as a study of the dataset makes them: its
+		// domain's tool (a dataset's own, policy and all), the schema compiled
 		s, _ := fixtures.BuiltinStudy(fixtures.StudyToolcall)
-		s, err := export.Resolve(s, export.Overrides{Schema: c.Schema, Domains: []string{c.Domain}})
+		s, err := export.Resolve(s, export.Overrides{Dataset: c.Dataset, Schema: c.Schema, Domains: []string{c.Domain}})
 		if err != nil {
 			return err
 		}
@@ -119,7 +125,10 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 		if err != nil {
 			return err
 		}
-		candidate = plan.Candidate[c.Domain]
+		tool, candidate = plan.Tools[c.Domain], plan.Candidate[c.Domain]
+		if c.Schema == "" {
+			candidate = nil // no candidate given: the reference alone
+		}
 	}
 	if c.State != "" {
 		var err error
@@ -225,8 +234,8 @@ func describeError(e tc.Error) string {
 }
 
 func (c *CheckCmd) runContract(env *Env, output []byte) error {
-	if c.State != "" || c.Schema != "" {
-		return usageError("--state and --schema go with --domain")
+	if c.State != "" || c.Schema != "" || c.Dataset != "" {
+		return usageError("--state, --schema and --dataset go with --domain")
 	}
 	ct, err := relations.LoadContract(c.Contract)
 	if err != nil {
