@@ -110,7 +110,11 @@ func (c *CheckCmd) Run(env *Env) error {
 func (c *CheckCmd) runTool(env *Env, output []byte) error {
 	tool, ok := fixtures.ToolcallTool(c.Domain)
 	if !ok && c.Dataset == "" {
-		return usageError("unknown domain %q; domains: %s%s (a domain of a dataset of your own: give --dataset FILE)", c.Domain, strings.Join(fixtures.ToolcallDomains(), ", "), usage.Suggest(c.Domain, fixtures.ToolcallDomains()))
+		hint := usage.Suggest(c.Domain, fixtures.ToolcallDomains())
+		if hint == "" {
+			hint = " (a domain of a dataset of your own: give --dataset FILE)"
+		}
+		return usageError("unknown domain %q; domains: %s%s", c.Domain, strings.Join(fixtures.ToolcallDomains(), ", "), hint)
 	}
 	var candidate, state []byte
 	if c.Schema != "" || c.Dataset != "" {
