@@ -123,6 +123,13 @@ func referenceWords(msg string, ctx *kong.Context) string {
 	}
 	flag, _, _ = strings.Cut(flag, ",") // kong's ", did you mean ..."
 	switch flag {
+	case "-o", "--output", "--out":
+		// kong's nearest flag is -h; the command writes standard output
+		cmd := usage.Command("fbeval", ctx)
+		if cmd == "fbeval fixtures build" {
+			return flag + ": " + cmd + " writes a folder: give it with --out DIR"
+		}
+		return flag + ": " + cmd + " writes standard output: redirect it to a file (" + cmd + " ... > FILE)"
 	case "--responses-file":
 		return flag + " is " + ref + " flag: fbeval score coglang takes --responses FILE (repeat it, or quote a pattern, for several files)"
 	case "--export-requests":
