@@ -64,6 +64,10 @@ func (c *FixturesBuildCmd) Run(env *Env) error {
 			files = append(files, "schemas/"+d+"."+v+".json")
 		}
 	}
+	if strings.TrimSpace(c.Out) == "" {
+		// an unset shell variable, most times
+		return usageError("--out %q names no folder: name one (--out fixtures)", c.Out)
+	}
 	if c.Out == "-" {
 		// not a folder named "-": "-" is standard output everywhere else
 		return usageError("--out -: the build writes %d files, not one to standard output: name a folder (--out fixtures)", len(files))

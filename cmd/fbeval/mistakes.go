@@ -11,6 +11,7 @@ import (
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/contract/usage"
+	"github.com/fbeval/fbeval/fixtures"
 )
 
 // The command line's common mistakes, read for what was meant: response
@@ -94,6 +95,12 @@ func studyWithoutCommand(msg string, ctx *kong.Context) string {
 	name, ok := strings.CutPrefix(msg, "unexpected argument ")
 	if !ok || usage.Command("fbeval", ctx) != "fbeval study" || strings.Contains(name, ",") {
 		return msg
+	}
+	if _, builtin := fixtures.BuiltinStudy(name); !builtin {
+		if _, err := os.Stat(name); err != nil {
+			// a word, not a study (fbeval study create)
+			return fmt.Sprintf("unknown command fbeval study %s: fbeval study show STUDY prints a study resolved, fbeval study init [STUDY] a study file to edit%s", name, usage.Suggest(name, []string{"show", "init"}))
+		}
 	}
 	return fmt.Sprintf("unexpected argument %s: fbeval study show %s prints the study resolved, fbeval study init %[1]s a study file to edit", name, name)
 }

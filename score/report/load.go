@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -158,8 +159,16 @@ func notAReport(name string, data []byte, err error) error {
 		// a byte order mark, a comment, a trailing comma: what a hand edit leaves
 		return fmt.Errorf("%s:%d:%d: expected an fbeval report: invalid JSON: %s", name, line, col, hint)
 	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%s:%d:%d: %w", name, line, col, errCutShort)
+	}
 	return fmt.Errorf("%s:%d:%d: expected an fbeval report: %s", name, line, col, oneLine(err))
 }
+
+// errCutShort is a report that ends inside its JSON: the library's words
+// ("jsontext: unexpected EOF within \"/arms/minimal_schema\"") said where, not
+// what happened.
+var errCutShort = errors.New("expected an fbeval report: the file ends inside a JSON value (cut short: a score stopped while it wrote, a disk that filled, a copy not finished?): score again, or copy the whole file")
 
 // writtenFormat names the format of fbeval's, other than JSON, that data
 // starts as, and says how to write it again; "" when it starts as none.

@@ -152,6 +152,8 @@ func (lr *limitReader) open(name string, opts OpenOptions) (Doc, int64, error) {
 			return Doc{}, -1, readAgainFailed(name, err)
 		case errors.Is(err, errTooLong):
 			return Doc{}, valueStart(lr.src, lr.start), fmt.Errorf("%s is longer than %d bytes: raise the limit with %s", lr.what, lr.limit, lr.flag)
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return Doc{}, dec.InputOffset(), errCutShort
 		case errors.As(err, &se):
 			return Doc{}, se.ByteOffset, fmt.Errorf("expected an fbeval report: %s", oneLine(err))
 		case errors.As(err, &me):
