@@ -250,9 +250,12 @@ func (c *CheckCmd) runContract(env *Env, output []byte) error {
 	for _, fd := range relations.Lint(ct) {
 		why := ""
 		if fd.Code == "UNRESOLVED_POINTER" {
-			why = " (a relation whose operand is absent is skipped)"
+			why = " (a relation whose operand is absent is skipped, or counts nothing from it)"
 		}
 		env.warnf("%s: contract lint: %s %s at %s: %s%s", c.Contract, fd.Severity, fd.Code, fd.Location, fd.Message, why)
+	}
+	if c.ContextVersion != nil && c.Context == "" {
+		return usageError("--context-version %d goes with --context FILE: the version is the context's", *c.ContextVersion)
 	}
 	var ctx *relations.Context
 	if c.Context != "" {
