@@ -18,23 +18,15 @@ func Printable(s string) string {
 	if i < 0 {
 		return s
 	}
-	var b strings.Builder
-	b.WriteString(s[:i])
-	for i < len(s) {
-		if r, ok := wtf8Surrogate(s, i); ok {
-			writeEscape(&b, r)
-			i += 3
-			continue
-		}
+	return surrogatesEscaped(s, i, func(b *strings.Builder, s string, i int) int {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if isEscaped(r) {
-			writeEscape(&b, r)
+			writeEscape(b, r)
 		} else {
 			b.WriteRune(r)
 		}
-		i += size
-	}
-	return b.String()
+		return size
+	})
 }
 
 // EscapeSurrogates returns s with each lone surrogate, as the JSON readers
@@ -46,6 +38,16 @@ func EscapeSurrogates(s string) string {
 	if i < 0 {
 		return s
 	}
+	return surrogatesEscaped(s, i, func(b *strings.Builder, s string, i int) int {
+		b.WriteByte(s[i])
+		return 1
+	})
+}
+
+// surrogatesEscaped returns s with s[:i] as it is, then each lone surrogate
+// written as its escape and the rest written by rest, which returns how many
+// bytes of s it took at i.
+func surrogatesEscaped(s string, i int, rest func(b *strings.Builder, s string, i int) int) string {
 	var b strings.Builder
 	b.WriteString(s[:i])
 	for i < len(s) {
@@ -54,8 +56,7 @@ func EscapeSurrogates(s string) string {
 			i += 3
 			continue
 		}
-		b.WriteByte(s[i])
-		i++
+		i += rest(&b, s, i)
 	}
 	return b.String()
 }
