@@ -317,6 +317,14 @@ func chooseSchema(doc any, opts Options) (string, Problem) {
 	}
 	sv, ok := obj["schema_version"]
 	if !ok || sv == nil {
+		// a response record of one's own runner, most times: the schema its
+		// members name
+		switch _, request := obj["request_id"]; {
+		case request:
+			return "", Problem{Message: "no schema_version: name the schema with --schema NAME (this looks like a toolcall response: --schema fbeval-response; fbeval schema lists them)"}
+		case obj["case_id"] != nil:
+			return "", Problem{Message: "no schema_version: name the schema with --schema NAME (this looks like a CogLang response: --schema coglang-generation-eval-response; fbeval schema lists them)"}
+		}
 		return "", Problem{Message: "no schema_version: name the schema with --schema NAME (fbeval schema lists them)"}
 	}
 	s, isString := sv.(string)

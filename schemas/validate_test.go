@@ -53,7 +53,7 @@ func TestCogLangInterop(t *testing.T) {
 		{file: "mock_responses.jsonl"},
 		// line 37 has no schema_version (the reference accepts that); it needs the schema named
 		{file: "mixed_responses.jsonl", schema: "coglang-generation-eval-response"},
-		{file: "mixed_responses.jsonl", want: "mixed_responses.jsonl:37:1: (root): no schema_version: name the schema with --schema NAME (fbeval schema lists them)"},
+		{file: "mixed_responses.jsonl", want: "mixed_responses.jsonl:37:1: (root): no schema_version: name the schema with --schema NAME (this looks like a CogLang response: --schema coglang-generation-eval-response; fbeval schema lists them)"},
 		{file: "reference_answers_result.json"},
 		{file: "mixed_responses_result_failures_only.json"},
 		{file: "reference_answers_result.json", schema: "coglang-generation-eval-fixture",
