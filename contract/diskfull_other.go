@@ -13,6 +13,6 @@ func DiskFull(err error) bool {
 	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
 }
 
-// tooLarge reports whether err says the file would pass the largest size the
+// TooLarge reports whether err says the file would pass the largest size the
 // process may write (RLIMIT_FSIZE, ulimit -f).
-func tooLarge(err error) bool { return errors.Is(err, syscall.EFBIG) }
+func TooLarge(err error) bool { return errors.Is(err, syscall.EFBIG) }

@@ -18,5 +18,5 @@ func DiskFull(err error) bool {
 	return errors.Is(err, errorDiskFull) || errors.Is(err, errorHandleDiskFull) || errors.Is(err, syscall.ENOSPC)
 }
 
-// tooLarge: Windows sets no limit on the size of a file a process writes.
-func tooLarge(error) bool { return false }
+// TooLarge: Windows sets no limit on the size of a file a process writes.
+func TooLarge(error) bool { return false }

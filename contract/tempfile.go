@@ -82,7 +82,7 @@ func (t *TempFile) writeError(err error) error {
 	switch {
 	case DiskFull(err):
 		msg += ": set TMPDIR to a directory with more room (docs/security.md says what fbeval keeps there)"
-	case tooLarge(err):
+	case TooLarge(err):
 		msg += ": raise the limit on the size of a file this process may write (ulimit -f)"
 	}
 	return &TempWriteError{Msg: msg, Err: err}

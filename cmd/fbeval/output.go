@@ -322,8 +322,11 @@ func outputWriteError(path string, err error) error {
 	if path != "standard output" {
 		msg += " (nothing was written to it)"
 	}
-	if contract.DiskFull(err) {
+	switch {
+	case contract.DiskFull(err):
 		msg += ": make room there, or write it to another disk"
+	case contract.TooLarge(err):
+		msg += ": raise the limit on the size of a file this process may write (ulimit -f)"
 	}
 	return errors.New(msg)
 }

@@ -294,6 +294,13 @@ func (o *Output) Write(line []byte) error {
 			// which the next run cuts off (OpenOutput)
 			return fmt.Errorf("cannot write a response: %v: make room there and run the same command again: it goes on from the responses written", err)
 		}
+		if contract.TooLarge(err) {
+			again := ""
+			if o.resumes {
+				again = " and run the same command again: it goes on from the responses written"
+			}
+			return fmt.Errorf("cannot write a response: %v: raise the limit on the size of a file this process may write (ulimit -f)%s", err, again)
+		}
 		return fmt.Errorf("cannot write a response: %v", err)
 	}
 	return nil
