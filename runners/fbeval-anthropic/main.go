@@ -15,6 +15,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -50,6 +51,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		BaseURLEnv:     "ANTHROPIC_BASE_URL",
 		MaxTemperature: 1,
 		APIKeyEnv:      "ANTHROPIC_API_KEY",
+		// the Messages API requires a limit
+		MaxTokensDefault: fmt.Sprintf("%d, as the Messages API requires one", anthropic.DefaultMaxTokens),
 		Auth: func(key string) http.Header {
 			return http.Header{"X-Api-Key": {key}}
 		},

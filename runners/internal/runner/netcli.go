@@ -31,7 +31,7 @@ type NetFlags struct {
 	Header                    []string      `sep:"none" help:"Extra HTTP header K:V (repeatable)."`
 	APIKeyEnv                 string        `default:"${api_key_env}" help:"Name of the environment variable holding the API key, not the key (the variable unset: no key is sent)."`
 	Provider                  string        `help:"Provider name written to each record."`
-	MaxTokens                 int           `help:"Longest answer in tokens (0: the request's max_tokens, which its study sets, else the provider's default, where it has one)."`
+	MaxTokens                 int           `help:"Longest answer in tokens (0: the request's max_tokens, which its study sets, else ${max_tokens_default})."`
 	Temperature               *float64      `help:"Sampling temperature (unset: the request's temperature, which its study sets, else the provider's default)."`
 	Concurrency               int           `default:"4" help:"Requests in flight at once."`
 	RPS                       float64       `default:"0" help:"Calls per second, retries included (0: no limit)."`
@@ -57,6 +57,10 @@ type Setup struct {
 	// MaxTemperature is the highest --temperature the API takes (OpenAI's
 	// documents 0 to 2, Anthropic's 0 to 1).
 	MaxTemperature float64
+	// MaxTokensDefault says what answers are limited to when neither
+	// --max-tokens nor the request gives a limit ("" : the provider's
+	// default, where it has one).
+	MaxTokensDefault string
 	// BaseURL is the API's base URL when --base-url is not given and the
 	// variable BaseURLEnv is not set or empty (as the provider's SDK reads it);
 	// APIKeyEnv the --api-key-env default.
@@ -69,7 +73,11 @@ type Setup struct {
 
 // Vars are the kong variables of the runner's flag defaults, for ParseArgs.
 func (s Setup) Vars() kong.Vars {
-	return kong.Vars{"base_url": s.BaseURL, "base_url_env": s.BaseURLEnv, "api_key_env": s.APIKeyEnv}
+	tokens := s.MaxTokensDefault
+	if tokens == "" {
+		tokens = "the provider's default, where it has one"
+	}
+	return kong.Vars{"base_url": s.BaseURL, "base_url_env": s.BaseURLEnv, "api_key_env": s.APIKeyEnv, "max_tokens_default": tokens}
 }
 
 // Execute runs a networked runner with parsed flags: reads the requests, opens (and
