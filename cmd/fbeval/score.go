@@ -38,7 +38,7 @@ type ScoreCmd struct {
 	Gate                []string `help:"Toolcall: a threshold on a report field, FIELD OP NUMBER, e.g. input_schema.first_pass_success_percent>=90; exit 1 when unmet. Percents are 0-100 (write 0.5% for half a percent); fields are checked before scoring." placeholder:"EXPR" sep:"none"`
 	MinSuccess          []string `help:"Toolcall: the least first-pass success percent of every arm (90), or of one arm (input_schema=90); exit 1 when unmet. Shorthand for --gate ARM.first_pass_success_percent>=N." placeholder:"PERCENT|ARM=PERCENT" sep:"none"`
 	AllowProviderErrors bool     `help:"Toolcall: rows left with a provider error (the model never answered: a bad key, a quota, a server error) do not make the run fail; they still score as failures in every rate."`
-	MaxLineBytes        int      `help:"Longest response line read, in bytes." default:"67108864" placeholder:"BYTES"`
+	MaxLineBytes        int      `help:"Longest response line read, in bytes (default 64 MiB)." default:"67108864" placeholder:"BYTES"`
 	Workers             int      `help:"Goroutines that decode and judge records (0: one per core, eight at most; at most 1024, each adds a few MB); results are the same whatever the number." default:"0" placeholder:"N"`
 	Profile             string   `help:"Write a CPU profile of the scoring to FILE (for go tool pprof)." placeholder:"FILE"`
 	// formatByName: Format is what -o's name asks for (formatFromOutput)
