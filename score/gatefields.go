@@ -3,6 +3,7 @@ package score
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -89,16 +90,17 @@ func CheckThreshold(g Gate) error {
 }
 
 // Vacuous says, when g holds for every value its field can take (a percent
-// >= 0 or <= 100, a count >= 0, a probability <= 1) and the field is null
-// only in a run with no response, so, with what the field's values are: a
+// >= 0 or <= 100, a count >= 0, a probability <= 1) and the field has a
+// value in every run with a response (neverNull), so, with what the field's values are: a
 // gate that checks nothing, which a CI reads
 // as a check (--min-success 0, a threshold's default left in a template).
 // "" for a gate that can fail.
 func Vacuous(g Gate) string {
 	key := g.Path[len(g.Path)-1]
-	if nullReason(key) != noRows {
-		// null where nothing was priced, timed or retried: the gate fails
-		// then, so it checks that the figure is there
+	if !slices.Contains(neverNull, key) || g.Path[0] == "subsets" {
+		// null where nothing was priced, timed, retried or called (or a
+		// subset has no row): the gate fails then, so it checks that the
+		// figure is there
 		return ""
 	}
 	t := g.Threshold
@@ -121,6 +123,11 @@ func Vacuous(g Gate) string {
 	}
 	return ""
 }
+
+// neverNull are the fields of an arm (and an effect's uplift) that have a
+// value in every report with a response: a gate that holds for all their
+// values checks nothing.
+var neverNull = []string{"runs", "absolute_uplift_points", "first_pass_success_percent", "final_success_percent", "semantic_accuracy_percent", "retry_rate_percent", "provider_errors", "missing_responses", "records_without_tokens", "expected_rows"}
 
 // plainNumber writes a threshold as the user would: shortest form.
 func plainNumber(v float64) string {

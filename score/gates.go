@@ -58,6 +58,8 @@ func nullReason(key string) string {
 		return "no row needed a repair"
 	case key == "semantic_precision_among_valid_calls_percent":
 		return "no call was schema-valid"
+	case key == "call_schema_validity_percent":
+		return "no row of it expects a tool call"
 	case key == "mcnemar_exact_p":
 		return "the exact McNemar test is taken only where every cluster holds one pair, and over pairs that exist (docs/statistics.md)"
 	case key == "relative_improvement_percent":

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/strictjson"
 	"github.com/fbeval/fbeval/contract/usage"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures"
@@ -149,7 +150,10 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 		verdict = "FAIL"
 	}
 	formNote := ""
+	outputValue, _ := strictjson.Parse(string(output))
 	switch form := contract.ToolCallForm(output); {
+	case !study.OtherForm(tool, outputValue, output):
+		// the tool's arguments, whatever they look like
 	case form != "":
 		formNote = "this is " + form + ", not the envelope: in a response file it scores as a failure too; the envelope is {\"action\":\"call_tool\",\"tool\":NAME,\"arguments\":{...},\"missingFields\":[],\"reason\":\"\"}, or give the arguments alone to check them"
 	case contract.EncodedTwice(output):

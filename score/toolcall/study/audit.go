@@ -141,7 +141,7 @@ func CheckOne(tool contract.Tool, candidate, output, state []byte, stateName str
 	switch a, ok := v.Get("action"); {
 	case ok && a.Kind() == strictjson.String:
 		args, _ = v.Get("arguments")
-	case contract.ToolCallForm(output) != "" || contract.EncodedTwice(output) || contract.WrappedAnswer(output) != "":
+	case OtherForm(tool, v, output):
 		// a tool call in another form, an answer encoded twice or an API's
 		// message around it: judged as the answer it is, as scoring judges
 		// it, not taken for bare arguments
@@ -181,14 +181,19 @@ func CheckOne(tool contract.Tool, candidate, output, state []byte, stateName str
 			return tc.Result{}, &contract.InputError{Kind: contract.ErrWrongFile, File: stateName, Line: 1, Col: 1, Msg: "this is " + what + ", not confirmed state: " + way}
 		}
 		confirmed := sv
-		if cs, ok := sv.Get("confirmedState"); ok {
-			ctx, confirmed = string(state), cs
+		_, hasState := sv.Get("confirmedState")
+		_, hasVersion := sv.Get("stateVersion")
+		if hasState || hasVersion {
+			// a context (HESchema's), its confirmed values in confirmedState
+			ctx = string(state)
+			confirmed, _ = sv.Get("confirmedState")
 		} else {
 			ctx = `{"confirmedState":` + string(state) + `}`
 		}
-		if fields := schemas.Properties(tool.ReferenceSchema); len(fields) > 0 {
-			// a value confirmed for no field of the tool is compared with
-			// nothing the output can hold: a typo, or another tool's state
+		if fields := schemas.Properties(tool.ReferenceSchema); len(fields) > 0 && closedObject(tool.ReferenceSchema) {
+			// a value confirmed for no field of a tool that takes no other
+			// is compared with nothing the output can hold: a typo, or
+			// another tool's state
 			for _, m := range confirmed.Members() {
 				if !slices.Contains(fields, m.Key) {
 					return tc.Result{}, &contract.InputError{File: stateName, Line: 1, Col: 1, Msg: fmt.Sprintf("confirmed value %q is no field of %s (%s)%s", m.Key, tool.Name, strings.Join(fields, ", "), usage.Suggest(m.Key, fields))}
@@ -207,4 +212,45 @@ func CheckOne(tool contract.Tool, candidate, output, state []byte, stateName str
 		return tc.Result{}, &contract.InputError{Msg: err.Error()}
 	}
 	return j.Score(text, pc), nil
+}
+
+// OtherForm reports whether output (v, read) is an answer in another form
+// than the envelope, which check judges as scoring does: a tool call in
+// another form, an answer encoded twice, an API's message around the text.
+// An object whose members are all arguments of the tool is the tool's
+// arguments, whatever it looks like ({"text": ...} of a tool that takes a
+// text).
+func OtherForm(tool contract.Tool, v strictjson.Value, output []byte) bool {
+	if contract.EncodedTwice(output) {
+		return true
+	}
+	if contract.ToolCallForm(output) == "" && contract.WrappedAnswer(output) == "" {
+		return false
+	}
+	if v.Kind() != strictjson.Object {
+		return true
+	}
+	fields := schemas.Properties(tool.ReferenceSchema)
+	if len(fields) == 0 {
+		return true
+	}
+	for _, m := range v.Members() {
+		if !slices.Contains(fields, m.Key) {
+			return true
+		}
+	}
+	return false
+}
+
+// closedObject reports whether a tool's schema takes no argument but its
+// properties (additionalProperties false), so that a value confirmed for
+// another name is no argument of it.
+func closedObject(schema []byte) bool {
+	doc, err := strictjson.Parse(string(schema))
+	if err != nil {
+		return false
+	}
+	_, fields := schemas.FieldsAt(doc)
+	ap, ok := fields.Get("additionalProperties")
+	return ok && ap.Kind() == strictjson.Bool && !ap.Bool()
 }
