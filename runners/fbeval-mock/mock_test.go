@@ -345,9 +345,22 @@ func TestOutputResumes(t *testing.T) {
 	}
 	// a seed is the garble mode's: given another mode it changes nothing,
 	// and recorded it refused every resume without it
-	code, _, errs = runMock(t, string(reqs), "--mode", "refuse", "--seed", "8", "-o", out)
-	if again, _ := os.ReadFile(out); code != 2 || !bytes.Equal(again, first) || !strings.Contains(errs, "--seed 8 is for --mode garble: --mode refuse answers the same whatever the seed; leave it out") {
+	code, _, errs = runMock(t, string(reqs), "--mode", "refuse", "--seed", "8")
+	if code != 2 || !strings.Contains(errs, "--seed 8 is for --mode garble: --mode refuse answers the same whatever the seed; leave it out") {
 		t.Errorf("a seed of the refuse mode: exit %d: %s", code, errs)
+	}
+	code, _, errs = runMock(t, string(reqs), "--mode", "refuse", "--seed", "8", "-o", out)
+	if again, _ := os.ReadFile(out); code != 2 || !bytes.Equal(again, first) || !strings.Contains(errs, `written by another run (settings "seed=0"; this run's are "seed=8")`) {
+		t.Errorf("a seed of the refuse mode, resuming a file of none: exit %d: %s", code, errs)
+	}
+	// a file that records such a seed (written before it was refused) is
+	// resumed with it
+	seeded := filepath.Join(t.TempDir(), "seeded.jsonl")
+	if err := os.WriteFile(seeded, bytes.ReplaceAll(first, []byte(`"settings":"seed=0"`), []byte(`"settings":"seed=8"`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runMock(t, string(reqs), "--mode", "refuse", "--seed", "8", "-o", seeded); code != 0 || !strings.Contains(errs, "already answered, skipped") {
+		t.Errorf("resuming a file of seed 8: exit %d: %s", code, errs)
 	}
 	// another garble seed makes other answers: an interrupted run resumed
 	// with it would mix two runs in one file

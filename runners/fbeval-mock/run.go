@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/alecthomas/kong"
 
@@ -36,9 +37,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer f.Close()
 		in, inName = f, c.Input
 	}
-	if c.Seed != 0 && c.Mode != "garble" {
+	if c.Seed != 0 && c.Mode != "garble" && !resuming(c) {
 		// recorded in the run's settings, a seed that changes nothing refused
-		// every resume without it
+		// every resume without it (a file written so before is resumed with
+		// its seed)
 		fmt.Fprintf(stderr, "%s: --seed %d is for --mode garble: --mode %s answers the same whatever the seed; leave it out\n", name, c.Seed, c.Mode)
 		return runner.ExitUsage
 	}
@@ -168,4 +170,13 @@ func refusal(req *contract.Request) string {
 		return coglangRefusal
 	}
 	return toolcallRefusal
+}
+
+// resuming reports whether the run goes on with an -o file that exists.
+func resuming(c cli) bool {
+	if c.Output == "-" || c.Fresh {
+		return false
+	}
+	st, err := os.Stat(c.Output)
+	return err == nil && st.Size() > 0
 }
