@@ -86,10 +86,11 @@ type Options struct {
 	Document func(file string, raw []byte) error
 }
 
-// strictDocuments are the versions of the whole-file documents fbeval's
-// commands refuse with a byte order mark (a study, a contract, a report):
-// response files, which the readers take with one, are not among them.
-var strictDocuments = []string{contract.StudyV1, contract.ContractV1, contract.ReportV1}
+// refuseBOM are the schemas of the files fbeval's commands refuse with a
+// byte order mark (a study, a contract, a report, a CogLang result, a
+// context, a dataset): response and request files and a CogLang fixture,
+// which the readers take with one, are not among them.
+var refuseBOM = []string{"fbeval-study", "fbeval-contract", "fbeval-report", "coglang-generation-eval-result", "fbeval-context", "fbeval-toolcall-case"}
 
 // Stats counts what a validation saw.
 type Stats struct {
@@ -174,12 +175,12 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 		}
 		return true
 	})
-	var document []byte // the file's one JSON object
+	var first []byte // the file's first record, its one JSON object when rd.Shape() is one
 	for rd.Scan() {
 		rec := rd.Record()
 		st.Records++
-		if st.Records == 1 && rd.Shape() == contract.ShapeObject && rec.Err == nil {
-			document = slices.Clone(rec.Raw)
+		if st.Records == 1 && rec.Err == nil {
+			first = slices.Clone(rec.Raw)
 		}
 		if st.Records == 1 && opts.Schema == "" && rec.Err == nil {
 			// a provider's own file (an OpenAI Batch output, say): one problem
@@ -200,12 +201,13 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 	if err := rd.Err(); err != nil {
 		emit(readProblem(file, err))
 		st.Invalid++
-	} else if document != nil && st.Records == 1 {
-		if ps := v.documentProblems(file, document, rd.Warnings(), opts, st.Invalid == 0); len(ps) > 0 {
+	} else if first != nil {
+		document := rd.Shape() == contract.ShapeObject && st.Records == 1
+		if ps := v.fileProblems(file, first, document, rd.Warnings(), opts, st.Invalid == 0); len(ps) > 0 {
 			for _, p := range ps {
 				emit(p)
 			}
-			st.Invalid = 1
+			st.Invalid = max(st.Invalid, 1)
 		}
 	} else if st.Records == 0 {
 		// nothing checked is no pass: an export, a runner or a score that
@@ -216,17 +218,23 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 	return st
 }
 
-// documentProblems are what a file of one JSON object holds beyond its
-// schema that the command reading it refuses: a byte order mark (a study, a
-// contract, a report), and, when it meets its schema (schemaOK: its other
-// problems are said), opts.Document's findings.
-func (v *Validator) documentProblems(file string, raw []byte, warnings []string, opts Options, schemaOK bool) []Problem {
+// fileProblems are what a file holds beyond its schema that the command
+// reading it refuses: a byte order mark (refuseBOM's files; first is its
+// first record), and, for a file of one JSON object (document) that meets
+// its schema (schemaOK: its other problems are said), opts.Document's
+// findings.
+func (v *Validator) fileProblems(file string, first []byte, document bool, warnings []string, opts Options, schemaOK bool) []Problem {
 	var ps []Problem
-	if _, version := contract.KindOf(raw); slices.Contains(strictDocuments, version) && slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, "byte order mark") }) {
-		ps = append(ps, Problem{File: file, Line: 1, Col: 1, Message: "the file starts with a UTF-8 byte order mark, as Notepad and PowerShell's UTF8 encoding save one, which fbeval refuses in a " + strings.TrimSuffix(strings.TrimPrefix(version, "fbeval-"), "/v1") + " file: save it as UTF-8 without it", Read: true})
+	name := opts.Schema
+	if name == "" {
+		_, version := contract.KindOf(first)
+		name, _ = ForVersion(version)
 	}
-	if opts.Document != nil && schemaOK {
-		if err := opts.Document(file, raw); err != nil {
+	if slices.Contains(refuseBOM, name) && slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, "byte order mark") }) {
+		ps = append(ps, Problem{File: file, Line: 1, Col: 1, Message: "the file starts with a UTF-8 byte order mark, as Notepad and PowerShell's UTF8 encoding save one, which fbeval refuses in a file of " + name + ": save it as UTF-8 without it", Read: true})
+	}
+	if opts.Document != nil && document && schemaOK {
+		if err := opts.Document(file, first); err != nil {
 			ps = append(ps, readProblem(file, err))
 		}
 	}
