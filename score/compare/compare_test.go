@@ -625,3 +625,21 @@ func TestMarkdownInGFM(t *testing.T) {
 		}
 	}
 }
+
+// TestStudyName: a study file without a name is said to have none ("study: ,"
+// was written).
+func TestStudyName(t *testing.T) {
+	a, b := pair(t)
+	a.Study.Name, b.Study.Name = "", ""
+	res, err := Compare(a, b, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := WriteTable(&out, res); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "\nstudy: (no name), dataset: ") {
+		t.Errorf("%.200s", out.String())
+	}
+}

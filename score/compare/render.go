@@ -179,6 +179,15 @@ func armHeader(r *Result) []string {
 		"right only in " + r.A.Label, "right only in " + r.B.Label}
 }
 
+// StudyName is the compared study's name, or "(no name)" for a study file
+// that gives none ("study: ," was written).
+func (r *Result) StudyName() string {
+	if r.Study.Name == "" {
+		return "(no name)"
+	}
+	return r.Study.Name
+}
+
 // WriteTable writes the comparison as ASCII tables.
 func WriteTable(w io.Writer, r *Result) error { return WriteTableWidth(w, r, 0) }
 
@@ -187,7 +196,7 @@ func WriteTable(w io.Writer, r *Result) error { return WriteTableWidth(w, r, 0) 
 func WriteTableWidth(w io.Writer, r *Result, width int) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "comparison: %s (%s) vs %s (%s)\nstudy: %s, dataset: %s, seed: %d, repeats: %d\n\n",
-		r.A.Label, r.A.Path, r.B.Label, r.B.Path, r.Study.Name, r.Study.Dataset, r.Study.Seed, r.Study.Repeats)
+		r.A.Label, r.A.Path, r.B.Label, r.B.Path, r.StudyName(), r.Study.Dataset, r.Study.Seed, r.Study.Repeats)
 	for _, s := range r.Warned() {
 		b.WriteString("warnings of " + s.Name() + ":\n")
 		for _, w := range s.Warnings {
@@ -256,7 +265,7 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "## fbeval comparison: %s vs %s\n\n", md(r.A.Label), md(r.B.Label))
 	fmt.Fprintf(&b, "Study %s · dataset <code>%s</code> · seed %d · repeats %d · gap = %s minus %s\n\n",
-		md(r.Study.Name), md(r.Study.Dataset), r.Study.Seed, r.Study.Repeats, md(r.B.Label), md(r.A.Label))
+		md(r.StudyName()), md(r.Study.Dataset), r.Study.Seed, r.Study.Repeats, md(r.B.Label), md(r.A.Label))
 	for _, s := range r.Warned() {
 		b.WriteString("**Warnings of " + md(s.Name()) + "**\n\n")
 		for _, w := range s.Warnings {
@@ -322,7 +331,7 @@ var htmlPage = sync.OnceValue(func() *template.Template {
 <body>
 <header>
 <h1>Comparison: {{.R.A.Label}} vs {{.R.B.Label}}</h1>
-<p class="sub">study {{.R.Study.Name}} · dataset <code>{{.R.Study.Dataset}}</code> · seed {{.R.Study.Seed}} · repeats {{.R.Study.Repeats}} · A: {{.R.A.Label}} ({{.R.A.Path}}) · B: {{.R.B.Label}} ({{.R.B.Path}})</p>
+<p class="sub">study {{.R.StudyName}} · dataset <code>{{.R.Study.Dataset}}</code> · seed {{.R.Study.Seed}} · repeats {{.R.Study.Repeats}} · A: {{.R.A.Label}} ({{.R.A.Path}}) · B: {{.R.B.Label}} ({{.R.B.Path}})</p>
 </header>
 <main>
 {{range .R.Warned}}<h2>Warnings of {{.Name}}</h2>
