@@ -94,13 +94,12 @@ func (run *Run) Report() (*Aggregates, error) {
 		}
 		rep.Warnings = append(rep.Warnings, w)
 	}
-	warnings, unmeasured, err := run.answerWarnings()
+	n := run.answerCounts()
+	warnings, unmeasured, err := run.answerWarnings(n)
 	if err != nil {
 		return nil, err
 	}
-	if n := run.answerCounts(); n.answered == 0 && n.errors > 0 {
-		rep.NoAnswer = true
-	}
+	rep.NoAnswer = n.answered == 0 && n.errors > 0
 	rep.Warnings, rep.Unmeasured = append(rep.Warnings, warnings...), unmeasured
 	if s.Repairs > 0 {
 		w, err := run.repairsDueWarning()
@@ -358,12 +357,11 @@ func (run *Run) repairsDueWarning() (string, error) {
 }
 
 // answerWarnings says what the answers read hold that the figures alone do
-// not show (answerCounts): thinking, tool calls in another form, answers cut
+// not show (n, their answerCounts): thinking, tool calls in another form, answers cut
 // short, filtered, empty or wrapped in an API's message or encoded twice; unmeasured
 // when every answer is empty, wrapped or encoded twice, so the figures measure
 // the runner and the run is not ok.
-func (run *Run) answerWarnings() (out []string, unmeasured bool, err error) {
-	n := run.answerCounts()
+func (run *Run) answerWarnings(n answerTally) (out []string, unmeasured bool, err error) {
 	if n.answered == 0 && n.errors > 0 {
 		// --allow-provider-errors accepts some rows the model never
 		// answered, not a run it answered none of (a revoked key)
