@@ -11,6 +11,7 @@ import (
 	"github.com/fbeval/fbeval/contract/usage"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures"
+	"github.com/fbeval/fbeval/score"
 	"github.com/fbeval/fbeval/score/relations"
 	"github.com/fbeval/fbeval/score/report"
 	tc "github.com/fbeval/fbeval/score/toolcall"
@@ -158,7 +159,7 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 		formNote = "this is " + form + ", not the envelope: in a response file it scores as a failure too; the envelope is {\"action\":\"call_tool\",\"tool\":NAME,\"arguments\":{...},\"missingFields\":[],\"reason\":\"\"}, or give the arguments alone to check them"
 	case contract.EncodedTwice(output):
 		// as score names it
-		formNote = "this is a JSON string that holds JSON (the answer encoded twice, as a runner that encodes the text it writes as the output makes it: json.dumps of a text that was JSON already): in a response file it scores as a failure too; give the JSON it holds to check it"
+		formNote = "this is a JSON string that holds JSON (" + score.EncodedTwice + "): in a response file it scores as a failure too; give the JSON it holds to check it"
 	case contract.WrappedAnswer(output) != "":
 		formNote = "this is " + contract.WrappedAnswer(output) + ", an API's message around the model's text, not the text: in a response file it scores as a failure too; give the text it holds to check it"
 	}

@@ -415,7 +415,7 @@ func (run *Run) answerWarnings(n answerTally) (out []string, unmeasured bool, er
 		out = append(out, w)
 	}
 	if n.twice > 0 {
-		const why = "JSON (the answer encoded twice, as a runner that encodes the text it writes as the output makes it: json.dumps of a text that was JSON already)"
+		const why = "JSON (" + score.EncodedTwice + ")"
 		const fix = "a runner of your own writes the model's text as the output string, encoded once"
 		w := contract.Plural(n.twice, "answer is a JSON string that holds ", "answers are JSON strings that hold ") + why + " and " + contract.Pick(n.twice, "scores as a failure", "score as failures") + ": " + fix
 		if n.twice == n.answered {
