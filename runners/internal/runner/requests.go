@@ -235,6 +235,11 @@ func EachPrepared[P any](q *Requests, newPrepare func() func(*Item) P, yield fun
 		if !q.ids.Has(IDOf(it.Req.RequestID)) || n > q.count {
 			return errChanged
 		}
+		if r := &it.Req; r.Study != "" && !q.studies[r.Study] || r.Recipe != "" && !q.recipes[r.Recipe] {
+			// the same ids of another export (rewritten in place, as long):
+			// answered, they were written as another study's
+			return errChanged
+		}
 		return yield(it, p)
 	})
 	if err == nil && n != q.count {

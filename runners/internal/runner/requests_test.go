@@ -65,6 +65,31 @@ func TestRequestsTwoPasses(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "changed while it was read") {
 		t.Errorf("a file changed between the passes: err %v", err)
 	}
+	// the same ids of another study, rewritten in place: each answer would
+	// be written as the other study's, a file of two studies
+	toolcall := func(study string) string {
+		return `{"schema_version":"fbeval-request/v1","request_id":"A","case_id":"c","suite":"toolcall","study":"` + study + `","recipe":"sha256:0000000000000001","attempt":1,"seed":1,"messages":[{"role":"user","content":"x"}]}` + "\n"
+	}
+	if err := os.WriteFile(path, []byte(toolcall("sha256:aaaaaaaaaaaaaaaa")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f2, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f2.Close()
+	tc, err := runner.OpenRequests(path, f2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tc.Close()
+	if err := os.WriteFile(path, []byte(toolcall("sha256:bbbbbbbbbbbbbbbb")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = tc.Each(func(*runner.Item) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "changed while it was read") {
+		t.Errorf("another study's requests between the passes: err %v", err)
+	}
 }
 
 // TestRepeatedIDFirstInReadingOrder: of two repeated ids, the error names the one
