@@ -271,6 +271,11 @@ func tcMixed(tb testing.TB, n int) []byte {
 	}
 	var b bytes.Buffer
 	for i, l := range lines {
+		if bytes.Contains(l, []byte(`"flights-000.no_schema.r1.a1"`)) {
+			// its one record the provider error below: an answer would
+			// stand over it
+			continue
+		}
 		b.Write(l)
 		if i%97 == 0 {
 			b.WriteString(extra[(i/97)%len(extra)])

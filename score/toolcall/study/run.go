@@ -866,6 +866,13 @@ func (run *Run) apply(o *outcome, st *score.InputStats) bool {
 			}
 			st.OtherModel++
 		}
+		if o.att.has(fProvider) && a.ok() {
+			// an answer stands over an error after it (two runs' files
+			// joined): the runners take the request as answered and never
+			// ask it again, as fbeval-batch keeps the answer
+			run.countProviderCode(o.enc)
+			return true
+		}
 	}
 	*a = o.att
 	a.model = model
