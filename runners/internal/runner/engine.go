@@ -236,19 +236,22 @@ func Run(ctx context.Context, reqs *Requests, p Provider, out *Output, opts Opti
 			delete(pending, next)
 			next++
 			<-slots
-			switch {
-			case !d.ok:
+			if !d.ok {
 				continue
-			case d.res.Error != nil:
-				sum.Errors++
-			default:
-				sum.Answered++
-				sum.countAnswer(&d.res, opts.Warn, d.id, d.tools)
 			}
 			if werr == nil {
 				if werr = out.Write(d.line); werr != nil {
 					e.halt("write error")
 				}
+			}
+			switch {
+			case werr != nil:
+				// not in the file (a full disk): left, asked again on resume
+			case d.res.Error != nil:
+				sum.Errors++
+			default:
+				sum.Answered++
+				sum.countAnswer(&d.res, opts.Warn, d.id, d.tools)
 			}
 			if opts.Progress != nil {
 				opts.Progress(d.res.Error == nil)

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -1004,4 +1005,36 @@ func FuzzRedactEscaped(f *testing.F) {
 			t.Errorf("RedactEscaped(%q) = %q keeps the key's bytes", s, got)
 		}
 	})
+}
+
+// fullAfter is a writer that takes n writes, then fails every one as a full
+// disk does.
+type fullAfter struct {
+	n   int
+	buf bytes.Buffer
+}
+
+func (w *fullAfter) Write(p []byte) (int, error) {
+	if w.n == 0 {
+		return 0, syscall.ENOSPC
+	}
+	w.n--
+	return w.buf.Write(p)
+}
+
+// TestAnsweredCountsWritten: a run that a full disk stops counts as answered
+// the records it wrote, not the answers it got (it said 306 answered of a
+// file that held 301).
+func TestAnsweredCountsWritten(t *testing.T) {
+	_, ts := startServer(t, fakeserver.Options{})
+	w := &fullAfter{n: 3}
+	opts := fast
+	opts.Concurrency = 4
+	sum, err := runner.Run(context.Background(), runner.FromItems(makeItems(20)), client(ts), runner.NewOutput(w), opts)
+	if err == nil {
+		t.Fatal("no write error")
+	}
+	if n := len(parseLines(t, w.buf.Bytes())); sum.Answered != n || n != 3 || sum.Answered+sum.Errors+sum.Left != 20 {
+		t.Errorf("summary %v, %d records written", sum, n)
+	}
 }
