@@ -1038,3 +1038,54 @@ func TestAnsweredCountsWritten(t *testing.T) {
 		t.Errorf("summary %v, %d records written", sum, n)
 	}
 }
+
+// TestOpenOutputWholeLastRecord: a last record that is whole but has no line
+// end (a file cut by hand) is read as answered and given its line end, not
+// cut as torn and asked again (a paid call).
+func TestOpenOutputWholeLastRecord(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.jsonl")
+	content := `{"schema_version":"fbeval-response/v1","request_id":"case-00.a1","case_id":"case-00","output":"x"}` + "\n" +
+		`{"schema_version":"fbeval-response/v1","request_id":"case-01.a1","case_id":"case-01","output":"y"}`
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runner.OpenOutput(path, runner.Resume{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Repaired != 0 || !out.Answered("case-01.a1") {
+		t.Errorf("repaired %d, case-01 answered %v", out.Repaired, out.Answered("case-01.a1"))
+	}
+	if err := out.Write([]byte(`{"schema_version":"fbeval-response/v1","request_id":"case-02.a1","case_id":"case-02","output":"z"}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	data, _ := os.ReadFile(path)
+	if n := len(parseLines(t, data)); n != 3 || !strings.HasSuffix(string(data), "\n") {
+		t.Errorf("%d records:\n%s", n, data)
+	}
+}
+
+// FuzzOpenOutput: any existing -o file opens or is refused with an error;
+// opened, it holds whole lines only (a torn last line cut, a whole last
+// record given its line end).
+func FuzzOpenOutput(f *testing.F) {
+	f.Add(`{"schema_version":"fbeval-response/v1","request_id":"a","output":"x"}` + "\n" + `{"request_id":"b","output":"y"}`)
+	f.Add(`{"request_id":"a","output":"x"}` + "\n" + `{"request_id":"b","out`)
+	f.Add("\n\n")
+	f.Fuzz(func(t *testing.T, content string) {
+		path := filepath.Join(t.TempDir(), "out.jsonl")
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := runner.OpenOutput(path, runner.Resume{})
+		if err != nil {
+			return
+		}
+		out.Close()
+		data, _ := os.ReadFile(path)
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			t.Fatalf("opened, the file ends inside a line: %q", data)
+		}
+	})
+}

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Output is an append-only response file. Records are written one per line, each
@@ -30,6 +31,7 @@ type Output struct {
 	resume   Resume
 	readOnly bool  // read for the ids it answers, not to be written (ReadAnswered)
 	Repaired int64 // bytes of a torn last line cut off when the file was opened
+	endLast  bool  // the file's last record had no line end, given it when opened
 }
 
 // NewOutput writes records to w (stdout, say); nothing is resumed.
@@ -114,6 +116,9 @@ func OpenOutput(path string, r Resume) (*Output, error) {
 	if err == nil {
 		_, err = f.Seek(0, io.SeekEnd)
 	}
+	if err == nil && o.endLast {
+		_, err = f.Write([]byte("\n"))
+	}
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -146,10 +151,15 @@ func (o *Output) scan(path string, r io.Reader) (int64, error) {
 			}
 		}
 		if err == io.EOF {
-			// what was read, if anything, is the torn last line
-			return off - int64(len(buf)), nil
-		}
-		if err != nil {
+			if text := bytes.TrimSpace(buf); len(text) == 0 || !jsontext.Value(text).IsValid() {
+				// what was read, if anything, is the torn last line
+				return off - int64(len(buf)), nil
+			}
+			// a whole record without its line end (a file cut by hand, or
+			// written by another tool): read as the others, and the line
+			// ended before the next is written, not asked again
+			o.endLast = true
+		} else if err != nil {
 			return 0, fmt.Errorf("cannot read the output file: %v", err)
 		}
 		text := bytes.TrimSpace(buf)
