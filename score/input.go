@@ -158,6 +158,10 @@ type InputStats struct {
 	// where the first is and which models.
 	OtherModel     int
 	OtherModelNote string
+	// ErrorsAfterAnswer counts the duplicates that are a provider error
+	// after an answer of the same request, which the answer outlives
+	// (toolcall)
+	ErrorsAfterAnswer int
 }
 
 // CutHint is the advice with a response file's last line cut short: what a

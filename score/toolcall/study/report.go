@@ -184,7 +184,11 @@ func (run *Run) Report() (*Aggregates, error) {
 			ws = append(ws, w)
 		}
 		if in.Duplicates > 0 {
-			w := in.Path + ": " + contract.Plural(in.Duplicates, "record repeats", "records repeat") + " an earlier request id (the last one wins, but an answer stands over a provider error after it)"
+			w := in.Path + ": " + contract.Plural(in.Duplicates, "record repeats", "records repeat") + " an earlier request id (the last one wins"
+			if n := in.ErrorsAfterAnswer; n > 0 {
+				w += ", but an answer over " + contract.Plural(n, "provider error", "provider errors") + " after it"
+			}
+			w += ")"
 			if n := in.OtherModel; n > 0 {
 				w += fmt.Sprintf(", %d of them %s (fbeval compare compares two reports)", n, score.OtherModels(in.OtherModelNote))
 			}

@@ -870,6 +870,7 @@ func (run *Run) apply(o *outcome, st *score.InputStats) bool {
 			// an answer stands over an error after it (two runs' files
 			// joined): the runners take the request as answered and never
 			// ask it again, as fbeval-batch keeps the answer
+			st.ErrorsAfterAnswer++
 			run.countProviderCode(o.enc)
 			return true
 		}
