@@ -190,7 +190,7 @@ func CheckOne(tool contract.Tool, candidate, output, state []byte, stateName str
 		} else {
 			ctx = `{"confirmedState":` + string(state) + `}`
 		}
-		if fields := schemas.Properties(tool.ReferenceSchema); len(fields) > 0 && closedObject(tool.ReferenceSchema) {
+		if fields, closed := toolFields(tool); len(fields) > 0 && closed {
 			// a value confirmed for no field of a tool that takes no other
 			// is compared with nothing the output can hold: a typo, or
 			// another tool's state
@@ -230,7 +230,7 @@ func OtherForm(tool contract.Tool, v strictjson.Value, output []byte) bool {
 	if v.Kind() != strictjson.Object {
 		return true
 	}
-	fields := schemas.Properties(tool.ReferenceSchema)
+	fields, _ := toolFields(tool)
 	if len(fields) == 0 {
 		return true
 	}
@@ -242,15 +242,15 @@ func OtherForm(tool contract.Tool, v strictjson.Value, output []byte) bool {
 	return false
 }
 
-// closedObject reports whether a tool's schema takes no argument but its
-// properties (additionalProperties false), so that a value confirmed for
-// another name is no argument of it.
-func closedObject(schema []byte) bool {
-	doc, err := strictjson.Parse(string(schema))
+// toolFields reads a tool's schema once: its fields (schemas.PropertiesOf),
+// and whether it takes no argument but them (additionalProperties false), so
+// that a value confirmed for another name is no argument of it.
+func toolFields(tool contract.Tool) (fields []string, closed bool) {
+	doc, err := strictjson.Parse(string(tool.ReferenceSchema))
 	if err != nil {
-		return false
+		return nil, false
 	}
-	_, fields := schemas.FieldsAt(doc)
-	ap, ok := fields.Get("additionalProperties")
-	return ok && ap.Kind() == strictjson.Bool && !ap.Bool()
+	_, at := schemas.FieldsAt(doc)
+	ap, ok := at.Get("additionalProperties")
+	return schemas.PropertiesOf(doc), ok && ap.Kind() == strictjson.Bool && !ap.Bool()
 }
