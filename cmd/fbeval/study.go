@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/score/relations"
@@ -29,6 +27,7 @@ func (c *StudyShowCmd) Run(env *Env) error {
 		return err
 	}
 	inputs := []contract.Object{}
+	var selected contract.Object
 	switch s.Suite {
 	case contract.SuiteCogLang:
 		if err := noCogLangGates(c.Study, &s); err != nil {
@@ -50,9 +49,17 @@ func (c *StudyShowCmd) Run(env *Env) error {
 		for _, in := range plan.Inputs {
 			inputs = append(inputs, inputObject(in))
 		}
-		inputs = append(inputs, contract.Object{{Key: "role", Value: "cases"}, {Key: "path", Value: fmt.Sprintf("%d selected", len(plan.Cases))}})
+		// what the filter keeps and the first round's requests: counts, not inputs
+		selected = contract.Object{
+			{Key: "cases", Value: len(plan.Cases)},
+			{Key: "requests", Value: len(plan.Cases) * len(s.Arms) * s.Repeats},
+		}
 	}
-	out, err := contract.Marshal(contract.Object{{Key: "study", Value: s.Object()}, {Key: "inputs", Value: inputs}}, contract.PythonIndent)
+	shown := contract.Object{{Key: "study", Value: s.Object()}, {Key: "inputs", Value: inputs}}
+	if selected != nil {
+		shown = append(shown, contract.Member{Key: "selected", Value: selected})
+	}
+	out, err := contract.Marshal(shown, contract.PythonIndent)
 	if err != nil {
 		return err
 	}
