@@ -176,11 +176,16 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 		return true
 	})
 	var first []byte // the file's first record, its one JSON object when rd.Shape() is one
+	whole := false   // a problem of the whole file was said (its byte order mark first)
 	for rd.Scan() {
 		rec := rd.Record()
 		st.Records++
 		if st.Records == 1 && rec.Err == nil {
 			first = slices.Clone(rec.Raw)
+			if p, ok := bomProblem(file, first, rd.Warnings(), opts); ok {
+				emit(p)
+				whole = true
+			}
 		}
 		if st.Records == 1 && opts.Schema == "" && rec.Err == nil {
 			// a provider's own file (an OpenAI Batch output, say): one problem
@@ -203,10 +208,15 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 		st.Invalid++
 	} else if first != nil {
 		document := rd.Shape() == contract.ShapeObject && st.Records == 1
-		if ps := v.fileProblems(file, first, document, rd.Warnings(), opts, st.Invalid == 0); len(ps) > 0 {
-			for _, p := range ps {
-				emit(p)
+		if opts.Document != nil && document && st.Invalid == 0 {
+			// a file of one JSON object that meets its schema: what the
+			// command reading it refuses beyond the schema
+			if err := opts.Document(file, first); err != nil {
+				emit(readProblem(file, err))
+				whole = true
 			}
+		}
+		if whole {
 			st.Invalid = max(st.Invalid, 1)
 		}
 	} else if st.Records == 0 {
@@ -218,27 +228,20 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 	return st
 }
 
-// fileProblems are what a file holds beyond its schema that the command
-// reading it refuses: a byte order mark (refuseBOM's files; first is its
-// first record), and, for a file of one JSON object (document) that meets
-// its schema (schemaOK: its other problems are said), opts.Document's
-// findings.
-func (v *Validator) fileProblems(file string, first []byte, document bool, warnings []string, opts Options, schemaOK bool) []Problem {
-	var ps []Problem
+// bomProblem is the problem of a file that starts with a byte order mark
+// (warnings, the reader's after the first record) where the command reading it
+// refuses one: refuseBOM's files, by opts.Schema or the version of first, the
+// file's first record.
+func bomProblem(file string, first []byte, warnings []string, opts Options) (Problem, bool) {
 	name := opts.Schema
 	if name == "" {
 		_, version := contract.KindOf(first)
 		name, _ = ForVersion(version)
 	}
-	if slices.Contains(refuseBOM, name) && slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, "byte order mark") }) {
-		ps = append(ps, Problem{File: file, Line: 1, Col: 1, Message: "the file starts with a UTF-8 byte order mark, as Notepad and PowerShell's UTF8 encoding save one, which fbeval refuses in a file of " + name + ": save it as UTF-8 without it", Read: true})
+	if !slices.Contains(refuseBOM, name) || !slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, "byte order mark") }) {
+		return Problem{}, false
 	}
-	if opts.Document != nil && document && schemaOK {
-		if err := opts.Document(file, first); err != nil {
-			ps = append(ps, readProblem(file, err))
-		}
-	}
-	return ps
+	return Problem{File: file, Line: 1, Col: 1, Message: "the file starts with a UTF-8 byte order mark, as Notepad and PowerShell's UTF8 encoding save one, which fbeval refuses in a file of " + name + ": save it as UTF-8 without it", Read: true}, true
 }
 
 func readProblem(file string, err error) Problem {
