@@ -11,7 +11,10 @@ package anthropic
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/runners/internal/runner"
@@ -86,7 +89,10 @@ type message struct {
 	Model      string          `json:"model"`
 	Content    json.RawMessage `json:"content"`
 	StopReason *string         `json:"stop_reason"`
-	Usage      *struct {
+	// StopDetails says why a refusal stopped the answer (its category and
+	// explanation): kept in the record's metadata
+	StopDetails jsontext.Value `json:"stop_details"`
+	Usage       *struct {
 		InputTokens              *int64 `json:"input_tokens"`
 		OutputTokens             *int64 `json:"output_tokens"`
 		CacheCreationInputTokens *int64 `json:"cache_creation_input_tokens"`
@@ -126,6 +132,9 @@ func ParseMessage(body []byte) (runner.Result, error) {
 	res := runner.Result{Model: m.Model, RawResponseID: m.ID}
 	if m.StopReason != nil {
 		res.FinishReason = *m.StopReason
+	}
+	if d := slices.Clone(m.StopDetails); len(d) > 0 && d.Kind() == '{' && d.Compact() == nil {
+		res.Metadata = append(res.Metadata, runner.Field("stop_details", contract.Raw(d)))
 	}
 	if u := m.Usage; u != nil {
 		if u.InputTokens != nil || u.CacheCreationInputTokens != nil || u.CacheReadInputTokens != nil {

@@ -3,6 +3,7 @@ package anthropic
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -73,6 +74,8 @@ func TestParseRecordedBodies(t *testing.T) {
 		// Stopped by Anthropic's safety classifiers: no content, stop_reason
 		// refusal (scoring counts such answers: score.FinishReason).
 		{"message_refusal.json", "", "refusal", 410, 0, false},
+		// The same with the refusal's stop_details: kept in metadata.
+		{"message_refusal_stop_details.json", "", "refusal", 410, 0, false},
 		// Extended thinking: thinking and redacted_thinking blocks before the
 		// text; the answer is the text alone, not the thinking.
 		{"message_thinking.json", `{"action":"call_tool","tool":"search_flights","arguments":{"origin":"Osaka","destination":"Auckland","departureDate":"2027-07-14","travellers":4},"missingFields":[],"reason":""}`, "end_turn", 412, 388, false},
@@ -90,7 +93,14 @@ func TestParseRecordedBodies(t *testing.T) {
 			t.Errorf("%s: tokens %d %d", tt.file, *res.InputTokens, *res.OutputTokens)
 		}
 		if got := len(res.Metadata) == 1 && res.Metadata[0].Key == "provider_output"; got != tt.metadata {
-			t.Errorf("%s: metadata %v", tt.file, res.Metadata)
+			if tt.file != "message_refusal_stop_details.json" {
+				t.Errorf("%s: metadata %v", tt.file, res.Metadata)
+			}
+		}
+		if tt.file == "message_refusal_stop_details.json" {
+			if len(res.Metadata) != 1 || res.Metadata[0].Key != "stop_details" || fmt.Sprintf("%s", res.Metadata[0].Value) != `{"type":"refusal","category":"cyber","explanation":"The request could enable cyber harm."}` {
+				t.Errorf("%s: metadata %v", tt.file, res.Metadata)
+			}
 		}
 		if tt.metadata {
 			raw, _ := res.Metadata[0].Value.(contract.Raw)

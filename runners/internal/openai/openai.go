@@ -255,8 +255,10 @@ func (f *functionCall) argumentsText() string {
 // any content (Ollama sends "content": "" beside tool_calls; a model may say what it
 // is about to do): the output is the envelope of the first call (runner.ToolCall),
 // and the message is kept in metadata as provider_output. Otherwise the output is
-// the text content (a list of content parts is joined); a refusal with no content is
-// the output too, with "refusal" as its finish reason.
+// the text content (a list of content parts is joined). A refusal makes "refusal"
+// the finish reason (for "stop"), beside no content, empty content or the start
+// of an answer; it is the output where there is no text, and kept in metadata
+// where there is.
 func ParseChat(body []byte) (runner.Result, error) {
 	var c chatCompletion
 	if err := runner.JSON.Unmarshal(body, &c); err != nil {
@@ -306,19 +308,35 @@ func ParseChat(body []byte) (runner.Result, error) {
 	if err != nil {
 		return runner.Result{}, err
 	}
+	refusal := ""
+	if msg.Refusal != nil {
+		refusal = *msg.Refusal
+	}
 	switch {
-	case hasText:
+	case hasText && (text != "" || refusal == ""):
 		res.Output = &text
 	case msg.Refusal != nil:
-		res.Output = runner.String(*msg.Refusal)
-		if res.FinishReason == "" || res.FinishReason == "stop" {
-			res.FinishReason = "refusal"
-		}
+		res.Output = &refusal
 	default:
 		// An empty answer is still an answer (a length cut, say): scored as wrong.
 		res.Output = runner.String("")
 	}
+	if msg.Refusal != nil && (refusal != "" || !hasText) {
+		// a refusal is one beside "content": "" or the start of an answer too
+		if res.FinishReason == "" || res.FinishReason == "stop" {
+			res.FinishReason = "refusal"
+		}
+		keepRefusal(&res, refusal)
+	}
 	return res, nil
+}
+
+// keepRefusal keeps the text of a refusal in the record's metadata when the
+// output is other text (the start of an answer the model broke off).
+func keepRefusal(res *runner.Result, refusal string) {
+	if refusal != "" && *res.Output != refusal {
+		res.Metadata = append(res.Metadata, contract.Member{Key: "refusal", Value: refusal})
+	}
 }
 
 // contentText reads message content: a string, null, or a list of parts with text.
@@ -443,15 +461,19 @@ func ParseResponses(body []byte) (runner.Result, error) {
 		}
 	}
 	switch {
-	case hasText:
+	case hasText && (text.Len() > 0 || refusal.Len() == 0):
 		res.Output = runner.String(text.String())
 	case refusal.Len() > 0:
 		res.Output = runner.String(refusal.String())
-		res.FinishReason = "refusal"
 	case items == nil && a.Status == "":
 		return runner.Result{}, runner.BadResponse("the answer has no output")
 	default:
 		res.Output = runner.String("")
+	}
+	if refusal.Len() > 0 {
+		// a refusal part beside output_text is a refusal too
+		res.FinishReason = "refusal"
+		keepRefusal(&res, refusal.String())
 	}
 	return res, nil
 }

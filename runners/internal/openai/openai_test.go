@@ -63,6 +63,13 @@ func TestParseChat(t *testing.T) {
 		{"legacy function call", `{"choices":[{"message":{"content":null,"function_call":{"name":"f","arguments":""}},"finish_reason":"function_call"}]}`, `{"action":"call_tool","tool":"f","arguments":{},"missingFields":[],"reason":""}`, "function_call", "", -1, -1},
 		{"parts", `{"choices":[{"message":{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]},"finish_reason":"length"}]}`, "ab", "length", "", -1, -1},
 		{"refusal", `{"choices":[{"message":{"content":null,"refusal":"no"},"finish_reason":"stop"}]}`, "no", "refusal", "", -1, -1},
+		// the SDK's content and refusal are both Optional: a refusal beside an
+		// empty content, or beside the start of an answer, is a refusal too
+		{"refusal beside empty content", `{"choices":[{"message":{"content":"","refusal":"no"},"finish_reason":"stop"}]}`, "no", "refusal", "", -1, -1},
+		{"refusal beside text", `{"choices":[{"message":{"content":"{\"a\":","refusal":"no"},"finish_reason":"stop"}]}`, `{"a":`, "refusal", "", -1, -1},
+		{"empty refusal beside text", `{"choices":[{"message":{"content":"hi","refusal":""},"finish_reason":"stop"}]}`, "hi", "stop", "", -1, -1},
+		{"null refusal", `{"choices":[{"message":{"content":"","refusal":null},"finish_reason":"stop"}]}`, "", "stop", "", -1, -1},
+		{"refusal with content_filter", `{"choices":[{"message":{"content":"","refusal":"no"},"finish_reason":"content_filter"}]}`, "no", "content_filter", "", -1, -1},
 		{"no choices", `{"choices":[]}`, "", "", "no choices", -1, -1},
 		{"truncated", `{"choices":[{"mess`, "", "", "not a chat completion", -1, -1},
 		{"html", `<html>`, "", "", "not a chat completion", -1, -1},
@@ -78,6 +85,10 @@ func TestParseChat(t *testing.T) {
 		}
 		if err != nil || res.Output == nil || *res.Output != tt.output || res.FinishReason != tt.finish {
 			t.Errorf("%s: %+v %v", tt.name, res, err)
+		}
+		// a refusal the output is not is kept beside it
+		if kept := slices.ContainsFunc(res.Metadata, func(m contract.Member) bool { return m.Key == "refusal" && m.Value == "no" }); kept != (tt.name == "refusal beside text") {
+			t.Errorf("%s: metadata %v", tt.name, res.Metadata)
 		}
 		if tt.in >= 0 && (res.InputTokens == nil || *res.InputTokens != tt.in || *res.OutputTokens != tt.out) {
 			t.Errorf("%s: tokens %v %v", tt.name, res.InputTokens, res.OutputTokens)
@@ -250,6 +261,8 @@ func TestParseResponses(t *testing.T) {
 		{"incomplete", `{"status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"output":[{"type":"message","content":[{"type":"output_text","text":"{"}]}]}`, "{", "max_output_tokens", ""},
 		{"function call", `{"status":"completed","output":[{"type":"message","content":[{"type":"output_text","text":"Searching."}]},{"type":"function_call","name":"f","arguments":"{\"q\":1}"}]}`, `{"action":"call_tool","tool":"f","arguments":{"q":1},"missingFields":[],"reason":""}`, "completed", ""},
 		{"refusal", `{"status":"completed","output":[{"type":"message","content":[{"type":"refusal","refusal":"no"}]}]}`, "no", "refusal", ""},
+		{"refusal beside text", `{"status":"completed","output":[{"type":"message","content":[{"type":"output_text","text":"{"},{"type":"refusal","refusal":"no"}]}]}`, "{", "refusal", ""},
+		{"refusal beside empty text", `{"status":"completed","output":[{"type":"message","content":[{"type":"output_text","text":""},{"type":"refusal","refusal":"no"}]}]}`, "no", "refusal", ""},
 		{"failed", `{"status":"failed","error":{"code":"server_error","message":"x"}}`, "", "", "failed"},
 		{"not json", `nope`, "", "", "not a Responses API response"},
 	} {
