@@ -34,21 +34,51 @@ type Options struct {
 	Provider    string // written to records; "" is "anthropic"
 }
 
+// turn is one message of a Messages request: a role and its text, more than one
+// text when consecutive messages of the role were joined.
+type turn struct {
+	role  string
+	texts []string
+}
+
+// object is the turn as the API takes it: its content a string, or a list of
+// text blocks when it joins several messages.
+func (t turn) object() contract.Object {
+	if len(t.texts) == 1 {
+		return contract.Object{runner.Field("role", t.role), runner.Field("content", t.texts[0])}
+	}
+	blocks := make([]contract.Object, len(t.texts))
+	for i, text := range t.texts {
+		blocks[i] = contract.Object{runner.Field("type", "text"), runner.Field("text", text)}
+	}
+	return contract.Object{runner.Field("role", t.role), runner.Field("content", blocks)}
+}
+
 // Body is the Messages request body for req: model, max_tokens, system (every system
 // message of the request, joined by a blank line: the API takes system text apart
-// from the turns), messages (the user and assistant turns), temperature, then the
+// from the turns), messages (the user and assistant turns; an empty assistant turn
+// before the last is left out, see below), temperature, then the
 // request's tools (with tool_choice auto) and its response_format as
 // output_config.format ({"type": "json_schema", "schema"}): a request exported
 // with --decoding native_schema asks for structured output, and gets it.
 func Body(req *contract.Request, o Options) contract.Object {
 	var system []string
-	var turns []contract.Object
-	for _, m := range req.Messages {
-		if m.Role == "system" || m.Role == "developer" {
+	var turns []turn
+	for i, m := range req.Messages {
+		switch {
+		case m.Role == "system" || m.Role == "developer":
 			system = append(system, m.Content)
-			continue
+		case m.Role == "assistant" && strings.TrimSpace(m.Content) == "" && i < len(req.Messages)-1:
+			// an empty answer a repair round sends back: the API refuses an
+			// assistant turn of no text but the last ("all messages must have
+			// non-empty content except for the optional final assistant
+			// message"), so it is left out, and the user turns around it are
+			// one turn, as the API joins consecutive turns of one role
+		case len(turns) > 0 && turns[len(turns)-1].role == m.Role:
+			turns[len(turns)-1].texts = append(turns[len(turns)-1].texts, m.Content)
+		default:
+			turns = append(turns, turn{role: m.Role, texts: []string{m.Content}})
 		}
-		turns = append(turns, contract.Object{runner.Field("role", m.Role), runner.Field("content", m.Content)})
 	}
 	maxTokens, temperature := runner.Sampling(req, o.MaxTokens, o.Temperature)
 	if maxTokens <= 0 {
@@ -58,7 +88,11 @@ func Body(req *contract.Request, o Options) contract.Object {
 	if len(system) > 0 {
 		body = append(body, runner.Field("system", strings.Join(system, "\n\n")))
 	}
-	body = append(body, runner.Field("messages", turns))
+	messages := make([]contract.Object, len(turns))
+	for i, t := range turns {
+		messages[i] = t.object()
+	}
+	body = append(body, runner.Field("messages", messages))
 	if temperature != nil {
 		body = append(body, runner.Field("temperature", *temperature))
 	}

@@ -24,6 +24,31 @@ func TestBody(t *testing.T) {
 	}
 }
 
+// A repair after an empty answer sends that answer back as an assistant turn of
+// no text, which the Messages API refuses with HTTP 400 ("all messages must have
+// non-empty content except for the optional final assistant message"): it is left
+// out, and the user turns around it go as one turn of two text blocks.
+func TestBodyEmptyAssistantTurn(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		msgs []contract.Message
+		want string
+	}{
+		{"empty answer", []contract.Message{{Role: "system", Content: "S"}, {Role: "user", Content: "U"}, {Role: "assistant", Content: ""}, {Role: "user", Content: "fix"}},
+			`[{"role":"user","content":[{"type":"text","text":"U"},{"type":"text","text":"fix"}]}]`},
+		{"blank answer", []contract.Message{{Role: "user", Content: "U"}, {Role: "assistant", Content: " \n"}, {Role: "user", Content: "fix"}, {Role: "assistant", Content: "A"}, {Role: "user", Content: "fix 2"}},
+			`[{"role":"user","content":[{"type":"text","text":"U"},{"type":"text","text":"fix"}]},{"role":"assistant","content":"A"},{"role":"user","content":"fix 2"}]`},
+		{"last turn kept", []contract.Message{{Role: "user", Content: "U"}, {Role: "assistant", Content: ""}},
+			`[{"role":"user","content":"U"},{"role":"assistant","content":""}]`},
+	} {
+		req := contract.Request{Messages: tt.msgs}
+		b, err := contract.Marshal(Body(&req, Options{Model: "c"}), contract.Compact)
+		if err != nil || !strings.Contains(string(b), `"messages":`+tt.want) {
+			t.Errorf("%s: got %s\nwant messages %s", tt.name, b, tt.want)
+		}
+	}
+}
+
 func TestToolAndSchemaBody(t *testing.T) {
 	req := contract.Request{Messages: []contract.Message{{Role: "system", Content: "S"}, {Role: "user", Content: "U"}},
 		ResponseFormat: &contract.ResponseFormat{Type: "json_schema", JSONSchema: contract.JSONSchema{Name: "env", Schema: []byte(`{"type":"object","additionalProperties":false}`)}},
