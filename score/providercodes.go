@@ -10,10 +10,48 @@ import (
 	"github.com/fbeval/fbeval/contract"
 )
 
-// ProviderCodes counts the provider error records read, by their code: the
-// first MaxProviderCodes codes, the rest as "other". Both suites say what
-// their provider errors were with it.
+// ProviderCodes counts provider error records by their code: the first
+// MaxProviderCodes codes, the rest as "other". Both suites say with it what
+// the provider errors their rows are left with were (the records a later
+// answer replaced are not counted: their errors were asked again).
 type ProviderCodes map[string]int
+
+// ProviderCodeIDs numbers provider error codes, so that a slot keeps the code
+// of the record it holds in one byte: the first MaxProviderCodes codes apart,
+// the rest as "other". ID 0 is no code kept.
+type ProviderCodeIDs struct {
+	names []string // by id - 1
+	ids   map[string]uint8
+}
+
+// ID returns code's id, numbering it if it is new.
+func (t *ProviderCodeIDs) ID(code string) uint8 {
+	if code == "" {
+		code = "no code"
+	}
+	if id, ok := t.ids[code]; ok {
+		return id
+	}
+	if len(t.names) >= MaxProviderCodes {
+		code = "other"
+		if id, ok := t.ids[code]; ok {
+			return id
+		}
+	}
+	if t.ids == nil {
+		t.ids = map[string]uint8{}
+	}
+	t.names = append(t.names, strings.Clone(code)) // a key outlives the batch it was read in
+	t.ids[t.names[len(t.names)-1]] = uint8(len(t.names))
+	return uint8(len(t.names))
+}
+
+// Count counts one record by the code of id (one of ID's; 0 counts nothing).
+func (t *ProviderCodeIDs) Count(p *ProviderCodes, id uint8) {
+	if id != 0 {
+		p.Add(t.names[id-1])
+	}
+}
 
 // MaxProviderCodes bounds the codes ProviderCodes keeps apart.
 const MaxProviderCodes = 100

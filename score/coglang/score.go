@@ -173,7 +173,7 @@ type Result struct {
 	// once (the last record wins) and case ids the fixture does not have.
 	RecordsRead          int
 	ProviderErrorRecords int                 // provider error records among them
-	ProviderErrorCodes   score.ProviderCodes // their codes
+	ProviderErrorCodes   score.ProviderCodes // the codes of the errors that are cases' last records
 	DuplicateCaseIDs     []string
 	UnknownCaseIDs       []string
 	// UnknownNotListed counts records whose unknown case id is left out of
@@ -255,7 +255,6 @@ func Score(fx *fixtures.CogLangFixture, responses []Response, opts Options) *Res
 			r := &responses[i]
 			if r.ProviderError {
 				res.ProviderErrorRecords++
-				res.ProviderErrorCodes.Add(r.ErrorCode)
 			}
 			if seen[r.CaseID] {
 				dupSet[r.CaseID] = true
@@ -271,6 +270,11 @@ func Score(fx *fixtures.CogLangFixture, responses []Response, opts Options) *Res
 				if r.ProviderError {
 					outputs[j], errs[j] = nil, r
 				}
+			}
+		}
+		for _, r := range errs {
+			if r != nil { // the provider errors that are cases' last records
+				res.ProviderErrorCodes.Add(r.ErrorCode)
 			}
 		}
 		res.DuplicateCaseIDs = sortedKeys(dupSet)

@@ -14,6 +14,7 @@ import (
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures"
+	"github.com/fbeval/fbeval/score"
 )
 
 // caseStore holds a fixture being scored at study scale in a small slot per case:
@@ -37,6 +38,10 @@ type caseStore struct {
 	levels   []string   // by number
 	headSets [][]string // by number
 	models   modelTally // the model of each case's record
+	// pcode is the code of each case's record where it is a provider error
+	// (0: none), made at the first such record; pcodes numbers the codes
+	pcode    []uint8
+	pcodes   score.ProviderCodeIDs
 	header   fixtures.CogLangHeader
 	cases    *spoolFile     // id, prompt per case, in fixture order
 	details  *detailFile    // one detail per scored record, by range of cases
@@ -227,6 +232,7 @@ func (st *caseStore) add(s *Scored) (duplicate, other bool, err error) {
 			sl.bits |= bitDup
 		}
 		sl.setLast(s, other)
+		st.setCode(i, s)
 		st.models.set(i, st.slots.n, st.models.id(s.model), duplicate, s.CaseID)
 		return duplicate, other, nil
 	}
@@ -256,8 +262,33 @@ func (st *caseStore) add(s *Scored) (duplicate, other bool, err error) {
 			st.slots.at(i).bits |= bitDup
 		}
 		st.slots.at(i).setLast(s, other)
+		st.setCode(i, s)
 	}
 	return duplicate, other, nil
+}
+
+// setCode keeps the code of s, case i's last record, where it is a provider
+// error, and forgets the code of the error it replaces.
+func (st *caseStore) setCode(i int, s *Scored) {
+	switch {
+	case s.ProviderError:
+		if st.pcode == nil {
+			st.pcode = make([]uint8, st.slots.n)
+		}
+		st.pcode[i] = st.pcodes.ID(s.ErrorCode)
+	case st.pcode != nil:
+		st.pcode[i] = 0
+	}
+}
+
+// providerCodes counts the codes of the provider errors that are cases' last
+// records.
+func (st *caseStore) providerCodes() score.ProviderCodes {
+	var p score.ProviderCodes
+	for _, id := range st.pcode {
+		st.pcodes.Count(&p, id)
+	}
+	return p
 }
 
 // otherRecipes counts the cases a record scored, and those whose record

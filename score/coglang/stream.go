@@ -189,7 +189,6 @@ type tally struct {
 	unlisted int
 	read     int
 	errs     int
-	codes    score.ProviderCodes // the provider error records' codes
 }
 
 // MaxUnknownListed bounds the unknown case ids a result lists: a file of millions of
@@ -203,7 +202,6 @@ func (t *tally) add(s *Scored) (duplicate, unknown, other bool, err error) {
 	t.read++
 	if s.ProviderError {
 		t.errs++
-		t.codes.Add(s.ErrorCode)
 	}
 	if s.ID < 0 {
 		k, listed := t.unknown[s.CaseID]
@@ -223,7 +221,7 @@ func (t *tally) add(s *Scored) (duplicate, unknown, other bool, err error) {
 // result returns the scored fixture from the last record of every case id, as
 // Score does for the same records.
 func (t *tally) result(opts Options) (*Result, error) {
-	res := &Result{AnswerSource: opts.AnswerSource, FixturePath: opts.FixturePath, Strict: opts.Strict, RecordsRead: t.read, ProviderErrorRecords: t.errs, ProviderErrorCodes: t.codes, UnknownNotListed: t.unlisted, store: t.st}
+	res := &Result{AnswerSource: opts.AnswerSource, FixturePath: opts.FixturePath, Strict: opts.Strict, RecordsRead: t.read, ProviderErrorRecords: t.errs, ProviderErrorCodes: t.st.providerCodes(), UnknownNotListed: t.unlisted, store: t.st}
 	t.st.workers = score.Workers(opts.Workers)
 	t.st.summarize(res)
 	names, err := t.st.names()

@@ -548,9 +548,18 @@ func (rep *Aggregates) ProviderErrorRows() int {
 	return n
 }
 
-// ProviderErrorCodes says which provider errors the records read carry, most
-// first: "http_401 in 252 records, http_500 in 1".
-func (rep *Aggregates) ProviderErrorCodes() score.ProviderCodes { return rep.Run.providerCodes }
+// ProviderErrorCodes says which provider errors the rows are left with (the
+// attempts ProviderErrorRows counts), most first: "http_401 in 252 records,
+// http_500 in 1". An error a later answer replaced is not counted.
+func (rep *Aggregates) ProviderErrorCodes() score.ProviderCodes {
+	var p score.ProviderCodes
+	for i := range rep.Run.atts {
+		if a := &rep.Run.atts[i]; a.flags&(fPresent|fProvider) == fPresent|fProvider {
+			rep.Run.pcodes.Count(&p, a.pcode)
+		}
+	}
+	return p
+}
 
 // Model returns the report in the report model (fbeval-report/v1). Its rows are a
 // source that builds each row as it is written.

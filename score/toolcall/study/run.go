@@ -56,8 +56,8 @@ type Run struct {
 	// beyond counts the unknown records that are this study's cases and arms
 	// at a repeat or an attempt past the study's (CheckJoined)
 	beyond beyondRecords
-	// providerCodes counts the provider error records read, by their code
-	providerCodes score.ProviderCodes
+	// pcodes numbers the codes of provider error records (att.pcode)
+	pcodes score.ProviderCodeIDs
 	// undue counts the repair attempts a record answered that no earlier
 	// attempt of its row called for (dropUndue)
 	undue undueRepairs
@@ -871,14 +871,13 @@ func (run *Run) apply(o *outcome, st *score.InputStats) bool {
 			// joined): the runners take the request as answered and never
 			// ask it again, as fbeval-batch keeps the answer
 			st.ErrorsAfterAnswer++
-			run.countProviderCode(o.enc)
 			return true
 		}
 	}
 	*a = o.att
 	a.model = model
 	if a.has(fProvider) {
-		run.countProviderCode(o.enc)
+		a.pcode = run.providerCode(o.enc)
 	}
 	if a.has(fDetail) {
 		a.detLen = uint32(len(o.enc))
@@ -890,14 +889,14 @@ func (run *Run) apply(o *outcome, st *score.InputStats) bool {
 	return true
 }
 
-// countProviderCode counts a provider error record by its code, read from
-// its detail.
-func (run *Run) countProviderCode(enc []byte) {
+// providerCode numbers the code of a provider error record, read from its
+// detail.
+func (run *Run) providerCode(enc []byte) uint8 {
 	code := ""
 	if d, err := decodeDetail(enc, true); err == nil && d.provider != nil {
 		code = d.provider.Code
 	}
-	run.providerCodes.Add(code)
+	return run.pcodes.ID(code)
 }
 
 // repairDue reports whether a repair request is due for row r of plan case

@@ -17,6 +17,7 @@ type att struct {
 	model  uint32 // index in Run.models
 	codes  uint32
 	detLen uint32 // the detail entry's length, where flags has fDetail
+	pcode  uint8  // a provider error's code, in Run.pcodes (the struct's padding)
 	det    int64  // the detail entry's offset in the spool
 	in     int64
 	out    int64
