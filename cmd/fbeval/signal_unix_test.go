@@ -74,3 +74,41 @@ func TestClosedPipeEndsBySIGPIPE(t *testing.T) {
 		t.Errorf("ended %v, want by SIGPIPE", ee)
 	}
 }
+
+// TestIgnoredSignalsStayIgnored: a signal fbeval was started ignoring (SIGHUP
+// under nohup, SIGINT in a script's background job) ends nothing: the score
+// goes on and writes its output. It ended with exit 2, no output and no word.
+func TestIgnoredSignalsStayIgnored(t *testing.T) {
+	bin, err := exec.LookPath("fbeval")
+	if err != nil {
+		t.Skip("the fbeval command of the test binary is not on PATH:", err)
+	}
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "responses.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	out := filepath.Join(dir, "r.json")
+	// the shell's trap '' ignores the signals, and exec keeps them ignored
+	cmd := exec.Command("sh", "-c", `trap '' HUP INT; exec "$0" score toolcall-quick --responses "$1" -o "$2"`, bin, fifo, out)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // it waits on the FIFO
+	cmd.Process.Signal(syscall.SIGHUP)
+	cmd.Process.Signal(syscall.SIGINT)
+	time.Sleep(1500 * time.Millisecond) // a caught signal ended it within a second
+	// not blocking: with no reader left (a signal ended it) the open fails
+	w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+	if err == nil {
+		w.Close() // no records: every row missing, exit 1
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("ended %v, want exit 1 (rows without a response)", err)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Errorf("no output: %v", err)
+	}
+}

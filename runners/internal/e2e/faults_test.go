@@ -354,3 +354,45 @@ func TestSecondSignalStopsAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestIgnoredSIGINTStaysIgnored: a runner started with SIGINT ignored (a
+// script's background job; the shell's trap ”) is not stopped by one: it
+// answers every request and exits 0.
+func TestIgnoredSIGINTStaysIgnored(t *testing.T) {
+	needBinaries(t)
+	dir := t.TempDir()
+	exportAnswers(t, dir)
+	release := make(chan struct{})
+	held := make(chan struct{}, 1)
+	var once sync.Once
+	url := faultServer(t, dir, func(string, int) fakeserver.Fault {
+		once.Do(func() { // the first call waits for the signal
+			held <- struct{}{}
+			<-release
+		})
+		return fakeserver.Fault{}
+	})
+	args := append([]string{"-c", `trap '' INT; exec "$0" "$@"`, filepath.Join(binDir, "fbeval-openai"), "--base-url", url, "--model", "m", "-o", "responses.jsonl"}, fast...)
+	cmd := exec.Command("sh", append(args, "requests.jsonl")...)
+	cmd.Dir = dir
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-held:
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatal("no call came")
+	}
+	cmd.Process.Signal(os.Interrupt)
+	time.Sleep(200 * time.Millisecond)
+	close(release)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	if strings.Contains(errb.String(), "stopped") || !strings.Contains(errb.String(), "252 answered") {
+		t.Errorf("stderr %s", errb.String())
+	}
+}

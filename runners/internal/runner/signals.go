@@ -27,11 +27,17 @@ func abortOf(ctx context.Context) context.Context {
 // NotifySignals returns the context a runner's main passes to its run: the first
 // SIGINT stops the run gently (calls in flight finish); a second SIGINT, or a
 // SIGTERM, aborts it at once, canceling calls in flight. stop releases the signals.
+// A signal the process was started ignoring (SIGINT in a shell's background job,
+// nohup's SIGHUP, which is never caught) is left ignored.
 func NotifySignals() (ctx context.Context, stop func()) {
 	gentle, stopGentle := context.WithCancel(context.Background())
 	abort, stopAbort := context.WithCancel(context.Background())
 	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		if !signal.Ignored(sig) {
+			signal.Notify(ch, sig)
+		}
+	}
 	done := make(chan struct{})
 	go func() {
 		interrupts := 0
