@@ -175,7 +175,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	contract.SetMaxFileBytes(cli.MaxFileBytes)
 	contract.SetStdin(stdin) // "-" in any flag reads the stdin Main was given
 	defer contract.SetStdin(nil)
-	err = formatFromOutput(ctx, &cli)
+	err = emptyValues(ctx)
+	if err == nil {
+		err = formatFromOutput(ctx, &cli)
+	}
 	if err == nil {
 		err = ctx.Run(env)
 	}

@@ -226,3 +226,12 @@ func takesValue(ctx *kong.Context, arg string) bool {
 	}
 	return false
 }
+
+// emptyValues refuses a flag or argument given as an empty string
+// (usage.EmptyValue); compare's labels may be empty.
+func emptyValues(ctx *kong.Context) error {
+	if msg := usage.EmptyValue(ctx, "label-a", "label-b"); msg != "" {
+		return usageError("%s", msg)
+	}
+	return nil
+}

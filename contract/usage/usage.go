@@ -334,3 +334,50 @@ func List(items []string, max int) string {
 	}
 	return strings.Join(out, ", ")
 }
+
+// EmptyValue words a flag or argument of ctx given as an empty string, or
+// "" when there is none: `-o "$OUT"` or `--dataset "$DATASET"` with the
+// variable unset is the flag left out, silently (the report on standard
+// output, the built-in dataset scored in place of one's own). A list flag
+// counts when an item is empty. The flags named in exempt may be empty.
+func EmptyValue(ctx *kong.Context, exempt ...string) string {
+	for _, p := range ctx.Path {
+		v := p.Positional
+		name := ""
+		if p.Flag != nil {
+			v, name = p.Flag.Value, "--"+p.Flag.Name
+		}
+		if v == nil || slices.Contains(exempt, v.Name) || !emptyValue(v.Target) {
+			continue
+		}
+		if name == "" {
+			arg := strings.ToUpper(v.Name)
+			return fmt.Sprintf("an empty argument %s (a shell variable that is not set?): give %s", arg, arg)
+		}
+		what := "give a value, or leave the flag out"
+		if v.Required {
+			what = "give a value"
+		}
+		return fmt.Sprintf("%s \"\": an empty value names nothing (a shell variable that is not set?): %s", name, what)
+	}
+	return ""
+}
+
+// emptyValue reports whether v, a flag's value, is an empty string, or a
+// list of strings that holds one or none.
+func emptyValue(v reflect.Value) bool {
+	switch {
+	case v.Kind() == reflect.String:
+		return v.String() == ""
+	case v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.String:
+		if v.Len() == 0 {
+			return true
+		}
+		for i := range v.Len() {
+			if v.Index(i).String() == "" {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -478,6 +478,9 @@ func TestUsageWords(t *testing.T) {
 	}{
 		{[]string{"--mode"}, "fbeval-mock: --mode needs a value: one of reference, refuse, garble (see fbeval-mock --help)\n"},
 		{[]string{"--mode", "reference", "--seed"}, "fbeval-mock: --seed needs a value: --seed INT (see fbeval-mock --help)\n"},
+		// "$OUT" with OUT unset: refused, where it was "open : no such file or directory"
+		{[]string{"-o", "", "requests.jsonl"}, "fbeval-mock: --output \"\": an empty value names nothing (a shell variable that is not set?): give a value, or leave the flag out\n"},
+		{[]string{""}, "fbeval-mock: an empty argument INPUT (a shell variable that is not set?): give INPUT\n"},
 	} {
 		code, out, errs := runMock(t, "", tc.args...)
 		if code != 2 || out != "" || errs != tc.want {

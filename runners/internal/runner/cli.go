@@ -60,6 +60,10 @@ func ParseCommand(cli any, name, desc string, args []string, stdout, stderr io.W
 		fmt.Fprintf(stderr, "%s: %s (see %s --help)\n", name, msg, help)
 		return nil, ExitUsage, true
 	}
+	if msg := usage.EmptyValue(ctx); msg != "" {
+		fmt.Fprintf(stderr, "%s: %s\n", name, msg)
+		return nil, ExitUsage, true
+	}
 	return ctx, 0, false
 }
 
