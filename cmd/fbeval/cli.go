@@ -176,6 +176,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	contract.SetStdin(stdin) // "-" in any flag reads the stdin Main was given
 	defer contract.SetStdin(nil)
 	err = emptyValues(ctx)
+	stdoutAliases(ctx)
 	if err == nil {
 		err = formatFromOutput(ctx, &cli)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -234,4 +235,24 @@ func emptyValues(ctx *kong.Context) error {
 		return usageError("%s", msg)
 	}
 	return nil
+}
+
+// stdoutAliases makes an output flag that names standard output by a path
+// (-o /dev/stdout, /dev/fd/1, /proc/self/fd/1) standard output, "-": written
+// as it goes, as without the flag. Followed as a link, the path was refused
+// as leading nowhere (a pipe) or not a regular file (a terminal), or had the
+// file the shell opened replaced (`>> log` lost what the log held).
+func stdoutAliases(ctx *kong.Context) {
+	for _, f := range ctx.Flags() {
+		if f.Target.Kind() != reflect.String {
+			continue
+		}
+		switch f.Name {
+		case "output", "cases-out", "profile":
+			switch filepath.Clean(f.Target.String()) {
+			case "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1":
+				f.Target.SetString("-")
+			}
+		}
+	}
 }

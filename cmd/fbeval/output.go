@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/fbeval/fbeval/contract"
+	"golang.org/x/term"
 )
 
 // noteInput records files the command reads, so that no output replaces one.
@@ -114,15 +115,20 @@ func keptFile(path string, st os.FileInfo) string {
 // cannot write again; these it can, but not by this output, so the name is
 // more likely a slip than a choice. writes are the kinds (contract.FileKind) the
 // output is, none for a format that is no file of fbeval's (a page, a table);
-// what says what it writes. Standard output and the null device are not
-// checked, nor a file that is no file of fbeval's.
+// what says what it writes. Standard output, the null device and streams are
+// not checked, nor a file that is no file of fbeval's.
 func notOtherKind(flag, path, what string, writes ...string) error {
-	if path == "" || path == "-" || nullDevice(path) {
+	if path == "" || path == "-" {
+		return nil
+	}
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		// none yet, or no file (the null device, a stream: reading
+		// one would wait for its writer or take its bytes)
 		return nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil // none yet; one that cannot be read is checkOutputs'
+		return nil // one that cannot be read is checkOutputs'
 	}
 	defer f.Close()
 	head := make([]byte, contract.KeptHeadBytes)
@@ -154,6 +160,14 @@ func formatOutput(format string, kinds map[string]string) (what string, writes [
 func checkOutputs(env *Env, paths ...string) error {
 	for _, p := range paths {
 		if p == "" || p == "-" || nullDevice(p) {
+			continue
+		}
+		if st, ok := streamOutput(p); ok {
+			// not opened here: a FIFO's reader would take the close for
+			// the end of the output
+			if err := streamNotInput(env, p, st); err != nil {
+				return err
+			}
 			continue
 		}
 		target, _, err := resolveOutput(env, p)
@@ -260,6 +274,9 @@ func writeFileAtomic(env *Env, path string, write func(*bufio.Writer) error) err
 		}
 		return w.Flush()
 	}
+	if st, ok := streamOutput(path); ok {
+		return writeStream(env, path, st, write)
+	}
 	target, mode, err := resolveOutput(env, path)
 	if err != nil {
 		return err
@@ -291,6 +308,75 @@ func writeFileAtomic(env *Env, path string, write func(*bufio.Writer) error) err
 	}
 	if err := os.Rename(tmp, target); err != nil {
 		return &exitError{code: 2, err: cleanPathError(err)}
+	}
+	return nil
+}
+
+// streamOutput reports whether path names a stream, not a file: a pipe (a
+// process substitution's /dev/fd/N, a FIFO), a socket or a terminal, with what
+// it says of itself. No other device is one (the null device is thrown away;
+// the rest are refused as no regular file).
+func streamOutput(path string) (os.FileInfo, bool) {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, false
+	case st.Mode()&(os.ModeNamedPipe|os.ModeSocket) != 0:
+		return st, true
+	case st.Mode()&os.ModeCharDevice == 0 || nullDevice(path):
+		return nil, false
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	return st, term.IsTerminal(int(f.Fd()))
+}
+
+// streamNotInput refuses a stream output that is a pipe the command may read:
+// standard input's (-o /dev/stdin, where the responses are piped in), or a
+// FIFO it reads. A terminal may be standard input and the output both.
+func streamNotInput(env *Env, path string, st os.FileInfo) error {
+	if st.Mode()&os.ModeCharDevice != 0 {
+		return nil
+	}
+	if f, ok := env.Stdin.(*os.File); ok {
+		if in, err := f.Stat(); err == nil && os.SameFile(st, in) {
+			return &exitError{code: 2, err: fmt.Errorf("%s: is standard input's pipe, which this command may read: write the output to another file, or leave out the output flag for standard output", path)}
+		}
+	}
+	for _, in := range env.inputs.Paths() {
+		if fi, err := os.Stat(in); err == nil && !contract.Stdin(in) && os.SameFile(st, fi) {
+			return &exitError{code: 2, err: fmt.Errorf("%s: is the input %s: write the output to another file", path, in)}
+		}
+	}
+	return nil
+}
+
+// writeStream writes an output named path that is a stream (streamOutput)
+// through write as it goes, as standard output is written: a stream cannot be
+// replaced whole, so a failed command may leave part of its output in it.
+func writeStream(env *Env, path string, st os.FileInfo, write func(*bufio.Writer) error) error {
+	if err := streamNotInput(env, path, st); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return &exitError{code: 2, err: cleanPathError(err)}
+	}
+	w := bufio.NewWriterSize(outputFile{f, path}, 64<<10)
+	if err := write(w); err != nil {
+		w.Flush()
+		f.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return &exitError{code: 2, err: err}
+	}
+	if err := f.Close(); err != nil {
+		return &exitError{code: 2, err: err}
 	}
 	return nil
 }

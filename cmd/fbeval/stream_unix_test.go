@@ -1,0 +1,100 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestOutputToStreams: an output that names a stream is written as it goes, as
+// standard output is: a FIFO, a process substitution's /dev/fd/N (a pipe the
+// command holds), /dev/stdout. They were refused ("a symbolic link that leads
+// nowhere ... remove it"), or waited for ever on reading the pipe for the kind
+// of file it held. -o /dev/stdin, standard input's pipe, is refused.
+func TestOutputToStreams(t *testing.T) {
+	bin, err := exec.LookPath("fbeval")
+	if err != nil {
+		t.Skip("the fbeval command of the test binary is not on PATH:", err)
+	}
+	want, err := exec.Command(bin, "export", "toolcall-quick").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+
+	// a FIFO, read by another process
+	fifo := filepath.Join(dir, "requests.fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	got := make(chan []byte)
+	go func() {
+		f, err := os.Open(fifo)
+		if err != nil {
+			got <- nil
+			return
+		}
+		b, _ := io.ReadAll(f)
+		f.Close()
+		got <- b
+	}()
+	if out, err := exec.Command(bin, "export", "toolcall-quick", "-o", fifo).CombinedOutput(); err != nil {
+		t.Fatalf("-o FIFO: %v: %s", err, out)
+	}
+	if b := <-got; !bytes.Equal(b, want) {
+		t.Errorf("-o FIFO: %d bytes, want %d", len(b), len(want))
+	}
+
+	// a pipe the command holds as fd 3, named /dev/fd/3 (bash's >(...))
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "export", "toolcall-quick", "-o", "/dev/fd/3")
+	cmd.ExtraFiles = []*os.File{w}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	b, _ := io.ReadAll(r)
+	if err := cmd.Wait(); err != nil || !bytes.Equal(b, want) {
+		t.Errorf("-o /dev/fd/3: %v, %d bytes, want %d: %s", err, len(b), len(want), errb.String())
+	}
+
+	// /dev/stdout, a pipe here, and a file that >> opened: its bytes stay
+	for _, flag := range []string{"/dev/stdout", "/proc/self/fd/1"} {
+		out, err := exec.Command(bin, "export", "toolcall-quick", "-o", flag).Output()
+		if err != nil || !bytes.Equal(out, want) {
+			t.Errorf("-o %s: %v, %d bytes", flag, err, len(out))
+		}
+	}
+	log := filepath.Join(dir, "log")
+	os.WriteFile(log, []byte("before\n"), 0o644)
+	lf, _ := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
+	cmd = exec.Command(bin, "export", "toolcall-quick", "-o", "/dev/stdout")
+	cmd.Stdout = lf
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	lf.Close()
+	if b, _ := os.ReadFile(log); !bytes.Equal(b, append([]byte("before\n"), want...)) {
+		t.Errorf("-o /dev/stdout >> log: the log holds %d bytes, want %d", len(b), 7+len(want))
+	}
+
+	// standard input's pipe as the output: refused before a byte is read
+	cmd = exec.Command(bin, "score", "toolcall-quick", "--responses", "-", "-o", "/dev/stdin")
+	cmd.Stdin = strings.NewReader("")
+	out, err := cmd.CombinedOutput()
+	if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.Contains(string(out), "/dev/stdin: is standard input's pipe") {
+		t.Errorf("-o /dev/stdin: exit %d (%v): %s", code, err, out)
+	}
+}
