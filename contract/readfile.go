@@ -101,9 +101,15 @@ func OpenFile(path string) (f *os.File, r io.Reader, err error) {
 
 // Open opens a file to read, as os.Open does. A name that is no file and reads
 // as JSON text (a record or an object typed where its file goes) is said to be
-// so, in an *os.PathError whose Path is the start of the text.
+// so, in an *os.PathError whose Path is the start of the text. A terminal
+// (/dev/stdin, /dev/tty, with nothing piped in) is refused at once, as "-" is
+// (NotTerminal), not read in a silent wait.
 func Open(path string) (*os.File, error) {
 	f, err := os.Open(path)
+	if err == nil && term.IsTerminal(int(f.Fd())) {
+		f.Close()
+		return nil, &InputError{Kind: ErrUsage, File: path, Msg: "is a terminal, not a file (standard input left to the terminal?): name the file, or pipe it in"}
+	}
 	if err != nil && errors.Is(err, fs.ErrNotExist) {
 		if t := strings.TrimSpace(path); t != "" && strings.ContainsRune("{[\"", rune(t[0])) {
 			if len(t) > 40 {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fbeval/fbeval/contract/ptytest"
 )
@@ -51,5 +52,32 @@ func TestStdinIsMains(t *testing.T) {
 	}
 	if norm(got.Bytes()) != norm(want.Bytes()) {
 		t.Errorf("--fixture - from Main's stdin:\n%s\nwant\n%s", got.String(), want.String())
+	}
+}
+
+// A terminal named by a path (/dev/stdin, /dev/fd/0 or /dev/tty with nothing
+// piped in; here the terminal's own /dev/pts name) is refused at once as "-"
+// is, where the command waited, silent, for typing.
+func TestTerminalByPath(t *testing.T) {
+	tty := ptytest.Open(t)
+	name := tty.Name()
+	for _, args := range [][]string{
+		{"score", "toolcall-quick", "--responses", name},
+		{"score", "coglang", "--responses", name},
+		{"score", "coglang", "--fixture", name, "--reference-answers"},
+		{"validate", name},
+		{"check", "--domain", "hotels", name},
+	} {
+		var stdout, stderr bytes.Buffer
+		done := make(chan int, 1)
+		go func() { done <- Main(args, strings.NewReader(""), &stdout, &stderr) }()
+		select {
+		case code := <-done:
+			if code != 2 || !strings.Contains(stderr.String(), name+": ") || !strings.Contains(stderr.String(), "is a terminal, not a file (standard input left to the terminal?): name the file, or pipe it in\n") {
+				t.Errorf("%q: exit %d, stderr %q", args, code, stderr.String())
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%q: still waiting on the terminal", args)
+		}
 	}
 }
