@@ -130,6 +130,11 @@ func (c *ExportCmd) Run(env *Env) error {
 	})
 }
 
+// maxRejectedNamed bounds the rejected lines of one response file named on
+// stderr: a file of 900 lines past --max-line-bytes named each, with the same
+// advice 900 times.
+const maxRejectedNamed = 20
+
 // readAll joins response files to a toolcall run and checks that they answer it
 // (given: the study flags the user gave), then names their rejected lines on
 // stderr. Nothing is written before an error, so an unreadable or wrong file is
@@ -148,11 +153,11 @@ func readAll(env *Env, run *study.Run, paths []string, opts score.Options, given
 	var files score.FileWarnings
 	for _, st := range run.Inputs {
 		var ws []string
-		for _, rej := range st.Rejected {
+		for _, rej := range st.Rejected[:min(len(st.Rejected), maxRejectedNamed)] {
 			ws = append(ws, rej.Reason+" (line rejected)")
 		}
-		if left := st.RejectedCount - len(st.Rejected); left > 0 {
-			ws = append(ws, fmt.Sprintf("%s: %d more rejected lines are not named here", st.Path, left))
+		if left := st.RejectedCount - min(len(st.Rejected), maxRejectedNamed); left > 0 {
+			ws = append(ws, fmt.Sprintf("%s: %s not named here (the JSON report's inputs list the first %d)", st.Path, contract.Plural(left, "more rejected line is", "more rejected lines are"), min(st.RejectedCount, score.MaxListed)))
 		}
 		files.Add(ws...)
 	}
