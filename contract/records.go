@@ -597,6 +597,29 @@ func RecordFollows(raw []byte, off int64) (int64, bool) {
 	return int64(len(raw) - len(rest)), true
 }
 
+// notObject is the error of a record that is no JSON object: what it is
+// instead, where that says more than "must be a JSON object" (zero bytes, a
+// comment, another JSON value, the place JSON stops).
+func notObject(rec *Record, what string) error {
+	raw := rec.Raw
+	switch {
+	case len(raw) == 0:
+	case raw[0] == 0:
+		zeros := len(raw) - len(bytes.TrimLeft(raw, "\x00"))
+		return rec.Errorf(0, "%s where a %s record should be: what a file cut short while it was written holds where its last writes were (run the runner again with -o FILE to finish it)", Plural(zeros, "zero byte", "zero bytes"), what).Of(ErrSyntax)
+	case raw[0] == '#':
+		return rec.Errorf(0, "invalid JSON: a comment (#), which JSON does not have: remove it").Of(ErrSyntax)
+	case jsontext.Value(raw).IsValid():
+		return rec.Errorf(0, "a %s record must be a JSON object, got %s", what, kindName(jsontext.Value(raw).Kind()))
+	case raw[0] >= 'a' && raw[0] <= 'z' || raw[0] >= 'A' && raw[0] <= 'Z':
+		return rec.Errorf(0, "invalid JSON: text, not a JSON object: a %s record is one JSON object on a line of its own", what).Of(ErrSyntax)
+	default:
+		var v any
+		return DecodeError(rec, json.Unmarshal(raw, &v))
+	}
+	return rec.Errorf(0, "a %s record must be a JSON object", what)
+}
+
 // NotJSON names what a file holds at off that JSON does not allow, though
 // JavaScript, JSON5 or Python would: a comment, a comma before the '}' or ']'
 // that closes, a string in single quotes (Python's str() of a dict). "" for
@@ -713,7 +736,7 @@ func (w *RequestFields) Check(rec *Record) (Request, error) {
 // decodeObject decodes a record that must be one JSON object, strictly, into w.
 func decodeObject(rec *Record, what string, w any) error {
 	if len(rec.Raw) == 0 || rec.Raw[0] != '{' {
-		return rec.Errorf(0, "a %s record must be a JSON object", what)
+		return notObject(rec, what)
 	}
 	if err := json.Unmarshal(rec.Raw, w); err != nil {
 		return DecodeError(rec, err)

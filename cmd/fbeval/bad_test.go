@@ -225,7 +225,7 @@ func TestBadInputToolcall(t *testing.T) {
 			"fbeval: $F:4:29: invalid JSON: invalid UTF-8 (line rejected)",
 			"fbeval: $F: 1 line was rejected"}, []int{4}},
 		{"nul.jsonl", 0, []string{
-			"fbeval: $F:4:1: a response record must be a JSON object (line rejected)",
+			"fbeval: $F:4:1: 1 zero byte where a response record should be: what a file cut short while it was written holds where its last writes were (run the runner again with -o FILE to finish it) (line rejected)",
 			`fbeval: $F:5:19: invalid JSON: invalid character '\x00' at start of value (line rejected)`,
 			"fbeval: $F: 2 lines were rejected"}, []int{4, 5}},
 		{"bom.jsonl", 0, []string{"fbeval: $F: a UTF-8 byte order mark was skipped"}, nil},
@@ -260,15 +260,15 @@ func TestBadInputToolcall(t *testing.T) {
 			"fbeval: $F:12:1: a response record needs request_id (or case_id) (line rejected)",
 			"fbeval: $F: 9 lines were rejected"}, []int{4, 5, 6, 7, 8, 9, 10, 11, 12}},
 		{"scalars.jsonl", 0, []string{
-			"fbeval: $F:4:1: a response record must be a JSON object (line rejected)",
-			"fbeval: $F:5:1: a response record must be a JSON object (line rejected)",
-			"fbeval: $F:6:1: a response record must be a JSON object (line rejected)",
-			"fbeval: $F:7:1: a response record must be a JSON object (line rejected)",
-			"fbeval: $F:8:1: a response record must be a JSON object (line rejected)",
+			"fbeval: $F:4:1: a response record must be a JSON object, got a JSON number (line rejected)",
+			"fbeval: $F:5:1: a response record must be a JSON object, got a JSON string (line rejected)",
+			"fbeval: $F:6:1: a response record must be a JSON object, got JSON null (line rejected)",
+			"fbeval: $F:7:1: a response record must be a JSON object, got JSON true (line rejected)",
+			"fbeval: $F:8:1: a response record must be a JSON object, got a JSON list (line rejected)",
 			"fbeval: $F: 5 lines were rejected"}, []int{4, 5, 6, 7, 8}},
 		{"garbage.jsonl", 0, []string{
-			"fbeval: $F:4:1: a response record must be a JSON object (line rejected)",
-			"fbeval: $F:5:1: a response record must be a JSON object (line rejected)",
+			"fbeval: $F:4:1: invalid JSON: text, not a JSON object: a response record is one JSON object on a line of its own (line rejected)",
+			`fbeval: $F:5:1: invalid JSON: invalid character '}' at start of value (line rejected)`,
 			`fbeval: $F:6:19: invalid JSON: invalid character '"' after object value (expecting ',' or '}') (line rejected)`,
 			"fbeval: $F: 3 lines were rejected"}, []int{4, 5, 6}},
 		{"unknown_ids.jsonl", 0, []string{"fbeval: $F: 2 records answer no request of this study: the first, hotels-999.input_schema.r1.a1, is for case hotels-999, which this study's dataset and filter leave out: score with the study, --domain, --category, --limit and --dataset the requests were exported with"}, nil},
@@ -277,7 +277,7 @@ func TestBadInputToolcall(t *testing.T) {
 			"fbeval: $F: holds no records (a runner that stopped before it wrote a record leaves its file so)",
 			"fbeval: the report is incomplete: some rows have no response"}, nil},
 		{"scalar.json", 2, []string{
-			"fbeval: $F:1:1: a response record must be a JSON object; no record of the file could be read (1 record rejected): give a JSONL file, a JSON list or a batch object of response records"}, nil},
+			"fbeval: $F:1:1: a response record must be a JSON object, got a JSON number; no record of the file could be read (1 record rejected): give a JSONL file, a JSON list or a batch object of response records"}, nil},
 		// a broken whole-file document cannot be read record by record: exit 2
 		{"truncated.json", 2, []string{"fbeval: $F:4:15: invalid JSON: the file ends inside a JSON value (truncated?)"}, nil},
 		{"trailing_comma.json", 2, []string{"fbeval: $F:8:211: invalid JSON: a comma before the closing ']', which JSON does not allow: remove it"}, nil},
