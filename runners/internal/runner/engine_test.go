@@ -738,6 +738,9 @@ func TestOpenOutputIsNotAnInput(t *testing.T) {
 		{other, []string{req}, false, "holds a request file (fbeval-request/v1), not response records"},
 		{filepath.Join(dir, "new.jsonl"), []string{req}, true, ""},
 		{os.DevNull, []string{os.DevNull}, false, ""},
+		// where "cannot open the output file: open ...: no such file or directory"
+		{filepath.Join(dir, "nodir", "r.jsonl"), []string{req}, false, "-o " + filepath.Join(dir, "nodir", "r.jsonl") + ": the folder " + filepath.Join(dir, "nodir") + " does not exist: make it, or name an output in a folder that does"},
+		{filepath.Join(req, "r.jsonl"), []string{req}, false, "-o " + filepath.Join(req, "r.jsonl") + ": " + req + " is not a folder: name an output in a folder"},
 	} {
 		out, err := runner.OpenOutput(tc.out, runner.Resume{Fresh: tc.fresh, Inputs: tc.inputs})
 		if out != nil {

@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/fbeval/fbeval/contract"
@@ -59,6 +61,21 @@ type Resume struct {
 	Inputs []string
 }
 
+// openOutputError words a failed open of the output file path with what to do:
+// make the folder, name a folder that exists, or one the user can write.
+func openOutputError(path string, err error) error {
+	dir := filepath.Dir(path)
+	switch st, serr := os.Stat(dir); {
+	case errors.Is(err, fs.ErrNotExist) && serr != nil:
+		return fmt.Errorf("-o %s: the folder %s does not exist: make it, or name an output in a folder that does", path, dir)
+	case serr == nil && !st.IsDir(), errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("-o %s: %s is not a folder: name an output in a folder", path, dir)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("-o %s: cannot open it for writing (permission denied): name an output this user can write", path)
+	}
+	return fmt.Errorf("cannot open the output file: %v", err)
+}
+
 // FreshFlag is the runners' flag that starts an output file over.
 const FreshFlag = "--fresh"
 
@@ -88,7 +105,7 @@ func OpenOutput(path string, r Resume) (*Output, error) {
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("cannot open the output file: %v", err)
+		return nil, openOutputError(path, err)
 	}
 	// A second run into the file would ask every request again, and cut the
 	// first run's half-written line as torn (--fresh: empty the file) under it.
@@ -310,6 +327,10 @@ func (o *Output) Write(line []byte) error {
 				again = " and run the same command again: it goes on from the responses written"
 			}
 			return fmt.Errorf("cannot write a response: %v: raise the limit on the size of a file this process may write (ulimit -f)%s", err, again)
+		}
+		if contract.DiskFull(err) {
+			// standard output on a full disk (> FILE), or a stream
+			return fmt.Errorf("cannot write a response: %v: make room there, or write the responses to another disk", err)
 		}
 		return fmt.Errorf("cannot write a response: %v", err)
 	}

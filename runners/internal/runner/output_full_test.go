@@ -22,7 +22,7 @@ func TestOutputFull(t *testing.T) {
 		want    string
 	}{
 		{true, "cannot write a response: write /dev/full: no space left on device: make room there and run the same command again: it goes on from the responses written"},
-		{false, "cannot write a response: write /dev/full: no space left on device"},
+		{false, "cannot write a response: write /dev/full: no space left on device: make room there, or write the responses to another disk"},
 	} {
 		o := &Output{w: full, f: full, resumes: tc.resumes}
 		err := o.Write([]byte("{}\n"))
