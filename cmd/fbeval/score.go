@@ -346,7 +346,8 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 	case c.FailuresOnly:
 		mode = coglang.ModeFailuresOnly
 	}
-	defer c.cogSummary(env, res)
+	failed := false // the output could not be written: the summary says not ok
+	defer func() { c.cogSummary(env, res, failed) }()
 	doc := res.Doc(mode)
 	err := writeOutput(env, c.Output, func(w *bufio.Writer) error {
 		if err := renderDoc(w, doc, c.Format); err != nil {
@@ -355,6 +356,7 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 		return res.Err()
 	})
 	if err != nil {
+		failed = true
 		return err
 	}
 	if n := res.ProviderErrorCases(); n > 0 {
@@ -442,6 +444,8 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 		err = writeOutput(env, c.Output, write)
 	}
 	if err != nil {
+		// the summary all the same, as CogLang's: not ok, the output failed
+		c.toolcallSummary(env, run, rep, false)
 		return err
 	}
 	for _, w := range rep.Warnings {
@@ -524,8 +528,9 @@ func fromFiles(files, models []string) string {
 	return from
 }
 
-// cogSummary writes the one-line summary of a CogLang score on stderr.
-func (c *ScoreCmd) cogSummary(env *Env, res *coglang.Result) {
+// cogSummary writes the one-line summary of a CogLang score on stderr; failed
+// says the output could not be written (not ok, whatever the result).
+func (c *ScoreCmd) cogSummary(env *Env, res *coglang.Result, failed bool) {
 	n := res.Summary.CaseCount
 	from := "the fixture's reference answers"
 	if len(c.Responses) > 0 {
@@ -536,7 +541,7 @@ func (c *ScoreCmd) cogSummary(env *Env, res *coglang.Result) {
 		from = fromFiles(c.Responses, models)
 	}
 	verdict := "ok"
-	if !res.OK() {
+	if !res.OK() || failed {
 		verdict = "not ok"
 	}
 	unknownIDs := contract.Plural(len(res.UnknownCaseIDs), "unknown id", "unknown ids")

@@ -98,3 +98,33 @@ func TestOutputToStreams(t *testing.T) {
 		t.Errorf("-o /dev/stdin: exit %d (%v): %s", code, err, out)
 	}
 }
+
+// TestSummaryWhenOutputFails: standard output on a full disk is exit 2 with
+// the write's one line, after the score's summary line, in both suites (a
+// toolcall score said the write's line alone).
+func TestSummaryWhenOutputFails(t *testing.T) {
+	bin, err := exec.LookPath("fbeval")
+	if err != nil {
+		t.Skip("the fbeval command of the test binary is not on PATH:", err)
+	}
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here:", err)
+	}
+	defer full.Close()
+	for _, args := range [][]string{
+		{"score", "toolcall-quick", "--responses", "/dev/null"},
+		{"score", "coglang", "--reference-answers"},
+	} {
+		cmd := exec.Command(bin, args...)
+		cmd.Stdout = full
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		cmd.Run()
+		lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
+		last := lines[len(lines)-1]
+		if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.Contains(last, "cannot write standard output: no space left on device") || len(lines) < 2 || !strings.HasSuffix(lines[len(lines)-2], "not ok") {
+			t.Errorf("%q: exit %d, stderr %s", args, code, errb.String())
+		}
+	}
+}
