@@ -97,7 +97,7 @@ func (x *Indexed) ScoreFiles(sources []score.Source, opts score.Options, copts O
 		return nil, nil, err
 	}
 	if out.Thinking > 0 {
-		out.Warnings = append(out.Warnings, score.ThinkingWarning(out.Thinking, "parse_error"))
+		out.Warnings = append(out.Warnings, score.ThinkingWarning(out.Thinking, "a failure (the thinking read as part of the expression: parse_error or a wrong head)"))
 	}
 	if out.Cut > 0 {
 		out.Warnings = append(out.Warnings, score.CutWarning(out.Cut))
