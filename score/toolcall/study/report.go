@@ -356,8 +356,17 @@ func (run *Run) repairsDueWarning() (string, error) {
 	if n == 0 {
 		return "", nil
 	}
-	return fmt.Sprintf("%s a repair request due (attempt %s; the study allows %d attempts) and no response to it: %s as not retried; fbeval export STUDY --repair-from FILE... writes those requests, and scoring their responses with the others counts them",
-		contract.Plural(n, "row has", "rows have"), strings.Join(at, " or "), run.Plan.Study.Repairs+1, contract.Pick(n, "it counts", "they count")), nil
+	// a row with attempt 2 due was not retried; one with a later attempt due
+	// was, and its figures stop at its last attempt answered
+	counted := contract.Pick(n, "it counts", "they count") + " as not retried"
+	switch {
+	case due[0] == 0:
+		counted = contract.Pick(n, "its figures stop", "their figures stop") + " at the last attempt answered"
+	case due[0] < n:
+		counted = "their figures stop at the last attempt answered (those with attempt 2 due count as not retried)"
+	}
+	return fmt.Sprintf("%s a repair request due (attempt %s; the study allows %d attempts) and no response to it: %s; fbeval export STUDY --repair-from FILE... writes those requests, and scoring their responses with the others counts them",
+		contract.Plural(n, "row has", "rows have"), strings.Join(at, " or "), run.Plan.Study.Repairs+1, counted), nil
 }
 
 // answerWarnings says what the answers read hold that the figures alone do
