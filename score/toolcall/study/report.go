@@ -405,8 +405,11 @@ func (run *Run) answerWarnings(n answerTally) (out []string, unmeasured bool, er
 	switch {
 	case n.blank == 0 || n.blank == n.answered:
 	case run.Plan.Study.Decoding == contract.DecodingNativeTools:
-		out = append(out, contract.Plural(n.blank, "answer is", "answers are")+" empty in this native_tools study and "+contract.Pick(n.blank, "scores as a failure", "score as failures")+
-			": a runner that takes only the text of an answer loses its tool call; "+envelopeAdvice)
+		// those cut short or filtered are said above, with their cause
+		if n.bare > 0 {
+			out = append(out, contract.Plural(n.bare, "answer is", "answers are")+" empty in this native_tools study, with no finish reason that says why, and "+contract.Pick(n.bare, "scores as a failure", "score as failures")+
+				": a runner that takes only the text of an answer loses its tool call; "+envelopeAdvice)
+		}
 	default:
 		id, _, err := run.firstFlagged(fBlank)
 		if err != nil {
@@ -459,10 +462,10 @@ func (run *Run) Answered() (first, later int) {
 // answerTally counts the answers that stand (provider errors and attempts no
 // record answered left out), the provider errors, those that are blank, those the model stopped at
 // its token limit, those a safety filter stopped or the model refused on
-// safety grounds, those that hold its thinking, those that are a tool call in
+// safety grounds (bare: the blank ones neither), those that hold its thinking, those that are a tool call in
 // another form than the envelope, those encoded twice and those wrapped in an
 // API's message.
-type answerTally struct{ answered, errors, blank, cut, filtered, think, calls, twice, wrapped int }
+type answerTally struct{ answered, errors, blank, bare, cut, filtered, think, calls, twice, wrapped int }
 
 func (run *Run) answerCounts() answerTally {
 	var n answerTally
@@ -474,6 +477,9 @@ func (run *Run) answerCounts() answerTally {
 		}
 		n.answered++
 		n.blank += a.count(fBlank)
+		if a.has(fBlank) && !a.has(fCutShort) && !a.has(fFiltered) {
+			n.bare++ // blank with no finish reason that says why
+		}
 		n.cut += a.count(fCutShort)
 		n.filtered += a.count(fFiltered)
 		n.think += a.count(fThinking)
