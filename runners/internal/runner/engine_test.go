@@ -172,6 +172,34 @@ func TestParseRetryAfter(t *testing.T) {
 	}
 }
 
+// retry-after-ms, which Azure OpenAI sends, is read before Retry-After, as the
+// OpenAI and Anthropic SDKs read it (it was ignored: a retry at once).
+func TestRetryAfterHeaders(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, tt := range []struct {
+		ms, secs string
+		want     time.Duration
+	}{
+		{"3000", "", 3 * time.Second},
+		{"250.5", "9", 250500 * time.Microsecond},
+		{"", "2", 2 * time.Second},
+		{"soon", "2", 2 * time.Second},
+		{"-5", "", 0},
+		{"", "", 0},
+	} {
+		h := http.Header{}
+		if tt.ms != "" {
+			h.Set("retry-after-ms", tt.ms)
+		}
+		if tt.secs != "" {
+			h.Set("retry-after", tt.secs)
+		}
+		if got := runner.RetryAfter(h, now); got != tt.want {
+			t.Errorf("retry-after-ms %q, retry-after %q: %v, want %v", tt.ms, tt.secs, got, tt.want)
+		}
+	}
+}
+
 func TestFinalErrors(t *testing.T) {
 	for _, tt := range []struct {
 		name      string

@@ -159,7 +159,7 @@ func (h *HTTP) PostJSON(ctx context.Context, path string, body []byte) ([]byte, 
 		at := Redact(notFoundAt(hreq.URL, h.BaseURL), h.Secrets)
 		e.Message = capText(e.Message, max(MaxMessageBytes-len(at), MaxMessageBytes/2)) + at
 	}
-	e.RetryAfter = ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+	e.RetryAfter = RetryAfter(resp.Header, time.Now())
 	return nil, e
 }
 
@@ -377,6 +377,19 @@ func apiErrorText(body []byte) (kind, text string, ok bool) {
 		text = s
 	}
 	return kind, text, true
+}
+
+// RetryAfter is the wait an answer's headers ask for before a retry:
+// retry-after-ms (milliseconds, which Azure OpenAI sends and the OpenAI and
+// Anthropic SDKs read first), else Retry-After (ParseRetryAfter). Zero when
+// neither says.
+func RetryAfter(h http.Header, now time.Time) time.Duration {
+	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 && ms <= 1e9 {
+			return time.Duration(ms * float64(time.Millisecond))
+		}
+	}
+	return ParseRetryAfter(h.Get("Retry-After"), now)
 }
 
 // ParseRetryAfter reads a Retry-After header: delay seconds or an HTTP date. Zero
