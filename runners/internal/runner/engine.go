@@ -373,8 +373,16 @@ func seeTo(code string) string {
 		return "check --base-url and that the server is up"
 	case contract.ContentFilterCode:
 		return "the provider's safety filter blocks these prompts, and asking again gets the same: check its settings (Azure OpenAI: the deployment's content filter)"
+	case "http_429":
+		return "a rate limit, or the account's quota when the message says so: lower --concurrency or set --rps, or check the account's plan and billing"
+	case "http_402":
+		return "check the account's billing"
+	case "http_500", "http_502", "http_503", "http_504", "http_529":
+		return "the provider is down or overloaded: wait a while"
+	case "http_400", "http_413", "http_422", "bad_request":
+		return "the provider refuses the requests as sent: the message says what it wants (a model's own parameters: --max-tokens, --temperature)"
 	}
-	return "see to it"
+	return "the last error's message says what went wrong"
 }
 
 // take claims one call of the budget and waits for the rate limit. False: the run

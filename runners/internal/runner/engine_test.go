@@ -306,7 +306,9 @@ func TestConsecutiveErrorsStopTheRun(t *testing.T) {
 		last   string
 		see    string
 	}{
-		{500, nil, "http_500: HTTP 500 Internal Server Error", "see to it"},
+		{500, nil, "http_500: HTTP 500 Internal Server Error", "the provider is down or overloaded: wait a while"},
+		{429, nil, "http_429: HTTP 429 Too Many Requests", "a rate limit, or the account's quota when the message says so: lower --concurrency or set --rps, or check the account's plan and billing"},
+		{400, nil, "http_400: HTTP 400 Bad Request", "the provider refuses the requests as sent: the message says what it wants (a model's own parameters: --max-tokens, --temperature)"},
 		{401, nil, "http_401: HTTP 401 Unauthorized", "check the API key (--api-key-env names its variable)"},
 		{404, nil, "http_404: HTTP 404 Not Found", "check --base-url (the API's root, with its /v1 where it has one) and --model"},
 		// Azure OpenAI's content filter, as recorded from it
