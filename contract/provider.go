@@ -60,6 +60,10 @@ func ForeignOf(keys map[string]bool, strs map[string]string) (what, way string) 
 		return "an OpenAI Responses API reply", "let fbeval-openai --api responses call the API and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
 	case strs["type"] == "message" && strs["role"] == "assistant" && has("content"):
 		return "an Anthropic Messages API reply", "let fbeval-anthropic call the API and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"
+	case strs["object"] == "batch" && has("input_file_id"):
+		return "an OpenAI Batch object (the batch's status, as GET /v1/batches/ID returns it)", "download the file its output_file_id names (and error_file_id's), convert them with fbeval-batch from-openai FILE --requests REQUESTS and score what it writes"
+	case strs["type"] == "message_batch" && has("processing_status"):
+		return "an Anthropic Message Batch object (the batch's status)", "download the file its results_url names, convert it with fbeval-batch from-anthropic FILE --requests REQUESTS and score what it writes"
 	}
 	if has("request_id") || has("case_id") {
 		return "", "" // a record of fbeval's contract, whatever else it holds

@@ -33,6 +33,8 @@ func TestProviderRecord(t *testing.T) {
 		{"anthropic batch result", `{"custom_id":"a","result":{"type":"succeeded","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}}`, "an Anthropic Message Batches result line"},
 		{"anthropic batch request", `{"custom_id":"a","params":{"model":"m","max_tokens":1,"messages":[]}}`, "an Anthropic Message Batches request"},
 		{"dataset case", `{"category":"complete","cluster":"flights-complete-9","context":{},"domain":"flights","expected":{"action":"call_tool"},"humanReviewed":false,"id":"flights-900","prompt":"p"}`, "a toolcall dataset case"},
+		{"openai batch object", read("testdata/providers/openai_batch_object.json"), "an OpenAI Batch object (the batch's status, as GET /v1/batches/ID returns it), not a record of fbeval's: download the file its output_file_id names"},
+		{"anthropic message batch", read("testdata/providers/anthropic_message_batch.json"), "an Anthropic Message Batch object (the batch's status), not a record of fbeval's: download the file its results_url names"},
 		{"gemini reply", read("testdata/providers/gemini_generate_content.json"), "a Gemini API reply"},
 		{"gemini batch output", firstLine(read("testdata/providers/gemini_batch_output.jsonl")), "a Gemini Batch API output line"},
 		{"gemini batch error", strings.Split(read("testdata/providers/gemini_batch_output.jsonl"), "\n")[1], "a Gemini Batch API output line"},

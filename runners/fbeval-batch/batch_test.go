@@ -420,6 +420,12 @@ func TestWrongFilesGivenAsResults(t *testing.T) {
 		{"from-anthropic", ain, ain + ":1:1: this is an Anthropic Message Batches request body ({\"requests\": [...]}), the batch to send: from-anthropic reads the results the batch API returns"},
 		{"from-openai", ares, ares + ":1:1: this is an Anthropic Message Batches result line (custom_id, result): convert the file with fbeval-batch from-anthropic"},
 		{"from-anthropic", "testdata/openai_output.jsonl", "testdata/openai_output.jsonl:1:1: this is an OpenAI Batch output line (custom_id, response): convert the file with fbeval-batch from-openai"},
+		// a batch's status object, and an API's reply saved as it came, where
+		// each was "a batch result line needs custom_id"
+		{"from-openai", "../../contract/testdata/providers/openai_batch_object.json", "../../contract/testdata/providers/openai_batch_object.json:1:1: this is an OpenAI Batch object (the batch's status, as GET /v1/batches/ID returns it), not a batch result line: download the file its output_file_id names (and error_file_id's), convert them with fbeval-batch from-openai FILE --requests REQUESTS and score what it writes"},
+		{"from-anthropic", "../../contract/testdata/providers/anthropic_message_batch.json", "../../contract/testdata/providers/anthropic_message_batch.json:1:1: this is an Anthropic Message Batch object (the batch's status), not a batch result line: download the file its results_url names, convert it with fbeval-batch from-anthropic FILE --requests REQUESTS and score what it writes"},
+		{"from-openai", "../internal/openai/testdata/chat_text.json", "../internal/openai/testdata/chat_text.json:1:1: this is an OpenAI chat completion (the API's reply), not a batch result line: let fbeval-openai call the API and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"},
+		{"from-anthropic", "../internal/anthropic/testdata/message_text.json", "../internal/anthropic/testdata/message_text.json:1:1: this is an Anthropic Messages API reply, not a batch result line: let fbeval-anthropic call the API and write the records, or write one {\"request_id\", \"output\"} line per request (docs/contract.md)"},
 	} {
 		code, out, errs := runBatch(t, "", tt.cmd, tt.file)
 		if code != 2 || out != "" || errs != "fbeval-batch: "+tt.want+"\n" {

@@ -386,7 +386,11 @@ func wrongLine(raw []byte, provider string) string {
 			return fmt.Sprintf("this is %s (%s), not batch results", kind, v)
 		}
 	}
-	keys, _ := contract.TopLevel(raw)
+	keys, strs := contract.TopLevel(raw)
+	if what, way := contract.ForeignOf(keys, strs); what != "" && !keys["custom_id"] {
+		// a batch's status object, an API's reply saved as it came
+		return "this is " + what + ", not a batch result line: " + way
+	}
 	switch {
 	case keys["requests"] && len(keys) == 1:
 		return "this is an Anthropic Message Batches request body ({\"requests\": [...]}), the batch to send: from-anthropic reads the results the batch API returns"
