@@ -128,3 +128,46 @@ func TestSummaryWhenOutputFails(t *testing.T) {
 		}
 	}
 }
+
+// TestReadOnlyOutputKept: an output over a file this user cannot write (made
+// read-only to keep it) is refused, as the shell's > refuses it, where the
+// rename replaced it. Run as root, the command runs as nobody.
+func TestReadOnlyOutputKept(t *testing.T) {
+	bin, err := exec.LookPath("fbeval")
+	if err != nil {
+		t.Skip("the fbeval command of the test binary is not on PATH:", err)
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "kept.json")
+	if err := os.WriteFile(out, []byte("{}\n"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "export", "toolcall-quick", "-o", out)
+	if os.Geteuid() == 0 {
+		// root writes any file: the command runs as nobody, from a copy of
+		// the binary in a folder nobody can reach
+		exe, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(exe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bin = filepath.Join(dir, "fbeval")
+		if err := os.WriteFile(bin, data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(dir, 0o777)
+		os.Chmod(filepath.Dir(dir), 0o755)
+		cmd = exec.Command(bin, "export", "toolcall-quick", "-o", out)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	}
+	got, err := cmd.CombinedOutput()
+	if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.Contains(string(got), out+": this user cannot write it") {
+		t.Errorf("exit %d (%v): %s", code, err, got)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "{}\n" {
+		t.Errorf("the file was replaced: %.80s", b)
+	}
+}
