@@ -12,6 +12,7 @@ import (
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/fixtures/fixturetest"
+	"github.com/fbeval/fbeval/score/compare"
 )
 
 func interopDir(t testing.TB, sub string) string {
@@ -477,5 +478,17 @@ func TestContractEmbeddedSchema(t *testing.T) {
 	want := `c.json:2:42: /schema/properties/t/type: value must be one of "array", "boolean", "integer", "null", "number", "object", "string"; got "nubmer"; did you mean "number"` + "\n"
 	if got := problemLines(v.ValidateFile("c.json", []byte(bad), Options{})); got != want {
 		t.Errorf("got  %swant %s", got, want)
+	}
+}
+
+// fbeval compare's JSON is named for what it is, with no schema to check it
+// against (it was "unknown schema_version").
+func TestValidateCompareOutput(t *testing.T) {
+	if compareVersion != compare.Version {
+		t.Fatalf("compareVersion %q, fbeval compare writes %q", compareVersion, compare.Version)
+	}
+	ps := ValidateFile("c.json", []byte(`{"schema_version": "fbeval-compare/v1", "x": 1}`), Options{})
+	if len(ps) != 1 || !strings.Contains(ps[0].Message, "this is fbeval compare's JSON (fbeval-compare/v1)") {
+		t.Errorf("%+v", ps)
 	}
 }
