@@ -298,17 +298,8 @@ func writeFileAtomic(env *Env, path string, write func(*bufio.Writer) error) err
 		os.Remove(tmp)
 		tempFiles.remove(tmp)
 	}()
-	w := bufio.NewWriterSize(outputFile{f, path}, 64<<10)
-	if err := write(w); err != nil {
-		f.Close()
+	if err := writeClose(f, path, write); err != nil {
 		return err
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return &exitError{code: 2, err: err}
-	}
-	if err := f.Close(); err != nil {
-		return &exitError{code: 2, err: err}
 	}
 	if err := os.Chmod(tmp, mode); err != nil {
 		return &exitError{code: 2, err: err}
@@ -372,6 +363,13 @@ func writeStream(env *Env, path string, st os.FileInfo, write func(*bufio.Writer
 	if err != nil {
 		return &exitError{code: 2, err: cleanPathError(err)}
 	}
+	return writeClose(f, path, write)
+}
+
+// writeClose writes through write to f, the file of the output named path
+// (a temporary file, or the stream itself), buffered, and closes it. What
+// write wrote before an error it returns is flushed.
+func writeClose(f *os.File, path string, write func(*bufio.Writer) error) error {
 	w := bufio.NewWriterSize(outputFile{f, path}, 64<<10)
 	if err := write(w); err != nil {
 		w.Flush()

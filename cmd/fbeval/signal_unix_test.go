@@ -17,15 +17,7 @@ import (
 // where it most times ended with exit 2: the signal raised again came after
 // the exit that followed it.
 func TestSignalEndsTheProcessAsTheSignal(t *testing.T) {
-	bin, err := exec.LookPath("fbeval")
-	if err != nil {
-		t.Skip("the fbeval command of the test binary is not on PATH:", err)
-	}
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "responses.jsonl")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skip("no FIFOs here:", err)
-	}
+	bin, dir, fifo := fbevalAndFIFO(t)
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		for range 3 {
 			cmd := exec.Command(bin, "score", "toolcall-quick", "--responses", fifo, "-o", filepath.Join(dir, "r.json"))
@@ -79,15 +71,7 @@ func TestClosedPipeEndsBySIGPIPE(t *testing.T) {
 // under nohup, SIGINT in a script's background job) ends nothing: the score
 // goes on and writes its output. It ended with exit 2, no output and no word.
 func TestIgnoredSignalsStayIgnored(t *testing.T) {
-	bin, err := exec.LookPath("fbeval")
-	if err != nil {
-		t.Skip("the fbeval command of the test binary is not on PATH:", err)
-	}
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "responses.jsonl")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skip("no FIFOs here:", err)
-	}
+	bin, dir, fifo := fbevalAndFIFO(t)
 	out := filepath.Join(dir, "r.json")
 	// the shell's trap '' ignores the signals, and exec keeps them ignored
 	cmd := exec.Command("sh", "-c", `trap '' HUP INT; exec "$0" score toolcall-quick --responses "$1" -o "$2"`, bin, fifo, out)
@@ -111,4 +95,21 @@ func TestIgnoredSignalsStayIgnored(t *testing.T) {
 	if _, err := os.Stat(out); err != nil {
 		t.Errorf("no output: %v", err)
 	}
+}
+
+// fbevalAndFIFO returns the fbeval command of the test binary, a folder for
+// the test and a FIFO in it named responses.jsonl, from which a command reading
+// it waits for a writer; the test is skipped where there is none.
+func fbevalAndFIFO(t *testing.T) (bin, dir, fifo string) {
+	t.Helper()
+	bin, err := exec.LookPath("fbeval")
+	if err != nil {
+		t.Skip("the fbeval command of the test binary is not on PATH:", err)
+	}
+	dir = t.TempDir()
+	fifo = filepath.Join(dir, "responses.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	return bin, dir, fifo
 }
