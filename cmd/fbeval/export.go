@@ -157,7 +157,11 @@ func readAll(env *Env, run *study.Run, paths []string, opts score.Options, given
 			ws = append(ws, rej.Reason+" (line rejected)")
 		}
 		if left := st.RejectedCount - min(len(st.Rejected), maxRejectedNamed); left > 0 {
-			ws = append(ws, fmt.Sprintf("%s: %s not named here (the JSON report's inputs list the first %d)", st.Path, contract.Plural(left, "more rejected line is", "more rejected lines are"), min(st.RejectedCount, score.MaxListed)))
+			listed := "them all"
+			if st.RejectedCount > score.MaxListed {
+				listed = fmt.Sprintf("the first %d", score.MaxListed)
+			}
+			ws = append(ws, fmt.Sprintf("%s: %s not named here (a JSON report, --format json, lists %s in its inputs)", st.Path, contract.Plural(left, "more rejected line is", "more rejected lines are"), listed))
 		}
 		files.Add(ws...)
 	}

@@ -92,7 +92,7 @@ func TestListingsCapped(t *testing.T) {
 		if n := strings.Count(stderr, "(line rejected)\n"); n != 20 {
 			t.Errorf("stderr names %d lines", n)
 		}
-		for _, want := range []string{"fbeval: -: 1480 more rejected lines are not named here (the JSON report's inputs list the first 1000)\n", "fbeval: -: 1500 lines were rejected (the first 1000 are listed)\n"} {
+		for _, want := range []string{"fbeval: -: 1480 more rejected lines are not named here (a JSON report, --format json, lists the first 1000 in its inputs)\n", "fbeval: -: 1500 lines were rejected (the first 1000 are listed)\n"} {
 			if !strings.Contains(stderr, want) {
 				t.Errorf("stderr lacks %q", want)
 			}

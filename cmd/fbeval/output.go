@@ -92,7 +92,7 @@ func resolveOutput(env *Env, path string) (string, os.FileMode, error) {
 		// replaced by a rename, it would be written all the same (a file
 		// made read-only to keep it, or another user's): as the shell's >
 		// would not
-		return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: this user cannot write it (its mode or owner keeps it from being written): name another output, or make it writable (chmod u+w) if you mean to replace it", path)}
+		return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: this user cannot write it (its mode or owner keeps it from being written): name another output, or, if you mean to replace it, make it writable first (chmod u+w, when it is yours)", path)}
 	}
 	return target, st.Mode().Perm(), nil
 }

@@ -339,7 +339,8 @@ func List(items []string, max int) string {
 // "" when there is none: `-o "$OUT"` or `--dataset "$DATASET"` with the
 // variable unset is the flag left out, silently (the report on standard
 // output, the built-in dataset scored in place of one's own). A list flag
-// counts when an item is empty. The flags named in exempt may be empty.
+// counts when an item is empty. A flag whose values include "" and the flags
+// named in exempt (whose own checks word it for what they take) may be empty.
 func EmptyValue(ctx *kong.Context, exempt ...string) string {
 	for _, p := range ctx.Path {
 		v := p.Positional
@@ -349,6 +350,9 @@ func EmptyValue(ctx *kong.Context, exempt ...string) string {
 		}
 		if v == nil || slices.Contains(exempt, v.Name) || !emptyValue(v.Target) {
 			continue
+		}
+		if v.Enum != "" && slices.Contains(strings.Split(v.Enum, ","), "") {
+			continue // "" is one of its values (--decoding "": the study's)
 		}
 		if name == "" {
 			arg := strings.ToUpper(v.Name)

@@ -60,7 +60,8 @@ func ParseCommand(cli any, name, desc string, args []string, stdout, stderr io.W
 		fmt.Fprintf(stderr, "%s: %s (see %s --help)\n", name, msg, help)
 		return nil, ExitUsage, true
 	}
-	if msg := usage.EmptyValue(ctx); msg != "" {
+	// --model, --api-key-env and --header say what they take themselves
+	if msg := usage.EmptyValue(ctx, "model", "api-key-env", "header"); msg != "" {
 		fmt.Fprintf(stderr, "%s: %s\n", name, msg)
 		return nil, ExitUsage, true
 	}
