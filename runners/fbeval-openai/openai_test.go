@@ -66,6 +66,26 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
+// TestEmptyValues: a flag given "" ("$MODEL" unset) is refused; --model,
+// --api-key-env and --header say in their own words what they take, and the
+// rest in the words every binary uses.
+func TestEmptyValues(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--model", "", "x.jsonl"}, "fbeval-openai: --model \"\" names no model (a shell variable that is not set?): give the model's name as the provider knows it\n"},
+		{[]string{"--model", "m", "--api-key-env", "", "x.jsonl"}, "fbeval-openai: --api-key-env takes the name of the environment variable that holds the key"},
+		{[]string{"--model", "m", "--provider", "", "x.jsonl"}, "fbeval-openai: --provider \"\": an empty value names nothing (a shell variable that is not set?): give a value, or leave the flag out\n"},
+		{[]string{"--model", "m", "-o", "", "x.jsonl"}, "fbeval-openai: --output \"\": an empty value names nothing"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(context.Background(), tt.args, strings.NewReader(""), &out, &errb); code != 2 || !strings.HasPrefix(errb.String(), tt.want) {
+			t.Errorf("%q: exit %d, stderr %q, want %q", tt.args, code, errb.String(), tt.want)
+		}
+	}
+}
+
 // TestBadBaseURL: a base URL no call could reach is a usage error: exit 2, one line
 // on stderr, and nothing written, not one error record per request.
 func TestBadBaseURL(t *testing.T) {
