@@ -362,6 +362,15 @@ func (r *Reader) detect() bool {
 			return true
 		}
 		trimmed := bytes.TrimSpace(line)
+		if r.batchWithRepeats(trimmed) {
+			// a lone line that is a batch object but for a member given
+			// twice: read as the object, which says which
+			if _, perr := r.peekNonSpace(); perr == io.EOF {
+				r.shape = ShapeObject
+				r.lines--
+				return r.startWholeFile(line, r.pendingLine, r.pendingCol+1)
+			}
+		}
 		if jsontext.Value(trimmed).IsValid(r.jsonOptions()...) && r.validUTF8(trimmed) {
 			// Only the end of the input makes a lone object a whole-file document; any
 			// other byte (a NUL included) is the next JSONL line, read on its own.
@@ -395,6 +404,20 @@ func (r *Reader) detect() bool {
 	}
 	r.shape = ShapeJSONL
 	return true
+}
+
+// batchWithRepeats reports whether line is a JSON object that holds a
+// member that may hold the records as a list, and is valid JSON but for a
+// member name given twice.
+func (r *Reader) batchWithRepeats(line []byte) bool {
+	v := jsontext.Value(line)
+	if len(v) == 0 || v[0] != '{' || v.IsValid(r.jsonOptions()...) || !v.IsValid(append(r.jsonOptions(), jsontext.AllowDuplicateNames(true))...) {
+		return false
+	}
+	keys := slices.Concat(r.opts.ListKeys, r.opts.OtherListKeys)
+	return FindMember(line, func(name string, kind jsontext.Kind) bool {
+		return kind == '[' && slices.Contains(keys, name)
+	})
 }
 
 // longBatchHead reports whether the input, at an object, is a batch object
@@ -815,6 +838,9 @@ func (r *Reader) keepMember(m member) bool {
 	}
 	n := tok.String()
 	if slices.Contains(r.obj.names, n) {
+		if _, ok := r.listKeyOf(m.name); ok {
+			return r.fail(ErrShape, m.nameLine, m.nameCol, "the object holds %q twice: keep the records in one list (Python's json, which the reference scorer reads with, keeps the last; other readers the first)", n)
+		}
 		return r.fail(ErrSyntax, m.nameLine, m.nameCol, "invalid JSON: duplicate object member name")
 	}
 	r.obj.names = append(r.obj.names, n)

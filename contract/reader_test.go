@@ -57,6 +57,11 @@ func TestReaderShapes(t *testing.T) {
 		// the first list is read as it comes; the second ends the reading
 		{"batch with both lists", `{"answers": [{"a": 1}], "responses": [{"b": 2}]}`, ShapeObject, []string{`1:14 {"a": 1}`}, `in.jsonl:1:13: the object holds both "responses" and "answers"`},
 		{"batch with both lists, the preferred one first", `{"responses": [{"b": 2}], "answers": [{"a": 1}]}`, ShapeObject, []string{`1:16 {"b": 2}`}, `in.jsonl:1:38: the object holds both "responses" and "answers"`},
+		// a list given twice (Python's json keeps the last, other readers the
+		// first): said, on one line as on several (one line was read as one
+		// JSONL record, "a response record needs case_id")
+		{"batch with a list twice, one line", `{"responses": [{"a": 1}], "responses": [{"b": 2}]}`, ShapeObject, []string{`1:16 {"a": 1}`}, `in.jsonl:1:27: the object holds "responses" twice: keep the records in one list`},
+		{"batch with a list twice", "{\"responses\": [{\"a\": 1}],\n\"responses\": []}", ShapeObject, []string{`1:16 {"a": 1}`}, `in.jsonl:2:1: the object holds "responses" twice: keep the records in one list`},
 		{"batch with both, the other no list", "{\"answers\": 5,\n \"responses\": [{\"b\": 2}]}", ShapeObject, []string{`2:16 {"b": 2}`}, `in.jsonl:1:13: the object holds both "responses" and "answers"`},
 		{"batch header after the list", "{\"responses\": [{\"b\": 2}],\n \"schema_version\": \"v\"}", ShapeObject, []string{`1:16 {"b": 2}`}, ""},
 		{"batch header broken after the list", "{\"responses\": [{\"b\": 2}],\n \"schema_version\": tru}", ShapeObject, []string{`1:16 {"b": 2}`}, "in.jsonl:2:23: invalid JSON"},
@@ -71,7 +76,7 @@ func TestReaderShapes(t *testing.T) {
 		{"bom", "\ufeff{\"a\":1}\n{}\n", ShapeJSONL, []string{`1:1 {"a":1}`, `2:1 {}`}, ""},
 		{"scalar", "42\n", ShapeJSONL, []string{`1:1 42`}, ""},
 		{"pretty object truncated", "{\n \"responses\": [\n", ShapeObject, nil, "truncated"},
-		{"duplicate batch key", "{\"responses\": [], \"responses\": []}", ShapeJSONL, []string{`1:1 {"responses": [], "responses": []}`}, ""},
+		{"duplicate batch key", "{\"responses\": [], \"responses\": []}", ShapeObject, nil, `in.jsonl:1:19: the object holds "responses" twice`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
