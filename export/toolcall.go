@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
+	"unicode/utf8"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/contract/strictjson"
@@ -36,6 +37,7 @@ type ToolcallPlan struct {
 	Candidate map[string][]byte
 	Inputs    []Input
 	tmpl      *template.Template
+	userAt    [2]int              // the line and column of the template's user block
 	arguments map[string][]string // by domain: the names of the tool's fields, in schema order
 	studyID   string
 	recipe    string
@@ -187,6 +189,7 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 		}
 	}
 	p.tmpl = t
+	p.userAt = blockAt(tmplText, t.Lookup("user"))
 	p.studyID = StudyID(&s, p.Inputs)
 	p.recipe = Recipe(&s, p.Inputs)
 	return p, nil
@@ -506,6 +509,11 @@ func (p *ToolcallPlan) Request(c *contract.Case, arm string, repeat int, include
 	if err != nil {
 		return contract.Request{}, err
 	}
+	if user == "" {
+		// a request that asks the model nothing (a block whose text an
+		// {{if}} left out): scored, it measures nothing
+		return contract.Request{}, &contract.InputError{File: p.tmpl.Name(), Line: p.userAt[0], Col: p.userAt[1], Msg: fmt.Sprintf(`prompt template: the {{define "user"}} block writes nothing for case %s (arm %s): the request would ask the model nothing; make the block write the user's request ({{.Prompt}})`, c.ID, arm)}
+	}
 	req := contract.Request{
 		SchemaVersion: contract.RequestV1,
 		RequestID:     RequestID(c.ID, arm, repeat, 1),
@@ -546,6 +554,18 @@ func (p *ToolcallPlan) execute(name string, data PromptData) (string, error) {
 		return "", templateErr(p.tmpl.Name(), err)
 	}
 	return strings.TrimSpace(out), nil
+}
+
+// blockAt is the line and column in text where the block t defines begins
+// (its first node); 0, 0 when it has none.
+func blockAt(text string, t *template.Template) [2]int {
+	if t == nil || t.Tree == nil || t.Tree.Root == nil {
+		return [2]int{}
+	}
+	off := min(int(t.Tree.Root.Position()), len(text))
+	line := 1 + strings.Count(text[:off], "\n")
+	col := 1 + utf8.RuneCountInString(text[strings.LastIndexByte(text[:off], '\n')+1:off])
+	return [2]int{line, col}
 }
 
 // templateErr is a prompt template's parse or execution error at its line and
