@@ -195,12 +195,15 @@ func WriteTable(w io.Writer, r *Result) error { return WriteTableWidth(w, r, 0) 
 // as report.FitTable fits them.
 func WriteTableWidth(w io.Writer, r *Result, width int) error {
 	var b bytes.Buffer
+	// names, paths and warnings from files are one line each (a label with a
+	// line break split the lines it is in)
+	line := contract.PrintableLine
 	fmt.Fprintf(&b, "comparison: %s (%s) vs %s (%s)\nstudy: %s, dataset: %s, seed: %d, repeats: %d\n\n",
-		r.A.Label, r.A.Path, r.B.Label, r.B.Path, r.StudyName(), r.Study.Dataset, r.Study.Seed, r.Study.Repeats)
+		line(r.A.Label), line(r.A.Path), line(r.B.Label), line(r.B.Path), line(r.StudyName()), line(r.Study.Dataset), r.Study.Seed, r.Study.Repeats)
 	for _, s := range r.Warned() {
-		b.WriteString("warnings of " + s.Name() + ":\n")
+		b.WriteString("warnings of " + line(s.Name()) + ":\n")
 		for _, w := range s.Warnings {
-			b.WriteString("- " + w + "\n")
+			b.WriteString("- " + line(w) + "\n")
 		}
 		b.WriteByte('\n')
 	}
@@ -209,13 +212,13 @@ func WriteTableWidth(w io.Writer, r *Result, width int) error {
 		rows = append(rows, armRow(r, a))
 	}
 	for _, a := range r.Arms {
-		b.WriteString(winnerLine(r, a) + "\n")
+		b.WriteString(line(winnerLine(r, a)) + "\n")
 	}
 	b.WriteByte('\n')
 	if err := table(&b, width, "", armHeader(r), rows); err != nil {
 		return err
 	}
-	fmt.Fprintf(&b, "custom fitness: %s %s, %s %s (%s)\n\n", r.A.Label, num(r.FitnessA), r.B.Label, num(r.FitnessB), FitnessDefinition)
+	fmt.Fprintf(&b, "custom fitness: %s %s, %s %s (%s)\n\n", line(r.A.Label), num(r.FitnessA), line(r.B.Label), num(r.FitnessB), FitnessDefinition)
 	if r.flipCount() > 0 {
 		rows = rows[:0]
 		for f := range r.EachFlip() {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/fbeval/fbeval/contract"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
@@ -109,13 +110,31 @@ func NewTextTable(w io.Writer) *tablewriter.Table {
 }
 
 // renderTable renders a table in the one table style of fbeval's text output.
+// Every cell is one line of printable text (cell) before the columns are
+// sized: a label with a line break split the table, and an escape sequence
+// written out after the sizing widened its row past the others.
 func renderTable(b *bytes.Buffer, header []string, rows [][]string) error {
 	t := NewTextTable(b)
-	t.Header(header)
-	if err := t.Bulk(rows); err != nil {
+	t.Header(cells(header))
+	lines := make([][]string, len(rows))
+	for i, r := range rows {
+		lines[i] = cells(r)
+	}
+	if err := t.Bulk(lines); err != nil {
 		return err
 	}
 	return t.Render()
+}
+
+// cells returns row's cells each as one line of printable text: line breaks and
+// tabs a space (plain), other control and bidirectional characters escaped
+// (contract.Printable).
+func cells(row []string) []string {
+	out := make([]string, len(row))
+	for i, c := range row {
+		out[i] = contract.Printable(plain(c))
+	}
+	return out
 }
 
 // plain flattens text for one table cell.
