@@ -82,7 +82,8 @@ var otherFormats = []string{"int32", "int64", "float", "double", "byte", "binary
 
 // misspeltFormat returns the format v misspells: the same but for case and
 // separators (date_time, DateTime, EMAIL), one cut short by a letter or two
-// (dat, emai), or one edit from one of five letters or more; "" when none, or
+// (dat, emai), one edit from one of five letters or more, two letters swapped
+// (emial), or a four-letter one's last letter wrong (data); "" when none, or
 // more than one is near. A format of one's own, near none, is no typo (json,
 // ulid).
 func misspeltFormat(v string) string {
@@ -108,6 +109,14 @@ func misspeltFormat(v string) string {
 	}
 	if w := usage.Misspelling(v, Formats); w != "" && len(v) >= 5 && usage.EditDistance(strings.ToLower(v), w) == 1 {
 		return w
+	}
+	for _, f := range Formats {
+		// two letters swapped (emial, tiem), which Levenshtein counts as
+		// two; a four-letter format's last letter wrong (data, tims), where
+		// another's first is more likely a word of one's own (rate)
+		if len(v) >= 4 && swapped(strings.ToLower(v), f) || len(v) == 4 && len(f) == 4 && strings.EqualFold(v[:3], f[:3]) {
+			return f
+		}
 	}
 	return ""
 }
@@ -269,6 +278,13 @@ func misspelling(k string, vocab []string) string {
 	}
 	if slices.Contains(Keywords, k) || slices.Contains(otherKeywords, k) {
 		return ""
+	}
+	for _, w := range checking {
+		// a plural keyword written singular (additionalProperty,
+		// patternProperty, prefixItem): three edits, past Misspelling
+		if len(w) > 5 && (strings.HasSuffix(w, "ies") && k == w[:len(w)-3]+"y" || strings.HasSuffix(w, "s") && k == w[:len(w)-1]) {
+			return w
+		}
 	}
 	w := usage.Misspelling(k, checking)
 	if w == "" || len(w) <= 3 && !strings.EqualFold(k, w) {

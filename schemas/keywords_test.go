@@ -43,6 +43,10 @@ func TestMisspelt(t *testing.T) {
 		// tsType, ajv-keywords' typeof), a plural's s aside
 		{"built on a keyword", `{"properties":{"when":{"type":"string","tsType":"Date"}},"typeof":"object","dtype":"int","$type":"x","@type":"y"}`, "", ""},
 		{"plural", `{"types":"string"}`, "/types", "type"},
+		// a plural keyword written singular: three edits from it
+		{"singular", `{"type":"object","additionalProperty":false}`, "/additionalProperty", "additionalProperties"},
+		{"singular y", `{"patternProperty":{"^a":{}}}`, "/patternProperty", "patternProperties"},
+		{"singular items", `{"prefixItem":[{}]}`, "/prefixItem", "prefixItems"},
 	}
 	for _, tt := range []struct{ doc, ptr, want string }{
 		{`{"type":"string","format":"dat"}`, "/format", "date"},
@@ -62,6 +66,12 @@ func TestMisspelt(t *testing.T) {
 		{`{"format":"cuid2"}`, "", ""},
 		{`{"format":"json"}`, "", ""},
 		{`{"format":"uuid4"}`, "", ""},
+		// two letters swapped, a four-letter format's last letter wrong
+		{`{"format":"emial"}`, "/format", "email"},
+		{`{"format":"tiem"}`, "/format", "time"},
+		{`{"format":"data"}`, "/format", "date"},
+		{`{"format":"rate"}`, "", ""}, // a word of one's own
+		{`{"format":"byte"}`, "", ""}, // OpenAPI's
 	} {
 		doc, err := strictjson.Parse(tt.doc)
 		if err != nil {
