@@ -251,8 +251,10 @@ func (c *CheckCmd) runContract(env *Env, output []byte) error {
 		return &exitError{code: 2, err: err}
 	}
 	// what lint finds (a pointer that resolves nowhere: its relation is
-	// skipped whenever the operand is absent) is said, not left to a PASS
-	for _, fd := range relations.Lint(ct) {
+	// skipped whenever the operand is absent) is said, not left to a PASS:
+	// on stderr, and in the result
+	lint := relations.Lint(ct)
+	for _, fd := range lint {
 		why := ""
 		if fd.Code == "UNRESOLVED_POINTER" {
 			why = " (a relation whose operand is absent is skipped, or counts nothing from it)"
@@ -276,6 +278,7 @@ func (c *CheckCmd) runContract(env *Env, output []byte) error {
 			return &exitError{code: 2, err: err}
 		}
 		res = r
+		res.Lint = lint
 		if c.Format == "json" {
 			// the result (the raw output's, what was inserted, the verdict
 			// for the assembled document) with the document it completed
@@ -303,6 +306,7 @@ func (c *CheckCmd) runContract(env *Env, output []byte) error {
 		}
 	} else {
 		res = ct.Check(output, ctx, opts)
+		res.Lint = lint
 		w := bufio.NewWriter(env.Stdout)
 		if c.Format == "json" {
 			err = res.WriteJSON(w)

@@ -57,6 +57,10 @@ type Result struct {
 	Errors          []Error
 	Inserted        []Insertion // assembled stage: values the application computed
 	Raw             *Result     // assembled stage: the result for the raw output
+	// Lint is what Lint finds in the contract (a relation whose pointer
+	// resolves nowhere is skipped): shown with the verdict, so a PASS read
+	// from the JSON is not taken for the relations' having been checked
+	Lint []LintFinding
 }
 
 // Check validates output against the contract's schema and relation keywords and,
@@ -285,6 +289,9 @@ func (r *Result) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, "%s%s: %s\n", e.Code, ptrs, e.Message)
 	}
+	for _, f := range r.Lint {
+		fmt.Fprintf(&b, "lint: %s %s at %s: %s\n", f.Severity, f.Code, f.Location, f.Message)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -333,6 +340,13 @@ func (r *Result) Object() contract.Object {
 		o = append(o, contract.Member{Key: "note", Value: r.Note})
 	}
 	o = append(o, contract.Member{Key: "errors", Value: errs})
+	if len(r.Lint) > 0 {
+		lint := make([]any, len(r.Lint))
+		for i, f := range r.Lint {
+			lint[i] = contract.Object{{Key: "severity", Value: f.Severity}, {Key: "code", Value: f.Code}, {Key: "location", Value: f.Location}, {Key: "message", Value: f.Message}}
+		}
+		o = append(o, contract.Member{Key: "lint", Value: lint})
+	}
 	if r.Stage == "assembled" {
 		ins := make([]any, len(r.Inserted))
 		for i, in := range r.Inserted {
