@@ -52,9 +52,7 @@ func DecodeResponse(raw []byte) (Response, error) {
 		return r, err
 	}
 	if len(f.model) > 0 && f.model[0] == '"' {
-		if m, err := jsontext.AppendUnquote(nil, f.model); err == nil {
-			r.Model = string(m)
-		}
+		r.Model = unquoteJSON(f.model) // a lone surrogate escape kept
 	}
 	if code, ok := f.providerError(); ok {
 		r.ProviderError, r.ErrorCode = true, code

@@ -276,6 +276,9 @@ func writeJUnitSuites(w io.Writer, out JUnitSuites, suites []JUnitSuite, walk fu
 				return err
 			}
 			for _, p := range s.Properties {
+				// a lone surrogate (a model's name) as its escape, which
+				// XML cannot hold (it became three U+FFFD)
+				p.Value = contract.EscapeSurrogates(p.Value)
 				if err := enc.EncodeElement(p, start("property")); err != nil {
 					return err
 				}
