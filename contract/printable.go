@@ -74,6 +74,20 @@ func PrintableLine(s string) string {
 	return strings.ReplaceAll(Printable(s), "\n", `\n`)
 }
 
+// ShortLine is PrintableLine of s cut at 80 bytes (maxShown, as input quoted
+// in a message is), with "..." where it was cut: a name or value from a file
+// quoted in a message.
+func ShortLine(s string) string {
+	if len(s) <= maxShown {
+		return PrintableLine(s)
+	}
+	n := maxShown
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return PrintableLine(s[:n]) + "..."
+}
+
 func isEscaped(r rune) bool {
 	return (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) || r == 0x2028 || r == 0x2029 || bidiControl(r)
 }

@@ -62,3 +62,19 @@ func TestPrintableLoneSurrogate(t *testing.T) {
 		}
 	}
 }
+
+// ShortLine cuts a name or value from a file at 80 bytes, on a character's
+// start, and makes it one printable line (a 10 KB model name was quoted whole
+// in the score's summary line).
+func TestShortLine(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"gpt-4o", "gpt-4o"},
+		{"a\nb\x1b", `a\nb\x1b`},
+		{strings.Repeat("Q", 81), strings.Repeat("Q", 80) + "..."},
+		{strings.Repeat("Q", 79) + "é", strings.Repeat("Q", 79) + "..."},
+	} {
+		if got := ShortLine(tt.in); got != tt.want {
+			t.Errorf("ShortLine(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

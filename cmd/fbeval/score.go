@@ -522,7 +522,11 @@ func caseResults(w *bufio.Writer, run *study.Run) error {
 // models their scored records name: "a.jsonl (model m)".
 func fromFiles(files, models []string) string {
 	from := contract.FileList(files)
-	if m := report.ModelsPhrase(models, " "); m != "" {
+	short := make([]string, len(models)) // a name from a file, cut as quoted input is
+	for i, m := range models {
+		short[i] = contract.ShortLine(m)
+	}
+	if m := report.ModelsPhrase(short, " "); m != "" {
 		from += " (" + m + ")"
 	}
 	return from

@@ -89,7 +89,7 @@ func loadWhole(name string, data []byte) (Doc, error) {
 		}
 		return Doc{}, fmt.Errorf("%s:1:1: expected an fbeval report (%s or %s), found no schema_version: write one with fbeval score --format json", name, contract.ReportV1, contract.CogLangResult)
 	default:
-		return Doc{}, fmt.Errorf("%s:1:1: expected an fbeval report, found %s%s", name, contract.PrintableLine(head.SchemaVersion), whatToDo(head.SchemaVersion))
+		return Doc{}, fmt.Errorf("%s:1:1: expected an fbeval report, found %s%s", name, contract.ShortLine(head.SchemaVersion), whatToDo(head.SchemaVersion))
 	}
 	return doc, nil
 }
