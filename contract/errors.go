@@ -41,15 +41,18 @@ type InputError struct {
 }
 
 func (e *InputError) Error() string {
+	// the file's name one printable line (a line break in it was taken
+	// for the message's and made "; ")
+	file := PrintableLine(e.File)
 	switch {
 	case e.File == "":
 		return e.Msg
 	case e.Line == 0:
-		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+		return fmt.Sprintf("%s: %s", file, e.Msg)
 	case e.Col == 0:
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+		return fmt.Sprintf("%s:%d: %s", file, e.Line, e.Msg)
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	return fmt.Sprintf("%s:%d:%d: %s", file, e.Line, e.Col, e.Msg)
 }
 
 // Unwrap returns the error's kind, so errors.Is(err, ErrLimit) and the like work.

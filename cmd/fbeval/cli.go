@@ -197,11 +197,23 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 		var xe *exitError
 		if !(errors.As(err, &xe) && xe.err == nil) {
-			fmt.Fprintf(stderr, "fbeval: %s\n", oneLine(err.Error()))
+			fmt.Fprintf(stderr, "fbeval: %s\n", oneLine(namesEscaped(err.Error(), args)))
 		}
 		return code
 	}
 	return 0
+}
+
+// namesEscaped writes each argument with a line break in it (a file's name)
+// that msg quotes as its escape, so that oneLine does not take the break for
+// the message's own and name a file that does not exist ("bad; name.json").
+func namesEscaped(msg string, args []string) string {
+	for _, a := range args {
+		if strings.ContainsAny(a, "\n\r") && strings.Contains(msg, a) {
+			msg = strings.ReplaceAll(msg, a, contract.PrintableLine(a))
+		}
+	}
+	return msg
 }
 
 // oneLine makes a message one printable line: line breaks become "; ", other
