@@ -185,7 +185,20 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 	}
 	for _, part := range []string{"system", "user"} {
 		if t.Lookup(part) == nil {
-			return nil, &contract.InputError{File: name, Msg: fmt.Sprintf(`prompt template: no {{define %q}} block`, part)}
+			// the blocks it has, and the one meant for it where one is near
+			names := blockNames(t, name)
+			found := "it defines none"
+			if len(names) > 0 {
+				quoted := make([]string, len(names))
+				for i, n := range names {
+					quoted[i] = strconv.Quote(n)
+				}
+				found = "it defines " + contract.JoinWords(quoted)
+			}
+			if near := usage.Nearest(part, names); near != "" {
+				found += fmt.Sprintf("; is %q meant to be %q?", near, part)
+			}
+			return nil, &contract.InputError{File: name, Msg: fmt.Sprintf(`prompt template: no {{define %q}} block (%s): a template defines "system" and "user"`, part, found)}
 		}
 	}
 	p.tmpl = t
@@ -554,6 +567,18 @@ func (p *ToolcallPlan) execute(name string, data PromptData) (string, error) {
 		return "", templateErr(p.tmpl.Name(), err)
 	}
 	return strings.TrimSpace(out), nil
+}
+
+// blockNames are the names of the blocks template t (named name) defines, sorted.
+func blockNames(t *template.Template, name string) []string {
+	var out []string
+	for _, b := range t.Templates() {
+		if b.Name() != name && b.Tree != nil {
+			out = append(out, b.Name())
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // blockAt is the line and column in text where the block t defines begins
