@@ -115,6 +115,8 @@ func Vacuous(g Gate) string {
 		lo, hi, what = 0, 1, "a probability (0-1)"
 	case unitCount, unitMS, unitUSD:
 		lo, hi, what = 0, math.Inf(1), "0 or more"
+	case unitBool:
+		lo, hi, what = 0, 1, "1 (true) or 0 (false)"
 	default:
 		return ""
 	}
@@ -127,7 +129,7 @@ func Vacuous(g Gate) string {
 // neverNull are the fields of an arm (and an effect's uplift) that have a
 // value in every report with a response: a gate that holds for all their
 // values checks nothing.
-var neverNull = []string{"runs", "absolute_uplift_points", "first_pass_success_percent", "final_success_percent", "semantic_accuracy_percent", "retry_rate_percent", "provider_errors", "missing_responses", "records_without_tokens", "expected_rows"}
+var neverNull = []string{"complete", "runs", "absolute_uplift_points", "first_pass_success_percent", "final_success_percent", "semantic_accuracy_percent", "retry_rate_percent", "provider_errors", "missing_responses", "records_without_tokens", "expected_rows"}
 
 // plainNumber writes a threshold as the user would: shortest form.
 func plainNumber(v float64) string {
