@@ -12,7 +12,6 @@ import (
 	"syscall"
 
 	"github.com/fbeval/fbeval/contract"
-	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 )
 
@@ -88,7 +87,7 @@ func resolveOutput(env *Env, path string) (string, os.FileMode, error) {
 	if what := keptFile(target, st); what != "" {
 		return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: holds %s, which this output would replace and fbeval cannot write again: name another output (or remove the file first, if you mean to replace it)", path, what)}
 	}
-	if unix.Access(target, unix.W_OK) != nil {
+	if cannotWrite(target) {
 		// replaced by a rename, it would be written all the same (a file
 		// made read-only to keep it, or another user's): as the shell's >
 		// would not
