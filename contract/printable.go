@@ -78,14 +78,11 @@ func PrintableLine(s string) string {
 // in a message is), with "..." where it was cut: a name or value from a file
 // quoted in a message.
 func ShortLine(s string) string {
-	if len(s) <= maxShown {
-		return PrintableLine(s)
+	s, cut := cutShown(s)
+	if cut {
+		return PrintableLine(s) + "..."
 	}
-	n := maxShown
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return PrintableLine(s[:n]) + "..."
+	return PrintableLine(s)
 }
 
 func isEscaped(r rune) bool {

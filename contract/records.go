@@ -495,14 +495,7 @@ func showValue(v jsontext.Value) string {
 // showText cuts text to maxShown bytes and quotes it if it holds control
 // characters or invalid UTF-8, so that it stays on one printable line.
 func showText(s string) string {
-	cut := false
-	if len(s) > maxShown {
-		n := maxShown
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
-		}
-		s, cut = s[:n], true
-	}
+	s, cut := cutShown(s)
 	if !utf8.ValidString(s) || strings.ContainsFunc(s, unicode.IsControl) {
 		s = strconv.Quote(s)
 	}
@@ -510,6 +503,19 @@ func showText(s string) string {
 		s += "..."
 	}
 	return s
+}
+
+// cutShown cuts s to at most maxShown bytes, at a character's start, and
+// says whether it cut.
+func cutShown(s string) (string, bool) {
+	if len(s) <= maxShown {
+		return s, false
+	}
+	n := maxShown
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n], true
 }
 
 // wantedJSON names the JSON a Go type is decoded from, for messages that must not

@@ -45,10 +45,7 @@ func TestSignalEndsTheProcessAsTheSignal(t *testing.T) {
 // ends fbeval by SIGPIPE, as it ends grep and jq: never a 0 that a pipeline
 // under pipefail would take for a pass (README, "Exit codes").
 func TestClosedPipeEndsBySIGPIPE(t *testing.T) {
-	bin, err := exec.LookPath("fbeval")
-	if err != nil {
-		t.Skip("the fbeval command of the test binary is not on PATH:", err)
-	}
+	bin := fbevalBin(t)
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -102,14 +99,22 @@ func TestIgnoredSignalsStayIgnored(t *testing.T) {
 // it waits for a writer; the test is skipped where there is none.
 func fbevalAndFIFO(t *testing.T) (bin, dir, fifo string) {
 	t.Helper()
-	bin, err := exec.LookPath("fbeval")
-	if err != nil {
-		t.Skip("the fbeval command of the test binary is not on PATH:", err)
-	}
+	bin = fbevalBin(t)
 	dir = t.TempDir()
 	fifo = filepath.Join(dir, "responses.jsonl")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
 	return bin, dir, fifo
+}
+
+// fbevalBin returns the fbeval command of the test binary (testscript puts it
+// on PATH), or skips the test where it is not.
+func fbevalBin(t *testing.T) string {
+	t.Helper()
+	bin, err := exec.LookPath("fbeval")
+	if err != nil {
+		t.Skip("the fbeval command of the test binary is not on PATH:", err)
+	}
+	return bin
 }

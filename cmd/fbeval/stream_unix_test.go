@@ -19,10 +19,7 @@ import (
 // nowhere ... remove it"), or waited for ever on reading the pipe for the kind
 // of file it held. -o /dev/stdin, standard input's pipe, is refused.
 func TestOutputToStreams(t *testing.T) {
-	bin, err := exec.LookPath("fbeval")
-	if err != nil {
-		t.Skip("the fbeval command of the test binary is not on PATH:", err)
-	}
+	bin := fbevalBin(t)
 	want, err := exec.Command(bin, "export", "toolcall-quick").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -103,10 +100,7 @@ func TestOutputToStreams(t *testing.T) {
 // the write's one line, after the score's summary line, in both suites (a
 // toolcall score said the write's line alone).
 func TestSummaryWhenOutputFails(t *testing.T) {
-	bin, err := exec.LookPath("fbeval")
-	if err != nil {
-		t.Skip("the fbeval command of the test binary is not on PATH:", err)
-	}
+	bin := fbevalBin(t)
 	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
 	if err != nil {
 		t.Skip("no /dev/full here:", err)
@@ -133,10 +127,7 @@ func TestSummaryWhenOutputFails(t *testing.T) {
 // read-only to keep it) is refused, as the shell's > refuses it, where the
 // rename replaced it. Run as root, the command runs as nobody.
 func TestReadOnlyOutputKept(t *testing.T) {
-	bin, err := exec.LookPath("fbeval")
-	if err != nil {
-		t.Skip("the fbeval command of the test binary is not on PATH:", err)
-	}
+	bin := fbevalBin(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "kept.json")
 	if err := os.WriteFile(out, []byte("{}\n"), 0o444); err != nil {

@@ -302,17 +302,7 @@ func TestSecondSignalStopsAtOnce(t *testing.T) {
 		cmd := exec.Command(filepath.Join(binDir, "fbeval-openai"), append(append([]string{"--base-url", url, "--model", "m",
 			"--timeout", "1m", "--concurrency", "2", "-o", "responses.jsonl"}, fast...), "requests.jsonl")...)
 		cmd.Dir = dir
-		var errb bytes.Buffer
-		cmd.Stderr = &errb
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		select {
-		case <-held:
-		case <-time.After(time.Minute):
-			cmd.Process.Kill()
-			t.Fatal("no call came")
-		}
+		errb := startHeld(t, cmd, held)
 		exited := make(chan error, 1)
 		go func() { exited <- cmd.Wait() }()
 		for i, s := range signals {
@@ -375,6 +365,22 @@ func TestIgnoredSIGINTStaysIgnored(t *testing.T) {
 	args := append([]string{"-c", `trap '' INT; exec "$0" "$@"`, filepath.Join(binDir, "fbeval-openai"), "--base-url", url, "--model", "m", "-o", "responses.jsonl"}, fast...)
 	cmd := exec.Command("sh", append(args, "requests.jsonl")...)
 	cmd.Dir = dir
+	errb := startHeld(t, cmd, held)
+	cmd.Process.Signal(os.Interrupt)
+	time.Sleep(200 * time.Millisecond)
+	close(release)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	if strings.Contains(errb.String(), "stopped") || !strings.Contains(errb.String(), "252 answered") {
+		t.Errorf("stderr %s", errb.String())
+	}
+}
+
+// startHeld starts a runner, its stderr kept in the buffer returned, and
+// waits until the fault server holds one of its calls (held).
+func startHeld(t *testing.T, cmd *exec.Cmd, held <-chan struct{}) *bytes.Buffer {
+	t.Helper()
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	if err := cmd.Start(); err != nil {
@@ -386,13 +392,5 @@ func TestIgnoredSIGINTStaysIgnored(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatal("no call came")
 	}
-	cmd.Process.Signal(os.Interrupt)
-	time.Sleep(200 * time.Millisecond)
-	close(release)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("%v: %s", err, errb.String())
-	}
-	if strings.Contains(errb.String(), "stopped") || !strings.Contains(errb.String(), "252 answered") {
-		t.Errorf("stderr %s", errb.String())
-	}
+	return &errb
 }
