@@ -1,6 +1,7 @@
 package schemas
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -38,4 +39,33 @@ func AppendPointer(p jsontext.Pointer, tokens []string) jsontext.Pointer {
 		b.WriteString(t)
 	}
 	return jsontext.Pointer(b.String())
+}
+
+// Step returns the child of a decoded JSON value (map[string]any, []any) named
+// by one reference token: an object's member, or an array's item where the
+// token is an index as RFC 6901 writes one (no sign, no leading zero).
+func Step(v any, tok string) (any, bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		c, ok := x[tok]
+		return c, ok
+	case []any:
+		i, err := strconv.Atoi(tok)
+		if err != nil || i < 0 || i >= len(x) || strconv.Itoa(i) != tok {
+			return nil, false
+		}
+		return x[i], true
+	}
+	return nil, false
+}
+
+// Resolve returns the value at ptr below a decoded JSON value.
+func Resolve(v any, ptr jsontext.Pointer) (any, bool) {
+	for tok := range ptr.Tokens() {
+		var ok bool
+		if v, ok = Step(v, tok); !ok {
+			return nil, false
+		}
+	}
+	return v, true
 }

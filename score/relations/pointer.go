@@ -53,27 +53,11 @@ func locationPointer(loc []string) string {
 	return string(schemas.Pointer(loc))
 }
 
-// step returns the child of v named by token t.
-func step(v any, t string) (any, bool) {
-	switch x := v.(type) {
-	case map[string]any:
-		c, ok := x[t]
-		return c, ok
-	case []any:
-		i, err := strconv.Atoi(t)
-		if err != nil || i < 0 || i >= len(x) || (len(t) > 1 && t[0] == '0') || t[0] == '+' {
-			return nil, false
-		}
-		return x[i], true
-	}
-	return nil, false
-}
-
 // resolve returns the value at p below v; p must hold no wildcards.
 func (p pointer) resolve(v any) (any, bool) {
 	for _, t := range p.tokens {
 		var ok bool
-		if v, ok = step(v, t); !ok {
+		if v, ok = schemas.Step(v, t); !ok {
 			return nil, false
 		}
 	}
@@ -103,7 +87,7 @@ func (p pointer) resolveAll(v any) []located {
 				}
 				continue
 			}
-			if c, ok := step(l.val, t); ok {
+			if c, ok := schemas.Step(l.val, t); ok {
 				next = append(next, located{string(jsontext.Pointer(l.ptr).AppendToken(t)), c})
 			}
 		}
