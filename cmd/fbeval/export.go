@@ -19,7 +19,7 @@ type ExportCmd struct {
 	Format           string   `help:"jsonl (one request per line), json (one batch object), or text (what the batch holds, one key: value line each, as the CogLang reference prints it; no requests). Without it, -o's name decides (.json the batch object, .txt text), else jsonl." enum:"jsonl,json,text" default:"jsonl"`
 	IncludeReference bool     `help:"Include the reference answer in every request (for smoke tests with fbeval-mock)."`
 	RepairFrom       []string `help:"Response files of the previous rounds: write the next attempt's requests for rows that failed with public feedback. Repeat for more files, or quote a pattern ('round*.jsonl')." placeholder:"FILE" sep:"none"`
-	Output           string   `short:"o" help:"Write to FILE (atomically) instead of standard output." placeholder:"FILE"`
+	Output           string   `short:"o" help:"Write to FILE instead of standard output: a file is replaced whole once the output is complete, never left half-written; a pipe or FIFO is written as it goes." placeholder:"FILE"`
 }
 
 func (c *ExportCmd) Run(env *Env) error {
