@@ -350,3 +350,28 @@ func TestSchemaMisspeltRelationKeyword(t *testing.T) {
 		}
 	}
 }
+
+// TestLintCompareKinds: x-compare's lint names the types as the schema
+// declares them; a date and a date-time compare as instants.
+func TestLintCompareKinds(t *testing.T) {
+	for _, tc := range []struct{ left, right, want string }{
+		{`{"type":"string","format":"date"}`, `{"type":"number"}`, "declared date vs number always fails"},
+		{`{"type":"string","format":"date-time"}`, `{"type":"boolean"}`, "declared date-time vs boolean always fails"},
+		{`{"type":"integer"}`, `{"type":"string"}`, "declared integer vs string always fails"},
+		{`{"type":"string","format":"decimal"}`, `{"type":"string"}`, "declared decimal string vs string always fails"},
+		{`{"type":"string","format":"date"}`, `{"type":"string","format":"date-time"}`, ""},
+		{`{"type":"integer"}`, `{"type":"number"}`, ""},
+		{`{"type":"string","format":"decimal"}`, `{"type":"integer"}`, ""},
+	} {
+		c := mustContract(t, `{"properties":{"a":`+tc.left+`,"b":`+tc.right+`},"x-compare":[{"left":"/a","op":"lt","right":"/b"}]}`)
+		got := ""
+		for _, f := range Lint(c) {
+			if f.Code == "INCOMPATIBLE_COMPARE" {
+				got = f.Message
+			}
+		}
+		if !strings.HasSuffix(got, tc.want) || (tc.want == "") != (got == "") {
+			t.Errorf("%s vs %s: got %q, want ...%q", tc.left, tc.right, got, tc.want)
+		}
+	}
+}

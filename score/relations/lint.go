@@ -143,18 +143,18 @@ func lintObject(obj map[string]any, loc string, add func(sev, code, loc, format 
 					}
 				}
 			case "x-compare":
-				var types [2]string
+				var kinds, declared [2]string
 				for j, side := range []string{"left", "right"} {
 					if s, ok := m[side].(string); ok {
 						resolves(obj, kwLoc, s)
 						if p, err := parsePointer(s, false); err == nil {
-							types[j] = declaredKind(subschemaAt(obj, p.tokens))
+							kinds[j], declared[j] = declaredKind(subschemaAt(obj, p.tokens))
 						}
 					}
 				}
-				if types[0] != "" && types[1] != "" && types[0] != types[1] {
+				if kinds[0] != "" && kinds[1] != "" && kinds[0] != kinds[1] {
 					add("error", "INCOMPATIBLE_COMPARE", kwLoc, "x-compare %v with %v: declared %s vs %s always fails",
-						m["left"], m["right"], types[0], types[1])
+						m["left"], m["right"], declared[0], declared[1])
 				}
 			case "x-count", "x-sum", "x-product", "x-references", "x-decimal":
 				for _, f := range []string{"target", "of", "from", "to"} {
@@ -203,23 +203,25 @@ func lintObject(obj map[string]any, loc string, add func(sev, code, loc, format 
 }
 
 // declaredKind is the comparison kind a schema declares: number (decimal strings
-// included), string, date-time (for date and date-time), boolean, or "" when it
-// does not say.
-func declaredKind(s map[string]any) string {
+// included), string, instant (for date and date-time), boolean, or "" when it
+// does not say; and what it declares, in the schema's words, for a message.
+func declaredKind(s map[string]any) (kind, declared string) {
 	if s == nil {
-		return ""
+		return "", ""
 	}
 	if f, _ := s["format"].(string); f == "date" || f == "date-time" {
-		return "date-time"
+		return "instant", f
 	}
 	if isDecimalSchema(s) {
-		return "number" // a decimal string compares with numbers by value
+		return "number", "decimal string" // compares with numbers by value
 	}
 	switch t, _ := s["type"].(string); t {
-	case "integer", "number":
-		return "number"
-	case "string", "boolean", "null", "array", "object":
-		return t
+	case "integer", "number", "string", "boolean", "null", "array", "object":
+		kind := t
+		if t == "integer" {
+			kind = "number"
+		}
+		return kind, t
 	}
-	return ""
+	return "", ""
 }
