@@ -25,6 +25,12 @@ type Study struct {
 	MaxTokens      *int              `json:"max_tokens,omitempty"`
 	Temperature    *float64          `json:"temperature,omitempty"`
 	Strict         bool              `json:"strict,omitempty"` // coglang: the strict scoring profile
+
+	// Source is the study file as read, so that a value found wrong once the
+	// dataset is read (a filter's domain the dataset does not have) is named
+	// at its line and column; nil for a built-in study, and once a flag
+	// replaces the filter's domains.
+	Source *Record `json:"-"`
 }
 
 // Filter selects cases of a dataset.

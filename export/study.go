@@ -93,6 +93,7 @@ func ParseStudy(name string, data []byte) (contract.Study, error) {
 	if ptr, msg := checkStudyFile(&s, given); msg != "" {
 		return s, rec.Errorf(contract.PointerOffset(data, ptr), "study: %s", msg)
 	}
+	s.Source = rec
 	return s, nil
 }
 
@@ -243,6 +244,7 @@ func Resolve(s contract.Study, o Overrides) (contract.Study, error) {
 	}
 	if len(o.Domains) > 0 {
 		s.Filter.Domains = o.Domains
+		s.Source = nil // the domains are the flags', not the file's
 	}
 	if len(o.Categories) > 0 {
 		s.Filter.Categories = o.Categories
@@ -425,6 +427,15 @@ func priceProblem(v float64) string {
 // (70000 for 70) from starting an export of hundreds of gigabytes, and sits far
 // above the sweeps studies run (10^5 to 10^6 requests).
 const MaxRequests = 100_000_000
+
+// studyErrAt is studyErr at the value ptr names in the study file, where the
+// study is a file's.
+func studyErrAt(s contract.Study, ptr string, format string, args ...any) error {
+	if s.Source == nil {
+		return studyErr(format, args...)
+	}
+	return s.Source.Errorf(contract.PointerOffset(s.Source.Raw, ptr), "study: "+format, args...)
+}
 
 func studyErr(format string, args ...any) error {
 	return &contract.InputError{Msg: "study: " + fmt.Sprintf(format, args...)}

@@ -63,9 +63,9 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 				have = append(have, cases[i].Domain)
 			}
 		}
-		for _, d := range s.Filter.Domains {
+		for i, d := range s.Filter.Domains {
 			if msg := unknownDomain(d, s.Dataset, have); msg != "" {
-				return nil, studyErr("%s", msg)
+				return nil, studyErrAt(s, fmt.Sprintf("/filter/domains/%d", i), "%s", msg)
 			}
 		}
 	}
