@@ -26,6 +26,7 @@ const (
 	CaseResultV1    = "fbeval-case-result/v1"
 	ReportV1        = "fbeval-report/v1"
 	ContractV1      = "fbeval-contract/v1"
+	CompareV1       = "fbeval-compare/v1" // fbeval compare's JSON: written, read by no command
 )
 
 // Version strings of the CogLang generation-eval v0.1 contract, spoken exactly.
@@ -61,6 +62,8 @@ func FileKind(version string) string {
 		return "an fbeval report"
 	case ContractV1:
 		return "an fbeval contract"
+	case CompareV1:
+		return "fbeval compare's JSON"
 	case CogLangFixture:
 		return "a CogLang fixture"
 	case CogLangResult:

@@ -317,10 +317,6 @@ func slowInstance(rec *contract.Record) (any, *Problem) {
 	return doc, nil
 }
 
-// compareVersion is fbeval compare's JSON (score/compare.Version): fbeval
-// writes it, but no command reads it, and no schema is published for it.
-const compareVersion = "fbeval-compare/v1"
-
 // chooseSchema returns the schema for doc, or a problem saying why there is none.
 func chooseSchema(doc any, opts Options) (string, Problem) {
 	if opts.Schema != "" {
@@ -348,7 +344,9 @@ func chooseSchema(doc any, opts Options) (string, Problem) {
 	}
 	name, ok := ForVersion(s)
 	if !ok {
-		if s == compareVersion {
+		if s == contract.CompareV1 {
+			// fbeval writes it, but no command reads it, and no schema is
+			// published for it
 			return "", Problem{Pointer: "/schema_version", Message: "this is fbeval compare's JSON (" + s + "), an output no fbeval command reads, which has no published schema: nothing to check it against"}
 		}
 		return "", Problem{Pointer: "/schema_version", Message: fmt.Sprintf("unknown schema_version %q", s)}

@@ -35,7 +35,7 @@ import (
 )
 
 // Version is the schema_version of the JSON comparison.
-const Version = "fbeval-compare/v1"
+const Version = contract.CompareV1
 
 // InputArm is the arm whose figures feed custom fitness.
 const InputArm = "input_schema"
