@@ -3,6 +3,7 @@ package contract
 import (
 	"bytes"
 	"iter"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -116,14 +117,36 @@ func toolCallForm(v jsontext.Value, depth int) string {
 // EncodedTwice reports whether an answer is a JSON string whose text is a
 // JSON object or list: the model's JSON encoded once more, as a runner that
 // encodes the answer it writes into the record's output string (json.dumps of
-// a text that was JSON already) makes it.
+// a text that was JSON already) makes it, or more than once more (a string
+// that holds a string that holds JSON).
 func EncodedTwice(output []byte) bool {
-	inner, ok := StringText(output)
-	if !ok {
-		return false
+	for {
+		inner, ok := StringText(output)
+		if !ok {
+			return false
+		}
+		v := jsontext.Value(bytes.TrimSpace([]byte(inner)))
+		if v.Kind() != '"' {
+			return (v.Kind() == '{' || v.Kind() == '[') && v.IsValid()
+		}
+		output = v // each round is shorter: it ends
 	}
-	v := jsontext.Value(bytes.TrimSpace([]byte(inner)))
-	return (v.Kind() == '{' || v.Kind() == '[') && v.IsValid()
+}
+
+// BlankText reports whether an answer holds no text: nothing but white space,
+// or that encoded (a JSON string of it, "\"\"", or null), as a runner that
+// encodes the text it writes, or a missing text, makes it (json.dumps of ""
+// or of None).
+func BlankText(output []byte) bool {
+	s := bytes.TrimSpace(output)
+	switch {
+	case len(s) == 0:
+		return true
+	case s[0] == '"':
+		t, ok := stringOf(s)
+		return ok && strings.TrimSpace(t) == "" && jsontext.Value(s).IsValid()
+	}
+	return string(s) == "null"
 }
 
 // StringText returns the text of an answer that is one JSON string (white
@@ -160,7 +183,9 @@ func objectItems(v jsontext.Value) iter.Seq[jsontext.Value] {
 // choices[0].message.content, a Messages reply's content list for its text),
 // or "" when it is not one: an OpenAI chat message or completion choice, a
 // Responses API message item or output_text part, Anthropic's text blocks or a
-// message holding them, a Gemini content or text part. An object with an
+// message holding them, a Gemini content or text part, and a whole reply
+// holding one (a chat completion, a Responses API response, a Gemini
+// response), as a runner that writes the body it was sent makes it. An object with an
 // "action" member is an envelope, whatever else it holds; a tool call is
 // ToolCallForm's.
 func WrappedAnswer(output []byte) string {
@@ -191,7 +216,32 @@ func wrappedAnswer(v jsontext.Value, depth int) string {
 	}
 	str := func(k string) string { s, _ := stringOf(members[k]); return s }
 	content := members["content"].Kind()
+	// a whole reply: what its first choice (candidate, output item holding
+	// text) is names it
+	holds := func(list string) bool {
+		if members[list].Kind() != '[' {
+			return false
+		}
+		for item := range objectItems(members[list]) {
+			if wrappedAnswer(item, depth+1) != "" {
+				return true
+			}
+			if list != "output" {
+				break // the first choice or candidate; a reply's output may start with reasoning
+			}
+		}
+		return false
+	}
 	switch {
+	case depth == 0 && holds("choices"):
+		return "an OpenAI chat completion (the whole reply)"
+	case depth == 0 && str("object") == "response" && holds("output"):
+		return "an OpenAI Responses API response (the whole reply)"
+	case depth == 0 && holds("candidates"):
+		return "a Gemini response (the whole reply)"
+	case content == '{' && str("role") == "" && wrappedAnswer(members["content"], depth+1) != "":
+		// a Gemini candidate: {"content": {"role", "parts"}, "finishReason"}
+		return "a Gemini candidate"
 	case members["message"].Kind() == '{' && members["finish_reason"] != nil:
 		if wrappedAnswer(members["message"], depth+1) != "" {
 			return "an OpenAI chat completion choice (choices[0])"

@@ -81,8 +81,21 @@ func TestWrappedAnswer(t *testing.T) {
 		responses = "../runners/internal/openai/testdata/responses_text.json"
 		messages  = "../runners/internal/anthropic/testdata/message_text.json"
 		toolCall  = "../runners/internal/openai/testdata/chat_tool_call_null_content.json"
+		reasoning = "../runners/internal/openai/testdata/responses_reasoning.json"
 	)
 	for _, tc := range []struct{ name, output, want string }{
+		// the whole reply, as a runner that writes the body it was sent makes it
+		{"chat completion", part(chat), "an OpenAI chat completion (the whole reply)"},
+		{"responses response", part(responses), "an OpenAI Responses API response (the whole reply)"},
+		{"responses with reasoning", part(reasoning), "an OpenAI Responses API response (the whole reply)"},
+		{"gemini response", `{"candidates": [{"content": {"role": "model", "parts": [{"text": "{\"action\": \"refuse\"}"}]}, "finishReason": "STOP", "index": 0}], "usageMetadata": {"promptTokenCount": 5}}`, "a Gemini response (the whole reply)"},
+		{"gemini candidate", `{"content": {"role": "model", "parts": [{"text": "x"}]}, "finishReason": "STOP"}`, "a Gemini candidate"},
+		// the whole reply, as a runner that writes the body it was sent makes it
+		{"chat completion", part(chat), "an OpenAI chat completion (the whole reply)"},
+		{"responses response", part(responses), "an OpenAI Responses API response (the whole reply)"},
+		{"responses with reasoning", part(reasoning), "an OpenAI Responses API response (the whole reply)"},
+		{"gemini response", `{"candidates": [{"content": {"role": "model", "parts": [{"text": "{\"action\": \"refuse\"}"}]}, "finishReason": "STOP", "index": 0}], "usageMetadata": {"promptTokenCount": 5}}`, "a Gemini response (the whole reply)"},
+		{"gemini candidate", `{"content": {"role": "model", "parts": [{"text": "x"}]}, "finishReason": "STOP"}`, "a Gemini candidate"},
 		{"chat message", part(chat, "choices", 0, "message"), `a chat message ({"role", "content"})`},
 		{"chat choice", part(chat, "choices", 0), "an OpenAI chat completion choice"},
 		{"chat choices", part(chat, "choices"), "a list holding an OpenAI chat completion choice"},
@@ -99,6 +112,8 @@ func TestWrappedAnswer(t *testing.T) {
 		{"ollama message", `{"role": "assistant", "content": "{\"action\": \"refuse\"}"}`, `a chat message`},
 		// not an answer wrapped
 		{"tool call message", part(toolCall, "choices", 0, "message"), ""},
+		{"tool call completion", part(toolCall), ""},
+		{"arguments with choices", `{"choices": ["a", "b"], "content": "x"}`, ""},
 		{"envelope", `{"action":"refuse","tool":null,"arguments":{"text":"x"},"missingFields":[],"reason":"content"}`, ""},
 		{"arguments with text", `{"text": "hello", "lang": "en"}`, ""},
 		{"text", "I cannot help.", ""},
@@ -123,6 +138,7 @@ func FuzzToolCallForm(f *testing.F) {
 			t.Fatalf("EncodedTwice(%q) of an empty text", s)
 		}
 		WrappedAnswer([]byte(s))
+		BlankText([]byte(s))
 		got := ToolCallForm([]byte(s))
 		if got != "" && !strings.HasPrefix(got, "a") && !strings.HasPrefix(got, "the model's") && !strings.HasPrefix(got, "Anthropic's") {
 			t.Fatalf("ToolCallForm(%q) = %q", s, got)
@@ -145,9 +161,40 @@ func TestEncodedTwice(t *testing.T) {
 		{`"\"quoted\""`, false},
 		{`""`, false},
 		{``, false},
+		// encoded three and four times (jq's tojson|tojson of a text that was JSON)
+		{`"\"{\\\"a\\\": 1}\""`, true},
+		{`"\"\\\"[1]\\\"\""`, true},
+		{`"\"\\\"text\\\"\""`, false},
 	} {
 		if got := EncodedTwice([]byte(tt.output)); got != tt.want {
 			t.Errorf("EncodedTwice(%s) = %v, want %v", tt.output, got, tt.want)
+		}
+	}
+}
+
+func TestBlankText(t *testing.T) {
+	for _, tt := range []struct {
+		output string
+		want   bool
+	}{
+		{``, true},
+		{" \n\t", true},
+		{`""`, true},   // json.dumps("")
+		{`" "`, true},  // json.dumps(" ")
+		{`"\n"`, true}, // json.dumps("\n")
+		{`null`, true}, // json.dumps(None)
+		{` null` + "\n", true},
+		{`"null"`, false},
+		{`nul`, false},
+		{`null null`, false},
+		{`"x"`, false},
+		{`"`, false},
+		{`" `, false},
+		{`{}`, false},
+		{`0`, false},
+	} {
+		if got := BlankText([]byte(tt.output)); got != tt.want {
+			t.Errorf("BlankText(%q) = %v, want %v", tt.output, got, tt.want)
 		}
 	}
 }

@@ -80,7 +80,7 @@ func FilteredWarning(n int, first string) string {
 // many of them are more often a runner's trouble than a model's answer.
 // first names the first of them.
 func BlankWarning(n, answered int, first string) string {
-	return contract.Plural(n, "answer", "answers") + " of " + strconv.Itoa(answered) + " " + contract.Pick(n, "is", "are") + " empty and " +
+	return contract.Plural(n, "answer", "answers") + " of " + strconv.Itoa(answered) + " " + contract.Pick(n, "is", "are") + " empty (no text, or an empty text encoded: \"\" or null) and " +
 		contract.Pick(n, "scores as a failure", "score as failures") + "; the first is " + first +
 		": a runner that took no text from some of the model's answers, or a reasoning model that spent its tokens before it answered (its finish_reason says so when the runner records it), measures the runner: check it before reading the figures as the model's"
 }

@@ -3,7 +3,6 @@ package coglang
 import (
 	"errors"
 	"slices"
-	"strings"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/fixtures"
@@ -79,7 +78,7 @@ func ReadResponses(fx *fixtures.CogLangFixture, sources []score.Source, opts sco
 			continue
 		}
 		answered++
-		if r := out.Responses[k]; r.Output != nil && strings.TrimSpace(*r.Output) == "" {
+		if r := out.Responses[k]; r.Output != nil && contract.BlankText([]byte(*r.Output)) {
 			if blank == 0 {
 				first = r.CaseID
 			}

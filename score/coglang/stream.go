@@ -1,7 +1,6 @@
 package coglang
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"sort"
@@ -123,9 +122,9 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 	if v := f.finish; len(v) > 2 && v[0] == '"' {
 		dst.finish = score.FinishReason(v[1 : len(v)-1]) // no reason has an escape
 	}
-	if len(out) == 0 || out[0] == '"' || out[0] <= ' ' {
+	if len(out) == 0 || out[0] == '"' || out[0] <= ' ' || out[0] == 'n' {
 		_, dst.quoted = contract.StringText(text)
-		dst.blank = len(bytes.TrimSpace(text)) == 0
+		dst.blank = contract.BlankText(text)
 	}
 	if v.Kind() == '{' || v.Kind() == '[' {
 		// a value the reference takes as Python's str() of it

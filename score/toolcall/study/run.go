@@ -766,7 +766,7 @@ func (run *Run) checkCase(o *outcome, requestID, caseID []byte) {
 // (score.FinishReason).
 func answerFlags(output, finishReason []byte) uint32 {
 	var f uint32
-	if len(bytes.TrimSpace(output)) == 0 {
+	if contract.BlankText(output) {
 		f |= fBlank
 	} else if contract.HoldsThinking(output) {
 		f |= fThinking
