@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"reflect"
 	"slices"
 	"strconv"
@@ -358,31 +359,40 @@ func PointerOffset(raw []byte, ptr string) int64 {
 func showNumber(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // countValue reads a token count (name, v) of rec: absent or null is nil; a
-// number whose value is a whole number from 0 is the count, written as an
-// integer or not (10, 10.0, 1e1: JSON Schema's integer, and what Python's json
-// writes of a float count), up to 2^53 where it is not written as an integer.
+// number whose value is a whole number from 0 is the count (ParseCount).
 func countValue(rec *Record, name string, v jsontext.Value) (*int64, error) {
 	if len(v) == 0 || v.Kind() == 'n' {
 		return nil, nil
 	}
-	bad := func() (*int64, error) {
-		return nil, rec.Errorf(memberValueOffset(rec.Raw, name), "%s must be an integer at least 0, got %s", name, showValue(v))
-	}
-	if v.Kind() != '0' {
-		return bad()
-	}
-	if n, err := strconv.ParseInt(string(v), 10, 64); err == nil {
-		if n < 0 {
-			return bad()
+	if v.Kind() == '0' {
+		if n, ok := ParseCount(string(v)); ok {
+			return &n, nil
 		}
-		return &n, nil
 	}
-	x, err := strconv.ParseFloat(string(v), 64)
-	if err != nil || x < 0 || x != math.Trunc(x) || x > 1<<53 {
-		return bad()
+	return nil, rec.Errorf(memberValueOffset(rec.Raw, name), "%s must be a whole number from 0 to %d, got %s", name, int64(math.MaxInt64), showValue(v))
+}
+
+// ParseCount reads a token count written as a JSON number: a whole number from
+// 0 to the largest int64, written as an integer or not (10, 10.0, 1e1: JSON
+// Schema's integer, and what Python's json writes of a float count), its value
+// exact. The scorer reads counts with it, and the runners the counts a
+// provider sends.
+func ParseCount(num string) (int64, bool) {
+	if n, err := strconv.ParseInt(num, 10, 64); err == nil {
+		return max(n, 0), n >= 0
 	}
-	n := int64(x)
-	return &n, nil
+	if i := strings.IndexAny(num, "eE"); i >= 0 {
+		// a count's exponent is small; a large one would make big.Rat
+		// build a huge number to say no
+		if e, err := strconv.Atoi(strings.TrimPrefix(num[i+1:], "+")); err != nil || e > 40 || e < -400 {
+			return 0, false
+		}
+	}
+	var r big.Rat
+	if _, ok := r.SetString(num); !ok || !r.IsInt() || r.Sign() < 0 || !r.Num().IsInt64() {
+		return 0, false
+	}
+	return r.Num().Int64(), true
 }
 
 func deref(s *string) string {

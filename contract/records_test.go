@@ -61,3 +61,38 @@ func FuzzNotJSON(f *testing.F) {
 		RecordFollows([]byte(s), off)
 	})
 }
+
+func TestParseCount(t *testing.T) {
+	for _, tc := range []struct {
+		num  string
+		want int64
+		ok   bool
+	}{
+		{"0", 0, true},
+		{"10", 10, true},
+		{"10.0", 10, true},
+		{"1e1", 10, true},
+		{"1E+1", 10, true},
+		{"1.5e1", 15, true},
+		{"-0", 0, true},
+		{"-0.0", 0, true},
+		{"1e16", 10000000000000000, true}, // past 2^53, exact
+		{"9007199254740993.0", 9007199254740993, true}, // 2^53+1, which a float64 is not
+		{"9223372036854775807", 9223372036854775807, true},
+		{"9.223372036854775807e18", 9223372036854775807, true},
+		{"9223372036854775808", 0, false},
+		{"1e19", 0, false},
+		{"1e300", 0, false},
+		{"1e999999999", 0, false},
+		{"-1", 0, false},
+		{"-1.0", 0, false},
+		{"1.5", 0, false},
+		{"1e-1", 0, false},
+		{"", 0, false},
+	} {
+		got, ok := ParseCount(tc.num)
+		if ok != tc.ok || got != tc.want {
+			t.Errorf("ParseCount(%q) = %d, %v; want %d, %v", tc.num, got, ok, tc.want, tc.ok)
+		}
+	}
+}

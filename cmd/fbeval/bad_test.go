@@ -241,7 +241,7 @@ func TestBadInputToolcall(t *testing.T) {
 			"fbeval: $F: 1 line was rejected"}, []int{4}},
 		{"bignum.jsonl", 0, []string{
 			"fbeval: $F:4:73: number out of range for a number at /latency_ms (line rejected)",
-			"fbeval: $F:5:80: input_token_count must be an integer at least 0, got 19999999999999999999999999999999999999999999999999999999999999999999999999999999... (line rejected)",
+			"fbeval: $F:5:80: input_token_count must be a whole number from 0 to 9223372036854775807, got 19999999999999999999999999999999999999999999999999999999999999999999999999999999... (line rejected)",
 			"fbeval: $F: 2 lines were rejected"}, []int{4, 5}},
 		{"versions.jsonl", 0, []string{
 			`fbeval: $F:4:1: schema_version must be "fbeval-response/v1" or absent, got "fbeval-response/v2" (line rejected)`,

@@ -146,7 +146,7 @@ func TestNumbersExactOrRefused(t *testing.T) {
 		t.Fatalf("exit %d (two rows lack a response); stderr %s", code, stderr)
 	}
 	for _, want := range []string{
-		"fbeval: -:3:" + fmt.Sprint(len(lines[2])-2) + ": output_token_count must be an integer at least 0, got -1 (line rejected)\n",
+		"fbeval: -:3:" + fmt.Sprint(len(lines[2])-2) + ": output_token_count must be a whole number from 0 to 9223372036854775807, got -1 (line rejected)\n",
 		"fbeval: -:4:" + fmt.Sprint(len(lines[3])-8) + ": latency_ms must be a number at least 0, got -1.7e+308 (line rejected)\n",
 		"a token total or the cost passed the largest value a report holds",
 	} {

@@ -79,6 +79,16 @@ func readHESchemaRow(rec *contract.Record) (hesRow, error) {
 		if a.Generation == nil || a.Generation.Text == nil {
 			return row, rec.Errorf(0, "attempt %d has no generation text", i+1)
 		}
+		for _, c := range []struct {
+			name string
+			n    *int64
+		}{{"input_tokens", a.Generation.InputTokens}, {"output_tokens", a.Generation.OutputTokens}} {
+			if name, n := c.name, c.n; n != nil && *n < 0 {
+				// a record of it the scorer would refuse
+				ptr := fmt.Sprintf("/attempts/%d/generation/%s", i, name)
+				return row, rec.Errorf(contract.PointerOffset(rec.Raw, ptr), "attempt %d's %s is %d: a count of tokens is 0 or more", i+1, name, *n)
+			}
+		}
 	}
 	return row, nil
 }

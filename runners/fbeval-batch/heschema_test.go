@@ -97,6 +97,8 @@ func TestFromHESchemaRefuses(t *testing.T) {
 		{"arm", strings.Replace(hesLine("hotels-000", 0, "no_schema", "ok", "", "x"), `"no_schema"`, `"schema"`, 1), `arm "schema" is none of HESchema's`},
 		{"status", hesLine("hotels-000", 0, "no_schema", "done", "", "x"), `status "done" is neither of HESchema's (ok, provider_error)`},
 		{"no text", strings.Replace(hesLine("hotels-000", 0, "no_schema", "ok", "", "x"), `"text":"x",`, "", 1), "r.jsonl:1:1: attempt 1 has no generation text"},
+		// a count the scorer would refuse in the record made of it
+		{"negative count", strings.Replace(hesLine("hotels-000", 0, "no_schema", "ok", "", "x", "y"), `"output_tokens":42,"text":"y"`, `"output_tokens":-4,"text":"y"`, 1), "r.jsonl:1:414: attempt 2's output_tokens is -4: a count of tokens is 0 or more"},
 		{"repeat as a string", `{"caseId":"a","arm":"no_schema","repeat":"1","status":"ok","attempts":[]}`, "r.jsonl:1:42: want an integer, got a JSON string at /repeat"},
 		{"repeated member", `{"caseId":"a","caseId":"b","arm":"no_schema","repeat":1,"status":"ok","attempts":[]}`, "r.jsonl:1:15: invalid JSON: duplicate object member name"},
 		{"empty", "", "r.jsonl: no run log line"},

@@ -127,10 +127,10 @@ type message struct {
 	// explanation): kept in the record's metadata
 	StopDetails jsontext.Value `json:"stop_details"`
 	Usage       *struct {
-		InputTokens              *int64 `json:"input_tokens"`
-		OutputTokens             *int64 `json:"output_tokens"`
-		CacheCreationInputTokens *int64 `json:"cache_creation_input_tokens"`
-		CacheReadInputTokens     *int64 `json:"cache_read_input_tokens"`
+		InputTokens              json.RawMessage `json:"input_tokens"`
+		OutputTokens             json.RawMessage `json:"output_tokens"`
+		CacheCreationInputTokens json.RawMessage `json:"cache_creation_input_tokens"`
+		CacheReadInputTokens     json.RawMessage `json:"cache_read_input_tokens"`
 	} `json:"usage"`
 }
 
@@ -171,16 +171,21 @@ func ParseMessage(body []byte) (runner.Result, error) {
 		res.Metadata = append(res.Metadata, runner.Field("stop_details", contract.Raw(d)))
 	}
 	if u := m.Usage; u != nil {
-		if u.InputTokens != nil || u.CacheCreationInputTokens != nil || u.CacheReadInputTokens != nil {
+		var counts runner.Counts
+		ins := []*int64{counts.Of("usage.input_tokens", u.InputTokens), counts.Of("usage.cache_creation_input_tokens", u.CacheCreationInputTokens), counts.Of("usage.cache_read_input_tokens", u.CacheReadInputTokens)}
+		res.OutputTokens = counts.Of("usage.output_tokens", u.OutputTokens)
+		if counts.Err != nil {
+			return runner.Result{}, counts.Err
+		}
+		if ins[0] != nil || ins[1] != nil || ins[2] != nil {
 			var n int64
-			for _, p := range []*int64{u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens} {
+			for _, p := range ins {
 				if p != nil {
 					n += *p
 				}
 			}
 			res.InputTokens = &n
 		}
-		res.OutputTokens = u.OutputTokens
 	}
 	var blocks []block
 	if len(m.Content) > 0 && string(m.Content) != "null" {

@@ -270,3 +270,25 @@ func TestMessagesPath(t *testing.T) {
 		}
 	}
 }
+
+// TestParseUsageCounts: a count the scorer would refuse makes the answer a
+// bad_response named by its member; cache reads and writes still add to the
+// input tokens.
+func TestParseUsageCounts(t *testing.T) {
+	msg := func(usage string) []byte {
+		return []byte(`{"id":"m","type":"message","role":"assistant","model":"c","content":[{"type":"text","text":"{}"}],"stop_reason":"end_turn","usage":` + usage + `}`)
+	}
+	res, err := ParseMessage(msg(`{"input_tokens":5,"cache_read_input_tokens":10,"output_tokens":2}`))
+	if err != nil || *res.InputTokens != 15 || *res.OutputTokens != 2 {
+		t.Errorf("whole: %+v %v", res, err)
+	}
+	for usage, want := range map[string]string{
+		`{"input_tokens":-7,"output_tokens":2}`:                                  "bad_response: the answer's usage.input_tokens is -7, not a whole number of tokens from 0",
+		`{"input_tokens":5,"cache_creation_input_tokens":0.5,"output_tokens":2}`: "bad_response: the answer's usage.cache_creation_input_tokens is 0.5, not a whole number",
+		`{"input_tokens":5,"output_tokens":-2}`:                                  "bad_response: the answer's usage.output_tokens is -2, not a whole number",
+	} {
+		if _, err := ParseMessage(msg(usage)); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", usage, err, want)
+		}
+	}
+}

@@ -187,9 +187,9 @@ type chatCompletion struct {
 	Choices []chatChoice    `json:"choices"`
 	Error   json.RawMessage `json:"error"` // OpenRouter: an error in a 200 answer
 	Usage   *struct {
-		PromptTokens     *int64 `json:"prompt_tokens"`
-		CompletionTokens *int64 `json:"completion_tokens"`
-		TotalTokens      *int64 `json:"total_tokens"`
+		PromptTokens     json.RawMessage `json:"prompt_tokens"`
+		CompletionTokens json.RawMessage `json:"completion_tokens"`
+		TotalTokens      json.RawMessage `json:"total_tokens"`
 	} `json:"usage"`
 }
 
@@ -287,13 +287,18 @@ func ParseChat(body []byte) (runner.Result, error) {
 		res.FinishReason = *ch.FinishReason
 	}
 	if u := c.Usage; u != nil {
-		res.InputTokens, res.OutputTokens = u.PromptTokens, u.CompletionTokens
-		if u.PromptTokens != nil && u.CompletionTokens != nil && u.TotalTokens != nil && *u.TotalTokens > *u.PromptTokens+*u.CompletionTokens {
+		var counts runner.Counts
+		in, out, total := counts.Of("usage.prompt_tokens", u.PromptTokens), counts.Of("usage.completion_tokens", u.CompletionTokens), counts.Of("usage.total_tokens", u.TotalTokens)
+		if counts.Err != nil {
+			return runner.Result{}, counts.Err
+		}
+		res.InputTokens, res.OutputTokens = in, out
+		if in != nil && out != nil && total != nil && *total > *in+*out {
 			// Gemini's OpenAI-compatible API leaves the thinking tokens
 			// out of completion_tokens and counts them in total_tokens;
 			// they are output tokens, billed as such
-			out := *u.TotalTokens - *u.PromptTokens
-			res.OutputTokens = &out
+			n := *total - *in
+			res.OutputTokens = &n
 		}
 	}
 	for _, tc := range msg.ToolCalls {
@@ -375,8 +380,8 @@ type responsesAnswer struct {
 	} `json:"error"`
 	Output json.RawMessage `json:"output"`
 	Usage  *struct {
-		InputTokens  *int64 `json:"input_tokens"`
-		OutputTokens *int64 `json:"output_tokens"`
+		InputTokens  json.RawMessage `json:"input_tokens"`
+		OutputTokens json.RawMessage `json:"output_tokens"`
 	} `json:"usage"`
 }
 
@@ -432,7 +437,11 @@ func ParseResponses(body []byte) (runner.Result, error) {
 		res.FinishReason = a.IncompleteDetails.Reason
 	}
 	if u := a.Usage; u != nil {
-		res.InputTokens, res.OutputTokens = u.InputTokens, u.OutputTokens
+		var counts runner.Counts
+		res.InputTokens, res.OutputTokens = counts.Of("usage.input_tokens", u.InputTokens), counts.Of("usage.output_tokens", u.OutputTokens)
+		if counts.Err != nil {
+			return runner.Result{}, counts.Err
+		}
 	}
 	for _, item := range items {
 		if item.Type == "function_call" {

@@ -406,3 +406,46 @@ func TestErrorInA200Answer(t *testing.T) {
 		t.Errorf("null errors: %+v, %v", res, err)
 	}
 }
+
+// TestParseUsageCounts: counts are read by the scorer's rule; one it would
+// refuse (negative, a fraction, a string, past int64) makes the answer a
+// bad_response named by its member, where the record was written and refused
+// by the scorer (or a fraction failed the body with the decoder's words).
+func TestParseUsageCounts(t *testing.T) {
+	chat := func(usage string) string {
+		return `{"id":"c","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"{}"},"finish_reason":"stop"}],"usage":` + usage + `}`
+	}
+	resp := func(usage string) string {
+		return `{"id":"r","object":"response","status":"completed","model":"m","output":[{"type":"message","content":[{"type":"output_text","text":"{}"}]}],"usage":` + usage + `}`
+	}
+	for _, tc := range []struct {
+		name, body string
+		responses  bool
+		in, out    int64
+		wantErr    string
+	}{
+		{"whole", chat(`{"prompt_tokens":5,"completion_tokens":3,"total_tokens":8}`), false, 5, 3, ""},
+		{"as floats", chat(`{"prompt_tokens":5.0,"completion_tokens":3e0,"total_tokens":8}`), false, 5, 3, ""},
+		{"negative", chat(`{"prompt_tokens":-5,"completion_tokens":3,"total_tokens":-2}`), false, 0, 0, "bad_response: the answer's usage.prompt_tokens is -5, not a whole number of tokens from 0"},
+		{"fraction", chat(`{"prompt_tokens":1.5,"completion_tokens":3}`), false, 0, 0, "bad_response: the answer's usage.prompt_tokens is 1.5, not a whole number"},
+		{"string", chat(`{"prompt_tokens":5,"completion_tokens":"3"}`), false, 0, 0, `bad_response: the answer's usage.completion_tokens is "3", not a whole number`},
+		{"past int64", chat(`{"prompt_tokens":1e30,"completion_tokens":3}`), false, 0, 0, "bad_response: the answer's usage.prompt_tokens is 1e30, not a whole number"},
+		{"responses negative", resp(`{"input_tokens":5,"output_tokens":-1}`), true, 0, 0, "bad_response: the answer's usage.output_tokens is -1, not a whole number"},
+		{"responses whole", resp(`{"input_tokens":5,"output_tokens":1}`), true, 5, 1, ""},
+	} {
+		parse := ParseChat
+		if tc.responses {
+			parse = ParseResponses
+		}
+		res, err := parse([]byte(tc.body))
+		if tc.wantErr != "" {
+			if err == nil || !strings.HasPrefix(err.Error(), tc.wantErr) {
+				t.Errorf("%s: err %v, want %q", tc.name, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || res.InputTokens == nil || *res.InputTokens != tc.in || res.OutputTokens == nil || *res.OutputTokens != tc.out {
+			t.Errorf("%s: %+v %v", tc.name, res, err)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -202,4 +204,27 @@ func temperatureAdvice(code, message, sent, none, one string) string {
 		return " (the model takes no temperature but its default, 1, and " + sent + ": " + one + ")"
 	}
 	return ""
+}
+
+// Counts reads a provider's token counts by the rule the scorer reads a
+// record's (contract.ParseCount): a count that breaks it (negative, a
+// fraction, a string) makes the answer a bad_response, so that no record the
+// scorer would refuse is written, and resume asks the request again. Err is
+// the first count broken.
+type Counts struct{ Err error }
+
+// Of returns the count raw holds (nil when absent or null), name saying
+// where it is in the answer.
+func (c *Counts) Of(name string, raw json.RawMessage) *int64 {
+	v := bytes.TrimSpace(raw)
+	if len(v) == 0 || string(v) == "null" {
+		return nil
+	}
+	if n, ok := contract.ParseCount(string(v)); ok {
+		return &n
+	}
+	if c.Err == nil {
+		c.Err = BadResponse("the answer's %s is %s, not a whole number of tokens from 0 (a record of it would be refused by the scorer)", name, capText(strings.Join(strings.Fields(string(v)), " "), 40))
+	}
+	return nil
 }
