@@ -912,3 +912,37 @@ func TestRetryBatchMistakes(t *testing.T) {
 		t.Errorf("another export's results without --requests: exit %d\n%s", code, errs)
 	}
 }
+
+// TestFromOpenAIStatuses: a line is an answer at status 2xx alone; a redirect
+// or an interim status is a provider error of that status, a status that is
+// none or no HTTP status an error at its place, and a line the quick split
+// gives up on is named at its place in fbeval's words (it was the decoder's:
+// "Mismatch type int64 with value ... at index 404", at 1:1).
+func TestFromOpenAIStatuses(t *testing.T) {
+	dir := t.TempDir()
+	const ok = `{"id":"b","custom_id":"x","response":{"status_code":STATUS,"body":{"id":"c","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"{}"},"finish_reason":"stop"}]}},"error":null}`
+	for _, tc := range []struct {
+		status   string
+		code     int
+		out, err string
+	}{
+		{"200", 0, `"output":"{}"`, ""},
+		{"201", 0, `"output":"{}"`, ""},
+		{"302", 1, `"error":{"code":"http_302","message":"status 302, which is neither an answer (200) nor an error the API sends (400 or more): no answer to score"}`, ""},
+		{"199", 1, `"code":"http_199"`, ""},
+		{"0", 2, "", "r.jsonl:1:53: status_code 0 is no HTTP status (200 for an answer, 400 or more for an error)"},
+		{"-200", 2, "", "r.jsonl:1:53: status_code -200 is no HTTP status"},
+		{"200.0", 2, "", "r.jsonl:1:53: want an integer, got a JSON number at /response/status_code"},
+		{`"200"`, 2, "", "r.jsonl:1:53: want an integer, got a JSON string at /response/status_code"},
+	} {
+		path := writeIn(t, dir, "r.jsonl", strings.Replace(ok, "STATUS", tc.status, 1)+"\n")
+		code, out, errs := runBatch(t, "", "from-openai", path)
+		if code != tc.code || !strings.Contains(out, tc.out) || tc.err != "" && !strings.Contains(errs, tc.err) || strings.Contains(errs, "index") {
+			t.Errorf("status %s: exit %d, stdout %q, stderr %q; want exit %d, %q, %q", tc.status, code, out, errs, tc.code, tc.out, tc.err)
+		}
+	}
+	path := writeIn(t, dir, "r.jsonl", `{"id":"b","custom_id":"x","response":{"request_id":"r","body":{"id":"c"}},"error":null}`+"\n")
+	if code, _, errs := runBatch(t, "", "from-openai", path); code != 2 || !strings.Contains(errs, "r.jsonl:1:38: the response has no status_code") {
+		t.Errorf("no status: exit %d, %q", code, errs)
+	}
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,8 @@ import (
 	"github.com/fbeval/fbeval/runners/internal/anthropic"
 	"github.com/fbeval/fbeval/runners/internal/openai"
 	"github.com/fbeval/fbeval/runners/internal/runner"
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // parser reads one batch result record; a record that is not a result line is an
@@ -52,7 +53,7 @@ func eachLine(name string, r io.Reader, f parser) ([]result, error) {
 // apiError reads an error member: {"code", "message"}, {"type", "message"}, Anthropic's
 // {"type": "error", "error": {"type", "message"}}, or a bare string (vLLM's run-batch
 // writes its error message so). kind is the code, else the type.
-func apiError(raw json.RawMessage) (kind, message string) {
+func apiError(raw []byte) (kind, message string) {
 	var text string
 	if runner.JSON.Unmarshal(raw, &text) == nil {
 		return "", text
@@ -166,10 +167,20 @@ func parseOpenAIResult(rec *contract.Record, whole bool) (result, error) {
 	if l.status == nil && l.choices {
 		body = l.response // the older vLLM shape
 	}
-	if l.status != nil && *l.status >= 400 {
+	switch st := l.status; {
+	case st == nil && !l.choices:
+		return result{}, rec.Errorf(contract.PointerOffset(rec.Raw, "/response"), "the response has no status_code: OpenAI's Batch output and vLLM's run-batch give each {\"status_code\", \"body\"}, 200 for an answer")
+	case st == nil:
+	case *st < 100 || *st > 599:
+		return result{}, rec.Errorf(contract.PointerOffset(rec.Raw, "/response/status_code"), "status_code %d is no HTTP status (200 for an answer, 400 or more for an error)", *st)
+	case *st >= 400:
 		// the body is the API's error answer: read as a live call reads it
-		e := runner.StatusError(*l.status, body)
+		e := runner.StatusError(*st, body)
 		out.res.Error = &contract.ProviderError{Code: e.Code, Message: e.Message}
+		return out, nil
+	case *st/100 != 2:
+		// a redirect or an interim status: what the body holds is no answer
+		out.res.Error = &contract.ProviderError{Code: fmt.Sprintf("http_%d", *st), Message: fmt.Sprintf("status %d, which is neither an answer (200) nor an error the API sends (400 or more): no answer to score", *st)}
 		return out, nil
 	}
 	if !whole {
@@ -217,16 +228,22 @@ func splitLine[L any](rec *contract.Record, quick func([]byte, *L) bool, decode 
 	return decode(rec)
 }
 
+// lineOptions decode a results line that the quick split gave up on: names
+// matched without regard to case (as encoding/json matches them, and the
+// quick split gives up at), a member twice an error at its place, any other
+// member ignored.
+var lineOptions = json.JoinOptions(json.MatchCaseInsensitiveNames(true))
+
 // decodeOpenAILine splits a results line into its parts by decoding it.
 func decodeOpenAILine(rec *contract.Record) (openAILine, error) {
 	var l openAILine
 	var w struct {
-		CustomID *string         `json:"custom_id"`
-		Response json.RawMessage `json:"response"`
-		Error    json.RawMessage `json:"error"`
+		CustomID *string        `json:"custom_id"`
+		Response jsontext.Value `json:"response"`
+		Error    jsontext.Value `json:"error"`
 	}
-	if err := runner.JSON.Unmarshal(rec.Raw, &w); err != nil {
-		return l, rec.Errorf(0, "not a batch result line: %v", err)
+	if err := json.Unmarshal(rec.Raw, &w, lineOptions); err != nil {
+		return l, contract.DecodeError(rec, err)
 	}
 	if w.CustomID == nil || *w.CustomID == "" {
 		if what := wrongLine(rec.Raw, "openai"); what != "" {
@@ -236,14 +253,19 @@ func decodeOpenAILine(rec *contract.Record) (openAILine, error) {
 	}
 	l.customID = *w.CustomID
 	if len(w.Response) > 0 && string(w.Response) != "null" {
-		var resp struct {
-			StatusCode *int            `json:"status_code"`
-			Body       json.RawMessage `json:"body"`
-			Choices    json.RawMessage `json:"choices"`
+		// decoded again for its parts, so that an error is at its place
+		// in the line
+		var parts struct {
+			Response struct {
+				StatusCode *int           `json:"status_code"`
+				Body       jsontext.Value `json:"body"`
+				Choices    jsontext.Value `json:"choices"`
+			} `json:"response"`
 		}
-		if err := runner.JSON.Unmarshal(w.Response, &resp); err != nil {
-			return l, rec.Errorf(0, "response is not an object: %v", err)
+		if err := json.Unmarshal(rec.Raw, &parts, lineOptions); err != nil {
+			return l, contract.DecodeError(rec, err)
 		}
+		resp := parts.Response
 		l.response, l.status, l.body, l.choices = w.Response, resp.StatusCode, resp.Body, len(resp.Choices) > 0
 	}
 	if len(w.Error) > 0 && string(w.Error) != "null" {
@@ -464,13 +486,13 @@ func decodeAnthropicLine(rec *contract.Record) (anthropicLine, error) {
 	var w struct {
 		CustomID *string `json:"custom_id"`
 		Result   *struct {
-			Type    string          `json:"type"`
-			Message json.RawMessage `json:"message"`
-			Error   json.RawMessage `json:"error"`
+			Type    string         `json:"type"`
+			Message jsontext.Value `json:"message"`
+			Error   jsontext.Value `json:"error"`
 		} `json:"result"`
 	}
-	if err := runner.JSON.Unmarshal(rec.Raw, &w); err != nil {
-		return anthropicLine{}, rec.Errorf(0, "not a batch result line: %v", err)
+	if err := json.Unmarshal(rec.Raw, &w, lineOptions); err != nil {
+		return anthropicLine{}, contract.DecodeError(rec, err)
 	}
 	if w.CustomID == nil || *w.CustomID == "" || w.Result == nil {
 		if what := wrongLine(rec.Raw, "anthropic"); what != "" {
