@@ -150,7 +150,7 @@ type block struct {
 func ParseMessage(body []byte) (runner.Result, error) {
 	var m message
 	if err := runner.JSON.Unmarshal(body, &m); err != nil {
-		return runner.Result{}, runner.BadResponse("the answer is not a message: %s", runner.DecodeErrorText(err))
+		return runner.Result{}, runner.BadResponse("the answer is not a message: %s", runner.DecodeErrorText(body, "the body", &m, err))
 	}
 	if m.Type != "message" && m.Type != "" {
 		return runner.Result{}, runner.BadResponse("the answer is a %q, not a message", m.Type)
@@ -190,7 +190,7 @@ func ParseMessage(body []byte) (runner.Result, error) {
 	var blocks []block
 	if len(m.Content) > 0 && string(m.Content) != "null" {
 		if err := runner.JSON.Unmarshal(m.Content, &blocks); err != nil {
-			return runner.Result{}, runner.BadResponse("the message content is not a list of blocks: %s", runner.DecodeErrorText(err))
+			return runner.Result{}, runner.BadResponse("the message content is not a list of blocks: %s", runner.DecodeErrorText(m.Content, "the content", &blocks, err))
 		}
 	}
 	for _, b := range blocks {

@@ -262,7 +262,7 @@ func (f *functionCall) argumentsText() string {
 func ParseChat(body []byte) (runner.Result, error) {
 	var c chatCompletion
 	if err := runner.JSON.Unmarshal(body, &c); err != nil {
-		return runner.Result{}, runner.BadResponse("the answer is not a chat completion: %s", runner.DecodeErrorText(err))
+		return runner.Result{}, runner.BadResponse("the answer is not a chat completion: %s", runner.DecodeErrorText(body, "the body", &c, err))
 	}
 	errorMember := c.Error
 	if len(c.Choices) > 0 {
@@ -280,7 +280,7 @@ func ParseChat(body []byte) (runner.Result, error) {
 	}
 	var msg chatMessage
 	if err := runner.JSON.Unmarshal(ch.Message, &msg); err != nil {
-		return runner.Result{}, runner.BadResponse("the chat completion's message is not a message: %s", runner.DecodeErrorText(err))
+		return runner.Result{}, runner.BadResponse("the chat completion's message is not a message: %s", runner.DecodeErrorText(ch.Message, "the message", &msg, err))
 	}
 	res := runner.Result{Model: c.Model, RawResponseID: c.ID}
 	if ch.FinishReason != nil {
@@ -413,7 +413,7 @@ type responsesItem struct {
 func ParseResponses(body []byte) (runner.Result, error) {
 	var a responsesAnswer
 	if err := runner.JSON.Unmarshal(body, &a); err != nil {
-		return runner.Result{}, runner.BadResponse("the answer is not a Responses API response: %s", runner.DecodeErrorText(err))
+		return runner.Result{}, runner.BadResponse("the answer is not a Responses API response: %s", runner.DecodeErrorText(body, "the body", &a, err))
 	}
 	if a.Status == "failed" {
 		code := "failed"
@@ -429,7 +429,7 @@ func ParseResponses(body []byte) (runner.Result, error) {
 	var items []responsesItem
 	if len(a.Output) > 0 && string(a.Output) != "null" {
 		if err := runner.JSON.Unmarshal(a.Output, &items); err != nil {
-			return runner.Result{}, runner.BadResponse("the answer's output is not a list of items: %s", runner.DecodeErrorText(err))
+			return runner.Result{}, runner.BadResponse("the answer's output is not a list of items: %s", runner.DecodeErrorText(a.Output, "the output", &items, err))
 		}
 	}
 	res := runner.Result{Model: a.Model, RawResponseID: a.ID, FinishReason: a.Status}

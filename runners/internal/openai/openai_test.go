@@ -449,3 +449,23 @@ func TestParseUsageCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestParseDecodeErrors: a body the parser cannot read is named in fbeval's
+// words at its place (it was the fast decoder's: "Syntax error at index 407:
+// invalid char", "Mismatch type int64 with value ...", "no sources available,
+// the input json is empty: errors.SyntaxError{...}").
+func TestParseDecodeErrors(t *testing.T) {
+	for body, want := range map[string]string{
+		``: "bad_response: the answer is not a chat completion: the body is empty",
+		`{"id":"c","choices":[{"index":0,"message":{"role":"assistant","content":"x"}}],"usage":{"prompt_tokens":NaN}}`: "bad_response: the answer is not a chat completion: invalid JSON: invalid character 'N' at start of value (line 1, column 105 of the body)",
+		`{"id":"c","choices":{"index":0}}`: "bad_response: the answer is not a chat completion: want a JSON list, got a JSON object at /choices (line 1, column 21 of the body)",
+		"{\"id\":\"c\",\n \"choices\": [{\"index\": 0, \"message\": {\"role\": \"assistant\", \"content\": \"x\"}, \"finish_reason\": 7}]}": "bad_response: the answer is not a chat completion: want a string, got a JSON number at /choices/0/finish_reason (line 2, column 94 of the body)",
+	} {
+		if _, err := ParseChat([]byte(body)); err == nil || err.Error() != want {
+			t.Errorf("%q:\n got %v\nwant %s", body, err, want)
+		}
+	}
+	if _, err := ParseResponses([]byte(`{"id":"r","object":"response","status":"completed","output":{"type":"message"}}`)); err == nil || err.Error() != "bad_response: the answer's output is not a list of items: want a JSON list, got a JSON object (line 1, column 1 of the output)" {
+		t.Errorf("responses output: %v", err)
+	}
+}

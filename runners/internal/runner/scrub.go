@@ -1,12 +1,20 @@
 package runner
 
 import (
+	"bytes"
 	"cmp"
+	"errors"
+	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/fbeval/fbeval/contract"
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // MinSecretRun is the shortest run of a secret's bytes that Redact removes: any 8
@@ -220,9 +228,26 @@ func oneLine(s string) string {
 	return capText(s, 300)
 }
 
-// DecodeErrorText is a decoder's error for a message: on one line (the JSON
-// decoder's errors show the text around the fault over several), cut on a
-// character boundary to 160 bytes.
-func DecodeErrorText(err error) string {
+// DecodeErrorText says, on one line, why body (what of names: "the body", a
+// member of it) could not be decoded into (a pointer to the value it was
+// decoded into), in fbeval's words and at its place: the body decoded again by the reader of
+// fbeval's files (as leniently as the provider's decoder: a name twice,
+// invalid UTF-8 and a name's letter case let be), since the fast decoder's
+// errors quote its internals ("Mismatch type int64 ... at index 404"). Where
+// the two disagree, the fast decoder's error is given, on one line and cut
+// to 160 bytes.
+func DecodeErrorText(body []byte, of string, into any, err error) string {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return of + " is empty"
+	}
+	if into != nil {
+		again := reflect.New(reflect.TypeOf(into).Elem()).Interface()
+		if e := jsonv2.Unmarshal(body, again, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true), jsonv2.MatchCaseInsensitiveNames(true)); e != nil {
+			var ie *contract.InputError
+			if errors.As(contract.DecodeError(&contract.Record{Line: 1, Col: 1, Raw: body}, e), &ie) {
+				return fmt.Sprintf("%s (line %d, column %d of %s)", ie.Msg, ie.Line, ie.Col, of)
+			}
+		}
+	}
 	return capText(strings.Join(strings.Fields(strings.ToValidUTF8(err.Error(), "\uFFFD")), " "), 160)
 }
