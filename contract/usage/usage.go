@@ -248,10 +248,12 @@ func badNumber(msg string) string {
 	case strings.Contains(m[2], "int") && wholeNumber.MatchString(got):
 		// a whole number the flag's type cannot hold
 		lo, hi := intRange(m[2])
+		// the type's bound, which the flag's own may be inside of
+		// (--workers takes at most 1024): said as the bound of every flag
 		if strings.HasPrefix(got, "-") {
-			return fmt.Sprintf("--%s %s: too small: at least %s", flag, got, lo)
+			return fmt.Sprintf("--%s %s: too small: no flag takes a number below %s (--help says what --%s takes)", flag, got, lo, flag)
 		}
-		return fmt.Sprintf("--%s %s: too large: at most %s", flag, got, hi)
+		return fmt.Sprintf("--%s %s: too large: no flag takes a number past %s (--help says what --%s takes)", flag, got, hi, flag)
 	case strings.Contains(m[2], "int"):
 		return fmt.Sprintf("--%s %s: not a whole number", flag, got)
 	case m[2] == "a float":

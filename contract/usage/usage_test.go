@@ -68,8 +68,8 @@ func TestExplain(t *testing.T) {
 		{[]string{"send", "r", "x", "--mode", ""}, `--mode "": not one of a, b`},
 		// a value that is not the number or duration the flag takes
 		{[]string{"send", "r", "x", "--seed", "1.5"}, `--seed 1.5: not a whole number`},
-		{[]string{"send", "r", "x", "--seed", "99999999999999999999"}, `--seed 99999999999999999999: too large: at most 9223372036854775807`},
-		{[]string{"send", "r", "x", "--seed=-99999999999999999999"}, `--seed -99999999999999999999: too small: at least -9223372036854775808`},
+		{[]string{"send", "r", "x", "--seed", "99999999999999999999"}, `--seed 99999999999999999999: too large: no flag takes a number past 9223372036854775807 (--help says what --seed takes)`},
+		{[]string{"send", "r", "x", "--seed=-99999999999999999999"}, `--seed -99999999999999999999: too small: no flag takes a number below -9223372036854775808 (--help says what --seed takes)`},
 		{[]string{"send", "r", "x", "--temp", "abc"}, `--temp abc: not a number`},
 		{[]string{"send", "r", "x", "--timeout", "5"}, `--timeout 5: not a duration: give it with its unit (30s, 2m, 1h30m)`},
 		{[]string{"send", "r", "x", "--timeout", "soon"}, `--timeout soon: not a duration: give it with its unit (30s, 2m, 1h30m)`},
