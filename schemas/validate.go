@@ -84,6 +84,11 @@ type Options struct {
 	// validate passes a contract's loader: a misspelt keyword checks
 	// nothing): its error is a problem of the file.
 	Document func(file string, raw []byte) error
+
+	// fileVersion is the schema_version of the file's first record when it
+	// is a record's (a request or a response): every record of the file
+	// must have it, as the command reading the file takes one kind.
+	fileVersion string
 }
 
 // refuseBOM are the schemas of the files fbeval's commands refuse with a
@@ -182,6 +187,9 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 		st.Records++
 		if st.Records == 1 && rec.Err == nil {
 			first = slices.Clone(rec.Raw)
+			if _, version := contract.KindOf(first); contract.RecordVersion(version) && opts.Schema == "" {
+				opts.fileVersion = version // read by the workers after this record is added
+			}
 			if p, ok := bomProblem(file, first, rd.Warnings(), opts); ok {
 				emit(p)
 				whole = true
@@ -269,6 +277,13 @@ func (v *Validator) record(rec *contract.Record, opts Options, ps []Problem) []P
 		p.File = rec.File
 		p.Line, p.Col = position(rec, p.Pointer)
 		return append(ps, p)
+	}
+	if opts.fileVersion != "" {
+		if sv := doc.(map[string]any)["schema_version"].(string); sv != opts.fileVersion {
+			line, col := position(rec, "/schema_version")
+			ps = append(ps, Problem{File: rec.File, Line: line, Col: col, Pointer: "/schema_version", Message: fmt.Sprintf(
+				"this record is %s in a file whose first record is %s: the command that reads the file takes one kind of record, and rejects this one (keep each kind in a file of its own)", sv, opts.fileVersion)})
+		}
 	}
 	err := v.schemas[name].Validate(doc)
 	var ve *jsonschema.ValidationError
