@@ -2,8 +2,12 @@ package main
 
 import (
 	"os/exec"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/fbeval/fbeval/score/report"
 )
 
 const module = "github.com/fbeval/fbeval"
@@ -125,6 +129,18 @@ func TestMayImport(t *testing.T) {
 	for _, tt := range tests {
 		if got := mayImport(tt.from, tt.to); got != tt.want {
 			t.Errorf("mayImport(%s, %s) = %v, want %v", tt.from, tt.to, got, tt.want)
+		}
+	}
+}
+
+// TestRowLimitDefaults: fbeval report's and compare's --max-line-bytes
+// default is the report reader's own, which takes the row a response line
+// at score's limit makes (it quotes the answer more than once).
+func TestRowLimitDefaults(t *testing.T) {
+	for _, v := range []any{ReportCmd{}, CompareCmd{}} {
+		f, _ := reflect.TypeOf(v).FieldByName("MaxLineBytes")
+		if got, want := f.Tag.Get("default"), strconv.FormatInt(report.DefaultMaxRowBytes, 10); got != want {
+			t.Errorf("%T: default %s, want %s", v, got, want)
 		}
 	}
 }

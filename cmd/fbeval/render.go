@@ -39,7 +39,7 @@ type ReportCmd struct {
 	File         string `arg:"" help:"A saved fbeval-report/v1 or CogLang result JSON (- for standard input)." placeholder:"REPORT.json"`
 	Format       string `help:"table, text, json, markdown, html or junit: the bytes fbeval score writes in that format. Without it, -o's name decides (.html, .xml for junit, .md, .txt for text, .json), else table." enum:"table,text,json,markdown,html,junit" default:"table"`
 	Output       string `short:"o" help:"Write to FILE instead of standard output: a file is replaced whole once the output is complete, never left half-written; a pipe or FIFO is written as it goes." placeholder:"FILE"`
-	MaxLineBytes int64  `help:"Longest row of a toolcall report, or case of a CogLang result, read, in bytes (default 64 MiB; the rest of a report is bounded by --max-file-bytes)." default:"67108864" placeholder:"BYTES"`
+	MaxLineBytes int64  `help:"Longest row of a toolcall report, or case of a CogLang result, read, in bytes (default 256 MiB: a row quotes each attempt's answer and its final one, so a 64 MiB response line scored can make a row of twice that or more; the rest of a report is bounded by --max-file-bytes)." default:"268435456" placeholder:"BYTES"`
 }
 
 func (c *ReportCmd) Run(env *Env) error {
@@ -122,7 +122,7 @@ type CompareCmd struct {
 	LabelA       string `help:"Name of the first report in outputs (default: the models its responses name, else its responses file)."`
 	LabelB       string `help:"Name of the second report in outputs (default: the models its responses name, else its responses file)."`
 	Output       string `short:"o" help:"Write to FILE instead of standard output: a file is replaced whole once the output is complete, never left half-written; a pipe or FIFO is written as it goes." placeholder:"FILE"`
-	MaxLineBytes int64  `help:"Longest row of a report read, in bytes (default 64 MiB; the rest of a report is bounded by --max-file-bytes)." default:"67108864" placeholder:"BYTES"`
+	MaxLineBytes int64  `help:"Longest row of a report read, in bytes (default 256 MiB, as fbeval report's; the rest of a report is bounded by --max-file-bytes)." default:"268435456" placeholder:"BYTES"`
 }
 
 func (c *CompareCmd) Run(env *Env) error {

@@ -24,8 +24,7 @@ type OpenOptions struct {
 	// a contract.Spool read as a stream, whose ReadAt serves the later passes.
 	First io.Reader
 	// MaxRowBytes bounds one element of a streamed list: a toolcall report's
-	// row, a CogLang result's case or failure case (0:
-	// contract.DefaultMaxLineBytes).
+	// row, a CogLang result's case or failure case (0: DefaultMaxRowBytes).
 	MaxRowBytes int64
 	// MaxHeadBytes bounds everything but the streamed lists (0:
 	// contract.MaxFileBytes()).
@@ -36,6 +35,12 @@ type OpenOptions struct {
 	// JUnit report then reads the lists once more, not twice.
 	JUnitCounts bool
 }
+
+// DefaultMaxRowBytes is the longest row (case, failure case) Open reads
+// unless told: four of the longest response lines score reads by default, as
+// a row quotes the answer of each attempt and its final answer again, so a
+// response line that scored makes a row of twice its answer's length or more.
+const DefaultMaxRowBytes = 4 * contract.DefaultMaxLineBytes
 
 // Open reads a saved report from src without holding its long lists: a
 // toolcall report's rows, a CogLang result's cases and failure_cases. Every
@@ -51,7 +56,7 @@ type OpenOptions struct {
 // no larger than contract.MaxFileBytes() exactly as Load gives them.
 func Open(name string, src io.ReaderAt, opts OpenOptions) (Doc, error) {
 	if opts.MaxRowBytes <= 0 {
-		opts.MaxRowBytes = contract.DefaultMaxLineBytes
+		opts.MaxRowBytes = DefaultMaxRowBytes
 	}
 	if opts.MaxHeadBytes <= 0 {
 		opts.MaxHeadBytes = contract.MaxFileBytes()
