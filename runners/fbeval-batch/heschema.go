@@ -135,7 +135,11 @@ func (c *fromHESchema) run(stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	lines, replaced := 0, 0
 	for _, path := range c.Runs {
 		name, in := "<stdin>", stdin
-		if path != "-" {
+		if path == "-" {
+			if err := contract.NotTerminal(name, stdin); err != nil {
+				return 0, err
+			}
+		} else {
 			f, err := contract.Open(path)
 			if err != nil {
 				return 0, usagef("cannot read the run log: %v", err)

@@ -16,6 +16,7 @@ func TestTerminalStdin(t *testing.T) {
 		{"to-anthropic", "--model", "m"},
 		{"from-openai", "-"},
 		{"from-anthropic", "-"},
+		{"from-heschema", "-"},
 	} {
 		code, stdout, stderr := ptytest.Run(t, func(stdin *os.File, stdout, stderr io.Writer) int { return run(args, stdin, stdout, stderr) })
 		want := "fbeval-batch: <stdin>: standard input is a terminal, not a file: name the file, or pipe it in\n"
