@@ -170,14 +170,19 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, faults bool) {
 	s.mu.Lock()
 	s.headers = append(s.headers, r.Header.Clone())
 	s.mu.Unlock()
-	body, err := io.ReadAll(r.Body)
-	if err != nil || r.Method != http.MethodPost {
-		http.Error(w, `{"error":{"type":"invalid_request_error","message":"bad request"}}`, http.StatusBadRequest)
-		return
-	}
 	api := apiOf(r.URL.Path)
 	if api == "" {
-		http.NotFound(w, r) // as Ollama and other Go servers answer a path they do not serve
+		http.NotFound(w, r) // as Ollama and other Go servers answer a path they do not serve, whatever the method
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, `{"error":{"type":"invalid_request_error","message":"method not allowed: POST"}}`, http.StatusMethodNotAllowed)
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, `{"error":{"type":"invalid_request_error","message":"bad request"}}`, http.StatusBadRequest)
 		return
 	}
 	var req wireRequest

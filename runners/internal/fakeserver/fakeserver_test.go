@@ -115,6 +115,18 @@ func TestOnlyTheAPIsPaths(t *testing.T) {
 			t.Errorf("POST %s: HTTP %d, want %d", path, resp.StatusCode, want)
 		}
 	}
+	// another method: 404 where the path is none of the APIs' (it was 400),
+	// 405 where it is one
+	for path, want := range map[string]int{"/foo": 404, "/v1/models": 404, "/v1/chat/completions": 405} {
+		resp, err := http.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("GET %s: HTTP %d, want %d", path, resp.StatusCode, want)
+		}
+	}
 }
 
 func TestLoadAnswersErrors(t *testing.T) {
