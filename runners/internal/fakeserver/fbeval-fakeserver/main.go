@@ -37,6 +37,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/runners/internal/fakeserver"
 	"github.com/fbeval/fbeval/runners/internal/runner"
 )
@@ -46,17 +47,30 @@ const name = "fbeval-fakeserver"
 type cli struct {
 	Addr           string `default:"127.0.0.1:8089" placeholder:"HOST:PORT" help:"Local address to listen on (port 0: any free port)."`
 	Reply          string `default:"${reply}" placeholder:"TEXT" help:"The answer to every request, without --answers."`
-	Answers        string `placeholder:"FILE" help:"Request file exported with --include-reference: answer each conversation with its reference output."`
-	OpenAIBatch    string `name:"openai-batch" xor:"batch" placeholder:"FILE" help:"Answer this OpenAI Batch input file, write the output file to stdout, and exit."`
-	AnthropicBatch string `xor:"batch" placeholder:"FILE" help:"Answer this Message Batches create body, write the results file to stdout, and exit."`
+	Answers        string `placeholder:"FILE" help:"Request file exported with --include-reference: answer each conversation with its reference output (- reads stdin)."`
+	OpenAIBatch    string `name:"openai-batch" xor:"batch" placeholder:"FILE" help:"Answer this OpenAI Batch input file (- reads stdin), write the output file to stdout, and exit."`
+	AnthropicBatch string `xor:"batch" placeholder:"FILE" help:"Answer this Message Batches create body (- reads stdin), write the results file to stdout, and exit."`
 	RedirectTo     string `placeholder:"URL" help:"Answer every call with 307 Temporary Redirect to URL plus the call's path."`
 	EchoHeaders    bool   `help:"Answer every call with 200 and a body that is not JSON and echoes the request's headers."`
 }
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+
+// open opens a file a flag names, standard input for "-" (refused when it is
+// a terminal: nothing piped in), and its name in messages.
+func open(path string, stdin io.Reader) (io.ReadCloser, string, error) {
+	if contract.Stdin(path) {
+		if err := contract.NotTerminal("<stdin>", stdin); err != nil {
+			return nil, "", err
+		}
+		return io.NopCloser(stdin), "<stdin>", nil
+	}
+	f, err := contract.Open(path)
+	return f, path, err
+}
 
 // run is the whole command; it returns only in batch mode or on an error.
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var c cli
 	vars := kong.Vars{"reply": fakeserver.DefaultReply}
 	if code, done := runner.ParseArgs(&c, name, "Serve a fake OpenAI-compatible and Anthropic API on a local port, or play their batch services on files.", args, stdout, stderr, vars); done {
@@ -69,11 +83,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	text := c.Reply
 	opts := fakeserver.Options{Reply: func(string) string { return text }}
 	if c.Answers != "" {
-		f, err := os.Open(c.Answers)
+		f, fname, err := open(c.Answers, stdin)
 		if err != nil {
 			return fail(2, err)
 		}
-		opts.Answers, err = fakeserver.LoadAnswers(c.Answers, f)
+		opts.Answers, err = fakeserver.LoadAnswers(fname, f)
 		f.Close()
 		if err != nil {
 			return fail(2, err)
@@ -85,15 +99,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	srv := fakeserver.New(opts)
 	if path := c.OpenAIBatch + c.AnthropicBatch; path != "" {
-		f, err := os.Open(path)
+		f, fname, err := open(path, stdin)
 		if err != nil {
 			return fail(2, err)
 		}
 		defer f.Close()
 		if c.OpenAIBatch != "" {
-			err = srv.RunOpenAIBatch(path, f, stdout)
+			err = srv.RunOpenAIBatch(fname, f, stdout)
 		} else {
-			err = srv.RunAnthropicBatch(path, f, stdout)
+			err = srv.RunAnthropicBatch(fname, f, stdout)
 		}
 		if err != nil {
 			return fail(2, err)

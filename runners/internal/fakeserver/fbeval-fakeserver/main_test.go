@@ -11,7 +11,7 @@ import (
 // stdout, a usage error is one line on stderr naming --help, exit 2.
 func TestFlags(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := run([]string{"--help"}, &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "Usage: fbeval-fakeserver") || !strings.Contains(out.String(), "--redirect-to=URL") {
+	if code := run([]string{"--help"}, nil, &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "Usage: fbeval-fakeserver") || !strings.Contains(out.String(), "--redirect-to=URL") {
 		t.Errorf("--help: exit %d\n%s%s", code, out.String(), errb.String())
 	}
 	for _, args := range [][]string{
@@ -22,7 +22,7 @@ func TestFlags(t *testing.T) {
 	} {
 		out.Reset()
 		errb.Reset()
-		code := run(args, &out, &errb)
+		code := run(args, nil, &out, &errb)
 		if code != 2 || strings.Count(errb.String(), "\n") != 1 || !strings.HasPrefix(errb.String(), "fbeval-fakeserver: ") {
 			t.Errorf("%q: exit %d, stderr %q", args, code, errb.String())
 		}
@@ -42,8 +42,18 @@ func TestAddrWords(t *testing.T) {
 		"localhost":          "fbeval-fakeserver: --addr localhost: give a host and a port, as localhost:8089\n",
 	} {
 		var out, errb bytes.Buffer
-		if code := run([]string{"--addr", addr, "--reply", "x"}, &out, &errb); code != 2 || errb.String() != want {
+		if code := run([]string{"--addr", addr, "--reply", "x"}, nil, &out, &errb); code != 2 || errb.String() != want {
 			t.Errorf("%s: exit %d, stderr %q, want %q", addr, code, errb.String(), want)
 		}
+	}
+}
+
+// TestBatchFromStdin: "-" names standard input, as on every fbeval command
+// line (it was "open -: no such file or directory").
+func TestBatchFromStdin(t *testing.T) {
+	in := `{"custom_id":"x","method":"POST","url":"/v1/chat/completions","body":{"model":"m","messages":[{"role":"user","content":"u"}]}}` + "\n"
+	var out, errb bytes.Buffer
+	if code := run([]string{"--openai-batch", "-", "--reply", "ok"}, strings.NewReader(in), &out, &errb); code != 0 || !strings.Contains(out.String(), `"custom_id":"x"`) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 }
