@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"runtime/pprof"
 )
@@ -11,6 +12,10 @@ func startProfile(env *Env, path string) (stop func(), err error) {
 	if path == "-" {
 		// not a file named "-", nor binary amid the report on standard output
 		return nil, usageError("--profile -: a CPU profile is binary, not for standard output: name a file (go tool pprof FILE reads it)")
+	}
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		// not as -o: no standard output to leave it to
+		return nil, &exitError{code: 2, err: fmt.Errorf("--profile %s: not a regular file (%s): name a regular file (go tool pprof FILE reads it)", path, kindOf(st.Mode()))}
 	}
 	target, _, err := resolveOutput(env, path)
 	if err != nil {
