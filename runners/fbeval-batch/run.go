@@ -103,7 +103,7 @@ type toAnthropic struct {
 }
 
 type fromFlags struct {
-	Results  []string `arg:"" help:"Batch output and error files (JSONL); - reads stdin."`
+	Results  []string `arg:"" help:"Batch results files (JSONL): OpenAI's output and error files, or Anthropic's results file; - reads stdin."`
 	Requests string   `help:"The request file the batch was made from: restores case ids and the response family, orders the records, reports unknown and missing ids."`
 	Output   string   `short:"o" default:"-" placeholder:"FILE" help:"Write responses to FILE, resuming it as the live runners do: requests it answers are skipped, the rest appended; a file of another study or provider, or one another run is writing, is refused. - writes stdout."`
 	Fresh    bool     `help:"Start the -o file over instead of resuming it."`

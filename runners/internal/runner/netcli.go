@@ -35,7 +35,7 @@ type NetFlags struct {
 	Temperature               *float64      `help:"Sampling temperature (unset: the request's temperature, which its study sets, else the provider's default)."`
 	Concurrency               int           `default:"4" help:"Requests in flight at once."`
 	RPS                       float64       `default:"0" help:"Calls per second, retries included (0: no limit)."`
-	Retries                   int           `default:"4" help:"Further calls per request after network errors, timeouts, 429 and 5xx."`
+	Retries                   int           `default:"4" help:"Further calls per request after a network error, a timeout, an answer that cannot be read or that the server ended, 408, 409, 429 or 5xx."`
 	Backoff                   time.Duration `default:"1s" help:"First retry wait; doubles each retry, with jitter."`
 	MaxBackoff                time.Duration `default:"2m" help:"Longest wait between calls, Retry-After included."`
 	Timeout                   time.Duration `default:"120s" help:"Per-call timeout (0: none)."`
