@@ -232,7 +232,7 @@ func TestControlCharactersEscaped(t *testing.T) {
 // TestProfileTarget: --profile is an output too: a device is refused.
 func TestProfileTarget(t *testing.T) {
 	code, _, stderr := runMain(t, nil, "score", "coglang", "--reference-answers", "--profile", "/dev/null")
-	if code != 2 || !strings.HasPrefix(stderr, "fbeval: /dev/null: not a regular file (a character device)") {
+	if code != 2 || !strings.HasPrefix(stderr, "fbeval: --profile /dev/null: not a regular file (a character device): name a regular file") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
