@@ -187,6 +187,12 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 		st.Records++
 		if st.Records == 1 && rec.Err == nil {
 			first = slices.Clone(rec.Raw)
+			if opts.Schema == "" {
+				// the files fbeval reads that have no schema_version: their
+				// schema by their members (read by the workers after this
+				// record is added)
+				opts.Schema = unversioned(first)
+			}
 			if _, version := contract.KindOf(first); contract.RecordVersion(version) && opts.Schema == "" {
 				opts.fileVersion = version // read by the workers after this record is added
 			}
@@ -234,6 +240,22 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 		st.Invalid++
 	}
 	return st
+}
+
+// unversioned is the schema of a file fbeval reads whose records carry no
+// schema_version, by the members of its first (raw): a toolcall dataset
+// (HESchema's case format) or a context; "" for any other.
+func unversioned(raw []byte) string {
+	keys, strs := contract.TopLevel(raw)
+	switch {
+	case keys["schema_version"] || strs["schema_version"] != "":
+		return ""
+	case contract.DatasetCase(raw):
+		return "fbeval-toolcall-case"
+	case keys["version"] && keys["approved"] && keys["facts"]:
+		return "fbeval-context"
+	}
+	return ""
 }
 
 // bomProblem is the problem of a file that starts with a byte order mark

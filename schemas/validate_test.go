@@ -512,3 +512,28 @@ func TestValidateMixedKinds(t *testing.T) {
 		t.Errorf("%+v", ps)
 	}
 }
+
+// TestValidateUnversioned: a toolcall dataset and a context, the files fbeval
+// reads whose records carry no schema_version, are checked against their
+// schemas without --schema (the dataset was "a toolcall dataset case ...;
+// fbeval validate checks the contract files fbeval reads and writes", every
+// line invalid; the context asked for --schema).
+func TestValidateUnversioned(t *testing.T) {
+	data, err := os.ReadFile("../docs/examples/toolcall-invoices.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := ValidateFile("cases.jsonl", data, Options{}); len(ps) != 0 {
+		t.Errorf("dataset: %+v", ps)
+	}
+	bad := strings.Replace(string(data), `"domain":"invoices"`, `"domain":7`, 1)
+	if ps := ValidateFile("cases.jsonl", []byte(bad), Options{}); len(ps) != 1 || ps[0].Pointer != "/domain" {
+		t.Errorf("dataset, a domain no string: %+v", ps)
+	}
+	if ps := ValidateFile("ctx.json", []byte(`{"version": 7, "approved": true, "facts": {"customer": {"id": "C-1042"}}}`), Options{}); len(ps) != 0 {
+		t.Errorf("context: %+v", ps)
+	}
+	if ps := ValidateFile("ctx.json", []byte(`{"version": 7, "approved": "yes", "facts": {}}`), Options{}); len(ps) != 1 || ps[0].Pointer != "/approved" {
+		t.Errorf("context, approved no boolean: %+v", ps)
+	}
+}
