@@ -26,6 +26,7 @@ type CheckCmd struct {
 	ModelOutput    string `help:"The output to check (same as the argument)." placeholder:"FILE"`
 	OldOutput      string `name:"output" hidden:"" help:"Deprecated: --model-output (elsewhere -o/--output names the file written)." placeholder:"FILE"`
 	Domain         string `help:"Toolcall domain whose tool contract applies (flights, hotels, calendar, payments, inventory, search, or one of --dataset's)." placeholder:"D"`
+	Case           string `help:"Toolcall: judge the output as fbeval score judges this case of the dataset (--dataset's, else the built-in one): against its expected answer and context, so a refusal or a clarification the case expects passes; the output is taken as written (an envelope). Its domain's tool applies; no --domain or --state is needed." placeholder:"ID"`
 	Dataset        string `help:"Toolcall: a dataset of your own (HESchema's case format) whose domain's tool applies (default: the built-in one)." placeholder:"FILE"`
 	State          string `help:"Toolcall: confirmed state, an object of confirmed values or a context with confirmedState." placeholder:"FILE"`
 	Schema         string `help:"Toolcall: candidate schema to check as well (a variant name or a file)." placeholder:"VARIANT|FILE"`
@@ -53,8 +54,11 @@ func (c *CheckCmd) Run(env *Env) error {
 	if path == "" {
 		return usageError("name the output to check (a file, or - for standard input)")
 	}
-	if (c.Domain == "") == (c.Contract == "") {
-		return usageError("give either --domain (a tool contract) or --contract (an fbeval contract)")
+	if (c.Domain == "" && c.Case == "") == (c.Contract == "") {
+		return usageError("give either --domain (a tool contract), --case (a dataset case) or --contract (an fbeval contract)")
+	}
+	if c.Case != "" && c.State != "" {
+		return usageError("--case judges the output with the case's own context: --state goes with --domain, which judges it without a case")
 	}
 	// every file it reads: standard input once, and none of them standard
 	// output (> empties it before fbeval starts, >> appends the verdict)
@@ -103,13 +107,55 @@ func (c *CheckCmd) Run(env *Env) error {
 	if c.Context != "" || c.ContextVersion != nil || c.Assemble {
 		return usageError("--context, --context-version and --assemble go with --contract")
 	}
-	if c.Dataset != "" && c.Domain == "" {
-		return usageError("--dataset goes with --domain: name the dataset's domain whose tool applies")
+	if c.Dataset != "" && c.Domain == "" && c.Case == "" {
+		return usageError("--dataset goes with --domain: name the dataset's domain whose tool applies (or --case, one of its cases)")
 	}
 	return c.runTool(env, data)
 }
 
+// checkCase finds the case c.Case names in the dataset, with its domain's
+// tool and the candidate schema (--schema), as a study of the dataset makes
+// them.
+func (c *CheckCmd) checkCase() (contract.Case, contract.Tool, []byte, error) {
+	s, _ := fixtures.BuiltinStudy(fixtures.StudyToolcall)
+	s, err := export.Resolve(s, export.Overrides{Dataset: c.Dataset, Schema: c.Schema})
+	if err != nil {
+		return contract.Case{}, contract.Tool{}, nil, err
+	}
+	plan, err := export.PlanToolcall(s, relations.Vocabulary)
+	if err != nil {
+		return contract.Case{}, contract.Tool{}, nil, err
+	}
+	ids := make([]string, len(plan.Cases))
+	for i, k := range plan.Cases {
+		if k.ID == c.Case {
+			if c.Domain != "" && c.Domain != k.Domain {
+				return contract.Case{}, contract.Tool{}, nil, usageError("--case %s is a case of domain %s, not %s: leave --domain out", k.ID, k.Domain, c.Domain)
+			}
+			var candidate []byte
+			if c.Schema != "" {
+				candidate = plan.Candidate[k.Domain]
+			}
+			return k, plan.Tools[k.Domain], candidate, nil
+		}
+		ids[i] = k.ID
+	}
+	return contract.Case{}, contract.Tool{}, nil, usageError("--case %s: no case of %s has that id (its ids run %s to %s)%s", c.Case, s.Dataset, ids[0], ids[len(ids)-1], usage.Suggest(c.Case, ids))
+}
+
 func (c *CheckCmd) runTool(env *Env, output []byte) error {
+	if c.Case != "" {
+		k, tool, candidate, err := c.checkCase()
+		if err != nil {
+			return err
+		}
+		res, err := study.CheckCase(tool, candidate, output, k)
+		if err != nil {
+			return err
+		}
+		c.Domain = k.Domain
+		return c.writeVerdict(env, tool, output, res, k.ID)
+	}
 	tool, ok := fixtures.ToolcallTool(c.Domain)
 	if !ok && c.Dataset == "" {
 		hint := usage.Suggest(c.Domain, fixtures.ToolcallDomains())
@@ -146,17 +192,30 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 	if err != nil {
 		return err
 	}
+	return c.writeVerdict(env, tool, output, res, "")
+}
+
+// writeVerdict writes the verdict res of output, judged with tool (for the
+// dataset case caseID, when one was named).
+func (c *CheckCmd) writeVerdict(env *Env, tool contract.Tool, output []byte, res tc.Result, caseID string) error {
 	verdict := "PASS"
 	if !res.Success {
 		verdict = "FAIL"
 	}
 	formNote := ""
 	outputValue, _ := strictjson.Parse(string(output))
+	_, hasAction := outputValue.Get("action")
 	switch form := contract.ToolCallForm(output); {
+	case caseID != "" && outputValue.Kind() == strictjson.Object && !hasAction && !study.OtherForm(tool, outputValue, output):
+		// judged as written, as score judges a response
+		formNote = "this is the tool's arguments alone, not the envelope a model answers with ({\"action\":\"call_tool\",\"tool\":NAME,\"arguments\":{...},\"missingFields\":[],\"reason\":\"\"}): --case judges it as score does, as a failure; --domain checks arguments alone"
 	case !study.OtherForm(tool, outputValue, output):
 		// the tool's arguments, whatever they look like
 	case form != "":
-		formNote = "this is " + form + ", not the envelope: in a response file it scores as a failure too; the envelope is {\"action\":\"call_tool\",\"tool\":NAME,\"arguments\":{...},\"missingFields\":[],\"reason\":\"\"}, or give the arguments alone to check them"
+		formNote = "this is " + form + ", not the envelope: in a response file it scores as a failure too; the envelope is {\"action\":\"call_tool\",\"tool\":NAME,\"arguments\":{...},\"missingFields\":[],\"reason\":\"\"}"
+		if caseID == "" {
+			formNote += ", or give the arguments alone to check them"
+		}
 	case contract.EncodedTwice(output):
 		// as score names it
 		formNote = "this is a JSON string that holds JSON (" + score.EncodedTwice + "): in a response file it scores as a failure too; give the JSON it holds to check it"
@@ -168,6 +227,10 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 		// an editor's, not the model's: the output is checked as written
 		fileNote = "the file starts with a UTF-8 byte order mark, as Notepad and PowerShell's UTF8 encoding save one, and it is checked as part of the output; a model's answer seldom holds one: save the file as UTF-8 without it to check the answer alone"
 	}
+	note := passNote
+	if caseID != "" {
+		note = casePassNote
+	}
 	w := bufio.NewWriter(env.Stdout)
 	if c.Format == "json" {
 		errs := []report.ErrorInfo{}
@@ -177,19 +240,24 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 		doc := contract.Object{
 			{Key: "verdict", Value: verdict},
 			{Key: "domain", Value: c.Domain},
+		}
+		if caseID != "" {
+			doc = append(doc, contract.Member{Key: "case", Value: caseID})
+		}
+		doc = append(doc, contract.Object{
 			{Key: "tool", Value: tool.Name},
 			{Key: "reference_valid", Value: res.ReferenceValid},
 			{Key: "candidate_valid", Value: res.CandidateValid},
 			{Key: "policy_valid", Value: res.PolicyValid},
 			{Key: "errors", Value: errs},
-		}
+		}...)
 		if formNote != "" {
 			doc = append(doc, contract.Member{Key: "form", Value: formNote})
 		}
 		if fileNote != "" {
 			doc = append(doc, contract.Member{Key: "file", Value: fileNote})
 		}
-		out, _ := contract.Marshal(append(doc, contract.Member{Key: "note", Value: passNote}), contract.PythonIndent)
+		out, _ := contract.Marshal(append(doc, contract.Member{Key: "note", Value: note}), contract.PythonIndent)
 		w.Write(append(out, '\n'))
 	} else {
 		candidateNote := ""
@@ -200,7 +268,11 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 		case !res.Success && res.CandidateValid:
 			candidateNote = "; the candidate schema accepts it, a wrong output"
 		}
-		fmt.Fprintf(w, "%s %s (%s)%s\n", verdict, c.Domain, tool.Name, candidateNote)
+		what := c.Domain
+		if caseID != "" {
+			what = caseID + " of " + c.Domain
+		}
+		fmt.Fprintf(w, "%s %s (%s)%s\n", verdict, what, tool.Name, candidateNote)
 		for _, e := range res.Errors {
 			fmt.Fprintf(w, "  %s\n", describeError(e))
 			for _, d := range e.Details {
@@ -212,7 +284,7 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 				fmt.Fprintf(w, "note: %s\n", n)
 			}
 		}
-		fmt.Fprintf(w, "note: %s\n", passNote)
+		fmt.Fprintf(w, "note: %s\n", note)
 	}
 	if err := w.Flush(); err != nil {
 		return err
@@ -227,6 +299,9 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 // apart (candidate_valid), as a study judges it, since it is the schema
 // under test, not the output's.
 const passNote = "PASS means the implemented checks passed (envelope, reference schema, tool, confirmed state, policies); nothing more. A candidate schema (--schema) is judged apart: whether it accepts the output is candidate_valid, not the verdict."
+
+// casePassNote is passNote for --case, whose checks are scoring's.
+const casePassNote = "PASS means the output succeeds as fbeval score judges it for this case (envelope, expected action and missing fields, reference schema, tool, the case's confirmed state, policies); nothing more. A candidate schema (--schema) is judged apart: whether it accepts the output is candidate_valid, not the verdict."
 
 func describeError(e tc.Error) string {
 	s := e.Code

@@ -124,6 +124,23 @@ func RunProbes(cases []contract.Case, domains []string, candidate func(domain st
 	return append(out, ProbeReport{"total", total}), nil
 }
 
+// CheckCase judges output as scoring judges it for the dataset case c (its
+// domain's tool, with the candidate schema when given): against the case's
+// expected envelope and context, so a refusal or a clarification the case
+// expects passes, and the answer is taken as written (bare arguments are no
+// envelope).
+func CheckCase(tool contract.Tool, candidate, output []byte, c contract.Case) (tc.Result, error) {
+	pc, err := tc.PrepareCase(c)
+	if err != nil {
+		return tc.Result{}, err
+	}
+	j, err := tc.NewJudge(tool, candidate)
+	if err != nil {
+		return tc.Result{}, &contract.InputError{Msg: err.Error()}
+	}
+	return j.Score(string(output), pc), nil
+}
+
 // CheckOne judges one output for a tool without a dataset case (HESchema's
 // single-argument workflow): the output may be a whole envelope or just the
 // arguments (a tool call in another form, contract.ToolCallForm, is neither).
