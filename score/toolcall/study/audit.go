@@ -220,15 +220,7 @@ func CheckOne(tool contract.Tool, candidate, output, state []byte, stateName str
 	}
 	c := contract.Case{ID: "check", Domain: tool.Domain, Context: []byte(ctx),
 		Expected: []byte(`{"action":"call_tool","tool":` + strictjson.Canonical(strictjson.StringValue(tool.Name)) + `,"arguments":` + expectedArgs + `,"missingFields":[],"reason":""}`)}
-	pc, err := tc.PrepareCase(c)
-	if err != nil {
-		return tc.Result{}, err
-	}
-	j, err := tc.NewJudge(tool, candidate)
-	if err != nil {
-		return tc.Result{}, &contract.InputError{Msg: err.Error()}
-	}
-	return j.Score(text, pc), nil
+	return CheckCase(tool, candidate, []byte(text), c)
 }
 
 // OtherForm reports whether output (v, read) is an answer in another form
