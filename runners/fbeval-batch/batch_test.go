@@ -946,3 +946,22 @@ func TestFromOpenAIStatuses(t *testing.T) {
 		t.Errorf("no status: exit %d, %q", code, errs)
 	}
 }
+
+// TestFromOpenAISlowPathLenient: a line the quick split gives up on (a name
+// in another letter case) is decoded as leniently as its answer is read: a
+// lone surrogate escape, invalid UTF-8 and a member twice in the body are the
+// provider's parser's to judge, as on the quick path and live (the decoding
+// refused the whole file, exit 2).
+func TestFromOpenAISlowPathLenient(t *testing.T) {
+	dir := t.TempDir()
+	line := func(content string) string {
+		return `{"id":"b","Custom_ID":"x","response":{"status_code":200,"body":{"id":"c","object":"chat.completion","model":"m","model":"m2","choices":[{"index":0,"message":{"role":"assistant","content":"` + content + `"},"finish_reason":"stop"}]}},"error":null}` + "\n"
+	}
+	for name, content := range map[string]string{"lone surrogate": `caf\ud83d`, "invalid UTF-8": "caf\xff"} {
+		path := writeIn(t, dir, "r.jsonl", line(content))
+		code, out, errs := runBatch(t, "", "from-openai", path)
+		if code != 0 || !strings.Contains(out, `"output":"caf`+"\uFFFD"+`"`) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", name, code, out, errs)
+		}
+	}
+}

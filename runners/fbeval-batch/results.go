@@ -228,11 +228,13 @@ func splitLine[L any](rec *contract.Record, quick func([]byte, *L) bool, decode 
 	return decode(rec)
 }
 
-// lineOptions decode a results line that the quick split gave up on: names
-// matched without regard to case (as encoding/json matches them, and the
-// quick split gives up at), a member twice an error at its place, any other
-// member ignored.
-var lineOptions = json.JoinOptions(json.MatchCaseInsensitiveNames(true))
+// lineOptions decode a results line that the quick split gave up on as
+// leniently as the answers in it are read (a provider's body is the
+// provider's parser's to judge): names matched without regard to case (as
+// encoding/json matches them, and the quick split gives up at), a member
+// twice taken at its last, invalid UTF-8 and a lone surrogate escape let be
+// (the text keeps U+FFFD, as a live runner's record does).
+var lineOptions = json.JoinOptions(json.MatchCaseInsensitiveNames(true), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 
 // decodeOpenAILine splits a results line into its parts by decoding it.
 func decodeOpenAILine(rec *contract.Record) (openAILine, error) {
