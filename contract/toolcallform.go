@@ -196,6 +196,15 @@ func WrappedAnswer(output []byte) string {
 	return wrappedAnswer(s, 0)
 }
 
+// The forms a whole reply's list holds the answer in, as wrappedAnswer names
+// them.
+const (
+	choiceForm        = "an OpenAI chat completion choice"
+	responsesItemForm = "an OpenAI Responses API message item"
+	candidateForm     = "a Gemini candidate"
+	geminiContentForm = "a Gemini content"
+)
+
 func wrappedAnswer(v jsontext.Value, depth int) string {
 	if v.Kind() == '[' {
 		if depth > 0 {
@@ -218,37 +227,41 @@ func wrappedAnswer(v jsontext.Value, depth int) string {
 	content := members["content"].Kind()
 	// a whole reply: what its first choice (candidate, output item holding
 	// text) is names it
-	holds := func(list string) bool {
+	// a whole reply: named by the item its list holds where the answer is
+	// (its first choice or candidate; a Responses output may start with
+	// reasoning), which must be that item's kind, not any wrapped text (a
+	// tool's arguments may hold a list "choices" of {"text"} parts)
+	holds := func(list, item string) bool {
 		if members[list].Kind() != '[' {
 			return false
 		}
-		for item := range objectItems(members[list]) {
-			if wrappedAnswer(item, depth+1) != "" {
+		for v := range objectItems(members[list]) {
+			if strings.HasPrefix(wrappedAnswer(v, depth+1), item) {
 				return true
 			}
 			if list != "output" {
-				break // the first choice or candidate; a reply's output may start with reasoning
+				break
 			}
 		}
 		return false
 	}
 	switch {
-	case depth == 0 && holds("choices"):
+	case depth == 0 && holds("choices", choiceForm):
 		return "an OpenAI chat completion (the whole reply)"
-	case depth == 0 && str("object") == "response" && holds("output"):
+	case depth == 0 && str("object") == "response" && holds("output", responsesItemForm):
 		return "an OpenAI Responses API response (the whole reply)"
-	case depth == 0 && holds("candidates"):
+	case depth == 0 && holds("candidates", candidateForm):
 		return "a Gemini response (the whole reply)"
-	case content == '{' && str("role") == "" && wrappedAnswer(members["content"], depth+1) != "":
+	case content == '{' && str("role") == "" && members["finishReason"] != nil && strings.HasPrefix(wrappedAnswer(members["content"], depth+1), geminiContentForm):
 		// a Gemini candidate: {"content": {"role", "parts"}, "finishReason"}
-		return "a Gemini candidate"
+		return candidateForm
 	case members["message"].Kind() == '{' && members["finish_reason"] != nil:
 		if wrappedAnswer(members["message"], depth+1) != "" {
-			return "an OpenAI chat completion choice (choices[0])"
+			return choiceForm + " (choices[0])"
 		}
 	case str("type") == "message" && content == '[':
 		if str("role") == "assistant" && members["id"] != nil && members["status"] != nil {
-			return "an OpenAI Responses API message item"
+			return responsesItemForm
 		}
 		return "an Anthropic message (its content list)"
 	case str("role") != "" && (content == '"' || content == '['):
@@ -258,7 +271,7 @@ func wrappedAnswer(v jsontext.Value, depth int) string {
 	case str("type") == "output_text" && members["text"].Kind() == '"':
 		return "an OpenAI Responses API output_text part"
 	case members["parts"].Kind() == '[' && str("role") != "":
-		return "a Gemini content ({\"role\", \"parts\"})"
+		return geminiContentForm + " ({\"role\", \"parts\"})"
 	case len(members) == 1 && members["text"].Kind() == '"':
 		return "a Gemini text part ({\"text\"})"
 	}

@@ -114,6 +114,11 @@ func TestWrappedAnswer(t *testing.T) {
 		{"tool call message", part(toolCall, "choices", 0, "message"), ""},
 		{"tool call completion", part(toolCall), ""},
 		{"arguments with choices", `{"choices": ["a", "b"], "content": "x"}`, ""},
+		// a tool's arguments shaped like parts of a reply: no whole reply
+		{"poll arguments", `{"question": "Lunch?", "choices": [{"text": "pizza"}, {"text": "soup"}]}`, ""},
+		{"candidates of text", `{"candidates": [{"text": "Ann"}], "round": 2}`, ""},
+		{"content of text", `{"content": {"text": "hi"}, "to": "ann"}`, ""},
+		{"output list of messages", `{"object": "response", "output": [{"type": "message", "content": [{"type": "text", "text": "x"}]}]}`, ""},
 		{"envelope", `{"action":"refuse","tool":null,"arguments":{"text":"x"},"missingFields":[],"reason":"content"}`, ""},
 		{"arguments with text", `{"text": "hello", "lang": "en"}`, ""},
 		{"text", "I cannot help.", ""},
