@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/runners/internal/runner"
@@ -39,11 +40,11 @@ type hesRow struct {
 // each repair) and HESchema's evaluation of it, which is not read.
 type hesAttempt struct {
 	Generation *struct {
-		Text         *string  `json:"text"`
-		InputTokens  *int64   `json:"input_tokens"`
-		OutputTokens *int64   `json:"output_tokens"`
-		Model        *string  `json:"model"`
-		LatencyMS    *float64 `json:"latency_ms"`
+		Text         *string        `json:"text"`
+		InputTokens  jsontext.Value `json:"input_tokens"`
+		OutputTokens jsontext.Value `json:"output_tokens"`
+		Model        *string        `json:"model"`
+		LatencyMS    *float64       `json:"latency_ms"`
 	} `json:"generation"`
 }
 
@@ -78,16 +79,6 @@ func readHESchemaRow(rec *contract.Record) (hesRow, error) {
 	for i, a := range row.Attempts {
 		if a.Generation == nil || a.Generation.Text == nil {
 			return row, rec.Errorf(0, "attempt %d has no generation text", i+1)
-		}
-		for _, c := range []struct {
-			name string
-			n    *int64
-		}{{"input_tokens", a.Generation.InputTokens}, {"output_tokens", a.Generation.OutputTokens}} {
-			if name, n := c.name, c.n; n != nil && *n < 0 {
-				// a record of it the scorer would refuse
-				ptr := fmt.Sprintf("/attempts/%d/generation/%s", i, name)
-				return row, rec.Errorf(contract.PointerOffset(rec.Raw, ptr), "attempt %d's %s is %d: a count of tokens is 0 or more", i+1, name, *n)
-			}
 		}
 	}
 	return row, nil
@@ -214,7 +205,10 @@ func (c *fromHESchema) run(stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		attempts = max(attempts, len(r.Attempts))
 		for k, a := range r.Attempts {
 			g := a.Generation
-			res := runner.Result{Output: g.Text, InputTokens: g.InputTokens, OutputTokens: g.OutputTokens, LatencyMS: g.LatencyMS}
+			res := runner.Result{Output: g.Text, LatencyMS: g.LatencyMS}
+			var counts runner.Counts // by the rule a live runner reads a provider's
+			res.InputTokens, res.OutputTokens = counts.Of("input_tokens", g.InputTokens), counts.Of("output_tokens", g.OutputTokens)
+			counts.Keep(&res)
 			if g.Model != nil {
 				res.Model = *g.Model
 			}

@@ -97,8 +97,6 @@ func TestFromHESchemaRefuses(t *testing.T) {
 		{"arm", strings.Replace(hesLine("hotels-000", 0, "no_schema", "ok", "", "x"), `"no_schema"`, `"schema"`, 1), `arm "schema" is none of HESchema's`},
 		{"status", hesLine("hotels-000", 0, "no_schema", "done", "", "x"), `status "done" is neither of HESchema's (ok, provider_error)`},
 		{"no text", strings.Replace(hesLine("hotels-000", 0, "no_schema", "ok", "", "x"), `"text":"x",`, "", 1), "r.jsonl:1:1: attempt 1 has no generation text"},
-		// a count the scorer would refuse in the record made of it
-		{"negative count", strings.Replace(hesLine("hotels-000", 0, "no_schema", "ok", "", "x", "y"), `"output_tokens":42,"text":"y"`, `"output_tokens":-4,"text":"y"`, 1), "r.jsonl:1:414: attempt 2's output_tokens is -4: a count of tokens is 0 or more"},
 		{"repeat as a string", `{"caseId":"a","arm":"no_schema","repeat":"1","status":"ok","attempts":[]}`, "r.jsonl:1:42: want an integer, got a JSON string at /repeat"},
 		{"repeated member", `{"caseId":"a","caseId":"b","arm":"no_schema","repeat":1,"status":"ok","attempts":[]}`, "r.jsonl:1:15: invalid JSON: duplicate object member name"},
 		{"empty", "", "r.jsonl: no run log line"},
@@ -135,4 +133,16 @@ func FuzzReadHESchemaRow(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFromHESchemaBadCount: a count the scorer would refuse is left out of
+// the record and said in its metadata, the answer kept, as the live runners
+// read a provider's counts (it was written, and the scorer refused the line).
+func TestFromHESchemaBadCount(t *testing.T) {
+	t.Chdir(t.TempDir())
+	os.WriteFile("r.jsonl", []byte(strings.Replace(hesLine("hotels-000", 0, "no_schema", "ok", "", "x", "y"), `"output_tokens":42,"text":"y"`, `"output_tokens":-4,"text":"y"`, 1)+"\n"), 0o644)
+	code, out, errs := runBatch(t, "", "from-heschema", "r.jsonl")
+	if code != 0 || !strings.Contains(out, `"output":"y","model":"m-2026","latency_ms":412.5,"input_token_count":310,"metadata":{"usage_left_out":"output_tokens -4: not a whole number of tokens from 0, left out of the record"}`) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
 }

@@ -271,24 +271,29 @@ func TestMessagesPath(t *testing.T) {
 	}
 }
 
-// TestParseUsageCounts: a count the scorer would refuse makes the answer a
-// bad_response named by its member; cache reads and writes still add to the
-// input tokens.
+// TestParseUsageCounts: a count the scorer would refuse is left out and said
+// in the metadata, the answer kept; an input part broken leaves the input
+// count out whole (a sum without it would count too few); cache reads and
+// writes add to the input tokens.
 func TestParseUsageCounts(t *testing.T) {
 	msg := func(usage string) []byte {
 		return []byte(`{"id":"m","type":"message","role":"assistant","model":"c","content":[{"type":"text","text":"{}"}],"stop_reason":"end_turn","usage":` + usage + `}`)
 	}
 	res, err := ParseMessage(msg(`{"input_tokens":5,"cache_read_input_tokens":10,"output_tokens":2}`))
-	if err != nil || *res.InputTokens != 15 || *res.OutputTokens != 2 {
+	if err != nil || *res.InputTokens != 15 || *res.OutputTokens != 2 || len(res.Metadata) != 0 {
 		t.Errorf("whole: %+v %v", res, err)
 	}
 	for usage, want := range map[string]string{
-		`{"input_tokens":-7,"output_tokens":2}`:                                  "bad_response: the answer's usage.input_tokens is -7, not a whole number of tokens from 0",
-		`{"input_tokens":5,"cache_creation_input_tokens":0.5,"output_tokens":2}`: "bad_response: the answer's usage.cache_creation_input_tokens is 0.5, not a whole number",
-		`{"input_tokens":5,"output_tokens":-2}`:                                  "bad_response: the answer's usage.output_tokens is -2, not a whole number",
+		`{"input_tokens":-7,"output_tokens":2}`:                                  "usage.input_tokens -7: not a whole number of tokens from 0, left out of the record",
+		`{"input_tokens":5,"cache_creation_input_tokens":0.5,"output_tokens":2}`: "usage.cache_creation_input_tokens 0.5: ",
 	} {
-		if _, err := ParseMessage(msg(usage)); err == nil || !strings.HasPrefix(err.Error(), want) {
-			t.Errorf("%s: %v, want %q", usage, err, want)
+		res, err := ParseMessage(msg(usage))
+		if err != nil || res.InputTokens != nil || res.OutputTokens == nil || *res.OutputTokens != 2 || len(res.Metadata) != 1 || !strings.HasPrefix(res.Metadata[0].Value.(string), want) {
+			t.Errorf("%s: %+v %v, want %q", usage, res, err, want)
 		}
+	}
+	res, err = ParseMessage(msg(`{"input_tokens":5,"output_tokens":-2}`))
+	if err != nil || *res.InputTokens != 5 || res.OutputTokens != nil {
+		t.Errorf("output broken: %+v %v", res, err)
 	}
 }

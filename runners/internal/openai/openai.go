@@ -288,10 +288,8 @@ func ParseChat(body []byte) (runner.Result, error) {
 	}
 	if u := c.Usage; u != nil {
 		var counts runner.Counts
-		in, out, total := counts.Of("usage.prompt_tokens", u.PromptTokens), counts.Of("usage.completion_tokens", u.CompletionTokens), counts.Of("usage.total_tokens", u.TotalTokens)
-		if counts.Err != nil {
-			return runner.Result{}, counts.Err
-		}
+		in, out, total := counts.Of("usage.prompt_tokens", u.PromptTokens), counts.Of("usage.completion_tokens", u.CompletionTokens), runner.Lenient(u.TotalTokens)
+		counts.Keep(&res)
 		res.InputTokens, res.OutputTokens = in, out
 		if in != nil && out != nil && total != nil && *total > *in+*out {
 			// Gemini's OpenAI-compatible API leaves the thinking tokens
@@ -439,9 +437,7 @@ func ParseResponses(body []byte) (runner.Result, error) {
 	if u := a.Usage; u != nil {
 		var counts runner.Counts
 		res.InputTokens, res.OutputTokens = counts.Of("usage.input_tokens", u.InputTokens), counts.Of("usage.output_tokens", u.OutputTokens)
-		if counts.Err != nil {
-			return runner.Result{}, counts.Err
-		}
+		counts.Keep(&res)
 	}
 	for _, item := range items {
 		if item.Type == "function_call" {

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -207,15 +206,16 @@ func temperatureAdvice(code, message, sent, none, one string) string {
 }
 
 // Counts reads a provider's token counts by the rule the scorer reads a
-// record's (contract.ParseCount): a count that breaks it (negative, a
-// fraction, a string) makes the answer a bad_response, so that no record the
-// scorer would refuse is written, and resume asks the request again. Err is
-// the first count broken.
-type Counts struct{ Err error }
+// record's (contract.ParseCount). A count that breaks it (negative, a
+// fraction, a string) is left out of the record, which the scorer would
+// refuse with it, and said in the record's metadata ("usage_left_out"): the
+// answer stands (asked again, a provider that sends such counts would send
+// them again). Note is what was left out.
+type Counts struct{ Note []string }
 
-// Of returns the count raw holds (nil when absent or null), name saying
-// where it is in the answer.
-func (c *Counts) Of(name string, raw json.RawMessage) *int64 {
+// Of returns the count raw holds (nil when absent or null, or left out),
+// name saying where it is in the answer.
+func (c *Counts) Of(name string, raw []byte) *int64 {
 	v := bytes.TrimSpace(raw)
 	if len(v) == 0 || string(v) == "null" {
 		return nil
@@ -223,8 +223,22 @@ func (c *Counts) Of(name string, raw json.RawMessage) *int64 {
 	if n, ok := contract.ParseCount(string(v)); ok {
 		return &n
 	}
-	if c.Err == nil {
-		c.Err = BadResponse("the answer's %s is %s, not a whole number of tokens from 0 (a record of it would be refused by the scorer)", name, capText(strings.Join(strings.Fields(string(v)), " "), 40))
+	c.Note = append(c.Note, name+" "+capText(strings.Join(strings.Fields(string(v)), " "), 40))
+	return nil
+}
+
+// Keep writes what was left out into res's metadata.
+func (c *Counts) Keep(res *Result) {
+	if len(c.Note) > 0 {
+		res.Metadata = append(res.Metadata, Field("usage_left_out", strings.Join(c.Note, ", ")+": not a whole number of tokens from 0, left out of the record"))
+	}
+}
+
+// Lenient returns the count raw holds, or nil where it holds none by
+// ParseCount's rule: for a count the record does not carry (total_tokens).
+func Lenient(raw []byte) *int64 {
+	if n, ok := contract.ParseCount(string(bytes.TrimSpace(raw))); ok {
+		return &n
 	}
 	return nil
 }
