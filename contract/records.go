@@ -382,6 +382,9 @@ func ParseCount(num string) (int64, bool) {
 		return max(n, 0), n >= 0
 	}
 	if i := strings.IndexAny(num, "eE"); i >= 0 {
+		if strings.Trim(num[:i], "-0.") == "" {
+			return 0, true // zero, whatever its exponent (0e999)
+		}
 		// a count's exponent is small; a large one would make big.Rat
 		// build a huge number to say no
 		if e, err := strconv.Atoi(strings.TrimPrefix(num[i+1:], "+")); err != nil || e > 40 || e < -400 {

@@ -84,6 +84,9 @@ func TestParseCount(t *testing.T) {
 		{"1e19", 0, false},
 		{"1e300", 0, false},
 		{"1e999999999", 0, false},
+		{"0e999", 0, true}, // zero, whatever its exponent
+		{"-0.0e-500", 0, true},
+		{"0.0E+99999999999999999999", 0, true},
 		{"-1", 0, false},
 		{"-1.0", 0, false},
 		{"1.5", 0, false},
