@@ -87,7 +87,7 @@ type Options struct {
 
 	// fileVersion is the schema_version of the file's first record when it
 	// is a record's (a request or a response): every record of the file
-	// must have it, as the command reading the file takes one kind.
+	// must be of its kind, as the command reading the file takes one.
 	fileVersion string
 }
 
@@ -301,10 +301,17 @@ func (v *Validator) record(rec *contract.Record, opts Options, ps []Problem) []P
 		return append(ps, p)
 	}
 	if opts.fileVersion != "" {
-		if sv := doc.(map[string]any)["schema_version"].(string); sv != opts.fileVersion {
+		// of another kind (a request among responses): the CogLang scorer
+		// reads fbeval-response/v1 records beside its own, so the family may
+		// differ where the kind does not
+		if sv := doc.(map[string]any)["schema_version"].(string); contract.FileKind(sv) != contract.FileKind(opts.fileVersion) {
 			line, col := position(rec, "/schema_version")
+			kind := contract.FileKind(sv)
+			if kind == "" {
+				kind = "another file"
+			}
 			ps = append(ps, Problem{File: rec.File, Line: line, Col: col, Pointer: "/schema_version", Message: fmt.Sprintf(
-				"this record is %s in a file whose first record is %s: the command that reads the file takes one kind of record, and rejects this one (keep each kind in a file of its own)", sv, opts.fileVersion)})
+				"this record is %s's (%s) in %s (its first record: %s): the command that reads the file takes one kind of record, and rejects this one (keep each kind in a file of its own)", kind, sv, contract.FileKind(opts.fileVersion), opts.fileVersion)})
 		}
 	}
 	err := v.schemas[name].Validate(doc)
