@@ -503,15 +503,13 @@ func CogLangInput(dataset string) (Input, error) {
 // StudyTemplate writes a study as a file to edit, with a "$comment" member that
 // explains every field (study files accept and ignore "$comment").
 func StudyTemplate(s contract.Study) []byte {
-	comment := []string{
-		"An fbeval-study/v1 file. Export and score read the same study; flags override fields.",
-		"suite: toolcall or coglang. dataset: builtin:toolcall, builtin:coglang, or a file path.",
-	}
+	comment := []string{"An fbeval-study/v1 file. Export and score read the same study; flags override fields."}
 	if s.Suite == contract.SuiteCogLang {
 		// a CogLang study is its fixture's cases, each asked once: the
 		// toolcall fields are refused in it
 		comment = append(comment,
-			"dataset: a CogLang fixture (coglang-generation-eval-fixture/v0.1). strict: the strict scoring profile (commas required, the spec's arities); false scores as the reference scorer does.",
+			"suite: coglang (fbeval study init toolcall writes a toolcall study).",
+			"dataset: builtin:coglang or a CogLang fixture file (coglang-generation-eval-fixture/v0.1). strict: the strict scoring profile (commas required, the spec's arities); false scores as the reference scorer does.",
 			"max_tokens, temperature (may be added): the sampling settings the study is run with; CogLang requests are the reference scorer's and do not carry them, so export names the runner flags that send them.",
 			"A CogLang study has no arms, schemas, filter, repeats, seed, repairs, decoding, prices, gates or prompt template (fbeval study init toolcall shows those).")
 		o := contract.Object{{Key: "$comment", Value: comment}}
@@ -519,6 +517,7 @@ func StudyTemplate(s contract.Study) []byte {
 		return append(out, '\n')
 	}
 	comment = append(comment,
+		"suite: toolcall or coglang. dataset: builtin:toolcall, builtin:coglang, or a file path.",
 		"arms: no_schema, minimal_schema, input_schema. schemas: per arm, a variant name (reference, minimal, rich, weak, contradictory, complex-equivalent) or a schema file.",
 		"filter: domains, categories, limit (cases per domain and category; 0 keeps all).",
 		"repeats: runs per case and arm. seed: derives every request seed and the bootstrap stream. repairs: 0-5 repair rounds.",

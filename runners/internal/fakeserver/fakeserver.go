@@ -177,7 +177,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, faults bool) {
 	}
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		http.Error(w, `{"error":{"type":"invalid_request_error","message":"method not allowed: POST"}}`, http.StatusMethodNotAllowed)
+		http.Error(w, `{"error":{"type":"invalid_request_error","message":"method `+r.Method+` not allowed: the API takes POST"}}`, http.StatusMethodNotAllowed)
 		return
 	}
 	body, err := io.ReadAll(r.Body)

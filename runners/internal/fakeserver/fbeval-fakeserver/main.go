@@ -80,6 +80,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return code
 	}
+	if contract.Stdin(c.Answers) && contract.Stdin(c.OpenAIBatch+c.AnthropicBatch) {
+		return fail(2, fmt.Errorf("--answers - and the batch file - both read standard input, which can be read once: name one of them as a file"))
+	}
 	text := c.Reply
 	opts := fakeserver.Options{Reply: func(string) string { return text }}
 	if c.Answers != "" {

@@ -19,6 +19,7 @@ func TestFlags(t *testing.T) {
 		{"--openai-batch", "a", "--anthropic-batch", "b"},
 		{"stray"},
 		{"--answers", "no-such-file.jsonl"},
+		{"--answers", "-", "--openai-batch", "-"},
 	} {
 		out.Reset()
 		errb.Reset()
