@@ -133,11 +133,11 @@ func TestMayImport(t *testing.T) {
 	}
 }
 
-// TestRowLimitDefaults: fbeval report's and compare's --max-line-bytes
+// TestRowLimitDefaults: fbeval report's, compare's and validate's --max-line-bytes
 // default is the report reader's own, which takes the row a response line
 // at score's limit makes (it quotes the answer more than once).
 func TestRowLimitDefaults(t *testing.T) {
-	for _, v := range []any{ReportCmd{}, CompareCmd{}} {
+	for _, v := range []any{ReportCmd{}, CompareCmd{}, ValidateCmd{}} {
 		f, _ := reflect.TypeOf(v).FieldByName("MaxLineBytes")
 		if got, want := f.Tag.Get("default"), strconv.FormatInt(report.DefaultMaxRowBytes, 10); got != want {
 			t.Errorf("%T: default %s, want %s", v, got, want)

@@ -17,7 +17,7 @@ import (
 type ValidateCmd struct {
 	Files        []string `arg:"" help:"Files to check (JSONL, a JSON list or a JSON document; - for standard input), or a pattern in quotes ('shards/*.jsonl')." placeholder:"FILE"`
 	Schema       string   `help:"Check every record against this schema (see 'fbeval schema'), whatever its schema_version says." placeholder:"NAME"`
-	MaxLineBytes int      `help:"Longest JSONL line read, in bytes (default 64 MiB)." default:"67108864" placeholder:"BYTES"`
+	MaxLineBytes int      `help:"Longest JSONL line, or JSON document read whole, in bytes (default 256 MiB, as fbeval report reads a report's rows: a report quotes an answer more than once, so one scored from a 64 MiB response line is longer than it)." default:"268435456" placeholder:"BYTES"`
 }
 
 func (c *ValidateCmd) Run(env *Env) error {
