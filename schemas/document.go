@@ -64,6 +64,9 @@ func CompileValue(doc strictjson.Value, exts ...Extension) (*jsonschema.Schema, 
 	if err := misspeltError(doc); err != nil {
 		return nil, err
 	}
+	if err := ExpansionError(doc); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 

@@ -1,7 +1,9 @@
 package relations
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -373,5 +375,21 @@ func TestLintCompareKinds(t *testing.T) {
 		if !strings.HasSuffix(got, tc.want) || (tc.want == "") != (got == "") {
 			t.Errorf("%s vs %s: got %q, want ...%q", tc.left, tc.right, got, tc.want)
 		}
+	}
+}
+
+// TestContractExpansionRefused: a contract whose schema nests anyOf and $ref
+// so that each level doubles the work (24 levels: minutes and gigabytes for
+// one output) is refused at its line and column, as a tool's schema is.
+func TestContractExpansionRefused(t *testing.T) {
+	defs := map[string]any{"d24": map[string]any{"not": map[string]any{}}}
+	for i := range 24 {
+		next := map[string]any{"$ref": fmt.Sprintf("#/$defs/d%d", i+1)}
+		defs[fmt.Sprintf("d%d", i)] = map[string]any{"anyOf": []any{next, next}}
+	}
+	data, _ := json.Marshal(map[string]any{"schema_version": "fbeval-contract/v1", "id": "c", "version": "1", "schema": map[string]any{"$defs": defs, "$ref": "#/$defs/d0"}})
+	_, err := ParseContract("c.json", data)
+	if err == nil || !strings.Contains(err.Error(), "schema: /$defs/d12: checking one value against it would visit more than 20000 subschemas") || !strings.HasPrefix(err.Error(), "c.json:1:") {
+		t.Fatalf("%v", err)
 	}
 }
