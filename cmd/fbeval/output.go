@@ -297,11 +297,24 @@ func writeFileAtomic(env *Env, path string, write func(*bufio.Writer) error) err
 		os.Remove(tmp)
 		tempFiles.remove(tmp)
 	}()
+	// its mode set through the file, not its name: a name another process
+	// in the folder swapped for a link would have its target's mode changed
+	if err := f.Chmod(mode); err != nil {
+		f.Close()
+		return &exitError{code: 2, err: err}
+	}
+	made, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return &exitError{code: 2, err: err}
+	}
 	if err := writeClose(f, path, write); err != nil {
 		return err
 	}
-	if err := os.Chmod(tmp, mode); err != nil {
-		return &exitError{code: 2, err: err}
+	if now, err := os.Lstat(tmp); err != nil || !os.SameFile(made, now) {
+		// renamed, the name would put another's file (a link to any file
+		// this user owns) where the output goes
+		return &exitError{code: 2, err: fmt.Errorf("%s: the temporary file it was written to (%s) was moved or replaced while it was written, by another process in the folder: nothing written; write the output to a folder only you can write", path, filepath.Base(tmp))}
 	}
 	if err := os.Rename(tmp, target); err != nil {
 		return &exitError{code: 2, err: cleanPathError(err)}
