@@ -1122,3 +1122,37 @@ func FuzzOpenOutput(f *testing.F) {
 		}
 	})
 }
+
+// TestProviderTextEscapedOnStderr: a provider's error message with control
+// and bidi characters (an OSC 8 link, a screen clear, U+202E) reaches the
+// runner's stderr lines escaped, as fbeval writes such text: the line that
+// stops the run quoted it raw to the terminal or CI log.
+func TestProviderTextEscapedOnStderr(t *testing.T) {
+	const hostile = "\x1b]8;;http://evil/\x07click\x1b]8;;\x07 \x1b[2J\x1b[31mRED \u202eRTL"
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNotFound)
+		b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": hostile, "type": "not_found_error"}})
+		w.Write(b)
+	}))
+	defer ts.Close()
+	dir := t.TempDir()
+	reqPath := filepath.Join(dir, "req.jsonl")
+	var reqs []byte
+	for _, it := range makeItems(3) {
+		b, _ := contract.Marshal(it.Req.Object(), contract.Compact)
+		reqs = append(append(reqs, b...), '\n')
+	}
+	os.WriteFile(reqPath, reqs, 0o644)
+	base := ts.URL + "/v1"
+	f := runner.NetFlags{Input: reqPath, Output: filepath.Join(dir, "out.jsonl"), Model: "m", BaseURL: &base, APIKeyEnv: "FBEVAL_TEST_NO_KEY",
+		Concurrency: 1, MaxConsecutiveErrors: 1, Backoff: time.Millisecond, MaxBackoff: time.Millisecond, Timeout: time.Second}
+	var stdout, stderr bytes.Buffer
+	runner.Execute(context.Background(), &f, runner.Setup{
+		Name: "fbeval-openai",
+		Auth: func(k string) http.Header { return http.Header{"Authorization": {"Bearer " + k}} },
+		New:  func(h *runner.HTTP) runner.Provider { return &openai.Client{HTTP: h, Opts: openai.Options{Model: "m"}} },
+	}, nil, &stdout, &stderr)
+	if !strings.Contains(stderr.String(), `\x1b]8;;http://evil/\x07click`) || strings.ContainsAny(stderr.String(), "\x1b\x07\u202e") {
+		t.Errorf("stderr: %q", stderr.String())
+	}
+}

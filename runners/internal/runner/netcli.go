@@ -87,7 +87,7 @@ func (s Setup) Vars() kong.Vars {
 // input.
 func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout, stderr io.Writer) int {
 	fail := func(code int, format string, args ...any) int {
-		fmt.Fprintf(stderr, "%s: %s\n", s.Name, fmt.Sprintf(format, args...))
+		fmt.Fprintf(stderr, "%s: %s\n", s.Name, contract.PrintableLine(fmt.Sprintf(format, args...)))
 		return code
 	}
 	// not given (nil), and only then: an empty --base-url "$UNSET" is refused
@@ -185,7 +185,7 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 		}
 	}
 	for _, n := range notes {
-		fmt.Fprintf(stderr, "%s: %s\n", s.Name, n)
+		fmt.Fprintf(stderr, "%s: %s\n", s.Name, contract.PrintableLine(n))
 	}
 	opts := Options{
 		Concurrency: f.Concurrency, RPS: f.RPS, Retries: f.Retries, Timeout: f.Timeout,
@@ -193,7 +193,9 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 		BackoffBase: f.Backoff, BackoffMax: f.MaxBackoff, Seed: 1, Secrets: secrets, Keys: keys, Run: run,
 	}
 	stopProgress := func() {}
-	opts.Warn = func(msg string) { fmt.Fprintf(stderr, "%s: %s\n", s.Name, msg) }
+	// a provider's text (an error's message, a model's name) is on these
+	// lines: its control and bidi characters escaped, as fbeval's are
+	opts.Warn = func(msg string) { fmt.Fprintf(stderr, "%s: %s\n", s.Name, contract.PrintableLine(msg)) }
 	if file, ok := stderr.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
 		bar := progressbar.NewOptions(reqs.Len(),
 			progressbar.OptionSetWriter(stderr),
@@ -218,7 +220,7 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 	}
 	// The reporter writes to stderr too: stop it before the summary line.
 	stopProgress()
-	fmt.Fprintf(stderr, "%s: %s\n", s.Name, Redact(sum.String(), secrets))
+	fmt.Fprintf(stderr, "%s: %s\n", s.Name, contract.PrintableLine(Redact(sum.String(), secrets)))
 	if err != nil {
 		return fail(1, "%s", Redact(err.Error(), secrets))
 	}
