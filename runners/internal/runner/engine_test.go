@@ -1156,3 +1156,29 @@ func TestProviderTextEscapedOnStderr(t *testing.T) {
 		t.Errorf("stderr: %q", stderr.String())
 	}
 }
+
+// TestHeaderWithoutColon: a --header with no colon is refused without its
+// value; a key pasted alone (no name before it) is not shown at all (it was
+// quoted whole as the header's "name").
+func TestHeaderWithoutColon(t *testing.T) {
+	dir := t.TempDir()
+	reqPath := filepath.Join(dir, "req.jsonl")
+	b, _ := contract.Marshal(makeItems(1)[0].Req.Object(), contract.Compact)
+	os.WriteFile(reqPath, append(b, '\n'), 0o644)
+	base := "http://127.0.0.1:1/v1"
+	for header, want := range map[string]string{
+		"sk-PASTEDKEY1234567890abcdef":    "fbeval-openai: --header wants NAME: VALUE, a colon after the name (a --header had none; its text is not shown here, in case it is a credential)\n",
+		"Authorization Bearer sk-abcdef1": "fbeval-openai: --header wants NAME: VALUE, a colon after the name (--header \"Authorization ...\" had none; its value is not shown here, in case it is a credential)\n",
+		"X-Token=abc123def":               "fbeval-openai: --header wants NAME: VALUE, a colon after the name (--header \"X-Token ...\" had none; its value is not shown here, in case it is a credential)\n",
+	} {
+		f := runner.NetFlags{Input: reqPath, Output: filepath.Join(dir, "out.jsonl"), Model: "m", BaseURL: &base, APIKeyEnv: "FBEVAL_TEST_NO_KEY", Header: []string{header}, Concurrency: 1, Timeout: time.Second}
+		var stdout, stderr bytes.Buffer
+		code := runner.Execute(context.Background(), &f, runner.Setup{
+			Name: "fbeval-openai",
+			New:  func(h *runner.HTTP) runner.Provider { return &openai.Client{HTTP: h, Opts: openai.Options{Model: "m"}} },
+		}, nil, &stdout, &stderr)
+		if code != 2 || stderr.String() != want {
+			t.Errorf("%q: exit %d, stderr %q", header, code, stderr.String())
+		}
+	}
+}

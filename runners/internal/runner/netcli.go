@@ -123,8 +123,13 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 		if !ok || k == "" {
 			// "Authorization Bearer sk-...": the rest may be the credential
-			name, _, _ := strings.Cut(strings.TrimSpace(h), " ")
-			name, _, _ = strings.Cut(name, "=")
+			name, _, spaced := strings.Cut(strings.TrimSpace(h), " ")
+			name, _, eq := strings.Cut(name, "=")
+			if (!spaced && !eq) || len(name) > 40 || strings.ContainsAny(name, "0123456789") {
+				// no name before the value, or one that may be a key
+				// itself (a key pasted alone): nothing of it shown
+				return fail(ExitUsage, "--header wants NAME: VALUE, a colon after the name (a --header had none; its text is not shown here, in case it is a credential)")
+			}
 			return fail(ExitUsage, "--header wants NAME: VALUE, a colon after the name (--header %q had none; its value is not shown here, in case it is a credential)", name+" ...")
 		}
 		header.Add(k, v)
