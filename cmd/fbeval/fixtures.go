@@ -89,6 +89,14 @@ func (c *FixturesBuildCmd) Run(env *Env) error {
 	if len(edited) > 0 {
 		return usageError("%s holds %s with other bytes than the embedded fixtures (edited copies?), which a build would replace: give another --out, or remove them first", c.Out, usage.List(edited, 3))
 	}
+	// the files are written in the folder itself: a link in it (to a file
+	// or a folder elsewhere) would have them written there
+	for _, f := range append([]string{"schemas"}, files...) {
+		p := filepath.Join(c.Out, filepath.FromSlash(f))
+		if st, err := os.Lstat(p); err == nil && st.Mode()&os.ModeSymlink != 0 {
+			return &exitError{code: 2, err: fmt.Errorf("%s is a symbolic link: the build writes its files in %s itself, not where a link leads: remove the link, or give another --out", p, c.Out)}
+		}
+	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
 		return &exitError{code: 2, err: cleanPathError(err)}
 	}
