@@ -20,10 +20,35 @@
     if (at.length === 0) all.push([i, -1]);
   }
 
+  /* printable writes control characters (but newline and tab), U+2028,
+     U+2029, bidi embeddings, overrides and isolates and lone surrogates as
+     escapes, as the page's static text and fbeval's other human formats write
+     them (contract.Printable): a model's text cannot reorder or hide what a
+     reviewer reads. */
+  var maybeUnprintable = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
+  function hex(c, n) { var h = c.toString(16); while (h.length < n) h = '0' + h; return h; }
+  function printable(s) {
+    if (!maybeUnprintable.test(s)) return s;
+    var out = '';
+    for (var i = 0; i < s.length; i++) {
+      var c = s.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+        out += s.charAt(i) + s.charAt(i + 1); /* a pair: one character */
+        i++;
+      } else if ((c < 0x20 && c !== 10 && c !== 9) || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029 ||
+        (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || (c >= 0xd800 && c <= 0xdfff)) {
+        out += c === 13 ? '\\r' : c < 0x80 ? '\\x' + hex(c, 2) : '\\u' + hex(c, 4);
+      } else {
+        out += s.charAt(i);
+      }
+    }
+    return out;
+  }
+
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = text;
+    if (text !== undefined && text !== null) e.textContent = printable(text);
     return e;
   }
   var lower = [];
@@ -134,7 +159,7 @@
       tr.appendChild(el('td', '', codesOf(a).join(', ')));
       var text = out(a);
       var cell = el('td', 'sb-out');
-      if (text !== null) cell.textContent = text.length > 90 ? text.slice(0, 90) + '\u2026' : text;
+      if (text !== null) cell.textContent = printable(text.length > 90 ? text.slice(0, 90) + '\u2026' : text);
       tr.appendChild(cell);
       body.appendChild(tr);
     }
@@ -209,10 +234,10 @@
         if (ptr && sp[ptr]) at = sp[ptr];
       }
     } catch (e) { at = null; }
-    if (!at) { pre.textContent = text; return pre; }
-    pre.appendChild(document.createTextNode(text.slice(0, at[0])));
+    if (!at) { pre.textContent = printable(text); return pre; }
+    pre.appendChild(document.createTextNode(printable(text.slice(0, at[0]))));
     pre.appendChild(el('mark', '', text.slice(at[0], at[1])));
-    pre.appendChild(document.createTextNode(text.slice(at[1])));
+    pre.appendChild(document.createTextNode(printable(text.slice(at[1]))));
     return pre;
   }
 
