@@ -276,9 +276,10 @@ func writeJUnitSuites(w io.Writer, out JUnitSuites, suites []JUnitSuite, walk fu
 				return err
 			}
 			for _, p := range s.Properties {
-				// a lone surrogate (a model's name) as its escape, which
-				// XML cannot hold (it became three U+FFFD)
-				p.Value = contract.EscapeSurrogates(p.Value)
+				// control and bidi characters and a lone surrogate (of a
+				// model's name) as their escapes, as the other human
+				// formats write them (XML cannot hold some: U+FFFD)
+				p.Value = contract.Printable(p.Value)
 				if err := enc.EncodeElement(p, start("property")); err != nil {
 					return err
 				}
@@ -580,7 +581,7 @@ func warningsText(warnings []string) string {
 	if len(warnings) == 0 {
 		return ""
 	}
-	return contract.EscapeSurrogates("warnings:\n- " + strings.Join(warnings, "\n- "))
+	return contract.Printable("warnings:\n- " + strings.Join(warnings, "\n- "))
 }
 
 // joinLines joins the texts that are not empty, one a line.
@@ -608,17 +609,18 @@ func (c *CogLangResult) warnings() []string {
 }
 
 // junitRow is a row's test case (without its class name).
-func junitRow(row *Row) JUnitCase { return junitRowOf(row, true).surrogatesEscaped() }
+func junitRow(row *Row) JUnitCase { return junitRowOf(row, true).printable() }
 
-// surrogatesEscaped is tc with each lone surrogate of its texts written as
-// its escape (\ud800), as messages show one: XML cannot hold one, and each of
-// its three bytes was a replacement character.
-func (tc JUnitCase) surrogatesEscaped() JUnitCase {
-	tc.Name, tc.SystemOut = contract.EscapeSurrogates(tc.Name), contract.EscapeSurrogates(tc.SystemOut)
+// printable is tc with the control and bidi characters and lone surrogates
+// of its texts written as their escapes (\x1b, \u202e, \ud800), as the other
+// human formats write them (contract.Printable): a CI page shows these texts
+// to people, and XML cannot hold some of them (each was U+FFFD).
+func (tc JUnitCase) printable() JUnitCase {
+	tc.Name, tc.SystemOut = contract.Printable(tc.Name), contract.Printable(tc.SystemOut)
 	for _, p := range []**JUnitProblem{&tc.Failure, &tc.Error} {
 		if *p != nil {
 			c := **p
-			c.Message, c.Text = contract.EscapeSurrogates(c.Message), contract.EscapeSurrogates(c.Text)
+			c.Message, c.Text = contract.Printable(c.Message), contract.Printable(c.Text)
 			*p = &c
 		}
 	}
@@ -721,7 +723,7 @@ func notListed(n int) string {
 // junitCogCase is the test case of case id, with its scored case and its
 // failure case when the result lists them.
 func junitCogCase(class, id string, cs *CogLangCase, f *FailureCase) JUnitCase {
-	return junitCogCaseOf(class, id, cs, f, true).surrogatesEscaped()
+	return junitCogCaseOf(class, id, cs, f, true).printable()
 }
 
 // junitCogCaseOf is junitCogCase, its failure's or error's details written

@@ -309,3 +309,22 @@ func TestJUnitRowAfterProviderError(t *testing.T) {
 		}
 	}
 }
+
+// TestJUnitCasePrintable: a test case's texts (a model's output, an id, a
+// message) have their control and bidi characters written as escapes, as the
+// other human formats write them: a CI page showed U+202E raw (reordering the
+// line) and an escape sequence as U+FFFD.
+func TestJUnitCasePrintable(t *testing.T) {
+	tc := JUnitCase{Name: "case\u202eRTL", SystemOut: "out\x1b[2J", Failure: &JUnitProblem{Message: "m\x07", Text: "line\u2028two\r\nthree\xed\xa0\x80"}}
+	got := tc.printable()
+	if got.Name != `case\u202eRTL` || got.SystemOut != `out\x1b[2J` || got.Failure.Message != `m\x07` || got.Failure.Text != `line\u2028two\r`+"\n"+`three\ud800` {
+		t.Errorf("%+v %+v", got, got.Failure)
+	}
+	if tc.Failure.Message != "m\x07" {
+		t.Error("the case given was changed")
+	}
+	var v any
+	if err := xml.Unmarshal(appendJUnitCase(nil, &got), &v); err != nil {
+		t.Errorf("not XML: %v", err)
+	}
+}
