@@ -225,8 +225,6 @@ func wrappedAnswer(v jsontext.Value, depth int) string {
 	}
 	str := func(k string) string { s, _ := stringOf(members[k]); return s }
 	content := members["content"].Kind()
-	// a whole reply: what its first choice (candidate, output item holding
-	// text) is names it
 	// a whole reply: named by the item its list holds where the answer is
 	// (its first choice or candidate; a Responses output may start with
 	// reasoning), which must be that item's kind, not any wrapped text (a
