@@ -64,7 +64,7 @@ func CompileValue(doc strictjson.Value, exts ...Extension) (*jsonschema.Schema, 
 	if err := misspeltError(doc); err != nil {
 		return nil, err
 	}
-	if err := ExpansionError(doc); err != nil {
+	if err := ExpansionError(s, DocumentURL); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -274,7 +274,7 @@ func ParseContract(name string, data []byte) (*Contract, error) {
 		if ptr, _, want := schemas.Misspelt(schema, Keywords...); ptr != "" {
 			return nil, rec.Errorf(at(ptr), "schema: %s: not a JSON Schema keyword nor a relation keyword, so it checks nothing: did you mean %q?", ptr, want)
 		}
-		if errors.As(schemas.ExpansionError(schema), &me) {
+		if errors.As(schemas.ExpansionError(c.sch, contractURL), &me) {
 			return nil, rec.Errorf(at(me.Pointer), "%s", me.Error())
 		}
 	}
