@@ -602,50 +602,67 @@ func checkFlipFilter(t *testing.T, ctx context.Context, p page, width int64) {
 // (an OSC 8 link, a screen clear, U+202E, a NUL) is shown escaped in the
 // sample browser, as the page's static text and fbeval's other human formats
 // show it: it was set raw (textContent), so U+202E reordered what a reviewer
-// read.
+// read. The table's cut of a long output does not split a character (an
+// emoji at the cut showed as the escape of a lone surrogate).
 func TestSampleTextPrintable(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("testdata", "toolcall_small.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var raw map[string]any
-	if err := json.Unmarshal(data, &raw); err != nil {
-		t.Fatal(err)
-	}
-	const hostile = "{\"a\": 1}\x1b]8;;http://evil/\x07click\x1b[2J \u202eRTL\x00 done"
-	row := raw["rows"].([]any)[0].(map[string]any)
-	row["output"] = hostile
-	row["attempt_results"] = []any{map[string]any{"attempt": 1, "output": hostile, "errors": []any{}}}
-	data, _ = json.Marshal(raw)
-	doc, err := report.Load("hostile.json", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := report.WriteHTML(&b, doc); err != nil {
-		t.Fatal(err)
-	}
-	page := filepath.Join(t.TempDir(), "hostile.html")
-	os.WriteFile(page, b.Bytes(), 0o644)
-	ctx, cancel := chromedp.NewContext(browser(t))
-	defer cancel()
-	ctx, cancelTime := context.WithTimeout(ctx, 60*time.Second)
-	defer cancelTime()
-	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+page), chromedp.WaitReady("body")); err != nil {
-		t.Fatal(err)
-	}
+	parent := browser(t)
 	type shown struct{ Cell, Output string }
-	got, err := chromedp.Run(ctx, chromedp.Evaluate[shown](`(() => {
+	show := func(output string) shown {
+		var raw map[string]any
+		if err := json.Unmarshal(data, &raw); err != nil {
+			t.Fatal(err)
+		}
+		row := raw["rows"].([]any)[0].(map[string]any)
+		row["output"] = output
+		row["attempt_results"] = []any{map[string]any{"attempt": 1, "output": output, "errors": []any{}}}
+		doc, err := report.Load("hostile.json", mustJSON(t, raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := report.WriteHTML(&b, doc); err != nil {
+			t.Fatal(err)
+		}
+		page := filepath.Join(t.TempDir(), "hostile.html")
+		os.WriteFile(page, b.Bytes(), 0o644)
+		ctx, cancel := chromedp.NewContext(parent)
+		defer cancel()
+		ctx, cancelTime := context.WithTimeout(ctx, 60*time.Second)
+		defer cancelTime()
+		if err := chromedp.Do(ctx, chromedp.Navigate("file://"+page), chromedp.WaitReady("body")); err != nil {
+			t.Fatal(err)
+		}
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[shown](`(() => {
   const cell = document.querySelector('#samples tbody tr td.sb-out').textContent;
   document.querySelector('#samples tbody tr').click();
   const pre = document.querySelector('#samples .sb-detail .sb-attempt pre');
   return {cell: cell, output: pre ? pre.textContent : ''};
 })()`))
-	if err != nil {
-		t.Fatal(err)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
 	}
+	got := show("{\"a\": 1}\x1b]8;;http://evil/\x07click\x1b[2J \u202eRTL\x00 done")
 	want := `{"a": 1}\x1b]8;;http://evil/\x07click\x1b[2J \u202eRTL\x00 done`
 	if got.Output != want || got.Cell != want {
 		t.Errorf("shown:\ncell   %q\noutput %q\nwant   %q", got.Cell, got.Output, want)
 	}
+	long := strings.Repeat("x", 89) + "\U0001F600 ok"
+	if got := show(long); got.Cell != strings.Repeat("x", 89)+"\u2026" || got.Output != long {
+		t.Errorf("a cut at an emoji:\ncell   %q\noutput %q", got.Cell, got.Output)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -45,6 +45,14 @@
     return out;
   }
 
+  /* cut is the first n UTF-16 units of s, one fewer where the n-th would
+     split a surrogate pair (shown as the escape of a lone surrogate the
+     model never wrote). */
+  function cut(s, n) {
+    var c = s.charCodeAt(n - 1);
+    return s.slice(0, c >= 0xd800 && c <= 0xdbff ? n - 1 : n);
+  }
+
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -159,7 +167,7 @@
       tr.appendChild(el('td', '', codesOf(a).join(', ')));
       var text = out(a);
       var cell = el('td', 'sb-out');
-      if (text !== null) cell.textContent = printable(text.length > 90 ? text.slice(0, 90) + '\u2026' : text);
+      if (text !== null) cell.textContent = printable(text.length > 90 ? cut(text, 90) + '\u2026' : text);
       tr.appendChild(cell);
       body.appendChild(tr);
     }
