@@ -125,13 +125,15 @@ type message struct {
 	StopReason *string         `json:"stop_reason"`
 	// StopDetails says why a refusal stopped the answer (its category and
 	// explanation): kept in the record's metadata
-	StopDetails jsontext.Value `json:"stop_details"`
-	Usage       *struct {
-		InputTokens              json.RawMessage `json:"input_tokens"`
-		OutputTokens             json.RawMessage `json:"output_tokens"`
-		CacheCreationInputTokens json.RawMessage `json:"cache_creation_input_tokens"`
-		CacheReadInputTokens     json.RawMessage `json:"cache_read_input_tokens"`
-	} `json:"usage"`
+	StopDetails jsontext.Value      `json:"stop_details"`
+	Usage       runner.Usage[usage] `json:"usage"`
+}
+
+type usage struct {
+	InputTokens              json.RawMessage `json:"input_tokens"`
+	OutputTokens             json.RawMessage `json:"output_tokens"`
+	CacheCreationInputTokens json.RawMessage `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     json.RawMessage `json:"cache_read_input_tokens"`
 }
 
 type block struct {
@@ -170,7 +172,8 @@ func ParseMessage(body []byte) (runner.Result, error) {
 	if d := slices.Clone(m.StopDetails); len(d) > 0 && d.Kind() == '{' && d.Compact() == nil {
 		res.Metadata = append(res.Metadata, runner.Field("stop_details", contract.Raw(d)))
 	}
-	if u := m.Usage; u != nil {
+	m.Usage.Keep(&res)
+	if u := m.Usage.V; u != nil {
 		var counts runner.Counts
 		ins := []*int64{counts.Of("usage.input_tokens", u.InputTokens), counts.Of("usage.cache_creation_input_tokens", u.CacheCreationInputTokens), counts.Of("usage.cache_read_input_tokens", u.CacheReadInputTokens)}
 		inputBroken := len(counts.Note) > 0 // a sum with a part left out would count too few

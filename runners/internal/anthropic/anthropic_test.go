@@ -292,6 +292,9 @@ func TestParseUsageCounts(t *testing.T) {
 			t.Errorf("%s: %+v %v, want %q", usage, res, err, want)
 		}
 	}
+	if res, err := ParseMessage(msg(`"n/a"`)); err != nil || res.InputTokens != nil || len(res.Metadata) != 1 || res.Metadata[0].Value != `usage "n/a": not an object of token counts, left out of the record` {
+		t.Errorf("usage a string: %+v %v", res, err)
+	}
 	res, err = ParseMessage(msg(`{"input_tokens":5,"output_tokens":-2}`))
 	if err != nil || *res.InputTokens != 5 || res.OutputTokens != nil {
 		t.Errorf("output broken: %+v %v", res, err)

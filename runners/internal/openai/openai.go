@@ -182,15 +182,17 @@ func Body(req *contract.Request, o Options) ([]byte, error) {
 }
 
 type chatCompletion struct {
-	ID      string          `json:"id"`
-	Model   string          `json:"model"`
-	Choices []chatChoice    `json:"choices"`
-	Error   json.RawMessage `json:"error"` // OpenRouter: an error in a 200 answer
-	Usage   *struct {
-		PromptTokens     json.RawMessage `json:"prompt_tokens"`
-		CompletionTokens json.RawMessage `json:"completion_tokens"`
-		TotalTokens      json.RawMessage `json:"total_tokens"`
-	} `json:"usage"`
+	ID      string                  `json:"id"`
+	Model   string                  `json:"model"`
+	Choices []chatChoice            `json:"choices"`
+	Error   json.RawMessage         `json:"error"` // OpenRouter: an error in a 200 answer
+	Usage   runner.Usage[chatUsage] `json:"usage"`
+}
+
+type chatUsage struct {
+	PromptTokens     json.RawMessage `json:"prompt_tokens"`
+	CompletionTokens json.RawMessage `json:"completion_tokens"`
+	TotalTokens      json.RawMessage `json:"total_tokens"`
 }
 
 type chatChoice struct {
@@ -286,7 +288,8 @@ func ParseChat(body []byte) (runner.Result, error) {
 	if ch.FinishReason != nil {
 		res.FinishReason = *ch.FinishReason
 	}
-	if u := c.Usage; u != nil {
+	c.Usage.Keep(&res)
+	if u := c.Usage.V; u != nil {
 		var counts runner.Counts
 		in, out, total := counts.Of("usage.prompt_tokens", u.PromptTokens), counts.Of("usage.completion_tokens", u.CompletionTokens), runner.Lenient(u.TotalTokens)
 		counts.Keep(&res)
@@ -376,11 +379,13 @@ type responsesAnswer struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
 	} `json:"error"`
-	Output json.RawMessage `json:"output"`
-	Usage  *struct {
-		InputTokens  json.RawMessage `json:"input_tokens"`
-		OutputTokens json.RawMessage `json:"output_tokens"`
-	} `json:"usage"`
+	Output json.RawMessage              `json:"output"`
+	Usage  runner.Usage[responsesUsage] `json:"usage"`
+}
+
+type responsesUsage struct {
+	InputTokens  json.RawMessage `json:"input_tokens"`
+	OutputTokens json.RawMessage `json:"output_tokens"`
 }
 
 // unfinished are the statuses of a Responses API response that holds no
@@ -434,7 +439,8 @@ func ParseResponses(body []byte) (runner.Result, error) {
 	if a.IncompleteDetails != nil && a.IncompleteDetails.Reason != "" {
 		res.FinishReason = a.IncompleteDetails.Reason
 	}
-	if u := a.Usage; u != nil {
+	a.Usage.Keep(&res)
+	if u := a.Usage.V; u != nil {
 		var counts runner.Counts
 		res.InputTokens, res.OutputTokens = counts.Of("usage.input_tokens", u.InputTokens), counts.Of("usage.output_tokens", u.OutputTokens)
 		counts.Keep(&res)

@@ -436,6 +436,10 @@ func TestParseUsageCounts(t *testing.T) {
 		{"total alone broken", chat(`{"prompt_tokens":5,"completion_tokens":3,"total_tokens":-1}`), false, n(5), n(3), ""},
 		{"responses negative", resp(`{"input_tokens":5,"output_tokens":-1}`), true, n(5), nil, "usage.output_tokens -1: "},
 		{"responses whole", resp(`{"input_tokens":5,"output_tokens":1}`), true, n(5), n(1), ""},
+		// usage that is no object: left out, the answer kept (every answer
+		// was a bad_response, asked again for ever)
+		{"usage a string", chat(`"n/a"`), false, nil, nil, `usage "n/a": not an object of token counts, left out of the record`},
+		{"usage a list", resp(`[5, 1]`), true, nil, nil, `usage [5, 1]: not an object`},
 	} {
 		parse := ParseChat
 		if tc.responses {

@@ -1170,6 +1170,7 @@ func TestHeaderWithoutColon(t *testing.T) {
 		"sk-PASTEDKEY1234567890abcdef":    "fbeval-openai: --header wants NAME: VALUE, a colon after the name (a --header had none; its text is not shown here, in case it is a credential)\n",
 		"Authorization Bearer sk-abcdef1": "fbeval-openai: --header wants NAME: VALUE, a colon after the name (--header \"Authorization ...\" had none; its value is not shown here, in case it is a credential)\n",
 		"X-Token=abc123def":               "fbeval-openai: --header wants NAME: VALUE, a colon after the name (--header \"X-Token ...\" had none; its value is not shown here, in case it is a credential)\n",
+		":sk-abcdef1234567890":            "fbeval-openai: --header wants NAME: VALUE, a name before the colon (a --header had none; its text is not shown here, in case it is a credential)\n",
 	} {
 		f := runner.NetFlags{Input: reqPath, Output: filepath.Join(dir, "out.jsonl"), Model: "m", BaseURL: &base, APIKeyEnv: "FBEVAL_TEST_NO_KEY", Header: []string{header}, Concurrency: 1, Timeout: time.Second}
 		var stdout, stderr bytes.Buffer

@@ -121,7 +121,10 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 	for _, h := range f.Header {
 		k, v, ok := strings.Cut(h, ":")
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-		if !ok || k == "" {
+		if ok && k == "" {
+			return fail(ExitUsage, "--header wants NAME: VALUE, a name before the colon (a --header had none; its text is not shown here, in case it is a credential)")
+		}
+		if !ok {
 			// "Authorization Bearer sk-...": the rest may be the credential
 			name, _, spaced := strings.Cut(strings.TrimSpace(h), " ")
 			name, _, eq := strings.Cut(name, "=")

@@ -242,3 +242,36 @@ func Lenient(raw []byte) *int64 {
 	}
 	return nil
 }
+
+// Usage is an answer's usage member, read leniently: an object is decoded
+// into T; anything else (a string, a list: a provider's bug) leaves V nil
+// and is said in Bad, so the answer stands with its counts left out (as
+// Counts leaves out a count), where it failed the whole answer.
+type Usage[T any] struct {
+	V   *T
+	Bad string
+}
+
+// UnmarshalJSON reads the usage member.
+func (u *Usage[T]) UnmarshalJSON(b []byte) error {
+	v := bytes.TrimSpace(b)
+	switch {
+	case len(v) == 0 || string(v) == "null":
+		return nil
+	case v[0] == '{':
+		var t T
+		if err := JSON.Unmarshal(v, &t); err == nil {
+			u.V = &t
+			return nil
+		}
+	}
+	u.Bad = "usage " + capText(strings.Join(strings.Fields(string(v)), " "), 40)
+	return nil
+}
+
+// Keep says in res's metadata that the usage was left out, when it was.
+func (u *Usage[T]) Keep(res *Result) {
+	if u.Bad != "" {
+		res.Metadata = append(res.Metadata, Field("usage_left_out", u.Bad+": not an object of token counts, left out of the record"))
+	}
+}
