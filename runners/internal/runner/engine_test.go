@@ -435,13 +435,7 @@ func TestKeyNeverWritten(t *testing.T) {
 	defer ts.Close()
 
 	dir := t.TempDir()
-	reqPath, outPath := filepath.Join(dir, "req.jsonl"), filepath.Join(dir, "out.jsonl")
-	var reqs []byte
-	for _, it := range makeItems(6) {
-		b, _ := contract.Marshal(it.Req.Object(), contract.Compact)
-		reqs = append(append(reqs, b...), '\n')
-	}
-	os.WriteFile(reqPath, reqs, 0o644)
+	reqPath, outPath := writeRequests(t, dir, 6), filepath.Join(dir, "out.jsonl")
 	base := ts.URL + "/v1"
 	f := runner.NetFlags{Input: reqPath, Output: outPath, Model: "m", BaseURL: &base, APIKeyEnv: "FBEVAL_TEST_KEY",
 		Header: []string{"X-Extra: " + headerSecret}, Concurrency: 2, Retries: 1, Backoff: time.Millisecond, MaxBackoff: time.Millisecond, Timeout: time.Second}
@@ -1136,13 +1130,7 @@ func TestProviderTextEscapedOnStderr(t *testing.T) {
 	}))
 	defer ts.Close()
 	dir := t.TempDir()
-	reqPath := filepath.Join(dir, "req.jsonl")
-	var reqs []byte
-	for _, it := range makeItems(3) {
-		b, _ := contract.Marshal(it.Req.Object(), contract.Compact)
-		reqs = append(append(reqs, b...), '\n')
-	}
-	os.WriteFile(reqPath, reqs, 0o644)
+	reqPath := writeRequests(t, dir, 3)
 	base := ts.URL + "/v1"
 	f := runner.NetFlags{Input: reqPath, Output: filepath.Join(dir, "out.jsonl"), Model: "m", BaseURL: &base, APIKeyEnv: "FBEVAL_TEST_NO_KEY",
 		Concurrency: 1, MaxConsecutiveErrors: 1, Backoff: time.Millisecond, MaxBackoff: time.Millisecond, Timeout: time.Second}
@@ -1162,9 +1150,7 @@ func TestProviderTextEscapedOnStderr(t *testing.T) {
 // quoted whole as the header's "name").
 func TestHeaderWithoutColon(t *testing.T) {
 	dir := t.TempDir()
-	reqPath := filepath.Join(dir, "req.jsonl")
-	b, _ := contract.Marshal(makeItems(1)[0].Req.Object(), contract.Compact)
-	os.WriteFile(reqPath, append(b, '\n'), 0o644)
+	reqPath := writeRequests(t, dir, 1)
 	base := "http://127.0.0.1:1/v1"
 	for header, want := range map[string]string{
 		"sk-PASTEDKEY1234567890abcdef":    "fbeval-openai: --header wants NAME: VALUE, a colon after the name (a --header had none; its text is not shown here, in case it is a credential)\n",
@@ -1182,4 +1168,20 @@ func TestHeaderWithoutColon(t *testing.T) {
 			t.Errorf("%q: exit %d, stderr %q", header, code, stderr.String())
 		}
 	}
+}
+
+// writeRequests writes n requests (makeItems) to req.jsonl in dir, and
+// returns its path.
+func writeRequests(t *testing.T, dir string, n int) string {
+	t.Helper()
+	var reqs []byte
+	for _, it := range makeItems(n) {
+		b, _ := contract.Marshal(it.Req.Object(), contract.Compact)
+		reqs = append(append(reqs, b...), '\n')
+	}
+	path := filepath.Join(dir, "req.jsonl")
+	if err := os.WriteFile(path, reqs, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
