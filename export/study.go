@@ -512,20 +512,18 @@ func StudyTemplate(s contract.Study) []byte {
 			"dataset: builtin:coglang or a CogLang fixture file (coglang-generation-eval-fixture/v0.1). strict: the strict scoring profile (commas required, the spec's arities); false scores as the reference scorer does.",
 			"max_tokens, temperature (may be added): the sampling settings the study is run with; CogLang requests are the reference scorer's and do not carry them, so export names the runner flags that send them.",
 			"A CogLang study has no arms, schemas, filter, repeats, seed, repairs, decoding, prices, gates or prompt template (fbeval study init toolcall shows those).")
-		o := contract.Object{{Key: "$comment", Value: comment}}
-		out, _ := contract.Marshal(append(o, s.Object()...), contract.PythonIndent)
-		return append(out, '\n')
+	} else {
+		comment = append(comment,
+			"suite: toolcall or coglang. dataset: builtin:toolcall, builtin:coglang, or a file path.",
+			"arms: no_schema, minimal_schema, input_schema. schemas: per arm, a variant name (reference, minimal, rich, weak, contradictory, complex-equivalent) or a schema file.",
+			"filter: domains, categories, limit (cases per domain and category; 0 keeps all).",
+			"repeats: runs per case and arm. seed: derives every request seed and the bootstrap stream. repairs: 0-5 repair rounds.",
+			"decoding: prompt_only, native_schema (requests carry response_format) or native_tools (requests carry the tool definition in tools).",
+			"prices: null (no cost figures) or {\"input_per_million_usd\": N, \"output_per_million_usd\": N}, USD per million tokens, for cost figures. gates: thresholds on report fields that decide the exit code, e.g. input_schema.first_pass_success_percent>=90.",
+			"prompt_template: a text/template file with {{define \"system\"}} and {{define \"user\"}} blocks.",
+			"max_tokens, temperature: the sampling settings the study is run with; every request carries them and the runners send them (null: the runner's or the provider's defaults).",
+		)
 	}
-	comment = append(comment,
-		"suite: toolcall or coglang. dataset: builtin:toolcall, builtin:coglang, or a file path.",
-		"arms: no_schema, minimal_schema, input_schema. schemas: per arm, a variant name (reference, minimal, rich, weak, contradictory, complex-equivalent) or a schema file.",
-		"filter: domains, categories, limit (cases per domain and category; 0 keeps all).",
-		"repeats: runs per case and arm. seed: derives every request seed and the bootstrap stream. repairs: 0-5 repair rounds.",
-		"decoding: prompt_only, native_schema (requests carry response_format) or native_tools (requests carry the tool definition in tools).",
-		"prices: null (no cost figures) or {\"input_per_million_usd\": N, \"output_per_million_usd\": N}, USD per million tokens, for cost figures. gates: thresholds on report fields that decide the exit code, e.g. input_schema.first_pass_success_percent>=90.",
-		"prompt_template: a text/template file with {{define \"system\"}} and {{define \"user\"}} blocks.",
-		"max_tokens, temperature: the sampling settings the study is run with; every request carries them and the runners send them (null: the runner's or the provider's defaults).",
-	)
 	// prices stay the study's (null: no cost figures): zeros to edit made
 	// every cost 0 and passed every cost gate where they were left
 	o := contract.Object{{Key: "$comment", Value: comment}}

@@ -9,8 +9,8 @@ import (
 )
 
 // MaxExpansion bounds the subschemas one value of an instance is checked
-// against at its own place (Expansion). A tool's schema takes a handful, a
-// large one (a chart grammar's, with hundreds of definitions) some dozens;
+// against at its own place (Expansion). The built-in variants take at most
+// 21, and a chart grammar's 1.9 MB schema, hundreds of definitions, passes;
 // a few hundred bytes of anyOf branches that each $ref the next level twice
 // take 2^levels, which a validator walks for every value checked (24
 // levels, 1.7 KB: minutes and gigabytes for one output), and which no

@@ -246,9 +246,9 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 // schema_version, by the members of its first (raw): a toolcall dataset
 // (HESchema's case format) or a context; "" for any other.
 func unversioned(raw []byte) string {
-	keys, strs := contract.TopLevel(raw)
+	keys, _ := contract.TopLevel(raw)
 	switch {
-	case keys["schema_version"] || strs["schema_version"] != "":
+	case keys["schema_version"]:
 		return ""
 	case contract.DatasetCase(raw):
 		return "fbeval-toolcall-case"

@@ -117,12 +117,7 @@ func (c *CheckCmd) Run(env *Env) error {
 // tool and the candidate schema (--schema), as a study of the dataset makes
 // them.
 func (c *CheckCmd) checkCase() (contract.Case, contract.Tool, []byte, error) {
-	s, _ := fixtures.BuiltinStudy(fixtures.StudyToolcall)
-	s, err := export.Resolve(s, export.Overrides{Dataset: c.Dataset, Schema: c.Schema})
-	if err != nil {
-		return contract.Case{}, contract.Tool{}, nil, err
-	}
-	plan, err := export.PlanToolcall(s, relations.Vocabulary)
+	plan, err := c.plan(nil)
 	if err != nil {
 		return contract.Case{}, contract.Tool{}, nil, err
 	}
@@ -140,7 +135,19 @@ func (c *CheckCmd) checkCase() (contract.Case, contract.Tool, []byte, error) {
 		}
 		ids[i] = k.ID
 	}
-	return contract.Case{}, contract.Tool{}, nil, usageError("--case %s: no case of %s has that id (its ids run %s to %s)%s", c.Case, s.Dataset, ids[0], ids[len(ids)-1], usage.Suggest(c.Case, ids))
+	return contract.Case{}, contract.Tool{}, nil, usageError("--case %s: no case of %s has that id (its ids run %s to %s)%s", c.Case, plan.Study.Dataset, ids[0], ids[len(ids)-1], usage.Suggest(c.Case, ids))
+}
+
+// plan is the plan of the built-in toolcall study over --dataset (of the
+// domains named, all when none are), with --schema the candidate: the tools
+// and candidates a study of the dataset judges with.
+func (c *CheckCmd) plan(domains []string) (*export.ToolcallPlan, error) {
+	s, _ := fixtures.BuiltinStudy(fixtures.StudyToolcall)
+	s, err := export.Resolve(s, export.Overrides{Dataset: c.Dataset, Schema: c.Schema, Domains: domains})
+	if err != nil {
+		return nil, err
+	}
+	return export.PlanToolcall(s, relations.Vocabulary)
 }
 
 func (c *CheckCmd) runTool(env *Env, output []byte) error {
@@ -168,12 +175,7 @@ func (c *CheckCmd) runTool(env *Env, output []byte) error {
 	if c.Schema != "" || c.Dataset != "" {
 		// the tool and candidate as a study of the dataset makes them: its
 		// domain's tool (a dataset's own, policy and all), the schema compiled
-		s, _ := fixtures.BuiltinStudy(fixtures.StudyToolcall)
-		s, err := export.Resolve(s, export.Overrides{Dataset: c.Dataset, Schema: c.Schema, Domains: []string{c.Domain}})
-		if err != nil {
-			return err
-		}
-		plan, err := export.PlanToolcall(s, relations.Vocabulary)
+		plan, err := c.plan([]string{c.Domain})
 		if err != nil {
 			return err
 		}

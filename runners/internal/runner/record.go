@@ -223,7 +223,7 @@ func (c *Counts) Of(name string, raw []byte) *int64 {
 	if n, ok := contract.ParseCount(string(v)); ok {
 		return &n
 	}
-	c.Note = append(c.Note, name+" "+capText(strings.Join(strings.Fields(string(v)), " "), 40))
+	c.Note = append(c.Note, name+" "+brief(v))
 	return nil
 }
 
@@ -265,7 +265,7 @@ func (u *Usage[T]) UnmarshalJSON(b []byte) error {
 			return nil
 		}
 	}
-	u.Bad = "usage " + capText(strings.Join(strings.Fields(string(v)), " "), 40)
+	u.Bad = "usage " + brief(v)
 	return nil
 }
 
@@ -275,3 +275,6 @@ func (u *Usage[T]) Keep(res *Result) {
 		res.Metadata = append(res.Metadata, Field("usage_left_out", u.Bad+": not an object of token counts, left out of the record"))
 	}
 }
+
+// brief is a value a provider sent, for a note: on one line, cut at 40 bytes.
+func brief(v []byte) string { return capText(strings.Join(strings.Fields(string(v)), " "), 40) }
