@@ -175,6 +175,28 @@ func (b *boundedReader) refuse(kind error, msg string) error {
 // read its input again keeps a copy (Spool).
 func Stdin(path string) bool { return path == "-" }
 
+// StdinName is standard input's name in messages, where a file's is its path.
+const StdinName = "<stdin>"
+
+// OpenInput opens the input a flag or argument names, for a reader that takes
+// any reader: "-" is stdin (refused when it is a terminal: nothing piped in),
+// named StdinName; anything else is opened as Open opens it, and an error
+// opening it says "cannot read" what it holds (what: "requests"). done closes
+// what was opened (nothing for stdin); it is not nil when err is nil.
+func OpenInput(path, what string, stdin io.Reader) (r io.Reader, name string, done func(), err error) {
+	if Stdin(path) {
+		if err := NotTerminal(StdinName, stdin); err != nil {
+			return nil, "", nil, err
+		}
+		return stdin, StdinName, func() {}, nil
+	}
+	f, err := Open(path)
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("cannot read %s: %w", what, err)
+	}
+	return f, path, func() { f.Close() }, nil
+}
+
 // NotTerminal refuses an input r, named name, that is a terminal: standard
 // input left to the keyboard where a file was meant (fbeval-mock with no
 // request file and nothing piped in, --responses - without the pipe), which

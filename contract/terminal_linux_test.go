@@ -22,6 +22,9 @@ func TestNotTerminal(t *testing.T) {
 	if _, err := NewSpool("-", tty); err == nil || !strings.Contains(err.Error(), "standard input is a terminal") {
 		t.Errorf("NewSpool of a terminal: %v", err)
 	}
+	if _, _, _, err := OpenInput("-", "requests", tty); err == nil || err.Error() != "<stdin>: standard input is a terminal, not a file: name the file, or pipe it in" {
+		t.Errorf("OpenInput(\"-\") from a terminal: %v", err)
+	}
 	saved := os.Stdin
 	os.Stdin = tty
 	_, _, err = OpenFile("-")
@@ -52,5 +55,32 @@ func TestNotTerminal(t *testing.T) {
 	}
 	if err := NotTerminal("-", strings.NewReader("")); err != nil {
 		t.Errorf("a reader: %v", err)
+	}
+}
+
+// OpenInput gives stdin itself for "-", named <stdin>, a file by its path,
+// and says what could not be read when a file cannot be opened.
+func TestOpenInput(t *testing.T) {
+	in := strings.NewReader("x")
+	r, name, done, err := OpenInput("-", "requests", in)
+	if err != nil || r != in || name != StdinName || done == nil {
+		t.Fatalf(`OpenInput("-"): %v %q %v`, r, name, err)
+	}
+	done()
+	path := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, name, done, err = OpenInput(path, "requests", in)
+	if err != nil || r == in || name != path {
+		t.Fatalf("OpenInput(file): %v %q %v", r, name, err)
+	}
+	done()
+	if _, err := r.Read(make([]byte, 1)); err == nil {
+		t.Error("done left the file open")
+	}
+	_, _, _, err = OpenInput(path+"-gone", "the run log", in)
+	if err == nil || !strings.HasPrefix(err.Error(), "cannot read the run log: open "+path+"-gone: ") || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a missing file: %v", err)
 	}
 }

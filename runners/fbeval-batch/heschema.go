@@ -125,19 +125,11 @@ func (c *fromHESchema) run(stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	at := map[string]int{} // case, repeat and arm: the row's place in rows
 	lines, replaced := 0, 0
 	for _, path := range c.Runs {
-		name, in := "<stdin>", stdin
-		if path == "-" {
-			if err := contract.NotTerminal(name, stdin); err != nil {
-				return 0, err
-			}
-		} else {
-			f, err := contract.Open(path)
-			if err != nil {
-				return 0, usagef("cannot read the run log: %v", err)
-			}
-			defer f.Close()
-			name, in = path, f
+		in, name, done, err := contract.OpenInput(path, "the run log", stdin)
+		if err != nil {
+			return 0, usagef("%v", err)
 		}
+		defer done()
 		rd := contract.NewReader(name, in, contract.ReadOptions{SingleRecord: func([]string) bool { return true },
 			CutHint: "HESchema stopped while writing it, and cannot read its log back so either: remove the cut line and convert again"})
 		for rd.Scan() {

@@ -98,15 +98,11 @@ func (rs *results) index(path string, stdin io.Reader, seen func(cid string)) er
 	if len(rs.files) > math.MaxUint16 {
 		return usagef("more than %d results files: join them first", math.MaxUint16+1)
 	}
-	name, in := "<stdin>", stdin
-	if path != "-" {
-		f, err := contract.Open(path)
-		if err != nil {
-			return usagef("cannot read results: %v", err)
-		}
-		rs.closers = append(rs.closers, f.Close)
-		name, in = path, f
+	in, name, done, err := contract.OpenInput(path, "results", stdin)
+	if err != nil {
+		return usagef("%v", err)
 	}
+	rs.closers = append(rs.closers, func() error { done(); return nil })
 	sp, err := contract.NewSpool(name, in)
 	if err != nil {
 		return err

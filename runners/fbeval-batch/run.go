@@ -169,23 +169,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // openRequests opens a request file for reading twice (see runner.OpenRequests),
 // calling check, when not nil, with every request of the first reading.
 func openRequests(path string, stdin io.Reader, check runner.Check) (*runner.Requests, func(), error) {
-	if path == "-" {
-		q, err := runner.OpenRequests("<stdin>", stdin, check)
-		if err != nil {
-			return nil, nil, err
-		}
-		return q, func() { q.Close() }, nil
-	}
-	f, err := contract.Open(path)
+	in, name, done, err := contract.OpenInput(path, "requests", stdin)
 	if err != nil {
-		return nil, nil, usagef("cannot read requests: %v", err)
+		return nil, nil, usagef("%v", err)
 	}
-	q, err := runner.OpenRequests(path, f, check)
+	q, err := runner.OpenRequests(name, in, check)
 	if err != nil {
-		f.Close()
+		done()
 		return nil, nil, err
 	}
-	return q, func() { q.Close(); f.Close() }, nil
+	return q, func() { q.Close(); done() }, nil
 }
 
 // noOutputFlag says where to-* writes when it is given -o, which the from-*

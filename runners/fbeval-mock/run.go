@@ -27,16 +27,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code, done := runner.ParseArgs(&c, name, "Answer fbeval request files offline (reference, refuse or garble).", args, stdout, stderr, kong.Vars{}); done {
 		return code
 	}
-	in, inName := stdin, "<stdin>"
-	if c.Input != "-" {
-		f, err := contract.Open(c.Input)
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: cannot read requests: %v\n", name, err)
-			return runner.ExitUsage
-		}
-		defer f.Close()
-		in, inName = f, c.Input
+	in, inName, done, err := contract.OpenInput(c.Input, "requests", stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return runner.ExitUsage
 	}
+	defer done()
 	if c.Seed != 0 && c.Mode != "garble" && !resuming(c) {
 		// recorded in the run's settings, a seed that changes nothing refused
 		// every resume without it (a file written so before is resumed with

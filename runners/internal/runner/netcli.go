@@ -158,15 +158,11 @@ func Execute(ctx context.Context, f *NetFlags, s Setup, stdin io.Reader, stdout,
 	// The longest secrets first, so a key inside a header value is fully replaced.
 	sortByLenDesc(secrets)
 
-	in, inName := stdin, "<stdin>"
-	if f.Input != "-" {
-		file, err := contract.Open(f.Input)
-		if err != nil {
-			return fail(ExitUsage, "cannot read requests: %v", err)
-		}
-		defer file.Close()
-		in, inName = file, f.Input
+	in, inName, done, err := contract.OpenInput(f.Input, "requests", stdin)
+	if err != nil {
+		return fail(ExitUsage, "%v", err)
 	}
+	defer done()
 	if f.Output == "-" {
 		// before the requests are read: after `> req.jsonl` they are gone
 		if err := StdoutNotAnInput(stdout, []string{f.Input}, "the responses"); err != nil {

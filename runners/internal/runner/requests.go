@@ -418,7 +418,7 @@ func requestSummaryHint(head []byte) string {
 // wrongFileHint says what to do with a file fbeval reads or writes that was
 // given as requests (contract.ReadOptions.WrongFileHint).
 func wrongFileHint(name, version string) string {
-	if name == "<stdin>" {
+	if name == contract.StdinName {
 		name = "FILE" // its name, which standard input does not say
 	}
 	switch version {

@@ -56,19 +56,6 @@ type cli struct {
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 
-// open opens a file a flag names, standard input for "-" (refused when it is
-// a terminal: nothing piped in), and its name in messages.
-func open(path string, stdin io.Reader) (io.ReadCloser, string, error) {
-	if contract.Stdin(path) {
-		if err := contract.NotTerminal("<stdin>", stdin); err != nil {
-			return nil, "", err
-		}
-		return io.NopCloser(stdin), "<stdin>", nil
-	}
-	f, err := contract.Open(path)
-	return f, path, err
-}
-
 // run is the whole command; it returns only in batch mode or on an error.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var c cli
@@ -86,12 +73,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	text := c.Reply
 	opts := fakeserver.Options{Reply: func(string) string { return text }}
 	if c.Answers != "" {
-		f, fname, err := open(c.Answers, stdin)
+		f, fname, done, err := contract.OpenInput(c.Answers, "the answers", stdin)
 		if err != nil {
 			return fail(2, err)
 		}
 		opts.Answers, err = fakeserver.LoadAnswers(fname, f)
-		f.Close()
+		done()
 		if err != nil {
 			return fail(2, err)
 		}
@@ -102,11 +89,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	srv := fakeserver.New(opts)
 	if path := c.OpenAIBatch + c.AnthropicBatch; path != "" {
-		f, fname, err := open(path, stdin)
+		f, fname, done, err := contract.OpenInput(path, "the batch", stdin)
 		if err != nil {
 			return fail(2, err)
 		}
-		defer f.Close()
+		defer done()
 		if c.OpenAIBatch != "" {
 			err = srv.RunOpenAIBatch(fname, f, stdout)
 		} else {
