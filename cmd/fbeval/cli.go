@@ -28,6 +28,8 @@ type Env struct {
 	stdinBy    string      // the flag and path that read standard input, which can be read once
 	stdoutInfo os.FileInfo // standard output's file, once looked up (stdoutFile)
 	stdoutDone bool
+
+	descriptors map[string]*os.File // outputs named by a descriptor that holds a file (openDescriptor)
 }
 
 // claimStdin notes that flag reads standard input when path is "-" or names
@@ -177,6 +179,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer contract.SetStdin(nil)
 	err = emptyValues(ctx)
 	stdoutAliases(ctx)
+	if err == nil {
+		err = env.openDescriptors(ctx)
+	}
+	defer env.closeDescriptors()
 	if err == nil {
 		err = formatFromOutput(ctx, &cli)
 	}

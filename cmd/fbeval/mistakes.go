@@ -244,16 +244,57 @@ func emptyValues(ctx *kong.Context) error {
 // as leading nowhere (a pipe) or not a regular file (a terminal), or had the
 // file the shell opened replaced (`>> log` lost what the log held).
 func stdoutAliases(ctx *kong.Context) {
-	for _, f := range ctx.Flags() {
-		if f.Target.Kind() != reflect.String {
-			continue
+	for _, f := range outputFlags(ctx) {
+		switch filepath.Clean(f.Target.String()) {
+		case "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1":
+			f.Target.SetString("-")
 		}
+	}
+}
+
+// outputFlags are the flags of the command that name a file it writes.
+func outputFlags(ctx *kong.Context) []*kong.Flag {
+	var out []*kong.Flag
+	for _, f := range ctx.Flags() {
 		switch f.Name {
 		case "output", "cases-out", "profile":
-			switch filepath.Clean(f.Target.String()) {
-			case "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1":
-				f.Target.SetString("-")
+			if f.Target.Kind() == reflect.String {
+				out = append(out, f)
 			}
 		}
+	}
+	return out
+}
+
+// openDescriptors looks up the outputs that name a descriptor the process was
+// started with (openDescriptor), before the command opens a file of its own.
+func (e *Env) openDescriptors(ctx *kong.Context) error {
+	for _, f := range outputFlags(ctx) {
+		path := f.Target.String()
+		if _, done := e.descriptors[path]; done {
+			continue
+		}
+		flag := "--" + f.Name
+		if f.Short != 0 {
+			flag = "-" + string(f.Short) // as the other messages of outputs name it
+		}
+		file, err := openDescriptor(flag, path)
+		if err != nil {
+			return err
+		}
+		if file != nil {
+			if e.descriptors == nil {
+				e.descriptors = map[string]*os.File{}
+			}
+			e.descriptors[path] = file
+		}
+	}
+	return nil
+}
+
+// closeDescriptors closes the descriptors no output was written through.
+func (e *Env) closeDescriptors() {
+	for _, f := range e.descriptors {
+		f.Close()
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -78,11 +80,8 @@ func resolveOutput(env *Env, path string) (string, os.FileMode, error) {
 	if !st.Mode().IsRegular() {
 		return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: not a regular file (%s): write to a regular file, or leave out the output flag for standard output", path, kindOf(st.Mode()))}
 	}
-	if in, ok := env.inputs.Is(st, env.Stdin); ok {
-		if contract.Stdin(in) {
-			return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: is %s, which this command reads: write the output to another file", path, contract.InputName(in))}
-		}
-		return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: is the input %s: write the output to another file", path, in)}
+	if err := outputNotInput(env, path, st); err != nil {
+		return "", 0, err
 	}
 	if what := keptFile(target, st); what != "" {
 		return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: holds %s, which this output would replace and fbeval cannot write again: name another output (or remove the file first, if you mean to replace it)", path, what)}
@@ -124,7 +123,9 @@ func keptFile(path string, st os.FileInfo) string {
 // what says what it writes. Standard output, the null device and streams are
 // not checked, nor a file that is no file of fbeval's.
 func notOtherKind(flag, path, what string, writes ...string) error {
-	if path == "" || path == "-" {
+	if path == "" || path == "-" || descriptorOf(path) >= 0 {
+		// a descriptor's file the shell opened (3>>log): emptied or
+		// appended to as the user chose there, not replaced
 		return nil
 	}
 	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
@@ -156,6 +157,27 @@ func formatOutput(format string, kinds map[string]string) (what string, writes [
 	return "the " + format + " format", nil
 }
 
+// descriptorOf is the number of the descriptor an output path names, when it
+// names one of the process's own by its number (/dev/fd/N, /proc/self/fd/N)
+// or as /dev/stdin or /dev/stderr; -1 otherwise.
+func descriptorOf(path string) int {
+	p := filepath.Clean(path)
+	switch p {
+	case "/dev/stdin":
+		return 0
+	case "/dev/stderr":
+		return 2
+	}
+	for _, dir := range []string{"/dev/fd/", "/proc/self/fd/"} {
+		if n, ok := strings.CutPrefix(p, dir); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+			if fd, err := strconv.Atoi(n); err == nil {
+				return fd
+			}
+		}
+	}
+	return -1
+}
+
 // checkOutputs refuses, before the command reads a byte, an output it could
 // not write once it is done: one over an input or over a file fbeval cannot
 // write again, one that is not a regular file, or one in a folder that does not
@@ -166,6 +188,12 @@ func formatOutput(format string, kinds map[string]string) (what string, writes [
 func checkOutputs(env *Env, paths ...string) error {
 	for _, p := range paths {
 		if p == "" || p == "-" || nullDevice(p) {
+			continue
+		}
+		if f := env.descriptors[p]; f != nil {
+			if err := descriptorNotInput(env, p, f); err != nil {
+				return err
+			}
 			continue
 		}
 		if st, ok := streamOutput(p); ok {
@@ -280,6 +308,13 @@ func writeFileAtomic(env *Env, path string, write func(*bufio.Writer) error) err
 		}
 		return w.Flush()
 	}
+	if f := env.descriptors[path]; f != nil {
+		if err := descriptorNotInput(env, path, f); err != nil {
+			return err
+		}
+		delete(env.descriptors, path)
+		return writeClose(f, path, write)
+	}
 	if st, ok := streamOutput(path); ok {
 		return writeStream(env, path, st, write)
 	}
@@ -318,6 +353,28 @@ func writeFileAtomic(env *Env, path string, write func(*bufio.Writer) error) err
 	}
 	if err := os.Rename(tmp, target); err != nil {
 		return &exitError{code: 2, err: cleanPathError(err)}
+	}
+	return nil
+}
+
+// descriptorNotInput refuses an output written through a descriptor's file f
+// (openDescriptor) that is a file the command reads.
+func descriptorNotInput(env *Env, path string, f *os.File) error {
+	st, err := f.Stat()
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	return outputNotInput(env, path, st)
+}
+
+// outputNotInput refuses an output named path whose file, st, is one the
+// command reads.
+func outputNotInput(env *Env, path string, st os.FileInfo) error {
+	if in, ok := env.inputs.Is(st, env.Stdin); ok {
+		if contract.Stdin(in) {
+			return &exitError{code: 2, err: fmt.Errorf("%s: is %s, which this command reads: write the output to another file", path, contract.InputName(in))}
+		}
+		return &exitError{code: 2, err: fmt.Errorf("%s: is the input %s: write the output to another file", path, in)}
 	}
 	return nil
 }

@@ -162,3 +162,97 @@ func TestReadOnlyOutputKept(t *testing.T) {
 		t.Errorf("the file was replaced: %.80s", b)
 	}
 }
+
+// TestOutputToDescriptors: an output named by a descriptor that holds a file
+// the shell opened (-o /dev/fd/3 3>>log, -o /dev/stderr 2>>log) is written
+// through the descriptor, appended where it was opened to append: followed to
+// the file and renamed over, the log lost its lines. A descriptor not open, or
+// open for reading only, or holding an input, is refused.
+func TestOutputToDescriptors(t *testing.T) {
+	bin := fbevalBin(t)
+	want, err := exec.Command(bin, "export", "toolcall-quick").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	before := []byte("before\n")
+	open := func(name string, flag int) *os.File {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, before, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.OpenFile(path, flag, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	run := func(fd3 *os.File, stderr *os.File, args ...string) (int, string) {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		if fd3 != nil {
+			cmd.ExtraFiles = []*os.File{fd3}
+		}
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if stderr != nil {
+			cmd.Stderr = stderr
+		}
+		cmd.Run()
+		return cmd.ProcessState.ExitCode(), errb.String()
+	}
+	for _, c := range []struct {
+		flag, out string
+		fd        int
+		mode      int
+		want      []byte
+	}{
+		{"-o", "/dev/fd/3", 3, os.O_WRONLY | os.O_APPEND, append(before, want...)},
+		{"-o", "/proc/self/fd/3", 3, os.O_WRONLY | os.O_APPEND, append(before, want...)},
+		{"-o", "/dev/fd/3", 3, os.O_WRONLY | os.O_TRUNC, want},
+		{"-o", "/dev/stderr", 2, os.O_WRONLY | os.O_APPEND, append(before, want...)},
+	} {
+		f := open("log", c.mode)
+		var code int
+		var stderr string
+		if c.fd == 3 {
+			code, stderr = run(f, nil, "export", "toolcall-quick", c.flag, c.out)
+		} else {
+			code, stderr = run(nil, f, "export", "toolcall-quick", c.flag, c.out)
+		}
+		if b, _ := os.ReadFile(f.Name()); code != 0 || !bytes.Equal(b, c.want) {
+			t.Errorf("%s %s (flags %#x): exit %d, %s; the file holds %d bytes, want %d", c.flag, c.out, c.mode, code, stderr, len(b), len(c.want))
+		}
+	}
+
+	prof := open("cpu.prof", os.O_WRONLY|os.O_APPEND)
+	responses := filepath.Join(dir, "r.jsonl")
+	if err := os.WriteFile(responses, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, stderr := run(prof, nil, "score", "toolcall-quick", "--responses", responses, "-o", os.DevNull, "--profile", "/dev/fd/3"); code != 1 {
+		t.Errorf("--profile /dev/fd/3: exit %d, %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(prof.Name()); !bytes.HasPrefix(b, before) || len(b) == len(before) {
+		t.Errorf("--profile /dev/fd/3 3>>cpu.prof: the file holds %q...", b[:min(len(b), 20)])
+	}
+
+	for _, c := range []struct {
+		fd3  *os.File
+		args []string
+		msg  string
+	}{
+		{nil, []string{"export", "toolcall-quick", "-o", "/dev/fd/7"}, "fbeval: -o /dev/fd/7: descriptor 7 is not open: open it for writing in the shell (7>FILE, 7>>FILE to append), or name a file\n"},
+		{open("read", os.O_RDONLY), []string{"export", "toolcall-quick", "-o", "/dev/fd/3"}, "fbeval: -o /dev/fd/3: descriptor 3 is open for reading only: open it for writing in the shell (3>FILE, 3>>FILE to append), or name a file\n"},
+		{func() *os.File { f, _ := os.OpenFile(responses, os.O_WRONLY|os.O_APPEND, 0); return f }(), []string{"score", "toolcall-quick", "--responses", responses, "--cases-out", "/dev/fd/3"}, "fbeval: /dev/fd/3: is the input " + responses + ": write the output to another file\n"},
+	} {
+		if code, stderr := run(c.fd3, nil, c.args...); code != 2 || stderr != c.msg {
+			t.Errorf("%q: exit %d, stderr %q; want exit 2 and %q", c.args, code, stderr, c.msg)
+		}
+	}
+	if b, _ := os.ReadFile(responses); len(b) != 0 {
+		t.Errorf("the responses an output named by a descriptor was refused over hold %q", b)
+	}
+}
