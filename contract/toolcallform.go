@@ -133,6 +133,14 @@ func EncodedTwice(output []byte) bool {
 	}
 }
 
+// Quoted reports whether an answer is one JSON string (white space around it
+// aside), whatever its text: the answer in quotes, as a runner that encodes
+// the text it writes as the output makes it (json.dumps of the model's text).
+func Quoted(output []byte) bool {
+	s := bytes.TrimSpace(output)
+	return len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' && jsontext.Value(s).IsValid()
+}
+
 // BlankText reports whether an answer holds no text: nothing but white space,
 // or that encoded (a JSON string of it, "\"\"", or null), as a runner that
 // encodes the text it writes, or a missing text, makes it (json.dumps of ""

@@ -142,6 +142,9 @@ func FuzzToolCallForm(f *testing.F) {
 		if text, ok := StringText([]byte(s)); ok && EncodedTwice([]byte(s)) && text == "" {
 			t.Fatalf("EncodedTwice(%q) of an empty text", s)
 		}
+		if EncodedTwice([]byte(s)) && !Quoted([]byte(s)) {
+			t.Fatalf("EncodedTwice(%q) of an answer not in quotes", s)
+		}
 		WrappedAnswer([]byte(s))
 		BlankText([]byte(s))
 		got := ToolCallForm([]byte(s))
@@ -229,4 +232,26 @@ func recordedPart(t *testing.T, file string, path ...any) string {
 		t.Fatal(err)
 	}
 	return string(out)
+}
+
+func TestQuoted(t *testing.T) {
+	for _, tt := range []struct {
+		output string
+		want   bool
+	}{
+		{`"Sure: {\"action\": \"call_tool\"}"`, true},
+		{` "text" ` + "\n", true},
+		{`""`, true},
+		{`"{\"action\":\"call_tool\",\"argu"`, true},
+		{`"a" "b"`, false},
+		{`"unclosed`, false},
+		{`{"action":"call_tool"}`, false},
+		{`"`, false},
+		{`"bad \x escape"`, false},
+		{``, false},
+	} {
+		if got := Quoted([]byte(tt.output)); got != tt.want {
+			t.Errorf("Quoted(%s) = %v, want %v", tt.output, got, tt.want)
+		}
+	}
 }

@@ -85,6 +85,10 @@ func BlankWarning(n, answered int, first string) string {
 		": a runner that took no text from some of the model's answers, or a reasoning model that spent its tokens before it answered (its finish_reason says so when the runner records it), measures the runner: check it before reading the figures as the model's"
 }
 
+// InQuotes says what an answer that is one JSON string is, and how a runner
+// makes one.
+const InQuotes = "the model's text encoded once more, as a runner that encodes the text it writes as the output makes it: json.dumps of the model's text"
+
 // EncodedTwice says what an answer that is a JSON string holding JSON is:
 // the answer encoded twice, and how a runner makes one. Score's warnings and
 // check's note say it in these words.

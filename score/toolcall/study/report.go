@@ -440,6 +440,24 @@ func (run *Run) answerWarnings(n answerTally) (out []string, unmeasured bool, er
 		}
 		out = append(out, w)
 	}
+	if n.quotedText > 0 {
+		const fix = "a runner of your own writes the model's text as the output string, encoded once"
+		w := contract.Plural(n.quotedText, "answer is", "answers are") + " in quotes, one JSON string of text (" + score.InQuotes + ") and " + contract.Pick(n.quotedText, "scores as a failure", "score as failures") + ": " + fix
+		if n.quoted == n.answered && !unmeasured {
+			// each kind alone, said above, stops short of every answer
+			unmeasured = true
+			kinds := []string{strconv.Itoa(n.quotedText) + " of text"}
+			if n.twice > 0 {
+				kinds = append(kinds, strconv.Itoa(n.twice)+" of JSON")
+			}
+			if empty := n.quoted - n.quotedText - n.twice; empty > 0 {
+				kinds = append(kinds, strconv.Itoa(empty)+" empty")
+			}
+			w = "every answer (" + contract.Plural(n.answered, "record", "records") + ") is in quotes, one JSON string (" + score.InQuotes + "; " + strings.Join(kinds, ", ") +
+				"), so the figures measure the runner and the run is not ok: " + fix
+		}
+		out = append(out, w)
+	}
 	return out, unmeasured, nil
 }
 
@@ -465,7 +483,12 @@ func (run *Run) Answered() (first, later int) {
 // safety grounds (bare: the blank ones neither), those that hold its thinking, those that are a tool call in
 // another form than the envelope, those encoded twice and those wrapped in an
 // API's message.
-type answerTally struct{ answered, errors, blank, bare, cut, filtered, think, calls, twice, wrapped int }
+// Of the answers in quotes (quoted), those that hold text other than JSON or
+// white space are quotedText.
+type answerTally struct {
+	answered, errors, blank, bare, cut, filtered, think, calls, twice, wrapped int
+	quoted, quotedText                                                         int
+}
 
 func (run *Run) answerCounts() answerTally {
 	var n answerTally
@@ -486,6 +509,12 @@ func (run *Run) answerCounts() answerTally {
 		n.calls += a.count(fToolCallForm)
 		n.twice += a.count(fEncodedTwice)
 		n.wrapped += a.count(fWrapped)
+		if a.has(fQuoted) {
+			n.quoted++
+			if !a.has(fEncodedTwice) && !a.has(fBlank) {
+				n.quotedText++
+			}
+		}
 	}
 	return n
 }

@@ -800,6 +800,9 @@ func (run *Run) judgeQuick(row int, output []byte, o *outcome) {
 		case contract.EncodedTwice(output):
 			a.flags |= fEncodedTwice
 		}
+		if contract.Quoted(output) {
+			a.flags |= fQuoted
+		}
 	}
 	// every output is kept: the report quotes each attempt's, passing ones
 	// included (its attempt_results, the page's samples)

@@ -45,6 +45,7 @@ const (
 	fEncodedTwice             // the output failed and is a JSON string holding JSON (contract.EncodedTwice)
 	fWrapped                  // the output failed and is an API's message around the answer (contract.WrappedAnswer)
 	fFiltered                 // a safety filter stopped or withheld the answer, or the model refused on safety grounds (answerFlags)
+	fQuoted                   // the output failed and is one JSON string, whatever its text (contract.Quoted)
 )
 
 func (a *att) has(f uint32) bool { return a.flags&f != 0 }
