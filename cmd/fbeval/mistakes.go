@@ -229,10 +229,14 @@ func takesValue(ctx *kong.Context, arg string) bool {
 }
 
 // emptyValues refuses a flag or argument given as an empty string
-// (usage.EmptyValue); compare's labels may be empty, and fixtures build's
-// --out says what it takes itself.
+// (usage.EmptyValue), and a flag of one value given twice (usage.Repeated);
+// compare's labels may be empty, and fixtures build's --out says what it
+// takes itself.
 func emptyValues(ctx *kong.Context) error {
 	if msg := usage.EmptyValue(ctx, "label-a", "label-b", "out"); msg != "" {
+		return usageError("%s", msg)
+	}
+	if msg := usage.Repeated(ctx); msg != "" {
 		return usageError("%s", msg)
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -386,4 +387,32 @@ func emptyValue(v reflect.Value) bool {
 		}
 	}
 	return false
+}
+
+// Repeated words a flag of ctx that takes one value given more than once, or
+// "" when there is none: the parser keeps the last, so `-o a.json ... -o
+// b.json` (a script's flags and the user's) wrote b.json alone and said
+// nothing of a.json. Flags that take a list, and switches, may repeat.
+func Repeated(ctx *kong.Context) string {
+	seen := map[*kong.Flag]bool{}
+	for _, p := range ctx.Path {
+		f := p.Flag
+		if f == nil || p.Resolved || f.IsCumulative() || f.IsBool() || f.IsCounter() {
+			continue
+		}
+		if seen[f] {
+			name := "--" + f.Name
+			if f.Short != 0 {
+				name = "-" + string(f.Short) + "/" + name
+			}
+			return fmt.Sprintf("%s is given more than once, and takes one value (the last, %s, would be used alone): give it once", name, givenValue(f))
+		}
+		seen[f] = true
+	}
+	return ""
+}
+
+// givenValue is a flag's value as given, quoted for a message.
+func givenValue(f *kong.Flag) string {
+	return strconv.Quote(fmt.Sprint(f.Target.Interface()))
 }

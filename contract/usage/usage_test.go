@@ -181,3 +181,36 @@ func TestMisspelling(t *testing.T) {
 		}
 	}
 }
+
+// Repeated names a flag of one value given twice, which the parser would take
+// the last of; a list flag, a switch and a flag given once are no repeat.
+func TestRepeated(t *testing.T) {
+	type cli struct {
+		Output string   `short:"o" help:"Output."`
+		Seed   int64    `help:"Seed."`
+		Gate   []string `help:"Gates."`
+		Fresh  bool     `help:"Fresh."`
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-o", "a.json", "--output", "b.json"}, `-o/--output is given more than once, and takes one value (the last, "b.json", would be used alone): give it once`},
+		{[]string{"--seed", "1", "--seed=2"}, `--seed is given more than once, and takes one value (the last, "2", would be used alone): give it once`},
+		{[]string{"-o", "a.json", "--gate", "x>=1", "--gate", "y>=1", "--fresh", "--fresh"}, ""},
+		{[]string{"--seed", "1"}, ""},
+	} {
+		var c cli
+		p, err := kong.New(&c, kong.Name("prog"), kong.Exit(func(int) { t.Fatal("exit") }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, err := p.Parse(tt.args)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.args, err)
+		}
+		if got := Repeated(ctx); got != tt.want {
+			t.Errorf("Repeated(%q) = %q, want %q", tt.args, got, tt.want)
+		}
+	}
+}

@@ -481,6 +481,8 @@ func TestUsageWords(t *testing.T) {
 		// "$OUT" with OUT unset: refused, where it was "open : no such file or directory"
 		{[]string{"-o", "", "requests.jsonl"}, "fbeval-mock: --output \"\": an empty value names nothing (a shell variable that is not set?): give a value, or leave the flag out\n"},
 		{[]string{""}, "fbeval-mock: an empty argument INPUT (a shell variable that is not set?): give INPUT\n"},
+		// the last was taken, silently
+		{[]string{"--mode", "garble", "--mode", "reference", "requests.jsonl"}, "fbeval-mock: --mode is given more than once, and takes one value (the last, \"reference\", would be used alone): give it once\n"},
 	} {
 		code, out, errs := runMock(t, "", tc.args...)
 		if code != 2 || out != "" || errs != tc.want {

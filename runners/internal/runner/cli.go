@@ -61,7 +61,11 @@ func ParseCommand(cli any, name, desc string, args []string, stdout, stderr io.W
 		return nil, ExitUsage, true
 	}
 	// --model, --api-key-env and --header say what they take themselves
-	if msg := usage.EmptyValue(ctx, "model", "api-key-env", "header"); msg != "" {
+	msg := usage.EmptyValue(ctx, "model", "api-key-env", "header")
+	if msg == "" {
+		msg = usage.Repeated(ctx)
+	}
+	if msg != "" {
 		fmt.Fprintf(stderr, "%s: %s\n", name, msg)
 		return nil, ExitUsage, true
 	}
