@@ -503,7 +503,8 @@ func maturity(levels []LevelSummary, definedLevels []string) Maturity {
 }
 
 // sortLevels sorts levels by the reference's key: "L" followed by decimal digits
-// sorts by that number, anything else after every numbered level; ties by text.
+// sorts by that number, anything else as if its number were 10000 (after L9999,
+// before L10001); ties by text.
 func sortLevels(levels []string) {
 	sort.Slice(levels, func(i, j int) bool {
 		a, b := levelNumber(levels[i]), levelNumber(levels[j])
