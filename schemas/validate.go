@@ -89,6 +89,11 @@ type Options struct {
 	// is a record's (a request or a response): every record of the file
 	// must be of its kind, as the command reading the file takes one.
 	fileVersion string
+	// fileToolcall is set when the file's first record is a toolcall
+	// response (fbeval-response/v1 with a request_id): the toolcall scorer
+	// rejects a CogLang response among them, which the CogLang scorer would
+	// read beside its own.
+	fileToolcall bool
 }
 
 // refuseBOM are the schemas of the files fbeval's commands refuse with a
@@ -195,6 +200,8 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 			}
 			if _, version := contract.KindOf(first); contract.RecordVersion(version) && opts.Schema == "" {
 				opts.fileVersion = version // read by the workers after this record is added
+				keys, _ := contract.TopLevel(first)
+				opts.fileToolcall = version == contract.ResponseV1 && keys["request_id"]
 			}
 			if p, ok := bomProblem(file, first, rd.Warnings(), opts); ok {
 				emit(p)
@@ -312,6 +319,10 @@ func (v *Validator) record(rec *contract.Record, opts Options, ps []Problem) []P
 			}
 			ps = append(ps, Problem{File: rec.File, Line: line, Col: col, Pointer: "/schema_version", Message: fmt.Sprintf(
 				"this record is %s's (%s) in %s (its first record: %s): the command that reads the file takes one kind of record, and rejects this one (keep each kind in a file of its own)", kind, sv, contract.FileKind(opts.fileVersion), opts.fileVersion)})
+		} else if opts.fileToolcall && (sv == contract.CogLangResponse || sv == contract.CogLangResponseBatch) {
+			line, col := position(rec, "/schema_version")
+			ps = append(ps, Problem{File: rec.File, Line: line, Col: col, Pointer: "/schema_version", Message: fmt.Sprintf(
+				"this record is a CogLang response (%s) in a toolcall response file (its first record: %s with a request_id): fbeval score toolcall rejects it (keep each suite's responses in a file of its own)", sv, opts.fileVersion)})
 		}
 	}
 	err := v.schemas[name].Validate(doc)
@@ -349,9 +360,17 @@ func slowInstance(rec *contract.Record) (any, *Problem) {
 		at := rec.Errorf(off, "")
 		return nil, &Problem{File: rec.File, Line: at.Line, Col: at.Col, Message: "invalid JSON: " + strings.TrimPrefix(msg, "jsontext: "), Read: true}
 	}
+	end := d.InputOffset()
 	if _, err := d.ReadToken(); err != io.EOF {
-		at := rec.Errorf(d.InputOffset(), "")
-		return nil, &Problem{File: rec.File, Line: at.Line, Col: at.Col, Message: "invalid JSON: unexpected data after the value", Read: true}
+		// where the data after the value starts, as the scorer says it
+		rest := rec.Raw[end:]
+		next := bytes.TrimLeft(rest, " \t\r\n")
+		at := rec.Errorf(end+int64(len(rest)-len(next)), "")
+		msg := "invalid JSON: unexpected data after the value"
+		if len(next) > 0 && next[0] == '{' {
+			msg = contract.TwoRecordsOnALine
+		}
+		return nil, &Problem{File: rec.File, Line: at.Line, Col: at.Col, Message: msg, Read: true}
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(rec.Raw))
 	if err != nil {

@@ -493,7 +493,8 @@ func TestValidateCompareOutput(t *testing.T) {
 // request appended to responses) is a problem, as the command reading the
 // file rejects it (it passed: each record was checked against its own
 // version's schema); responses of both families are not (the CogLang scorer
-// reads fbeval-response/v1 records beside its own).
+// reads fbeval-response/v1 records beside its own), but a CogLang response
+// among toolcall responses is.
 func TestValidateMixedKinds(t *testing.T) {
 	resp := `{"schema_version":"fbeval-response/v1","request_id":"a.no_schema.r1.a1","case_id":"a","output":"x"}`
 	req := `{"schema_version":"fbeval-request/v1","request_id":"a.no_schema.r1.a1","case_id":"a","suite":"toolcall","arm":"no_schema","repeat":1,"attempt":1,"seed":1,"prompt":"p","messages":[{"role":"user","content":"p"}]}`
@@ -504,10 +505,17 @@ func TestValidateMixedKinds(t *testing.T) {
 	}) {
 		t.Errorf("%+v", ps)
 	}
-	for _, file := range []string{cog + "\n" + cog + "\n" + resp + "\n", resp + "\n" + cog + "\n"} {
+	cogV1 := `{"schema_version":"fbeval-response/v1","case_id":"c","output":"x"}`
+	for _, file := range []string{cog + "\n" + cog + "\n" + resp + "\n", cogV1 + "\n" + cog + "\n"} {
 		if ps := ValidateFile("m.jsonl", []byte(file), Options{}); len(ps) != 0 {
 			t.Errorf("%s: %+v", file, ps)
 		}
+	}
+	// a CogLang response among toolcall responses, which the toolcall scorer
+	// rejects (it passed as the other family of one kind)
+	ps = ValidateFile("m.jsonl", []byte(resp+"\n"+cog+"\n"), Options{})
+	if len(ps) != 1 || ps[0].Line != 2 || ps[0].Message != "this record is a CogLang response (coglang-generation-eval-response/v0.1) in a toolcall response file (its first record: fbeval-response/v1 with a request_id): fbeval score toolcall rejects it (keep each suite's responses in a file of its own)" {
+		t.Errorf("%+v", ps)
 	}
 }
 
@@ -533,5 +541,20 @@ func TestValidateUnversioned(t *testing.T) {
 	}
 	if ps := ValidateFile("ctx.json", []byte(`{"version": 7, "approved": "yes", "facts": {}}`), Options{}); len(ps) != 1 || ps[0].Pointer != "/approved" {
 		t.Errorf("context, approved no boolean: %+v", ps)
+	}
+}
+
+// TestValidateTwoOnALine: data after a record's value is named where it
+// starts, as the scorer names it (it was a column past it), and another
+// record there in the scorer's words (files joined with cat).
+func TestValidateTwoOnALine(t *testing.T) {
+	for _, tt := range []struct{ file, want string }{
+		{`{"a":1}{"b":2}`, "r.jsonl:1:8: " + contract.TwoRecordsOnALine + "\n"},
+		{`{"a":1}  {"b":2}`, "r.jsonl:1:10: " + contract.TwoRecordsOnALine + "\n"},
+		{`{"a":1} x`, "r.jsonl:1:9: invalid JSON: unexpected data after the value\n"},
+	} {
+		if got := problemLines(ValidateFile("r.jsonl", []byte(tt.file+"\n"), Options{Schema: "fbeval-response"})); got != tt.want {
+			t.Errorf("%s: got %swant %s", tt.file, got, tt.want)
+		}
 	}
 }
