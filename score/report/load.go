@@ -101,6 +101,8 @@ func whatToDo(version string) string {
 		return ": this is a request file: run it through a runner, score the responses with fbeval score --format json, and render that report"
 	case contract.ResponseV1, contract.ResponseBatchV1, contract.CogLangResponse, contract.CogLangResponseBatch:
 		return ": this is a response file: score it with fbeval score --format json, and render that report"
+	case contract.CompareV1:
+		return ": this is fbeval compare's JSON, which fbeval writes but does not read back: give fbeval compare the two reports of fbeval score again (its --format renders the comparison in another format)"
 	}
 	return fmt.Sprintf(" (want %s or %s): write one with fbeval score --format json", contract.ReportV1, contract.CogLangResult)
 }
