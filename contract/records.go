@@ -239,7 +239,7 @@ func DecodeResponse(rec *Record) (Response, error) {
 	var out Response
 	if v := w.SchemaVersion; len(v) > 0 && v.Kind() != 'n' {
 		if s, ok := stringValue(v); !ok || s != ResponseV1 {
-			return out, rec.Errorf(0, "schema_version must be %q or absent, got %s", ResponseV1, showValue(v)).Of(ErrVersion)
+			return out, rec.Errorf(0, "schema_version must be %q or absent, got %s%s", ResponseV1, showValue(v), OtherVersion(s, ResponseV1, CogLangResponse)).Of(ErrVersion)
 		}
 	}
 	var err error
@@ -738,12 +738,14 @@ func (w *RequestFields) Check(rec *Record) (Request, error) {
 		r.ReferenceOutput = w.ReferenceExpr
 		r.Messages = []Message{{Role: "system", Content: r.Instructions}, {Role: "user", Content: r.Prompt}}
 	default:
-		hint := ""
-		if w.SchemaVersion == ResponseV1 || w.SchemaVersion == CogLangResponse {
+		hint := OtherVersion(w.SchemaVersion, RequestV1, CogLangRequest)
+		switch what, kind := ProviderRecord(rec.Raw), FileKind(w.SchemaVersion); {
+		case hint != "":
+		case w.SchemaVersion == ResponseV1 || w.SchemaVersion == CogLangResponse:
 			hint = ": this is a response file; give the request file fbeval export wrote"
-		} else if what := ProviderRecord(rec.Raw); what != "" {
+		case what != "":
 			hint = ": this is " + what
-		} else if kind := FileKind(w.SchemaVersion); kind != "" {
+		case kind != "":
 			// case results, a report's lines: what fbeval score wrote
 			hint = ": this is " + kind + ", not requests: give the request file fbeval export wrote"
 		}

@@ -12,6 +12,7 @@ package contract
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -184,4 +185,21 @@ func IsRequestSummary(head []byte) bool {
 		}
 	}
 	return false
+}
+
+// OtherVersionAdvice begins what OtherVersion says.
+const OtherVersionAdvice = "another version of the format than this fbeval reads"
+
+// OtherVersion says, for a schema_version got that is another version of the
+// format of one of wants (fbeval-response/v2 where fbeval-response/v1 is
+// read), that the file is of another version and what to do, as a clause
+// to add to a message (": ..."); "" for any other value.
+func OtherVersion(got string, wants ...string) string {
+	for _, want := range wants {
+		i := strings.LastIndexByte(want, '/')
+		if got != want && i > 0 && strings.HasPrefix(got, want[:i+1]) && len(got) > i+1 {
+			return ": " + OtherVersionAdvice + " (" + want + "): read it with a tool of its version, or write it again with this fbeval's runners"
+		}
+	}
+	return ""
 }

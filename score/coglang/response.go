@@ -154,8 +154,9 @@ func (f *recordFields) checkVersion() error {
 	if len(version) == 0 || version.Kind() == 'n' {
 		return nil
 	}
+	var v []byte
 	if version.Kind() == '"' {
-		v := version[1 : len(version)-1]
+		v = version[1 : len(version)-1]
 		if bytes.IndexByte(v, '\\') >= 0 {
 			v = []byte(unquoteJSON(version))
 		}
@@ -163,7 +164,7 @@ func (f *recordFields) checkVersion() error {
 			return nil
 		}
 	}
-	return fmt.Errorf("unsupported schema_version %s: want %q (or none, or %q)", shortJSON(version), contract.CogLangResponse, contract.ResponseV1)
+	return fmt.Errorf("unsupported schema_version %s: want %q (or none, or %q)%s", shortJSON(version), contract.CogLangResponse, contract.ResponseV1, contract.OtherVersion(string(v), contract.CogLangResponse, contract.ResponseV1))
 }
 
 // outputValue returns the first output value that is not null, as JSON.

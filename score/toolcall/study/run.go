@@ -284,8 +284,12 @@ func (run *Run) ReadAll(srcs []score.Source, opts score.Options) error {
 			st := &stats[i]
 			if st.Records > 0 && st.Accepted == 0 {
 				// nothing in the file is a record: a wrong file, not a run with bad lines
-				return &exitErr{msg: fmt.Sprintf("%s; no record of the file could be read (%s): give a JSONL file, a JSON list or a batch object of response records",
-					st.Rejected[0].Reason, contract.Plural(st.Records, "record rejected", "records rejected"))}
+				advice := ": give a JSONL file, a JSON list or a batch object of response records"
+				if strings.Contains(st.Rejected[0].Reason, contract.OtherVersionAdvice) {
+					advice = "" // a file of another version: its reason says what to do
+				}
+				return &exitErr{msg: fmt.Sprintf("%s; no record of the file could be read (%s)%s",
+					st.Rejected[0].Reason, contract.Plural(st.Records, "record rejected", "records rejected"), advice)}
 			}
 			in := read[i]
 			st.Shape, st.Lines, st.Warnings, st.SHA256, st.WrittenFor = in.Shape, in.Lines, in.Warnings, in.SHA256, in.WrittenFor
