@@ -50,7 +50,8 @@ func unitOf(key string) unit {
 
 // CheckThreshold refuses a gate threshold that cannot be meant for its field's
 // unit: a percent gate below 1 looks like a 0-1 rate (write 90 for 90 %, or 0.5%
-// to mean half a percent); a percent outside 0-100, a negative count.
+// to mean half a percent); a percent outside 0-100, a negative count; a gate
+// no value passes (a percent >100 or <0, a count <0).
 func CheckThreshold(g Gate) error {
 	key := g.Path[len(g.Path)-1]
 	t := g.Threshold
@@ -86,6 +87,15 @@ func CheckThreshold(g Gate) error {
 	if g.Percent && unitOf(key) != unitPercent && unitOf(key) != unitOpenPercent {
 		return bad(fmt.Sprintf("%s is not a percent: drop the %% sign", key))
 	}
+	// a strict bound at an end of the field's values: no value passes, and
+	// the gate fails every run as if the figures had fallen
+	if lo, hi, what, ok := span(unitOf(key)); ok && (g.Op == ">" && t >= hi || g.Op == "<" && t <= lo) {
+		meant := strings.Join(g.Path, ".") + g.Op + "=" + plainNumber(t)
+		if g.Percent {
+			meant += "%"
+		}
+		return bad(fmt.Sprintf("%s is %s, so %s%s can never pass: did you mean %s", key, what, g.Op, plainNumber(t), meant))
+	}
 	return nil
 }
 
@@ -104,26 +114,32 @@ func Vacuous(g Gate) string {
 		return ""
 	}
 	t := g.Threshold
-	var lo, hi float64
-	var what string
-	switch unitOf(key) {
-	case unitPercent:
-		lo, hi, what = 0, 100, "a percent (0-100)"
-	case unitPoints:
-		lo, hi, what = -100, 100, "a difference of percents (-100 to 100)"
-	case unitProbability:
-		lo, hi, what = 0, 1, "a probability (0-1)"
-	case unitCount, unitMS, unitUSD:
-		lo, hi, what = 0, math.Inf(1), "0 or more"
-	case unitBool:
-		lo, hi, what = 0, 1, "1 (true) or 0 (false)"
-	default:
+	lo, hi, what, bounded := span(unitOf(key))
+	if !bounded {
 		return ""
 	}
 	if g.Op == ">=" && t <= lo || g.Op == "<=" && t >= hi || g.Op == ">" && t < lo || g.Op == "<" && t > hi {
 		return fmt.Sprintf("gate %q holds for every value %s can take (%s), so it checks nothing", g.Text, key, what)
 	}
 	return ""
+}
+
+// span is the values a field of unit u can take, lo to hi, and how to say
+// so; bounded is false for a unit of no bounds.
+func span(u unit) (lo, hi float64, what string, bounded bool) {
+	switch u {
+	case unitPercent:
+		return 0, 100, "a percent (0-100)", true
+	case unitPoints:
+		return -100, 100, "a difference of percents (-100 to 100)", true
+	case unitProbability:
+		return 0, 1, "a probability (0-1)", true
+	case unitCount, unitMS, unitUSD:
+		return 0, math.Inf(1), "0 or more", true
+	case unitBool:
+		return 0, 1, "1 (true) or 0 (false)", true
+	}
+	return 0, 0, "", false
 }
 
 // neverNull are the fields of an arm (and an effect's uplift) that have a

@@ -55,9 +55,9 @@ func TestOutputTargets(t *testing.T) {
 	nullLink := filepath.Join(dir, "null-link")
 	os.Symlink(os.DevNull, nullLink)
 	for _, names := range [][2]string{{os.DevNull, os.DevNull}, {os.DevNull, nullLink}} {
-		args := append(score, "-o", names[0], "--cases-out", names[1], "--format", "json", "--gate", "input_schema.final_success_percent<0")
+		args := append(score, "-o", names[0], "--cases-out", names[1], "--format", "json", "--gate", "input_schema.final_success_percent<50")
 		code, stdout, stderr := runMain(t, nil, args...)
-		if code != 1 || stdout != "" || !strings.Contains(stderr, "gate failed: input_schema.final_success_percent<0") {
+		if code != 1 || stdout != "" || !strings.Contains(stderr, "gate failed: input_schema.final_success_percent<50") {
 			t.Errorf("-o %s --cases-out %s: exit %d, stdout %q, stderr %q; want exit 1 and the gate named", names[0], names[1], code, stdout, stderr)
 		}
 	}

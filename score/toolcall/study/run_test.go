@@ -323,6 +323,20 @@ func TestCheckGates(t *testing.T) {
 		{"effects.input_schema_vs_no_schema.mcnemar_exact_p<=5", "probability"},
 		{"input_schema.runs>=5%", "not a percent"},
 		{"complete==2", "true (1) or false (0)"},
+		// a strict bound at an end of the field's values: no value passes
+		{"input_schema.first_pass_success_percent>100", "gate \"input_schema.first_pass_success_percent>100\": first_pass_success_percent is a percent (0-100), so >100 can never pass: did you mean input_schema.first_pass_success_percent>=100$"},
+		{"arms.input_schema.final_success_percent < 0", "final_success_percent is a percent (0-100), so <0 can never pass: did you mean arms.input_schema.final_success_percent<=0$"},
+		{"input_schema.retry_rate_percent>100%", "so >100 can never pass: did you mean input_schema.retry_rate_percent>=100%$"},
+		{"effects.input_schema_vs_no_schema.absolute_uplift_points<-100", "absolute_uplift_points is a difference of percents (-100 to 100), so <-100 can never pass: did you mean effects.input_schema_vs_no_schema.absolute_uplift_points<=-100$"},
+		{"input_schema.runs<0", "runs is 0 or more, so <0 can never pass: did you mean input_schema.runs<=0$"},
+		{"input_schema.latency_p95_ms<0", "latency_p95_ms is 0 or more, so <0 can never pass"},
+		{"complete>1", "complete is 1 (true) or 0 (false), so >1 can never pass: did you mean complete>=1$"},
+		{"input_schema.first_pass_success_percent>=100", ""},
+		{"input_schema.first_pass_success_percent>99.5", ""},
+		{"input_schema.first_pass_success_percent<100", ""},
+		{"input_schema.first_pass_success_percent>0", ""},
+		{"effects.input_schema_vs_no_schema.relative_improvement_percent<0", ""},
+		{"complete<1", ""},
 	}
 	for _, tt := range tests {
 		g, err := score.ParseGate(tt.gate)
