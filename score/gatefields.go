@@ -107,7 +107,9 @@ func CheckThreshold(g Gate) error {
 // "" for a gate that can fail.
 func Vacuous(g Gate) string {
 	key := g.Path[len(g.Path)-1]
-	if !slices.Contains(neverNull, key) || g.Path[0] == "subsets" {
+	// a count of an error code is 0 where no row had it, never null
+	errorCount := len(g.Path) >= 2 && g.Path[len(g.Path)-2] == "error_counts"
+	if !slices.Contains(neverNull, key) && !errorCount || g.Path[0] == "subsets" {
 		// null where nothing was priced, timed, retried or called (or a
 		// subset has no row): the gate fails then, so it checks that the
 		// figure is there

@@ -487,6 +487,20 @@ func schemaCode(keyword string) string {
 	return CodeSchemaInvalid
 }
 
+// Codes returns every code an error of the judge can have: its own in the
+// order of the checks, then the relation keywords' in theirs.
+func Codes() []string {
+	out := []string{CodeJSONInvalid, CodeSchemaInvalid, CodeCandidateSchemaInvalid, CodeStateMismatch,
+		CodeGroundTruthMismatch, CodeWrongTool, CodeUnexpectedMissingFields, CodePolicyLimit,
+		CodePolicyOrder, CodeControlMismatch, CodeWrongAction}
+	for _, k := range relations.Keywords {
+		if c, ok := relations.CodeFor(k); ok && !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // relationCodes are the codes of fbeval's relation keywords.
 var relationCodes = func() map[string]bool {
 	m := map[string]bool{}

@@ -6,17 +6,23 @@ import (
 	"strings"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/usage"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/score"
 	"github.com/fbeval/fbeval/score/report"
+	tc "github.com/fbeval/fbeval/score/toolcall"
 )
 
 // GateFields returns every numeric field of the report a toolcall plan yields,
 // as gate paths: top-level fields, each arm's metrics (ARM.FIELD, or
-// arms.ARM.FIELD), effects, probes and per-domain and per-category metrics.
+// arms.ARM.FIELD) and the count of each error code (ARM.error_counts.CODE),
+// effects, probes and per-domain and per-category metrics.
 func GateFields(plan *export.ToolcallPlan) []string {
 	s := plan.Study
 	metricKeys := report.NumberKeys(report.Metrics{})
+	for _, c := range ErrorCodes() {
+		metricKeys = append(metricKeys, "error_counts."+c)
+	}
 	out := []string{"complete", "expected_rows"}
 	for _, arm := range s.Arms {
 		for _, k := range metricKeys {
@@ -105,15 +111,39 @@ func largestCluster(plan *export.ToolcallPlan) (string, int) {
 	return best, most * plan.Study.Repeats
 }
 
+// ErrorCodes are the codes a report's error_counts can name: the judge's,
+// then a missing response and a provider error.
+func ErrorCodes() []string { return append(tc.Codes(), codeMissing, codeProvider) }
+
+// errorCount is the number at path of the report, where a count of
+// error_counts the report leaves out, a code no row had, is 0 (when the
+// figures it would be among are there): so a gate on it holds.
+func errorCount(m *report.ToolcallReport) func(path []string) (float64, bool) {
+	return func(path []string) (float64, bool) {
+		v, ok := m.Number(path)
+		if n := len(path); !ok && n >= 3 && path[n-2] == "error_counts" && slices.Contains(ErrorCodes(), path[n-1]) {
+			if _, there := m.Number(append(slices.Clone(path[:n-2]), "runs")); there {
+				return 0, true
+			}
+		}
+		return v, ok
+	}
+}
+
 func unknownGateField(g score.Gate, path string, fields, arms []string) string {
 	msg := fmt.Sprintf("gate %q: unknown field %s", g.Text, path)
+	if n := len(g.Path); g.Path[n-1] == "error_counts" || n >= 2 && g.Path[n-2] == "error_counts" {
+		if why := errorCountsField(g, fields, arms); why != "" {
+			return fmt.Sprintf("gate %q: %s", g.Text, why)
+		}
+	}
 	first := g.Path[0]
 	if first == "arms" && len(g.Path) > 1 {
 		first = g.Path[1]
 	}
 	if len(g.Path) >= 2 && !slices.Contains(arms, first) && !slices.Contains([]string{"effects", "probes", "subsets", "arms"}, g.Path[0]) {
 		// ARM.FIELD with an arm the study does not have
-		if isMetricKey(g.Path[len(g.Path)-1]) {
+		if isMetricKey(g.Path[len(g.Path)-1]) || g.Path[len(g.Path)-2] == "error_counts" {
 			msg = fmt.Sprintf("gate %q: unknown arm %s; the study's arms: %s", g.Text, first, strings.Join(arms, ", "))
 		}
 	}
@@ -140,6 +170,46 @@ func unknownGateField(g score.Gate, path string, fields, arms []string) string {
 		return msg + "; did you mean " + best
 	}
 	return msg + "; a field is a path to a number of the report, such as " + exampleFields(fields, arms)
+}
+
+// errorCountsField says what is wrong with a gate on error_counts of metrics
+// the report has: it names no arm, no code, or a code there is none of (with
+// the one meant); "" when the metrics are none of the report's.
+func errorCountsField(g score.Gate, fields, arms []string) string {
+	n := len(g.Path)
+	metrics := g.Path[:n-1]
+	if g.Path[n-1] != "error_counts" {
+		metrics = g.Path[:n-2]
+	}
+	if len(metrics) == 0 {
+		// error_counts.JSON_INVALID: the counts of every arm
+		if n == 1 {
+			return fmt.Sprintf("unknown field error_counts; error_counts are an arm's, a count per error code: gate on ARM.error_counts.CODE, ARM one of %s", strings.Join(arms, ", "))
+		}
+		code := g.Path[1]
+		if !slices.Contains(ErrorCodes(), code) {
+			if code = usage.Nearest(code, ErrorCodes()); code == "" {
+				return fmt.Sprintf("unknown field %s; error_counts are an arm's, a count per error code: gate on ARM.error_counts.CODE, ARM one of %s, CODE one of %s", strings.Join(g.Path, "."), strings.Join(arms, ", "), strings.Join(ErrorCodes(), ", "))
+			}
+		}
+		of := make([]string, len(arms))
+		for i, arm := range arms {
+			of[i] = arm + ".error_counts." + code
+		}
+		return fmt.Sprintf("unknown field %s; a field names its arm: %s", strings.Join(g.Path, "."), strings.Join(of, ", "))
+	}
+	if !slices.Contains(fields, strings.Join(append(slices.Clone(metrics), "runs"), ".")) {
+		return ""
+	}
+	of := strings.Join(append(slices.Clone(metrics), "error_counts"), ".")
+	if g.Path[n-1] == "error_counts" {
+		return fmt.Sprintf("%s holds a count per error code: gate on %s.CODE, CODE one of %s", of, of, strings.Join(ErrorCodes(), ", "))
+	}
+	code := g.Path[n-1]
+	if near := usage.Nearest(code, ErrorCodes()); near != "" {
+		return fmt.Sprintf("unknown error code %s; did you mean %s.%s", code, of, near)
+	}
+	return fmt.Sprintf("unknown error code %s; the codes: %s", code, strings.Join(ErrorCodes(), ", "))
 }
 
 // fieldsWithWord lists the fields whose last key holds word as one or more of

@@ -255,7 +255,7 @@ func (run *Run) Report() (*Aggregates, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep.Gates = score.EvaluateGates(gates, rep.model.Number)
+	rep.Gates = score.EvaluateGates(gates, errorCount(rep.model))
 	rep.model.Gates = make([]report.Gate, len(rep.Gates))
 	for i, g := range rep.Gates {
 		rep.model.Gates[i] = report.Gate{Gate: g.Gate.Text, Actual: g.Actual, Passed: g.Passed}

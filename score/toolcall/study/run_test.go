@@ -337,6 +337,19 @@ func TestCheckGates(t *testing.T) {
 		{"input_schema.first_pass_success_percent>0", ""},
 		{"effects.input_schema_vs_no_schema.relative_improvement_percent<0", ""},
 		{"complete<1", ""},
+		// an error code's count, of an arm or a subset's arm
+		{"input_schema.error_counts.JSON_INVALID<=5", ""},
+		{"arms.no_schema.error_counts.PROVIDER_ERROR==0", ""},
+		{"input_schema.error_counts.SUM_MISMATCH<=0", ""},
+		{"subsets.domain.hotels.input_schema.error_counts.WRONG_TOOL<=1", ""},
+		{"input_schema.error_counts<=5", "gate \"input_schema.error_counts<=5\": input_schema.error_counts holds a count per error code: gate on input_schema.error_counts.CODE, CODE one of JSON_INVALID, SCHEMA_INVALID, "},
+		{"input_schema.error_counts.JSON_INVALD<=5", "unknown error code JSON_INVALD; did you mean input_schema.error_counts.JSON_INVALID$"},
+		{"arms.input_schema.error_counts.json_invalid<=5", "unknown error code json_invalid; did you mean arms.input_schema.error_counts.JSON_INVALID$"},
+		{"input_schema.error_counts.FOO<=5", "unknown error code FOO; the codes: JSON_INVALID, SCHEMA_INVALID, "},
+		{"error_counts<=5", "unknown field error_counts; error_counts are an arm's, a count per error code: gate on ARM.error_counts.CODE, ARM one of no_schema, minimal_schema, input_schema$"},
+		{"error_counts.json_invalid<=5", "unknown field error_counts.json_invalid; a field names its arm: no_schema.error_counts.JSON_INVALID, minimal_schema.error_counts.JSON_INVALID, input_schema.error_counts.JSON_INVALID$"},
+		{"json_schema.error_counts.JSON_INVALID<=5", "unknown arm json_schema; the study's arms: no_schema, minimal_schema, input_schema"},
+		{"input_schema.error_counts.JSON_INVALID<=-1", "never negative"},
 	}
 	for _, tt := range tests {
 		g, err := score.ParseGate(tt.gate)
@@ -359,6 +372,31 @@ func TestCheckGates(t *testing.T) {
 	for _, bad := range []string{"a=>3", "a=<3", "a<>3", "a>==3"} {
 		if _, err := score.ParseGate(bad); err == nil || !strings.Contains(err.Error(), "operator") {
 			t.Errorf("%q: %v, want a malformed operator", bad, err)
+		}
+	}
+}
+
+// A gate on an error code's count reads the report's error_counts, and a
+// code no row had, which error_counts leaves out, as 0.
+func TestErrorCountGates(t *testing.T) {
+	p := plan(t, "toolcall", export.Overrides{Dataset: "../../../docs/examples/toolcall-invoices.jsonl", Gates: []string{
+		"input_schema.error_counts.SUM_MISMATCH>=1",
+		"input_schema.error_counts.SUM_MISMATCH<=1",
+		"input_schema.error_counts.JSON_INVALID==0",
+		"arms.no_schema.error_counts.PROVIDER_ERROR==0",
+		"subsets.category.complete.input_schema.error_counts.SUM_MISMATCH==1",
+		"subsets.category.missing.input_schema.error_counts.SUM_MISMATCH==0",
+	}})
+	wrong := responses(t, p, func(r contract.Request) string {
+		return strings.Replace(*r.ReferenceOutput, `"total":10.29`, `"total":10.3`, 1)
+	})
+	_, rep := scoreText(t, p, wrong)
+	if got := rep.Arms[contract.ArmInputSchema].ErrorCounts; got["SUM_MISMATCH"] != 1 || got["JSON_INVALID"] != 0 {
+		t.Fatalf("error counts %v, want SUM_MISMATCH 1 and no JSON_INVALID", got)
+	}
+	for _, g := range rep.Gates {
+		if !g.Passed || g.Actual == nil {
+			t.Errorf("%s: passed %v, actual %v", g.Gate.Text, g.Passed, g.Actual)
 		}
 	}
 }
