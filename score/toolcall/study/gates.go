@@ -132,6 +132,10 @@ func errorCount(m *report.ToolcallReport) func(path []string) (float64, bool) {
 
 func unknownGateField(g score.Gate, path string, fields, arms []string) string {
 	msg := fmt.Sprintf("gate %q: unknown field %s", g.Text, path)
+	if usage.Nearest(path, []string{"custom_fitness_percent"}) != "" || path == "custom_fitness_percent" {
+		// a member of every report, and a number, but never one in a score's
+		return fmt.Sprintf("gate %q: custom_fitness_percent is null in every score report: it needs a second model's report for its MS term, and only fbeval compare A.json B.json gives it (compare has no gates); gate on a figure it weighs, such as %s.first_pass_success_percent", g.Text, arms[len(arms)-1])
+	}
 	if n := len(g.Path); g.Path[n-1] == "error_counts" || n >= 2 && g.Path[n-2] == "error_counts" {
 		if why := errorCountsField(g, fields, arms); why != "" {
 			return fmt.Sprintf("gate %q: %s", g.Text, why)

@@ -350,6 +350,9 @@ func TestCheckGates(t *testing.T) {
 		{"error_counts.json_invalid<=5", "unknown field error_counts.json_invalid; a field names its arm: no_schema.error_counts.JSON_INVALID, minimal_schema.error_counts.JSON_INVALID, input_schema.error_counts.JSON_INVALID$"},
 		{"json_schema.error_counts.JSON_INVALID<=5", "unknown arm json_schema; the study's arms: no_schema, minimal_schema, input_schema"},
 		{"input_schema.error_counts.JSON_INVALID<=-1", "never negative"},
+		// a member of every report, null in every score report
+		{"custom_fitness_percent>=50", "gate \"custom_fitness_percent>=50\": custom_fitness_percent is null in every score report: it needs a second model's report for its MS term, and only fbeval compare A.json B.json gives it (compare has no gates); gate on a figure it weighs, such as input_schema.first_pass_success_percent$"},
+		{"custom_fitnes_percent>=50", "custom_fitness_percent is null in every score report"},
 	}
 	for _, tt := range tests {
 		g, err := score.ParseGate(tt.gate)
