@@ -36,6 +36,11 @@ type ToolcallPlan struct {
 	// Candidate[domain] is the schema under test: the input_schema arm's schema.
 	Candidate map[string][]byte
 	Inputs    []Input
+
+	// DatasetDomains and DatasetCategories are those of every case of the
+	// dataset, in dataset order: the ones the filter leaves out too.
+	DatasetDomains, DatasetCategories []string
+
 	tmpl      *template.Template
 	userAt    [2]int              // the line and column of the template's user block
 	arguments map[string][]string // by domain: the names of the tool's fields, in schema order
@@ -56,15 +61,17 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 	}
 	p.Inputs = append(p.Inputs, input)
 	p.Cases = filterCases(cases, s.Filter)
-	if len(s.Filter.Domains) > 0 {
-		var have []string
-		for i := range cases {
-			if !slices.Contains(have, cases[i].Domain) {
-				have = append(have, cases[i].Domain)
-			}
+	for i := range cases {
+		if !slices.Contains(p.DatasetDomains, cases[i].Domain) {
+			p.DatasetDomains = append(p.DatasetDomains, cases[i].Domain)
 		}
+		if !slices.Contains(p.DatasetCategories, cases[i].Category) {
+			p.DatasetCategories = append(p.DatasetCategories, cases[i].Category)
+		}
+	}
+	if len(s.Filter.Domains) > 0 {
 		for i, d := range s.Filter.Domains {
-			if msg := unknownDomain(d, s.Dataset, have); msg != "" {
+			if msg := unknownDomain(d, s.Dataset, p.DatasetDomains); msg != "" {
 				return nil, studyErrAt(s, fmt.Sprintf("/filter/domains/%d", i), "%s", msg)
 			}
 		}

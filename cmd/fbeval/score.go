@@ -400,7 +400,7 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	if err != nil {
 		return c.pathHint(err)
 	}
-	if err := checkGates(plan, c.Study); err != nil {
+	if err := c.checkGates(plan); err != nil {
 		return err
 	}
 	run, err := study.New(plan)
@@ -612,7 +612,8 @@ func minSuccessGates(values, arms []string) ([]string, error) {
 			}
 			continue
 		}
-		if !slices.Contains(arms, arm) {
+		if !slices.Contains(arms, arm) && !slices.Contains(contract.Arms, arm) {
+			// an arm of the suite the run leaves out: its gate says what did
 			return nil, usageError("--min-success %q: unknown arm %s; the study's arms: %s%s", v, arm, strings.Join(arms, ", "), usage.SuggestWord(arm, arms))
 		}
 		out = append(out, arm+".first_pass_success_percent>="+pct)
@@ -679,15 +680,26 @@ func (s *fileSet) find(fi os.FileInfo) (string, bool) {
 // threshold cannot be meant for its field's unit, is bad usage. Export and
 // study show check them too, so a study file's mistyped gate is found before
 // the run, not at its scoring.
-// A gate of the study file studyArg is named at its line and column there.
-func checkGates(plan *export.ToolcallPlan, studyArg string) error {
+// A gate of the study file is named at its line and column there, and one
+// that names an arm, a domain or a category the flags left out says so.
+func (f *StudyFlags) checkGates(plan *export.ToolcallPlan) error {
+	var sel study.Selection
+	if len(f.Arms) > 0 {
+		sel.Arms = "--arms"
+	}
+	if len(f.Domain) > 0 {
+		sel.Domains = "--domain"
+	}
+	if len(f.Category) > 0 {
+		sel.Categories = "--category"
+	}
 	for i, text := range plan.Study.Gates {
 		gates, err := score.ParseGates([]string{text})
 		if err == nil {
-			err = study.CheckGates(gates, plan)
+			err = study.CheckGates(gates, plan, sel)
 		}
 		if err != nil {
-			return usageError("%v", gateAt(studyArg, i, err))
+			return usageError("%v", gateAt(f.Study, i, err))
 		}
 	}
 	return nil

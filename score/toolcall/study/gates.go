@@ -8,6 +8,7 @@ import (
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/contract/usage"
 	"github.com/fbeval/fbeval/export"
+	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/score"
 	"github.com/fbeval/fbeval/score/report"
 	tc "github.com/fbeval/fbeval/score/toolcall"
@@ -72,7 +73,11 @@ func GateFields(plan *export.ToolcallPlan) []string {
 // a threshold that cannot be meant for the field's unit is refused (a percent
 // gate below 1 looks like a 0-1 rate: write 90 for 90 %, or 0.5% to mean half a
 // percent; a percent outside 0-100, a negative count).
-func CheckGates(gates []score.Gate, plan *export.ToolcallPlan) error {
+//
+// A gate that names an arm, an effect, a domain or a category of the suite or
+// the dataset that the run leaves out is said to be so, with what left it
+// out: sel names the flags that chose the run's arms, domains and categories.
+func CheckGates(gates []score.Gate, plan *export.ToolcallPlan, sel Selection) error {
 	fields := GateFields(plan)
 	known := make(map[string]bool, len(fields))
 	for _, f := range fields {
@@ -81,6 +86,9 @@ func CheckGates(gates []score.Gate, plan *export.ToolcallPlan) error {
 	for _, g := range gates {
 		path := strings.Join(g.Path, ".")
 		if !known[path] {
+			if why := leftOut(g, plan, sel); why != "" {
+				return &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: %s", g.Text, why)}
+			}
 			return &contract.InputError{Kind: contract.ErrUsage, Msg: unknownGateField(g, path, fields, plan.Study.Arms)}
 		}
 		if err := score.CheckThreshold(g); err != nil {
@@ -93,6 +101,80 @@ func CheckGates(gates []score.Gate, plan *export.ToolcallPlan) error {
 		}
 	}
 	return nil
+}
+
+// Selection names the flags that chose a run's arms, domains and categories
+// ("--arms", "--domain", "--category"), each "" where the study's own did.
+type Selection struct{ Arms, Domains, Categories string }
+
+// leftOut says, of a gate whose field the report does not have, which arm,
+// effect, domain or category it names that the run leaves out, what left it
+// out and what to do; "" when it names none. Such a name is no typo, and the
+// field nearest it another arm's or domain's.
+func leftOut(g score.Gate, plan *export.ToolcallPlan, sel Selection) string {
+	s := plan.Study
+	p := g.Path
+	if p[0] == "arms" && len(p) > 1 {
+		p = p[1:]
+	}
+	// by says what left an arm out and what to do, "" when it is the run's
+	// or none of the suite's
+	by := func(arm string) string {
+		switch {
+		case !slices.Contains(contract.Arms, arm) || slices.Contains(s.Arms, arm):
+			return ""
+		case sel.Arms != "":
+			return fmt.Sprintf("left out by %s (this run's arms: %s): add it to %s, or drop the gate", sel.Arms, strings.Join(s.Arms, ", "), sel.Arms)
+		}
+		return fmt.Sprintf("left out by the study's arms (%s): add it to them (or give --arms), or drop the gate", strings.Join(s.Arms, ", "))
+	}
+	switch {
+	case len(p) >= 2 && p[0] == "effects":
+		i := slices.IndexFunc(Comparisons, func(c comparison) bool { return c.Name == p[1] })
+		if i < 0 {
+			return ""
+		}
+		for _, arm := range []string{Comparisons[i].Baseline, Comparisons[i].Treatment} {
+			if why := by(arm); why != "" {
+				return fmt.Sprintf("effect %s needs arm %s, %s", p[1], arm, why)
+			}
+		}
+	case len(p) >= 3 && p[0] == "subsets" && (p[1] == "domain" || p[1] == "category"):
+		kind, name := p[1], p[2]
+		all, chosen, flag, key := plan.DatasetDomains, s.Filter.Domains, sel.Domains, "domains"
+		if kind == "category" {
+			all, chosen, flag, key = plan.DatasetCategories, s.Filter.Categories, sel.Categories, "categories"
+			if !slices.Contains(all, name) && slices.Contains(fixtures.ToolcallCategories(), name) {
+				return fmt.Sprintf("category %s has no case in the dataset %s (its categories: %s): drop the gate", name, s.Dataset, strings.Join(all, ", "))
+			}
+		}
+		if !slices.Contains(all, name) {
+			break
+		}
+		if slices.ContainsFunc(plan.Cases, func(c contract.Case) bool {
+			return kind == "domain" && c.Domain == name || kind == "category" && c.Category == name
+		}) {
+			// the subset is there: what is wrong is after it
+			if len(p) >= 4 {
+				if why := by(p[3]); why != "" {
+					return fmt.Sprintf("arm %s is %s", p[3], why)
+				}
+			}
+			return ""
+		}
+		switch {
+		case len(chosen) > 0 && !slices.Contains(chosen, name) && flag != "":
+			return fmt.Sprintf("%s %s is left out by %s (this run's %s: %s): add it to %s, or drop the gate", kind, name, flag, key, strings.Join(chosen, ", "), flag)
+		case len(chosen) > 0 && !slices.Contains(chosen, name):
+			return fmt.Sprintf("%s %s is left out by the study's filter (its %s: %s): add it to filter.%s (or give --%s), or drop the gate", kind, name, key, strings.Join(chosen, ", "), key, kind)
+		}
+		return fmt.Sprintf("%s %s has no case the filter selects: widen the filter (--domain, --category, --limit), or drop the gate", kind, name)
+	case len(p) >= 2:
+		if why := by(p[0]); why != "" {
+			return fmt.Sprintf("arm %s is %s", p[0], why)
+		}
+	}
+	return ""
 }
 
 // largestCluster names the cluster of plan with the most pairs (its cases

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -359,7 +361,7 @@ func TestCheckGates(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.gate, err)
 		}
-		err = CheckGates([]score.Gate{g}, p)
+		err = CheckGates([]score.Gate{g}, p, Selection{})
 		switch {
 		case tt.err == "" && err != nil:
 			t.Errorf("%s: %v", tt.gate, err)
@@ -369,12 +371,70 @@ func TestCheckGates(t *testing.T) {
 	}
 	// one case a cluster, one repeat: the test is taken, the gate accepted
 	single := plan(t, "toolcall", export.Overrides{Categories: []string{"complete"}})
-	if g, _ := score.ParseGate("effects.input_schema_vs_no_schema.mcnemar_exact_p<=0.05"); CheckGates([]score.Gate{g}, single) != nil {
-		t.Errorf("one pair a cluster: %v", CheckGates([]score.Gate{g}, single))
+	if g, _ := score.ParseGate("effects.input_schema_vs_no_schema.mcnemar_exact_p<=0.05"); CheckGates([]score.Gate{g}, single, Selection{}) != nil {
+		t.Errorf("one pair a cluster: %v", CheckGates([]score.Gate{g}, single, Selection{}))
 	}
 	for _, bad := range []string{"a=>3", "a=<3", "a<>3", "a>==3"} {
 		if _, err := score.ParseGate(bad); err == nil || !strings.Contains(err.Error(), "operator") {
 			t.Errorf("%q: %v, want a malformed operator", bad, err)
+		}
+	}
+}
+
+// A gate that names an arm, an effect, a domain or a category the run leaves
+// out says what left it out, not that the field is unknown, and suggests no
+// other arm's or domain's field in its place.
+func TestGatesLeftOut(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../../docs/examples/toolcall-invoices.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a second domain of complete cases alone
+	first, _, _ := strings.Cut(string(data), "\n")
+	other := strings.NewReplacer(`"domain":"invoices"`, `"domain":"receipts"`, `"id":"invoices-000"`, `"id":"receipts-000"`, `"cluster":"invoices-intent-00"`, `"cluster":"receipts-intent-00"`).Replace(first)
+	dataset := filepath.Join(dir, "cases.jsonl")
+	if err := os.WriteFile(dataset, []byte(string(data)+other+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	oneArm := plan(t, "toolcall-quick", export.Overrides{Arms: []string{"input_schema"}})
+	twoDomains := plan(t, "toolcall-quick", export.Overrides{Domains: []string{"flights", "hotels"}, Categories: []string{"complete", "missing"}})
+	injection := plan(t, "toolcall", export.Overrides{Dataset: dataset, Categories: []string{"injection"}})
+	flags := Selection{Arms: "--arms", Domains: "--domain", Categories: "--category"}
+	tests := []struct {
+		plan *export.ToolcallPlan
+		sel  Selection
+		gate string
+		err  string // "" when accepted
+	}{
+		{oneArm, flags, "no_schema.first_pass_success_percent>=10", "gate \"no_schema.first_pass_success_percent>=10\": arm no_schema is left out by --arms (this run's arms: input_schema): add it to --arms, or drop the gate$"},
+		{oneArm, Selection{}, "arms.minimal_schema.runs>=1", "arm minimal_schema is left out by the study's arms (input_schema): add it to them (or give --arms), or drop the gate$"},
+		{oneArm, flags, "effects.input_schema_vs_no_schema.absolute_uplift_points>=-50", "effect input_schema_vs_no_schema needs arm no_schema, left out by --arms (this run's arms: input_schema): add it to --arms, or drop the gate$"},
+		{oneArm, flags, "subsets.domain.hotels.no_schema.final_success_percent>=10", "arm no_schema is left out by --arms"},
+		{oneArm, flags, "subsets.domain.hotels.input_schema.final_success_percent>=10", ""},
+		// an arm of no suite is unknown still
+		{oneArm, flags, "json_schema.first_pass_success_percent>=10", "unknown arm json_schema; the study's arms: input_schema"},
+		{twoDomains, Selection{}, "subsets.domain.payments.input_schema.first_pass_success_percent>=10", "gate \"subsets.domain.payments.input_schema.first_pass_success_percent>=10\": domain payments is left out by the study's filter (its domains: flights, hotels): add it to filter.domains (or give --domain), or drop the gate$"},
+		{twoDomains, flags, "subsets.domain.payments.input_schema.first_pass_success_percent>=10", "domain payments is left out by --domain (this run's domains: flights, hotels): add it to --domain, or drop the gate$"},
+		{twoDomains, flags, "subsets.category.injection.input_schema.runs>=1", "category injection is left out by --category (this run's categories: complete, missing): add it to --category, or drop the gate$"},
+		{twoDomains, Selection{}, "subsets.category.injection.input_schema.runs>=1", "category injection is left out by the study's filter (its categories: complete, missing): add it to filter.categories (or give --category), or drop the gate$"},
+		{twoDomains, flags, "subsets.domain.flights.input_schema.runs>=1", ""},
+		// a name of none is unknown still, and its nearest field suggested
+		{twoDomains, flags, "subsets.domain.hotel.input_schema.runs>=1", "did you mean subsets.domain.hotels.input_schema.runs$"},
+		{injection, flags, "subsets.domain.receipts.input_schema.runs>=1", "domain receipts has no case the filter selects: widen the filter (--domain, --category, --limit), or drop the gate$"},
+		{injection, flags, "subsets.category.paraphrase.input_schema.runs>=1", "category paraphrase has no case in the dataset " + dataset + " (its categories: complete, missing, injection): drop the gate$"},
+	}
+	for _, tt := range tests {
+		g, err := score.ParseGate(tt.gate)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.gate, err)
+		}
+		err = CheckGates([]score.Gate{g}, tt.plan, tt.sel)
+		switch {
+		case tt.err == "" && err != nil:
+			t.Errorf("%s: %v", tt.gate, err)
+		case tt.err != "" && (err == nil || !matchesEnd(err.Error(), tt.err)):
+			t.Errorf("%s: error %v, want one containing %q", tt.gate, err, tt.err)
 		}
 	}
 }
