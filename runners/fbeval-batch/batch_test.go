@@ -714,7 +714,7 @@ func TestFromResumeOtherProvider(t *testing.T) {
 	anth := filepath.Join(dir, "results.jsonl")
 	os.WriteFile(anth, []byte(`{"custom_id":"`+anthropicCustomID("flights-000.input_schema.r0.a1")+`","result":{"type":"expired"}}`+"\n"), 0o644)
 	code, _, errs := runBatch(t, "", "from-anthropic", "--requests", "testdata/requests.jsonl", "-o", out, anth)
-	want := `: written by another run (provider "openai-compatible"; this run's is "anthropic"); start the file over with --fresh, or write to another file`
+	want := `: written by another run (provider "openai-compatible"; this run's is "anthropic"); write these responses to another file, or start this one over with --fresh, which drops the answers it holds`
 	if after, _ := os.ReadFile(out); code != 2 || !strings.Contains(errs, want) || string(after) != string(before) {
 		t.Errorf("from-anthropic into from-openai's file: exit %d %q", code, errs)
 	}

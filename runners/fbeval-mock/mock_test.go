@@ -340,7 +340,7 @@ func TestOutputResumes(t *testing.T) {
 		t.Errorf("resuming a finished file: exit %d, changed %v: %s", code, !bytes.Equal(again, first), errs)
 	}
 	code, _, errs = runMock(t, string(reqs), "--mode", "reference", "-o", out)
-	if again, _ := os.ReadFile(out); code != 2 || !bytes.Equal(again, first) || !strings.Contains(errs, `written by another run (model "mock-refuse"; this run's is "mock-reference"); start the file over with --fresh`) {
+	if again, _ := os.ReadFile(out); code != 2 || !bytes.Equal(again, first) || !strings.Contains(errs, `written by another run (model "mock-refuse"; this run's is "mock-reference"); write these responses to another file`) {
 		t.Errorf("another mode: exit %d: %s", code, errs)
 	}
 	// a seed is the garble mode's: given another mode it changes nothing,
@@ -373,7 +373,7 @@ func TestOutputResumes(t *testing.T) {
 		t.Fatalf("garble: exit %d: %s", code, errs)
 	}
 	code, _, errs = runMock(t, string(refs), "--mode", "garble", "--seed", "8", "-o", garbled)
-	if code != 2 || !strings.Contains(errs, `written by another run (settings "seed=3"; this run's are "seed=8"); start the file over with --fresh`) {
+	if code != 2 || !strings.Contains(errs, `written by another run (settings "seed=3"; this run's are "seed=8"); write these responses to another file`) {
 		t.Errorf("another seed: exit %d: %s", code, errs)
 	}
 	other := strings.Replace(string(reqs), `"prompt":"`, `"prompt":"x`, 1)

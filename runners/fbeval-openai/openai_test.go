@@ -195,7 +195,7 @@ func TestOutputBelongsToOneRun(t *testing.T) {
 	}
 	// one line: the note that no key is sent comes once the run can start
 	msg := runIt(2, "--model", "m2", in)
-	if !strings.Contains(msg, `out.jsonl:1: written by another run (model "m"; this run's is "m2"); start the file over with --fresh, or write to another file`) || strings.Count(msg, "\n") != 1 {
+	if !strings.Contains(msg, `out.jsonl:1: written by another run (model "m"; this run's is "m2"); write these responses to another file, or start this one over with --fresh, which drops the answers it holds`) || strings.Count(msg, "\n") != 1 {
 		t.Errorf("another model: %s", msg)
 	}
 	// another temperature or API: an interrupted run resumed with it would

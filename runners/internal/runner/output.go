@@ -194,7 +194,9 @@ func (o *Output) scan(path string, r io.Reader) (int64, error) {
 			if o.readOnly {
 				return 0, fmt.Errorf("%s:%d: answers the requests of another run (%s): give the responses of these requests", path, line, msg)
 			}
-			return 0, fmt.Errorf("%s:%d: written by another run (%s); start the file over with %s, or write to another file", path, line, msg, FreshFlag)
+			// another file first: --fresh drops what may have been paid
+			// for (a CogLang fixture's shards are studies of their own)
+			return 0, fmt.Errorf("%s:%d: written by another run (%s); write these responses to another file, or start this one over with %s, which drops the answers it holds", path, line, msg, FreshFlag)
 		}
 		if run != nil && run.Recipe != "" {
 			if o.recipes == nil {
