@@ -489,4 +489,14 @@ func TestUsageWords(t *testing.T) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, out, errs, tc.want)
 		}
 	}
+	// two request files (ls | xargs fbeval-mock): said what to do, where it
+	// was "unexpected argument"
+	second := filepath.Join(t.TempDir(), "b.jsonl")
+	if err := os.WriteFile(second, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "fbeval-mock: " + second + ": a second request file, where one is read: run fbeval-mock once a file (each resuming one -o FILE appends its answers), or join them first (cat a.jsonl b.jsonl | fbeval-mock -o FILE)\n"
+	if code, out, errs := runMock(t, "", second, second); code != 2 || out != "" || errs != want {
+		t.Errorf("two request files: exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out, errs, want)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/alecthomas/kong"
 
@@ -52,6 +53,10 @@ func ParseCommand(cli any, name, desc string, args []string, stdout, stderr io.W
 		msg := err.Error()
 		help := name
 		if errors.As(err, &pe) {
+			if m := secondInput(name, pe.Unwrap().Error(), pe.Context); m != "" {
+				fmt.Fprintf(stderr, "%s: %s\n", name, m)
+				return nil, ExitUsage, true
+			}
 			msg = usage.Explain(name, pe.Unwrap().Error(), pe.Context)
 			if pe.Context != nil {
 				help = usage.Command(name, pe.Context)
@@ -85,4 +90,23 @@ func LimitMemory() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(MemoryLimit)
 	}
+}
+
+// secondInput words kong's msg for a runner that reads one request file
+// (its argument INPUT) given a second one, a file that exists (`ls | xargs
+// fbeval-mock`, a shell pattern): "" for any other msg.
+func secondInput(prog, msg string, ctx *kong.Context) string {
+	file, ok := strings.CutPrefix(msg, "unexpected argument ")
+	if !ok || ctx == nil {
+		return ""
+	}
+	if st, err := os.Stat(file); err != nil || st.IsDir() {
+		return ""
+	}
+	for _, p := range ctx.Path {
+		if p.Positional != nil && p.Positional.Name == "input" {
+			return fmt.Sprintf("%s: a second request file, where one is read: run %s once a file (each resuming one -o FILE appends its answers), or join them first (cat a.jsonl b.jsonl | %[2]s -o FILE)", file, prog)
+		}
+	}
+	return ""
 }

@@ -1185,3 +1185,22 @@ func writeRequests(t *testing.T, dir string, n int) string {
 	}
 	return path
 }
+
+// TestOpenOutputPrettyPrinted: responses pretty-printed over lines (jq
+// without -c) are named so, with the way to resume them, where the line
+// said "not a response record (unexpected end of JSON input)".
+func TestOpenOutputPrettyPrinted(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.jsonl")
+	content := "{\n  \"schema_version\": \"fbeval-response/v1\",\n  \"request_id\": \"a\",\n  \"output\": \"x\"\n}\n"
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runner.OpenOutput(path, runner.Resume{})
+	if out != nil {
+		out.Close()
+	}
+	want := path + ":1: holds records pretty-printed over several lines (as jq writes them without -c), and -o resumes a file of one record a line: write them compact (jq -c . FILE) to resume it, or write to another file"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}

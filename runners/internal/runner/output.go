@@ -188,6 +188,10 @@ func (o *Output) scan(path string, r io.Reader) (int64, error) {
 		}
 		id, ok, run, perr := answeredID(text)
 		if perr != nil {
+			if string(text) == "{" {
+				// a runner appends a record a line
+				return 0, fmt.Errorf("%s:%d: holds records pretty-printed over several lines (as jq writes them without -c), and -o resumes a file of one record a line: write them compact (jq -c . FILE) to resume it, or write to another file", path, line)
+			}
 			return 0, fmt.Errorf("%s:%d: not a response record (%v); fix the file or write to another one", path, line, perr)
 		}
 		if msg := o.resume.mismatch(run); msg != "" {
