@@ -616,6 +616,20 @@ func RecordFollows(raw []byte, off int64) (int64, bool) {
 	return int64(len(raw) - len(rest)), true
 }
 
+// ZeroBytes says what a line that starts with zero bytes is, for a file of
+// what records ("response"): the zeros a file cut short while it was written
+// holds where its last writes were, and, when a whole record follows them on
+// the line (written after a crash left the zeros), that it is not read and
+// how to mend the file.
+func ZeroBytes(raw []byte, what string) string {
+	rest := bytes.TrimLeft(raw, "\x00")
+	zeros := Plural(len(raw)-len(rest), "zero byte", "zero bytes")
+	if v := jsontext.Value(bytes.TrimSpace(rest)); v.Kind() == '{' && v.IsValid() {
+		return zeros + " before a " + what + " record on this line (a file a crash left zeros in, written on after them): the record is not read: remove the zero bytes (tr -d '\\000' < FILE > FIXED) and give the mended file"
+	}
+	return zeros + " where a " + what + " record should be: what a file cut short while it was written holds where its last writes were (run the runner again with -o FILE to finish it)"
+}
+
 // notObject is the error of a record that is no JSON object: what it is
 // instead, where that says more than "must be a JSON object" (zero bytes, a
 // comment, another JSON value, the place JSON stops).
@@ -624,8 +638,7 @@ func notObject(rec *Record, what string) error {
 	switch {
 	case len(raw) == 0:
 	case raw[0] == 0:
-		zeros := len(raw) - len(bytes.TrimLeft(raw, "\x00"))
-		return rec.Errorf(0, "%s where a %s record should be: what a file cut short while it was written holds where its last writes were (run the runner again with -o FILE to finish it)", Plural(zeros, "zero byte", "zero bytes"), what).Of(ErrSyntax)
+		return rec.Errorf(0, "%s", ZeroBytes(raw, what)).Of(ErrSyntax)
 	case raw[0] == '#':
 		return rec.Errorf(0, "invalid JSON: a comment (#), which JSON does not have: remove it").Of(ErrSyntax)
 	case jsontext.Value(raw).IsValid():

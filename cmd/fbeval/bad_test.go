@@ -146,7 +146,8 @@ func TestBadInputCogLang(t *testing.T) {
 		{"bom_middle.jsonl", 2, []string{`fbeval: $F:2:1: the line begins with a UTF-8 byte order mark, which only a file's start may have (files joined with cat keep each one's): give the files on their own, or strip the marks (sed 's/^\xEF\xBB\xBF//')`}, 0},
 		{"joined.jsonl", 2, []string{"fbeval: $F:1:47: invalid JSON: another record follows the first on this line (files joined with cat where one's last line had no line end): give each record a line of its own"}, 0},
 		{"crlf.jsonl", 1, nil, 2},
-		{"nul.jsonl", 2, []string{`fbeval: $F:2:1: invalid JSON: invalid character '\x00' at start of value`}, 0},
+		{"nul.jsonl", 2, []string{`fbeval: $F:2:1: 1 zero byte where a response record should be: what a file cut short while it was written holds where its last writes were (run the runner again with -o FILE to finish it)`}, 0},
+		{"nul_record.jsonl", 2, []string{`fbeval: $F:2:1: 5 zero bytes before a response record on this line (a file a crash left zeros in, written on after them): the record is not read: remove the zero bytes (tr -d '\000' < FILE > FIXED) and give the mended file`}, 0},
 		{"bignum.jsonl", 1, []string{"fbeval: 1 case id the fixture does not have (1999999999999999999999999999999999999999...), not scored"}, 3},
 		{"dupkeys.jsonl", 1, nil, 1},
 		{"version_wrong.jsonl", 2, []string{`fbeval: $F:2:1: unsupported schema_version "coglang-generation-eval-response/v9": want "coglang-generation-eval-response/v0.1" (or none, or "fbeval-response/v1"): another version of the format than this fbeval reads (coglang-generation-eval-response/v0.1): read it with a tool of its version, or write it again with this fbeval's runners`}, 0},
@@ -228,6 +229,9 @@ func TestBadInputToolcall(t *testing.T) {
 			"fbeval: $F:4:1: 1 zero byte where a response record should be: what a file cut short while it was written holds where its last writes were (run the runner again with -o FILE to finish it) (line rejected)",
 			`fbeval: $F:5:19: invalid JSON: invalid character '\x00' at start of value (line rejected)`,
 			"fbeval: $F: 2 lines were rejected"}, []int{4, 5}},
+		{"nul_record.jsonl", 0, []string{
+			"fbeval: $F:4:1: 3 zero bytes before a response record on this line (a file a crash left zeros in, written on after them): the record is not read: remove the zero bytes (tr -d '\\000' < FILE > FIXED) and give the mended file (line rejected)",
+			"fbeval: $F: 1 line was rejected"}, []int{4}},
 		{"bom.jsonl", 0, []string{"fbeval: $F: a UTF-8 byte order mark was skipped"}, nil},
 		{"bom_middle.jsonl", 0, []string{
 			`fbeval: $F:4:1: the line begins with a UTF-8 byte order mark, which only a file's start may have (files joined with cat keep each one's): give the files on their own, or strip the marks (sed 's/^\xEF\xBB\xBF//') (line rejected)`,

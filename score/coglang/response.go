@@ -238,6 +238,9 @@ func (f *recordFields) providerError() (code string, ok bool) {
 // recordErr is jsonErr of an error met reading the record raw, naming what
 // raw holds there that JSON does not allow (contract.NotJSON).
 func recordErr(raw []byte, err error) error {
+	if len(raw) > 0 && raw[0] == 0 {
+		return &OffsetError{Offset: 0, Msg: contract.ZeroBytes(raw, "response")}
+	}
 	e := jsonErr(err)
 	if oe, ok := e.(*OffsetError); ok {
 		if hint := contract.NotJSON(raw, oe.Offset); hint != "" {
