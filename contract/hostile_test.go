@@ -145,7 +145,7 @@ func TestDecodeHostileRecords(t *testing.T) {
 		{"raw nul in string", "{\"request_id\":\"r1\",\"output\":\"a\x00\"}", "f:7:33: invalid JSON: invalid character '\\x00' in string (expecting non-control character)", ""},
 		{"escaped nul in string", `{"request_id":"r1","output":"a\u0000"}`, "", "r1"},
 		{"wrong version", `{"schema_version":"fbeval-response/v2","request_id":"r1","output":"x"}`,
-			`f:7:3: schema_version must be "fbeval-response/v1" or absent, got "fbeval-response/v2": another version of the format than this fbeval reads (fbeval-response/v1): read it with a tool of its version, or write it again with this fbeval's runners`, ""},
+			`f:7:3: schema_version must be "fbeval-response/v1" or absent, got "fbeval-response/v2": another version of the format than this fbeval reads (fbeval-response/v1): read it with the tool of its version, or make it again with this fbeval and its runners`, ""},
 		{"numeric version", `{"schema_version":1,"request_id":"r1","output":"x"}`,
 			`f:7:3: schema_version must be "fbeval-response/v1" or absent, got 1`, ""},
 		{"null version", `{"schema_version":null,"request_id":"r1","output":"x"}`, "", "r1"},

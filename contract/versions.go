@@ -198,7 +198,7 @@ func OtherVersion(got string, wants ...string) string {
 	for _, want := range wants {
 		i := strings.LastIndexByte(want, '/')
 		if got != want && i > 0 && strings.HasPrefix(got, want[:i+1]) && len(got) > i+1 {
-			return ": " + OtherVersionAdvice + " (" + want + "): read it with a tool of its version, or write it again with this fbeval's runners"
+			return ": " + OtherVersionAdvice + " (" + want + "): read it with the tool of its version, or make it again with this fbeval and its runners"
 		}
 	}
 	return ""

@@ -66,7 +66,7 @@ func TestIsRequestSummary(t *testing.T) {
 // OtherVersion names a version of a format read in another version, and
 // nothing else.
 func TestOtherVersion(t *testing.T) {
-	const advice = ": another version of the format than this fbeval reads (fbeval-response/v1): read it with a tool of its version, or write it again with this fbeval's runners"
+	const advice = ": another version of the format than this fbeval reads (fbeval-response/v1): read it with the tool of its version, or make it again with this fbeval and its runners"
 	for _, tt := range []struct {
 		got  string
 		want string
@@ -77,7 +77,7 @@ func TestOtherVersion(t *testing.T) {
 		{"fbeval-response/", ""},
 		{"fbeval-request/v1", ""},
 		{"", ""},
-		{"coglang-generation-eval-response/v0.2", ": another version of the format than this fbeval reads (coglang-generation-eval-response/v0.1): read it with a tool of its version, or write it again with this fbeval's runners"},
+		{"coglang-generation-eval-response/v0.2", ": another version of the format than this fbeval reads (coglang-generation-eval-response/v0.1): read it with the tool of its version, or make it again with this fbeval and its runners"},
 	} {
 		if got := OtherVersion(tt.got, ResponseV1, CogLangResponse); got != tt.want {
 			t.Errorf("OtherVersion(%q) = %q, want %q", tt.got, got, tt.want)

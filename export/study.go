@@ -87,7 +87,9 @@ func ParseStudy(name string, data []byte) (contract.Study, error) {
 		return s, contract.DecodeError(rec, err)
 	}
 	if s.SchemaVersion != contract.StudyV1 {
-		return s, rec.Errorf(0, "schema_version must be %q, got %q", contract.StudyV1, s.SchemaVersion).Of(contract.ErrVersion)
+		// at the member, where the file has one (the study's first line
+		// is its brace)
+		return s, rec.Errorf(max(contract.PointerOffset(data, "/schema_version"), 0), "schema_version must be %q, got %q%s", contract.StudyV1, s.SchemaVersion, contract.OtherVersion(s.SchemaVersion, contract.StudyV1)).Of(contract.ErrVersion)
 	}
 	given, _ := contract.TopLevel(data)
 	if ptr, msg := checkStudyFile(&s, given); msg != "" {
@@ -134,7 +136,7 @@ func checkStudyFile(s *contract.Study, given map[string]bool) (ptr, msg string) 
 	switch s.Suite {
 	case contract.SuiteCogLang, contract.SuiteToolcall:
 	default:
-		return "/suite", fmt.Sprintf("suite must be %q or %q, got %q", contract.SuiteCogLang, contract.SuiteToolcall, s.Suite)
+		return "/suite", fmt.Sprintf("suite must be %q or %q, got %q%s", contract.SuiteCogLang, contract.SuiteToolcall, s.Suite, usage.Suggest(s.Suite, []string{contract.SuiteCogLang, contract.SuiteToolcall}))
 	}
 	if s.Suite == contract.SuiteCogLang && len(s.Gates) > 0 {
 		return "/gates", "gates are for toolcall studies; a CogLang result's ok decides the exit code: remove \"gates\" from the study"

@@ -61,7 +61,7 @@ func TestParseStudyErrors(t *testing.T) {
 		{"unknown field, a typo", "{\"schema_version\":\"fbeval-study/v1\",\n \"repeat\":3}", "s.json:2:2: unknown field at /repeat; did you mean repeats"},
 		{"unknown field, a case apart", `{"schema_version":"fbeval-study/v1","Seed":3}`, "s.json:1:37: unknown field at /Seed; did you mean seed"},
 		{"duplicate key", "{\"schema_version\":\"fbeval-study/v1\",\n \"suite\":\"toolcall\", \"suite\":\"coglang\"}", "s.json:2:22: invalid JSON: duplicate object member name"},
-		{"wrong version", `{"schema_version":"fbeval-study/v2","suite":"toolcall"}`, `s.json:1:1: schema_version must be "fbeval-study/v1", got "fbeval-study/v2"`},
+		{"wrong version", `{"schema_version":"fbeval-study/v2","suite":"toolcall"}`, `s.json:1:19: schema_version must be "fbeval-study/v1", got "fbeval-study/v2": another version of the format than this fbeval reads (fbeval-study/v1): read it with the tool of its version, or make it again with this fbeval and its runners`},
 		{"no version", `{"suite":"toolcall"}`, `s.json:1:1: schema_version must be "fbeval-study/v1", got ""`},
 		{"wrong type", `{"schema_version":"fbeval-study/v1","repeats":"2"}`, "s.json:1:47: want an integer, got a JSON string at /repeats"},
 		// a value the flag refuses is refused in the file too: repeats 0 was 1

@@ -150,7 +150,7 @@ func TestBadInputCogLang(t *testing.T) {
 		{"nul_record.jsonl", 2, []string{`fbeval: $F:2:1: 5 zero bytes before a response record on this line (a file a crash left zeros in, written on after them): the record is not read: remove the zero bytes (tr -d '\000' < FILE > FIXED) and give the mended file`}, 0},
 		{"bignum.jsonl", 1, []string{"fbeval: 1 case id the fixture does not have (1999999999999999999999999999999999999999...), not scored"}, 3},
 		{"dupkeys.jsonl", 1, nil, 1},
-		{"version_wrong.jsonl", 2, []string{`fbeval: $F:2:1: unsupported schema_version "coglang-generation-eval-response/v9": want "coglang-generation-eval-response/v0.1" (or none, or "fbeval-response/v1"): another version of the format than this fbeval reads (coglang-generation-eval-response/v0.1): read it with a tool of its version, or write it again with this fbeval's runners`}, 0},
+		{"version_wrong.jsonl", 2, []string{`fbeval: $F:2:1: unsupported schema_version "coglang-generation-eval-response/v9": want "coglang-generation-eval-response/v0.1" (or none, or "fbeval-response/v1"): another version of the format than this fbeval reads (coglang-generation-eval-response/v0.1): read it with the tool of its version, or make it again with this fbeval and its runners`}, 0},
 		{"version_number.jsonl", 2, []string{`fbeval: $F:1:1: unsupported schema_version 1: want "coglang-generation-eval-response/v0.1" (or none, or "fbeval-response/v1")`}, 0},
 		{"version_missing.jsonl", 1, nil, 1},
 		{"batch_version.json", 1, nil, 1}, // ignored, as the reference ignores it (refused under --strict)
@@ -248,7 +248,7 @@ func TestBadInputToolcall(t *testing.T) {
 			"fbeval: $F:5:80: input_token_count must be a whole number from 0 to 9223372036854775807, got 19999999999999999999999999999999999999999999999999999999999999999999999999999999... (line rejected)",
 			"fbeval: $F: 2 lines were rejected"}, []int{4, 5}},
 		{"versions.jsonl", 0, []string{
-			`fbeval: $F:4:1: schema_version must be "fbeval-response/v1" or absent, got "fbeval-response/v2": another version of the format than this fbeval reads (fbeval-response/v1): read it with a tool of its version, or write it again with this fbeval's runners (line rejected)`,
+			`fbeval: $F:4:1: schema_version must be "fbeval-response/v1" or absent, got "fbeval-response/v2": another version of the format than this fbeval reads (fbeval-response/v1): read it with the tool of its version, or make it again with this fbeval and its runners (line rejected)`,
 			`fbeval: $F:5:1: schema_version must be "fbeval-response/v1" or absent, got 1 (line rejected)`,
 			`fbeval: $F:6:1: schema_version must be "fbeval-response/v1" or absent, got "coglang-generation-eval-response/v0.1" (line rejected)`,
 			"fbeval: $F: 3 lines were rejected"}, []int{4, 5, 6}},

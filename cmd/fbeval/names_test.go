@@ -17,7 +17,7 @@ func TestErrorNamesALineBreak(t *testing.T) {
 		t.Skip("no such file names here:", err)
 	}
 	code, _, stderr := runMain(t, nil, "report", name)
-	want := strings.ReplaceAll(name, "\n", `\n`) + ":1:1: "
+	want := strings.ReplaceAll(name, "\n", `\n`) + ":1:20: "
 	if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, stderr %q, want one line naming %q", code, stderr, want)
 	}

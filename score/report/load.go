@@ -89,7 +89,7 @@ func loadWhole(name string, data []byte) (Doc, error) {
 		}
 		return Doc{}, fmt.Errorf("%s:1:1: expected an fbeval report (%s or %s), found no schema_version: write one with fbeval score --format json", name, contract.ReportV1, contract.CogLangResult)
 	default:
-		return Doc{}, fmt.Errorf("%s:1:1: expected an fbeval report, found %s%s", name, contract.ShortLine(head.SchemaVersion), whatToDo(head.SchemaVersion))
+		return Doc{}, fmt.Errorf("%s: expected an fbeval report, found %s%s", at(name, data, "/schema_version"), contract.ShortLine(head.SchemaVersion), whatToDo(head.SchemaVersion))
 	}
 	return doc, nil
 }
@@ -103,6 +103,9 @@ func whatToDo(version string) string {
 		return ": this is a response file: score it with fbeval score --format json, and render that report"
 	case contract.CompareV1:
 		return ": this is fbeval compare's JSON, which fbeval writes but does not read back: give fbeval compare the two reports of fbeval score again (its --format renders the comparison in another format)"
+	}
+	if other := contract.OtherVersion(version, contract.ReportV1, contract.CogLangResult); other != "" {
+		return other
 	}
 	return fmt.Sprintf(" (want %s or %s): write one with fbeval score --format json", contract.ReportV1, contract.CogLangResult)
 }

@@ -391,7 +391,7 @@ func TestLoadErrors(t *testing.T) {
 		{"not json", "{", "report.json:"},
 		{"no version", `{"suite": "toolcall"}`, "no schema_version"},
 		{"heschema report", `{"config": {"repeats": 3}, "cases": 480, "completedRuns": 4320, "complete": true, "arms": {}, "effects": {}}`, "report.json:1:1: expected an fbeval report (fbeval-report/v1 or coglang-generation-eval-result/v0.1), found HESchema's report (config, arms, effects): convert the run log beside it with fbeval-batch from-heschema DIR and score what it writes; fbeval score --format json then writes a report"},
-		{"unknown version", `{"schema_version": "fbeval-report/v9"}`, `expected an fbeval report, found fbeval-report/v9 (want fbeval-report/v1`},
+		{"unknown version", `{"schema_version": "fbeval-report/v9"}`, `report.json:1:20: expected an fbeval report, found fbeval-report/v9: another version of the format than this fbeval reads (fbeval-report/v1): read it with the tool of its version, or make it again with this fbeval and its runners`},
 		{"string for a count", strings.Replace(src, `"runs": 4`, `"runs": "4"`, 1), "runs"},
 		{"fraction for a count", strings.Replace(src, `"expected_rows": 12`, `"expected_rows": 12.5`, 1), "expected_rows"},
 		{"duplicate key", strings.Replace(src, `"complete": true,`, `"complete": true, "complete": false,`, 1), "duplicate"},
