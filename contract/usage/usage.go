@@ -412,7 +412,12 @@ func Repeated(ctx *kong.Context) string {
 	return ""
 }
 
-// givenValue is a flag's value as given, quoted for a message.
+// givenValue is a flag's value as given, quoted for a message: what a
+// pointer (a flag whose absence is told from its zero) points to.
 func givenValue(f *kong.Flag) string {
-	return strconv.Quote(fmt.Sprint(f.Target.Interface()))
+	v := f.Target
+	for v.Kind() == reflect.Pointer && !v.IsNil() {
+		v = v.Elem()
+	}
+	return strconv.Quote(fmt.Sprint(v.Interface()))
 }

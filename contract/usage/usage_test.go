@@ -190,6 +190,7 @@ func TestRepeated(t *testing.T) {
 		Seed   int64    `help:"Seed."`
 		Gate   []string `help:"Gates."`
 		Fresh  bool     `help:"Fresh."`
+		Limit  *int     `help:"Limit."`
 	}
 	for _, tt := range []struct {
 		args []string
@@ -199,6 +200,8 @@ func TestRepeated(t *testing.T) {
 		{[]string{"--seed", "1", "--seed=2"}, `--seed is given more than once, and takes one value (the last, "2", would be used alone): give it once`},
 		{[]string{"-o", "a.json", "--gate", "x>=1", "--gate", "y>=1", "--fresh", "--fresh"}, ""},
 		{[]string{"--seed", "1"}, ""},
+		// a pointer's value, not its address
+		{[]string{"--limit", "2", "--limit", "3"}, `--limit is given more than once, and takes one value (the last, "3", would be used alone): give it once`},
 	} {
 		var c cli
 		p, err := kong.New(&c, kong.Name("prog"), kong.Exit(func(int) { t.Fatal("exit") }))
