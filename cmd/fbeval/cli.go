@@ -29,7 +29,7 @@ type Env struct {
 	stdoutInfo os.FileInfo // standard output's file, once looked up (stdoutFile)
 	stdoutDone bool
 
-	descriptors map[string]*os.File // outputs named by a descriptor that holds a file (openDescriptor)
+	descriptors map[string]*descriptor // outputs named by a descriptor that holds a file (openDescriptor)
 }
 
 // claimStdin notes that flag reads standard input when path is "-" or names

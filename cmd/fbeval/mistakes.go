@@ -288,7 +288,7 @@ func (e *Env) openDescriptors(ctx *kong.Context) error {
 		}
 		if file != nil {
 			if e.descriptors == nil {
-				e.descriptors = map[string]*os.File{}
+				e.descriptors = map[string]*descriptor{}
 			}
 			e.descriptors[path] = file
 		}

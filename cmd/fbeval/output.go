@@ -308,12 +308,8 @@ func writeFileAtomic(env *Env, path string, write func(*bufio.Writer) error) err
 		}
 		return w.Flush()
 	}
-	if f := env.descriptors[path]; f != nil {
-		if err := descriptorNotInput(env, path, f); err != nil {
-			return err
-		}
-		delete(env.descriptors, path)
-		return writeClose(f, path, write)
+	if d := env.descriptors[path]; d != nil {
+		return writeDescriptor(env, path, d, write)
 	}
 	if st, ok := streamOutput(path); ok {
 		return writeStream(env, path, st, write)
@@ -357,14 +353,52 @@ func writeFileAtomic(env *Env, path string, write func(*bufio.Writer) error) err
 	return nil
 }
 
-// descriptorNotInput refuses an output written through a descriptor's file f
-// (openDescriptor) that is a file the command reads.
-func descriptorNotInput(env *Env, path string, f *os.File) error {
-	st, err := f.Stat()
+// descriptor is the file an output named by a descriptor is written through
+// (openDescriptor), and whether the shell opened it to append.
+type descriptor struct {
+	*os.File
+	appends bool
+}
+
+// descriptorNotInput refuses an output written through a descriptor's file d
+// (openDescriptor) that is a file the command reads, or, where it is not
+// appended to, one fbeval cannot write again that it would write over
+// (3<>responses.jsonl), as an output named by its path is refused.
+func descriptorNotInput(env *Env, path string, d *descriptor) error {
+	st, err := d.Stat()
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	return outputNotInput(env, path, st)
+	if err := outputNotInput(env, path, st); err != nil {
+		return err
+	}
+	if !d.appends {
+		if what := keptFile(path, st); what != "" {
+			return &exitError{code: 2, err: fmt.Errorf("%s: holds %s, which this output would write over and fbeval cannot write again: name another output", path, what)}
+		}
+	}
+	return nil
+}
+
+// writeDescriptor writes an output named path through the descriptor's file d
+// (openDescriptor), as it goes, and ends it there (descriptor.end).
+func writeDescriptor(env *Env, path string, d *descriptor, write func(*bufio.Writer) error) error {
+	if err := descriptorNotInput(env, path, d); err != nil {
+		return err
+	}
+	delete(env.descriptors, path)
+	return writeClose(d.File, path, func(w *bufio.Writer) error {
+		if err := write(w); err != nil {
+			return err
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		if err := d.end(); err != nil {
+			return &exitError{code: 2, err: outputWriteError(path, err)}
+		}
+		return nil
+	})
 }
 
 // outputNotInput refuses an output named path whose file, st, is one the

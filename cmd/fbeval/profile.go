@@ -19,7 +19,7 @@ func startProfile(env *Env, path string) (stop func(), err error) {
 			return nil, err
 		}
 		delete(env.descriptors, path)
-		return profileTo(f)
+		return profileTo(f.File)
 	}
 	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
 		// not as -o: no standard output to leave it to

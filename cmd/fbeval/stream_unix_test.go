@@ -227,6 +227,43 @@ func TestOutputToDescriptors(t *testing.T) {
 		}
 	}
 
+	// 3<>FILE, opened to write over, not to append: the output ends the file
+	// (a longer report's tail followed it), and a file fbeval cannot write
+	// again is refused as by its path
+	over := open("over", os.O_RDWR)
+	if err := os.WriteFile(over.Name(), bytes.Repeat([]byte("x"), 2*len(want)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, stderr := run(over, nil, "export", "toolcall-quick", "-o", "/dev/fd/3"); code != 0 {
+		t.Errorf("-o /dev/fd/3 3<>FILE: exit %d, %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(over.Name()); !bytes.Equal(b, want) {
+		t.Errorf("-o /dev/fd/3 3<>FILE: the file holds %d bytes, want %d", len(b), len(want))
+	}
+	kept := open("kept.jsonl", os.O_RDWR)
+	record := []byte(`{"schema_version":"fbeval-response/v1","request_id":"flights-000.no_schema.r1.a1","output":"x"}` + "\n")
+	if err := os.WriteFile(kept.Name(), record, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, stderr := run(kept, nil, "export", "toolcall-quick", "-o", "/dev/fd/3"); code != 2 || stderr != "fbeval: /dev/fd/3: holds a response file (fbeval-response/v1), which this output would write over and fbeval cannot write again: name another output\n" {
+		t.Errorf("-o /dev/fd/3 3<>responses: exit %d, %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(kept.Name()); !bytes.Equal(b, record) {
+		t.Errorf("-o /dev/fd/3 3<>responses: the file holds %q", b)
+	}
+	// a link to the descriptor is the descriptor
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink("/dev/fd/3", link); err != nil {
+		t.Fatal(err)
+	}
+	lf := open("linked", os.O_WRONLY|os.O_APPEND)
+	if code, stderr := run(lf, nil, "export", "toolcall-quick", "-o", link); code != 0 {
+		t.Errorf("-o LINK: exit %d, %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(lf.Name()); !bytes.Equal(b, append(before, want...)) {
+		t.Errorf("-o LINK (to /dev/fd/3) 3>>FILE: the file holds %d bytes, want %d", len(b), len(before)+len(want))
+	}
+
 	prof := open("cpu.prof", os.O_WRONLY|os.O_APPEND)
 	responses := filepath.Join(dir, "r.jsonl")
 	if err := os.WriteFile(responses, nil, 0o644); err != nil {
