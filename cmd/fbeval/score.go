@@ -391,7 +391,7 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 		return err
 	}
 	s.Gates = append(s.Gates, c.Gate...)
-	extra, err := minSuccessGates(c.MinSuccess, s.Arms)
+	extra, from, err := minSuccessGates(c.MinSuccess, s.Arms)
 	if err != nil {
 		return err
 	}
@@ -401,7 +401,7 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 		return c.pathHint(err)
 	}
 	if err := c.checkGates(plan); err != nil {
-		return err
+		return minSuccessNamed(err, extra, from)
 	}
 	run, err := study.New(plan)
 	if err != nil {
@@ -595,30 +595,43 @@ func (c *ScoreCmd) toolcallSummary(env *Env, run *study.Run, rep *study.Aggregat
 }
 
 // minSuccessGates turns --min-success values (PERCENT for every arm, or
-// ARM=PERCENT) into gates on first-pass success.
-func minSuccessGates(values, arms []string) ([]string, error) {
-	var out []string
+// ARM=PERCENT) into gates on first-pass success, and from the value each
+// gate was made of.
+func minSuccessGates(values, arms []string) (out, from []string, err error) {
 	for _, v := range values {
 		arm, pct, found := strings.Cut(v, "=")
 		if !found {
 			arm, pct = "", v
 		}
 		if _, err := strconv.ParseFloat(strings.TrimSuffix(pct, "%"), 64); err != nil {
-			return nil, usageError("--min-success %q: want a percent (90) or ARM=PERCENT (input_schema=90)", v)
+			return nil, nil, usageError("--min-success %q: want a percent (90) or ARM=PERCENT (input_schema=90)", v)
 		}
 		if arm == "" {
 			for _, a := range arms {
-				out = append(out, a+".first_pass_success_percent>="+pct)
+				out, from = append(out, a+".first_pass_success_percent>="+pct), append(from, v)
 			}
 			continue
 		}
 		if !slices.Contains(arms, arm) && !slices.Contains(contract.Arms, arm) {
 			// an arm of the suite the run leaves out: its gate says what did
-			return nil, usageError("--min-success %q: unknown arm %s; the study's arms: %s%s", v, arm, strings.Join(arms, ", "), usage.SuggestWord(arm, arms))
+			return nil, nil, usageError("--min-success %q: unknown arm %s; the study's arms: %s%s", v, arm, strings.Join(arms, ", "), usage.SuggestWord(arm, arms))
 		}
-		out = append(out, arm+".first_pass_success_percent>="+pct)
+		out, from = append(out, arm+".first_pass_success_percent>="+pct), append(from, v)
 	}
-	return out, nil
+	return out, from, nil
+}
+
+// minSuccessNamed names, in err about a gate made of a --min-success value
+// (gates, from: minSuccessGates), the flag as it was given, not the gate it
+// was made into.
+func minSuccessNamed(err error, gates, from []string) error {
+	msg := err.Error()
+	for i, g := range gates {
+		if rest, ok := strings.CutPrefix(msg, fmt.Sprintf("gate %q: ", g)); ok {
+			return usageError("--min-success %q: %s", from[i], rest)
+		}
+	}
+	return err
 }
 
 // commaList refuses a path that does not exist and is files joined by commas

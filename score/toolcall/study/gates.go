@@ -91,13 +91,14 @@ func CheckGates(gates []score.Gate, plan *export.ToolcallPlan, sel Selection) er
 			}
 			return &contract.InputError{Kind: contract.ErrUsage, Msg: unknownGateField(g, path, fields, plan.Study.Arms)}
 		}
-		if err := score.CheckThreshold(g); err != nil {
-			return err
-		}
+		// a field null by design first: its threshold is no matter then
 		if g.Path[len(g.Path)-1] == "mcnemar_exact_p" {
 			if cluster, n := largestCluster(plan); n > 1 {
 				return &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: mcnemar_exact_p is null in every report of this study: the exact McNemar test takes one pair a cluster, and cluster %s holds %d (its cases × repeats; docs/statistics.md): gate on absolute_uplift_points, or read the effect's bootstrap interval", g.Text, cluster, n)}
 			}
+		}
+		if err := score.CheckThreshold(g); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -322,7 +322,9 @@ func TestCheckGates(t *testing.T) {
 		{"input_schema.first_pass_success_percent<=1", "not a 0-1 rate"},
 		{"input_schema.first_pass_success_percent>=101", "out of range"},
 		{"input_schema.runs>=-1", "never negative"},
-		{"effects.input_schema_vs_no_schema.mcnemar_exact_p<=5", "probability"},
+		// a field null by design is said so whatever its threshold (it was
+		// told a gate that is refused as null in turn)
+		{"effects.input_schema_vs_no_schema.mcnemar_exact_p<0", "mcnemar_exact_p is null in every report of this study: "},
 		{"input_schema.runs>=5%", "not a percent"},
 		{"complete==2", "true (1) or false (0)"},
 		// a strict bound at an end of the field's values: no value passes
@@ -373,6 +375,14 @@ func TestCheckGates(t *testing.T) {
 	single := plan(t, "toolcall", export.Overrides{Categories: []string{"complete"}})
 	if g, _ := score.ParseGate("effects.input_schema_vs_no_schema.mcnemar_exact_p<=0.05"); CheckGates([]score.Gate{g}, single, Selection{}) != nil {
 		t.Errorf("one pair a cluster: %v", CheckGates([]score.Gate{g}, single, Selection{}))
+	}
+	for gate, want := range map[string]string{
+		"effects.input_schema_vs_no_schema.mcnemar_exact_p<=5": "probability",
+		"effects.input_schema_vs_no_schema.mcnemar_exact_p>1":  "mcnemar_exact_p is a probability (0-1), so >1 can never pass: did you mean effects.input_schema_vs_no_schema.mcnemar_exact_p>=1",
+	} {
+		if g, _ := score.ParseGate(gate); CheckGates([]score.Gate{g}, single, Selection{}) == nil || !strings.Contains(CheckGates([]score.Gate{g}, single, Selection{}).Error(), want) {
+			t.Errorf("%s: %v, want one containing %q", gate, CheckGates([]score.Gate{g}, single, Selection{}), want)
+		}
 	}
 	for _, bad := range []string{"a=>3", "a=<3", "a<>3", "a>==3"} {
 		if _, err := score.ParseGate(bad); err == nil || !strings.Contains(err.Error(), "operator") {
