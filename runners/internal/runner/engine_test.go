@@ -1204,3 +1204,20 @@ func TestOpenOutputPrettyPrinted(t *testing.T) {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
 }
+
+// TestOpenOutputOtherVersion: records of another version of the response
+// format are no answers to resume (they were taken as answered, every request
+// skipped, and the scorer refused them after).
+func TestOpenOutputOtherVersion(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.jsonl")
+	if err := os.WriteFile(path, []byte(`{"schema_version":"fbeval-response/v2","request_id":"a","output":"x"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runner.OpenOutput(path, runner.Resume{})
+	if out != nil {
+		out.Close()
+	}
+	if err == nil || !strings.Contains(err.Error(), `:1: not a response record (schema_version "fbeval-response/v2": another version of the format than this fbeval reads (fbeval-response/v1)`) {
+		t.Errorf("got %v", err)
+	}
+}

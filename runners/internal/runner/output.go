@@ -252,6 +252,7 @@ func wordsOf(set map[string]bool) string {
 // output and no error), and the run that wrote it (nil when it does not say).
 func answeredID(text []byte) (string, bool, *RunInfo, error) {
 	var w struct {
+		Version    *string          `json:"schema_version"`
 		RequestID  *string          `json:"request_id"`
 		CaseID     *string          `json:"case_id"`
 		Output     json.RawMessage  `json:"output"`
@@ -262,6 +263,12 @@ func answeredID(text []byte) (string, bool, *RunInfo, error) {
 	}
 	if err := json.Unmarshal(text, &w); err != nil {
 		return "", false, nil, err
+	}
+	if w.Version != nil {
+		// a record of another version is no answer the scorer takes
+		if other := contract.OtherVersion(*w.Version, contract.ResponseV1, contract.CogLangResponse); other != "" {
+			return "", false, nil, fmt.Errorf("schema_version %q%s", *w.Version, other)
+		}
 	}
 	id := ""
 	switch {
