@@ -38,9 +38,15 @@ func (g GateResult) Why() string {
 	}
 	key := g.Gate.Path[len(g.Gate.Path)-1]
 	actual := FormatValue(key, *g.Actual)
-	if u := unitOf(key); u == unitPercent || u == unitPoints || u == unitOpenPercent {
-		// as many decimals as show it below (or above) the threshold
+	// as many decimals as show it below (or above) the threshold: a p95 of
+	// 384.99999999999994 failed >=385 as "actual 385"
+	switch unitOf(key) {
+	case unitPercent, unitPoints, unitOpenPercent:
 		actual = report.GateValue(*g.Actual, 1, g.Gate.Op, g.Gate.Threshold, g.Passed)
+	case unitMS, unitCount:
+		actual = report.GateValue(*g.Actual, 0, g.Gate.Op, g.Gate.Threshold, g.Passed)
+	case unitUSD:
+		actual = report.GateValue(*g.Actual, 6, g.Gate.Op, g.Gate.Threshold, g.Passed)
 	}
 	return fmt.Sprintf("gate failed: %s (actual %s)", g.Gate.Text, actual)
 }

@@ -26,3 +26,28 @@ func TestGateNumbers(t *testing.T) {
 		}
 	}
 }
+
+// Why shows a failed gate's value with as many decimals as show it fails:
+// numpy's p95 of 100, 200, 300 and 400 ms is 384.99999999999994, which
+// failed >=385 said as "actual 385".
+func TestGateWhyShowsTheFailure(t *testing.T) {
+	for _, tt := range []struct {
+		gate   string
+		actual float64
+		want   string
+	}{
+		{"input_schema.latency_p95_ms>=385", 384.99999999999994, "gate failed: input_schema.latency_p95_ms>=385 (actual 384.99999999999994)"},
+		{"input_schema.latency_p95_ms<=300", 384.99999999999994, "gate failed: input_schema.latency_p95_ms<=300 (actual 385)"},
+		{"input_schema.first_pass_success_percent>=90", 89.96, "gate failed: input_schema.first_pass_success_percent>=90 (actual 89.96)"},
+		{"input_schema.total_cost_usd<=0.5", 0.5000001, "gate failed: input_schema.total_cost_usd<=0.5 (actual 0.5000001)"},
+	} {
+		gs, err := ParseGates([]string{tt.gate})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := tt.actual
+		if got := (GateResult{Gate: gs[0], Actual: &v}).Why(); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.gate, got, tt.want)
+		}
+	}
+}

@@ -330,7 +330,12 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 			env.warnf("%s given more than once (%s): the last record wins", contract.Plural(n, "case id", "case ids"), usage.List(res.DuplicateCaseIDs, 5))
 		}
 		if n := len(res.UnknownCaseIDs); n > 0 {
-			env.warnf("%s the fixture does not have (%s), not scored", contract.Plural(n, "case id", "case ids"), usage.List(res.UnknownCaseIDs, 5))
+			changed := ""
+			if loaded.Changed > 0 {
+				// a runner or a script that changed the ids it was given
+				changed = fmt.Sprintf("; %d of them %s a case id of the fixture but for white space or letter case (the first, %q): write each request's case_id back as the request file has it", loaded.Changed, contract.Pick(loaded.Changed, "is", "are"), loaded.FirstChanged)
+			}
+			env.warnf("%s the fixture does not have (%s), not scored%s", contract.Plural(n, "case id", "case ids"), usage.List(res.UnknownCaseIDs, 5), changed)
 		}
 	} else {
 		var err error

@@ -38,6 +38,11 @@ type ResponseFiles struct {
 	Unknown        map[string]bool
 	// UnknownNotListed counts records whose unknown case id Unknown leaves out.
 	UnknownNotListed int
+	// Changed counts the unknown case ids listed that are one of the
+	// fixture's but for white space or letter case (a runner or script that
+	// changed the ids it was given), FirstChanged the first of them.
+	Changed      int
+	FirstChanged string
 	// Models are the models whose records scored a case, sorted.
 	Models       []string
 	Warnings     []string

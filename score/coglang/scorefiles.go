@@ -86,6 +86,13 @@ func (x *Indexed) ScoreFiles(sources []score.Source, opts score.Options, copts O
 			"none of its %s answers a case of the fixture (%s; unknown ids include %s): %s",
 			contract.Plural(unknown, "record", "records"), contract.Plural(st.slots.n, "case", "cases"), id, advice)}
 	}
+	for _, id := range res.UnknownCaseIDs {
+		if st.hasChanged(id) {
+			if out.Changed++; out.Changed == 1 {
+				out.FirstChanged = id
+			}
+		}
+	}
 	for _, id := range res.DuplicateCaseIDs {
 		out.Duplicates[id] = true
 	}
