@@ -351,6 +351,8 @@ func TestOneFileGivenTwice(t *testing.T) {
 	}{
 		{[]string{"--responses", a, "--responses", a}, "", a + " and " + a + " are one file, given twice"},
 		{[]string{"--responses", "-", "--responses", a}, a, "the file on standard input and " + a + " are one file, given twice"},
+		// the name first, then standard input: said as well (it was not)
+		{[]string{"--responses", a, "--responses", "-"}, a, a + " and the file on standard input are one file, given twice"},
 		{[]string{"--responses", a, "--responses", b}, "", ""},
 	} {
 		var stdin io.Reader = strings.NewReader("")

@@ -119,6 +119,10 @@ func (c *ScoreCmd) Run(env *Env) error {
 		if contract.Stdin(p) {
 			if f, ok := env.Stdin.(*os.File); ok {
 				if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+					if name, ok := seen.find(st); ok {
+						// f.jsonl, then - < f.jsonl
+						c.givenTwice = append(c.givenTwice, fmt.Sprintf("%s and %s are one file, given twice: each of its records is read twice and repeats itself (the last wins)", name, contract.InputName(p)))
+					}
 					seen.add(p, st)
 				}
 			}
