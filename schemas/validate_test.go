@@ -558,3 +558,26 @@ func TestValidateTwoOnALine(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateRun: a record's run is checked as fbeval's runners write it (a
+// run that was no object, or a recipe in another form, which scoring refuses,
+// passed: run was in no schema).
+func TestValidateRun(t *testing.T) {
+	head := `{"schema_version":"fbeval-response/v1","request_id":"a.no_schema.r1.a1","output":"x","run":`
+	for _, tt := range []struct{ run, want string }{
+		{`{"runner":"r","provider":"p","model":"m","study":"sha256:0123456789abcdef","recipe":"sha256:0123456789abcdef","settings":"seed=0"}`, ""},
+		{`{"study":"sha256:0123456789abcdef","recipe":"crc32c:682c51ad"}`, ""},
+		{`"fbeval-mock"`, "/run: got string, want object"},
+		{`{"recipe":"0123456789abcdef"}`, "/run/recipe: '0123456789abcdef' does not match pattern"},
+		{`{"recipe":"SHA256:0123456789ABCDEF"}`, "/run/recipe: 'SHA256:0123456789ABCDEF' does not match pattern"},
+		{`{"study":{"name":"s"}}`, "/run/study: got object, want string"},
+	} {
+		ps := ValidateFile("r.jsonl", []byte(head+tt.run+"}\n"), Options{})
+		switch {
+		case tt.want == "" && len(ps) != 0:
+			t.Errorf("%s: %+v", tt.run, ps)
+		case tt.want != "" && (len(ps) != 1 || !strings.Contains(ps[0].Pointer+": "+ps[0].Message, tt.want)):
+			t.Errorf("%s: %+v, want %q", tt.run, ps, tt.want)
+		}
+	}
+}
