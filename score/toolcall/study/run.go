@@ -369,6 +369,16 @@ func (run *Run) readFile(p *pipeline.Pipeline[outcome], fi int, src score.Source
 // records made from another recipe may be scored (--allow-other-recipe).
 type Given struct{ Repeats, Repairs, OtherRecipe bool }
 
+// sameRecipe reports whether got is recipe ("sha256:" and 16 hex digits)
+// written in another form: its letters in upper case, without "sha256:", or
+// with the digits past the 16 (the whole sum).
+func sameRecipe(got, recipe string) bool {
+	want := strings.TrimPrefix(recipe, "sha256:")
+	g := strings.ToLower(got)
+	g = strings.TrimPrefix(g, "sha256:")
+	return got != recipe && len(g) >= len(want) && strings.HasPrefix(g, want)
+}
+
 // CheckJoined returns an error when the response files held records but not one
 // of them answers a request of the study: they were written for another study,
 // or the study was given other flags than the export, and a report would only
@@ -390,6 +400,12 @@ func (run *Run) CheckJoined(given Given) error {
 			if flag := run.Plan.RecipeFlag(in.OtherRecipeName); flag != "" {
 				// the flag left out, found: with it the study's recipe is theirs
 				way = "; with " + flag + " it makes theirs: score them with " + flag
+			}
+			if sameRecipe(in.OtherRecipeName, run.Plan.Recipe()) {
+				// the study's own, written another way by a runner of one's own
+				return recordAt{in.Path, in.OtherRecipeAt[0], in.OtherRecipeAt[1]}.error(fmt.Sprintf(
+					"run.recipe %q is this study's recipe written in another form (%d of the %d records scored): a runner copies the request's recipe byte for byte (%s)",
+					in.OtherRecipeName, kept, scored, run.Plan.Recipe()))
 			}
 			return recordAt{in.Path, in.OtherRecipeAt[0], in.OtherRecipeAt[1]}.error(fmt.Sprintf(
 				"the requests these records answer were made from recipe %s (%d of the %d records scored), and this study makes its requests from %s%s, or give --allow-other-recipe to score them as this study's",
@@ -555,7 +571,12 @@ func (run *Run) unknownReason(id string) (why string, kind int, flags string) {
 		}
 		if slices.ContainsFunc(run.Plan.Cases, func(c contract.Case) bool { return c.ID == id }) {
 			// a case_id alone, which names a request only where the case has one
-			return fmt.Sprintf("the first, %q, is a case id, not a request id: a record that names only its case_id answers the case's one request, and this study asks each case %s; give each record the request_id of its request (CASE.ARM.rREPEAT.aATTEMPT), as the request file has it", id, contract.Plural(run.requestsPerCase(), "time", "times")), unknownOther, ""
+			asks := "asks each case " + contract.Plural(run.requestsPerCase(), "time", "times")
+			if r := run.Plan.Study.Repairs; r > 0 {
+				// one request a case, but repair requests may follow it
+				asks += fmt.Sprintf(" and up to %s more to repair an answer", contract.Plural(r, "time", "times"))
+			}
+			return fmt.Sprintf("the first, %q, is a case id, not a request id: a record that names only its case_id answers the case's one request, and this study %s; give each record the request_id of its request (CASE.ARM.rREPEAT.aATTEMPT), as the request file has it", id, asks), unknownOther, ""
 		}
 		return fmt.Sprintf("the first id, %q, is not a toolcall request id (CASE.ARM.rREPEAT.aATTEMPT)", id), unknownNotAnID, ""
 	}

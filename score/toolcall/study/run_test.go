@@ -635,3 +635,23 @@ func TestEveryOutputReported(t *testing.T) {
 		}
 	}
 }
+
+// sameRecipe tells the study's recipe written another way (by a runner of
+// one's own) from another recipe: the first was told to give
+// --allow-other-recipe, which would hide the runner's slip.
+func TestSameRecipe(t *testing.T) {
+	const recipe = "sha256:bbebb588463061c1"
+	for got, want := range map[string]bool{
+		"bbebb588463061c1":                                  true,
+		"SHA256:BBEBB588463061C1":                           true,
+		"sha256:bbebb588463061c1" + strings.Repeat("0", 48): true,
+		recipe:                    false,
+		"sha256:0f28a999da7113fd": false,
+		"sha256:bbebb588":         false,
+		"":                        false,
+	} {
+		if sameRecipe(got, recipe) != want {
+			t.Errorf("sameRecipe(%q) = %v, want %v", got, !want, want)
+		}
+	}
+}
