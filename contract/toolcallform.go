@@ -133,6 +133,41 @@ func EncodedTwice(output []byte) bool {
 	}
 }
 
+// ListedAnswer reports whether an answer is a JSON list of answers, not an
+// answer: every item a text, or the answer parsed (an object with an
+// "action"), as a notebook that keeps [c.message.content for c in
+// resp.choices], or its answers parsed in a list, writes it. A tool call's
+// list and a message's content list are other forms (ToolCallForm,
+// WrappedAnswer).
+func ListedAnswer(output []byte) bool {
+	s := bytes.TrimSpace(output)
+	if len(s) < 2 || s[0] != '[' || !jsontext.Value(s).IsValid() {
+		return false
+	}
+	d := jsontext.NewDecoder(bytes.NewReader(s), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if _, err := d.ReadToken(); err != nil {
+		return false
+	}
+	n := 0
+	for d.PeekKind() != ']' {
+		item, err := d.ReadValue()
+		if err != nil {
+			return false
+		}
+		switch item.Kind() {
+		case '"':
+		case '{':
+			if _, members, ok := objectOf(item); !ok || members["action"] == nil {
+				return false
+			}
+		default:
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
 // Quoted reports whether an answer is one JSON string (white space around it
 // aside), whatever its text: the answer in quotes, as a runner that encodes
 // the text it writes as the output makes it (json.dumps of the model's text).

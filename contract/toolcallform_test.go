@@ -146,6 +146,7 @@ func FuzzToolCallForm(f *testing.F) {
 			t.Fatalf("EncodedTwice(%q) of an answer not in quotes", s)
 		}
 		WrappedAnswer([]byte(s))
+		ListedAnswer([]byte(s))
 		BlankText([]byte(s))
 		got := ToolCallForm([]byte(s))
 		if got != "" && !strings.HasPrefix(got, "a") && !strings.HasPrefix(got, "the model's") && !strings.HasPrefix(got, "Anthropic's") {
@@ -252,6 +253,29 @@ func TestQuoted(t *testing.T) {
 	} {
 		if got := Quoted([]byte(tt.output)); got != tt.want {
 			t.Errorf("Quoted(%s) = %v, want %v", tt.output, got, tt.want)
+		}
+	}
+}
+
+func TestListedAnswer(t *testing.T) {
+	for _, tt := range []struct {
+		output string
+		want   bool
+	}{
+		{`["{\"action\":\"call_tool\"}"]`, true},
+		{`["Sure: {\"action\"", "another choice"]`, true},
+		{`[{"action":"refuse","arguments":{}}]`, true},
+		{` [ "x" ] `, true},
+		{`[]`, false},
+		{`[1, 2]`, false},
+		{`[{"type":"text","text":"x"}]`, false},
+		{`[{"name":"f","arguments":"{}"}]`, false},
+		{`["a", 1]`, false},
+		{`{"action":"call_tool"}`, false},
+		{`["unclosed"`, false},
+	} {
+		if got := ListedAnswer([]byte(tt.output)); got != tt.want {
+			t.Errorf("ListedAnswer(%s) = %v, want %v", tt.output, got, tt.want)
 		}
 	}
 }

@@ -18,7 +18,7 @@ compare default to a table, for people; without --format, -o's name decides
 (-o report.html, -o junit.xml). Every score ends with a one-line summary
 on stderr. Exit 0 ok, 1 a gate failed or rows are missing or left with a provider
 error (every record one: with --allow-provider-errors too) or every answer is
-empty, encoded twice, in quotes or an API's message around it, or records answer repair
+empty, encoded twice, in quotes, in a list or an API's message around it, or records answer repair
 attempts no earlier attempt called for (coglang: not ok), 2 bad usage or
 unreadable input.
 

@@ -21,8 +21,9 @@ type ResponseFiles struct {
 	// Thinking counts the records read whose output holds a reasoning model's
 	// thinking (score.HoldsThinking); Quoted, those whose output is one JSON
 	// string (contract.StringText); Wrapped, those whose output is an API's
-	// message around the answer (contract.WrappedAnswer).
-	Thinking, Quoted, Wrapped int
+	// message around the answer (contract.WrappedAnswer); Listed, those whose
+	// output is a JSON list of answers (contract.ListedAnswer).
+	Thinking, Quoted, Wrapped, Listed int
 	// Cut counts the records read whose answer the model stopped at its token
 	// limit; Filtered, those a safety filter stopped or withheld, or the model
 	// refused on safety grounds (score.FinishReason), FirstFiltered the least

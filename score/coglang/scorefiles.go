@@ -125,6 +125,10 @@ func (x *Indexed) ScoreFiles(sources []score.Source, opts score.Options, copts O
 		out.Warnings = append(out.Warnings, contract.Plural(out.Wrapped, "answer is an API's message", "answers are an API's message")+" around the model's text, not the text, and "+
 			contract.Pick(out.Wrapped, "scores", "score")+" as the reference scores Python's str() of it: a runner of your own writes the model's text as the output (choices[0].message.content; a Messages reply's text blocks joined)")
 	}
+	if out.Listed > 0 {
+		out.Warnings = append(out.Warnings, contract.Plural(out.Listed, "answer is a JSON list", "answers are a JSON list")+" holding the answer, not the answer (a list of texts, as [c.message.content for c in resp.choices] keeps them), and "+
+			contract.Pick(out.Listed, "scores", "score")+" as the reference scores Python's str() of it: a runner of your own writes the answer itself as the output (choices[0].message.content)")
+	}
 	out.Models = st.models.list()
 	out.Warnings = append(out.Warnings, st.models.warnings()...)
 	out.UnknownNotListed = res.UnknownNotListed
@@ -335,6 +339,9 @@ func scoreSources(tally *tally, sources []score.Source, opts score.Options, copt
 			}
 			if b.Out[i].wrapped {
 				out.Wrapped++
+			}
+			if b.Out[i].listed {
+				out.Listed++
 			}
 			switch b.Out[i].finish {
 			case score.FinishCut:

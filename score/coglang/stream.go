@@ -33,8 +33,9 @@ type Scored struct {
 	// thinking: the output holds a reasoning model's thinking (contract.HoldsThinking);
 	// quoted: it is one JSON string (contract.StringText), the answer encoded twice;
 	// wrapped: it is an API's message around the answer (contract.WrappedAnswer);
+	// listed: a JSON list of answers (contract.ListedAnswer);
 	// blank: it is empty or white space
-	thinking, quoted, wrapped, blank bool
+	thinking, quoted, wrapped, listed, blank bool
 	// finish says why the answer ended (score.FinishReason of its finish_reason)
 	finish int
 	// model is the record's "model" member as written, read while its batch
@@ -94,7 +95,7 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 	dst.CaseID, dst.key = id, contract.IDOf(id)
 	dst.ProviderError, dst.ErrorCode = false, ""
 	dst.model = f.model
-	dst.recipe, dst.hasRecipe, dst.thinking, dst.quoted, dst.wrapped, dst.blank, dst.finish = 0, false, false, false, false, false, 0
+	dst.recipe, dst.hasRecipe, dst.thinking, dst.quoted, dst.wrapped, dst.listed, dst.blank, dst.finish = 0, false, false, false, false, false, false, 0
 	var out string
 	var v jsontext.Value // the output's JSON value
 	if s.answers {
@@ -129,6 +130,7 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 	if v.Kind() == '{' || v.Kind() == '[' {
 		// a value the reference takes as Python's str() of it
 		dst.wrapped = contract.WrappedAnswer(v) != ""
+		dst.listed = v.Kind() == '[' && !dst.wrapped && contract.ListedAnswer(v)
 	}
 	return nil
 }

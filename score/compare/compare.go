@@ -736,7 +736,7 @@ func health(label string, r *report.ToolcallReport, flags rowFlags) (d []string,
 		d = append(d, label+": report is not complete")
 	}
 	if r.Unmeasured {
-		d = append(d, label+": every answer is empty, an API's message around the model's text, encoded twice or in quotes, or every record a provider error, so its figures measure the runner, not the model (its warnings say which): mend the runner and score its responses again")
+		d = append(d, label+": every answer is empty, an API's message around the model's text, encoded twice, in quotes or in a list, or every record a provider error, so its figures measure the runner, not the model (its warnings say which): mend the runner and score its responses again")
 	}
 	var provider, missing int
 	for _, a := range r.Arms {

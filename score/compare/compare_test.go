@@ -156,7 +156,7 @@ func TestCompareRefuses(t *testing.T) {
 			`schema of input_schema differs ("reference" vs "rich")`, "decoding differs", "temperature differs (0 vs 0.7)",
 			"max_tokens differs (1024 vs null)", "repairs differs (1 vs 0)"}},
 		{"incomplete", func(a, b *report.ToolcallReport) { a.Complete = false }, []string{"small: report is not complete"}},
-		{"unmeasured", func(a, b *report.ToolcallReport) { b.Unmeasured = true }, []string{"large: every answer is empty, an API's message around the model's text, encoded twice or in quotes, or every record a provider error, so its figures measure the runner"}},
+		{"unmeasured", func(a, b *report.ToolcallReport) { b.Unmeasured = true }, []string{"large: every answer is empty, an API's message around the model's text, encoded twice, in quotes or in a list, or every record a provider error, so its figures measure the runner"}},
 		{"provider errors", func(a, b *report.ToolcallReport) {
 			m := b.Arms[0].Value
 			m.ProviderErrors = 2

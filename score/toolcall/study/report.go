@@ -458,6 +458,20 @@ func (run *Run) answerWarnings(n answerTally) (out []string, unmeasured bool, er
 		}
 		out = append(out, w)
 	}
+	if n.listed > 0 {
+		id, _, err := run.firstFlagged(fListed)
+		if err != nil {
+			return nil, false, err
+		}
+		const why = "a JSON list holding the answer, not the answer (a list of texts, as [c.message.content for c in resp.choices] keeps them, or of the answer parsed)"
+		const fix = "a runner of your own writes the answer itself as the output (choices[0].message.content)"
+		w := contract.Plural(n.listed, "answer is ", "answers are ") + why + " and " + contract.Pick(n.listed, "scores as a failure", "score as failures") + "; the first is " + id + ": " + fix
+		if n.listed == n.answered {
+			unmeasured = true
+			w = "every answer (" + contract.Plural(n.answered, "record", "records") + ") is " + why + ", so the figures measure the runner and the run is not ok: " + fix
+		}
+		out = append(out, w)
+	}
 	return out, unmeasured, nil
 }
 
@@ -487,7 +501,7 @@ func (run *Run) Answered() (first, later int) {
 // white space are quotedText.
 type answerTally struct {
 	answered, errors, blank, bare, cut, filtered, think, calls, twice, wrapped int
-	quoted, quotedText                                                         int
+	quoted, quotedText, listed                                                 int
 }
 
 func (run *Run) answerCounts() answerTally {
@@ -509,6 +523,7 @@ func (run *Run) answerCounts() answerTally {
 		n.calls += a.count(fToolCallForm)
 		n.twice += a.count(fEncodedTwice)
 		n.wrapped += a.count(fWrapped)
+		n.listed += a.count(fListed)
 		if a.has(fQuoted) {
 			n.quoted++
 			if !a.has(fEncodedTwice) && !a.has(fBlank) {

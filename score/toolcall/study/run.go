@@ -824,6 +824,8 @@ func (run *Run) judgeQuick(row int, output []byte, o *outcome) {
 			a.flags |= fWrapped
 		case contract.EncodedTwice(output):
 			a.flags |= fEncodedTwice
+		case contract.ListedAnswer(output):
+			a.flags |= fListed
 		}
 		if contract.Quoted(output) {
 			a.flags |= fQuoted

@@ -46,6 +46,7 @@ const (
 	fWrapped                  // the output failed and is an API's message around the answer (contract.WrappedAnswer)
 	fFiltered                 // a safety filter stopped or withheld the answer, or the model refused on safety grounds (answerFlags)
 	fQuoted                   // the output failed and is one JSON string, whatever its text (contract.Quoted)
+	fListed                   // the output failed and is a JSON list of answers (contract.ListedAnswer)
 )
 
 func (a *att) has(f uint32) bool { return a.flags&f != 0 }
