@@ -82,3 +82,30 @@ func TestRecordErrorKinds(t *testing.T) {
 		})
 	}
 }
+
+// An error with no code and no message beside an answer says no error: the
+// answer stands (a notebook's resp.get("error") or {} made every answer a
+// provider error, and "the model never answered"); with a code or a message,
+// or with no answer, it is a provider error.
+func TestEmptyErrorBesideAnAnswer(t *testing.T) {
+	for _, tt := range []struct {
+		in      string
+		isError bool
+	}{
+		{`{"request_id":"a","output":"x","error":{}}`, false},
+		{`{"request_id":"a","output":"x","error":{"code":null,"message":null}}`, false},
+		{`{"request_id":"a","output":"x","error":{"code":"","message":""}}`, false},
+		{`{"request_id":"a","output":"x","error":{"code":"http_429"}}`, true},
+		{`{"request_id":"a","output":"x","error":{"message":"rate limited"}}`, true},
+		{`{"request_id":"a","error":{}}`, true},
+		{`{"request_id":"a","output":null,"error":{}}`, true},
+	} {
+		r, err := DecodeResponse(&Record{File: "r.jsonl", Line: 1, Col: 1, Raw: []byte(tt.in), inline: true})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.in, err)
+		}
+		if (r.Error != nil) != tt.isError {
+			t.Errorf("%s: error %+v, want a provider error %v", tt.in, r.Error, tt.isError)
+		}
+	}
+}

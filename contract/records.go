@@ -139,6 +139,17 @@ type ProviderError struct {
 	Message string `json:"message"`
 }
 
+// empty reports whether e says nothing: no code and no message.
+func (e *ProviderError) empty() bool { return e.Code == "" && e.Message == "" }
+
+// EmptyError reports whether v, a record's error member, is an object that
+// says nothing ({}, or no code and no message): beside an answer, no error
+// (DecodeResponse, and the runners' resume, read it so).
+func EmptyError(v []byte) bool {
+	var e ProviderError
+	return jsontext.Value(v).Kind() == '{' && json.Unmarshal(v, &e) == nil && e.empty()
+}
+
 // ContentFilterCode is the ProviderError code of a prompt a provider's safety
 // filter blocked (Azure OpenAI's HTTP 400 with error code content_filter): the
 // runners give it, and scoring says that asking again does not change it.
@@ -265,6 +276,11 @@ func DecodeResponse(rec *Record) (Response, error) {
 		break
 	}
 	out.Error = w.Error
+	if out.HasOutput && out.Error != nil && out.Error.empty() {
+		// {} or {"code": null, "message": null} beside an answer (a notebook's
+		// resp.get("error") or {}): no error said, the answer stands
+		out.Error = nil
+	}
 	if !out.HasOutput && out.Error == nil {
 		if w.Output.Kind() == 'n' {
 			// what a runner writes from a chat message's content, null beside

@@ -1221,3 +1221,21 @@ func TestOpenOutputOtherVersion(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestResumeEmptyError: an answer beside an error that says nothing ({}) is
+// answered, as the scorer reads it, not asked again; one beside a code is not.
+func TestResumeEmptyError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.jsonl")
+	lines := `{"request_id":"a","output":"x","error":{}}` + "\n" + `{"request_id":"b","output":"x","error":{"code":"http_429"}}` + "\n"
+	if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runner.OpenOutput(path, runner.Resume{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	if !out.Answered("a") || out.Answered("b") {
+		t.Errorf("answered a %v (want true), b %v (want false)", out.Answered("a"), out.Answered("b"))
+	}
+}

@@ -281,7 +281,8 @@ func answeredID(text []byte) (string, bool, *RunInfo, error) {
 		return "", false, nil, fmt.Errorf("no request_id or case_id")
 	}
 	has := func(v json.RawMessage) bool { return len(v) > 0 && string(v) != "null" }
-	ok := (has(w.Output) || has(w.Text) || has(w.Completion)) && (w.Error == nil || string(*w.Error) == "null")
+	// an error that says nothing ({}) beside an answer is none, as the scorer reads it
+	ok := (has(w.Output) || has(w.Text) || has(w.Completion)) && (w.Error == nil || string(*w.Error) == "null" || contract.EmptyError(*w.Error))
 	return id, ok, w.Run, nil
 }
 
