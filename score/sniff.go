@@ -59,6 +59,15 @@ func SniffRecord(rec *contract.Record, suite string) error {
 		if sh.version != "" {
 			what += " (" + sh.version + ")"
 		}
+		if sh.hasOutput && sh.version != "" {
+			// the requests' columns kept and an output added (a dataframe
+			// merge): answers, under the requests' version
+			want := contract.ResponseV1
+			if sh.version == contract.CogLangRequest || sh.version == contract.CogLangRequestBatch {
+				want = contract.CogLangResponse
+			}
+			return rec.Errorf(contract.PointerOffset(rec.Raw, "/schema_version"), "these records hold answers but carry the requests' schema_version %s (the request file's columns kept and an output added?): write %s there, or leave schema_version out", sh.version, want).Of(contract.ErrWrongFile)
+		}
 		return rec.Errorf(0, "this is %s, not responses: run it through a runner first (fbeval-mock, fbeval-openai, fbeval-anthropic or your own) and score the file it writes", what).Of(contract.ErrWrongFile)
 	}
 	if kind := contract.FileKind(sh.version); kind != "" && !contract.RecordVersion(sh.version) {
