@@ -2,6 +2,7 @@ package contract
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -210,4 +211,67 @@ func stringOf(v jsontext.Value) (string, bool) {
 		return "", false
 	}
 	return tok.String(), true
+}
+
+// TableForm names the table a dataframe tool writes as one JSON object that
+// raw is, where records were meant (pandas' to_json with an orient other than
+// records, R jsonlite's dataframe="columns"), with the way to write records;
+// "" when raw is none.
+func TableForm(raw []byte) string {
+	d := jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+		return ""
+	}
+	kinds := map[string]byte{}
+	firsts := map[string]string{} // an object member's first key
+	digits, objects, n := true, true, 0
+	for d.PeekKind() == '"' {
+		tok, err := d.ReadToken()
+		if err != nil {
+			return ""
+		}
+		name := tok.String()
+		v, err := d.ReadValue()
+		if err != nil {
+			return ""
+		}
+		n++
+		kinds[name] = byte(v.Kind())
+		digits = digits && name != "" && strings.Trim(name, "0123456789") == ""
+		objects = objects && v.Kind() == '{'
+		if v.Kind() == '{' {
+			vd := jsontext.NewDecoder(bytes.NewReader(v))
+			if _, err := vd.ReadToken(); err == nil && vd.PeekKind() == '"' {
+				if k, err := vd.ReadToken(); err == nil {
+					firsts[name] = k.String()
+				}
+			}
+		}
+	}
+	const way = `: write one record a line (pandas: to_json(orient="records", lines=True); R: jsonlite::stream_out)`
+	rowKey := func(k string) bool { return k != "" && strings.Trim(k, "0123456789") == "" }
+	switch {
+	case n == 0:
+		return ""
+	case kinds["columns"] == '[' && kinds["data"] == '[':
+		return `a table pandas' to_json writes with orient="split" (columns, index, data), not records` + way
+	case kinds["columns"] == '[' && n == 1:
+		return `a table by columns (polars' write_json in its older form: each column's name and values), not records` + way
+	case kinds["schema"] == '{' && kinds["data"] == '[':
+		return `a table pandas' to_json writes with orient="table" (schema, data), not records` + way
+	case digits && objects:
+		return `a table pandas' to_json writes with orient="index" (a record under each row's number), not records` + way
+	}
+	// by the id column and the output's, a column as well: a record's id is
+	// a string, and a CogLang record's id of another kind (a list) is read as
+	// Python's str() of it, beside an output that is a text
+	for _, col := range []string{"request_id", "case_id"} {
+		switch {
+		case kinds[col] == '{' && rowKey(firsts[col]) && kinds["output"] != '"':
+			return `a table by columns (pandas' to_json default, orient="columns": a column's values under each row's number), not records` + way
+		case kinds[col] == '[' && kinds["output"] == '[':
+			return `a table by columns (R jsonlite's dataframe="columns": a column's values in a list), not records` + way
+		}
+	}
+	return ""
 }

@@ -172,3 +172,29 @@ func TestFindMember(t *testing.T) {
 		}
 	}
 }
+
+// TableForm names the tables dataframe tools write where records were meant,
+// and nothing else: a record, a batch object, a list.
+func TestTableForm(t *testing.T) {
+	for _, tt := range []struct{ raw, want string }{
+		{`{"request_id":{"0":"a","1":"b"},"output":{"0":"x","1":"y"}}`, `orient="columns"`},
+		{`{"case_id":["a","b"],"output":["x","y"]}`, `dataframe="columns"`},
+		{`{"columns":["request_id","output"],"index":[0,1],"data":[["a","x"],["b","y"]]}`, `orient="split"`},
+		{`{"schema":{"fields":[]},"data":[{"request_id":"a"}]}`, `orient="table"`},
+		{`{"0":{"request_id":"a","output":"x"},"1":{"request_id":"b","output":"y"}}`, `orient="index"`},
+		{`{"columns":[{"name":"request_id","values":["a"]}]}`, `polars' write_json`},
+		{`{"request_id":"a","output":"x"}`, ""},
+		{`{"request_id":"a","output":{"action":"call_tool"}}`, ""},
+		{`{"request_id":"a","output":{"0":"x"}}`, ""},
+		{`{"responses":[{"request_id":"a","output":"x"}]}`, ""},
+		{`[{"request_id":"a"}]`, ""},
+		{`{}`, ""},
+		// a CogLang record whose id is a list, read as Python's str() of it
+		{`{"case_id":["FB-L1-001"],"output":"Equal[1, 1]"}`, ""},
+	} {
+		got := TableForm([]byte(tt.raw))
+		if tt.want == "" && got != "" || tt.want != "" && !strings.Contains(got, tt.want) {
+			t.Errorf("TableForm(%s) = %q, want one naming %q", tt.raw, got, tt.want)
+		}
+	}
+}

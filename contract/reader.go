@@ -960,6 +960,9 @@ func (r *Reader) wholeObject(raw []byte) bool {
 	if what := ProviderRecord(obj); what != "" {
 		return r.fail(ErrWrongFile, line, col, "this is %s", what)
 	}
+	if what := TableForm(obj); what != "" {
+		return r.fail(ErrShape, line, col, "this is %s", what)
+	}
 	if v, ok := members["schema_version"]; ok && v.Kind() == '"' {
 		if tok, err := jsontext.NewDecoder(bytes.NewReader(v)).ReadToken(); err == nil {
 			if version, kind := tok.String(), FileKind(tok.String()); kind != "" && !RecordVersion(version) {

@@ -688,6 +688,8 @@ func NotJSON(raw []byte, off int64) string {
 		}
 	case at[0] == '\'':
 		return "a string in single quotes, as Python's str() of a dict writes it: JSON strings take double quotes (json.dumps writes them)"
+	case bytes.HasPrefix(at, []byte("NaN")) || bytes.HasPrefix(at, []byte("Infinity")) || bytes.HasPrefix(at, []byte("-Infinity")):
+		return "NaN or Infinity, which JSON does not have (Python's json.dumps writes them for a float nan, a dataframe's missing value): write null (json.dumps(..., allow_nan=False) refuses them; pandas' to_json writes null)"
 	}
 	return ""
 }

@@ -147,6 +147,7 @@ func FuzzToolCallForm(f *testing.F) {
 		}
 		WrappedAnswer([]byte(s))
 		ListedAnswer([]byte(s))
+		TableForm([]byte(s))
 		BlankText([]byte(s))
 		got := ToolCallForm([]byte(s))
 		if got != "" && !strings.HasPrefix(got, "a") && !strings.HasPrefix(got, "the model's") && !strings.HasPrefix(got, "Anthropic's") {

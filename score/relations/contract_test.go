@@ -308,7 +308,7 @@ func TestCheckInvalidJSON(t *testing.T) {
 		{`{'a': 1}`, "invalid JSON at line 1, column 2 (offset 1): a string in single quotes, as Python's str() of a dict writes it: JSON strings take double quotes (json.dumps writes them)"},
 		{`{"a":1,"a":2}`, `invalid JSON at line 1, column 8 (offset 7): duplicate object member name "a"`},
 		{"\ufeff{}", "invalid JSON at line 1, column 1 (offset 0): a UTF-8 byte order mark, as Notepad and PowerShell's UTF8 encoding save one: save the file as UTF-8 without it"},
-		{`{"a":NaN}`, "invalid JSON at line 1, column 6 (offset 5): invalid character 'N' at start of value"},
+		{`{"a":NaN}`, "invalid JSON at line 1, column 6 (offset 5): NaN or Infinity, which JSON does not have (Python's json.dumps writes them for a float nan, a dataframe's missing value): write null (json.dumps(..., allow_nan=False) refuses them; pandas' to_json writes null)"},
 		{"", "invalid JSON: empty, no JSON value"},
 		{" \n\t", "invalid JSON: empty, no JSON value"},
 	} {

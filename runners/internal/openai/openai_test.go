@@ -473,7 +473,7 @@ func TestParseUsageCounts(t *testing.T) {
 func TestParseDecodeErrors(t *testing.T) {
 	for body, want := range map[string]string{
 		``: "bad_response: the answer is not a chat completion: the body is empty",
-		`{"id":"c","choices":[{"index":0,"message":{"role":"assistant","content":"x"}}],"usage":{"prompt_tokens":NaN}}`: "bad_response: the answer is not a chat completion: invalid JSON: invalid character 'N' at start of value (line 1, column 105 of the body)",
+		`{"id":"c","choices":[{"index":0,"message":{"role":"assistant","content":"x"}}],"usage":{"prompt_tokens":NaN}}`: "bad_response: the answer is not a chat completion: invalid JSON: NaN or Infinity, which JSON does not have (Python's json.dumps writes them for a float nan, a dataframe's missing value): write null (json.dumps(..., allow_nan=False) refuses them; pandas' to_json writes null) (line 1, column 105 of the body)",
 		`{"id":"c","choices":{"index":0}}`: "bad_response: the answer is not a chat completion: want a JSON list, got a JSON object at /choices (line 1, column 21 of the body)",
 		"{\"id\":\"c\",\n \"choices\": [{\"index\": 0, \"message\": {\"role\": \"assistant\", \"content\": \"x\"}, \"finish_reason\": 7}]}": "bad_response: the answer is not a chat completion: want a string, got a JSON number at /choices/0/finish_reason (line 2, column 94 of the body)",
 	} {
