@@ -285,8 +285,13 @@ func (run *Run) ReadAll(srcs []score.Source, opts score.Options) error {
 			if st.Records > 0 && st.Accepted == 0 {
 				// nothing in the file is a record: a wrong file, not a run with bad lines
 				advice := ": give a JSONL file, a JSON list or a batch object of response records"
-				if strings.Contains(st.Rejected[0].Reason, contract.OtherVersionAdvice) {
+				switch reason := st.Rejected[0].Reason; {
+				case strings.Contains(reason, contract.OtherVersionAdvice):
 					advice = "" // a file of another version: its reason says what to do
+				case strings.Contains(reason, " at /"):
+					// records, each with a member written otherwise (an
+					// error column of "" where there was none)
+					advice = ": write that member as docs/contract.md says (null, or left out, where a record has none)"
 				}
 				return &exitErr{msg: fmt.Sprintf("%s; no record of the file could be read (%s)%s",
 					st.Rejected[0].Reason, contract.Plural(st.Records, "record rejected", "records rejected"), advice)}
