@@ -285,7 +285,7 @@ func DecodeResponse(rec *Record) (Response, error) {
 		if w.Output.Kind() == 'n' {
 			// what a runner writes from a chat message's content, null beside
 			// a tool call or a refusal (OpenAI's SDKs: content is optional)
-			return out, rec.Errorf(0, "a response record needs one of output, text, completion (or an error), and its output is null, as a chat message's content is beside a tool call or a refusal: write the model's text there (a tool call as the envelope, docs/contract.md)")
+			return out, rec.Errorf(0, "a response record needs one of output, text, completion (or an error), and its output is null, as a chat message's content is beside a tool call or a refusal: write the model's text there (a tool call as the envelope, docs/contract.md); a row of a table with no answer (a missing value after a join) is left out, or written an error")
 		}
 		return out, rec.Errorf(0, "a response record needs one of output, text, completion (or an error)%s", NoAnswerNote(rec.Raw))
 	}
