@@ -152,7 +152,7 @@ func TestDecodeHostileRecords(t *testing.T) {
 		{"id number", `{"request_id":7,"output":"x"}`, "f:7:3: request_id must be a non-empty string, got 7", ""},
 		{"id float", `{"request_id":7.5,"output":"x"}`, "f:7:3: request_id must be a non-empty string, got 7.5", ""},
 		{"id true", `{"request_id":true,"output":"x"}`, "f:7:3: request_id must be a non-empty string, got true", ""},
-		{"id list", `{"request_id":["a"],"output":"x"}`, `f:7:3: request_id must be a non-empty string, got ["a"]`, ""},
+		{"id list", `{"request_id":["a"],"output":"x"}`, `f:7:3: request_id must be a non-empty string, got ["a"] (a list of one: R jsonlite's toJSON writes each value so without auto_unbox = TRUE)`, ""},
 		{"id object", `{"request_id":{},"output":"x"}`, "f:7:3: request_id must be a non-empty string, got {}", ""},
 		{"id empty", `{"request_id":"","output":"x"}`, `f:7:3: request_id must be a non-empty string, got ""`, ""},
 		{"id null, case id", `{"request_id":null,"case_id":"c1","output":"x"}`, "", "c1"},

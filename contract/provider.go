@@ -224,6 +224,7 @@ func TableForm(raw []byte) string {
 	}
 	kinds := map[string]byte{}
 	firsts := map[string]string{} // an object member's first key
+	lens := map[string]int{}      // a list member's items
 	digits, objects, n := true, true, 0
 	for d.PeekKind() == '"' {
 		tok, err := d.ReadToken()
@@ -239,6 +240,9 @@ func TableForm(raw []byte) string {
 		kinds[name] = byte(v.Kind())
 		digits = digits && name != "" && strings.Trim(name, "0123456789") == ""
 		objects = objects && v.Kind() == '{'
+		if v.Kind() == '[' {
+			lens[name] = listLen(v)
+		}
 		if v.Kind() == '{' {
 			vd := jsontext.NewDecoder(bytes.NewReader(v))
 			if _, err := vd.ReadToken(); err == nil && vd.PeekKind() == '"' {
@@ -269,9 +273,27 @@ func TableForm(raw []byte) string {
 		switch {
 		case kinds[col] == '{' && rowKey(firsts[col]) && kinds["output"] != '"':
 			return `a table by columns (pandas' to_json default, orient="columns": a column's values under each row's number), not records` + way
-		case kinds[col] == '[' && kinds["output"] == '[':
+		case kinds[col] == '[' && kinds["output"] == '[' && lens[col] > 1:
+			// (a list of one is a record's value boxed: jsonlite's toJSON
+			// without auto_unbox)
 			return `a table by columns (R jsonlite's dataframe="columns": a column's values in a list), not records` + way
 		}
 	}
 	return ""
+}
+
+// listLen is the number of items of the JSON list v.
+func listLen(v jsontext.Value) int {
+	d := jsontext.NewDecoder(bytes.NewReader(v))
+	if _, err := d.ReadToken(); err != nil {
+		return 0
+	}
+	n := 0
+	for d.PeekKind() != ']' && d.PeekKind() != 0 {
+		if d.SkipValue() != nil {
+			return n
+		}
+		n++
+	}
+	return n
 }

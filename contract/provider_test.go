@@ -179,6 +179,8 @@ func TestTableForm(t *testing.T) {
 	for _, tt := range []struct{ raw, want string }{
 		{`{"request_id":{"0":"a","1":"b"},"output":{"0":"x","1":"y"}}`, `orient="columns"`},
 		{`{"case_id":["a","b"],"output":["x","y"]}`, `dataframe="columns"`},
+		// a record of jsonlite's toJSON without auto_unbox: each value boxed
+		{`{"request_id":["a"],"output":["x"]}`, ""},
 		{`{"columns":["request_id","output"],"index":[0,1],"data":[["a","x"],["b","y"]]}`, `orient="split"`},
 		{`{"schema":{"fields":[]},"data":[{"request_id":"a"}]}`, `orient="table"`},
 		{`{"0":{"request_id":"a","output":"x"},"1":{"request_id":"b","output":"y"}}`, `orient="index"`},

@@ -438,9 +438,30 @@ func idValue(rec *Record, name string, v jsontext.Value) (string, error) {
 	}
 	s, ok := stringValue(v)
 	if !ok || s == "" {
-		return "", rec.Errorf(0, "%s must be a non-empty string, got %s", name, showValue(v))
+		hint := ""
+		if oneStringList(v) {
+			// R jsonlite's toJSON boxes each value in a list
+			hint = BoxedHint
+		}
+		return "", rec.Errorf(0, "%s must be a non-empty string, got %s%s", name, showValue(v), hint)
 	}
 	return s, nil
+}
+
+// BoxedHint says what an id that is a list of one string is.
+const BoxedHint = " (a list of one: R jsonlite's toJSON writes each value so without auto_unbox = TRUE)"
+
+// oneStringList reports whether v is a JSON list of one string.
+func oneStringList(v jsontext.Value) bool {
+	d := jsontext.NewDecoder(bytes.NewReader(v))
+	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '[' || d.PeekKind() != '"' {
+		return false
+	}
+	if _, err := d.ReadToken(); err != nil {
+		return false
+	}
+	tok, err := d.ReadToken()
+	return err == nil && tok.Kind() == ']'
 }
 
 // nearestField returns the field of the struct an unknown member was met in

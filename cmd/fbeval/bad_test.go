@@ -258,7 +258,7 @@ func TestBadInputToolcall(t *testing.T) {
 			"fbeval: $F:6:1: request_id must be a non-empty string, got true (line rejected)",
 			"fbeval: $F:7:1: request_id must be a non-empty string, got false (line rejected)",
 			"fbeval: $F:8:1: a response record needs request_id (or case_id) (line rejected)",
-			`fbeval: $F:9:1: request_id must be a non-empty string, got ["a"] (line rejected)`,
+			`fbeval: $F:9:1: request_id must be a non-empty string, got ["a"] (a list of one: R jsonlite's toJSON writes each value so without auto_unbox = TRUE) (line rejected)`,
 			"fbeval: $F:10:1: request_id must be a non-empty string, got {} (line rejected)",
 			`fbeval: $F:11:1: request_id must be a non-empty string, got "" (line rejected)`,
 			"fbeval: $F:12:1: a response record needs request_id (or case_id) (line rejected)",

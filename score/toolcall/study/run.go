@@ -286,8 +286,8 @@ func (run *Run) ReadAll(srcs []score.Source, opts score.Options) error {
 				// nothing in the file is a record: a wrong file, not a run with bad lines
 				advice := ": give a JSONL file, a JSON list or a batch object of response records"
 				switch reason := st.Rejected[0].Reason; {
-				case strings.Contains(reason, contract.OtherVersionAdvice):
-					advice = "" // a file of another version: its reason says what to do
+				case strings.Contains(reason, contract.OtherVersionAdvice), strings.Contains(reason, contract.BoxedHint):
+					advice = "" // its reason says what to do
 				case strings.Contains(reason, " at /"):
 					// records, each with a member written otherwise (an
 					// error column of "" where there was none)
