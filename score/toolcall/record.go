@@ -190,6 +190,11 @@ func (s *RecordScanner) Scan(raw []byte, f *RecordFields) bool {
 	}
 	if sp := &s.spans[fError]; sp.set && !sp.null {
 		f.ErrorCode, f.ErrorMessage, f.HasError = get(fErrorCode), get(fErrorMessage), true
+		if f.HasOutput && len(f.ErrorCode) == 0 && len(f.ErrorMessage) == 0 {
+			// an error that says nothing beside an answer is none, as
+			// contract.DecodeResponse reads it
+			f.ErrorCode, f.ErrorMessage, f.HasError = nil, nil, false
+		}
 	}
 	if !f.HasOutput && !f.HasError {
 		return false // a record with neither: the decoder words the error

@@ -59,6 +59,9 @@ var recordCases = []struct {
 	{`{"request_id":"r","error":{"code":"c",}}`, false},
 	{`{"request_id":"r","error":{"code":"c"},"error":{"code":"c"}}`, false},
 	{`{"request_id":"r","output":"x","error":null}`, true},
+	// an error that says nothing beside an answer is none, as the decoder reads it
+	{`{"request_id":"r","output":"x","error":{}}`, true},
+	{`{"request_id":"r","output":"x","error":{"code":"","message":""}}`, true},
 	{`{"request_id":"r"}`, false},
 	{`{"output":"x"}`, false},
 	{`{"request_id":"r","output":"x","latency_ms":1e999}`, false},
