@@ -226,6 +226,7 @@ func TableForm(raw []byte) string {
 	firsts := map[string]string{} // an object member's first key
 	lens := map[string]int{}      // a list member's items
 	digits, objects, n := true, true, 0
+	firstAnswers := false // the first member is an object holding an answer
 	for d.PeekKind() == '"' {
 		tok, err := d.ReadToken()
 		if err != nil {
@@ -243,6 +244,10 @@ func TableForm(raw []byte) string {
 		if v.Kind() == '[' {
 			lens[name] = listLen(v)
 		}
+		if n == 1 && v.Kind() == '{' {
+			keys, _ := TopLevel(v)
+			firstAnswers = keys["output"] || keys["text"] || keys["completion"]
+		}
 		if v.Kind() == '{' {
 			vd := jsontext.NewDecoder(bytes.NewReader(v))
 			if _, err := vd.ReadToken(); err == nil && vd.PeekKind() == '"' {
@@ -255,7 +260,8 @@ func TableForm(raw []byte) string {
 	const way = `: write one record a line (pandas: to_json(orient="records", lines=True); R: jsonlite::stream_out)`
 	rowKey := func(k string) bool { return k != "" && strings.Trim(k, "0123456789") == "" }
 	switch {
-	case n == 0:
+	case n == 0 || kinds["request_id"] == '"' || kinds["case_id"] == '"':
+		// a record (other members are its own)
 		return ""
 	case kinds["columns"] == '[' && kinds["data"] == '[':
 		return `a table pandas' to_json writes with orient="split" (columns, index, data), not records` + way
@@ -265,6 +271,8 @@ func TableForm(raw []byte) string {
 		return `a table pandas' to_json writes with orient="table" (schema, data), not records` + way
 	case digits && objects:
 		return `a table pandas' to_json writes with orient="index" (a record under each row's number), not records` + way
+	case objects && firstAnswers:
+		return `a table pandas' to_json writes with orient="index" (a record under each row's index, its ids), not records` + way
 	}
 	// by the id column and the output's, a column as well: a record's id is
 	// a string, and a CogLang record's id of another kind (a list) is read as
@@ -273,6 +281,8 @@ func TableForm(raw []byte) string {
 		switch {
 		case kinds[col] == '{' && rowKey(firsts[col]) && kinds["output"] != '"':
 			return `a table by columns (pandas' to_json default, orient="columns": a column's values under each row's number), not records` + way
+		case kinds[col] == '{' && kinds["output"] == '{':
+			return `a table by columns (pandas' to_json default, orient="columns", of a table indexed by its ids: a column's values under each row's id), not records` + way
 		case kinds[col] == '[' && kinds["output"] == '[' && lens[col] > 1:
 			// (a list of one is a record's value boxed: jsonlite's toJSON
 			// without auto_unbox)

@@ -185,6 +185,12 @@ func TestTableForm(t *testing.T) {
 		{`{"schema":{"fields":[]},"data":[{"request_id":"a"}]}`, `orient="table"`},
 		{`{"0":{"request_id":"a","output":"x"},"1":{"request_id":"b","output":"y"}}`, `orient="index"`},
 		{`{"columns":[{"name":"request_id","values":["a"]}]}`, `polars' write_json`},
+		// a table indexed by its ids (set_index("request_id")), by columns and by rows
+		{`{"case_id":{"a.no_schema.r1.a1":"a"},"output":{"a.no_schema.r1.a1":"x"}}`, `indexed by its ids`},
+		{`{"a.no_schema.r1.a1":{"case_id":"a","output":"x"}}`, `orient="index" (a record under each row's index`},
+		// a record's own members, whatever they are named
+		{`{"request_id":"a","output":"x","schema":{},"data":[]}`, ""},
+		{`{"request_id":"a","output":"x","columns":[],"index":[],"data":[]}`, ""},
 		{`{"request_id":"a","output":"x"}`, ""},
 		{`{"request_id":"a","output":{"action":"call_tool"}}`, ""},
 		{`{"request_id":"a","output":{"0":"x"}}`, ""},

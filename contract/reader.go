@@ -939,6 +939,13 @@ func (r *Reader) wholeObject(raw []byte) bool {
 	if err != nil {
 		return r.fail(ErrSyntax, line, col, "invalid JSON: %v", err)
 	}
+	if r.opts.ListKeys != nil {
+		// a dataframe's table, one object for the whole file (by columns
+		// it has a record's member names)
+		if what := TableForm(obj); what != "" {
+			return r.fail(ErrShape, line, col, "this is %s", what)
+		}
+	}
 	if r.opts.SingleRecord != nil && r.opts.SingleRecord(names) {
 		r.single = at
 		return true
@@ -959,9 +966,6 @@ func (r *Reader) wholeObject(raw []byte) bool {
 	// fixture, a study) says what it is
 	if what := ProviderRecord(obj); what != "" {
 		return r.fail(ErrWrongFile, line, col, "this is %s", what)
-	}
-	if what := TableForm(obj); what != "" {
-		return r.fail(ErrShape, line, col, "this is %s", what)
 	}
 	if v, ok := members["schema_version"]; ok && v.Kind() == '"' {
 		if tok, err := jsontext.NewDecoder(bytes.NewReader(v)).ReadToken(); err == nil {

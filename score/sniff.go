@@ -50,10 +50,6 @@ func SniffRecord(rec *contract.Record, suite string) error {
 	if what := contract.ProviderRecordOf(keys, strs); what != "" {
 		return rec.Errorf(0, "this is %s", what).Of(contract.ErrWrongFile)
 	}
-	if what := contract.TableForm(rec.Raw); what != "" {
-		// a table by columns reads as one record of odd members
-		return rec.Errorf(0, "this is %s", what).Of(contract.ErrShape)
-	}
 	sh, ok := shapeOf(keys, strs)
 	if !ok {
 		return nil
