@@ -109,3 +109,17 @@ func TestEmptyErrorBesideAnAnswer(t *testing.T) {
 		}
 	}
 }
+
+// NotJSON names NaN and Infinity, which Python's json.dumps writes, as words
+// of their own: NaNx is only an invalid character.
+func TestNotJSONNaN(t *testing.T) {
+	for raw, named := range map[string]bool{
+		`{"a":NaN}`: true, `{"a":Infinity,"b":1}`: true, `{"a":-Infinity}`: true,
+		`{"a":NaNx}`: false, `{"a":Infinity2}`: false, `{"a":Nope}`: false,
+	} {
+		got := NotJSON([]byte(raw), 5)
+		if strings.HasPrefix(got, "NaN or Infinity") != named {
+			t.Errorf("NotJSON(%s) = %q, want NaN named %v", raw, got, named)
+		}
+	}
+}

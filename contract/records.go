@@ -709,10 +709,19 @@ func NotJSON(raw []byte, off int64) string {
 		}
 	case at[0] == '\'':
 		return "a string in single quotes, as Python's str() of a dict writes it: JSON strings take double quotes (json.dumps writes them)"
-	case bytes.HasPrefix(at, []byte("NaN")) || bytes.HasPrefix(at, []byte("Infinity")) || bytes.HasPrefix(at, []byte("-Infinity")):
+	case word(at, "NaN") || word(at, "Infinity") || word(at, "-Infinity"):
 		return "NaN or Infinity, which JSON does not have (Python's json.dumps writes them for a float nan, a dataframe's missing value): write null (json.dumps(..., allow_nan=False) refuses them; pandas' to_json writes null)"
 	}
 	return ""
+}
+
+// word reports whether b starts with w as a word of its own (NaN, not NaNx).
+func word(b []byte, w string) bool {
+	if !bytes.HasPrefix(b, []byte(w)) {
+		return false
+	}
+	rest := b[len(w):]
+	return len(rest) == 0 || !(rest[0] == '_' || rest[0] >= '0' && rest[0] <= '9' || rest[0]|0x20 >= 'a' && rest[0]|0x20 <= 'z')
 }
 
 func cleanJSONMessage(err error) string {

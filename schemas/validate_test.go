@@ -567,10 +567,13 @@ func TestValidateRun(t *testing.T) {
 	for _, tt := range []struct{ run, want string }{
 		{`{"runner":"r","provider":"p","model":"m","study":"sha256:0123456789abcdef","recipe":"sha256:0123456789abcdef","settings":"seed=0"}`, ""},
 		{`{"study":"sha256:0123456789abcdef","recipe":"crc32c:682c51ad"}`, ""},
-		{`"fbeval-mock"`, "/run: got string, want object"},
+		// null, a dataframe's missing value: as scoring takes it
+		{`null`, ""},
+		{`{"model":null,"study":null}`, ""},
+		{`"fbeval-mock"`, "/run: got string, want null or object"},
 		{`{"recipe":"0123456789abcdef"}`, "/run/recipe: '0123456789abcdef' does not match pattern"},
 		{`{"recipe":"SHA256:0123456789ABCDEF"}`, "/run/recipe: 'SHA256:0123456789ABCDEF' does not match pattern"},
-		{`{"study":{"name":"s"}}`, "/run/study: got object, want string"},
+		{`{"study":{"name":"s"}}`, "/run/study: got object, want null or string"},
 	} {
 		ps := ValidateFile("r.jsonl", []byte(head+tt.run+"}\n"), Options{})
 		switch {
