@@ -340,7 +340,13 @@ func (p *pyText) literal(out []byte, c byte) []byte {
 	}
 	if next, err := p.br.Peek(len(word)); err == nil && string(next) == word {
 		p.br.Discard(len(word))
-		return append(out, repl...)
+		out = append(out, repl...)
+		if d, err := p.br.Peek(1); err == nil && d[0] >= '0' && d[0] <= '9' {
+			// NaN1 is no number to Python (Expecting ',' delimiter): kept
+			// apart, the digit does not lengthen the number written for it
+			out = append(out, ' ')
+		}
+		return out
 	}
 	return append(out, c)
 }

@@ -33,6 +33,9 @@ func TestPyText(t *testing.T) {
 		{"inside strings nothing", "{\"a\u2028\\\"\r\u00a0NaN\": \"Infinity\"}", "{\"a\u2028\\\"\r\u00a0NaN\": \"Infinity\"}"},
 		{"a newline ends a broken string", "{\"a\n{\"b\": NaN}", "{\"a\n{\"b\": " + NaNLiteral + "}"},
 		{"NaN Infinity", "[NaN, Infinity, -Infinity, -1, Inf, Na]", "[" + NaNLiteral + ", 1e999999, -1e999999, -1, Inf, Na]"},
+		// a digit after the word is not read into the number written for it
+		// (NaN1 is invalid JSON to Python: Expecting ',' delimiter)
+		{"NaN1", "[NaN1, Infinity2, -Infinity3]", "[" + NaNLiteral + " 1, 1e999999 2, -1e999999 3]"},
 		{"invalid UTF-8 stays", "{\"a\": \xff}\xc3", "{\"a\": \xff}\xc3"},
 		{"BOM stays", "\ufeff{}", "\ufeff{}"},
 	}
