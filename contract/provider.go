@@ -225,6 +225,7 @@ func TableForm(raw []byte) string {
 	kinds := map[string]byte{}
 	firsts := map[string]string{} // an object member's first key
 	lens := map[string]int{}      // a list member's items
+	rowKey := func(k string) bool { return k != "" && strings.Trim(k, "0123456789") == "" }
 	digits, objects, n := true, true, 0
 	firstAnswers := false // the first member is an object holding an answer
 	for d.PeekKind() == '"' {
@@ -239,7 +240,7 @@ func TableForm(raw []byte) string {
 		}
 		n++
 		kinds[name] = byte(v.Kind())
-		digits = digits && name != "" && strings.Trim(name, "0123456789") == ""
+		digits = digits && rowKey(name)
 		objects = objects && v.Kind() == '{'
 		if v.Kind() == '[' {
 			lens[name] = listLen(v)
@@ -258,7 +259,6 @@ func TableForm(raw []byte) string {
 		}
 	}
 	const way = `: write one record a line (pandas: to_json(orient="records", lines=True); R: jsonlite::stream_out)`
-	rowKey := func(k string) bool { return k != "" && strings.Trim(k, "0123456789") == "" }
 	switch {
 	case n == 0 || kinds["request_id"] == '"' || kinds["case_id"] == '"':
 		// a record (other members are its own)

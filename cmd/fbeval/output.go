@@ -191,7 +191,7 @@ func checkOutputs(env *Env, paths ...string) error {
 			continue
 		}
 		if f := env.descriptors[p]; f != nil {
-			if err := descriptorNotInput(env, p, f); err != nil {
+			if err := descriptorCheck(env, p, f); err != nil {
 				return err
 			}
 			continue
@@ -360,11 +360,11 @@ type descriptor struct {
 	appends bool
 }
 
-// descriptorNotInput refuses an output written through a descriptor's file d
+// descriptorCheck refuses an output written through a descriptor's file d
 // (openDescriptor) that is a file the command reads, or, where it is not
 // appended to, one fbeval cannot write again that it would write over
 // (3<>responses.jsonl), as an output named by its path is refused.
-func descriptorNotInput(env *Env, path string, d *descriptor) error {
+func descriptorCheck(env *Env, path string, d *descriptor) error {
 	st, err := d.Stat()
 	if err != nil {
 		return &exitError{code: 2, err: err}
@@ -383,7 +383,7 @@ func descriptorNotInput(env *Env, path string, d *descriptor) error {
 // writeDescriptor writes an output named path through the descriptor's file d
 // (openDescriptor), as it goes, and ends it there (descriptor.end).
 func writeDescriptor(env *Env, path string, d *descriptor, write func(*bufio.Writer) error) error {
-	if err := descriptorNotInput(env, path, d); err != nil {
+	if err := descriptorCheck(env, path, d); err != nil {
 		return err
 	}
 	delete(env.descriptors, path)

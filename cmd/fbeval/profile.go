@@ -15,7 +15,7 @@ func startProfile(env *Env, path string) (stop func(), err error) {
 	}
 	if f := env.descriptors[path]; f != nil {
 		// the file the shell opened for it (3>prof.out)
-		if err := descriptorNotInput(env, path, f); err != nil {
+		if err := descriptorCheck(env, path, f); err != nil {
 			return nil, err
 		}
 		delete(env.descriptors, path)

@@ -369,6 +369,9 @@ func (run *Run) repairsDueWarning() (string, error) {
 		contract.Plural(n, "row has", "rows have"), strings.Join(at, " or "), run.Plan.Study.Repairs+1, counted), nil
 }
 
+// encodeOnce is what to do of answers in quotes: the runner's encoding.
+const encodeOnce = "a runner of your own writes the model's text as the output string, encoded once"
+
 // answerWarnings says what the answers read hold that the figures alone do
 // not show (n, their answerCounts): thinking, tool calls in another form, answers cut
 // short, filtered, empty or wrapped in an API's message or encoded twice; unmeasured
@@ -432,17 +435,15 @@ func (run *Run) answerWarnings(n answerTally) (out []string, unmeasured bool, er
 	}
 	if n.twice > 0 {
 		const why = "JSON (" + score.EncodedTwice + ")"
-		const fix = "a runner of your own writes the model's text as the output string, encoded once"
-		w := contract.Plural(n.twice, "answer is a JSON string that holds ", "answers are JSON strings that hold ") + why + " and " + contract.Pick(n.twice, "scores as a failure", "score as failures") + ": " + fix
+		w := contract.Plural(n.twice, "answer is a JSON string that holds ", "answers are JSON strings that hold ") + why + " and " + contract.Pick(n.twice, "scores as a failure", "score as failures") + ": " + encodeOnce
 		if n.twice == n.answered {
 			unmeasured = true
-			w = "every answer (" + contract.Plural(n.answered, "record", "records") + ") is a JSON string that holds " + why + ", so the figures measure the runner and the run is not ok: " + fix
+			w = "every answer (" + contract.Plural(n.answered, "record", "records") + ") is a JSON string that holds " + why + ", so the figures measure the runner and the run is not ok: " + encodeOnce
 		}
 		out = append(out, w)
 	}
 	if n.quotedText > 0 {
-		const fix = "a runner of your own writes the model's text as the output string, encoded once"
-		w := contract.Plural(n.quotedText, "answer is", "answers are") + " in quotes, one JSON string of text (" + score.InQuotes + ") and " + contract.Pick(n.quotedText, "scores as a failure", "score as failures") + ": " + fix
+		w := contract.Plural(n.quotedText, "answer is", "answers are") + " in quotes, one JSON string of text (" + score.InQuotes + ") and " + contract.Pick(n.quotedText, "scores as a failure", "score as failures") + ": " + encodeOnce
 		if n.quoted == n.answered && !unmeasured {
 			// each kind alone, said above, stops short of every answer
 			unmeasured = true
@@ -454,7 +455,7 @@ func (run *Run) answerWarnings(n answerTally) (out []string, unmeasured bool, er
 				kinds = append(kinds, strconv.Itoa(empty)+" empty")
 			}
 			w = "every answer (" + contract.Plural(n.answered, "record", "records") + ") is in quotes, one JSON string (" + score.InQuotes + "; " + strings.Join(kinds, ", ") +
-				"), so the figures measure the runner and the run is not ok: " + fix
+				"), so the figures measure the runner and the run is not ok: " + encodeOnce
 		}
 		out = append(out, w)
 	}

@@ -832,8 +832,8 @@ func (run *Run) judgeQuick(row int, output []byte, o *outcome) {
 		case contract.ListedAnswer(output):
 			a.flags |= fListed
 		}
-		if contract.Quoted(output) {
-			a.flags |= fQuoted
+		if a.flags&fEncodedTwice != 0 || contract.Quoted(output) {
+			a.flags |= fQuoted // encoded twice is in quotes, read once already
 		}
 	}
 	// every output is kept: the report quotes each attempt's, passing ones
