@@ -38,6 +38,12 @@ type InputError struct {
 	Col  int
 	Msg  string
 	Kind error
+	// Member is the JSON Pointer of the record's member the error is about,
+	// where the decoder names one ("/error").
+	Member string
+	// Advised: Msg says what to do (make the file again with this fbeval,
+	// write the ids unboxed), so whoever reports it adds no advice of its own.
+	Advised bool
 }
 
 func (e *InputError) Error() string {
@@ -61,6 +67,12 @@ func (e *InputError) Unwrap() error { return e.Kind }
 // Of sets the error's kind and returns the error.
 func (e *InputError) Of(kind error) *InputError {
 	e.Kind = kind
+	return e
+}
+
+// Advising marks e as saying what to do when advised is true (Advised).
+func (e *InputError) Advising(advised bool) *InputError {
+	e.Advised = advised
 	return e
 }
 

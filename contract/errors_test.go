@@ -55,18 +55,26 @@ func TestInputErrorKinds(t *testing.T) {
 }
 
 // TestRecordErrorKinds: the record decoders give field, syntax and version errors
-// their kinds, located inside the record.
+// their kinds, located inside the record, with the member at fault where the
+// decoder names one and whether the message says what to do (a caller adds
+// advice by these, not by the message's words).
 func TestRecordErrorKinds(t *testing.T) {
 	tests := []struct {
-		name string
-		in   string
-		kind error
-		col  int
+		name    string
+		in      string
+		kind    error
+		col     int
+		member  string
+		advised bool
 	}{
-		{"bad version", `{"schema_version":"x","request_id":"a","output":"o"}`, ErrVersion, 1},
-		{"wrong type", `{"request_id":"a","output":"o","latency_ms":"slow"}`, ErrField, 45},
-		{"empty id", `{"request_id":"","output":"o"}`, ErrField, 1},
-		{"invalid JSON", `{"request_id":"a","output":"o",}`, ErrSyntax, 31},
+		{"bad version", `{"schema_version":"x","request_id":"a","output":"o"}`, ErrVersion, 1, "", false},
+		{"other version", `{"schema_version":"fbeval-response/v2","request_id":"a","output":"o"}`, ErrVersion, 1, "", true},
+		{"wrong type", `{"request_id":"a","output":"o","latency_ms":"slow"}`, ErrField, 45, "/latency_ms", false},
+		{"error a string", `{"request_id":"a","error":""}`, ErrField, 27, "/error", false},
+		{"empty id", `{"request_id":"","output":"o"}`, ErrField, 1, "", false},
+		{"boxed id", `{"request_id":["a"],"output":"o"}`, ErrField, 1, "", true},
+		{"id quoting advice", `{"request_id":["another version of the format than this fbeval reads"," at /x"],"output":"o"}`, ErrField, 1, "", false},
+		{"invalid JSON", `{"request_id":"a","output":"o",}`, ErrSyntax, 31, "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -78,6 +86,9 @@ func TestRecordErrorKinds(t *testing.T) {
 			}
 			if !errors.Is(err, tt.kind) || ie.Line != 3 || ie.Col != tt.col {
 				t.Errorf("got %v at %d:%d (%v), want %v at 3:%d", ie.Kind, ie.Line, ie.Col, err, tt.kind, tt.col)
+			}
+			if ie.Member != tt.member || ie.Advised != tt.advised {
+				t.Errorf("got member %q, advised %v (%v); want %q, %v", ie.Member, ie.Advised, err, tt.member, tt.advised)
 			}
 		})
 	}

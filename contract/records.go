@@ -250,7 +250,8 @@ func DecodeResponse(rec *Record) (Response, error) {
 	var out Response
 	if v := w.SchemaVersion; len(v) > 0 && v.Kind() != 'n' {
 		if s, ok := stringValue(v); !ok || s != ResponseV1 {
-			return out, rec.Errorf(0, "schema_version must be %q or absent, got %s%s", ResponseV1, showValue(v), OtherVersion(s, ResponseV1, CogLangResponse)).Of(ErrVersion)
+			other := OtherVersion(s, ResponseV1, CogLangResponse)
+			return out, rec.Errorf(0, "schema_version must be %q or absent, got %s%s", ResponseV1, showValue(v), other).Of(ErrVersion).Advising(other != "")
 		}
 	}
 	var err error
@@ -441,15 +442,15 @@ func idValue(rec *Record, name string, v jsontext.Value) (string, error) {
 		hint := ""
 		if oneStringList(v) {
 			// R jsonlite's toJSON boxes each value in a list
-			hint = BoxedHint
+			hint = boxedHint
 		}
-		return "", rec.Errorf(0, "%s must be a non-empty string, got %s%s", name, showValue(v), hint)
+		return "", rec.Errorf(0, "%s must be a non-empty string, got %s%s", name, showValue(v), hint).Of(ErrField).Advising(hint != "")
 	}
 	return s, nil
 }
 
-// BoxedHint says what an id that is a list of one string is.
-const BoxedHint = " (a list of one: R jsonlite's toJSON writes each value so without auto_unbox = TRUE)"
+// boxedHint says what an id that is a list of one string is.
+const boxedHint = " (a list of one: R jsonlite's toJSON writes each value so without auto_unbox = TRUE)"
 
 // oneStringList reports whether v is a JSON list of one string.
 func oneStringList(v jsontext.Value) bool {
@@ -507,9 +508,9 @@ func DecodeError(rec *Record, err error) error {
 		if errors.Is(me.Err, json.ErrUnknownName) {
 			// the pointer names the member; say so rather than blame its value's type
 			if near := nearestField(me); near != "" {
-				return rec.Errorf(me.ByteOffset, "unknown field%s; did you mean %s", where, near)
+				return rec.Errorf(me.ByteOffset, "unknown field%s; did you mean %s", where, near).Of(ErrField).Advising(true)
 			}
-			return rec.Errorf(me.ByteOffset, "unknown field%s", where)
+			return rec.Errorf(me.ByteOffset, "unknown field%s", where).Of(ErrField)
 		}
 		if me.JSONKind != 0 && me.GoType != nil {
 			want := wantedJSON(me.GoType)
@@ -524,7 +525,9 @@ func DecodeError(rec *Record, err error) error {
 		} else if me.Err != nil {
 			msg = cleanJSONMessage(me.Err)
 		}
-		return rec.Errorf(me.ByteOffset, "%s%s", msg, where)
+		e := rec.Errorf(me.ByteOffset, "%s%s", msg, where).Of(ErrField)
+		e.Member = string(me.JSONPointer)
+		return e
 	}
 	return rec.Errorf(0, "invalid JSON: %v", err).Of(ErrSyntax)
 }

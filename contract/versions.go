@@ -187,8 +187,8 @@ func IsRequestSummary(head []byte) bool {
 	return false
 }
 
-// OtherVersionAdvice begins what OtherVersion says.
-const OtherVersionAdvice = "another version of the format than this fbeval reads"
+// otherVersionAdvice begins what OtherVersion says.
+const otherVersionAdvice = "another version of the format than this fbeval reads"
 
 // OtherVersion says, for a schema_version got that is another version of the
 // format of one of wants (fbeval-response/v2 where fbeval-response/v1 is
@@ -198,7 +198,7 @@ func OtherVersion(got string, wants ...string) string {
 	for _, want := range wants {
 		i := strings.LastIndexByte(want, '/')
 		if got != want && i > 0 && strings.HasPrefix(got, want[:i+1]) && len(got) > i+1 {
-			return ": " + OtherVersionAdvice + " (" + want + "): read it with the tool of its version, or make it again with this fbeval and its runners"
+			return ": " + otherVersionAdvice + " (" + want + "): read it with the tool of its version, or make it again with this fbeval and its runners"
 		}
 	}
 	return ""

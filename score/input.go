@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash"
 	"io"
@@ -185,6 +186,20 @@ func (s *InputStats) Reject(r Rejection) {
 type Rejection struct {
 	Line   int
 	Reason string // the whole one-line error, with file:line:col
+	// Member is the JSON Pointer of the record's member at fault, where the
+	// error names one (contract.InputError.Member).
+	Member string
+	// Advised: Reason says what to do (contract.InputError.Advised).
+	Advised bool
+}
+
+// RejectionOf is the rejection of the record at line for err.
+func RejectionOf(line int, err error) Rejection {
+	r := Rejection{Line: line, Reason: err.Error()}
+	if ie, ok := errors.AsType[*contract.InputError](err); ok {
+		r.Member, r.Advised = ie.Member, ie.Advised
+	}
+	return r
 }
 
 // Input returns the stats as the report's entry for the file.

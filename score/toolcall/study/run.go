@@ -285,10 +285,10 @@ func (run *Run) ReadAll(srcs []score.Source, opts score.Options) error {
 			if st.Records > 0 && st.Accepted == 0 {
 				// nothing in the file is a record: a wrong file, not a run with bad lines
 				advice := ": give a JSONL file, a JSON list or a batch object of response records"
-				switch reason := st.Rejected[0].Reason; {
-				case strings.Contains(reason, contract.OtherVersionAdvice), strings.Contains(reason, contract.BoxedHint):
+				switch first := st.Rejected[0]; {
+				case first.Advised:
 					advice = "" // its reason says what to do
-				case strings.Contains(reason, " at /"):
+				case first.Member != "":
 					// records, each with a member written otherwise (an
 					// error column of "" where there was none)
 					advice = ": write that member as docs/contract.md says (null, or left out, where a record has none)"
@@ -630,11 +630,11 @@ const (
 // outcome is what one record did: rejected with a reason, unknown, or the
 // attempt it fills.
 type outcome struct {
-	kind   uint8
-	line   int
-	col    int
-	reason string
-	id     string // the id of an unknown record, or the request of one that names another case
+	kind uint8
+	line int
+	col  int
+	err  error  // why a rejected record was
+	id   string // the id of an unknown record, or the request of one that names another case
 	// otherCase is the case_id of a record that names another case than its
 	// request's
 	otherCase string
@@ -684,7 +684,7 @@ func (w *worker) judge(b *pipeline.Batch[outcome]) {
 func (w *worker) record(name string, raw []byte, line, col int, rerr error, o *outcome) {
 	*o = outcome{line: line, enc: o.enc[:0]}
 	if rerr != nil {
-		o.kind, o.reason = outRejected, rerr.Error()
+		o.kind, o.err = outRejected, rerr
 		return
 	}
 	run := w.run
@@ -738,7 +738,7 @@ func (w *worker) record(name string, raw []byte, line, col int, rerr error, o *o
 	rec := &contract.Record{File: name, Line: line, Col: col, Raw: raw}
 	resp, err := contract.DecodeResponse(rec)
 	if err != nil {
-		o.kind, o.reason = outRejected, err.Error()
+		o.kind, o.err = outRejected, err
 		return
 	}
 	sl, ok := run.lookup(&resp)
@@ -866,7 +866,7 @@ func (run *Run) apply(o *outcome, st *score.InputStats) bool {
 	st.Records++
 	switch o.kind {
 	case outRejected:
-		st.Reject(score.Rejection{Line: o.line, Reason: o.reason})
+		st.Reject(score.RejectionOf(o.line, o.err))
 		return true
 	case outUnknown:
 		st.Accepted++
