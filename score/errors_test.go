@@ -11,8 +11,14 @@ import (
 // said to be one, whatever their messages say.
 func TestErrorKinds(t *testing.T) {
 	for _, g := range []string{"x>=", "x=>5", "x>=five", ">=5", "x", "x=5"} {
-		if _, err := ParseGate(g); !errors.Is(err, contract.ErrUsage) {
+		_, err := ParseGate(g)
+		if !errors.Is(err, contract.ErrUsage) {
 			t.Errorf("ParseGate(%q) = %v, want a usage error", g, err)
+		}
+		// the gate it is about, as written, for a caller that names it
+		// otherwise (by the flag it was made of)
+		if ge, ok := errors.AsType[*GateError](err); !ok || ge.Gate != g {
+			t.Errorf("ParseGate(%q) = %v, want the GateError of %q", g, err, g)
 		}
 	}
 	tests := []struct {

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/contract/usage"
 )
 
@@ -56,7 +55,7 @@ func CheckThreshold(g Gate) error {
 	key := g.Path[len(g.Path)-1]
 	t := g.Threshold
 	bad := func(why string) error {
-		return &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: %s", g.Text, why)}
+		return gateError(g.Text, "%s", why)
 	}
 	switch unitOf(key) {
 	case unitPercent:

@@ -22,6 +22,26 @@ type Gate struct {
 	Percent   bool // the threshold was written with a % sign
 }
 
+// GateError is a gate that cannot be used: its text as written and why.
+// Bad usage (exit 2); it unwraps to contract.ErrUsage.
+type GateError struct {
+	Gate string
+	Why  string
+}
+
+func (e *GateError) Error() string { return fmt.Sprintf("gate %q: %s", e.Gate, e.Why) }
+
+// Unwrap returns contract.ErrUsage.
+func (e *GateError) Unwrap() error { return contract.ErrUsage }
+
+// ExitCode is 2: bad usage.
+func (e *GateError) ExitCode() int { return 2 }
+
+// gateError is the GateError of the gate text for why, made with format.
+func gateError(text, format string, args ...any) *GateError {
+	return &GateError{Gate: text, Why: fmt.Sprintf(format, args...)}
+}
+
 // GateResult is a gate with the value it was checked against (nil when the field
 // is null or absent, which fails the gate).
 type GateResult struct {
@@ -123,7 +143,7 @@ func ParseGate(text string) (Gate, error) {
 	s := strings.TrimSpace(text)
 	for _, m := range malformedOps {
 		if strings.Contains(s, m.bad) {
-			return Gate{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: malformed operator %q; did you mean %s", text, m.bad, m.want)}
+			return Gate{}, gateError(text, "malformed operator %q; did you mean %s", m.bad, m.want)
 		}
 	}
 	for _, op := range gateOps {
@@ -138,24 +158,24 @@ func ParseGate(text string) (Gate, error) {
 		v, err := strconv.ParseFloat(digits, 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || !decimalNumber(digits) {
 			if strings.HasPrefix(num, "=") || strings.HasPrefix(num, ">") || strings.HasPrefix(num, "<") {
-				return Gate{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: malformed operator %q; operators: >=, <=, ==, !=, >, <", text, op+num[:1])}
+				return Gate{}, gateError(text, "malformed operator %q; operators: >=, <=, ==, !=, >, <", op+num[:1])
 			}
-			return Gate{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: %q is not a number; write FIELD OP NUMBER, e.g. input_schema.first_pass_success_percent>=90", text, num)}
+			return Gate{}, gateError(text, "%q is not a number; write FIELD OP NUMBER, e.g. input_schema.first_pass_success_percent>=90", num)
 		}
 		if strings.HasSuffix(path, "=") || strings.HasSuffix(path, "!") {
-			return Gate{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: malformed operator %q; operators: >=, <=, ==, !=, >, <", text, path[len(path)-1:]+op)}
+			return Gate{}, gateError(text, "malformed operator %q; operators: >=, <=, ==, !=, >, <", path[len(path)-1:]+op)
 		}
 		if path == "" || strings.ContainsAny(path, " \t") {
-			return Gate{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: bad field path %q; write FIELD OP NUMBER, e.g. input_schema.first_pass_success_percent>=90", text, path)}
+			return Gate{}, gateError(text, "bad field path %q; write FIELD OP NUMBER, e.g. input_schema.first_pass_success_percent>=90", path)
 		}
 		return Gate{Text: s, Path: strings.Split(path, "."), Op: op, Threshold: v, Percent: percent}, nil
 	}
 	if strings.IndexByte(s, '=') > 0 {
-		return Gate{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: malformed operator \"=\"; did you mean ==", text)}
+		return Gate{}, gateError(text, "malformed operator \"=\"; did you mean ==")
 	}
 	// A field alone is what a shell leaves of an unquoted gate: it takes the
 	// > or < and what follows for a redirection.
-	return Gate{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: no operator and number: write FIELD OP NUMBER, e.g. 'input_schema.first_pass_success_percent>=90' (on a command line, quoted: a shell takes an unquoted > or < for a redirection)", text)}
+	return Gate{}, gateError(text, "no operator and number: write FIELD OP NUMBER, e.g. 'input_schema.first_pass_success_percent>=90' (on a command line, quoted: a shell takes an unquoted > or < for a redirection)")
 }
 
 // decimalNumber reports whether s is a number as a person writes one: digits

@@ -81,7 +81,7 @@ func (c *ExportCmd) Run(env *Env) error {
 		}
 		// the study's gates decide its scoring: a mistyped one is said now,
 		// not after the run
-		if err := c.checkGates(plan); err != nil {
+		if err := c.checkGates(plan, nil); err != nil {
 			return err
 		}
 		if len(c.RepairFrom) == 0 && c.Format == "text" {

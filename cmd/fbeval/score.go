@@ -409,8 +409,8 @@ func (c *ScoreCmd) runToolcall(env *Env, s contract.Study) error {
 	if err != nil {
 		return c.pathHint(err)
 	}
-	if err := c.checkGates(plan); err != nil {
-		return minSuccessNamed(err, extra, from)
+	if err := c.checkGates(plan, from); err != nil {
+		return err
 	}
 	run, err := study.New(plan)
 	if err != nil {
@@ -630,19 +630,6 @@ func minSuccessGates(values, arms []string) (out, from []string, err error) {
 	return out, from, nil
 }
 
-// minSuccessNamed names, in err about a gate made of a --min-success value
-// (gates, from: minSuccessGates), the flag as it was given, not the gate it
-// was made into.
-func minSuccessNamed(err error, gates, from []string) error {
-	msg := err.Error()
-	for i, g := range gates {
-		if rest, ok := strings.CutPrefix(msg, fmt.Sprintf("gate %q: ", g)); ok {
-			return usageError("--min-success %q: %s", from[i], rest)
-		}
-	}
-	return err
-}
-
 // commaList refuses a path that does not exist and is files joined by commas
 // (--responses a.jsonl,b.jsonl), which the flag takes as one name: each file
 // is given with a flag of its own.
@@ -702,9 +689,11 @@ func (s *fileSet) find(fi os.FileInfo) (string, bool) {
 // threshold cannot be meant for its field's unit, is bad usage. Export and
 // study show check them too, so a study file's mistyped gate is found before
 // the run, not at its scoring.
-// A gate of the study file is named at its line and column there, and one
-// that names an arm, a domain or a category the flags left out says so.
-func (f *StudyFlags) checkGates(plan *export.ToolcallPlan) error {
+// A gate of the study file is named at its line and column there, one made
+// of a --min-success value by that value (minSuccess: the value of each of
+// the study's last gates, minSuccessGates), and one that names an arm, a
+// domain or a category the flags left out says so.
+func (f *StudyFlags) checkGates(plan *export.ToolcallPlan, minSuccess []string) error {
 	var sel study.Selection
 	if len(f.Arms) > 0 {
 		sel.Arms = "--arms"
@@ -721,6 +710,10 @@ func (f *StudyFlags) checkGates(plan *export.ToolcallPlan) error {
 			err = study.CheckGates(gates, plan, sel)
 		}
 		if err != nil {
+			ge, ok := errors.AsType[*score.GateError](err)
+			if j := i - (len(plan.Study.Gates) - len(minSuccess)); j >= 0 && ok {
+				return usageError("--min-success %q: %s", minSuccess[j], ge.Why)
+			}
 			return usageError("%v", gateAt(f.Study, i, err))
 		}
 	}

@@ -43,7 +43,7 @@ func (c *StudyShowCmd) Run(env *Env) error {
 		if err != nil {
 			return c.pathHint(err)
 		}
-		if err := c.checkGates(plan); err != nil {
+		if err := c.checkGates(plan, nil); err != nil {
 			return err
 		}
 		for _, in := range plan.Inputs {

@@ -87,14 +87,14 @@ func CheckGates(gates []score.Gate, plan *export.ToolcallPlan, sel Selection) er
 		path := strings.Join(g.Path, ".")
 		if !known[path] {
 			if why := leftOut(g, plan, sel); why != "" {
-				return &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: %s", g.Text, why)}
+				return &score.GateError{Gate: g.Text, Why: why}
 			}
-			return &contract.InputError{Kind: contract.ErrUsage, Msg: unknownGateField(g, path, fields, plan.Study.Arms)}
+			return &score.GateError{Gate: g.Text, Why: unknownGateField(g, path, fields, plan.Study.Arms)}
 		}
 		// a field null by design first: its threshold is no matter then
 		if g.Path[len(g.Path)-1] == "mcnemar_exact_p" {
 			if cluster, n := largestCluster(plan); n > 1 {
-				return &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("gate %q: mcnemar_exact_p is null in every report of this study: the exact McNemar test takes one pair a cluster, and cluster %s holds %d (its cases × repeats; docs/statistics.md): gate on absolute_uplift_points, or read the effect's bootstrap interval", g.Text, cluster, n)}
+				return &score.GateError{Gate: g.Text, Why: fmt.Sprintf("mcnemar_exact_p is null in every report of this study: the exact McNemar test takes one pair a cluster, and cluster %s holds %d (its cases × repeats; docs/statistics.md): gate on absolute_uplift_points, or read the effect's bootstrap interval", cluster, n)}
 			}
 		}
 		if err := score.CheckThreshold(g); err != nil {
@@ -213,15 +213,17 @@ func errorCount(m *report.ToolcallReport) func(path []string) (float64, bool) {
 	}
 }
 
+// unknownGateField says why g, of a field the report does not have, cannot
+// be used, and what was meant.
 func unknownGateField(g score.Gate, path string, fields, arms []string) string {
-	msg := fmt.Sprintf("gate %q: unknown field %s", g.Text, path)
+	msg := "unknown field " + path
 	if usage.Nearest(path, []string{"custom_fitness_percent"}) != "" || path == "custom_fitness_percent" {
 		// a member of every report, and a number, but never one in a score's
-		return fmt.Sprintf("gate %q: custom_fitness_percent is null in every score report: it needs a second model's report for its MS term, and only fbeval compare A.json B.json gives it (compare has no gates); gate on a figure it weighs, such as %s.first_pass_success_percent", g.Text, arms[len(arms)-1])
+		return fmt.Sprintf("custom_fitness_percent is null in every score report: it needs a second model's report for its MS term, and only fbeval compare A.json B.json gives it (compare has no gates); gate on a figure it weighs, such as %s.first_pass_success_percent", arms[len(arms)-1])
 	}
 	if n := len(g.Path); g.Path[n-1] == "error_counts" || n >= 2 && g.Path[n-2] == "error_counts" {
 		if why := errorCountsField(g, fields, arms); why != "" {
-			return fmt.Sprintf("gate %q: %s", g.Text, why)
+			return why
 		}
 	}
 	first := g.Path[0]
@@ -231,7 +233,7 @@ func unknownGateField(g score.Gate, path string, fields, arms []string) string {
 	if len(g.Path) >= 2 && !slices.Contains(arms, first) && !slices.Contains([]string{"effects", "probes", "subsets", "arms"}, g.Path[0]) {
 		// ARM.FIELD with an arm the study does not have
 		if isMetricKey(g.Path[len(g.Path)-1]) || g.Path[len(g.Path)-2] == "error_counts" {
-			msg = fmt.Sprintf("gate %q: unknown arm %s; the study's arms: %s", g.Text, first, strings.Join(arms, ", "))
+			msg = fmt.Sprintf("unknown arm %s; the study's arms: %s", first, strings.Join(arms, ", "))
 		}
 	}
 	if len(g.Path) == 1 {
