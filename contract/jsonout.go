@@ -17,6 +17,16 @@ import (
 // a map.
 type Object []Member
 
+// Get returns the value of the member named key, and whether there is one.
+func (o Object) Get(key string) (any, bool) {
+	for _, m := range o {
+		if m.Key == key {
+			return m.Value, true
+		}
+	}
+	return nil, false
+}
+
 // Member is one key and value of an Object.
 type Member struct {
 	Key   string

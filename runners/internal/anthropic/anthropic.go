@@ -151,8 +151,8 @@ type block struct {
 // included, is the finish reason.
 func ParseMessage(body []byte) (runner.Result, error) {
 	var m message
-	if err := runner.JSON.Unmarshal(body, &m); err != nil {
-		return runner.Result{}, runner.BadResponse("the answer is not a message: %s", runner.DecodeErrorText(body, "the body", &m, err))
+	if err := runner.DecodeBody(body, &m, "a message"); err != nil {
+		return runner.Result{}, err
 	}
 	if m.Type != "message" && m.Type != "" {
 		return runner.Result{}, runner.BadResponse("the answer is a %q, not a message", m.Type)

@@ -131,7 +131,7 @@ func TestFaultsStopAndResume(t *testing.T) {
 
 	// 1. Passing faults, a budget of 120 calls.
 	r := run(t, dir, 1, runner("--max-requests", "120")...)
-	if !strings.Contains(r.stderr, "120 calls") || !strings.HasSuffix(strings.TrimSpace(r.stderr), "stopped: budget") {
+	if !strings.Contains(r.stderr, "120 calls") || !strings.HasSuffix(strings.TrimSpace(r.stderr), "stopped: budget (--max-requests): run again with -o FILE to go on") {
 		t.Fatalf("run 1 did not stop on its budget:\n%s", r.stderr)
 	}
 	first := countRecords(t, out)
@@ -327,7 +327,7 @@ func TestSecondSignalStopsAtOnce(t *testing.T) {
 			<-exited
 			t.Fatalf("%v: the runner did not stop: %s", signals, errb.String())
 		}
-		if !strings.Contains(errb.String(), "0 answered, 0 errors, 0 skipped (already answered), 252 left") || !strings.Contains(errb.String(), "stopped: signal") {
+		if !strings.Contains(errb.String(), "0 answered, 0 errors, 0 skipped (already answered), 252 left") || !strings.Contains(errb.String(), "stopped: signal: run again with -o FILE to go on") {
 			t.Errorf("%v: stderr %s", signals, errb.String())
 		}
 		data, _ := os.ReadFile(out)

@@ -229,6 +229,21 @@ type chatMessage struct {
 		Function *functionCall `json:"function"`
 	} `json:"tool_calls"`
 	FunctionCall *functionCall `json:"function_call"` // deprecated, still sent by some servers
+	// the model's reasoning, returned apart from its answer: vLLM before
+	// 0.17, llama.cpp and DeepSeek name it reasoning_content; vLLM since,
+	// Ollama and OpenRouter, reasoning
+	ReasoningContent *string `json:"reasoning_content"`
+	Reasoning        *string `json:"reasoning"`
+}
+
+// reasoning is the message's reasoning returned apart, "" where it has none.
+func (m *chatMessage) reasoning() string {
+	for _, r := range []*string{m.ReasoningContent, m.Reasoning} {
+		if r != nil && strings.TrimSpace(*r) != "" {
+			return *r
+		}
+	}
+	return ""
 }
 
 // functionCall is a call's name and arguments: a string of JSON, as the API
@@ -263,8 +278,8 @@ func (f *functionCall) argumentsText() string {
 // where there is.
 func ParseChat(body []byte) (runner.Result, error) {
 	var c chatCompletion
-	if err := runner.JSON.Unmarshal(body, &c); err != nil {
-		return runner.Result{}, runner.BadResponse("the answer is not a chat completion: %s", runner.DecodeErrorText(body, "the body", &c, err))
+	if err := runner.DecodeBody(body, &c, "a chat completion"); err != nil {
+		return runner.Result{}, err
 	}
 	errorMember := c.Error
 	if len(c.Choices) > 0 {
@@ -326,6 +341,15 @@ func ParseChat(body []byte) (runner.Result, error) {
 	default:
 		// An empty answer is still an answer (a length cut, say): scored as wrong.
 		res.Output = runner.String("")
+	}
+	if strings.TrimSpace(*res.Output) == "" {
+		if r := msg.reasoning(); r != "" {
+			// the model's text went to its reasoning: a thinking model cut
+			// short at its token limit, or a server's reasoning parser that
+			// took the answer for reasoning (vLLM's, on a model that writes
+			// no end of its thinking); kept, so the record shows which
+			res.Metadata = append(res.Metadata, contract.Member{Key: runner.ReasoningKey, Value: r})
+		}
 	}
 	if msg.Refusal != nil && (refusal != "" || !hasText) {
 		// a refusal is one beside "content": "" or the start of an answer too
@@ -415,8 +439,8 @@ type responsesItem struct {
 // that status.
 func ParseResponses(body []byte) (runner.Result, error) {
 	var a responsesAnswer
-	if err := runner.JSON.Unmarshal(body, &a); err != nil {
-		return runner.Result{}, runner.BadResponse("the answer is not a Responses API response: %s", runner.DecodeErrorText(body, "the body", &a, err))
+	if err := runner.DecodeBody(body, &a, "a Responses API response"); err != nil {
+		return runner.Result{}, err
 	}
 	if a.Status == "failed" {
 		code := "failed"

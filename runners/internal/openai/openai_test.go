@@ -72,7 +72,9 @@ func TestParseChat(t *testing.T) {
 		{"refusal with content_filter", `{"choices":[{"message":{"content":"","refusal":"no"},"finish_reason":"content_filter"}]}`, "no", "content_filter", "", -1, -1},
 		{"no choices", `{"choices":[]}`, "", "", "no choices", -1, -1},
 		{"truncated", `{"choices":[{"mess`, "", "", "not a chat completion", -1, -1},
-		{"html", `<html>`, "", "", "not a chat completion", -1, -1},
+		{"html", `<html>`, "", "", "not a chat completion: the body is an HTML page, not JSON", -1, -1},
+		// a batch result of status 200 with a body of null
+		{"null body", `null`, "", "", "the answer's body is null, not a chat completion", -1, -1},
 		{"choices not a list", `{"choices":"no\u00e9 choice here, not a list, though a long string that the decoder's error shows around its fault, over several lines"}`, "", "", "the answer is not a chat completion: ", -1, -1},
 	} {
 		res, err := ParseChat([]byte(tt.body))
@@ -138,6 +140,10 @@ func TestParseRecordedBodies(t *testing.T) {
 		// the same model spent max_tokens thinking: content null, no text; the
 		// finish reason says why (scoring counts such answers)
 		{"chat_vllm_reasoning_length.json", "chat", "", "length", "Qwen/Qwen3-8B", "chatcmpl-a71c4e09d2b84f5c9e3d6b1f0a2c8e45", 291, 64, false},
+		// vLLM's reasoning parser took the whole answer for reasoning:
+		// content null, finish_reason stop; no text to score (the
+		// reasoning is kept: TestEmptyAnswerKeepsReasoning)
+		{"chat_vllm_answer_in_reasoning.json", "chat", "", "stop", "Qwen/Qwen3-8B", "chatcmpl-3e9d2a7c51b04f6a8d2e1c0b9a7f6e54", 310, 32, false},
 		// Ollama's OpenAI-compatible API with a thinking model: the thinking in
 		// reasoning (left out when empty), system_fingerprint fp_ollama
 		{"chat_ollama_reasoning.json", "chat", `{"action":"ask_clarification","tool":"search_hotels","arguments":{},"missingFields":["city"],"reason":"Which city?"}`, "stop", "qwen3:8b", "chatcmpl-417", 305, 71, false},
@@ -173,7 +179,7 @@ func TestParseRecordedBodies(t *testing.T) {
 		if tt.in >= 0 && (res.InputTokens == nil || *res.InputTokens != tt.in || res.OutputTokens == nil || *res.OutputTokens != tt.out) {
 			t.Errorf("%s: tokens %v %v", tt.file, res.InputTokens, res.OutputTokens)
 		}
-		if got := len(res.Metadata) == 1 && res.Metadata[0].Key == "provider_output"; got != tt.metadata {
+		if _, ok := res.Metadata.Get("provider_output"); ok != tt.metadata {
 			t.Errorf("%s: metadata %v, want provider_output %v", tt.file, res.Metadata, tt.metadata)
 		}
 		if tt.metadata {
@@ -182,6 +188,32 @@ func TestParseRecordedBodies(t *testing.T) {
 			if c.Compact() != nil || string(c) != string(raw) {
 				t.Errorf("%s: provider_output is not compact JSON: %s", tt.file, raw)
 			}
+		}
+	}
+}
+
+// An empty answer beside the model's reasoning returned apart keeps that
+// reasoning in the record's metadata, so the record shows where the text
+// went (a reasoning parser that took the answer, a model that spent its
+// tokens thinking); an answer with text keeps none.
+func TestEmptyAnswerKeepsReasoning(t *testing.T) {
+	for file, want := range map[string]string{
+		"chat_vllm_answer_in_reasoning.json": `{"action":"ask_clarification","tool":"search_hotels","arguments":{},"missingFields":["city"],"reason":"Which city?"}`,
+		"chat_vllm_reasoning_length.json":    "The user wants flights from Osaka to Auckland for four travellers. The date is given as July 14, 2027, so departureDate should be 2027-07-14. Let me check the schema again: origin, destination",
+		"chat_reasoning_content.json":        "",
+		"chat_ollama_reasoning.json":         "",
+	} {
+		body, err := os.ReadFile(filepath.Join("testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := ParseChat(body)
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		got, ok := res.Metadata.Get(runner.ReasoningKey)
+		if want == "" && ok || want != "" && got != want {
+			t.Errorf("%s: metadata.reasoning %v (%v), want %q", file, got, ok, want)
 		}
 	}
 }

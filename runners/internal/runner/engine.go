@@ -67,6 +67,9 @@ type Summary struct {
 	// text, the model's markup or a bare {"name", "arguments"} object
 	// (contract.ToolCallForm).
 	Thinking, Empty, CallsInText int
+	// EmptyReasoning counts the empty answers beside which the server
+	// returned the model's reasoning (ReasoningKey).
+	EmptyReasoning int
 }
 
 // String is the summary line printed at the end of a run.
@@ -85,6 +88,12 @@ func (s Summary) String() string {
 	}
 	if s.Stopped != "" {
 		line += "; stopped: " + s.Stopped
+		switch s.Stopped {
+		case "signal":
+			line += ": run again with -o FILE to go on"
+		case "budget":
+			line += " (--max-requests): run again with -o FILE to go on"
+		}
 	}
 	return line
 }
@@ -95,6 +104,18 @@ func (s Summary) ExitCode() int {
 		return 1
 	}
 	return 0
+}
+
+// ReasoningKey is the metadata member of a record whose answer is empty
+// where the server returned the model's reasoning apart: that reasoning.
+const ReasoningKey = "reasoning"
+
+// finishOrNone is a finish reason as a message names it.
+func finishOrNone(fr string) string {
+	if fr == "" {
+		return "none"
+	}
+	return fr
 }
 
 // countAnswer counts an answer of this run that measures nothing, and warns of
@@ -109,8 +130,16 @@ func (s *Summary) countAnswer(res *Result, warn func(string), id string, tools b
 	}
 	if strings.TrimSpace(out) == "" {
 		s.Empty++
-		if s.Empty == emptyRun && s.Answered == emptyRun && warn != nil {
-			warn(fmt.Sprintf("the first %d answers are all empty: a reasoning model may spend its tokens before it answers; raise --max-tokens, or stop the run (Ctrl-C) if that was not meant", emptyRun))
+		if r, ok := res.Metadata.Get(ReasoningKey); ok {
+			s.EmptyReasoning++
+			if s.EmptyReasoning == 1 && warn != nil {
+				text, _ := r.(string)
+				warn(fmt.Sprintf("the answer to %s is empty, and the reasoning the server returned apart holds %s of text (kept in the record's metadata.%s; finish_reason %s): a model that spent its tokens thinking (its finish_reason then says the token limit: raise --max-tokens), or a server's reasoning parser that took the answer for the model's reasoning (vLLM: check --reasoning-parser against the model and its chat template); stop the run (Ctrl-C) if that was not meant",
+					id, contract.Plural(len(text), "byte", "bytes"), ReasoningKey, finishOrNone(res.FinishReason)))
+			}
+		}
+		if s.Empty == emptyRun && s.Answered == emptyRun && s.EmptyReasoning == 0 && warn != nil {
+			warn(fmt.Sprintf("the first %d answers are all empty (the last's finish_reason %s): a reasoning model may spend its tokens before it answers (its finish_reason then says the token limit: raise --max-tokens); stop the run (Ctrl-C) if that was not meant", emptyRun, finishOrNone(res.FinishReason)))
 		}
 	} else if contract.HoldsThinking([]byte(out)) {
 		s.Thinking++

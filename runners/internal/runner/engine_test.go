@@ -211,7 +211,7 @@ func TestFinalErrors(t *testing.T) {
 		{"server error retried", fakeserver.Fault{Status: 500}, time.Second, 3, "http_500", "HTTP 500 Internal Server Error (server_error): fake failure"},
 		{"bad request not retried", fakeserver.Fault{Status: 400}, time.Second, 1, "http_400", "HTTP 400 Bad Request (server_error): fake failure"},
 		{"timeout", fakeserver.Fault{Delay: 300 * time.Millisecond}, 50 * time.Millisecond, 3, "timeout", "no answer within the timeout"},
-		{"non-JSON", fakeserver.Fault{NonJSON: true}, time.Second, 3, "bad_response", "the answer is not a chat completion"},
+		{"non-JSON", fakeserver.Fault{NonJSON: true}, time.Second, 3, "bad_response", "the answer is not a chat completion: the body is an HTML page, not JSON (a proxy's, a sign-in page, or a web page at --base-url): <html><body>502 Bad Gateway</body></html>"},
 		{"reset", fakeserver.Fault{Reset: true}, time.Second, 3, "network", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -881,7 +881,7 @@ func TestRunWarnsOfAnswersThatMeasureNothing(t *testing.T) {
 			[]string{"the answer to case-00.a1 holds the model's thinking (<think>...</think>, [THINK] or <|channel|> markup) before its answer, which strict scoring fails: the server returns the model's reasoning as part of the answer; have it return the reasoning apart (vLLM: --reasoning-parser), or stop the run (Ctrl-C) if that was not meant"},
 			"; 24 answers hold the model's thinking", false},
 		{"empty", func(int) string { return "" },
-			[]string{"the first 10 answers are all empty: a reasoning model may spend its tokens before it answers; raise --max-tokens, or stop the run (Ctrl-C) if that was not meant"},
+			[]string{"the first 10 answers are all empty (the last's finish_reason stop): a reasoning model may spend its tokens before it answers (its finish_reason then says the token limit: raise --max-tokens); stop the run (Ctrl-C) if that was not meant"},
 			"; 24 answers empty", false},
 		{"some empty", func(i int) string {
 			if i%2 == 0 {
@@ -924,6 +924,35 @@ func TestRunWarnsOfAnswersThatMeasureNothing(t *testing.T) {
 				t.Errorf("summary %q, want it to end %q", sum.String(), tt.tail)
 			}
 		})
+	}
+}
+
+// TestRunWarnsOfTheAnswerInTheReasoning: answers empty beside the model's
+// reasoning returned apart (vLLM's reasoning parser took the answer: content
+// null, the answer in reasoning_content, finish_reason stop) are said once,
+// at the first, with where the text went, and not as a reasoning model that
+// spent its tokens (which told a run whose every answer stopped to raise
+// --max-tokens).
+func TestRunWarnsOfTheAnswerInTheReasoning(t *testing.T) {
+	body, err := os.ReadFile("../openai/testdata/chat_vllm_answer_in_reasoning.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ts := startServer(t, fakeserver.Options{Fault: func(string, int) fakeserver.Fault { return fakeserver.Fault{Status: 200, Body: body} }})
+	var warned []string
+	opts := fast
+	opts.Warn = func(msg string) { warned = append(warned, msg) }
+	var out bytes.Buffer
+	sum, err := runner.Run(context.Background(), runner.FromItems(makeItems(12)), client(ts), runner.NewOutput(&out), opts)
+	if err != nil || sum.Answered != 12 || sum.Empty != 12 || sum.EmptyReasoning != 12 {
+		t.Fatalf("summary %+v, %v", sum, err)
+	}
+	want := []string{"the answer to case-00.a1 is empty, and the reasoning the server returned apart holds 116 bytes of text (kept in the record's metadata.reasoning; finish_reason stop): a model that spent its tokens thinking (its finish_reason then says the token limit: raise --max-tokens), or a server's reasoning parser that took the answer for the model's reasoning (vLLM: check --reasoning-parser against the model and its chat template); stop the run (Ctrl-C) if that was not meant"}
+	if !slices.Equal(warned, want) {
+		t.Errorf("warned %q, want %q", warned, want)
+	}
+	if !strings.Contains(out.String(), `"metadata":{"reasoning":"{\"action\":\"ask_clarification\"`) {
+		t.Errorf("records do not keep the reasoning:\n%s", out.String())
 	}
 }
 

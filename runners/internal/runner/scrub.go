@@ -228,6 +228,20 @@ func oneLine(s string) string {
 	return capText(s, 300)
 }
 
+// DecodeBody decodes an API answer's body into (a pointer to the answer's
+// type); what names that type ("a chat completion"). A body that cannot be
+// decoded, or that is null (a batch result of status 200 and no body), is a
+// bad_response that says so.
+func DecodeBody(body []byte, into any, what string) error {
+	if err := JSON.Unmarshal(body, into); err != nil {
+		return BadResponse("the answer is not %s: %s", what, DecodeErrorText(body, "the body", into, err))
+	}
+	if string(bytes.TrimSpace(body)) == "null" {
+		return BadResponse("the answer's body is null, not %s", what)
+	}
+	return nil
+}
+
 // DecodeErrorText says, on one line, why body (what of names: "the body", a
 // member of it) could not be decoded into (a pointer to the value it was
 // decoded into), in fbeval's words and at its place: the body decoded again by the reader of
@@ -237,8 +251,14 @@ func oneLine(s string) string {
 // the two disagree, the fast decoder's error is given, on one line and cut
 // to 160 bytes.
 func DecodeErrorText(body []byte, of string, into any, err error) string {
-	if len(bytes.TrimSpace(body)) == 0 {
+	t := bytes.TrimSpace(body)
+	if len(t) == 0 {
 		return of + " is empty"
+	}
+	if t[0] == '<' {
+		// a proxy's page, a sign-in page, a web server's at the base URL,
+		// answered with 200: its start says whose
+		return of + " is an HTML page, not JSON (a proxy's, a sign-in page, or a web page at --base-url): " + oneLine(strings.ToValidUTF8(string(t[:min(len(t), 4*MaxMessageBytes)]), "\uFFFD"))
 	}
 	if into != nil {
 		again := reflect.New(reflect.TypeOf(into).Elem()).Interface()
