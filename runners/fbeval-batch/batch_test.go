@@ -911,6 +911,28 @@ func TestRetryBatchMistakes(t *testing.T) {
 	if code, _, errs := runBatch(t, "", "from-openai", "-o", resp, write("weak_retry.jsonl", result(ids[1], weak, true))); code != 2 || !strings.Contains(errs, "the results of another export's batch") {
 		t.Errorf("another export's results without --requests: exit %d\n%s", code, errs)
 	}
+	// two exports' results in one conversion without --requests: refused
+	// (they were joined by request id, the one sorted last winning)
+	both := write("both.jsonl", result(ids[0], mine, false)+result(ids[0], weak, true))
+	if code, out, errs := runBatch(t, "", "from-openai", both); code != 2 || out != "" || errs != `fbeval-batch: the results answer the batches of 2 exports (custom id "flights-000.input_schema.r1.a1#r0f28a999", recipe tag 0f28a999; custom id "flights-000.input_schema.r1.a1#ra6db0cd3", recipe tag a6db0cd3): convert each export's results apart, with --requests the request file its batch was made from`+"\n" {
+		t.Errorf("two exports' results without --requests: exit %d\n%s\n%s", code, out, errs)
+	}
+	// a file converted without --requests names its results' recipe tag,
+	// and another export's results are refused into it (its records named
+	// no recipe, and nothing was checked)
+	bare := filepath.Join(dir, "bare.jsonl")
+	if code, _, errs := runBatch(t, "", "from-openai", "-o", bare, first); code != 1 {
+		t.Fatalf("first batch without --requests: exit %d\n%s", code, errs)
+	}
+	if data, _ := os.ReadFile(bare); !strings.Contains(string(data), `"recipe_tag":"0f28a999"`) {
+		t.Errorf("records without --requests name no recipe tag:\n%s", data)
+	}
+	if code, _, errs := runBatch(t, "", "from-openai", "-o", bare, write("weak_retry2.jsonl", result(ids[1], weak, true))); code != 2 || !strings.Contains(errs, "its records answer the requests of the recipe tagged 0f28a999, and custom id \"flights-001.input_schema.r1.a1#ra6db0cd3\" was made from another (its recipe tag a6db0cd3): the results of another export's batch") {
+		t.Errorf("another export's results into a file converted without --requests: exit %d\n%s", code, errs)
+	}
+	if code, _, errs := runBatch(t, "", "from-openai", "-o", bare, retry); code != 0 {
+		t.Errorf("this export's retry into a file converted without --requests: exit %d\n%s", code, errs)
+	}
 }
 
 // TestFromOpenAIStatuses: a line is an answer at status 2xx alone; a redirect

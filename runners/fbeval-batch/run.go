@@ -593,6 +593,9 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		return 0, err
 	}
 	defer rs.close()
+	if err := oneExport(tags); err != nil {
+		return 0, err
+	}
 	if rs.entries.len() == 0 {
 		// an empty download, or the output file of a batch whose every
 		// request failed: nothing to convert is no success
@@ -715,7 +718,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 			return 0, usagef("%v", err)
 		}
 		defer w.Close()
-		if err := otherExport(c.Output, w.Recipes(), tags); err != nil {
+		if err := otherExport(c.Output, w.Recipes(), w.RecipeTags(), tags); err != nil {
 			return 0, err
 		}
 	}
@@ -751,6 +754,11 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		}
 		ri := run
 		ri.Study, ri.Recipe = study, recipe
+		if reqs == nil {
+			// no recipe to name: the tag its custom id carries, which a
+			// later conversion into the file checks its results' against
+			_, ri.RecipeTag = untagged(anth, r.customID)
+		}
 		r.res.Run = &ri
 		m.record, m.err = runner.AppendRecord(nil, req, &r.res)
 		return m
@@ -909,23 +917,50 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 }
 
 // otherExport refuses, without a request file, results whose custom ids were
-// made from another recipe than every record of the -o file names (the
-// results of another export's batch, joined to this one's answers): tags are
-// the results' recipe tags, each with a custom id that has it.
-func otherExport(output string, fileRecipes map[string]bool, tags map[string]string) error {
-	if len(fileRecipes) == 0 {
+// made from another recipe than every record of the -o file names, by its
+// recipe or, converted without the request file, its recipe tag (the results
+// of another export's batch, joined to this one's answers): tags are the
+// results' recipe tags, each with a custom id that has it.
+func otherExport(output string, fileRecipes, fileTags map[string]bool, tags map[string]string) error {
+	if len(fileRecipes) == 0 && len(fileTags) == 0 {
 		return nil
 	}
-	known := map[string]bool{}
+	known := maps.Clone(fileTags)
+	if known == nil {
+		known = map[string]bool{}
+	}
+	var of []string // what the file's records answer
 	for r := range fileRecipes {
 		known[tagOf(r)] = true
+		of = append(of, r)
 	}
+	for t := range fileTags {
+		of = append(of, "the recipe tagged "+t)
+	}
+	slices.Sort(of)
 	for _, tag := range slices.Sorted(maps.Keys(tags)) {
 		if !known[tag] {
-			return usagef("-o %s: its records answer the requests of %s, and custom id %q was made from another (its recipe tag %s): the results of another export's batch; give --requests the request file the batch was made from, or write to another file", output, strings.Join(slices.Sorted(maps.Keys(fileRecipes)), ", "), tags[tag], tag)
+			return usagef("-o %s: its records answer the requests of %s, and custom id %q was made from another (its recipe tag %s): the results of another export's batch; give --requests the request file the batch was made from, or write to another file", output, strings.Join(of, ", "), tags[tag], tag)
 		}
 	}
 	return nil
+}
+
+// oneExport refuses, without a request file, results whose custom ids carry
+// the recipe tags of several exports (tags: each with a custom id that has
+// it): one conversion would join the answers to two exports' prompts by
+// request id, and the last would win at scoring.
+func oneExport(tags map[string]string) error {
+	if len(tags) < 2 {
+		return nil
+	}
+	keys := slices.Sorted(maps.Keys(tags))
+	more := ""
+	if len(keys) > 2 {
+		more = fmt.Sprintf(", and %d more", len(keys)-2)
+	}
+	return usagef("the results answer the batches of %d exports (custom id %q, recipe tag %s; custom id %q, recipe tag %s%s): convert each export's results apart, with --requests the request file its batch was made from",
+		len(keys), tags[keys[0]], keys[0], tags[keys[1]], keys[1], more)
 }
 
 // notBatchFile refuses a batch's own file (its results, or the batch sent)

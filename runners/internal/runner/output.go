@@ -30,6 +30,7 @@ type Output struct {
 	answered contract.IDSet // the ids of the answers the file holds, sealed
 	errored  contract.IDSet // the ids of its provider-error records, sealed
 	recipes  map[string]bool
+	tags     map[string]bool // the recipe tags its records' run names (RunInfo.RecipeTag)
 	resume   Resume
 	readOnly bool  // read for the ids it answers, not to be written (ReadAnswered)
 	Repaired int64 // bytes of a torn last line cut off when the file was opened
@@ -208,6 +209,12 @@ func (o *Output) scan(path string, r io.Reader) (int64, error) {
 			}
 			o.recipes[run.Recipe] = true
 		}
+		if run != nil && run.RecipeTag != "" {
+			if o.tags == nil {
+				o.tags = map[string]bool{}
+			}
+			o.tags[run.RecipeTag] = true
+		}
 		if ok {
 			o.answered.Add(IDOf(id), line)
 		} else {
@@ -319,6 +326,11 @@ func (o *Output) Answered(id string) bool {
 // Recipes are the recipes the file's records name (their run's), nil when
 // none names one.
 func (o *Output) Recipes() map[string]bool { return o.recipes }
+
+// RecipeTags are the recipe tags the file's records name (their run's
+// recipe_tag: results converted without the request file), nil when none
+// does.
+func (o *Output) RecipeTags() map[string]bool { return o.tags }
 
 // Errored reports whether the file holds a provider-error record for the
 // request id: a live run asks it again, and a converter of batch results,

@@ -43,12 +43,17 @@ type RunInfo struct {
 	// "name=value" words ("api=chat max_tokens=request temperature=0.7"):
 	// a file is resumed only with the same.
 	Settings string `json:"settings,omitempty"`
+	// RecipeTag is, in the records of a batch's results converted without
+	// the request file (no recipe to name), the recipe tag their custom ids
+	// carry: the first 8 hex digits of the recipe, which a later conversion
+	// into the file checks its results' against.
+	RecipeTag string `json:"recipe_tag,omitempty"`
 }
 
 // Object returns the run member's value, empty fields left out.
 func (r *RunInfo) Object() contract.Object {
 	var o contract.Object
-	for _, m := range [...]contract.Member{{Key: "runner", Value: r.Runner}, {Key: "provider", Value: r.Provider}, {Key: "model", Value: r.Model}, {Key: "study", Value: r.Study}, {Key: "recipe", Value: r.Recipe}, {Key: "settings", Value: r.Settings}} {
+	for _, m := range [...]contract.Member{{Key: "runner", Value: r.Runner}, {Key: "provider", Value: r.Provider}, {Key: "model", Value: r.Model}, {Key: "study", Value: r.Study}, {Key: "recipe", Value: r.Recipe}, {Key: "settings", Value: r.Settings}, {Key: "recipe_tag", Value: r.RecipeTag}} {
 		if m.Value != "" {
 			o = append(o, m)
 		}
