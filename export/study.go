@@ -95,6 +95,18 @@ func ParseStudy(name string, data []byte) (contract.Study, error) {
 	if ptr, msg := checkStudyFile(&s, given); msg != "" {
 		return s, rec.Errorf(contract.PointerOffset(data, ptr), "study: %s", msg)
 	}
+	if s.Prices != nil {
+		// one price of the two: the other taken as 0, every cost figure
+		// too low ({} says nothing, as a CogLang study writes it)
+		in, out := contract.PointerOffset(data, "/prices/input_per_million_usd"), contract.PointerOffset(data, "/prices/output_per_million_usd")
+		if (in == 0) != (out == 0) {
+			missing := "output_per_million_usd"
+			if in == 0 {
+				missing = "input_per_million_usd"
+			}
+			return s, rec.Errorf(contract.PointerOffset(data, "/prices"), "study: prices: %s is missing: give both prices, USD per million tokens (0 where those tokens cost nothing)", missing)
+		}
+	}
 	s.Source = rec
 	return s, nil
 }
@@ -395,6 +407,14 @@ func ApplyPrices(s contract.Study, input, output *float64) (contract.Study, erro
 	}
 	if input == nil && output == nil {
 		return s, nil
+	}
+	if s.Prices == nil && (input == nil || output == nil) {
+		// the other would be 0, and every cost figure too low, said nowhere
+		given, other := "--input-price", "--output-price"
+		if input == nil {
+			given, other = other, given
+		}
+		return s, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("%s without %s, and the study has no prices: give both (%s 0 where those tokens cost nothing)", given, other, other)}
 	}
 	p := contract.Prices{}
 	if s.Prices != nil {

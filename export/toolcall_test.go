@@ -240,7 +240,7 @@ func TestRecipe(t *testing.T) {
 		{"limit", Overrides{Limit: &one}, true},
 		{"repeats", Overrides{Repeats: &two}, true},
 		{"repairs", Overrides{Repairs: &two}, true},
-		{"prices", Overrides{InputPrice: &price}, true},
+		{"prices", Overrides{InputPrice: &price, OutputPrice: &price}, true},
 		{"gates", Overrides{Gates: []string{"input_schema.first_pass_success_percent>=90"}}, true},
 		{"the dataset's contents elsewhere", Overrides{Dataset: same}, true},
 		{"the default schemas named", Overrides{Schema: "reference", MinimalSchema: "minimal"}, true},

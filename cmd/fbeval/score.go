@@ -33,7 +33,7 @@ type ScoreCmd struct {
 	FailuresOnly        bool     `help:"CogLang: keep only failing cases in the per-case results."`
 	CasesOut            string   `help:"Toolcall: write one fbeval-case-result/v1 line per case, arm and repeat to FILE (- is standard output, with the report in a file)." placeholder:"FILE"`
 	Output              string   `short:"o" help:"Write the report to FILE instead of standard output: a file is replaced whole once the report is complete, never left half-written; a pipe or FIFO is written as it goes." placeholder:"FILE"`
-	InputPrice          *float64 `help:"Toolcall: USD per million input tokens." placeholder:"USD"`
+	InputPrice          *float64 `help:"Toolcall: USD per million input tokens (with --output-price, or the study's prices)." placeholder:"USD"`
 	OutputPrice         *float64 `help:"Toolcall: USD per million output tokens." placeholder:"USD"`
 	Gate                []string `help:"Toolcall: a threshold on a report field, FIELD OP NUMBER, e.g. input_schema.first_pass_success_percent>=90; exit 1 when unmet. Percents are 0-100 (write 0.5% for half a percent); fields are checked before scoring." placeholder:"EXPR" sep:"none"`
 	MinSuccess          []string `help:"Toolcall: the least first-pass success percent of every arm (90), or of one arm (input_schema=90); exit 1 when unmet. Shorthand for --gate ARM.first_pass_success_percent>=N." placeholder:"PERCENT|ARM=PERCENT" sep:"none"`
