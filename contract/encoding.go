@@ -61,7 +61,7 @@ const EncodingMagic = 10
 // the file's first EncodingMagic bytes.
 func WrongEncoding(name string, head []byte) error {
 	if msg := wrongEncodingMsg(name, head); msg != "" {
-		return &InputError{Kind: ErrSyntax, File: name, Line: 1, Col: 1, Msg: msg}
+		return &InputError{Kind: ErrSyntax, File: name, Line: 1, Col: 1, Msg: msg, Advised: true}
 	}
 	return nil
 }
@@ -69,13 +69,13 @@ func WrongEncoding(name string, head []byte) error {
 // wrongEncodingMsg is WrongEncoding's message, or "".
 func wrongEncodingMsg(name string, head []byte) string {
 	if format, cmd := compressed(head); format != "" {
-		if Stdin(name) {
+		if Stdin(name) || name == StdinName {
 			return fmt.Sprintf("%s-compressed data, not JSON text: decompress it on the way in (%s FILE | ...)", format, cmd)
 		}
 		return fmt.Sprintf("%s-compressed, not JSON text: decompress it first (%s %s > %s) and give that file", format, cmd, name, plainName(name, true))
 	}
 	if enc := wide(head); enc != "" {
-		if Stdin(name) {
+		if Stdin(name) || name == StdinName {
 			return fmt.Sprintf("%s text, not UTF-8: convert it on the way in (iconv -f %s -t UTF-8 FILE | ...)", enc, enc)
 		}
 		return fmt.Sprintf("%s text, not UTF-8: convert it first (iconv -f %s -t UTF-8 %s > %s) and give that file", enc, enc, name, plainName(name, false))

@@ -68,6 +68,9 @@ func TestCompressedMsg(t *testing.T) {
 		{"responses", "gzip", "gzip -dc", "gzip-compressed, not JSON text: decompress it first (gzip -dc responses > responses.json) and give that file"},
 		{".gz", "gzip", "gzip -dc", "gzip-compressed, not JSON text: decompress it first (gzip -dc .gz > .gz.json) and give that file"},
 		{"-", "zip", "unzip -p", "zip-compressed data, not JSON text: decompress it on the way in (unzip -p FILE | ...)"},
+		// standard input by its name in messages (a runner's): no command
+		// of <stdin> as a file
+		{StdinName, "gzip", "gzip -dc", "gzip-compressed data, not JSON text: decompress it on the way in (gzip -dc FILE | ...)"},
 	}
 	for _, tc := range cases {
 		head := map[string]string{"UTF-16": "\xff\xfe{\x00", "gzip": "\x1f\x8b", "zstd": "\x28\xb5\x2f\xfd", "zip": "PK\x03\x04"}[tc.format]

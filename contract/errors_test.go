@@ -74,7 +74,8 @@ func TestRecordErrorKinds(t *testing.T) {
 		{"empty id", `{"request_id":"","output":"o"}`, ErrField, 1, "", false},
 		{"boxed id", `{"request_id":["a"],"output":"o"}`, ErrField, 1, "", true},
 		{"id quoting advice", `{"request_id":["another version of the format than this fbeval reads"," at /x"],"output":"o"}`, ErrField, 1, "", false},
-		{"invalid JSON", `{"request_id":"a","output":"o",}`, ErrSyntax, 31, "", false},
+		{"invalid JSON", `{"request_id":"a","output":"o",}`, ErrSyntax, 31, "", true}, // it names the comma to remove
+		{"invalid JSON cut", `{"request_id":"a","output":"o"`, ErrSyntax, 31, "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

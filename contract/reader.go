@@ -600,7 +600,7 @@ func (r *Reader) scanLine() bool {
 				if r.opts.CutHint != "" {
 					msg += " (" + r.opts.CutHint + ")"
 				}
-				r.rec.Err = &InputError{Kind: ErrSyntax, File: r.name, Line: lineNo, Col: col + at, Msg: msg}
+				r.rec.Err = &InputError{Kind: ErrSyntax, File: r.name, Line: lineNo, Col: col + at, Msg: msg, Advised: r.opts.CutHint != ""}
 			}
 		}
 		r.index++

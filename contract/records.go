@@ -489,12 +489,12 @@ func DecodeError(rec *Record, err error) error {
 	if errors.As(err, &se) {
 		if at, ok := RecordFollows(rec.Raw, se.ByteOffset); ok {
 			if LoneCR(rec.Raw[:at]) {
-				return rec.Errorf(at, "%s", LoneCRLines).Of(ErrSyntax)
+				return rec.Errorf(at, "%s", LoneCRLines).Of(ErrSyntax).Advising(true)
 			}
-			return rec.Errorf(at, "%s", TwoRecordsOnALine).Of(ErrSyntax)
+			return rec.Errorf(at, "%s", TwoRecordsOnALine).Of(ErrSyntax).Advising(true)
 		}
 		if hint := NotJSON(rec.Raw, se.ByteOffset); hint != "" {
-			return rec.Errorf(se.ByteOffset, "invalid JSON: %s", hint).Of(ErrSyntax)
+			return rec.Errorf(se.ByteOffset, "invalid JSON: %s", hint).Of(ErrSyntax).Advising(true)
 		}
 		return rec.Errorf(se.ByteOffset, "invalid JSON: %s", cleanJSONMessage(se.Err)).Of(ErrSyntax)
 	}

@@ -434,6 +434,23 @@ func TestWrongFilesGivenAsResults(t *testing.T) {
 	}
 }
 
+// TestBrokenResultLine: a line broken inside a results file (a provider
+// writes each whole: an editor's, two downloads joined) says to fetch the
+// file again, as one cut at the file's end does; it said nothing to do.
+func TestBrokenResultLine(t *testing.T) {
+	data, err := os.ReadFile("testdata/openai_output.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	lines[1] = lines[1][:120] + "\n"
+	broken := writeIn(t, t.TempDir(), "out.jsonl", strings.Join(lines, ""))
+	code, out, errs := runBatch(t, "", "from-openai", broken)
+	if want := "fbeval-batch: " + broken + ":2:121: invalid JSON: the record ends inside a JSON value: a provider writes each result whole, so the file was changed after it was written: fetch it from the provider again\n"; code != 2 || out != "" || errs != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant:\n%s", code, errs, want)
+	}
+}
+
 // TestUsageWords: a command without its arguments, or a flag without its value,
 // is named as the command's help names it, with the command's help to see.
 func TestUsageWords(t *testing.T) {
@@ -866,6 +883,11 @@ func TestRetryBatchMistakes(t *testing.T) {
 	retry := write("retry.jsonl", result(ids[1], mine, true))
 	resp := filepath.Join(dir, "responses.jsonl")
 	runBatch(t, "", "from-openai", "--requests", reqs, "-o", resp, first)
+	// written to standard output, the next batch is named too (it was only
+	// with -o)
+	if code, _, errs := runBatch(t, "", "from-openai", "--requests", reqs, first); code != 1 || !strings.Contains(errs, "the requests left with an error make the next batch: fbeval-batch to-openai "+reqs+" --model MODEL --answered FILE, FILE the file these records went to") {
+		t.Errorf("errors written to standard output: exit %d\n%s", code, errs)
+	}
 
 	// the batch written over the --answered file, as >> would
 	out, err := os.OpenFile(resp, os.O_WRONLY|os.O_APPEND, 0)

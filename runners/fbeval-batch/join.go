@@ -114,11 +114,11 @@ func (rs *results) index(path string, stdin io.Reader, seen func(cid string)) er
 	for rd.Scan() {
 		rec := rd.Record()
 		if rec.Err != nil {
-			return rec.Err
+			return lineErr(rec.Err)
 		}
 		r, err := rs.parse(rec, false)
 		if err != nil {
-			return err
+			return lineErr(err)
 		}
 		if rs.entries.len() == math.MaxUint32 {
 			return usagef("more than %d results: convert them in parts", uint64(math.MaxUint32))

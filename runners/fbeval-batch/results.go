@@ -30,6 +30,21 @@ func newResultsReader(name string, r io.Reader) *contract.Reader {
 		CutHint: "a download stopped before it finished leaves it so: fetch the file from the provider again"})
 }
 
+// lineErr is err, about a line of a results file, with the way on where it
+// is invalid JSON and says none: a provider writes each result whole, so a
+// line broken inside the file was changed after it was written (an editor,
+// two downloads joined).
+func lineErr(err error) error {
+	ie, ok := errors.AsType[*contract.InputError](err)
+	if !ok || ie.Advised || !errors.Is(err, contract.ErrSyntax) {
+		return err
+	}
+	c := *ie
+	c.Msg += ": a provider writes each result whole, so the file was changed after it was written: fetch it from the provider again"
+	c.Advised = true
+	return &c
+}
+
 // eachLine reads a whole results file with f into memory; a bad line is an error at
 // FILE:LINE:COL.
 func eachLine(name string, r io.Reader, f parser) ([]result, error) {
@@ -38,11 +53,11 @@ func eachLine(name string, r io.Reader, f parser) ([]result, error) {
 	for rd.Scan() {
 		rec := rd.Record()
 		if rec.Err != nil {
-			return nil, rec.Err
+			return nil, lineErr(rec.Err)
 		}
 		res, err := f(rec, true)
 		if err != nil {
-			return nil, err
+			return nil, lineErr(err)
 		}
 		res.where = fmt.Sprintf("%s:%d", rec.File, rec.Line)
 		out = append(out, res)

@@ -900,9 +900,13 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	if legacy > 0 {
 		note(fmt.Sprintf("%s custom ids without the recipe tag (a batch made by an older fbeval-batch, by hand, or with its tags cut): they are joined by request id alone, so nothing tells them from answers to another export's prompts; check that %s is the request file the batch was made from", contract.Plural(legacy, "result has", "results have"), c.Requests))
 	}
-	if (t.errors > 0 || erroredBefore > 0) && c.Output != "-" && c.Requests != "" {
+	switch {
+	case (t.errors > 0 || erroredBefore > 0) && c.Output != "-" && c.Requests != "":
 		// the way on: a batch of what is left, converted into the same file
 		note(fmt.Sprintf("the requests left with an error make the next batch: %s %s --model MODEL --answered %s (the model this batch asked), and its results convert into %s as these did", toCommand(anth), c.Requests, c.Output, c.Output))
+	case t.errors > 0 && c.Requests != "":
+		// written to standard output: the file it went to is the one
+		note(fmt.Sprintf("the requests left with an error make the next batch: %s %s --model MODEL --answered FILE, FILE the file these records went to (the model this batch asked), and its results convert into it with -o FILE", toCommand(anth), c.Requests))
 	}
 	left := ""
 	if erroredBefore > 0 {
