@@ -1,12 +1,9 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/fbeval/fbeval/contract"
 )
 
 // joinedFlags are the repeatable flags whose values joinRepeated gathers, each
@@ -78,61 +75,6 @@ func splitJoined(values []string) []string {
 		out = append(out, strings.Split(v, joinSep)...)
 	}
 	return out
-}
-
-// expandPatterns gives each file of flag (or each file argument, flag "")
-// that names no file and holds a pattern (*, ?, [...]) as the files it
-// matches, in byte order: a thousand shards are --responses 'shards/*.jsonl',
-// quoted so that fbeval, not the shell, expands it. A pattern that matches
-// nothing is exit 2, never an empty score.
-func expandPatterns(flag string, paths []string) ([]string, error) {
-	var out []string
-	for _, p := range paths {
-		given := p
-		if flag != "" {
-			given = flag + " " + p
-		}
-		if contract.Stdin(p) || !strings.ContainsAny(p, "*?[") {
-			out = append(out, p)
-			continue
-		}
-		if _, err := os.Lstat(p); err == nil {
-			out = append(out, p) // a file of that name
-			continue
-		}
-		if strings.Contains(p, "**") {
-			// Glob reads ** as *, one folder deep: files deeper would be left out
-			return nil, usageError("%s: ** (any depth) is not read as a pattern here, where * matches within one folder: give one pattern a folder depth ('out/*/*.jsonl')", given)
-		}
-		matches, err := filepath.Glob(p)
-		if err != nil {
-			return nil, usageError("%s: no such file, and not a pattern either (%v)", given, err)
-		}
-		matches = slices.DeleteFunc(matches, func(m string) bool { return hiddenMatch(p, m) })
-		if len(matches) == 0 {
-			return nil, usageError("%s: no file matches the pattern", given)
-		}
-		out = append(out, matches...)
-	}
-	return out, nil
-}
-
-// hiddenMatch reports whether match, which pattern matched, names a hidden
-// file or folder (a name that starts with a dot) where the pattern's part does
-// not start with one: as a shell's * and ? leave them, so 'out/*' is not
-// also the .tmp files of an interrupted write beside them.
-func hiddenMatch(pattern, match string) bool {
-	ps := strings.Split(filepath.Clean(pattern), string(filepath.Separator))
-	ms := strings.Split(filepath.Clean(match), string(filepath.Separator))
-	if len(ps) != len(ms) {
-		return false
-	}
-	for i, m := range ms {
-		if strings.HasPrefix(m, ".") && !strings.HasPrefix(ps[i], ".") && strings.ContainsAny(ps[i], "*?[") {
-			return true
-		}
-	}
-	return false
 }
 
 // patternOf is the quoted pattern that matches exactly files, more than

@@ -23,7 +23,7 @@ type ExportCmd struct {
 }
 
 func (c *ExportCmd) Run(env *Env) error {
-	repairFrom, err := expandPatterns("--repair-from", splitJoined(c.RepairFrom))
+	repairFrom, err := contract.ExpandPatterns("--repair-from", splitJoined(c.RepairFrom))
 	if err != nil {
 		return err
 	}

@@ -66,7 +66,7 @@ func (c *ScoreCmd) sayGivenTwice(env *Env) {
 }
 
 func (c *ScoreCmd) Run(env *Env) error {
-	responses, err := expandPatterns("--responses", splitJoined(c.Responses))
+	responses, err := contract.ExpandPatterns("--responses", splitJoined(c.Responses))
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func (c *ScoreCmd) Run(env *Env) error {
 	env.noteInput(c.Responses...)
 	var seen fileSet // the files named so far, each stat'ed once
 	for i, p := range c.Responses {
-		if err := commaList(c.responsesFlag(), p); err != nil {
+		if err := contract.CommaList(c.responsesFlag(), p); err != nil {
 			return err
 		}
 		if contract.Stdin(p) && slices.Contains(c.Responses[:i], p) {
@@ -628,27 +628,6 @@ func minSuccessGates(values, arms []string) (out, from []string, err error) {
 		out, from = append(out, arm+".first_pass_success_percent>="+pct), append(from, v)
 	}
 	return out, from, nil
-}
-
-// commaList refuses a path that does not exist and is files joined by commas
-// (--responses a.jsonl,b.jsonl), which the flag takes as one name: each file
-// is given with a flag of its own.
-func commaList(flag, path string) error {
-	if !strings.Contains(path, ",") {
-		return nil
-	}
-	if _, err := os.Stat(path); err == nil {
-		return nil
-	}
-	parts := strings.Split(path, ",")
-	var fixed []string
-	for _, p := range parts {
-		if _, err := os.Stat(p); err != nil {
-			return nil // a name with a comma that is missing: the read says so
-		}
-		fixed = append(fixed, flag+" "+p)
-	}
-	return usageError("%s %s: no such file; %s takes one file, so give each its own: %s", flag, path, flag, strings.Join(fixed, " "))
 }
 
 // fileSet finds a file among those added, as os.SameFile tells them apart,

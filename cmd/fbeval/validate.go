@@ -29,7 +29,7 @@ func (c *ValidateCmd) Run(env *Env) error {
 			return unknownSchema(c.Schema)
 		}
 	}
-	files, err := expandPatterns("", c.Files)
+	files, err := contract.ExpandPatterns("", c.Files)
 	if err != nil {
 		return err
 	}

@@ -451,6 +451,33 @@ func TestBrokenResultLine(t *testing.T) {
 	}
 }
 
+// TestResultsPattern: results files given as a quoted pattern are the files
+// it matches, as fbeval score takes its shards; a pattern that matches none,
+// and files joined by commas, are named with what to do (each was "cannot
+// read results: open ...: no such file or directory").
+func TestResultsPattern(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("testdata/openai_output.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	a := writeIn(t, dir, "out_1.jsonl", lines[0]+lines[1])
+	b := writeIn(t, dir, "out_2.jsonl", strings.Join(lines[2:], ""))
+	wholeCode, whole, _ := runBatch(t, "", "from-openai", "testdata/openai_output.jsonl")
+	if code, out, errs := runBatch(t, "", "from-openai", filepath.Join(dir, "out_*.jsonl")); code != wholeCode || out != whole {
+		t.Errorf("a pattern: exit %d\n%s\n%s", code, out, errs)
+	}
+	for _, tt := range []struct{ arg, want string }{
+		{filepath.Join(dir, "none_*.jsonl"), filepath.Join(dir, "none_*.jsonl") + ": no file matches the pattern"},
+		{a + "," + b, a + "," + b + ": no such file; an argument is one file, so give each apart: " + a + " " + b},
+	} {
+		if code, out, errs := runBatch(t, "", "from-openai", tt.arg); code != 2 || out != "" || errs != "fbeval-batch: "+tt.want+"\n" {
+			t.Errorf("%s: exit %d\n%s", tt.arg, code, errs)
+		}
+	}
+}
+
 // TestUsageWords: a command without its arguments, or a flag without its value,
 // is named as the command's help names it, with the command's help to see.
 func TestUsageWords(t *testing.T) {

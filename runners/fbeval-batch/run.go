@@ -103,7 +103,7 @@ type toAnthropic struct {
 }
 
 type fromFlags struct {
-	Results  []string `arg:"" help:"Batch results files (JSONL): OpenAI's output and error files, or Anthropic's results file; - reads stdin."`
+	Results  []string `arg:"" help:"Batch results files (JSONL): OpenAI's output and error files, or Anthropic's results file; a quoted pattern ('out/*.jsonl') reads the files it matches; - reads stdin."`
 	Requests string   `help:"The request file the batch was made from: restores case ids and the response family, orders the records, reports unknown and missing ids."`
 	Output   string   `short:"o" default:"-" placeholder:"FILE" help:"Write responses to FILE, resuming it as the live runners do: requests it answers are skipped, the rest appended; a file of another study or provider, or one another run is writing, is refused. - writes stdout."`
 	Fresh    bool     `help:"Start the -o file over instead of resuming it."`
@@ -562,6 +562,18 @@ type result struct {
 // read again from its file, whole, and counted: in request order, or without a
 // request file in id order.
 func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser, anth bool) (int, error) {
+	// a quoted pattern of shards, as fbeval score takes them; files joined
+	// by commas are given apart
+	results, err := contract.ExpandPatterns("", c.Results)
+	if err != nil {
+		return 0, err
+	}
+	for _, p := range results {
+		if err := contract.CommaList("", p); err != nil {
+			return 0, err
+		}
+	}
+	c.Results = results
 	if err := givenOnce(c.Results, c.Requests, stdin); err != nil {
 		return 0, err
 	}
