@@ -195,10 +195,17 @@ func ParseMessage(body []byte) (runner.Result, error) {
 			return runner.Result{}, runner.BadResponse("the message content is not a list of blocks: %s", runner.DecodeErrorText(m.Content, "the content", &blocks, err))
 		}
 	}
-	for _, b := range blocks {
+	first := -1
+	for i, b := range blocks {
 		if b.Type == "tool_use" {
-			return runner.ToolResult(res, runner.ToolCall{Name: b.Name, Arguments: string(b.Input)}, m.Content), nil
+			res.Calls++
+			if first < 0 {
+				first = i
+			}
 		}
+	}
+	if first >= 0 {
+		return runner.ToolResult(res, runner.ToolCall{Name: blocks[first].Name, Arguments: string(blocks[first].Input)}, m.Content), nil
 	}
 	var text strings.Builder
 	for _, b := range blocks {

@@ -317,10 +317,17 @@ func ParseChat(body []byte) (runner.Result, error) {
 			res.OutputTokens = &n
 		}
 	}
+	var first *functionCall
 	for _, tc := range msg.ToolCalls {
 		if tc.Function != nil && (tc.Type == "function" || tc.Type == "") {
-			return runner.ToolResult(res, runner.ToolCall{Name: tc.Function.Name, Arguments: tc.Function.argumentsText()}, ch.Message), nil
+			res.Calls++
+			if first == nil {
+				first = tc.Function
+			}
 		}
+	}
+	if first != nil {
+		return runner.ToolResult(res, runner.ToolCall{Name: first.Name, Arguments: first.argumentsText()}, ch.Message), nil
 	}
 	if fc := msg.FunctionCall; fc != nil {
 		return runner.ToolResult(res, runner.ToolCall{Name: fc.Name, Arguments: fc.argumentsText()}, ch.Message), nil
@@ -469,10 +476,17 @@ func ParseResponses(body []byte) (runner.Result, error) {
 		res.InputTokens, res.OutputTokens = counts.Of("usage.input_tokens", u.InputTokens), counts.Of("usage.output_tokens", u.OutputTokens)
 		counts.Keep(&res)
 	}
-	for _, item := range items {
+	first := -1
+	for i, item := range items {
 		if item.Type == "function_call" {
-			return runner.ToolResult(res, runner.ToolCall{Name: item.Name, Arguments: item.Arguments}, a.Output), nil
+			res.Calls++
+			if first < 0 {
+				first = i
+			}
 		}
+	}
+	if first >= 0 {
+		return runner.ToolResult(res, runner.ToolCall{Name: items[first].Name, Arguments: items[first].Arguments}, a.Output), nil
 	}
 	// a model that labels its messages (gpt-5.3-codex and later) answers in
 	// its final_answer message; the commentary before it is no part of it

@@ -218,6 +218,30 @@ func TestEmptyAnswerKeepsReasoning(t *testing.T) {
 	}
 }
 
+// TestCallsCounted: an answer's function calls are counted (the first is
+// the output): a model that calls tools in parallel is said by the run.
+func TestCallsCounted(t *testing.T) {
+	for file, want := range map[string]int{
+		"chat_tool_call_null_content.json":  2,
+		"chat_tool_call_empty_content.json": 1,
+		"chat_text.json":                    0,
+		"responses_function_call.json":      1,
+	} {
+		body, err := os.ReadFile(filepath.Join("testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		parse := ParseChat
+		if strings.HasPrefix(file, "responses_") {
+			parse = ParseResponses
+		}
+		res, err := parse(body)
+		if err != nil || res.Calls != want {
+			t.Errorf("%s: %d calls (%v), want %d", file, res.Calls, err, want)
+		}
+	}
+}
+
 func TestParseRecordedFailure(t *testing.T) {
 	body, err := os.ReadFile("testdata/responses_failed.json")
 	if err != nil {

@@ -70,6 +70,9 @@ type Summary struct {
 	// EmptyReasoning counts the empty answers beside which the server
 	// returned the model's reasoning (ReasoningKey).
 	EmptyReasoning int
+	// ManyCalls counts the answers that called more than one tool, of which
+	// the first is scored (Result.Calls).
+	ManyCalls int
 }
 
 // String is the summary line printed at the end of a run.
@@ -85,6 +88,9 @@ func (s Summary) String() string {
 	}
 	if s.CallsInText > 0 {
 		line += "; " + contract.Plural(s.CallsInText, "answer is a tool call", "answers are tool calls") + " left in the text"
+	}
+	if s.ManyCalls > 0 {
+		line += "; " + contract.Plural(s.ManyCalls, "answer calls", "answers call") + " more than one tool (the first is scored)"
 	}
 	if s.Stopped != "" {
 		line += "; stopped: " + s.Stopped
@@ -124,6 +130,12 @@ func finishOrNone(fr string) string {
 // did not parse the model's calls), and the first emptyRun answers when every
 // one is empty.
 func (s *Summary) countAnswer(res *Result, warn func(string), id string, tools bool) {
+	if res.Calls > 1 {
+		s.ManyCalls++
+		if s.ManyCalls == 1 && warn != nil {
+			warn(fmt.Sprintf("the answer to %s calls %d tools, and only the first is scored (the answer's envelope holds one; the others are in its metadata.provider_output): a model that calls tools in parallel, which a study of one call a case scores by its first", id, res.Calls))
+		}
+	}
 	out := ""
 	if res.Output != nil {
 		out = *res.Output

@@ -956,6 +956,30 @@ func TestRunWarnsOfTheAnswerInTheReasoning(t *testing.T) {
 	}
 }
 
+// TestRunWarnsOfManyCalls: an answer that calls more than one tool is said
+// at the first and counted in the summary: only its first call is scored.
+func TestRunWarnsOfManyCalls(t *testing.T) {
+	body, err := os.ReadFile("../openai/testdata/chat_tool_call_null_content.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ts := startServer(t, fakeserver.Options{Fault: func(string, int) fakeserver.Fault { return fakeserver.Fault{Status: 200, Body: body} }})
+	var warned []string
+	opts := fast
+	opts.Warn = func(msg string) { warned = append(warned, msg) }
+	sum, err := runner.Run(context.Background(), runner.FromItems(makeItems(3)), client(ts), runner.NewOutput(io.Discard), opts)
+	if err != nil || sum.Answered != 3 || sum.ManyCalls != 3 {
+		t.Fatalf("summary %+v, %v", sum, err)
+	}
+	want := []string{"the answer to case-00.a1 calls 2 tools, and only the first is scored (the answer's envelope holds one; the others are in its metadata.provider_output): a model that calls tools in parallel, which a study of one call a case scores by its first"}
+	if !slices.Equal(warned, want) {
+		t.Errorf("warned %q, want %q", warned, want)
+	}
+	if !strings.HasSuffix(sum.String(), "; 3 answers call more than one tool (the first is scored)") {
+		t.Errorf("summary %q", sum.String())
+	}
+}
+
 // TestTemperatureRefused: the refusals of a temperature that OpenAI's reasoning
 // models and Anthropic's models after Claude Opus 4.6 send (as reports show
 // them) name the way on, when a temperature was sent; nothing else does.

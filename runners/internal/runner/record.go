@@ -23,6 +23,9 @@ type Result struct {
 	FinishReason  string
 	Error         *contract.ProviderError
 	Metadata      contract.Object
+	// Calls counts the tool calls of an answer that called tools; the
+	// first is the output (ToolResult), the others only in its metadata.
+	Calls int
 	// Run is what the runner was run with, written as the record's "run".
 	Run *RunInfo
 }
