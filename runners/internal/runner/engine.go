@@ -124,11 +124,13 @@ func finishOrNone(fr string) string {
 	return fr
 }
 
-// countAnswer counts an answer of this run that measures nothing, and warns of
-// the first such of each kind: one that holds the model's thinking, one to a
-// request that offers tools that is a tool call left in the text (a server that
-// did not parse the model's calls), and the first emptyRun answers when every
-// one is empty.
+// countAnswer counts an answer of this run that measures nothing, or that
+// calls more than one tool, and warns of the first such of each kind: one
+// that calls several tools (the first is scored), one that holds the model's
+// thinking, one to a request that offers tools that is a tool call left in the
+// text (a server that did not parse the model's calls), one empty beside the
+// reasoning the server returned apart, and the first emptyRun answers when
+// every one is empty.
 func (s *Summary) countAnswer(res *Result, warn func(string), id string, tools bool) {
 	if res.Calls > 1 {
 		s.ManyCalls++
