@@ -137,10 +137,11 @@ type usage struct {
 }
 
 type block struct {
-	Type  string          `json:"type"`
-	Text  string          `json:"text"`
-	Name  string          `json:"name"`
-	Input json.RawMessage `json:"input"`
+	Type     string          `json:"type"`
+	Text     string          `json:"text"`
+	Thinking string          `json:"thinking"`
+	Name     string          `json:"name"`
+	Input    json.RawMessage `json:"input"`
 }
 
 // ParseMessage reads a Messages API answer. A tool_use block wins over text (a model
@@ -154,11 +155,20 @@ func ParseMessage(body []byte) (runner.Result, error) {
 	if err := runner.DecodeBody(body, &m, "a message"); err != nil {
 		return runner.Result{}, err
 	}
+	if m.Type == "error" {
+		// an error answered with 200 (a gateway's, a proxy's): the error
+		// it is, as its status would have said
+		return runner.Result{}, errorIn200(body)
+	}
 	if m.Type != "message" && m.Type != "" {
 		return runner.Result{}, runner.BadResponse("the answer is a %q, not a message", m.Type)
 	}
 	if m.Content == nil && m.StopReason == nil {
 		return runner.Result{}, runner.BadResponse("the answer has no content")
+	}
+	if string(m.Content) == "null" {
+		// the API's content is a list, empty where the model said nothing
+		return runner.Result{}, runner.BadResponse("the message's content is null, not a list of blocks")
 	}
 	if m.StopReason != nil && *m.StopReason == "pause_turn" {
 		// a turn paused mid-way (a long-running server tool): its text is
@@ -205,16 +215,50 @@ func ParseMessage(body []byte) (runner.Result, error) {
 		}
 	}
 	if first >= 0 {
+		if blocks[first].Input == nil {
+			// the API's tool_use always has its input ({} for none)
+			return runner.Result{}, runner.BadResponse("the tool_use block of %q has no input", blocks[first].Name)
+		}
 		return runner.ToolResult(res, runner.ToolCall{Name: blocks[first].Name, Arguments: string(blocks[first].Input)}, m.Content), nil
 	}
-	var text strings.Builder
+	var text, thinking strings.Builder
 	for _, b := range blocks {
-		if b.Type == "text" {
+		switch b.Type {
+		case "text":
 			text.WriteString(b.Text)
+		case "thinking":
+			thinking.WriteString(b.Thinking)
 		}
 	}
 	res.Output = runner.String(text.String())
+	if strings.TrimSpace(text.String()) == "" && strings.TrimSpace(thinking.String()) != "" {
+		// the model's text went to its thinking (its tokens spent there):
+		// kept, so the record shows where
+		res.Metadata = append(res.Metadata, contract.Member{Key: runner.ReasoningKey, Value: thinking.String()})
+	}
 	return res, nil
+}
+
+// errorIn200 is the error of an error body answered with status 200: the
+// status the API answers its type with, else a bad_response with its text.
+func errorIn200(body []byte) error {
+	var e struct {
+		Error json.RawMessage `json:"error"`
+	}
+	_ = runner.JSON.Unmarshal(body, &e)
+	var kind struct {
+		Type string `json:"type"`
+	}
+	_ = runner.JSON.Unmarshal(e.Error, &kind)
+	if st := ErrorStatus(kind.Type); st != 0 {
+		ce := runner.StatusError(st, body)
+		ce.Message += " (in a 200 answer)"
+		return ce
+	}
+	if ce := runner.ErrorInAnswer(e.Error); ce != nil {
+		return ce
+	}
+	return runner.BadResponse("the answer is an error, with nothing said of it")
 }
 
 // ErrorStatus is the HTTP status the Messages API answers an error type with (0 for

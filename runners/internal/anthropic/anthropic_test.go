@@ -150,6 +150,23 @@ func TestParsePauseTurn(t *testing.T) {
 	}
 }
 
+// TestThinkingOnlyKeepsReasoning: an answer of thinking and no text (its
+// tokens spent there) keeps the thinking in metadata.reasoning, as the
+// OpenAI-compatible runner keeps a reasoning returned apart.
+func TestThinkingOnlyKeepsReasoning(t *testing.T) {
+	res, err := ParseMessage([]byte(`{"type":"message","content":[{"type":"thinking","thinking":"Osaka to Auckland, four","signature":"s"}],"stop_reason":"max_tokens"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := res.Metadata.Get(runner.ReasoningKey); *res.Output != "" || got != "Osaka to Auckland, four" {
+		t.Errorf("output %q, metadata %v", *res.Output, res.Metadata)
+	}
+	res, err = ParseMessage([]byte(`{"type":"message","content":[{"type":"thinking","thinking":"t","signature":"s"},{"type":"text","text":"a"}],"stop_reason":"end_turn"}`))
+	if _, ok := res.Metadata.Get(runner.ReasoningKey); err != nil || ok {
+		t.Errorf("an answer with text keeps its thinking: %v %v", res.Metadata, err)
+	}
+}
+
 func TestParseMessage(t *testing.T) {
 	for _, tt := range []struct {
 		name, body, output, finish, err string
@@ -158,11 +175,24 @@ func TestParseMessage(t *testing.T) {
 		{"text", `{"id":"msg_1","type":"message","model":"c","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}],"stop_reason":"end_turn","usage":{"input_tokens":10,"output_tokens":2,"cache_creation_input_tokens":5,"cache_read_input_tokens":100}}`, "ab", "end_turn", "", 115},
 		{"refusal", `{"type":"message","content":[],"stop_reason":"refusal","usage":{"input_tokens":4,"output_tokens":0}}`, "", "refusal", "", 4},
 		{"tool use", `{"type":"message","content":[{"type":"tool_use","id":"t","name":"f","input":{"a":1}}],"stop_reason":"tool_use"}`, `{"action":"call_tool","tool":"f","arguments":{"a":1},"missingFields":[],"reason":""}`, "tool_use", "", -1},
-		{"error object", `{"type":"error","error":{"type":"overloaded_error","message":"x"}}`, "", "", "not a message", -1},
+		// an error answered with 200: the error its type is (it was "the
+		// answer is a \"error\", not a message", its type and text lost)
+		{"error object", `{"type":"error","error":{"type":"overloaded_error","message":"x"},"request_id":"req_1"}`, "", "", "http_529: HTTP 529 Overloaded (overloaded_error): x (in a 200 answer)", -1},
+		{"error object of an unknown type", `{"type":"error","error":{"type":"gateway_error","message":"x"}}`, "", "", "bad_response: the answer is an error: gateway_error: x", -1},
+		// the SDK's content is a list and a tool_use's input an object: null
+		// content and a call without input are malformed, asked again (they
+		// were an empty answer and a call of no arguments)
+		{"event stream", "event: message_start\ndata: {\"type\":\"message_start\"}\n\n", "", "", "bad_response: the answer is not a message: the body is an event stream (text/event-stream), not JSON: the server streams its answers though the request asks for none", -1},
+		{"content null", `{"type":"message","content":null,"stop_reason":"end_turn"}`, "", "", "the message's content is null, not a list of blocks", -1},
+		{"tool use without input", `{"type":"message","content":[{"type":"tool_use","id":"t","name":"f"}],"stop_reason":"tool_use"}`, "", "", `the tool_use block of "f" has no input`, -1},
 		{"truncated", `{"type":"message","content":[{"ty`, "", "", "not a message", -1},
 		{"content not a list", `{"type":"message","content":"not a list","stop_reason":"end_turn"}`, "", "", "the message content is not a list of blocks: ", -1},
 	} {
 		res, err := ParseMessage([]byte(tt.body))
+		var ce *runner.CallError
+		if errors.As(err, &ce) {
+			err = fmt.Errorf("%s: %s", ce.Code, ce.Message)
+		}
 		if tt.err != "" {
 			// the decoder's error on one line: it is a record's message
 			if err == nil || !strings.Contains(err.Error(), tt.err) || strings.ContainsAny(err.Error(), "\n\t") || len(err.Error()) > 250 {

@@ -73,6 +73,8 @@ type Summary struct {
 	// ManyCalls counts the answers that called more than one tool, of which
 	// the first is scored (Result.Calls).
 	ManyCalls int
+	// LastError is the last error record written, nil when none was.
+	LastError *contract.ProviderError
 }
 
 // String is the summary line printed at the end of a run.
@@ -91,6 +93,11 @@ func (s Summary) String() string {
 	}
 	if s.ManyCalls > 0 {
 		line += "; " + contract.Plural(s.ManyCalls, "answer calls", "answers call") + " more than one tool (the first is scored)"
+	}
+	if s.Errors > 0 && s.Stopped == "" && s.LastError != nil {
+		// the run went through with errors: what they were, and the way on
+		// (a stop says so itself)
+		line += fmt.Sprintf("; the last error: %s: %s; %s, then run again with -o FILE to ask them again", s.LastError.Code, s.LastError.Message, seeTo(s.LastError.Code))
 	}
 	if s.Stopped != "" {
 		line += "; stopped: " + s.Stopped
@@ -292,6 +299,7 @@ func Run(ctx context.Context, reqs *Requests, p Provider, out *Output, opts Opti
 				// not in the file (a full disk): left, asked again on resume
 			case d.res.Error != nil:
 				sum.Errors++
+				sum.LastError = d.res.Error
 			default:
 				sum.Answered++
 				sum.countAnswer(&d.res, opts.Warn, d.id, d.tools)
@@ -422,7 +430,9 @@ func seeTo(code string) string {
 		return "check the account's billing"
 	case "http_500", "http_502", "http_503", "http_504", "http_529":
 		return "the provider is down or overloaded: wait a while"
-	case "http_400", "http_413", "http_422", "bad_request":
+	case "http_413":
+		return "the requests are larger than the provider takes: shorten them (the study's prompt template or schemas) or ask a model that takes more"
+	case "http_400", "http_422", "bad_request":
 		return "the provider refuses the requests as sent: the message says what it wants (a model's own parameters: --max-tokens, --temperature)"
 	}
 	return "the last error's message says what went wrong"

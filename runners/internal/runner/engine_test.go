@@ -230,6 +230,11 @@ func TestFinalErrors(t *testing.T) {
 			if len(recs) != 1 || recs[0].Output != nil || recs[0].Error == nil || recs[0].Error.Code != tt.code || !strings.HasPrefix(recs[0].Error.Message, tt.msg) {
 				t.Errorf("record %s", buf.Bytes())
 			}
+			// a run that went through with errors names the last, and the
+			// way on (it named none short of a stop)
+			if line := sum.String(); !strings.Contains(line, "; the last error: "+tt.code+": "+tt.msg) || !strings.HasSuffix(line, ", then run again with -o FILE to ask them again") {
+				t.Errorf("summary %q", line)
+			}
 		})
 	}
 }

@@ -260,6 +260,11 @@ func DecodeErrorText(body []byte, of string, into any, err error) string {
 		// answered with 200: its start says whose
 		return of + " is an HTML page, not JSON (a proxy's, a sign-in page, or a web page at --base-url): " + oneLine(strings.ToValidUTF8(string(t[:min(len(t), 4*MaxMessageBytes)]), "\uFFFD"))
 	}
+	if bytes.HasPrefix(t, []byte("event:")) || bytes.HasPrefix(t, []byte("data:")) {
+		// server-sent events: the answer streamed, which the runner does
+		// not ask for
+		return of + " is an event stream (text/event-stream), not JSON: the server streams its answers though the request asks for none (a proxy's setting, or a server that streams by default)"
+	}
 	if into != nil {
 		again := reflect.New(reflect.TypeOf(into).Elem()).Interface()
 		if e := jsonv2.Unmarshal(body, again, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true), jsonv2.MatchCaseInsensitiveNames(true)); e != nil {
