@@ -26,7 +26,7 @@ type ResponseFiles struct {
 	Thinking, Quoted, Wrapped, Listed int
 	// Cut counts the records read whose answer the model stopped at its token
 	// limit; Filtered, those a safety filter stopped or withheld, or the model
-	// refused on safety grounds (score.FinishReason), FirstFiltered the least
+	// refused on safety grounds (contract.FinishReason), FirstFiltered the least
 	// case id of them (the first of a fixture of sorted ids; in any order of
 	// the records, the same).
 	Cut, Filtered int

@@ -344,9 +344,9 @@ func scoreSources(tally *tally, sources []score.Source, opts score.Options, copt
 				out.Listed++
 			}
 			switch b.Out[i].finish {
-			case score.FinishCut:
+			case contract.FinishCut:
 				out.Cut++
-			case score.FinishFiltered:
+			case contract.FinishFiltered:
 				if id := b.Out[i].CaseID; out.Filtered == 0 || id < out.FirstFiltered {
 					out.FirstFiltered = strings.Clone(id) // it may share the batch's bytes
 				}

@@ -36,7 +36,7 @@ type Scored struct {
 	// listed: a JSON list of answers (contract.ListedAnswer);
 	// blank: it is empty or white space
 	thinking, quoted, wrapped, listed, blank bool
-	// finish says why the answer ended (score.FinishReason of its finish_reason)
+	// finish says why the answer ended (contract.FinishReason of its finish_reason)
 	finish int
 	// model is the record's "model" member as written, read while its batch
 	// is (caseStore.add)
@@ -121,7 +121,7 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 	text := unsafe.Slice(unsafe.StringData(out), len(out)) // read, not kept
 	dst.thinking = contract.HoldsThinking(text)
 	if v := f.finish; len(v) > 2 && v[0] == '"' {
-		dst.finish = score.FinishReason(v[1 : len(v)-1]) // no reason has an escape
+		dst.finish = contract.FinishReason(v[1 : len(v)-1]) // no reason has an escape
 	}
 	if len(out) == 0 || out[0] == '"' || out[0] <= ' ' || out[0] == 'n' {
 		_, dst.quoted = contract.StringText(text)

@@ -793,7 +793,7 @@ func (run *Run) checkCase(o *outcome, requestID, caseID []byte) {
 // spent its tokens before it answered), one that holds the model's thinking
 // (contract.HoldsThinking), one the model stopped at its token limit and one
 // a safety system stopped or withheld, or the model refused on safety grounds
-// (score.FinishReason).
+// (contract.FinishReason).
 func answerFlags(output, finishReason []byte) uint32 {
 	var f uint32
 	if contract.BlankText(output) {
@@ -801,10 +801,10 @@ func answerFlags(output, finishReason []byte) uint32 {
 	} else if contract.HoldsThinking(output) {
 		f |= fThinking
 	}
-	switch score.FinishReason(finishReason) {
-	case score.FinishCut:
+	switch contract.FinishReason(finishReason) {
+	case contract.FinishCut:
 		f |= fCutShort
-	case score.FinishFiltered:
+	case contract.FinishFiltered:
 		f |= fFiltered
 	}
 	return f
