@@ -151,16 +151,29 @@ func (s *Summary) countAnswer(res *Result, warn func(string), id string, tools b
 	}
 	if strings.TrimSpace(out) == "" {
 		s.Empty++
+		finish := contract.FinishReason([]byte(res.FinishReason))
 		if r, ok := res.Metadata.Get(ReasoningKey); ok {
 			s.EmptyReasoning++
 			if s.EmptyReasoning == 1 && warn != nil {
 				text, _ := r.(string)
-				warn(fmt.Sprintf("the answer to %s is empty, and the reasoning the server returned apart holds %s of text (kept in the record's metadata.%s; finish_reason %s): a model that spent its tokens thinking (its finish_reason then says the token limit: raise --max-tokens), or a server's reasoning parser that took the answer for the model's reasoning (vLLM: check --reasoning-parser against the model and its chat template); stop the run (Ctrl-C) if that was not meant",
-					id, contract.Plural(len(text), "byte", "bytes"), ReasoningKey, finishOrNone(res.FinishReason)))
+				why := "a server's reasoning parser that took the answer for the model's reasoning (vLLM: check --reasoning-parser against the model and its chat template)"
+				if finish == contract.FinishCut {
+					why = "the model spent its tokens thinking: raise --max-tokens"
+				}
+				warn(fmt.Sprintf("the answer to %s is empty, and the reasoning the server returned apart holds %s of text (kept in the record's metadata.%s; finish_reason %s): %s; stop the run (Ctrl-C) if that was not meant",
+					id, contract.Plural(len(text), "byte", "bytes"), ReasoningKey, finishOrNone(res.FinishReason), why))
 			}
 		}
 		if s.Empty == emptyRun && s.Answered == emptyRun && s.EmptyReasoning == 0 && warn != nil {
-			warn(fmt.Sprintf("the first %d answers are all empty (the last's finish_reason %s): a reasoning model may spend its tokens before it answers (its finish_reason then says the token limit: raise --max-tokens); stop the run (Ctrl-C) if that was not meant", emptyRun, finishOrNone(res.FinishReason)))
+			// the last's finish reason says why, as those of the others
+			why := "the model ends its answers with no text: check the model and its chat template"
+			switch finish {
+			case contract.FinishCut:
+				why = "a reasoning model may spend its tokens before it answers: raise --max-tokens"
+			case contract.FinishFiltered:
+				why = "the model refuses them, or a safety filter withholds them: the records keep what the provider said (metadata.stop_details, metadata.refusal); check the prompts and the provider's filter settings"
+			}
+			warn(fmt.Sprintf("the first %d answers are all empty (the last's finish_reason %s): %s; stop the run (Ctrl-C) if that was not meant", emptyRun, finishOrNone(res.FinishReason), why))
 		}
 	} else if contract.HoldsThinking([]byte(out)) {
 		s.Thinking++

@@ -886,7 +886,7 @@ func TestRunWarnsOfAnswersThatMeasureNothing(t *testing.T) {
 			[]string{"the answer to case-00.a1 holds the model's thinking (<think>...</think>, [THINK] or <|channel|> markup) before its answer, which strict scoring fails: the server returns the model's reasoning as part of the answer; have it return the reasoning apart (vLLM: --reasoning-parser), or stop the run (Ctrl-C) if that was not meant"},
 			"; 24 answers hold the model's thinking", false},
 		{"empty", func(int) string { return "" },
-			[]string{"the first 10 answers are all empty (the last's finish_reason stop): a reasoning model may spend its tokens before it answers (its finish_reason then says the token limit: raise --max-tokens); stop the run (Ctrl-C) if that was not meant"},
+			[]string{"the first 10 answers are all empty (the last's finish_reason stop): the model ends its answers with no text: check the model and its chat template; stop the run (Ctrl-C) if that was not meant"},
 			"; 24 answers empty", false},
 		{"some empty", func(i int) string {
 			if i%2 == 0 {
@@ -952,12 +952,37 @@ func TestRunWarnsOfTheAnswerInTheReasoning(t *testing.T) {
 	if err != nil || sum.Answered != 12 || sum.Empty != 12 || sum.EmptyReasoning != 12 {
 		t.Fatalf("summary %+v, %v", sum, err)
 	}
-	want := []string{"the answer to case-00.a1 is empty, and the reasoning the server returned apart holds 116 bytes of text (kept in the record's metadata.reasoning; finish_reason stop): a model that spent its tokens thinking (its finish_reason then says the token limit: raise --max-tokens), or a server's reasoning parser that took the answer for the model's reasoning (vLLM: check --reasoning-parser against the model and its chat template); stop the run (Ctrl-C) if that was not meant"}
+	want := []string{"the answer to case-00.a1 is empty, and the reasoning the server returned apart holds 116 bytes of text (kept in the record's metadata.reasoning; finish_reason stop): a server's reasoning parser that took the answer for the model's reasoning (vLLM: check --reasoning-parser against the model and its chat template); stop the run (Ctrl-C) if that was not meant"}
 	if !slices.Equal(warned, want) {
 		t.Errorf("warned %q, want %q", warned, want)
 	}
 	if !strings.Contains(out.String(), `"metadata":{"reasoning":"{\"action\":\"ask_clarification\"`) {
 		t.Errorf("records do not keep the reasoning:\n%s", out.String())
+	}
+}
+
+// TestRunWarnsOfEmptyByFinish: the first ten answers all empty are said by
+// what their finish reason says: withheld or refused (a run of refusals was
+// told to raise --max-tokens), cut at the token limit.
+func TestRunWarnsOfEmptyByFinish(t *testing.T) {
+	for file, want := range map[string]string{
+		"chat_content_filter.json":        "the first 10 answers are all empty (the last's finish_reason content_filter): the model refuses them, or a safety filter withholds them: the records keep what the provider said (metadata.stop_details, metadata.refusal); check the prompts and the provider's filter settings; stop the run (Ctrl-C) if that was not meant",
+		"chat_vllm_reasoning_length.json": "the answer to case-00.a1 is empty, and the reasoning the server returned apart holds 192 bytes of text (kept in the record's metadata.reasoning; finish_reason length): the model spent its tokens thinking: raise --max-tokens; stop the run (Ctrl-C) if that was not meant",
+	} {
+		body, err := os.ReadFile("../openai/testdata/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, ts := startServer(t, fakeserver.Options{Fault: func(string, int) fakeserver.Fault { return fakeserver.Fault{Status: 200, Body: body} }})
+		var warned []string
+		opts := fast
+		opts.Warn = func(msg string) { warned = append(warned, msg) }
+		if _, err := runner.Run(context.Background(), runner.FromItems(makeItems(12)), client(ts), runner.NewOutput(io.Discard), opts); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(warned, []string{want}) {
+			t.Errorf("%s: warned %q, want %q", file, warned, want)
+		}
 	}
 }
 
