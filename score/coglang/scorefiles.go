@@ -381,7 +381,9 @@ func scoreSources(tally *tally, sources []score.Source, opts score.Options, copt
 		defer f.release() // on an early return; finish releases it
 		files[fi] = f
 		first := true
+		read := 0
 		for f.rd.Scan() {
+			read++
 			rec := f.rd.Record()
 			if first && rec.Err == nil {
 				if err := score.SniffRecord(rec, contract.SuiteCogLang); err != nil {
@@ -396,6 +398,11 @@ func scoreSources(tally *tally, sources []score.Source, opts score.Options, copt
 		p.Flush()
 		if err := f.finish(); err != nil {
 			return end(err)
+		}
+		if copts.AnswersFile && read == 0 && f.st.Shape == contract.ShapeJSONL.String() {
+			// nothing in it, or white space: the reference's json.load
+			// stops on it (an empty list, [], answers nothing, as there)
+			return end(&contract.InputError{Kind: contract.ErrShape, File: src.Name, Msg: "holds nothing: an answers file is a JSON list of {\"case_id\", \"output\"} objects, [] for none (the reference scorer stops on an empty file)"})
 		}
 	}
 	if err := end(nil); err != nil {

@@ -75,6 +75,12 @@ func (s *RecordScorer) Score(raw []byte, dst *Scored) error {
 // dst's case id and output may share raw's bytes: they are valid while raw is
 // (a batch's records are, until it is applied).
 func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
+	if len(raw) > pyIntMaxDigits {
+		// only a record this long can hold one
+		if n := longInt(raw); n > 0 {
+			return fmt.Errorf("an integer of %d digits, more than the %d Python's json reads (the reference scorer stops on it with a ValueError): write it as a string", n, pyIntMaxDigits)
+		}
+	}
 	f := &s.fields
 	if !scanRecord(raw, f) {
 		if err := decodeFields(raw, f); err != nil {
@@ -240,4 +246,58 @@ func (t *tally) result(opts Options) (*Result, error) {
 	sort.Strings(res.DuplicateCaseIDs)
 	sort.Strings(res.UnknownCaseIDs)
 	return res, nil
+}
+
+// pyIntMaxDigits is the most digits Python's int() reads from text (its
+// sys.get_int_max_str_digits(), since Python 3.11, 3.10.7 and 3.9.14), and so
+// json.loads of a JSON integer.
+const pyIntMaxDigits = 4300
+
+// longInt returns the digits of the first JSON integer of raw (a number with
+// no fraction or exponent, outside strings) longer than pyIntMaxDigits, 0
+// for none.
+func longInt(raw []byte) int {
+	digits := func(k int) int {
+		for k < len(raw) && raw[k] >= '0' && raw[k] <= '9' {
+			k++
+		}
+		return k
+	}
+	inString := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '-' || c >= '0' && c <= '9':
+			// a number: its integer part, then a fraction or an exponent
+			start := i
+			if c == '-' {
+				start++
+			}
+			end := digits(start)
+			k := end
+			if k < len(raw) && raw[k] == '.' {
+				k = digits(k + 1)
+			}
+			if k < len(raw) && (raw[k] == 'e' || raw[k] == 'E') {
+				k++
+				if k < len(raw) && (raw[k] == '+' || raw[k] == '-') {
+					k++
+				}
+				k = digits(k)
+			}
+			if k == end && end-start > pyIntMaxDigits {
+				return end - start
+			}
+			i = max(k, i+1) - 1
+		}
+	}
+	return 0
 }

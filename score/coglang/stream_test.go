@@ -462,3 +462,26 @@ func TestCaseSlotSize(t *testing.T) {
 		t.Errorf("a case's slot is %d bytes, want 24", n)
 	}
 }
+
+// TestLongInt: a JSON integer of more digits than Python's int() reads (the
+// reference's json.loads stops on it) is found outside strings; a float's
+// long fraction or exponent, and digits in a string, are not one.
+func TestLongInt(t *testing.T) {
+	long := strings.Repeat("9", pyIntMaxDigits+1)
+	for raw, want := range map[string]int{
+		`{"case_id": ` + long + `}`:                 pyIntMaxDigits + 1,
+		`{"case_id": -` + long + `, "output": "x"}`: pyIntMaxDigits + 1,
+		`{"output": [1, ` + long + `]}`:             pyIntMaxDigits + 1,
+		`{"case_id": ` + long[1:] + `}`:             0,
+		`{"output": 1.` + long + `}`:                0,
+		`{"output": ` + long + `.5}`:                0,
+		`{"output": ` + long + `e3}`:                0,
+		`{"output": 1e` + long + `}`:                0,
+		`{"output": "` + long + `"}`:                0,
+		`{"output": "a\"` + long + `"}`:             0,
+	} {
+		if got := longInt([]byte(raw)); got != want {
+			t.Errorf("longInt(%.40s...) = %d, want %d", raw, got, want)
+		}
+	}
+}
