@@ -34,14 +34,17 @@ import (
 
 // Fault is what the server does instead of (or before) answering.
 type Fault struct {
-	Status     int           // answer with this HTTP status and an API error body
-	RetryAfter string        // Retry-After header sent with Status
-	Delay      time.Duration // wait before answering
-	Truncate   bool          // cut the answer body in half
-	NonJSON    bool          // answer 200 with an HTML page
-	Reset      bool          // close the connection without an answer
-	EchoKey    bool          // with Status: the error body echoes the request's headers
-	Body       []byte        // with Status: this error body (a recorded one), not the fake's
+	Status     int    // answer with this HTTP status and an API error body
+	RetryAfter string // Retry-After header sent with Status
+	// ShouldRetry is the X-Should-Retry header sent with Status ("true",
+	// "false"), the server's word on asking again
+	ShouldRetry string
+	Delay       time.Duration // wait before answering
+	Truncate    bool          // cut the answer body in half
+	NonJSON     bool          // answer 200 with an HTML page
+	Reset       bool          // close the connection without an answer
+	EchoKey     bool          // with Status: the error body echoes the request's headers
+	Body        []byte        // with Status: this error body (a recorded one), not the fake's
 	// EchoHeaders answers 200 with a body that is not JSON and holds every request
 	// header, as a misconfigured proxy might.
 	EchoHeaders bool
@@ -233,6 +236,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, faults bool) {
 	case f.Status != 0:
 		if f.RetryAfter != "" {
 			w.Header().Set("Retry-After", f.RetryAfter)
+		}
+		if f.ShouldRetry != "" {
+			w.Header().Set("X-Should-Retry", f.ShouldRetry)
 		}
 		if f.Body != nil {
 			w.Header().Set("Content-Type", "application/json")

@@ -210,6 +210,9 @@ func TestFinalErrors(t *testing.T) {
 	}{
 		{"server error retried", fakeserver.Fault{Status: 500}, time.Second, 3, "http_500", "HTTP 500 Internal Server Error (server_error): fake failure"},
 		{"bad request not retried", fakeserver.Fault{Status: 400}, time.Second, 1, "http_400", "HTTP 400 Bad Request (server_error): fake failure"},
+		// the server's X-Should-Retry over the status's rule, as the SDKs take it
+		{"retried when the server says so", fakeserver.Fault{Status: 400, ShouldRetry: "true"}, time.Second, 3, "http_400", "HTTP 400 Bad Request (server_error): fake failure"},
+		{"not retried when the server says so", fakeserver.Fault{Status: 529, ShouldRetry: "false"}, time.Second, 1, "http_529", "HTTP 529 Overloaded (server_error): fake failure"},
 		{"timeout", fakeserver.Fault{Delay: 300 * time.Millisecond}, 50 * time.Millisecond, 3, "timeout", "no answer within the timeout"},
 		{"non-JSON", fakeserver.Fault{NonJSON: true}, time.Second, 3, "bad_response", "the answer is not a chat completion: the body is an HTML page, not JSON (a proxy's, a sign-in page, or a web page at --base-url): <html><body>502 Bad Gateway</body></html>"},
 		{"reset", fakeserver.Fault{Reset: true}, time.Second, 3, "network", ""},

@@ -160,6 +160,14 @@ func (h *HTTP) PostJSON(ctx context.Context, path string, body []byte) ([]byte, 
 		e.Message = capText(e.Message, max(MaxMessageBytes-len(at), MaxMessageBytes/2)) + at
 	}
 	e.RetryAfter = RetryAfter(resp.Header, time.Now())
+	// the server's own word on asking again, which the OpenAI and
+	// Anthropic SDKs take over the status's
+	switch resp.Header.Get("X-Should-Retry") {
+	case "true":
+		e.Retry = true
+	case "false":
+		e.Retry = false
+	}
 	return nil, e
 }
 
