@@ -10,7 +10,7 @@ import (
 // limit, which score as written.
 func CutWarning(n int) string {
 	return contract.Plural(n, "answer was", "answers were") + " cut short at the model's token limit (finish_reason length, max_tokens, max_output_tokens, model_context_window_exceeded or model_length) and " +
-		contract.Pick(n, "scores", "score") + " as written: raise the runner's --max-tokens if that was not meant"
+		contract.Pick(n, "scores", "score") + " as written: raise the runner's --max-tokens if that was not meant (where the model's context window filled, model_context_window_exceeded or model_length, shorten the prompts or ask a model with a larger one)"
 }
 
 // FilteredWarning is the warning for n answers a safety filter stopped or
