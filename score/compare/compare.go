@@ -140,6 +140,8 @@ type Arm struct {
 	// Winner is the label of the side the paired interval favours, or "" when it
 	// contains zero.
 	Winner string
+	// WinnerSide is that side, "a" or "b"; "" with Winner.
+	WinnerSide string
 }
 
 // Flip is a (case, repeat) of one arm whose first-pass outcome differs.
@@ -265,9 +267,9 @@ func (arm *Arm) finish(pairs []stats.Pair, seed int64, opts Options) {
 	arm.Paired = stats.Paired(pairs, stats.Options{Name: "b vs a on " + arm.Arm, Seed: uint64(seed)})
 	switch arm.Paired.Label {
 	case stats.LabelImprovement:
-		arm.Winner = opts.LabelB
+		arm.Winner, arm.WinnerSide = opts.LabelB, "b"
 	case stats.LabelHarm:
-		arm.Winner = opts.LabelA
+		arm.Winner, arm.WinnerSide = opts.LabelA, "a"
 	}
 }
 

@@ -368,6 +368,10 @@ func TestPairedWinner(t *testing.T) {
 		if arm.Winner != want {
 			t.Errorf("%s: winner %q with effect %q, want %q", arm.Arm, arm.Winner, e.Label, want)
 		}
+		// the side, whatever the labels say (they may be alike)
+		if side := map[string]string{"improvement": "b", "harm": "a"}[e.Label]; arm.WinnerSide != side {
+			t.Errorf("%s: winner side %q with effect %q, want %q", arm.Arm, arm.WinnerSide, e.Label, side)
+		}
 	}
 }
 

@@ -34,7 +34,7 @@ func (r *Result) Report() *report.Comparison {
 			ModelSensitive: a.Sensitive, Stability: a.Stability, StableRows: a.StableRows, Rows: a.Rows,
 			RightOnlyInA: a.OnlyA, RightOnlyInB: a.OnlyB, PairedBvsA: a.Paired}
 		if a.Winner != "" {
-			arm.Winner = &a.Winner
+			arm.Winner, arm.WinnerSide = &a.Winner, &a.WinnerSide
 		}
 		out.Arms = append(out.Arms, report.Entry[report.ComparisonArm]{Key: a.Arm, Value: arm})
 	}

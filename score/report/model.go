@@ -757,6 +757,9 @@ type ComparisonArm struct {
 	RightOnlyInB      int      `json:"right_only_in_b"`
 	PairedBvsA        Effect   `json:"paired_b_vs_a"`
 	Winner            *string  `json:"winner"` // the label of the side the paired interval favours; nil when it holds zero
+	// WinnerSide is that side, "a" or "b" (labels are the user's, and may
+	// be alike); nil with Winner
+	WinnerSide *string `json:"winner_side"`
 }
 
 // ComparisonFitness is the custom fitness of each side and what it means.
