@@ -147,6 +147,17 @@ func TestAzureDatedAPI(t *testing.T) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q, want ...%q", base, code, out.String(), errb.String(), want)
 		}
 	}
+	// a gateway in front of Azure (API Management) with the dated path: the
+	// same, the gateway's own route named as the other way
+	var out0, errb0 bytes.Buffer
+	if code := run(context.Background(), []string{"--model", "m", "--base-url", "https://myapim.azure-api.net/openai/deployments/gpt4o/chat/completions?api-version=2024-10-21", "--api-key-env", "FBEVAL_UNSET_KEY", in}, nil, &out0, &errb0); code != 2 || !strings.HasSuffix(errb0.String(), "--base-url https://myapim.azure-api.net/openai/v1 (or the route your gateway gives it), the deployment's name as --model\n") {
+		t.Errorf("gateway: exit %d, stderr %q", code, errb0.String())
+	}
+	// a query elsewhere: the root without it (it said "give the whole URL")
+	var out1, errb1 bytes.Buffer
+	if code := run(context.Background(), []string{"--model", "m", "--base-url", "http://127.0.0.1:8080/v1?foo=1", "--api-key-env", "FBEVAL_UNSET_KEY", in}, nil, &out1, &errb1); code != 2 || !strings.HasSuffix(errb1.String(), "has a query or fragment, and the runner adds its endpoints' paths to the API's root, which takes none: --base-url http://127.0.0.1:8080/v1\n") {
+		t.Errorf("query: exit %d, stderr %q", code, errb1.String())
+	}
 	// the v1 API's own URL is taken (the fake server serves /v1 behind any prefix)
 	ts := httptest.NewServer(fakeserver.New(fakeserver.Options{}))
 	defer ts.Close()

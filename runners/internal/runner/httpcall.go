@@ -177,6 +177,11 @@ func (h *HTTP) PostJSON(ctx context.Context, path string, body []byte) ([]byte, 
 // whose API is under /v1.
 func notFoundAt(called *url.URL, base string) string {
 	at := " (POST " + called.Redacted()
+	if azureHost(called) && !strings.HasPrefix(called.Path, "/openai/v1/") {
+		// the portal's Endpoint, as it is: Azure's v1 API is under /openai/v1
+		v1 := url.URL{Scheme: called.Scheme, Host: called.Host, Path: "/openai/v1"}
+		return at + "; Azure OpenAI serves the API the runner calls under /openai/v1: --base-url " + v1.Redacted() + ")"
+	}
 	if !versionSegment.MatchString(called.Path + "/") {
 		if b, err := url.Parse(strings.TrimRight(base, "/") + "/v1"); err == nil {
 			at += "; OpenAI-compatible servers, Ollama and vLLM among them, serve their API under /v1: --base-url " + b.Redacted()

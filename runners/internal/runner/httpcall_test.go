@@ -72,6 +72,22 @@ func TestNotFoundNamesTheURL(t *testing.T) {
 	}
 }
 
+// TestNotFoundOnAzure: a 404 from an Azure OpenAI resource called outside
+// /openai/v1 (the portal's Endpoint as it is, or with the /v1 the generic
+// hint gave, which 404s again) names the v1 API's base URL.
+func TestNotFoundOnAzure(t *testing.T) {
+	for _, called := range []string{"https://myres.openai.azure.com/chat/completions", "https://myres.openai.azure.com/v1/chat/completions"} {
+		u, _ := url.Parse(called)
+		if got, want := notFoundAt(u, ""), " (POST "+called+"; Azure OpenAI serves the API the runner calls under /openai/v1: --base-url https://myres.openai.azure.com/openai/v1)"; got != want {
+			t.Errorf("%s:\n got %s\nwant %s", called, got, want)
+		}
+	}
+	u, _ := url.Parse("https://myres.openai.azure.com/openai/v1/chat/completions")
+	if got := notFoundAt(u, ""); got != " (POST https://myres.openai.azure.com/openai/v1/chat/completions)" {
+		t.Errorf("on /openai/v1: %s", got)
+	}
+}
+
 // TestLastingTransportErrors: a call that asking again cannot mend (https to
 // a server without TLS, a certificate not trusted, a host that does not
 // exist) is no retry and says what to check; a refused connection (a server

@@ -273,9 +273,15 @@ func checkBaseURL(from, base string) error {
 	case azureDated(u):
 		// as the Azure portal and older clients give it
 		v1 := url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/openai/v1"}
-		return fmt.Errorf("%s %q is Azure OpenAI's dated API (an api-version, a deployment in the path), which the runner does not call; Azure's v1 API takes the runner's calls: --base-url %s, the deployment's name as --model", from, base, v1.String())
+		gateway := ""
+		if !azureHost(u) {
+			gateway = " (or the route your gateway gives it)"
+		}
+		return fmt.Errorf("%s %q is Azure OpenAI's dated API (an api-version, a deployment in the path), which the runner does not call; Azure's v1 API takes the runner's calls: --base-url %s%s, the deployment's name as --model", from, base, v1.String(), gateway)
 	case u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
-		return bad("has a query or fragment")
+		root := *u
+		root.RawQuery, root.Fragment, root.RawFragment, root.ForceQuery = "", "", "", false
+		return fmt.Errorf("%s %q has a query or fragment, and the runner adds its endpoints' paths to the API's root, which takes none: --base-url %s", from, base, root.Redacted())
 	}
 	// The whole URL of an endpoint, as a curl example or a server's log shows
 	// it: every call would go to …/chat/completions/chat/completions.
@@ -291,13 +297,19 @@ func checkBaseURL(from, base string) error {
 }
 
 // azureDated reports whether u is an Azure OpenAI URL of the API versioned by
-// date: ?api-version=..., or /openai/deployments/NAME in its path.
+// date: ?api-version=... on an Azure host, or /openai/deployments/NAME in its
+// path on any (a gateway's, API Management's, in front of Azure).
 func azureDated(u *url.URL) bool {
-	host := strings.ToLower(u.Hostname())
-	if !strings.HasSuffix(host, ".openai.azure.com") && !strings.HasSuffix(host, ".cognitiveservices.azure.com") && !strings.HasSuffix(host, ".services.ai.azure.com") {
-		return false
+	if strings.Contains(u.Path+"/", "/openai/deployments/") {
+		return true
 	}
-	return u.Query().Has("api-version") || strings.Contains(u.Path+"/", "/openai/deployments/")
+	return azureHost(u) && u.Query().Has("api-version")
+}
+
+// azureHost reports whether u's host is an Azure OpenAI resource's.
+func azureHost(u *url.URL) bool {
+	host := strings.ToLower(u.Hostname())
+	return strings.HasSuffix(host, ".openai.azure.com") || strings.HasSuffix(host, ".cognitiveservices.azure.com") || strings.HasSuffix(host, ".services.ai.azure.com")
 }
 
 // keyed reports whether base is one of the providers' own APIs, which answer
