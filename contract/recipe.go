@@ -2,6 +2,7 @@ package contract
 
 import (
 	"hash/crc32"
+	"regexp"
 	"strconv"
 	"unsafe"
 )
@@ -67,3 +68,8 @@ func ParseCogLangRecipe(s []byte) (uint32, bool) {
 	}
 	return sum, true
 }
+
+// ToolcallRequestID matches a toolcall request id, CASE.ARM.rREPEAT.aATTEMPT
+// ("hotels-004.input_schema.r1.a2"; export.RequestID), and gives its parts. A
+// CogLang request's id is its case's, which it does not match.
+var ToolcallRequestID = regexp.MustCompile(`^(.+)\.([a-z_]+)\.r([0-9]+)\.a([0-9]+)$`)

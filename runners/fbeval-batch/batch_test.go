@@ -434,6 +434,28 @@ func TestWrongFilesGivenAsResults(t *testing.T) {
 	}
 }
 
+// TestCogLangWithoutRequests: a CogLang batch's custom ids carry a tag a
+// request (its recipe is its own text's), so without --requests they are one
+// export, converted and resumed into an -o file (a first cut refused them as
+// the batches of as many exports as cases).
+func TestCogLangWithoutRequests(t *testing.T) {
+	dir := t.TempDir()
+	result := func(id, recipe string) string {
+		return `{"id":"batch_req_1","custom_id":"` + batchCustomID(false, id, recipe) + `","response":{"status_code":200,"request_id":"r","body":{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Equal[1, 1]"},"finish_reason":"stop"}]}},"error":null}` + "\n"
+	}
+	first := writeIn(t, dir, "first.jsonl", result("FB-L1-001", "crc32c:01f58a93")+result("FB-L1-002", "crc32c:0cc96987"))
+	second := writeIn(t, dir, "second.jsonl", result("FB-L1-003", "crc32c:5d2e9f10"))
+	if code, out, errs := runBatch(t, "", "from-openai", first); code != 0 || strings.Count(out, "\n") != 2 || strings.Contains(out, "recipe_tag") {
+		t.Errorf("one CogLang batch: exit %d\n%s\n%s", code, out, errs)
+	}
+	resp := filepath.Join(dir, "responses.jsonl")
+	for _, f := range []string{first, second} {
+		if code, _, errs := runBatch(t, "", "from-openai", "-o", resp, f); code != 0 {
+			t.Errorf("%s into -o: exit %d\n%s", f, code, errs)
+		}
+	}
+}
+
 // TestBrokenResultLine: a line broken inside a results file (a provider
 // writes each whole: an editor's, two downloads joined) says to fetch the
 // file again, as one cut at the file's end does; it said nothing to do.

@@ -580,7 +580,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	var names *idNames
 	var unmapped string // the first custom id that cannot be mapped back without the request file
 	var seen func(cid string)
-	tags := map[string]string{} // without a request file: the recipe tags of the custom ids, and a custom id of each
+	tags := map[string]string{} // without a request file: the recipe tags of the toolcall custom ids, and a custom id of each
 	if c.Requests == "" {
 		names = &idNames{}
 		seen = func(cid string) {
@@ -589,7 +589,9 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 				unmapped = cid
 			}
 			names.add(id)
-			if _, tag := untagged(anth, cid); tag != "" && tags[tag] == "" {
+			// a toolcall export's requests share its recipe, and so its tag;
+			// a CogLang request's recipe is its own text's
+			if _, tag := untagged(anth, cid); tag != "" && tags[tag] == "" && ok && contract.ToolcallRequestID.MatchString(id) {
 				tags[tag] = cid
 			}
 		}
@@ -766,9 +768,10 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		}
 		ri := run
 		ri.Study, ri.Recipe = study, recipe
-		if reqs == nil {
-			// no recipe to name: the tag its custom id carries, which a
-			// later conversion into the file checks its results' against
+		if reqs == nil && contract.ToolcallRequestID.MatchString(req.RequestID) {
+			// no recipe to name: the tag its custom id carries (its
+			// export's), which a later conversion into the file checks
+			// its results' against
 			_, ri.RecipeTag = untagged(anth, r.customID)
 		}
 		r.res.Run = &ri

@@ -3,7 +3,6 @@ package study
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -568,9 +567,9 @@ func (run *Run) requestsPerCase() int {
 // be scored on purpose) and where none is.
 func (run *Run) unknownReason(id string) (why string, kind int, flags string) {
 	s := run.Plan.Study
-	m := requestIDParts.FindStringSubmatch(id)
+	m := contract.ToolcallRequestID.FindStringSubmatch(id)
 	if m == nil {
-		if requestIDParts.MatchString(strings.ToLower(strings.TrimSpace(id))) {
+		if contract.ToolcallRequestID.MatchString(strings.ToLower(strings.TrimSpace(id))) {
 			// a runner or a script that changed the ids it was given
 			return fmt.Sprintf("the first id, %q, is a toolcall request id but for its white space or letter case: write each request's request_id back as the request file has it", id), unknownOther, ""
 		}
@@ -611,8 +610,6 @@ func (run *Run) unknownReason(id string) (why string, kind int, flags string) {
 	}
 	return fmt.Sprintf("the first is %s: score with the study and flags the requests were exported with", id), unknownOther, ""
 }
-
-var requestIDParts = regexp.MustCompile(`^(.+)\.([a-z_]+)\.r([0-9]+)\.a([0-9]+)$`)
 
 // exitErr is bad input (exit 2) whose message already carries its position.
 type exitErr struct{ msg string }
