@@ -139,7 +139,7 @@ type usage struct {
 type block struct {
 	Type     string          `json:"type"`
 	Text     string          `json:"text"`
-	Thinking string          `json:"thinking"`
+	Thinking json.RawMessage `json:"thinking"` // text, read where it is
 	Name     string          `json:"name"`
 	Input    json.RawMessage `json:"input"`
 }
@@ -227,7 +227,10 @@ func ParseMessage(body []byte) (runner.Result, error) {
 		case "text":
 			text.WriteString(b.Text)
 		case "thinking":
-			thinking.WriteString(b.Thinking)
+			var t string
+			if len(b.Thinking) > 0 && b.Thinking[0] == '"' && runner.JSON.Unmarshal(b.Thinking, &t) == nil {
+				thinking.WriteString(t)
+			}
 		}
 	}
 	res.Output = runner.String(text.String())

@@ -183,6 +183,7 @@ func TestParseMessage(t *testing.T) {
 		// content and a call without input are malformed, asked again (they
 		// were an empty answer and a call of no arguments)
 		{"event stream", "event: message_start\ndata: {\"type\":\"message_start\"}\n\n", "", "", "bad_response: the answer is not a message: the body is an event stream (text/event-stream), not JSON: the server streams its answers though the request asks for none", -1},
+		{"thinking not text", `{"type":"message","content":[{"type":"thinking","thinking":{"x":1}},{"type":"text","text":"a"}],"stop_reason":"end_turn"}`, "a", "end_turn", "", -1},
 		{"content null", `{"type":"message","content":null,"stop_reason":"end_turn"}`, "", "", "the message's content is null, not a list of blocks", -1},
 		{"tool use without input", `{"type":"message","content":[{"type":"tool_use","id":"t","name":"f"}],"stop_reason":"tool_use"}`, "", "", `the tool_use block of "f" has no input`, -1},
 		{"truncated", `{"type":"message","content":[{"ty`, "", "", "not a message", -1},

@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/go-json-experiment/json/jsontext"
 	"slices"
 	"strings"
 
@@ -200,6 +201,9 @@ type chatChoice struct {
 	Message      json.RawMessage `json:"message"`
 	FinishReason *string         `json:"finish_reason"`
 	Error        json.RawMessage `json:"error"` // OpenRouter: a choice that ended in an error
+	// Azure OpenAI: what its content filter found in the answer, by
+	// category, kept where it withheld it
+	ContentFilterResults jsontext.Value `json:"content_filter_results"`
 }
 
 // firstChoice is the choice of index 0 (the one asked for), or the first
@@ -232,15 +236,19 @@ type chatMessage struct {
 	// the model's reasoning, returned apart from its answer: vLLM before
 	// 0.17, llama.cpp and DeepSeek name it reasoning_content; vLLM since,
 	// Ollama and OpenRouter, reasoning
-	ReasoningContent *string `json:"reasoning_content"`
-	Reasoning        *string `json:"reasoning"`
+	// (read as text where they are: a server's other form of them is no
+	// reason to lose the answer)
+	ReasoningContent json.RawMessage `json:"reasoning_content"`
+	Reasoning        json.RawMessage `json:"reasoning"`
 }
 
-// reasoning is the message's reasoning returned apart, "" where it has none.
+// reasoning is the message's reasoning returned apart, "" where it has none
+// as text.
 func (m *chatMessage) reasoning() string {
-	for _, r := range []*string{m.ReasoningContent, m.Reasoning} {
-		if r != nil && strings.TrimSpace(*r) != "" {
-			return *r
+	for _, raw := range []json.RawMessage{m.ReasoningContent, m.Reasoning} {
+		var r string
+		if len(raw) > 0 && raw[0] == '"' && runner.JSON.Unmarshal(raw, &r) == nil && strings.TrimSpace(r) != "" {
+			return r
 		}
 	}
 	return ""
@@ -302,6 +310,11 @@ func ParseChat(body []byte) (runner.Result, error) {
 	res := runner.Result{Model: c.Model, RawResponseID: c.ID}
 	if ch.FinishReason != nil {
 		res.FinishReason = *ch.FinishReason
+	}
+	if cf := slices.Clone(ch.ContentFilterResults); res.FinishReason == "content_filter" && len(cf) > 0 && cf.Kind() == '{' && cf.Compact() == nil {
+		// which category the filter withheld it for: what to adjust in
+		// the deployment's filter
+		res.Metadata = append(res.Metadata, runner.Field("content_filter_results", contract.Raw(cf)))
 	}
 	c.Usage.Keep(&res)
 	if u := c.Usage.V; u != nil {

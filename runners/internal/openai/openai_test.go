@@ -3,6 +3,7 @@ package openai
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -71,6 +72,8 @@ func TestParseChat(t *testing.T) {
 		{"null refusal", `{"choices":[{"message":{"content":"","refusal":null},"finish_reason":"stop"}]}`, "", "stop", "", -1, -1},
 		{"refusal with content_filter", `{"choices":[{"message":{"content":"","refusal":"no"},"finish_reason":"content_filter"}]}`, "no", "content_filter", "", -1, -1},
 		{"no choices", `{"choices":[]}`, "", "", "no choices", -1, -1},
+		// reasoning in a form other than text is no reason to lose the answer
+		{"reasoning not text", `{"choices":[{"message":{"content":"hi","reasoning":{"effort":"low"},"reasoning_content":5},"finish_reason":"stop"}]}`, "hi", "stop", "", -1, -1},
 		{"truncated", `{"choices":[{"mess`, "", "", "not a chat completion", -1, -1},
 		{"html", `<html>`, "", "", "not a chat completion: the body is an HTML page, not JSON", -1, -1},
 		// a batch result of status 200 with a body of null
@@ -242,6 +245,24 @@ func TestCallsCounted(t *testing.T) {
 	}
 }
 
+// TestAzureContentFilterKept: an answer Azure OpenAI's filter withheld keeps
+// what the filter found, by category, in the record's metadata: which
+// category to adjust in the deployment's filter.
+func TestAzureContentFilterKept(t *testing.T) {
+	body, err := os.ReadFile("testdata/chat_azure_content_filter.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ParseChat(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := res.Metadata.Get("content_filter_results")
+	if res.FinishReason != "content_filter" || *res.Output != "" || fmt.Sprintf("%s", got) != `{"hate":{"filtered":false,"severity":"safe"},"self_harm":{"filtered":false,"severity":"safe"},"sexual":{"filtered":false,"severity":"safe"},"violence":{"filtered":true,"severity":"medium"}}` {
+		t.Errorf("finish %q, output %q, metadata %v", res.FinishReason, *res.Output, res.Metadata)
+	}
+}
+
 func TestParseRecordedFailure(t *testing.T) {
 	body, err := os.ReadFile("testdata/responses_failed.json")
 	if err != nil {
@@ -398,6 +419,8 @@ func TestRecordedErrors(t *testing.T) {
 		// Azure OpenAI's content filter blocked the prompt: a code of its own,
 		// as asking again gets the same
 		{"error_400_azure_content_filter.json", "content_filter", "HTTP 400 Bad Request (content_filter): The response was filtered due to the prompt triggering Azure OpenAI's content management policy.", 400, nil},
+		// and the category it blocked it for, which its settings name
+		{"error_400_azure_content_filter.json", "content_filter", "HTTP 400 Bad Request (content_filter): The response was filtered due to the prompt triggering Azure OpenAI's content management policy. Please modify your prompt and retry. To learn more about our content filtering policies please read our documentation: https://go.microsoft.com/fwlink/?linkid=2198766 (filtered for self_harm medium)", 400, nil},
 		{"error_400_azure_content_filter_responses.json", "content_filter", "HTTP 400 Bad Request (content_filter): The response was filtered due to the prompt triggering Azure OpenAI’s content management policy.", 400, nil},
 	} {
 		body, err := os.ReadFile(filepath.Join("testdata", tt.file))

@@ -171,7 +171,7 @@ func (s *Summary) countAnswer(res *Result, warn func(string), id string, tools b
 			case contract.FinishCut:
 				why = "a reasoning model may spend its tokens before it answers: raise --max-tokens"
 			case contract.FinishFiltered:
-				why = "the model refuses them, or a safety filter withholds them: the records keep what the provider said (metadata.stop_details, metadata.refusal); check the prompts and the provider's filter settings"
+				why = "the model refuses them, or a safety filter withholds them: the records keep what the provider said of it, where it says (metadata.stop_details, metadata.refusal, metadata.content_filter_results); check the prompts and the provider's filter settings"
 			}
 			warn(fmt.Sprintf("the first %d answers are all empty (the last's finish_reason %s): %s; stop the run (Ctrl-C) if that was not meant", emptyRun, finishOrNone(res.FinishReason), why))
 		}

@@ -969,7 +969,7 @@ func TestRunWarnsOfTheAnswerInTheReasoning(t *testing.T) {
 // told to raise --max-tokens), cut at the token limit.
 func TestRunWarnsOfEmptyByFinish(t *testing.T) {
 	for file, want := range map[string]string{
-		"chat_content_filter.json":        "the first 10 answers are all empty (the last's finish_reason content_filter): the model refuses them, or a safety filter withholds them: the records keep what the provider said (metadata.stop_details, metadata.refusal); check the prompts and the provider's filter settings; stop the run (Ctrl-C) if that was not meant",
+		"chat_content_filter.json":        "the first 10 answers are all empty (the last's finish_reason content_filter): the model refuses them, or a safety filter withholds them: the records keep what the provider said of it, where it says (metadata.stop_details, metadata.refusal, metadata.content_filter_results); check the prompts and the provider's filter settings; stop the run (Ctrl-C) if that was not meant",
 		"chat_vllm_reasoning_length.json": "the answer to case-00.a1 is empty, and the reasoning the server returned apart holds 192 bytes of text (kept in the record's metadata.reasoning; finish_reason length): the model spent its tokens thinking: raise --max-tokens; stop the run (Ctrl-C) if that was not meant",
 	} {
 		body, err := os.ReadFile("../openai/testdata/" + file)

@@ -9,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -242,8 +244,37 @@ func StatusError(code int, body []byte) *CallError {
 		// Azure OpenAI's filter blocked the prompt: asking again gets the same,
 		// and the code says which it was where http_400 would not
 		e.Code, e.Retry = contract.ContentFilterCode, false
+		if f := filteredFor(body); f != "" {
+			e.Message += " (filtered for " + f + ")"
+		}
 	}
 	return e
+}
+
+// filteredFor names the categories Azure OpenAI's content filter blocked a
+// prompt for, from its error's innererror.content_filter_result ("violence
+// medium, jailbreak"), in name order; "" where it names none.
+func filteredFor(body []byte) string {
+	var w struct {
+		Error struct {
+			Inner struct {
+				Result map[string]struct {
+					Filtered bool   `json:"filtered"`
+					Severity string `json:"severity"`
+				} `json:"content_filter_result"`
+			} `json:"innererror"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &w) != nil {
+		return ""
+	}
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(w.Error.Inner.Result)) {
+		if c := w.Error.Inner.Result[name]; c.Filtered {
+			out = append(out, strings.TrimSpace(name+" "+c.Severity))
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 func statusText(code int) string {
