@@ -121,6 +121,7 @@ func newCaseStore(src fixtures.CogLangSource, refs bool, popts ParseOptions) (st
 	var ids pages[contract.IDEntry]
 	instructions := contract.CogLangInstructionsSum(export.CogLangInstructions)
 	src.NoReferences = !refs // the responses are scored, not the references
+	src.CheckLevels = true   // as the reference's scorer reads them
 	st.header, err = src.Each(func(i int, c *fixtures.CogLangCase) error {
 		if i >= 1<<31-1 {
 			return &contract.InputError{File: src.Name, Msg: "the fixture has more than 2^31 cases"}
