@@ -471,6 +471,11 @@ func TestBrokenResultLine(t *testing.T) {
 	if want := "fbeval-batch: " + broken + ":2:121: invalid JSON: the record ends inside a JSON value: a provider writes each result whole, so the file was changed after it was written: fetch it from the provider again\n"; code != 2 || out != "" || errs != want {
 		t.Errorf("exit %d, stderr:\n%s\nwant:\n%s", code, errs, want)
 	}
+	// a file that is no results at all (a CSV) is not told to be fetched again
+	csv := writeIn(t, t.TempDir(), "data.csv", "case,output\nflights-000,{}\n")
+	if code, _, errs := runBatch(t, "", "from-openai", csv); code != 2 || strings.Contains(errs, "fetch it from the provider again") {
+		t.Errorf("a CSV: exit %d, stderr:\n%s", code, errs)
+	}
 }
 
 // TestResultsPattern: results files given as a quoted pattern are the files

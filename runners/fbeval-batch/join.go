@@ -111,15 +111,17 @@ func (rs *results) index(path string, stdin io.Reader, seen func(cid string)) er
 	file := uint16(len(rs.files))
 	rs.names, rs.files = append(rs.names, name), append(rs.files, sp)
 	rd := newResultsReader(name, sp)
+	read := 0 // the file's results read
 	for rd.Scan() {
 		rec := rd.Record()
 		if rec.Err != nil {
-			return lineErr(rec.Err)
+			return lineErr(rec.Err, read)
 		}
 		r, err := rs.parse(rec, false)
 		if err != nil {
-			return lineErr(err)
+			return lineErr(err, read)
 		}
+		read++
 		if rs.entries.len() == math.MaxUint32 {
 			return usagef("more than %d results: convert them in parts", uint64(math.MaxUint32))
 		}

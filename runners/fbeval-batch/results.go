@@ -30,13 +30,14 @@ func newResultsReader(name string, r io.Reader) *contract.Reader {
 		CutHint: "a download stopped before it finished leaves it so: fetch the file from the provider again"})
 }
 
-// lineErr is err, about a line of a results file, with the way on where it
-// is invalid JSON and says none: a provider writes each result whole, so a
-// line broken inside the file was changed after it was written (an editor,
-// two downloads joined).
-func lineErr(err error) error {
+// lineErr is err, about a line of a results file after read whole results,
+// with the way on where it is invalid JSON and says none: a provider writes
+// each result whole, so a line broken inside the file was changed after it
+// was written (an editor, two downloads joined). Before any result, the file
+// may be none (a CSV, a page): err as it is.
+func lineErr(err error, read int) error {
 	ie, ok := errors.AsType[*contract.InputError](err)
-	if !ok || ie.Advised || !errors.Is(err, contract.ErrSyntax) {
+	if !ok || ie.Advised || read == 0 || !errors.Is(err, contract.ErrSyntax) {
 		return err
 	}
 	c := *ie
@@ -53,11 +54,11 @@ func eachLine(name string, r io.Reader, f parser) ([]result, error) {
 	for rd.Scan() {
 		rec := rd.Record()
 		if rec.Err != nil {
-			return nil, lineErr(rec.Err)
+			return nil, lineErr(rec.Err, len(out))
 		}
 		res, err := f(rec, true)
 		if err != nil {
-			return nil, lineErr(err)
+			return nil, lineErr(err, len(out))
 		}
 		res.where = fmt.Sprintf("%s:%d", rec.File, rec.Line)
 		out = append(out, res)

@@ -423,7 +423,7 @@ func (run *Run) answerWarnings(n answerTally) (out []string, unmeasured bool, er
 	if n.answered > 0 && n.blank == n.answered {
 		unmeasured = true
 		out = append(out, "every answer is empty ("+contract.Plural(n.answered, "record", "records")+
-			"; no text, or an empty text encoded: \"\" or null): the runner took no text from the model's answers (a reasoning model may spend its tokens before it answers; a server's reasoning parser may return the answer apart, as reasoning, which fbeval-openai keeps in the records' metadata.reasoning), so the figures measure nothing and the run is not ok")
+			"; no text, or an empty text encoded: \"\" or null): the runner took no text from the model's answers (a reasoning model may spend its tokens before it answers; a server's reasoning parser may return the answer apart, as reasoning, which fbeval's runners keep in the records' metadata.reasoning), so the figures measure nothing and the run is not ok")
 	}
 	if n.wrapped > 0 {
 		w, err := run.wrappedWarning(n)
