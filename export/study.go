@@ -96,15 +96,21 @@ func ParseStudy(name string, data []byte) (contract.Study, error) {
 		return s, rec.Errorf(contract.PointerOffset(data, ptr), "study: %s", msg)
 	}
 	if s.Prices != nil {
-		// one price of the two: the other taken as 0, every cost figure
-		// too low ({} says nothing, as a CogLang study writes it)
+		// one price of the two, or none of a toolcall study's: taken as 0,
+		// every cost figure too low ({} says nothing in a CogLang study,
+		// which has no prices, as a tool writing every field writes it)
 		in, out := contract.PointerOffset(data, "/prices/input_per_million_usd"), contract.PointerOffset(data, "/prices/output_per_million_usd")
-		if (in == 0) != (out == 0) {
+		if (in == 0) != (out == 0) || in == 0 && s.Suite != contract.SuiteCogLang {
 			missing := "output_per_million_usd"
-			if in == 0 {
-				missing = "input_per_million_usd"
+			switch {
+			case in == 0 && out == 0:
+				missing = "input_per_million_usd and output_per_million_usd are"
+			case in == 0:
+				missing = "input_per_million_usd is"
+			default:
+				missing += " is"
 			}
-			return s, rec.Errorf(contract.PointerOffset(data, "/prices"), "study: prices: %s is missing: give both prices, USD per million tokens (0 where those tokens cost nothing)", missing)
+			return s, rec.Errorf(contract.PointerOffset(data, "/prices"), "study: prices: %s missing: give both prices, USD per million tokens (0 where those tokens cost nothing), or prices null for no cost figures", missing)
 		}
 	}
 	s.Source = rec
