@@ -75,6 +75,14 @@ func TestOutputsValidate(t *testing.T) {
 		"study.json":              out("study", "init"),
 		"coglang-study.json":      out("study", "init", "coglang"),
 	}
+	// a report written before fbeval counted records_without_tokens, written
+	// again by fbeval report: the member null, as the schema allows (it was
+	// refused, the report fbeval wrote then valid)
+	old := strings.ReplaceAll(files["report.json"], `"records_without_tokens": 0,`, "")
+	if old == files["report.json"] {
+		t.Fatal("the report has no records_without_tokens to leave out")
+	}
+	files["report-rewritten.json"] = out("report", write("old-report.json", old), "--format", "json")
 	for name, text := range files {
 		if strings.TrimSpace(text) == "" {
 			t.Errorf("%s: nothing written", name)

@@ -120,6 +120,10 @@ func notAReport(name string, data []byte, err error) error {
 	if what, again := writtenFormat(data); what != "" {
 		return fmt.Errorf("%s:1:1: expected an fbeval report (JSON), found %s, which fbeval writes but does not read back: %s", name, what, again)
 	}
+	if t := bytes.TrimLeft(data, "\ufeff \t\r\n"); !strings.ContainsRune("{[\"-0123456789", rune(t[0])) && !bytes.HasPrefix(t, []byte("null")) && !bytes.HasPrefix(t, []byte("true")) && !bytes.HasPrefix(t, []byte("false")) {
+		// notes, a CSV, a log: no JSON value starts so
+		return fmt.Errorf("%s:1:1: expected an fbeval report (JSON), found text that is not JSON: give the JSON report fbeval score writes (--format json, or -o report.json)", name)
+	}
 	off := int64(-1)
 	var se *jsontext.SyntacticError
 	var me *json.SemanticError
@@ -230,6 +234,9 @@ func Written(head []byte) (what, command, format string) {
 		return "a comparison table", compare, "table"
 	case has("toolcall report: ") || has("coglang result: "):
 		return "a table or text report", report, "table"
+	case has("CogLang generation eval: "):
+		// the heading of an older fbeval's CogLang table
+		return "a CogLang table", report, "table"
 	case contract.IsRequestSummary(head):
 		return "the summary of a request file", "fbeval export", "text"
 	case has("schema_version: "):
