@@ -935,14 +935,12 @@ func TestRunWarnsOfAnswersThatMeasureNothing(t *testing.T) {
 	}
 }
 
-// TestRunWarnsOfTheAnswerInTheReasoning: answers empty beside the model's
-// reasoning returned apart (vLLM's reasoning parser took the answer: content
-// null, the answer in reasoning_content, finish_reason stop) are said once,
-// at the first, with where the text went, and not as a reasoning model that
-// spent its tokens (which told a run whose every answer stopped to raise
-// --max-tokens).
-func TestRunWarnsOfTheAnswerInTheReasoning(t *testing.T) {
-	body, err := os.ReadFile("../openai/testdata/chat_vllm_answer_in_reasoning.json")
+// runRecorded runs n requests against a server that answers each with the
+// recorded body of ../openai/testdata/file, writing to out, and returns the
+// summary and the warnings given.
+func runRecorded(t *testing.T, file string, n int, out io.Writer) (runner.Summary, []string) {
+	t.Helper()
+	body, err := os.ReadFile("../openai/testdata/" + file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -950,10 +948,24 @@ func TestRunWarnsOfTheAnswerInTheReasoning(t *testing.T) {
 	var warned []string
 	opts := fast
 	opts.Warn = func(msg string) { warned = append(warned, msg) }
+	sum, err := runner.Run(context.Background(), runner.FromItems(makeItems(n)), client(ts), runner.NewOutput(out), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum, warned
+}
+
+// TestRunWarnsOfTheAnswerInTheReasoning: answers empty beside the model's
+// reasoning returned apart (vLLM's reasoning parser took the answer: content
+// null, the answer in reasoning_content, finish_reason stop) are said once,
+// at the first, with where the text went, and not as a reasoning model that
+// spent its tokens (which told a run whose every answer stopped to raise
+// --max-tokens).
+func TestRunWarnsOfTheAnswerInTheReasoning(t *testing.T) {
 	var out bytes.Buffer
-	sum, err := runner.Run(context.Background(), runner.FromItems(makeItems(12)), client(ts), runner.NewOutput(&out), opts)
-	if err != nil || sum.Answered != 12 || sum.Empty != 12 || sum.EmptyReasoning != 12 {
-		t.Fatalf("summary %+v, %v", sum, err)
+	sum, warned := runRecorded(t, "chat_vllm_answer_in_reasoning.json", 12, &out)
+	if sum.Answered != 12 || sum.Empty != 12 || sum.EmptyReasoning != 12 {
+		t.Fatalf("summary %+v", sum)
 	}
 	want := []string{"the answer to case-00.a1 is empty, and the reasoning the server returned apart holds 116 bytes of text (kept in the record's metadata.reasoning; finish_reason stop): a server's reasoning parser that took the answer for the model's reasoning (vLLM: check --reasoning-parser against the model and its chat template); stop the run (Ctrl-C) if that was not meant"}
 	if !slices.Equal(warned, want) {
@@ -972,18 +984,7 @@ func TestRunWarnsOfEmptyByFinish(t *testing.T) {
 		"chat_content_filter.json":        "the first 10 answers are all empty (the last's finish_reason content_filter): the model refuses them, or a safety filter withholds them: the records keep what the provider said of it, where it says (metadata.stop_details, metadata.refusal, metadata.content_filter_results); check the prompts and the provider's filter settings; stop the run (Ctrl-C) if that was not meant",
 		"chat_vllm_reasoning_length.json": "the answer to case-00.a1 is empty, and the reasoning the server returned apart holds 192 bytes of text (kept in the record's metadata.reasoning; finish_reason length): the model spent its tokens thinking: raise --max-tokens; stop the run (Ctrl-C) if that was not meant",
 	} {
-		body, err := os.ReadFile("../openai/testdata/" + file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, ts := startServer(t, fakeserver.Options{Fault: func(string, int) fakeserver.Fault { return fakeserver.Fault{Status: 200, Body: body} }})
-		var warned []string
-		opts := fast
-		opts.Warn = func(msg string) { warned = append(warned, msg) }
-		if _, err := runner.Run(context.Background(), runner.FromItems(makeItems(12)), client(ts), runner.NewOutput(io.Discard), opts); err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(warned, []string{want}) {
+		if _, warned := runRecorded(t, file, 12, io.Discard); !slices.Equal(warned, []string{want}) {
 			t.Errorf("%s: warned %q, want %q", file, warned, want)
 		}
 	}
@@ -992,17 +993,9 @@ func TestRunWarnsOfEmptyByFinish(t *testing.T) {
 // TestRunWarnsOfManyCalls: an answer that calls more than one tool is said
 // at the first and counted in the summary: only its first call is scored.
 func TestRunWarnsOfManyCalls(t *testing.T) {
-	body, err := os.ReadFile("../openai/testdata/chat_tool_call_null_content.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, ts := startServer(t, fakeserver.Options{Fault: func(string, int) fakeserver.Fault { return fakeserver.Fault{Status: 200, Body: body} }})
-	var warned []string
-	opts := fast
-	opts.Warn = func(msg string) { warned = append(warned, msg) }
-	sum, err := runner.Run(context.Background(), runner.FromItems(makeItems(3)), client(ts), runner.NewOutput(io.Discard), opts)
-	if err != nil || sum.Answered != 3 || sum.ManyCalls != 3 {
-		t.Fatalf("summary %+v, %v", sum, err)
+	sum, warned := runRecorded(t, "chat_tool_call_null_content.json", 3, io.Discard)
+	if sum.Answered != 3 || sum.ManyCalls != 3 {
+		t.Fatalf("summary %+v", sum)
 	}
 	want := []string{"the answer to case-00.a1 calls 2 tools, and only the first is scored (the answer's envelope holds one; the others are in its metadata.provider_output): a model that calls tools in parallel, which a study of one call a case scores by its first"}
 	if !slices.Equal(warned, want) {
