@@ -120,7 +120,7 @@ func notAReport(name string, data []byte, err error) error {
 	if what, again := writtenFormat(data); what != "" {
 		return fmt.Errorf("%s:1:1: expected an fbeval report (JSON), found %s, which fbeval writes but does not read back: %s", name, what, again)
 	}
-	if t := bytes.TrimLeft(data, "\ufeff \t\r\n"); !strings.ContainsRune("{[\"-0123456789", rune(t[0])) && !bytes.HasPrefix(t, []byte("null")) && !bytes.HasPrefix(t, []byte("true")) && !bytes.HasPrefix(t, []byte("false")) {
+	if notJSONText(bytes.TrimLeft(data, "\ufeff \t\r\n")) {
 		// notes, a CSV, a log: no JSON value starts so
 		return fmt.Errorf("%s:1:1: expected an fbeval report (JSON), found text that is not JSON: give the JSON report fbeval score writes (--format json, or -o report.json)", name)
 	}
@@ -172,6 +172,21 @@ func notAReport(name string, data []byte, err error) error {
 		return fmt.Errorf("%s:%d:%d: %w", name, line, col, errCutShort)
 	}
 	return fmt.Errorf("%s:%d:%d: expected an fbeval report: %s", name, line, col, oneLine(err))
+}
+
+// notJSONText reports whether t starts as no JSON value does, nor NaN or
+// Infinity (which a Python writer leaves, and a hint names): notes, a CSV,
+// a log. Empty t (a byte order mark alone) is not: its own hint names it.
+func notJSONText(t []byte) bool {
+	if len(t) == 0 || strings.ContainsRune("{[\"-0123456789", rune(t[0])) {
+		return false
+	}
+	for _, w := range []string{"null", "true", "false", "NaN", "Infinity"} {
+		if bytes.HasPrefix(t, []byte(w)) {
+			return false
+		}
+	}
+	return true
 }
 
 // errCutShort is a report that ends inside its JSON: the library's words
