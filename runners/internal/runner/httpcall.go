@@ -179,8 +179,10 @@ func (h *HTTP) PostJSON(ctx context.Context, path string, body []byte) ([]byte, 
 // whose API is under /v1.
 func notFoundAt(called *url.URL, base string) string {
 	at := " (POST " + called.Redacted()
-	if azureHost(called) && !strings.HasPrefix(called.Path, "/openai/v1/") {
-		// the portal's Endpoint, as it is: Azure's v1 API is under /openai/v1
+	if azureOpenAIHost(called) && !strings.Contains(called.Path, "/openai/") && !strings.Contains(called.Path, "/anthropic/") {
+		// an Azure OpenAI resource's Endpoint as the portal gives it: its
+		// v1 API is under /openai/v1 (Foundry's projects and its Anthropic
+		// API have paths of their own)
 		v1 := url.URL{Scheme: called.Scheme, Host: called.Host, Path: "/openai/v1"}
 		return at + "; Azure OpenAI serves the API the runner calls under /openai/v1: --base-url " + v1.Redacted() + ")"
 	}

@@ -82,9 +82,12 @@ func TestNotFoundOnAzure(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s", called, got, want)
 		}
 	}
-	u, _ := url.Parse("https://myres.openai.azure.com/openai/v1/chat/completions")
-	if got := notFoundAt(u, ""); got != " (POST https://myres.openai.azure.com/openai/v1/chat/completions)" {
-		t.Errorf("on /openai/v1: %s", got)
+	// its own API, Foundry's project endpoint and its Anthropic API: no hint
+	for _, called := range []string{"https://myres.openai.azure.com/openai/v1/chat/completions", "https://res.services.ai.azure.com/api/projects/p/openai/v1/chat/completions", "https://res.services.ai.azure.com/anthropic/v1/messages"} {
+		u, _ := url.Parse(called)
+		if got := notFoundAt(u, ""); got != " (POST "+called+")" {
+			t.Errorf("%s: %s", called, got)
+		}
 	}
 }
 

@@ -306,10 +306,16 @@ func azureDated(u *url.URL) bool {
 	return azureHost(u) && u.Query().Has("api-version")
 }
 
-// azureHost reports whether u's host is an Azure OpenAI resource's.
+// azureHost reports whether u's host is an Azure OpenAI resource's or an
+// Azure AI Foundry one's.
 func azureHost(u *url.URL) bool {
+	return azureOpenAIHost(u) || strings.HasSuffix(strings.ToLower(u.Hostname()), ".services.ai.azure.com")
+}
+
+// azureOpenAIHost reports whether u's host is an Azure OpenAI resource's.
+func azureOpenAIHost(u *url.URL) bool {
 	host := strings.ToLower(u.Hostname())
-	return strings.HasSuffix(host, ".openai.azure.com") || strings.HasSuffix(host, ".cognitiveservices.azure.com") || strings.HasSuffix(host, ".services.ai.azure.com")
+	return strings.HasSuffix(host, ".openai.azure.com") || strings.HasSuffix(host, ".cognitiveservices.azure.com")
 }
 
 // keyed reports whether base is one of the providers' own APIs, which answer
