@@ -454,6 +454,21 @@ func TestCogLangWithoutRequests(t *testing.T) {
 			t.Errorf("%s into -o: exit %d\n%s", f, code, errs)
 		}
 	}
+	// a toolcall batch's results into that file, or the reverse, or the two
+	// in one conversion: another export's, refused (a first cut of the
+	// CogLang tags let the first two through)
+	tool := writeIn(t, dir, "tool.jsonl", result("flights-000.input_schema.r1.a1", "sha256:0f28a999da7113fd"))
+	if code, _, errs := runBatch(t, "", "from-openai", "-o", resp, tool); code != 2 || !strings.Contains(errs, "its records answer CogLang requests (FB-L1-001), and custom id \"flights-000.input_schema.r1.a1#r0f28a999\" is a toolcall request's: the results of another export's batch") {
+		t.Errorf("toolcall results into CogLang records: exit %d\n%s", code, errs)
+	}
+	toolResp := filepath.Join(dir, "tool_responses.jsonl")
+	runBatch(t, "", "from-openai", "-o", toolResp, tool)
+	if code, _, errs := runBatch(t, "", "from-openai", "-o", toolResp, second); code != 2 || !strings.Contains(errs, "its records answer toolcall requests (flights-000.input_schema.r1.a1), and custom id \"FB-L1-003#r5d2e9f10\" is a CogLang request's") {
+		t.Errorf("CogLang results into toolcall records: exit %d\n%s", code, errs)
+	}
+	if code, _, errs := runBatch(t, "", "from-openai", tool, second); code != 2 || !strings.Contains(errs, "the results answer the batches of two exports, a toolcall one") {
+		t.Errorf("both in one conversion: exit %d\n%s", code, errs)
+	}
 }
 
 // TestBrokenResultLine: a line broken inside a results file (a provider

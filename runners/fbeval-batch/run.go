@@ -581,6 +581,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 	var unmapped string // the first custom id that cannot be mapped back without the request file
 	var seen func(cid string)
 	tags := map[string]string{} // without a request file: the recipe tags of the toolcall custom ids, and a custom id of each
+	var forms [2]string         // without a request file: a tagged custom id of each form of request id (runner.IDForm)
 	if c.Requests == "" {
 		names = &idNames{}
 		seen = func(cid string) {
@@ -589,9 +590,20 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 				unmapped = cid
 			}
 			names.add(id)
+			if !ok {
+				return
+			}
+			_, tag := untagged(anth, cid)
+			if tag == "" {
+				return // made by hand, or before tags: no export to tell
+			}
+			form := runner.IDForm(id)
+			if forms[form] == "" {
+				forms[form] = cid
+			}
 			// a toolcall export's requests share its recipe, and so its tag;
 			// a CogLang request's recipe is its own text's
-			if _, tag := untagged(anth, cid); tag != "" && tags[tag] == "" && ok && contract.ToolcallRequestID.MatchString(id) {
+			if tags[tag] == "" && form == 0 {
 				tags[tag] = cid
 			}
 		}
@@ -607,7 +619,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		return 0, err
 	}
 	defer rs.close()
-	if err := oneExport(tags); err != nil {
+	if err := oneExport(tags, forms); err != nil {
 		return 0, err
 	}
 	if rs.entries.len() == 0 {
@@ -733,6 +745,9 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		}
 		defer w.Close()
 		if err := otherExport(c.Output, w.Recipes(), w.RecipeTags(), tags); err != nil {
+			return 0, err
+		}
+		if err := otherSuite(c.Output, w.IDForms(), forms); err != nil {
 			return 0, err
 		}
 	}
@@ -965,11 +980,30 @@ func otherExport(output string, fileRecipes, fileTags map[string]bool, tags map[
 	return nil
 }
 
+// suiteOf names the suite of a form of request id (runner.IDForm).
+var suiteOf = [2]string{"toolcall", "CogLang"}
+
+// otherSuite refuses, without a request file, results of one suite's batch
+// into an -o file of the other's records (fileForms: an id of the file's
+// records of each form; forms: a custom id of the results' of each).
+func otherSuite(output string, fileForms, forms [2]string) error {
+	for f := range 2 {
+		if fileForms[f] != "" && fileForms[1-f] == "" && forms[1-f] != "" {
+			return usagef("-o %s: its records answer %s requests (%s), and custom id %q is a %s request's: the results of another export's batch; give --requests the request file the batch was made from, or write to another file", output, suiteOf[f], fileForms[f], forms[1-f], suiteOf[1-f])
+		}
+	}
+	return nil
+}
+
 // oneExport refuses, without a request file, results whose custom ids carry
 // the recipe tags of several exports (tags: each with a custom id that has
-// it): one conversion would join the answers to two exports' prompts by
-// request id, and the last would win at scoring.
-func oneExport(tags map[string]string) error {
+// it), or are of the requests of both suites (forms): one conversion would
+// join the answers to two exports' prompts by request id, and the last would
+// win at scoring.
+func oneExport(tags map[string]string, forms [2]string) error {
+	if forms[0] != "" && forms[1] != "" {
+		return usagef("the results answer the batches of two exports, a toolcall one (custom id %q) and a CogLang one (custom id %q): convert each export's results apart, with --requests the request file its batch was made from", forms[0], forms[1])
+	}
 	if len(tags) < 2 {
 		return nil
 	}

@@ -31,6 +31,9 @@ type Output struct {
 	errored  contract.IDSet // the ids of its provider-error records, sealed
 	recipes  map[string]bool
 	tags     map[string]bool // the recipe tags its records' run names (RunInfo.RecipeTag)
+	// forms holds an id of its records of each form: a toolcall request's
+	// (contract.ToolcallRequestID), and another (a CogLang case's)
+	forms    [2]string
 	resume   Resume
 	readOnly bool  // read for the ids it answers, not to be written (ReadAnswered)
 	Repaired int64 // bytes of a torn last line cut off when the file was opened
@@ -209,6 +212,9 @@ func (o *Output) scan(path string, r io.Reader) (int64, error) {
 			}
 			o.recipes[run.Recipe] = true
 		}
+		if f := IDForm(id); o.forms[f] == "" {
+			o.forms[f] = id
+		}
 		if run != nil && run.RecipeTag != "" {
 			if o.tags == nil {
 				o.tags = map[string]bool{}
@@ -326,6 +332,19 @@ func (o *Output) Answered(id string) bool {
 // Recipes are the recipes the file's records name (their run's), nil when
 // none names one.
 func (o *Output) Recipes() map[string]bool { return o.recipes }
+
+// IDForms returns an id of the file's records of each form (IDForm), ""
+// for a form it has none of.
+func (o *Output) IDForms() [2]string { return o.forms }
+
+// IDForm is the form of a request id: 0 for a toolcall request's
+// (CASE.ARM.rREPEAT.aATTEMPT), 1 for another (a CogLang case's).
+func IDForm(id string) int {
+	if contract.ToolcallRequestID.MatchString(id) {
+		return 0
+	}
+	return 1
+}
 
 // RecipeTags are the recipe tags the file's records name (their run's
 // recipe_tag: results converted without the request file), nil when none
