@@ -162,3 +162,18 @@ func TestDirHint(t *testing.T) {
 		}
 	}
 }
+
+// TestFileNameNotUTF8: a file name that is not UTF-8 (a Latin-1 system's)
+// reaches the file byte for byte: the parser read it as text, and the file
+// was "no such file or directory".
+func TestFileNameNotUTF8(t *testing.T) {
+	dir := t.TempDir()
+	_, requests, _ := runMain(t, nil, "export", "toolcall-quick", "--include-reference", "--limit", "1", "--domain", "flights")
+	name := filepath.Join(dir, "caf\xe9.jsonl")
+	if err := os.WriteFile(name, []byte(requests), 0o644); err != nil {
+		t.Skipf("this file system takes no such name: %v", err)
+	}
+	if code, _, stderr := runMain(t, nil, "validate", name); code != 0 {
+		t.Errorf("validate: exit %d: %s", code, stderr)
+	}
+}

@@ -149,7 +149,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			}
 		}
 	}()
-	ctx, err := parser.Parse(joinRepeated(args))
+	parsed, raw := usage.ProtectArgs(joinRepeated(args))
+	ctx, err := parser.Parse(parsed)
+	if err == nil && raw {
+		usage.RestoreArgs(&cli) // a file name that is not UTF-8, byte for byte
+	}
 	if err != nil {
 		msg := oneLine(err.Error())
 		var pe *kong.ParseError

@@ -41,7 +41,11 @@ func ParseCommand(cli any, name, desc string, args []string, stdout, stderr io.W
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return nil, ExitUsage, true
 	}
-	ctx, err = parser.Parse(args)
+	parsed, raw := usage.ProtectArgs(args)
+	ctx, err = parser.Parse(parsed)
+	if err == nil && raw {
+		usage.RestoreArgs(cli) // a file name that is not UTF-8, byte for byte
+	}
 	if exited {
 		if exitCode != 0 {
 			exitCode = ExitUsage
