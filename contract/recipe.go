@@ -2,7 +2,6 @@ package contract
 
 import (
 	"hash/crc32"
-	"regexp"
 	"strconv"
 	"unsafe"
 )
@@ -69,7 +68,35 @@ func ParseCogLangRecipe(s []byte) (uint32, bool) {
 	return sum, true
 }
 
-// ToolcallRequestID matches a toolcall request id, CASE.ARM.rREPEAT.aATTEMPT
-// ("hotels-004.input_schema.r1.a2"; export.RequestID), and gives its parts. A
-// CogLang request's id is its case's, which it does not match.
-var ToolcallRequestID = regexp.MustCompile(`^(.+)\.([a-z_]+)\.r([0-9]+)\.a([0-9]+)$`)
+// ToolcallRequestID splits a toolcall request id, CASE.ARM.rREPEAT.aATTEMPT
+// ("hotels-004.input_schema.r1.a2"; export.RequestID), into its parts (ARM
+// of a-z and _, REPEAT and ATTEMPT of digits); ok is false for an id of
+// another form (a CogLang request's is its case's). It reads the id from its
+// end, with no copy: a runner resuming a file asks it of every record.
+func ToolcallRequestID(id string) (caseID, arm, repeat, attempt string, ok bool) {
+	// digits ending at end, preceded by the byte want: their start
+	digits := func(end int, want byte) (int, bool) {
+		i := end
+		for i > 0 && id[i-1] >= '0' && id[i-1] <= '9' {
+			i--
+		}
+		return i, i < end && i >= 2 && id[i-1] == want && id[i-2] == '.'
+	}
+	a, ok := digits(len(id), 'a')
+	if !ok {
+		return "", "", "", "", false
+	}
+	r, ok := digits(a-2, 'r')
+	if !ok {
+		return "", "", "", "", false
+	}
+	end := r - 2 // the arm's end, at its dot
+	i := end
+	for i > 0 && (id[i-1] >= 'a' && id[i-1] <= 'z' || id[i-1] == '_') {
+		i--
+	}
+	if i == end || i < 2 || id[i-1] != '.' {
+		return "", "", "", "", false
+	}
+	return id[:i-1], id[i:end], id[r : a-2], id[a:], true
+}

@@ -783,7 +783,7 @@ func (c *fromFlags) run(stdin io.Reader, stdout, stderr io.Writer, parse parser,
 		}
 		ri := run
 		ri.Study, ri.Recipe = study, recipe
-		if reqs == nil && contract.ToolcallRequestID.MatchString(req.RequestID) {
+		if reqs == nil && runner.IDForm(req.RequestID) == 0 {
 			// no recipe to name: the tag its custom id carries (its
 			// export's), which a later conversion into the file checks
 			// its results' against

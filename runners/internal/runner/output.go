@@ -340,7 +340,7 @@ func (o *Output) IDForms() [2]string { return o.forms }
 // IDForm is the form of a request id: 0 for a toolcall request's
 // (CASE.ARM.rREPEAT.aATTEMPT), 1 for another (a CogLang case's).
 func IDForm(id string) int {
-	if contract.ToolcallRequestID.MatchString(id) {
+	if _, _, _, _, ok := contract.ToolcallRequestID(id); ok {
 		return 0
 	}
 	return 1

@@ -567,9 +567,9 @@ func (run *Run) requestsPerCase() int {
 // be scored on purpose) and where none is.
 func (run *Run) unknownReason(id string) (why string, kind int, flags string) {
 	s := run.Plan.Study
-	m := contract.ToolcallRequestID.FindStringSubmatch(id)
-	if m == nil {
-		if contract.ToolcallRequestID.MatchString(strings.ToLower(strings.TrimSpace(id))) {
+	caseID, arm, rep, attempt, ok := contract.ToolcallRequestID(id)
+	if !ok {
+		if _, _, _, _, ok := contract.ToolcallRequestID(strings.ToLower(strings.TrimSpace(id))); ok {
 			// a runner or a script that changed the ids it was given
 			return fmt.Sprintf("the first id, %q, is a toolcall request id but for its white space or letter case: write each request's request_id back as the request file has it", id), unknownOther, ""
 		}
@@ -584,9 +584,8 @@ func (run *Run) unknownReason(id string) (why string, kind int, flags string) {
 		}
 		return fmt.Sprintf("the first id, %q, is not a toolcall request id (CASE.ARM.rREPEAT.aATTEMPT)", id), unknownNotAnID, ""
 	}
-	caseID, arm := m[1], m[2]
-	repeat, _ := strconv.Atoi(m[3])
-	att, _ := strconv.Atoi(m[4])
+	repeat, _ := strconv.Atoi(rep)
+	att, _ := strconv.Atoi(attempt)
 	known := false
 	for i := range run.Plan.Cases {
 		if run.Plan.Cases[i].ID == caseID {
