@@ -959,16 +959,14 @@ func otherExport(output string, fileRecipes, fileTags map[string]bool, tags map[
 	if len(fileRecipes) == 0 && len(fileTags) == 0 {
 		return nil
 	}
-	known := maps.Clone(fileTags)
-	if known == nil {
-		known = map[string]bool{}
-	}
+	known := map[string]bool{}
 	var of []string // what the file's records answer
 	for r := range fileRecipes {
 		known[tagOf(r)] = true
 		of = append(of, r)
 	}
 	for t := range fileTags {
+		known[t] = true
 		of = append(of, "the recipe tagged "+t)
 	}
 	slices.Sort(of)
