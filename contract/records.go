@@ -173,6 +173,11 @@ type Response struct {
 	// Recipe is the recipe its run member names (run.recipe: fbeval's runners
 	// copy the request's recipe there), or "" when it names none.
 	Recipe string
+	// RunRunner and RunSettings are the runner and the settings its run member
+	// names (run.runner, run.settings: the runner's flags that change its
+	// answers), or "" where it names none: two runs of one model are told
+	// apart by them.
+	RunRunner, RunSettings string
 }
 
 // ID is the request id, or the case id where the record names only a case.
@@ -307,6 +312,8 @@ func DecodeResponse(rec *Record) (Response, error) {
 	out.RawResponseID = deref(w.RawResponseID)
 	out.FinishReason = deref(w.FinishReason)
 	out.Recipe = runMember(w.Run, "recipe")
+	out.RunRunner = runMember(w.Run, "runner")
+	out.RunSettings = runMember(w.Run, "settings")
 	return out, nil
 }
 

@@ -418,3 +418,16 @@ func MixedModels(answers map[string]int) string {
 	}
 	return "the responses mix " + strconv.Itoa(len(names)) + " models: " + strings.Join(parts, ", ") + "; the figures mix runs: score each model's responses apart"
 }
+
+// MixedRuns is the warning of a score whose answers of model are of more than
+// one run, told apart by the runner and the settings (the flags that change its
+// answers) their records' run member names, by the answers of each: two
+// folders of shards, at two temperatures or seeds, given to one score.
+func MixedRuns(model string, answers map[string]int) string {
+	runs := slices.Sorted(maps.Keys(answers))
+	parts := make([]string, len(runs))
+	for i, r := range runs {
+		parts[i] = strconv.Quote(r) + " (" + contract.Plural(answers[r], "answer", "answers") + ")"
+	}
+	return "the answers of " + model + " mix " + strconv.Itoa(len(runs)) + " runs of other settings (run.runner and run.settings): " + strings.Join(parts, ", ") + "; the figures mix runs: score each run's responses apart"
+}

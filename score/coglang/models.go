@@ -2,7 +2,9 @@ package coglang
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/score"
@@ -10,14 +12,15 @@ import (
 )
 
 // modelTally keeps, per case, the model whose record scored it (by the record's
-// "model"; 2 bytes a case, made when a record first names one), to say when a
-// record replaces another model's answer (two models' files given as one
-// score's) and when the cases scored mix models.
+// "model", and the runner and settings its run member names; 2 bytes a case,
+// made when a record first names one), to say when a record replaces another
+// model's answer (two models' files given as one score's) and when the cases
+// scored mix models, or runs of one model with other settings.
 type modelTally struct {
-	ids    map[string]uint16 // by the model member as written
-	names  []string          // by id; names[0] is "": none named
+	ids    map[string]uint16 // by the members as written (source.key)
+	names  []source          // by id; names[0] is none named
 	of     []uint16          // by case
-	last   []byte            // the member last looked up (a file names one model), and its id
+	last   []byte            // the key last looked up (a file names one model), and its id
 	lastID uint16
 	// other counts the records that replaced another model's answer; note
 	// says which was the first.
@@ -25,46 +28,69 @@ type modelTally struct {
 	note  string
 }
 
-// maxModels bounds the model names told apart; records naming any further one
-// count as naming none.
+// source is what answered a case: the model a record names, and the run
+// (runner and settings) its run member names, "" where it names no settings.
+type source struct{ model, run string }
+
+// maxModels bounds the models and runs told apart; records naming any further
+// one count as naming none.
 const maxModels = 1<<16 - 1
 
-// id returns the number of the model a record's "model" member names (0 for
-// none, or one that is not a string).
-func (m *modelTally) id(raw jsontext.Value) uint16 {
-	if len(raw) == 0 || raw[0] != '"' {
+// id returns the number of what a record's "model" member and its run's
+// runner and settings members name (0 for none of them, or none a string).
+func (m *modelTally) id(model, runner, settings jsontext.Value) uint16 {
+	str := func(v jsontext.Value) jsontext.Value {
+		if len(v) == 0 || v[0] != '"' {
+			return nil
+		}
+		return v
+	}
+	model, runner, settings = str(model), str(runner), str(settings)
+	if model == nil && settings == nil {
 		return 0
 	}
-	if string(raw) == string(m.last) {
+	if len(m.last) == len(model)+len(runner)+len(settings)+2 &&
+		string(m.last[:len(model)]) == string(model) && m.last[len(model)] == 0 &&
+		string(m.last[len(model)+1:len(model)+1+len(runner)]) == string(runner) &&
+		string(m.last[len(model)+2+len(runner):]) == string(settings) {
 		return m.lastID
 	}
-	id, ok := m.ids[string(raw)]
+	key := append(append(append(append(append(m.last[:0], model...), 0), runner...), 0), settings...)
+	id, ok := m.ids[string(key)]
 	if !ok {
-		id = m.add(raw)
+		id = m.add(key, model, runner, settings)
 	}
-	m.last, m.lastID = append(m.last[:0], raw...), id
+	m.last, m.lastID = key, id
 	return id
 }
 
-// add gives the model a record's "model" member names its number.
-func (m *modelTally) add(raw jsontext.Value) uint16 {
+// add gives what a record names its number.
+func (m *modelTally) add(key []byte, model, runner, settings jsontext.Value) uint16 {
 	if m.names == nil {
-		m.names, m.ids = []string{""}, map[string]uint16{}
+		m.names, m.ids = []source{{}}, map[string]uint16{}
 	}
 	if len(m.names) >= maxModels {
 		return 0
 	}
 	// a lone surrogate escape kept, as case ids and outputs keep one (it
 	// is written back as its escape): the name was dropped
-	name := unquoteJSON(raw)
+	var src source
+	if model != nil {
+		src.model = unquoteJSON(model)
+	}
+	if settings != nil {
+		if src.run = unquoteJSON(settings); src.run != "" && runner != nil {
+			src.run = strings.TrimSpace(unquoteJSON(runner) + " " + src.run)
+		}
+	}
 	id := uint16(len(m.names))
-	m.names = append(m.names, name)
-	m.ids[string(raw)] = id
+	m.names = append(m.names, src)
+	m.ids[string(key)] = id
 	return id
 }
 
-// set notes that the record for case i of cases names model id; replaced
-// reports whether an earlier record scored the case, whose id it names.
+// set notes that the record for case i of cases names id; replaced reports
+// whether an earlier record scored the case, whose id it names.
 func (m *modelTally) set(i, cases int, id uint16, replaced bool, caseID string) {
 	if m.of == nil {
 		if id == 0 {
@@ -72,11 +98,14 @@ func (m *modelTally) set(i, cases int, id uint16, replaced bool, caseID string) 
 		}
 		m.of = make([]uint16, cases)
 	}
-	if prev := m.of[i]; replaced && prev != 0 && id != 0 && prev != id {
-		if m.other == 0 {
-			m.note = fmt.Sprintf("case %s: %s's, after %s's", caseID, m.names[id], m.names[prev])
+	if prev := m.of[i]; replaced {
+		was, now := m.names[prev].model, m.names[id].model
+		if was != "" && now != "" && was != now {
+			if m.other == 0 {
+				m.note = fmt.Sprintf("case %s: %s's, after %s's", caseID, now, was)
+			}
+			m.other++
 		}
-		m.other++
 	}
 	m.of[i] = id
 }
@@ -93,41 +122,51 @@ func (m *modelTally) scored() []int {
 // list returns the models whose records scored a case, sorted: the same
 // whatever order the records came in.
 func (m *modelTally) list() []string {
-	var out []string
-	for id, k := range m.scored() {
-		if id != 0 && k > 0 {
-			out = append(out, m.names[id])
-		}
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(m.counts()))
 }
 
-// counts returns the cases each model scored, when they are more than one
-// model's.
+// counts returns the cases each model scored.
 func (m *modelTally) counts() map[string]int {
-	n := m.scored()
 	out := map[string]int{}
-	for id, k := range n {
-		if id != 0 && k > 0 {
-			out[m.names[id]] = k
+	for id, k := range m.scored() {
+		if model := m.names[id].model; model != "" && k > 0 {
+			out[model] += k
 		}
-	}
-	if len(out) < 2 {
-		return nil
 	}
 	return out
 }
 
-// warnings says how many records replaced another model's answer, and how
-// many cases each model scored when they are more than one model's.
+// runs returns, per model, the cases each of its runs that names its settings
+// scored.
+func (m *modelTally) runs() map[string]map[string]int {
+	out := map[string]map[string]int{}
+	for id, k := range m.scored() {
+		if src := m.names[id]; src.model != "" && src.run != "" && k > 0 {
+			if out[src.model] == nil {
+				out[src.model] = map[string]int{}
+			}
+			out[src.model][src.run] += k
+		}
+	}
+	return out
+}
+
+// warnings says how many records replaced another model's answer, how many
+// cases each model scored when they are more than one model's, and each run's
+// of a model whose cases mix runs of other settings.
 func (m *modelTally) warnings() []string {
 	var ws []string
 	if n := m.other; n > 0 {
 		ws = append(ws, fmt.Sprintf("%d of the records that repeat a case id %s %s", n, contract.Pick(n, "is", "are"), score.OtherModels(m.note)))
 	}
-	if models := m.counts(); models != nil {
+	if models := m.counts(); len(models) > 1 {
 		ws = append(ws, score.MixedModels(models))
+	}
+	runs := m.runs()
+	for _, model := range slices.Sorted(maps.Keys(runs)) {
+		if len(runs[model]) > 1 {
+			ws = append(ws, score.MixedRuns(model, runs[model]))
+		}
 	}
 	return ws
 }

@@ -98,26 +98,40 @@ func scanRecord(raw []byte, f *recordFields) bool {
 	}
 }
 
-// recipe returns the sum of the CogLang recipe the record's run names
-// (run.recipe, as fbeval's runners write it: contract.CogLangRecipe), the
-// last where it is named twice; false when it names none, or not as a runner
-// writes one: such a record is not checked.
-func (f *recordFields) recipe() (uint32, bool) {
+// runMembers returns the raw values of the record's run member's recipe,
+// runner and settings (the last where one is named twice; empty where the run
+// names none, or is no object).
+func (f *recordFields) runMembers() (recipe, runner, settings jsontext.Value) {
 	if len(f.run) == 0 || f.run[0] != '{' {
-		return 0, false
+		return nil, nil, nil
 	}
-	var val []byte
 	end := strictjson.Members(f.run, 0, func(name []byte, i int) (int, bool) {
 		j, err := strictjson.SkipValue(f.run, i, recordMaxDepth, strictjson.KeepSurrogates)
 		if err != strictjson.LexOK {
 			return j, false
 		}
-		if string(name) == "recipe" {
-			val = f.run[i:j]
+		switch string(name) {
+		case "recipe":
+			recipe = f.run[i:j]
+		case "runner":
+			runner = f.run[i:j]
+		case "settings":
+			settings = f.run[i:j]
 		}
 		return j, true
 	})
-	if end < 0 || len(val) < 2 || val[0] != '"' {
+	if end < 0 {
+		return nil, nil, nil
+	}
+	return recipe, runner, settings
+}
+
+// recipeSum returns the sum of the CogLang recipe a run's recipe member val
+// names (run.recipe, as fbeval's runners write it: contract.CogLangRecipe);
+// false when it names none, or not as a runner writes one: such a record is
+// not checked.
+func recipeSum(val jsontext.Value) (uint32, bool) {
+	if len(val) < 2 || val[0] != '"' {
 		return 0, false
 	}
 	return contract.ParseCogLangRecipe(val[1 : len(val)-1])

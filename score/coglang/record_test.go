@@ -66,7 +66,8 @@ func TestRecipe(t *testing.T) {
 		{`{"re\u0063ipe":"crc32c:00000001"}`, 0, false},
 	} {
 		f := recordFields{run: jsontext.Value(tc.run)}
-		sum, ok := f.recipe()
+		recipe, _, _ := f.runMembers()
+		sum, ok := recipeSum(recipe)
 		if ok != tc.want || sum != tc.sum {
 			t.Errorf("run %s: recipe %08x, %v; want %08x, %v", tc.run, sum, ok, tc.sum, tc.want)
 		}

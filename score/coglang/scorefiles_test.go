@@ -254,7 +254,9 @@ func TestScoreFilesManyFiles(t *testing.T) {
 // TestScoreFilesModels: a record that replaces an earlier answer of another
 // model (by "model") is counted, the first named, and cases scored by more than
 // one model are counted by model; records of one model, or naming none (or not
-// as a string), are neither. The same at any number of workers.
+// as a string), are neither. Cases of one model scored by runs of other
+// settings (run.runner, run.settings) are counted by run; records whose run
+// names no settings are not. The same at any number of workers.
 func TestScoreFilesModels(t *testing.T) {
 	fx := fixtures.DefaultCogLangFixture()
 	file := func(n int, model string) []byte {
@@ -271,14 +273,19 @@ func TestScoreFilesModels(t *testing.T) {
 		other  int
 		note   string
 		models map[string]int
+		runs   map[string]int // of model "a"
 	}{
-		{"two models", [][]byte{file(4, `, "model": "a"`), file(2, `, "model": "b"`)}, 2, "case " + first + ": b's, after a's", map[string]int{"a": 2, "b": 2}},
-		{"all replaced", [][]byte{file(4, `, "model": "a"`), file(4, `, "model": "b\u00e9"`)}, 4, "case " + first + ": bé's, after a's", nil},
-		{"one model", [][]byte{file(4, `, "model": "a"`), file(2, `, "model": "a"`)}, 0, "", nil},
-		{"none named later", [][]byte{file(4, `, "model": "a"`), file(2, ``)}, 0, "", nil},
-		{"none named first", [][]byte{file(4, ``), file(2, `, "model": "b"`)}, 0, "", nil},
-		{"not a string", [][]byte{file(4, `, "model": null`), file(2, `, "model": 5`)}, 0, "", nil},
-		{"one file, two models", [][]byte{append(file(4, `, "model": "a"`), file(1, `, "model": "b"`)...)}, 1, "case " + first + ": b's, after a's", map[string]int{"a": 3, "b": 1}},
+		{"two models", [][]byte{file(4, `, "model": "a"`), file(2, `, "model": "b"`)}, 2, "case " + first + ": b's, after a's", map[string]int{"a": 2, "b": 2}, nil},
+		{"all replaced", [][]byte{file(4, `, "model": "a"`), file(4, `, "model": "b\u00e9"`)}, 4, "case " + first + ": bé's, after a's", nil, nil},
+		{"one model", [][]byte{file(4, `, "model": "a"`), file(2, `, "model": "a"`)}, 0, "", nil, nil},
+		{"none named later", [][]byte{file(4, `, "model": "a"`), file(2, ``)}, 0, "", nil, nil},
+		{"none named first", [][]byte{file(4, ``), file(2, `, "model": "b"`)}, 0, "", nil, nil},
+		{"not a string", [][]byte{file(4, `, "model": null`), file(2, `, "model": 5`)}, 0, "", nil, nil},
+		{"one file, two models", [][]byte{append(file(4, `, "model": "a"`), file(1, `, "model": "b"`)...)}, 1, "case " + first + ": b's, after a's", map[string]int{"a": 3, "b": 1}, nil},
+		{"two runs", [][]byte{file(4, `, "model": "a", "run": {"runner": "r", "settings": "seed=1"}`), file(1, `, "model": "a", "run": {"runner": "r", "settings": "seed=2"}`)}, 0, "", nil, map[string]int{"r seed=1": 3, "r seed=2": 1}},
+		{"two runs, all replaced", [][]byte{file(4, `, "model": "a", "run": {"runner": "r", "settings": "seed=1"}`), file(4, `, "model": "a", "run": {"runner": "r", "settings": "seed=2"}`)}, 0, "", nil, nil},
+		{"one run", [][]byte{file(4, `, "model": "a", "run": {"runner": "r", "settings": "seed=1"}`), file(1, `, "model": "a", "run": {"settings": "seed=1", "runner": "r"}`)}, 0, "", nil, nil},
+		{"settings named by one", [][]byte{file(4, `, "model": "a", "run": {"runner": "r", "settings": "seed=1"}`), file(1, `, "model": "a", "run": {"runner": "b"}`), file(1, `, "model": "a"`)}, 0, "", nil, nil},
 	} {
 		for _, workers := range []int{1, 4} {
 			var srcs []score.Source
@@ -291,10 +298,17 @@ func TestScoreFilesModels(t *testing.T) {
 			}
 			res.Close()
 			m := &res.store.models
-			if m.other != tc.other || m.note != tc.note || !maps.Equal(m.counts(), tc.models) {
-				t.Errorf("%s, %d workers: other %d (%q), models %v; want %d (%q), %v", tc.name, workers, m.other, m.note, m.counts(), tc.other, tc.note, tc.models)
+			models, runs := m.counts(), m.runs()["a"]
+			if len(models) < 2 {
+				models = nil
 			}
-			if ws := m.warnings(); len(ws) != min(tc.other, 1)+len(tc.models)/2 || !slices.Equal(loaded.Warnings[len(loaded.Warnings)-len(ws):], ws) {
+			if len(runs) < 2 {
+				runs = nil
+			}
+			if m.other != tc.other || m.note != tc.note || !maps.Equal(models, tc.models) || !maps.Equal(runs, tc.runs) {
+				t.Errorf("%s, %d workers: other %d (%q), models %v, runs %v; want %d (%q), %v, %v", tc.name, workers, m.other, m.note, models, runs, tc.other, tc.note, tc.models, tc.runs)
+			}
+			if ws := m.warnings(); len(ws) != min(tc.other, 1)+len(tc.models)/2+len(tc.runs)/2 || !slices.Equal(loaded.Warnings[len(loaded.Warnings)-len(ws):], ws) {
 				t.Errorf("%s, %d workers: warnings %q, want %q at the end of the result's", tc.name, workers, loaded.Warnings, ws)
 			}
 		}

@@ -234,7 +234,7 @@ func (st *caseStore) add(s *Scored) (duplicate, other bool, err error) {
 		}
 		sl.setLast(s, other)
 		st.setCode(i, s)
-		st.models.set(i, st.slots.n, st.models.id(s.model), duplicate, s.CaseID)
+		st.models.set(i, st.slots.n, st.models.id(s.model, s.runner, s.settings), duplicate, s.CaseID)
 		return duplicate, other, nil
 	}
 	id := st.ids[s.ID].ID
@@ -246,7 +246,7 @@ func (st *caseStore) add(s *Scored) (duplicate, other bool, err error) {
 	}
 	first := true
 	var off uint64
-	model := st.models.id(s.model)
+	model := st.models.id(s.model, s.runner, s.settings)
 	for j := int(s.ID); j < len(st.ids) && st.ids[j].ID == id; j++ {
 		i := int(st.ids[j].N)
 		st.models.set(i, st.slots.n, model, duplicate && first, s.CaseID) // one record: counted once

@@ -41,6 +41,8 @@ type Scored struct {
 	// model is the record's "model" member as written, read while its batch
 	// is (caseStore.add)
 	model []byte
+	// runner and settings are its run member's, read as model is
+	runner, settings []byte
 	outcome
 	key contract.ID // the case id's, until Judge looks it up
 }
@@ -101,6 +103,8 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 	dst.CaseID, dst.key = id, contract.IDOf(id)
 	dst.ProviderError, dst.ErrorCode = false, ""
 	dst.model = f.model
+	recipe, runner, settings := f.runMembers()
+	dst.runner, dst.settings = runner, settings
 	dst.recipe, dst.hasRecipe, dst.thinking, dst.quoted, dst.wrapped, dst.listed, dst.blank, dst.finish = 0, false, false, false, false, false, false, 0
 	var out string
 	var v jsontext.Value // the output's JSON value
@@ -123,7 +127,7 @@ func (s *RecordScorer) Read(raw []byte, dst *Scored) error {
 		v = f.outputValue()
 	}
 	dst.Output = out
-	dst.recipe, dst.hasRecipe = f.recipe()
+	dst.recipe, dst.hasRecipe = recipeSum(recipe)
 	text := unsafe.Slice(unsafe.StringData(out), len(out)) // read, not kept
 	dst.thinking = contract.HoldsThinking(text)
 	if v := f.finish; len(v) > 2 && v[0] == '"' {

@@ -33,6 +33,9 @@ type RecordFields struct {
 	// Recipe is the string recipe of the record's run member, nil when it has
 	// none (see contract.Response.Recipe).
 	Recipe []byte
+	// RunRunner and RunSettings are the run member's runner and settings,
+	// nil where it names none (see contract.Response.RunSettings).
+	RunRunner, RunSettings []byte
 }
 
 // Response returns the fields as contract.DecodeResponse returns them.
@@ -42,7 +45,7 @@ func (f *RecordFields) Response() contract.Response {
 		Output: string(f.Output), HasOutput: f.HasOutput,
 		Provider: string(f.Provider), Model: string(f.Model),
 		RawResponseID: string(f.RawResponseID), FinishReason: string(f.FinishReason),
-		Recipe: string(f.Recipe),
+		Recipe: string(f.Recipe), RunRunner: string(f.RunRunner), RunSettings: string(f.RunSettings),
 	}
 	if f.HasLatency {
 		l := f.LatencyMS
@@ -105,7 +108,9 @@ const (
 	fErrorCode    // the error's code
 	fErrorMessage // and message
 	fRun
-	fRecipe // the run's recipe
+	fRecipe      // the run's recipe
+	fRunRunner   // its runner
+	fRunSettings // and settings
 	nFields
 )
 
@@ -202,6 +207,7 @@ func (s *RecordScanner) Scan(raw []byte, f *RecordFields) bool {
 	f.Provider, f.Model = get(fProvider), get(fModel)
 	f.RawResponseID, f.FinishReason = get(fRawResponseID), get(fFinishReason)
 	f.Recipe = get(fRecipe)
+	f.RunRunner, f.RunSettings = get(fRunRunner), get(fRunSettings)
 	return true
 }
 
@@ -446,7 +452,7 @@ func (s *RecordScanner) providerError() bool {
 }
 
 // run reads the run member's value, as strictly as skip reads it, keeping its
-// recipe when that is a string.
+// recipe, runner and settings where they are strings.
 func (s *RecordScanner) run() bool {
 	if s.pos >= len(s.data) || s.data[s.pos] != '{' {
 		return s.skip(0)
@@ -456,10 +462,20 @@ func (s *RecordScanner) run() bool {
 		if !s.addName(base, name) {
 			return false
 		}
-		if string(name) == "recipe" && s.pos < len(s.data) && s.data[s.pos] == '"' {
-			sp := &s.spans[fRecipe]
-			sp.set = true
-			return s.str(sp)
+		if s.pos < len(s.data) && s.data[s.pos] == '"' {
+			var sp *span
+			switch string(name) {
+			case "recipe":
+				sp = &s.spans[fRecipe]
+			case "runner":
+				sp = &s.spans[fRunRunner]
+			case "settings":
+				sp = &s.spans[fRunSettings]
+			}
+			if sp != nil {
+				sp.set = true
+				return s.str(sp)
+			}
 		}
 		return s.skip(1)
 	}) {

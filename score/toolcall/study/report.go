@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -217,31 +218,40 @@ func (run *Run) Report() (*Aggregates, error) {
 		}
 	}
 	rep.Models = map[string][]string{}
-	all := map[string]int{}
-	perModel := make([]int, len(run.models))
-	armModels := make([][]bool, len(s.Arms))
-	for a := range armModels {
-		armModels[a] = make([]bool, len(run.models))
+	perSource := make([]int, len(run.sources))
+	armSources := make([][]bool, len(s.Arms))
+	for a := range armSources {
+		armSources[a] = make([]bool, len(run.sources))
 	}
 	for i := range run.rows {
 		r, arm := run.rowAt(i), i%len(s.Arms)
 		for k := range r {
-			if a := &r[k]; a.has(fPresent) && a.model != 0 {
-				armModels[arm][a.model] = true
-				perModel[a.model]++
+			if a := &r[k]; a.has(fPresent) && a.src != 0 {
+				armSources[arm][a.src] = true
+				perSource[a.src]++
 			}
 		}
 	}
 	for a, arm := range s.Arms {
-		for id, ok := range armModels[a] {
-			if ok {
-				rep.Models[arm] = append(rep.Models[arm], run.models[id])
+		for id, ok := range armSources[a] {
+			if m := run.sources[id].model; ok && m != "" && !slices.Contains(rep.Models[arm], m) {
+				rep.Models[arm] = append(rep.Models[arm], m)
 			}
 		}
 	}
-	for id, n := range perModel {
-		if n > 0 {
-			all[run.models[id]] = n
+	all := map[string]int{}
+	runs := map[string]map[string]int{} // per model, the answers of each run that names its settings
+	for id, n := range perSource {
+		src := run.sources[id]
+		if n == 0 || src.model == "" {
+			continue
+		}
+		all[src.model] += n
+		if src.settings != "" {
+			if runs[src.model] == nil {
+				runs[src.model] = map[string]int{}
+			}
+			runs[src.model][strings.TrimSpace(src.runner+" "+src.settings)] += n
 		}
 	}
 	for arm := range rep.Models {
@@ -249,6 +259,11 @@ func (run *Run) Report() (*Aggregates, error) {
 	}
 	if len(all) > 1 {
 		rep.Warnings = append(rep.Warnings, score.MixedModels(all))
+	}
+	for _, m := range slices.Sorted(maps.Keys(runs)) {
+		if len(runs[m]) > 1 {
+			rep.Warnings = append(rep.Warnings, score.MixedRuns(m, runs[m]))
+		}
 	}
 	rep.model = rep.build()
 	gates, err := score.ParseGates(s.Gates)

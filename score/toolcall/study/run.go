@@ -32,15 +32,15 @@ type Run struct {
 	rows      int
 	atts      []att // row by row, attempt by attempt (rowAt)
 
-	codes     []uint16 // error codes of judged attempts (att.codes), as ids
-	codeNames []string
-	codeIDs   map[string]uint16
-	models    []string // model names as records give them; 0 is none
-	modelIDs  map[string]uint32
-	lastModel struct {
-		name string
-		id   uint32
-		ok   bool
+	codes      []uint16 // error codes of judged attempts (att.codes), as ids
+	codeNames  []string
+	codeIDs    map[string]uint16
+	sources    []source // the models and runs records name; 0 is none
+	sourceIDs  map[source]uint32
+	lastSource struct {
+		src source
+		id  uint32
+		ok  bool
 	}
 
 	spool   spool
@@ -96,7 +96,7 @@ type slot struct {
 // from its request id without a table of every id.
 func New(plan *export.ToolcallPlan) (*Run, error) {
 	run := &Run{Plan: plan, judges: map[string]*tc.Judge{}, caseIndex: make(map[string]int, len(plan.Cases)),
-		codeIDs: map[string]uint16{}, models: []string{""}, modelIDs: map[string]uint32{"": 0}, settled: true}
+		codeIDs: map[string]uint16{}, sources: []source{{}}, sourceIDs: map[source]uint32{{}: 0}, settled: true}
 	for d, tool := range plan.Tools {
 		j, err := tc.NewJudge(tool, plan.Candidate[d])
 		if err != nil {
@@ -637,6 +637,8 @@ type outcome struct {
 	slot      slot
 	att       att
 	model     string
+	runner    string // the runner its run names
+	settings  string // and that runner's settings
 	recipe    string // the recipe its run names, when it is not the study's
 	enc       []byte // the attempt's detail entry, where att has fDetail (reused with its batch)
 }
@@ -647,10 +649,11 @@ type worker struct {
 	names  []string // of the files, by the batch's File
 	sc     tc.RecordScanner
 	fields tc.RecordFields
-	models map[string]string // interned model names: a file names few
+	models map[string]string // interned model names, runners and settings: a file names few
 }
 
-// model returns b as a string, allocating once per distinct name.
+// model returns b as a string, allocating once per distinct name (of a model,
+// a runner, its settings).
 func (w *worker) model(b []byte) string {
 	if len(b) == 0 {
 		return ""
@@ -704,6 +707,7 @@ func (w *worker) record(name string, raw []byte, line, col int, rerr error, o *o
 		}
 		o.kind, o.slot = outScored, sl
 		o.model = w.model(f.Model)
+		o.runner, o.settings = w.model(f.RunRunner), w.model(f.RunSettings)
 		if f.RequestID != nil && f.CaseID != nil {
 			run.checkCase(o, f.RequestID, f.CaseID)
 		}
@@ -748,6 +752,7 @@ func (w *worker) record(name string, raw []byte, line, col int, rerr error, o *o
 	}
 	o.kind, o.slot = outScored, sl
 	o.model = w.model([]byte(resp.Model))
+	o.runner, o.settings = w.model([]byte(resp.RunRunner)), w.model([]byte(resp.RunSettings))
 	if resp.RequestID != "" && resp.CaseID != "" {
 		run.checkCase(o, []byte(resp.RequestID), []byte(resp.CaseID))
 	}
@@ -888,12 +893,12 @@ func (run *Run) apply(o *outcome, st *score.InputStats) bool {
 	}
 	i := o.slot.row*(run.Plan.Study.Repairs+1) + o.slot.attempt - 1
 	a := &run.atts[i]
-	model := run.modelID(o.model)
+	src := run.sourceID(source{o.model, o.runner, o.settings})
 	if a.has(fPresent) {
 		st.Duplicates++
-		if a.model != 0 && model != 0 && a.model != model {
+		if before := run.sources[a.src].model; before != "" && o.model != "" && before != o.model {
 			if st.OtherModel == 0 {
-				st.OtherModelNote = fmt.Sprintf("line %d: %s's, after %s's", o.line, o.model, run.models[a.model])
+				st.OtherModelNote = fmt.Sprintf("line %d: %s's, after %s's", o.line, o.model, before)
 			}
 			st.OtherModel++
 		}
@@ -906,7 +911,7 @@ func (run *Run) apply(o *outcome, st *score.InputStats) bool {
 		}
 	}
 	*a = o.att
-	a.model = model
+	a.src = src
 	if a.has(fProvider) {
 		a.pcode = run.providerCode(o.enc)
 	}

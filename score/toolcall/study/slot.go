@@ -14,7 +14,7 @@ import (
 type att struct {
 	flags  uint32
 	ncodes uint32 // error codes in Run.codes from codes
-	model  uint32 // index in Run.models
+	src    uint32 // index in Run.sources: the model and run that answered
 	codes  uint32
 	detLen uint32 // the detail entry's length, where flags has fDetail
 	pcode  uint8  // a provider error's code, in Run.pcodes (the struct's padding)
@@ -168,17 +168,21 @@ func (run *Run) codesOf(a *att) []uint16 {
 	return run.codes[a.codes : a.codes+a.ncodes]
 }
 
-// modelID interns a model name; the last one is remembered, as a file names few.
-func (run *Run) modelID(m string) uint32 {
-	if run.lastModel.ok && run.lastModel.name == m {
-		return run.lastModel.id
+// source is what a record says answered it: the model, and the runner and
+// settings its run member names ("" where it names none).
+type source struct{ model, runner, settings string }
+
+// sourceID interns a source; the last one is remembered, as a file names few.
+func (run *Run) sourceID(s source) uint32 {
+	if run.lastSource.ok && run.lastSource.src == s {
+		return run.lastSource.id
 	}
-	id, ok := run.modelIDs[m]
+	id, ok := run.sourceIDs[s]
 	if !ok {
-		id = uint32(len(run.models))
-		run.models = append(run.models, m)
-		run.modelIDs[m] = id
+		id = uint32(len(run.sources))
+		run.sources = append(run.sources, s)
+		run.sourceIDs[s] = id
 	}
-	run.lastModel.name, run.lastModel.id, run.lastModel.ok = m, id, true
+	run.lastSource.src, run.lastSource.id, run.lastSource.ok = s, id, true
 	return id
 }
