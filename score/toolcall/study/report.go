@@ -127,12 +127,14 @@ func (run *Run) Report() (*Aggregates, error) {
 	// the metrics are summed.
 	var wg sync.WaitGroup
 	clusters, caseCluster := run.caseGroups(func(c *contract.Case) string { return c.Cluster })
+	unanswered := make([]string, len(rep.Effects)) // the arm of an effect that no answer measures
 	for i := range rep.Effects {
 		e := &rep.Effects[i]
 		cmp := Comparisons[slices.IndexFunc(Comparisons, func(c comparison) bool { return c.Name == e.Name })]
 		wg.Go(func() {
-			counts := run.pairCounts(cmp.Baseline, cmp.Treatment, clusters, caseCluster)
+			counts, arm := run.pairCounts(cmp.Baseline, cmp.Treatment, clusters, caseCluster)
 			e.Effect = stats.PairedCounts(counts, stats.Options{Name: cmp.Name, Seed: uint64(s.Seed)})
+			unanswered[i] = arm
 		})
 	}
 	// one grouping at a time, so that only its latencies are held
@@ -156,6 +158,11 @@ func (run *Run) Report() (*Aggregates, error) {
 		}
 	}
 	wg.Wait()
+	for i, arm := range unanswered {
+		if arm != "" {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s is not measured: no first attempt of the %s arm was answered (each is missing or a provider error), so its figures are null and its label inconclusive: give that arm's responses", rep.Effects[i].Name, arm))
+		}
+	}
 	rep.Probes = run.probes()
 	if in, ok := rep.Arms[contract.ArmInputSchema]; ok {
 		ci := stats.ClassifyInput{CallValidity: in.CallSchemaValidity, SPV: in.SemanticPrecision,
@@ -280,25 +287,44 @@ func (run *Run) Report() (*Aggregates, error) {
 
 // pairCounts counts the first-attempt outcomes of two arms, paired on (case,
 // repeat), by cluster (clusters and caseCluster are run.caseGroups' by cluster).
-func (run *Run) pairCounts(baseline, treatment string, clusters []string, caseCluster []int) stats.Counts {
+//
+// An arm no first attempt of which was answered (each missing or a provider
+// error: the model never answered it) measures nothing: the counts are then
+// none (the effect's figures null, its label inconclusive, where the missing
+// rows, counted as failures, made a certain harm or improvement of it) and
+// unanswered names the arm.
+func (run *Run) pairCounts(baseline, treatment string, clusters []string, caseCluster []int) (c stats.Counts, unanswered string) {
 	// rows go case by case, repeat by repeat, arm by arm (New): the two arms of
 	// one case and repeat are in the same run of len(arms) rows
 	arms := run.Plan.Study.Arms
 	bi, ti := slices.Index(arms, baseline), slices.Index(arms, treatment)
 	if bi < 0 || ti < 0 {
-		return stats.Counts{}
+		return stats.Counts{}, ""
 	}
-	c := stats.Counts{Clusters: make([]stats.Tally, len(clusters))}
+	c = stats.Counts{Clusters: make([]stats.Tally, len(clusters))}
 	for i, name := range clusters {
 		c.Clusters[i].Cluster = name
 	}
+	answered := func(r row) bool { return r[0].has(fPresent) && !r[0].has(fProvider) }
+	var baseAnswered, treatAnswered bool
 	perCase := run.Plan.Study.Repeats * len(arms)
 	for ci, k := range caseCluster {
 		for start := ci * perCase; start < (ci+1)*perCase; start += len(arms) {
-			c.Add(k, run.rowAt(start+bi).firstSuccess(), run.rowAt(start+ti).firstSuccess())
+			b, t := run.rowAt(start+bi), run.rowAt(start+ti)
+			c.Add(k, b.firstSuccess(), t.firstSuccess())
+			baseAnswered = baseAnswered || answered(b)
+			treatAnswered = treatAnswered || answered(t)
 		}
 	}
-	return c
+	switch {
+	case len(caseCluster) == 0 || run.Plan.Study.Repeats == 0:
+		return c, ""
+	case !treatAnswered:
+		return stats.Counts{}, treatment
+	case !baseAnswered:
+		return stats.Counts{}, baseline
+	}
+	return c, ""
 }
 
 // rowCases is the number of cases that have rows: every case of the plan, unless
