@@ -348,7 +348,8 @@ func FuzzReadOpenAIResults(f *testing.F) {
 
 // TestReadVLLMResults reads the lines vLLM's run-batch writes: a success with the
 // chat completion in response.body, and failures whose error is a bare message or
-// an ErrorResponse object, beside a response holding only the status.
+// an ErrorResponse object, beside a response holding only the status; and a
+// line of Groq's tool_use_failed.
 func TestReadVLLMResults(t *testing.T) {
 	for _, tt := range []struct {
 		line, code, message, output string
@@ -359,6 +360,9 @@ func TestReadVLLMResults(t *testing.T) {
 		{`{"id":"vllm-4","custom_id":"a","response":{"status_code":404,"request_id":"vllm-batch-4"},"error":{"error":{"message":"no such model","type":"NotFoundError","param":null,"code":404}}}`, "http_404", "HTTP 404 Not Found (NotFoundError): no such model", ""},
 		{`{"id":"batch_req_5","custom_id":"a","response":null,"error":{"code":"batch_expired","message":"expired"}}`, "expired", "the batch request was expired: expired", ""},
 		{`{"id":"batch_req_6","custom_id":"a","response":null,"error":{"code":"token_limit_exceeded","message":"too many"}}`, "batch_error", "the batch request failed (token_limit_exceeded): too many", ""},
+		// Groq's tool_use_failed: the model's answer, which did not parse as a
+		// tool call, is the record's output (a failure), not an error
+		{`{"id":"batch_req_7","custom_id":"a","response":{"status_code":400,"request_id":"req_7","body":{"error":{"message":"Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.","type":"invalid_request_error","code":"tool_use_failed","failed_generation":"<function=f>{}</function>"}}},"error":null}`, "", "", "<function=f>{}</function>"},
 	} {
 		rs, err := readOpenAIResults("out.jsonl", strings.NewReader(tt.line))
 		if err != nil || len(rs) != 1 {

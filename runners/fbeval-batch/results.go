@@ -192,6 +192,13 @@ func parseOpenAIResult(rec *contract.Record, whole bool) (result, error) {
 	case *st >= 400:
 		// the body is the API's error answer: read as a live call reads it
 		e := runner.StatusError(*st, body)
+		if res, ok := runner.RefusedGeneration(e); ok {
+			// the model's answer, which the provider would not return as
+			// a tool call: the failure it is
+			res.Provider, res.Model, res.Run = out.res.Provider, out.res.Model, out.res.Run
+			out.res = res
+			return out, nil
+		}
 		out.res.Error = &contract.ProviderError{Code: e.Code, Message: e.Message}
 		return out, nil
 	case *st/100 != 2:

@@ -12,9 +12,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/go-json-experiment/json/jsontext"
 	"slices"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/runners/internal/runner"
@@ -553,12 +554,16 @@ func (c *Client) Do(ctx context.Context, req *contract.Request) (runner.Result, 
 		return runner.Result{}, &runner.CallError{Code: "bad_request", Message: err.Error()}
 	}
 	data, err := c.HTTP.PostJSON(ctx, c.Opts.Path(), body)
-	if err != nil {
+	var res runner.Result
+	if ce := (*runner.CallError)(nil); errors.As(err, &ce) && ce.Generation != nil {
+		// the model's answer, which the provider would not return as a tool
+		// call: scored as the failure it is, not asked again
+		res, _ = runner.RefusedGeneration(ce)
+		err = nil
+	} else if err != nil {
 		_, temperature := c.Opts.sampling(req)
 		return runner.Result{}, runner.TemperatureRefused(maxTokensRefused(err), "fbeval-openai", temperature)
-	}
-	var res runner.Result
-	if c.Opts.API == "responses" {
+	} else if c.Opts.API == "responses" {
 		res, err = ParseResponses(data)
 	} else {
 		res, err = ParseChat(data)

@@ -564,3 +564,34 @@ func TestParseDecodeErrors(t *testing.T) {
 		t.Errorf("responses output: %v", err)
 	}
 }
+
+// TestToolUseFailed: Groq's HTTP 400 tool_use_failed (the model's tool call did
+// not parse, or did not match the tool's schema) is the model's answer, failed:
+// a record of the text it wrote (failed_generation, "" where the body gives
+// none) with finish reason tool_use_failed and the provider's message in its
+// metadata, not a provider error a resumed run asks again until the model
+// gets it right.
+func TestToolUseFailed(t *testing.T) {
+	for _, tt := range []struct{ file, output, message string }{
+		{"error_400_groq_tool_use_failed.json", "<tool-use>\n{\n  \"tool_calls\": [\n", "HTTP 400 Bad Request (tool_use_failed): Failed to call a function."},
+		{"error_400_groq_tool_validation.json", "", "HTTP 400 Bad Request (tool_use_failed): tool call validation failed: parameters for tool HassTurnOff did not match schema"},
+	} {
+		body, err := os.ReadFile(filepath.Join("testdata", tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			w.Write(body)
+		}))
+		c := &Client{HTTP: &runner.HTTP{Client: srv.Client(), BaseURL: srv.URL}, Opts: Options{Model: "m"}}
+		res, err := c.Do(context.Background(), &contract.Request{Messages: []contract.Message{{Role: "user", Content: "u"}}})
+		srv.Close()
+		if err != nil || res.Output == nil || !strings.HasPrefix(*res.Output, tt.output) || tt.output == "" && *res.Output != "" ||
+			res.FinishReason != "tool_use_failed" || res.Error != nil || res.Model != "m" || len(res.Metadata) != 1 ||
+			res.Metadata[0].Key != "provider_error" || !strings.HasPrefix(res.Metadata[0].Value.(string), tt.message) {
+			t.Errorf("%s: %+v, %v; want the output %q, finish reason tool_use_failed, metadata %q", tt.file, res, err, tt.output, tt.message)
+		}
+	}
+}

@@ -32,6 +32,12 @@ type CallError struct {
 	Message    string
 	Retry      bool
 	RetryAfter time.Duration
+	// Generation, where not nil, is the model's own answer the provider
+	// refused to return because it could not read it as a tool call (Groq's
+	// HTTP 400 tool_use_failed, its failed_generation: "" where it gave
+	// none): the model answered, and failed; the record is that answer
+	// (RefusedGeneration), not an error to ask again.
+	Generation *string
 }
 
 func (e *CallError) Error() string { return e.Code + ": " + e.Message }
@@ -242,6 +248,12 @@ func StatusError(code int, body []byte) *CallError {
 	if text != "" {
 		e.Message += ": " + text
 	}
+	if kind == ToolUseFailed && code == http.StatusBadRequest {
+		// the model's tool call did not parse, or did not match the tool's
+		// schema, by the provider's own check: an answer that failed
+		g := failedGeneration(body)
+		e.Code, e.Retry, e.Generation = ToolUseFailed, false, &g
+	}
 	if kind == "content_filter" && code == http.StatusBadRequest {
 		// Azure OpenAI's filter blocked the prompt: asking again gets the same,
 		// and the code says which it was where http_400 would not
@@ -251,6 +263,40 @@ func StatusError(code int, body []byte) *CallError {
 		}
 	}
 	return e
+}
+
+// ToolUseFailed is the code (and, in a record made of it, the finish reason)
+// of a model's answer the provider refused to return as a tool call: Groq's
+// HTTP 400 tool_use_failed.
+const ToolUseFailed = "tool_use_failed"
+
+// failedGeneration is the failed_generation text of an API error body (Groq's
+// tool_use_failed: the model's answer as it wrote it), "" where it has none.
+func failedGeneration(body []byte) string {
+	var list []json.RawMessage
+	if json.Unmarshal(body, &list) == nil && len(list) > 0 {
+		body = list[0]
+	}
+	var w struct {
+		Error struct {
+			FailedGeneration any `json:"failed_generation"`
+		} `json:"error"`
+	}
+	json.Unmarshal(body, &w)
+	s, _ := w.Error.FailedGeneration.(string)
+	return s
+}
+
+// RefusedGeneration is the record of a call whose error e holds the model's
+// answer (CallError.Generation): that text as the output, finish reason
+// tool_use_failed, and the provider's error message in its metadata
+// (provider_error); false when e holds none.
+func RefusedGeneration(e *CallError) (Result, bool) {
+	if e == nil || e.Generation == nil {
+		return Result{}, false
+	}
+	out := *e.Generation
+	return Result{Output: &out, FinishReason: ToolUseFailed, Metadata: contract.Object{Field("provider_error", e.Message)}}, true
 }
 
 // filteredFor names the categories Azure OpenAI's content filter blocked a

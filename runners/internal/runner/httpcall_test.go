@@ -131,7 +131,8 @@ func TestLastingTransportErrors(t *testing.T) {
 }
 
 // FuzzStatusError: any body, the API's error or not, gives the status's code
-// (content_filter only for a 400 that names it), a message that starts with the
+// (content_filter or tool_use_failed only for a 400 that names it, the
+// latter alone with a generation), a message that starts with the
 // status, and the provider's text as a ProviderText line of valid UTF-8.
 func FuzzStatusError(f *testing.F) {
 	for _, dir := range []string{"../openai/testdata", "../anthropic/testdata"} {
@@ -152,8 +153,11 @@ func FuzzStatusError(f *testing.F) {
 		status = 400 + (status%200+200)%200
 		e := StatusError(status, body)
 		want := "http_" + strconv.Itoa(status)
-		if e.Code != want && (e.Code != contract.ContentFilterCode || status != 400) {
+		if e.Code != want && (e.Code != contract.ContentFilterCode && e.Code != ToolUseFailed || status != 400) {
 			t.Fatalf("status %d: code %q", status, e.Code)
+		}
+		if (e.Generation != nil) != (e.Code == ToolUseFailed) || e.Generation != nil && e.Retry {
+			t.Fatalf("status %d: code %q, generation %v, retry %v", status, e.Code, e.Generation, e.Retry)
 		}
 		if !strings.HasPrefix(e.Message, "HTTP "+strconv.Itoa(status)) {
 			t.Fatalf("message %q", e.Message)
