@@ -97,7 +97,7 @@ func (s Summary) String() string {
 	if s.Errors > 0 && s.Stopped == "" && s.LastError != nil {
 		// the run went through with errors: what they were, and the way on
 		// (a stop says so itself)
-		line += fmt.Sprintf("; the last error: %s: %s; %s, then run again with -o FILE to ask them again", s.LastError.Code, s.LastError.Message, seeTo(s.LastError.Code))
+		line += fmt.Sprintf("; the last error: %s: %s; %s, then run again with -o FILE to ask them again", s.LastError.Code, s.LastError.Message, seeTo(s.LastError.Code, s.LastError.Message))
 	}
 	if s.Stopped != "" {
 		line += "; stopped: " + s.Stopped
@@ -402,6 +402,13 @@ func (e *engine) ask(req *contract.Request) (Result, bool) {
 		if !errors.As(err, &ce) {
 			ce = &CallError{Code: "network", Message: Redact(oneLine(err.Error()), e.opts.Secrets), Retry: true}
 		}
+		if ce.Retry && ce.RetryAfter > e.opts.BackoffMax {
+			// a wait longer than the run keeps (a daily quota's hours): asked
+			// again sooner, the call gets the same, each after a silent
+			// wait; said at once
+			ce.Retry = false
+			ce.Message += fmt.Sprintf(" (the provider asks to wait %s, longer than --max-backoff %s: not asked again; run again with -o FILE once it has passed)", ce.RetryAfter.Round(time.Second), e.opts.BackoffMax)
+		}
 		if ce.Retry && attempt < e.opts.Retries {
 			if !e.sleep(e.backoff(attempt, ce.RetryAfter)) {
 				return Result{}, false
@@ -419,22 +426,27 @@ func (e *engine) ask(req *contract.Request) (Result, bool) {
 			// the error itself, so that a server that is down or a bad key
 			// is named where the run ends
 			// the limit, not n: two calls that reach it at once say the same
-			e.halt(fmt.Sprintf("%s (the last: %s: %s); %s, then run again with -o FILE to go on", contract.Plural(e.opts.MaxConsecutiveErrors, "consecutive error", "consecutive errors"), res.Error.Code, res.Error.Message, seeTo(res.Error.Code)))
+			e.halt(fmt.Sprintf("%s (the last: %s: %s); %s, then run again with -o FILE to go on", contract.Plural(e.opts.MaxConsecutiveErrors, "consecutive error", "consecutive errors"), res.Error.Code, res.Error.Message, seeTo(res.Error.Code, res.Error.Message)))
 		}
 		return res, true
 	}
 }
 
-// seeTo says what to look at when a run stops on errors with code: the key,
-// the URL, the server.
-func seeTo(code string) string {
+// seeTo says what to look at when a run stops on errors with code and message:
+// the key, the URL, the server.
+func seeTo(code, message string) string {
+	if code == "http_400" && badKey(message) {
+		code = "http_401" // Gemini's OpenAI-compatible API: 400 API_KEY_INVALID
+	}
 	switch code {
 	case "http_401", "http_403":
 		return "check the API key (--api-key-env names its variable)"
 	case "http_404":
 		return "check --base-url (the API's root, with its /v1 where it has one) and --model"
-	case "network", "timeout":
+	case "network":
 		return "check --base-url and that the server is up"
+	case "timeout":
+		return "check --base-url and that the server is up; a server that answers slowly (a long generation, a busy queue) needs a longer --timeout"
 	case contract.ContentFilterCode:
 		return "the provider's safety filter blocks these prompts, and asking again gets the same: check its settings (Azure OpenAI: the deployment's content filter)"
 	case "http_429":
@@ -449,6 +461,14 @@ func seeTo(code string) string {
 		return "the provider refuses the requests as sent: the message says what it wants (a model's own parameters: --max-tokens, --temperature)"
 	}
 	return "the last error's message says what went wrong"
+}
+
+// badKey reports whether an error's message says the API key is not valid, as
+// Gemini's OpenAI-compatible API does with HTTP 400 ("API key not valid. Please
+// pass a valid API key.", or "API Key not found. ...": reason API_KEY_INVALID).
+func badKey(message string) bool {
+	m := strings.ToLower(message)
+	return strings.Contains(m, "api key not valid") || strings.Contains(m, "pass a valid api key") || strings.Contains(m, "invalid api key") || strings.Contains(m, "api_key_invalid")
 }
 
 // take claims one call of the budget and waits for the rate limit. False: the run
@@ -518,6 +538,10 @@ func (e *engine) call(req *contract.Request) (res Result, err error) {
 	}
 	start := time.Now()
 	res, err = e.p.Do(ctx, req)
+	if ce := (*CallError)(nil); errors.As(err, &ce) && ce.Code == "timeout" && e.opts.Timeout > 0 && e.abort.Err() == nil {
+		// the limit the call ran into, which the user set or can
+		ce.Message = fmt.Sprintf("no answer within --timeout %s", e.opts.Timeout)
+	}
 	if err == nil && res.LatencyMS == nil {
 		ms := float64(time.Since(start).Microseconds()) / 1000
 		res.LatencyMS = &ms

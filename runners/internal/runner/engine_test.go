@@ -213,7 +213,12 @@ func TestFinalErrors(t *testing.T) {
 		// the server's X-Should-Retry over the status's rule, as the SDKs take it
 		{"retried when the server says so", fakeserver.Fault{Status: 400, ShouldRetry: "true"}, time.Second, 3, "http_400", "HTTP 400 Bad Request (server_error): fake failure"},
 		{"not retried when the server says so", fakeserver.Fault{Status: 529, ShouldRetry: "false"}, time.Second, 1, "http_529", "HTTP 529 Overloaded (server_error): fake failure"},
-		{"timeout", fakeserver.Fault{Delay: 300 * time.Millisecond}, 50 * time.Millisecond, 3, "timeout", "no answer within the timeout"},
+		// the limit named with its flag: a slow server needs a longer one
+		{"timeout", fakeserver.Fault{Delay: 300 * time.Millisecond}, 50 * time.Millisecond, 3, "timeout", "no answer within --timeout 50ms"},
+		// a wait asked for longer than --max-backoff (a daily quota): asked
+		// again at --max-backoff it gets the same, so said at once
+		{"a wait longer than the run keeps", fakeserver.Fault{Status: 429, RetryAfter: "25920"}, time.Second, 1, "http_429", "HTTP 429 Too Many Requests (rate_limit_exceeded): fake failure (the provider asks to wait 7h12m0s, longer than --max-backoff 20ms: not asked again; run again with -o FILE once it has passed)"},
+		{"a wait the run keeps", fakeserver.Fault{Status: 429, RetryAfter: "0.01"}, time.Second, 3, "http_429", "HTTP 429 Too Many Requests (rate_limit_exceeded): fake failure"},
 		{"non-JSON", fakeserver.Fault{NonJSON: true}, time.Second, 3, "bad_response", "the answer is not a chat completion: the body is an HTML page, not JSON (a proxy's, a sign-in page, or a web page at --base-url): <html><body>502 Bad Gateway</body></html>"},
 		{"reset", fakeserver.Fault{Reset: true}, time.Second, 3, "network", ""},
 	} {
