@@ -78,7 +78,14 @@ func wrongEncodingMsg(name string, head []byte) string {
 		if Stdin(name) || name == StdinName {
 			return fmt.Sprintf("%s text, not UTF-8: convert it on the way in (iconv -f %s -t UTF-8 FILE | ...)", enc, enc)
 		}
-		return fmt.Sprintf("%s text, not UTF-8: convert it first (iconv -f %s -t UTF-8 %s > %s) and give that file", enc, enc, name, plainName(name, false))
+		msg := fmt.Sprintf("%s text, not UTF-8: convert it first (iconv -f %s -t UTF-8 %s > %s) and give that file", enc, enc, name, plainName(name, false))
+		if enc == "UTF-16" {
+			// Windows PowerShell's > writes UTF-16 with a byte order mark,
+			// from text it read in the console's code page: iconv gives
+			// back what it wrote, not what fbeval wrote
+			msg += "; if Windows PowerShell's > wrote it, text outside ASCII may be changed already: make the file again with the command's -o FILE instead"
+		}
+		return msg
 	}
 	return ""
 }

@@ -60,8 +60,8 @@ func TestCompressed(t *testing.T) {
 // TestCompressedMsg: the message names the command and the file to write.
 func TestCompressedMsg(t *testing.T) {
 	cases := []struct{ name, format, cmd, want string }{
-		{"r.jsonl", "UTF-16", "", "UTF-16 text, not UTF-8: convert it first (iconv -f UTF-16 -t UTF-8 r.jsonl > r.utf8.jsonl) and give that file"},
-		{"dir.v2/responses", "UTF-16", "", "UTF-16 text, not UTF-8: convert it first (iconv -f UTF-16 -t UTF-8 dir.v2/responses > dir.v2/responses.utf8) and give that file"},
+		{"r.jsonl", "UTF-16", "", "UTF-16 text, not UTF-8: convert it first (iconv -f UTF-16 -t UTF-8 r.jsonl > r.utf8.jsonl) and give that file; if Windows PowerShell's > wrote it, text outside ASCII may be changed already: make the file again with the command's -o FILE instead"},
+		{"dir.v2/responses", "UTF-16", "", "UTF-16 text, not UTF-8: convert it first (iconv -f UTF-16 -t UTF-8 dir.v2/responses > dir.v2/responses.utf8) and give that file; if Windows PowerShell's > wrote it, text outside ASCII may be changed already: make the file again with the command's -o FILE instead"},
 		{"-", "UTF-16", "", "UTF-16 text, not UTF-8: convert it on the way in (iconv -f UTF-16 -t UTF-8 FILE | ...)"},
 		{"r.jsonl.gz", "gzip", "gzip -dc", "gzip-compressed, not JSON text: decompress it first (gzip -dc r.jsonl.gz > r.jsonl) and give that file"},
 		{"dir/r.jsonl.zst", "zstd", "zstd -dc", "zstd-compressed, not JSON text: decompress it first (zstd -dc dir/r.jsonl.zst > dir/r.jsonl) and give that file"},

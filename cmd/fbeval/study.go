@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/score/relations"
@@ -73,11 +75,21 @@ func inputObject(in export.Input) contract.Object {
 
 // StudyInitCmd prints a study template.
 type StudyInitCmd struct {
-	Study string `arg:"" optional:"" help:"Built-in study or study file to start from; toolcall when left out." default:"toolcall"`
+	Study  string `arg:"" optional:"" help:"Built-in study or study file to start from; toolcall when left out." default:"toolcall"`
+	Output string `short:"o" help:"Write to FILE instead of standard output: a file is replaced whole once the output is complete, never left half-written; a pipe or FIFO is written as it goes." placeholder:"FILE"`
 }
 
 func (c *StudyInitCmd) Run(env *Env) error {
-	if err := env.stdoutNotInput(c.Study); err != nil {
+	env.noteInput(c.Study)
+	if c.Output == "" {
+		if err := env.stdoutNotInput(c.Study); err != nil {
+			return err
+		}
+	}
+	if err := checkOutputs(env, c.Output); err != nil {
+		return err
+	}
+	if err := notOtherKind("-o", c.Output, contract.FileKind(contract.StudyV1), contract.FileKind(contract.StudyV1)); err != nil {
 		return err
 	}
 	s, err := export.LoadStudy(c.Study)
@@ -88,6 +100,8 @@ func (c *StudyInitCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	_, err = env.Stdout.Write(export.StudyTemplate(s))
-	return err
+	return writeOutput(env, c.Output, func(w *bufio.Writer) error {
+		_, err := w.Write(export.StudyTemplate(s))
+		return err
+	})
 }

@@ -74,22 +74,34 @@ func (c *ValidateCmd) Run(env *Env) error {
 
 // SchemaCmd prints the published JSON Schemas.
 type SchemaCmd struct {
-	Name string `arg:"" optional:"" help:"Schema to print; without it, the list of names." placeholder:"NAME"`
+	Name   string `arg:"" optional:"" help:"Schema to print; without it, the list of names." placeholder:"NAME"`
+	Output string `short:"o" help:"Write to FILE instead of standard output: a file is replaced whole once the output is complete, never left half-written; a pipe or FIFO is written as it goes." placeholder:"FILE"`
 }
 
 func (c *SchemaCmd) Run(env *Env) error {
+	if err := checkOutputs(env, c.Output); err != nil {
+		return err
+	}
+	// a schema is no file of fbeval's kinds: it replaces none of them
+	if err := notOtherKind("-o", c.Output, "a JSON Schema"); err != nil {
+		return err
+	}
 	if c.Name == "" {
-		for _, n := range schemas.Names() {
-			fmt.Fprintf(env.Stdout, "%s\t%s\n", n, schemas.URL(n))
-		}
-		return nil
+		return writeOutput(env, c.Output, func(w *bufio.Writer) error {
+			for _, n := range schemas.Names() {
+				fmt.Fprintf(w, "%s\t%s\n", n, schemas.URL(n))
+			}
+			return nil
+		})
 	}
 	data, ok := schemas.Get(strings.TrimSuffix(c.Name, ".schema.json"))
 	if !ok {
 		return unknownSchema(c.Name)
 	}
-	_, err := env.Stdout.Write(data)
-	return err
+	return writeOutput(env, c.Output, func(w *bufio.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
 }
 
 // notAContractFile names one of fbeval's outputs other than JSON given to
