@@ -640,8 +640,10 @@ func fitness(r *report.ToolcallReport, ms *float64) *float64 {
 // decoding, max tokens, temperature), arms, filter and prompt template must also
 // match, since any of them changes which prompts were asked. Files (a dataset,
 // schema files, a template) are compared by their contents' hashes
-// (inputDiffs), wherever they were read from.
-func studyDiffs(a, b *contract.Study) (d []string, schemaFiles [][3]string) {
+// (inputDiffs), wherever they were read from; a built-in dataset too, where
+// both reports hash their datasets alike (sameData): one side's built-in
+// written out by fbeval fixtures build and read from the file is the same.
+func studyDiffs(a, b *contract.Study, sameData bool) (d []string, schemaFiles [][3]string) {
 	diff := func(what, x, y string) {
 		if x != y {
 			d = append(d, fmt.Sprintf("%s differs (%s vs %s)", what, x, y))
@@ -654,7 +656,7 @@ func studyDiffs(a, b *contract.Study) (d []string, schemaFiles [][3]string) {
 			diff(what, strconv.Quote(x), strconv.Quote(y))
 		}
 	}
-	file("dataset", a.Dataset, b.Dataset, func(s string) bool { return !strings.HasPrefix(s, "builtin:") })
+	file("dataset", a.Dataset, b.Dataset, func(s string) bool { return sameData || !strings.HasPrefix(s, "builtin:") })
 	diff("arms", strings.Join(a.Arms, ","), strings.Join(b.Arms, ","))
 	arms := slices.Clone(a.Arms)
 	for _, arm := range b.Arms {
@@ -822,7 +824,8 @@ func notComparable(diffs []string) error {
 // configDiffs are the differences of configuration between a and b, with
 // what compare takes when there are any.
 func configDiffs(a, b *report.ToolcallReport) []string {
-	d, schemaFiles := studyDiffs(&a.Study, &b.Study)
+	ha, hb := hashes(a, "dataset"), hashes(b, "dataset")
+	d, schemaFiles := studyDiffs(&a.Study, &b.Study, len(ha) > 0 && slices.Equal(ha, hb))
 	d = append(d, inputDiffs(a, b)...)
 	for _, f := range schemaFiles {
 		// the set of schema hashes is the same with two arms' files swapped

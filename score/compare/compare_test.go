@@ -146,6 +146,11 @@ func TestCompareRefuses(t *testing.T) {
 			b.Study.Seed = 8
 			b.Study.Repeats = 2
 			b.Study.Dataset = "cases.jsonl"
+			for i := range b.Inputs {
+				if b.Inputs[i].Role == "dataset" {
+					b.Inputs[i].SHA256 = "another"
+				}
+			}
 			b.Study.Schemas = map[string]string{"no_schema": "none", "minimal_schema": "minimal", "input_schema": "rich"}
 			b.Study.Decoding = "native_schema"
 			t := 0.7
@@ -200,7 +205,8 @@ func TestCompareRefuses(t *testing.T) {
 
 // TestCompareFilesByContents: a dataset, schema file or template read from
 // another path with the same contents is the same study (compare refused the
-// same dataset copied beside the study: "dataset differs").
+// same dataset copied beside the study: "dataset differs"), and so is a
+// built-in dataset and the same read from a file.
 func TestCompareFilesByContents(t *testing.T) {
 	a, b := pair(t)
 	a.Study.Dataset, b.Study.Dataset = "/data/cases.jsonl", "cases.jsonl"
@@ -212,6 +218,20 @@ func TestCompareFilesByContents(t *testing.T) {
 	if _, err := Compare(a, b, opts); err != nil {
 		t.Fatal(err)
 	}
+	// a built-in dataset on one side and the same dataset read from a file
+	// (fbeval fixtures build wrote it) on the other: the same study
+	a.Study.Dataset = "builtin:toolcall-quick"
+	di := slices.IndexFunc(b.Inputs, func(in report.Input) bool { return in.Role == "dataset" })
+	if _, err := Compare(a, b, opts); err != nil {
+		t.Fatal(err)
+	}
+	was := b.Inputs[di].SHA256
+	b.Inputs[di].SHA256 = "ab"
+	if _, err := Compare(a, b, opts); err == nil || !strings.Contains(err.Error(), `dataset differs ("builtin:toolcall-quick" vs "cases.jsonl")`) || !strings.Contains(err.Error(), "dataset input sha256 differs") {
+		t.Errorf("another dataset than the built-in: %v", err)
+	}
+	b.Inputs[di].SHA256 = was
+	a.Study.Dataset = "/data/cases.jsonl"
 	b.Inputs[len(b.Inputs)-2].SHA256 = "ee"
 	if _, err := Compare(a, b, opts); err == nil || !strings.Contains(err.Error(), `schema of input_schema differs ("/s/cand.json" vs "cand.json": sha256 cc vs ee)`) {
 		t.Errorf("another schema at another path: %v", err)
