@@ -719,6 +719,8 @@ func NotJSON(raw []byte, off int64) string {
 		}
 	case at[0] == '\'':
 		return "a string in single quotes, as Python's str() of a dict writes it: JSON strings take double quotes (json.dumps writes them)"
+	case at[0] == 0x1a && len(bytes.Trim(at, "\x1a\r\n")) == 0:
+		return "a DOS end-of-file mark (Ctrl-Z, byte 0x1A), which copy /b and old Windows tools add at a file's end: remove it (tr -d '\\032' < FILE > FIXED)"
 	case word(at, "NaN") || word(at, "Infinity") || word(at, "-Infinity"):
 		return "NaN or Infinity, which JSON does not have (Python's json.dumps writes them for a float nan, a dataframe's missing value): write null (json.dumps(..., allow_nan=False) refuses them; pandas' to_json writes null)"
 	}

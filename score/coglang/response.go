@@ -118,7 +118,15 @@ func decodeFields(raw []byte, f *recordFields) error {
 		if at, ok := contract.RecordFollows(raw, end); ok {
 			return &OffsetError{Offset: at, Msg: contract.TwoRecordsOnALine}
 		}
-		return errors.New("invalid JSON: text after the record")
+		at := end
+		for at < int64(len(raw)) && strings.IndexByte(" \t\r\n", raw[at]) >= 0 {
+			at++
+		}
+		msg := "text after the record"
+		if hint := contract.NotJSON(raw, at); hint != "" {
+			msg = hint // a DOS end-of-file mark, a comment
+		}
+		return &OffsetError{Offset: at, Msg: "invalid JSON: " + msg}
 	}
 	return nil
 }
