@@ -132,6 +132,58 @@ func TestSplitIntoUsedDir(t *testing.T) {
 	}
 }
 
+// TestOutDirNotOverOther: a batch file is not written over the request file
+// the run reads (kept in --out-dir under a batch file's name), a response
+// file or another file a user keeps there: refused before anything is
+// written (the request file was replaced, or left empty). Each file is
+// written beside its name and renamed into place whole, so no temporary file
+// is left.
+func TestOutDirNotOverOther(t *testing.T) {
+	reqs, err := os.ReadFile("testdata/requests.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	responses, err := os.ReadFile("testdata/from_openai.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd, name, text, want string
+		input                 bool // the file named is the run's input
+	}{
+		{"to-openai", "batch-0001.jsonl", string(reqs), "batch-0001.jsonl is the request file this run reads, which its batch file of that name would replace: give another --out-dir", true},
+		{"to-openai", "batch-0001.jsonl", string(responses), "batch-0001.jsonl holds a response file (fbeval-response/v1), which the batch file of that name would replace: move it, or give another --out-dir", false},
+		{"to-anthropic", "batch-0001.json", `{"notes": "mine"}`, "batch-0001.json holds a file that is no batch file of this kind, which the batch file of that name would replace", false},
+	} {
+		dir := t.TempDir()
+		path := writeIn(t, dir, tc.name, tc.text)
+		input := "testdata/requests.jsonl"
+		if tc.input {
+			input = path
+		}
+		code, out, errs := runBatch(t, "", tc.cmd, "--model", "m", "--out-dir", dir, input)
+		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {
+			t.Errorf("%s over %s: exit %d, stderr %q; want 2 and %q", tc.cmd, tc.name, code, errs, tc.want)
+		}
+		if data, _ := os.ReadFile(path); string(data) != tc.text {
+			t.Errorf("%s over %s: the file was changed", tc.cmd, tc.name)
+		}
+	}
+	dir := t.TempDir()
+	if code, _, errs := runBatch(t, "", "to-openai", "--model", "m", "--max-per-file", "2", "--out-dir", dir, "testdata/requests.jsonl"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !batchName.MatchString(e.Name()) {
+			t.Errorf("%s left in --out-dir", e.Name())
+		}
+		if info, _ := e.Info(); info.Mode().Perm() != 0o644 {
+			t.Errorf("%s: mode %v", e.Name(), info.Mode())
+		}
+	}
+}
+
 func TestFromOpenAI(t *testing.T) {
 	code, out, errs := runBatch(t, "", "from-openai", "--requests", "testdata/requests.jsonl", "testdata/openai_output.jsonl", "testdata/openai_errors.jsonl")
 	if code != 1 {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -243,6 +244,62 @@ func batchesNotInput(dir, input string, stdout io.Writer) error {
 	return nil
 }
 
+// createBeside creates a new file to write path's contents into, in path's
+// folder, named after it (.batch-0001.jsonl.N.tmp), with the mode a file
+// os.Create makes has (the umask's), which os.CreateTemp's 0600 is not.
+func createBeside(path string) (*os.File, error) {
+	for {
+		tmp := filepath.Join(filepath.Dir(path), fmt.Sprintf(".%s.%d.tmp", filepath.Base(path), rand.Uint32()))
+		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !os.IsExist(err) {
+			return f, err
+		}
+	}
+}
+
+// notOverOther refuses a batch file path that would be written over a file
+// that is no batch file of this kind: the request file the run reads (the
+// folder given as --out-dir is the one it is in), a response file, any other
+// file a user keeps there. An earlier run's batch file is written over.
+func notOverOther(path, input string, shape batchShape) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	if input != "" && input != "-" {
+		if in, err := os.Stat(input); err == nil && os.SameFile(st, in) {
+			return usagef("--out-dir: %s is the request file this run reads, which its batch file of that name would replace: give another --out-dir", path)
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // a file that cannot be read is the write's to refuse
+	}
+	head := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, head)
+	f.Close()
+	head = head[:n]
+	if len(bytes.TrimSpace(head)) == 0 {
+		return nil
+	}
+	batch := false
+	if shape.ext == ".json" {
+		batch = bytes.HasPrefix(head, []byte(shape.head))
+	} else {
+		line, _, _ := bytes.Cut(head, []byte("\n"))
+		keys, _ := contract.TopLevel(line)
+		batch = keys["custom_id"] && keys["url"] && keys["body"]
+	}
+	if batch {
+		return nil
+	}
+	what := "a file that is no batch file of this kind"
+	if v := contract.VersionOf(head); contract.FileKind(v) != "" {
+		what = contract.FileKind(v) + " (" + v + ")"
+	}
+	return usagef("--out-dir: %s holds %s, which the batch file of that name would replace: move it, or give another --out-dir", path, what)
+}
+
 // batchShape is how a provider's batch file holds its entries.
 type batchShape struct {
 	head, sep, tail string
@@ -293,7 +350,7 @@ type planned struct {
 // written before writing anything: check, if not nil, is called with each
 // request in file order), on the goroutines that decode the requests, and once
 // to write them, one at a time, so only one is held at a time.
-func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item) ([]byte, error), check func(*runner.Item) error, skip func(*runner.Item) bool, shape batchShape, dir string, stdout, stderr io.Writer) error {
+func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item) ([]byte, error), check func(*runner.Item) error, skip func(*runner.Item) bool, shape batchShape, dir, input string, stdout, stderr io.Writer) error {
 	if dir == "-" {
 		dir = "" // standard output, as "-" is in every flag, not a folder named "-"
 	}
@@ -364,6 +421,11 @@ func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item)
 			return usagef("--out-dir %s holds %s, which this run (%s) does not write again: an earlier run's batches would be sent with these; remove them, or give an empty --out-dir",
 				dir, usage.List(stale, 3), nBatchFiles(len(counts)))
 		}
+		for k := range counts {
+			if err := notOverOther(filepath.Join(dir, fmt.Sprintf("batch-%04d%s", k+1, shape.ext)), input, shape); err != nil {
+				return err
+			}
+		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
@@ -381,6 +443,9 @@ func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item)
 		}
 		if f != nil {
 			if err := f.Close(); err != nil {
+				return err
+			}
+			if err := os.Rename(f.Name(), path); err != nil {
 				return err
 			}
 			f = nil
@@ -401,8 +466,11 @@ func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item)
 			if dir == "" {
 				w = bufio.NewWriterSize(stdout, 1<<20)
 			} else {
+				// written beside its name and renamed into place once
+				// whole: a run stopped or a full disk leaves no batch file
+				// cut short under a name that is sent
 				path = filepath.Join(dir, fmt.Sprintf("batch-%04d%s", file+1, shape.ext))
-				if f, err = os.Create(path); err != nil {
+				if f, err = createBeside(path); err != nil {
 					return err
 				}
 				w = bufio.NewWriterSize(f, 1<<20)
@@ -427,6 +495,7 @@ func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item)
 	})
 	if f != nil {
 		f.Close()
+		os.Remove(f.Name())
 	}
 	return err
 }
@@ -475,7 +544,7 @@ func (c *toOpenAI) run(stdin io.Reader, stdout, stderr io.Writer) error {
 		return append(line, '\n'), err
 	}
 	shape := batchShape{ext: ".jsonl", maxN: pick(c.MaxPerFile, openaiMaxRequests), maxBytes: pick64(c.MaxBytes, openaiMaxBytes)}
-	return writeBatches(reqs, entry, nil, skip, shape, c.OutDir, stdout, stderr)
+	return writeBatches(reqs, entry, nil, skip, shape, c.OutDir, c.Input, stdout, stderr)
 }
 
 func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
@@ -524,7 +593,7 @@ func (c *toAnthropic) run(stdin io.Reader, stdout, stderr io.Writer) error {
 		}, contract.Compact, 0)
 	}
 	shape := batchShape{head: `{"requests":[`, sep: ",", tail: "]}\n", ext: ".json", maxN: pick(c.MaxPerFile, anthropicMaxRequests), maxBytes: pick64(c.MaxBytes, anthropicMaxBytes)}
-	if err := writeBatches(reqs, entry, check, skip, shape, c.OutDir, stdout, stderr); err != nil {
+	if err := writeBatches(reqs, entry, check, skip, shape, c.OutDir, c.Input, stdout, stderr); err != nil {
 		return err
 	}
 	if temperature != nil {
