@@ -1090,6 +1090,11 @@ func notBatchFile(path string) error {
 	if path == "-" {
 		return nil
 	}
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		// a pipe (<(...), /dev/stdin) or a FIFO gives its bytes once:
+		// the request reader's, which looking here first would take
+		return nil
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil // the request reader says why

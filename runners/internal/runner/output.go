@@ -307,16 +307,21 @@ func ReadAnswered(path string, r Resume) (*Output, error) {
 	if path == "-" {
 		return nil, errors.New("-: the responses are read from a file, as standard input may hold the requests: name the file")
 	}
-	if what := notResponses(path); what != "" {
-		return nil, fmt.Errorf("%s: holds %s, not response records: give the responses of the run (the -o file of fbeval-batch from-*)", path, what)
-	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the responses: %v", err)
 	}
 	defer f.Close()
+	// opened once and read once: a pipe (<(...), /dev/stdin) or a FIFO
+	// gives its bytes to one reader (a second open lost the head, and the
+	// records it held were asked again; of a FIFO it waited for ever)
+	br := bufio.NewReaderSize(f, contract.KeptHeadBytes)
+	head, _ := br.Peek(contract.KeptHeadBytes)
+	if what := notResponsesHead(head); what != "" {
+		return nil, fmt.Errorf("%s: holds %s, not response records: give the responses of the run (the -o file of fbeval-batch from-*)", path, what)
+	}
 	o := &Output{resume: r, readOnly: true}
-	if _, err := o.scan(path, f); err != nil {
+	if _, err := o.scan(path, br); err != nil {
 		return nil, err
 	}
 	o.answered.Seal()
@@ -430,7 +435,12 @@ func notResponses(path string) string {
 	defer f.Close()
 	head := make([]byte, contract.KeptHeadBytes)
 	n, _ := io.ReadFull(f, head)
-	head = bytes.TrimLeft(bytes.TrimPrefix(head[:n], []byte("\ufeff")), " \t\r\n")
+	return notResponsesHead(head[:n])
+}
+
+// notResponsesHead is notResponses of a file that starts with head.
+func notResponsesHead(head []byte) string {
+	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\ufeff")), " \t\r\n")
 	switch {
 	case len(head) == 0:
 		return ""

@@ -94,3 +94,48 @@ func TestOpenOutputOnce(t *testing.T) {
 	}
 	again.Close()
 }
+
+// TestReadAnsweredPipe: responses read from a FIFO (or a shell's <(...), or
+// /dev/stdin piped) are read once, whole: a first open to look at the file's
+// start took its head, and a second read the rest (the records of the head
+// were taken as unanswered, and asked again), or waited for ever on a FIFO.
+func TestReadAnsweredPipe(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	var text []byte
+	for i := range 300 {
+		text = append(text, `{"request_id": "case-`...)
+		text = append(text, byte('0'+i/100), byte('0'+i/10%10), byte('0'+i%10))
+		text = append(text, `.a1", "output": "{\"action\": \"refuse\", \"reason\": \"padding padding padding padding padding padding padding padding padding padding padding\"}"}`+"\n"...)
+	}
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		f.Write(text)
+		f.Close()
+	}()
+	done := make(chan struct{})
+	var o *runner.Output
+	var err error
+	go func() {
+		o, err = runner.ReadAnswered(fifo, runner.Resume{})
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("ReadAnswered of a FIFO did not return")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"case-000.a1", "case-150.a1", "case-299.a1"} {
+		if !o.Answered(id) {
+			t.Errorf("%s is not answered", id)
+		}
+	}
+}
