@@ -343,11 +343,14 @@ func writeFileAtomic(env *Env, path string, write func(*bufio.Writer) error) err
 		return err
 	}
 	if now, err := os.Lstat(tmp); err != nil || !os.SameFile(made, now) {
+		// a signal's handler removed it (the process ends by the signal,
+		// not by this message), or another process in the folder moved it:
 		// renamed, the name would put another's file (a link to any file
 		// this user owns) where the output goes
+		tempFiles.waitIfStopping()
 		return &exitError{code: 2, err: fmt.Errorf("%s: the temporary file it was written to (%s) was moved or replaced while it was written, by another process in the folder: nothing written; write the output to a folder only you can write", path, filepath.Base(tmp))}
 	}
-	if err := os.Rename(tmp, target); err != nil {
+	if err := tempFiles.rename(tmp, target); err != nil {
 		return &exitError{code: 2, err: cleanPathError(err)}
 	}
 	return nil
@@ -529,19 +532,47 @@ func outputWriteError(path string, err error) error {
 var tempFiles = &tempSet{m: map[string]bool{}}
 
 type tempSet struct {
-	mu sync.Mutex
-	m  map[string]bool
+	mu       sync.Mutex
+	m        map[string]bool
+	stopping bool // a signal is ending the process (removeAll)
 }
 
 func (t *tempSet) add(p string)    { t.mu.Lock(); t.m[p] = true; t.mu.Unlock() }
 func (t *tempSet) remove(p string) { t.mu.Lock(); delete(t.m, p); t.mu.Unlock() }
 
-// removeAll removes every temporary file still being written.
+// removeAll removes every temporary file still being written; from then on
+// none is renamed into place (rename waits for the process's end).
 func (t *tempSet) removeAll() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.stopping = true
 	for p := range t.m {
 		os.Remove(p)
 		delete(t.m, p)
+	}
+}
+
+// rename renames the temporary file tmp to target, where its output goes,
+// unless a signal is ending the process: then it waits for that end, so that
+// no output is replaced after the signal (and none is said to be tampered
+// with, its file removed by the signal's handler).
+func (t *tempSet) rename(tmp, target string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stopping {
+		t.mu.Unlock()
+		select {}
+	}
+	delete(t.m, tmp)
+	return os.Rename(tmp, target)
+}
+
+// waitIfStopping waits for the process's end when a signal is ending it.
+func (t *tempSet) waitIfStopping() {
+	t.mu.Lock()
+	stopping := t.stopping
+	t.mu.Unlock()
+	if stopping {
+		select {}
 	}
 }

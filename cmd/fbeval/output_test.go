@@ -173,6 +173,12 @@ func TestOutputKeepsWhatFbevalCannotWrite(t *testing.T) {
 func TestTempFileRemovedOnSignal(t *testing.T) {
 	dir := t.TempDir()
 	env := &Env{}
+	defer func() {
+		// the process goes on: later writes are renamed again
+		tempFiles.mu.Lock()
+		tempFiles.stopping = false
+		tempFiles.mu.Unlock()
+	}()
 	var tmp []string
 	err := writeFileAtomic(env, filepath.Join(dir, "out.json"), func(w *bufio.Writer) error {
 		tmp, _ = filepath.Glob(filepath.Join(dir, ".fbeval-*.tmp"))

@@ -118,3 +118,48 @@ func fbevalBin(t *testing.T) string {
 	}
 	return bin
 }
+
+// TestNoRenameAfterSignal: once a signal's handler has removed the temporary
+// files (removeAll), no output is renamed into place and none is said to be
+// tampered with: the writer waits for the process's end by the signal (a
+// Ctrl-C during the last step said "moved or replaced ... by another
+// process", exit 2, or replaced the report beside the old case results).
+func TestNoRenameAfterSignal(t *testing.T) {
+	dir := t.TempDir()
+	set := &tempSet{m: map[string]bool{}}
+	tmp, target := filepath.Join(dir, ".out.tmp"), filepath.Join(dir, "out.json")
+	if err := os.WriteFile(tmp, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set.add(tmp)
+	set.removeAll()
+	done := make(chan struct{})
+	go func() {
+		set.rename(tmp, target)
+		close(done)
+	}()
+	go func() {
+		set.waitIfStopping()
+		close(done)
+	}()
+	select {
+	case <-done:
+		t.Fatal("a rename or a check went on after the signal")
+	case <-time.After(200 * time.Millisecond):
+	}
+	if _, err := os.Stat(target); !os.IsNotExist(err) {
+		t.Errorf("the output was renamed into place after the signal: %v", err)
+	}
+	// without a signal, a rename is one
+	other := &tempSet{m: map[string]bool{}}
+	if err := os.WriteFile(tmp, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other.add(tmp)
+	if err := other.rename(tmp, target); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(target); err != nil {
+		t.Error(err)
+	}
+}
