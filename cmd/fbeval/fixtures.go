@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -101,10 +102,10 @@ func (c *FixturesBuildCmd) Run(env *Env) error {
 		return &exitError{code: 2, err: cleanPathError(err)}
 	}
 	if err := fixtures.WriteToolcallFixtures(c.Out); err != nil {
-		return &exitError{code: 2, err: err}
+		return &exitError{code: 2, err: fixtureWriteError(err)}
 	}
-	if err := os.WriteFile(c.Out+"/"+cogLangFixtureFile, fixtures.CogLangDefaultJSON(), 0o644); err != nil {
-		return &exitError{code: 2, err: cleanPathError(err)}
+	if err := fixtures.WriteFileWhole(filepath.Join(c.Out, cogLangFixtureFile), fixtures.CogLangDefaultJSON()); err != nil {
+		return &exitError{code: 2, err: fixtureWriteError(err)}
 	}
 	fmt.Fprintf(env.Stderr, "fbeval: wrote the fixtures to %s\n", c.Out)
 	if !c.Check {
@@ -123,6 +124,16 @@ func (c *FixturesBuildCmd) Run(env *Env) error {
 	}
 	fmt.Fprintf(env.Stdout, "%d files identical to the embedded fixtures\n", len(files))
 	return nil
+}
+
+// fixtureWriteError is the one line of a fixture file the build could not
+// write (each is replaced whole: it is as it was, or not there).
+func fixtureWriteError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) && pe.Op == "write" {
+		return outputWriteError(pe.Path, pe.Err)
+	}
+	return cleanPathError(err)
 }
 
 // FixturesAuditCmd audits a toolcall dataset.
