@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/fbeval/fbeval/fixtures/fixturetest"
@@ -1132,5 +1133,30 @@ func TestFromOpenAISlowPathLenient(t *testing.T) {
 		if code != 0 || !strings.Contains(out, `"output":"caf`+"\uFFFD"+`"`) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q", name, code, out, errs)
 		}
+	}
+}
+
+// failingWriter fails every write, as a full disk does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// TestBatchWriteFails: a batch that cannot be written (a full disk, a folder
+// this user cannot write) is exit 2 and one line that says what stopped it and
+// what to do (it was exit 1 and the bare error, naming the temporary file).
+func TestBatchWriteFails(t *testing.T) {
+	var errb bytes.Buffer
+	code := run([]string{"to-openai", "--model", "m", "testdata/requests.jsonl"}, strings.NewReader(""), failingWriter{}, &errb)
+	if want := "fbeval-batch: cannot write standard output: no space left on device: make room there, or write the batch to another disk\n"; code != 2 || errb.String() != want {
+		t.Errorf("exit %d, stderr %q; want 2 and %q", code, errb.String(), want)
+	}
+	if os.Geteuid() == 0 {
+		return // root writes any folder
+	}
+	dir := filepath.Join(t.TempDir(), "ro")
+	os.Mkdir(dir, 0o555)
+	code, _, errs := runBatch(t, "", "to-openai", "--model", "m", "--out-dir", dir, "testdata/requests.jsonl")
+	if want := "cannot write " + filepath.Join(dir, "batch-0001.jsonl") + ": permission denied: give an --out-dir this user can write"; code != 2 || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, stderr %q; want 2 and %q", code, errs, want)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"math/rand/v2"
 	"os"
@@ -244,6 +245,31 @@ func batchesNotInput(dir, input string, stdout io.Writer) error {
 	return nil
 }
 
+// batchWriteError is the one line of a batch file, or standard output, that
+// could not be written (exit 2): what stopped it, and what to do; the file's
+// own temporary name is none of the user's.
+func batchWriteError(path string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		err = le.Err
+	}
+	msg := fmt.Sprintf("cannot write %s: %v", path, err)
+	switch {
+	case contract.DiskFull(err):
+		msg += ": make room there, or write the batch to another disk"
+	case errors.Is(err, fs.ErrPermission):
+		msg += ": give an --out-dir this user can write"
+	}
+	if path != "standard output" {
+		msg += " (no batch file is left cut short under its name)"
+	}
+	return usagef("%s", msg)
+}
+
 // createBeside creates a new file to write path's contents into, in path's
 // folder, named after it (.batch-0001.jsonl.N.tmp), with the mode a file
 // os.Create makes has (the umask's), which os.CreateTemp's 0600 is not.
@@ -471,7 +497,7 @@ func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item)
 				// cut short under a name that is sent
 				path = filepath.Join(dir, fmt.Sprintf("batch-%04d%s", file+1, shape.ext))
 				if f, err = createBeside(path); err != nil {
-					return err
+					return batchWriteError(path, err)
 				}
 				w = bufio.NewWriterSize(f, 1<<20)
 			}
@@ -479,16 +505,20 @@ func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item)
 		} else {
 			_, err = w.WriteString(shape.sep)
 		}
+		if err == nil {
+			_, err = w.Write(e)
+		}
+		if inFile++; err == nil && inFile == counts[file] {
+			err = finish()
+		}
 		if err != nil {
-			return err
-		}
-		if _, err := w.Write(e); err != nil {
-			return err
-		}
-		if inFile++; inFile == counts[file] {
-			if err := finish(); err != nil {
-				return err
+			where := path
+			if dir == "" {
+				where = "standard output"
 			}
+			return batchWriteError(where, err)
+		}
+		if inFile == counts[file] {
 			file, inFile = file+1, 0
 		}
 		return nil
