@@ -778,6 +778,8 @@ func TestOpenOutputIsNotAnInput(t *testing.T) {
 		// where "cannot open the output file: open ...: no such file or directory"
 		{filepath.Join(dir, "nodir", "r.jsonl"), []string{req}, false, "-o " + filepath.Join(dir, "nodir", "r.jsonl") + ": the folder " + filepath.Join(dir, "nodir") + " does not exist: make it, or name an output in a folder that does"},
 		{filepath.Join(req, "r.jsonl"), []string{req}, false, "-o " + filepath.Join(req, "r.jsonl") + ": " + req + " is not a folder: name an output in a folder"},
+		// where "open ...: is a directory" of a name not there
+		{filepath.Join(dir, "new2.jsonl") + "/", []string{req}, false, "-o " + filepath.Join(dir, "new2.jsonl") + "/: names a folder (the / at its end), and none is there: name a file (-o " + filepath.Join(dir, "new2.jsonl") + ")"},
 	} {
 		out, err := runner.OpenOutput(tc.out, runner.Resume{Fresh: tc.fresh, Inputs: tc.inputs})
 		if out != nil {

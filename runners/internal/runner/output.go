@@ -95,6 +95,10 @@ func OpenOutput(path string, r Resume) (*Output, error) {
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, fmt.Errorf("-o %s: is a folder: name a file in it (-o %s)", path, filepath.Join(path, "responses.jsonl"))
+	} else if err != nil && strings.HasSuffix(path, "/") {
+		// a name with a slash at its end, which no file has ("is a
+		// directory", the system said of one not there)
+		return nil, fmt.Errorf("-o %s: names a folder (the / at its end), and none is there: name a file (-o %s)", path, strings.TrimRight(path, "/"))
 	} else if err == nil && !st.Mode().IsRegular() {
 		// a pipe, a terminal, /dev/null (-o /dev/stdout, say): nothing to
 		// resume, and reading it would wait for what the run itself writes
