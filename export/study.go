@@ -48,9 +48,20 @@ func LoadStudy(arg string) (contract.Study, error) {
 		if os.IsNotExist(err) && !strings.ContainsAny(arg, "/.\\") {
 			return contract.Study{}, &contract.InputError{Kind: contract.ErrUsage, Msg: fmt.Sprintf("unknown study %q: use %s, or a study file", arg, strings.Join(fixtures.StudyNames(), ", ")) + usage.Suggest(arg, fixtures.StudyNames())}
 		}
-		return contract.Study{}, &contract.InputError{Kind: contract.ErrRead, File: arg, Msg: "cannot read study: " + pathErr(err)}
+		return contract.Study{}, readError(arg, "study", err)
 	}
 	return ParseStudy(arg, data)
+}
+
+// readError is the error of a file path, holding what, that could not be
+// read: at 1:1 where its first bytes are why (UTF-16 text, compressed data).
+func readError(path, what string, err error) *contract.InputError {
+	out := &contract.InputError{Kind: contract.ErrRead, File: path, Msg: "cannot read " + what + ": " + pathErr(err)}
+	if ie, ok := err.(*contract.InputError); ok && ie.Kind == contract.ErrSyntax {
+		// what its first bytes are (UTF-16 text, compressed data, a NUL)
+		out.Line, out.Col = max(ie.Line, 1), max(ie.Col, 1)
+	}
+	return out
 }
 
 func pathErr(err error) string {
@@ -67,6 +78,10 @@ func pathErr(err error) string {
 // keys and wrong types are errors at their line and column.
 func ParseStudy(name string, data []byte) (contract.Study, error) {
 	var s contract.Study
+	// a UTF-8 byte order mark, which Notepad and Windows PowerShell's UTF8
+	// encoding write: the study is what follows it (its identity is the
+	// parsed study's, not the file's bytes)
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	rec := &contract.Record{File: name, Line: 1, Col: 1, Raw: data}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return s, rec.Errorf(0, "the study file is empty: a study file is one JSON object (fbeval study init prints one to edit)").Of(contract.ErrWrongFile)
@@ -523,7 +538,7 @@ func CogLangInput(dataset string) (Input, error) {
 	}
 	data, err := contract.ReadFile(dataset)
 	if err != nil {
-		return Input{}, &contract.InputError{Kind: contract.ErrRead, File: dataset, Msg: "cannot read fixture: " + pathErr(err)}
+		return Input{}, readError(dataset, "fixture", err)
 	}
 	return Input{Role: "fixture", Path: dataset, SHA256: sha(data)}, nil
 }

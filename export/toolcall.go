@@ -375,7 +375,7 @@ func loadDataset(path string, exts ...schemas.Extension) ([]contract.Case, Input
 	}
 	data, err := contract.ReadFile(path)
 	if err != nil {
-		return nil, Input{}, &contract.InputError{Kind: contract.ErrRead, File: path, Msg: "cannot read dataset: " + pathErr(err)}
+		return nil, Input{}, readError(path, "dataset", err)
 	}
 	cases, err := fixtures.LoadToolcallCases(path, bytes.NewReader(data), exts...)
 	if err != nil {

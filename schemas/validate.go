@@ -97,10 +97,10 @@ type Options struct {
 }
 
 // refuseBOM are the schemas of the files fbeval's commands refuse with a
-// byte order mark (a study, a contract, a report, a CogLang result, a
-// context, a dataset): response and request files and a CogLang fixture,
-// which the readers take with one, are not among them.
-var refuseBOM = []string{"fbeval-study", "fbeval-contract", "fbeval-report", "coglang-generation-eval-result", "fbeval-context", "fbeval-toolcall-case"}
+// byte order mark (a contract, a report, a CogLang result, a context, a
+// dataset): response and request files, a CogLang fixture and a study, which
+// the readers take with one, are not among them.
+var refuseBOM = []string{"fbeval-contract", "fbeval-report", "coglang-generation-eval-result", "fbeval-context", "fbeval-toolcall-case"}
 
 // Stats counts what a validation saw.
 type Stats struct {
