@@ -677,6 +677,21 @@ func ZeroBytes(raw []byte, what string) string {
 	return zeros + " where a " + what + " record should be: what a file cut short while it was written holds where its last writes were (run the runner again with -o FILE to finish it)"
 }
 
+// TextLine reports whether a record's line starts with a letter: text, not JSON.
+func TextLine(raw []byte) bool {
+	return len(raw) > 0 && (raw[0] >= 'a' && raw[0] <= 'z' || raw[0] >= 'A' && raw[0] <= 'Z')
+}
+
+// TextNotJSON is the message of a line of text (TextLine) where a record of
+// what goes: a CSV line (a spreadsheet's, a dataframe's to_csv) is named so.
+func TextNotJSON(raw []byte, what string) string {
+	msg := fmt.Sprintf("invalid JSON: text, not a JSON object: a %s record is one JSON object on a line of its own", what)
+	if bytes.IndexByte(raw, ',') > 0 && bytes.IndexByte(raw, '{') < 0 {
+		msg += "; this looks like CSV (a spreadsheet's, or a dataframe's to_csv): write JSON lines (pandas: df.to_json(FILE, orient=\"records\", lines=True))"
+	}
+	return msg
+}
+
 // notObject is the error of a record that is no JSON object: what it is
 // instead, where that says more than "must be a JSON object" (zero bytes, a
 // comment, another JSON value, the place JSON stops).
@@ -690,8 +705,8 @@ func notObject(rec *Record, what string) error {
 		return rec.Errorf(0, "invalid JSON: a comment (#), which JSON does not have: remove it").Of(ErrSyntax)
 	case jsontext.Value(raw).IsValid():
 		return rec.Errorf(0, "a %s record must be a JSON object, got %s", what, kindName(jsontext.Value(raw).Kind()))
-	case raw[0] >= 'a' && raw[0] <= 'z' || raw[0] >= 'A' && raw[0] <= 'Z':
-		return rec.Errorf(0, "invalid JSON: text, not a JSON object: a %s record is one JSON object on a line of its own", what).Of(ErrSyntax)
+	case TextLine(raw):
+		return rec.Errorf(0, "%s", TextNotJSON(raw, what)).Of(ErrSyntax)
 	default:
 		var v any
 		return DecodeError(rec, json.Unmarshal(raw, &v))

@@ -253,6 +253,9 @@ func recordErr(raw []byte, err error) error {
 	if oe, ok := e.(*OffsetError); ok {
 		if hint := contract.NotJSON(raw, oe.Offset); hint != "" {
 			oe.Msg = "invalid JSON: " + hint
+		} else if contract.TextLine(raw) {
+			// a line of text (a CSV's), where JSON stops at its second letter
+			return &OffsetError{Offset: 0, Msg: contract.TextNotJSON(raw, "response")}
 		}
 	}
 	return e
