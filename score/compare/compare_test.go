@@ -17,6 +17,7 @@ import (
 
 	"github.com/fbeval/fbeval/fixtures/fixturetest"
 	"github.com/fbeval/fbeval/score/report"
+	"github.com/fbeval/fbeval/score/stats"
 )
 
 func loadReport(t testing.TB, name string) *report.ToolcallReport {
@@ -665,5 +666,26 @@ func TestStudyName(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "\nstudy: (no name), dataset: ") {
 		t.Errorf("%.200s", out.String())
+	}
+}
+
+// TestWinnerLinePooled: where the table's gap (pooled over rows) reads
+// otherwise than the paired mean over clusters, the arm's line gives both (a
+// reader saw -1.6 pp in the table and +0.5 pp in the line above it); where
+// they read alike, once.
+func TestWinnerLinePooled(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	r := &Result{A: Side{Label: "a"}, B: Side{Label: "b"}}
+	for _, tc := range []struct {
+		gap, uplift float64
+		want        string
+	}{
+		{-1.6, 0.5, "b minus a +0.5 pp (paired, mean over clusters; pooled over rows, the table's gap, -1.6 pp)"},
+		{0.82, 0.79, "b minus a +0.8 pp (paired, mean over clusters), 95% CI"},
+	} {
+		a := Arm{Arm: "input_schema", Gap: f(tc.gap), Paired: stats.Effect{AbsoluteUplift: f(tc.uplift), PairedRuns: 10}}
+		if got := winnerLine(r, a); !strings.Contains(got, tc.want) {
+			t.Errorf("gap %v, uplift %v: %q, want %q in it", tc.gap, tc.uplift, got, tc.want)
+		}
 	}
 }

@@ -78,11 +78,17 @@ func pvalue(p *float64) string {
 	return strconv.FormatFloat(*p, 'g', 3, 64)
 }
 
-// winnerLine is one arm's answer in words.
+// winnerLine is one arm's answer in words. Where the table's gap (pooled over
+// rows) reads otherwise than the paired mean over clusters (clusters of
+// unequal size), the line gives it too: the two can differ in sign.
 func winnerLine(r *Result, a Arm) string {
 	e := a.Paired
-	return fmt.Sprintf("%s: %s; %s minus %s %s (paired, mean over clusters), 95%% CI %s pp, McNemar p %s, %s right only in %s, %d only in %s",
-		a.Arm, verdict(r, a), r.B.Label, r.A.Label, gap(e.AbsoluteUplift), interval(e.CI95), pvalue(e.McNemarP),
+	how := "paired, mean over clusters"
+	if pooled := gap(a.Gap); a.Gap != nil && e.AbsoluteUplift != nil && pooled != gap(e.AbsoluteUplift) {
+		how += "; pooled over rows, the table's gap, " + pooled
+	}
+	return fmt.Sprintf("%s: %s; %s minus %s %s (%s), 95%% CI %s pp, McNemar p %s, %s right only in %s, %d only in %s",
+		a.Arm, verdict(r, a), r.B.Label, r.A.Label, gap(e.AbsoluteUplift), how, interval(e.CI95), pvalue(e.McNemarP),
 		contract.Plural(e.DiscordantWins, "row", "rows"), r.B.Label, e.DiscordantLosses, r.A.Label)
 }
 
