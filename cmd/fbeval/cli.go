@@ -30,6 +30,11 @@ type Env struct {
 	stdoutDone bool
 
 	descriptors map[string]*descriptor // outputs named by a descriptor that holds a file (openDescriptor)
+
+	// rewrites, when set, says whether an existing file that fbeval cannot
+	// write again (keptFile) is one this command wrote and may write again
+	// (fbeval schema -o over a schema it printed before)
+	rewrites func(head []byte) bool
 }
 
 // claimStdin notes that flag reads standard input when path is "-" or names

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -79,6 +80,11 @@ type SchemaCmd struct {
 }
 
 func (c *SchemaCmd) Run(env *Env) error {
+	// a schema this command printed before (of this fbeval or an older
+	// one: its $id is under fbeval's schema URL) is written again
+	env.rewrites = func(head []byte) bool {
+		return bytes.Contains(head, []byte(`"$id": "`+schemas.BaseURL)) || bytes.Contains(head, []byte(`"$id":"`+schemas.BaseURL))
+	}
 	if err := checkOutputs(env, c.Output); err != nil {
 		return err
 	}

@@ -302,6 +302,7 @@ type CaseResult struct {
 	CaseID           string        `json:"case_id"`
 	Domain           string        `json:"domain"`
 	Category         string        `json:"category"`
+	Cluster          string        `json:"cluster"` // the case's cluster, the unit of the paired statistics
 	Arm              string        `json:"arm"`
 	Repeat           int           `json:"repeat"`
 	RequestIDs       []string      `json:"request_ids"`

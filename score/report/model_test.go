@@ -98,7 +98,7 @@ func TestWriteCaseResults(t *testing.T) {
 	if err := WriteCaseResultRanges(&b, sliceRanges(res)); err != nil {
 		t.Fatal(err)
 	}
-	want := `{"schema_version":"fbeval-case-result/v1","case_id":"c","domain":"","category":"","arm":"no_schema","repeat":1,"request_ids":["c.no_schema.r1.a1"],"first_pass_success":false,"final_success":false,"provider_error":false,"missing":false,"attempts":[{"attempt":1,"success":false,"codes":["PROVIDER_ERROR"],"errors":[{"code":"PROVIDER_ERROR","message":"rate_limit: slow"}]},{"attempt":2,"success":false,"codes":["TYPE"],"errors":[{"code":"TYPE","path":"/arguments/x","keyword":"type","message":"m","expected":"integer","actual":null}]}]}` + "\n"
+	want := `{"schema_version":"fbeval-case-result/v1","case_id":"c","domain":"","category":"","cluster":"","arm":"no_schema","repeat":1,"request_ids":["c.no_schema.r1.a1"],"first_pass_success":false,"final_success":false,"provider_error":false,"missing":false,"attempts":[{"attempt":1,"success":false,"codes":["PROVIDER_ERROR"],"errors":[{"code":"PROVIDER_ERROR","message":"rate_limit: slow"}]},{"attempt":2,"success":false,"codes":["TYPE"],"errors":[{"code":"TYPE","path":"/arguments/x","keyword":"type","message":"m","expected":"integer","actual":null}]}]}` + "\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}

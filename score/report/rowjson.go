@@ -128,27 +128,29 @@ func (r *CaseResult) AppendJSON(dst []byte, s contract.Style, depth int) ([]byte
 	dst = contract.AppendString(dst, r.Domain)
 	dst = set.Member(dst, 3, caseResultKeyCategory)
 	dst = contract.AppendString(dst, r.Category)
-	dst = set.Member(dst, 4, caseResultKeyArm)
+	dst = set.Member(dst, 4, caseResultKeyCluster)
+	dst = contract.AppendString(dst, r.Cluster)
+	dst = set.Member(dst, 5, caseResultKeyArm)
 	dst = contract.AppendString(dst, r.Arm)
-	dst = set.Member(dst, 5, caseResultKeyRepeat)
+	dst = set.Member(dst, 6, caseResultKeyRepeat)
 	dst = strconv.AppendInt(dst, int64(r.Repeat), 10)
-	dst = set.Member(dst, 6, caseResultKeyRequestIDs)
+	dst = set.Member(dst, 7, caseResultKeyRequestIDs)
 	dst = contract.AppendStrings(dst, r.RequestIDs, s, d)
-	dst = set.Member(dst, 7, caseResultKeyFirstPassSuccess)
+	dst = set.Member(dst, 8, caseResultKeyFirstPassSuccess)
 	dst = strconv.AppendBool(dst, r.FirstPassSuccess)
-	dst = set.Member(dst, 8, caseResultKeyFinalSuccess)
+	dst = set.Member(dst, 9, caseResultKeyFinalSuccess)
 	dst = strconv.AppendBool(dst, r.FinalSuccess)
-	dst = set.Member(dst, 9, caseResultKeyProviderError)
+	dst = set.Member(dst, 10, caseResultKeyProviderError)
 	dst = strconv.AppendBool(dst, r.ProviderError)
-	dst = set.Member(dst, 10, caseResultKeyMissing)
+	dst = set.Member(dst, 11, caseResultKeyMissing)
 	dst = strconv.AppendBool(dst, r.Missing)
-	dst = set.Member(dst, 11, caseResultKeyAttempts)
+	dst = set.Member(dst, 12, caseResultKeyAttempts)
 	for i := range r.Attempts {
 		dst = contract.AppendItem(dst, s, d, i)
 		dst = r.Attempts[i].appendJSON(dst, s, d+1)
 	}
 	dst = contract.AppendClose(dst, s, d, len(r.Attempts), ']')
-	return contract.AppendClose(dst, s, depth, 12, '}'), nil
+	return contract.AppendClose(dst, s, depth, 13, '}'), nil
 }
 
 // AppendJSON writes the case attempt (contract.JSONAppender).
@@ -290,7 +292,7 @@ var (
 	rowMembers           = contract.NewMembers("case_id", "domain", "category", "cluster", "arm", "repeat", "first_pass_success", "final_success", "attempts", "provider_error", "missing", "codes", "final_codes", "output", "attempt_results")
 	attemptResultMembers = contract.NewMembers("attempt", "output", "errors")
 	attemptErrorMembers  = contract.NewMembers("code", "path", "message")
-	caseResultMembers    = contract.NewMembers("schema_version", "case_id", "domain", "category", "arm", "repeat", "request_ids", "first_pass_success", "final_success", "provider_error", "missing", "attempts")
+	caseResultMembers    = contract.NewMembers("schema_version", "case_id", "domain", "category", "cluster", "arm", "repeat", "request_ids", "first_pass_success", "final_success", "provider_error", "missing", "attempts")
 	caseAttemptMembers   = contract.NewMembers("attempt", "success", "codes", "errors")
 	errorInfoMembers     = contract.NewMembers("code", "path", "keyword", "message", "expected", "actual", "details")
 	cogLangCaseMembers   = contract.NewMembers("case_id", "level", "prompt", "output", "parse_ok", "canonicalize_ok", "validate_ok", "expected_top_level_head_ok", "hallucinated_heads", "failure_categories", "preflight_decision", "canonical", "parse_error")
@@ -336,6 +338,7 @@ const (
 	caseResultKeyCaseID
 	caseResultKeyDomain
 	caseResultKeyCategory
+	caseResultKeyCluster
 	caseResultKeyArm
 	caseResultKeyRepeat
 	caseResultKeyRequestIDs

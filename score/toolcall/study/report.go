@@ -1096,6 +1096,7 @@ func caseResult(sr *settledRow) report.CaseResult {
 		CaseID:           c.ID,
 		Domain:           c.Domain,
 		Category:         c.Category,
+		Cluster:          c.Cluster,
 		Arm:              p.arm,
 		Repeat:           p.repeat,
 		RequestIDs:       ids,
