@@ -148,6 +148,15 @@ func TestOutDirNotOverOther(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// a batch of its own whose first line is longer than the 64 KiB looked
+	// at (a long prompt) is written again
+	long := t.TempDir()
+	if err := os.WriteFile(filepath.Join(long, "batch-0001.jsonl"), []byte(`{"custom_id":"x","method":"POST","url":"/v1/chat/completions","body":{"messages":[{"role":"user","content":"`+strings.Repeat("x", 70000)+`"}]}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runBatch(t, "", "to-openai", "--model", "m", "--out-dir", long, "testdata/requests.jsonl"); code != 0 {
+		t.Errorf("over a batch with a long first line: exit %d: %s", code, errs)
+	}
 	for _, tc := range []struct {
 		cmd, name, text, want string
 		input                 bool // the file named is the run's input
@@ -174,13 +183,24 @@ func TestOutDirNotOverOther(t *testing.T) {
 	if code, _, errs := runBatch(t, "", "to-openai", "--model", "m", "--max-per-file", "2", "--out-dir", dir, "testdata/requests.jsonl"); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
+	// run again over its own files: one made private keeps its mode
+	if err := os.Chmod(filepath.Join(dir, "batch-0002.jsonl"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runBatch(t, "", "to-openai", "--model", "m", "--max-per-file", "2", "--out-dir", dir, "testdata/requests.jsonl"); code != 0 {
+		t.Fatalf("again: exit %d: %s", code, errs)
+	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		if !batchName.MatchString(e.Name()) {
 			t.Errorf("%s left in --out-dir", e.Name())
 		}
-		if info, _ := e.Info(); info.Mode().Perm() != 0o644 {
-			t.Errorf("%s: mode %v", e.Name(), info.Mode())
+		want := os.FileMode(0o644)
+		if e.Name() == "batch-0002.jsonl" {
+			want = 0o600
+		}
+		if info, _ := e.Info(); info.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, want %v", e.Name(), info.Mode(), want)
 		}
 	}
 }

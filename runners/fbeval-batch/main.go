@@ -24,5 +24,6 @@ import (
 
 func main() {
 	runner.LimitMemory()
+	RemoveTempsOnSignal()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

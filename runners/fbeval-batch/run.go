@@ -11,11 +11,15 @@ import (
 	"maps"
 	"math/rand/v2"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
+	"time"
 
 	"github.com/alecthomas/kong"
 
@@ -271,16 +275,97 @@ func batchWriteError(path string, err error) error {
 }
 
 // createBeside creates a new file to write path's contents into, in path's
-// folder, named after it (.batch-0001.jsonl.N.tmp), with the mode a file
-// os.Create makes has (the umask's), which os.CreateTemp's 0600 is not.
+// folder, named after it (.batch-0001.jsonl.N.tmp), with the mode path has
+// where it is there (the umask's where not, as os.Create gives, which
+// os.CreateTemp's 0600 is not). A path this user cannot write is refused, as
+// writing it in place was: a rename would replace it all the same. The file
+// is removed if a signal ends the run before it is renamed (batchTemps).
 func createBeside(path string) (*os.File, error) {
+	st, err := os.Stat(path)
+	if err == nil {
+		w, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, err
+		}
+		w.Close()
+	}
 	for {
 		tmp := filepath.Join(filepath.Dir(path), fmt.Sprintf(".%s.%d.tmp", filepath.Base(path), rand.Uint32()))
 		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
-		if !os.IsExist(err) {
-			return f, err
+		if os.IsExist(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		batchTemps.add(tmp)
+		if st != nil {
+			if err := f.Chmod(st.Mode().Perm()); err != nil {
+				f.Close()
+				batchTemps.remove(tmp)
+				return nil, err
+			}
+		}
+		return f, nil
+	}
+}
+
+// batchTemps are the batch files being written (createBeside): a signal
+// that ends the run removes them (RemoveTempsOnSignal), and none is renamed
+// into place after it.
+var batchTemps = &tempSet{m: map[string]bool{}}
+
+type tempSet struct {
+	mu       sync.Mutex
+	m        map[string]bool
+	stopping bool
+}
+
+func (t *tempSet) add(p string)    { t.mu.Lock(); t.m[p] = true; t.mu.Unlock() }
+func (t *tempSet) remove(p string) { t.mu.Lock(); delete(t.m, p); os.Remove(p); t.mu.Unlock() }
+
+// rename renames tmp to path, unless a signal is ending the run: then it waits
+// for that end.
+func (t *tempSet) rename(tmp, path string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stopping {
+		t.mu.Unlock()
+		select {}
+	}
+	delete(t.m, tmp)
+	return os.Rename(tmp, path)
+}
+
+// RemoveTempsOnSignal makes SIGINT and SIGTERM remove the batch files being
+// written before the process ends as the signal ends one. A signal the process
+// was started ignoring is left ignored.
+func RemoveTempsOnSignal() {
+	var sigs []os.Signal
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		if !signal.Ignored(sig) {
+			sigs = append(sigs, sig)
 		}
 	}
+	if len(sigs) == 0 {
+		return
+	}
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, sigs...)
+	go func() {
+		sig := <-c
+		batchTemps.mu.Lock()
+		batchTemps.stopping = true
+		for p := range batchTemps.m {
+			os.Remove(p)
+		}
+		batchTemps.mu.Unlock()
+		signal.Reset()
+		if p, err := os.FindProcess(os.Getpid()); err == nil && p.Signal(sig) == nil {
+			time.Sleep(time.Second)
+		}
+		os.Exit(2)
+	}()
 }
 
 // notOverOther refuses a batch file path that would be written over a file
@@ -312,9 +397,11 @@ func notOverOther(path, input string, shape batchShape) error {
 	if shape.ext == ".json" {
 		batch = bytes.HasPrefix(head, []byte(shape.head))
 	} else {
+		// a line as to-openai writes one starts so, however long (the
+		// first 64 KiB of a long prompt's line is no whole JSON value)
 		line, _, _ := bytes.Cut(head, []byte("\n"))
 		keys, _ := contract.TopLevel(line)
-		batch = keys["custom_id"] && keys["url"] && keys["body"]
+		batch = bytes.HasPrefix(line, []byte(`{"custom_id":`)) || keys["custom_id"] && keys["url"] && keys["body"]
 	}
 	if batch {
 		return nil
@@ -471,7 +558,7 @@ func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item)
 			if err := f.Close(); err != nil {
 				return err
 			}
-			if err := os.Rename(f.Name(), path); err != nil {
+			if err := batchTemps.rename(f.Name(), path); err != nil {
 				return err
 			}
 			f = nil
@@ -525,7 +612,7 @@ func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item)
 	})
 	if f != nil {
 		f.Close()
-		os.Remove(f.Name())
+		batchTemps.remove(f.Name())
 	}
 	return err
 }
