@@ -10,7 +10,6 @@ package main
 
 import (
 	"os"
-	"os/signal"
 	"syscall"
 
 	"github.com/fbeval/fbeval/cmd/fbeval/internal/startgc"
@@ -30,26 +29,8 @@ func main() {
 }
 
 // removeTempFilesOnSignal makes SIGINT, SIGTERM and SIGHUP remove the temporary
-// output files being written before the process ends as the signal would end it.
-// A signal the process was started ignoring (SIGHUP under nohup, SIGINT in a
-// shell's background job) is left ignored: it ends nothing.
+// output files being written before the process ends as the signal would end it
+// (contract.Pending).
 func removeTempFilesOnSignal() {
-	var sigs []os.Signal
-	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP} {
-		if !signal.Ignored(sig) {
-			sigs = append(sigs, sig)
-		}
-	}
-	if len(sigs) == 0 {
-		return
-	}
-	c := make(chan os.Signal, 1)
-	signal.Notify(c, sigs...)
-	go func() {
-		sig := <-c
-		tempFiles.removeAll()
-		signal.Reset()
-		raise(sig)
-		os.Exit(2)
-	}()
+	tempFiles.RemoveOnSignal(os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 }

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 
 	"github.com/fbeval/fbeval/contract"
@@ -339,10 +338,10 @@ func writeFileAtomic(env *Env, path string, write func(*bufio.Writer) error) err
 		return err
 	}
 	tmp := f.Name()
-	tempFiles.add(tmp)
+	tempFiles.Add(tmp)
 	defer func() {
 		os.Remove(tmp)
-		tempFiles.remove(tmp)
+		tempFiles.Forget(tmp)
 	}()
 	// its mode set through the file, not its name: a name another process
 	// in the folder swapped for a link would have its target's mode changed
@@ -363,10 +362,10 @@ func writeFileAtomic(env *Env, path string, write func(*bufio.Writer) error) err
 		// not by this message), or another process in the folder moved it:
 		// renamed, the name would put another's file (a link to any file
 		// this user owns) where the output goes
-		tempFiles.waitIfStopping()
+		tempFiles.WaitIfStopping()
 		return &exitError{code: 2, err: fmt.Errorf("%s: the temporary file it was written to (%s) was moved or replaced while it was written, by another process in the folder: nothing written; write the output to a folder only you can write", path, filepath.Base(tmp))}
 	}
-	if err := tempFiles.rename(tmp, target); err != nil {
+	if err := tempFiles.Rename(tmp, target); err != nil {
 		return &exitError{code: 2, err: cleanPathError(err)}
 	}
 	return nil
@@ -545,50 +544,4 @@ func outputWriteError(path string, err error) error {
 }
 
 // tempFiles are the temporary files being written, removed on a signal.
-var tempFiles = &tempSet{m: map[string]bool{}}
-
-type tempSet struct {
-	mu       sync.Mutex
-	m        map[string]bool
-	stopping bool // a signal is ending the process (removeAll)
-}
-
-func (t *tempSet) add(p string)    { t.mu.Lock(); t.m[p] = true; t.mu.Unlock() }
-func (t *tempSet) remove(p string) { t.mu.Lock(); delete(t.m, p); t.mu.Unlock() }
-
-// removeAll removes every temporary file still being written; from then on
-// none is renamed into place (rename waits for the process's end).
-func (t *tempSet) removeAll() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.stopping = true
-	for p := range t.m {
-		os.Remove(p)
-		delete(t.m, p)
-	}
-}
-
-// rename renames the temporary file tmp to target, where its output goes,
-// unless a signal is ending the process: then it waits for that end, so that
-// no output is replaced after the signal (and none is said to be tampered
-// with, its file removed by the signal's handler).
-func (t *tempSet) rename(tmp, target string) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.stopping {
-		t.mu.Unlock()
-		select {}
-	}
-	delete(t.m, tmp)
-	return os.Rename(tmp, target)
-}
-
-// waitIfStopping waits for the process's end when a signal is ending it.
-func (t *tempSet) waitIfStopping() {
-	t.mu.Lock()
-	stopping := t.stopping
-	t.mu.Unlock()
-	if stopping {
-		select {}
-	}
-}
+var tempFiles = contract.NewPending()

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fbeval/fbeval/contract"
 )
 
 // TestOutputTargets: -o and --cases-out replace regular files and write streams
@@ -173,19 +175,16 @@ func TestOutputKeepsWhatFbevalCannotWrite(t *testing.T) {
 func TestTempFileRemovedOnSignal(t *testing.T) {
 	dir := t.TempDir()
 	env := &Env{}
-	defer func() {
-		// the process goes on: later writes are renamed again
-		tempFiles.mu.Lock()
-		tempFiles.stopping = false
-		tempFiles.mu.Unlock()
-	}()
+	// the process goes on: later writes are renamed again
+	defer func(p *contract.Pending) { tempFiles = p }(tempFiles)
+	tempFiles = contract.NewPending()
 	var tmp []string
 	err := writeFileAtomic(env, filepath.Join(dir, "out.json"), func(w *bufio.Writer) error {
 		tmp, _ = filepath.Glob(filepath.Join(dir, ".fbeval-*.tmp"))
 		if len(tmp) != 1 {
 			t.Fatalf("temporary files %v", tmp)
 		}
-		tempFiles.removeAll() // what SIGINT, SIGTERM and SIGHUP run
+		tempFiles.RemoveAll() // what SIGINT, SIGTERM and SIGHUP run
 		if _, err := os.Stat(tmp[0]); !os.IsNotExist(err) {
 			t.Errorf("the temporary file is still there: %v", err)
 		}

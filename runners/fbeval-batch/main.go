@@ -18,12 +18,13 @@ package main
 
 import (
 	"os"
+	"syscall"
 
 	"github.com/fbeval/fbeval/runners/internal/runner"
 )
 
 func main() {
 	runner.LimitMemory()
-	RemoveTempsOnSignal()
+	batchTemps.RemoveOnSignal(os.Interrupt, syscall.SIGTERM)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -11,15 +11,11 @@ import (
 	"maps"
 	"math/rand/v2"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
-	"time"
 
 	"github.com/alecthomas/kong"
 
@@ -298,11 +294,11 @@ func createBeside(path string) (*os.File, error) {
 		if err != nil {
 			return nil, err
 		}
-		batchTemps.add(tmp)
+		batchTemps.Add(tmp)
 		if st != nil {
 			if err := f.Chmod(st.Mode().Perm()); err != nil {
 				f.Close()
-				batchTemps.remove(tmp)
+				batchTemps.Discard(tmp)
 				return nil, err
 			}
 		}
@@ -311,62 +307,8 @@ func createBeside(path string) (*os.File, error) {
 }
 
 // batchTemps are the batch files being written (createBeside): a signal
-// that ends the run removes them (RemoveTempsOnSignal), and none is renamed
-// into place after it.
-var batchTemps = &tempSet{m: map[string]bool{}}
-
-type tempSet struct {
-	mu       sync.Mutex
-	m        map[string]bool
-	stopping bool
-}
-
-func (t *tempSet) add(p string)    { t.mu.Lock(); t.m[p] = true; t.mu.Unlock() }
-func (t *tempSet) remove(p string) { t.mu.Lock(); delete(t.m, p); os.Remove(p); t.mu.Unlock() }
-
-// rename renames tmp to path, unless a signal is ending the run: then it waits
-// for that end.
-func (t *tempSet) rename(tmp, path string) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.stopping {
-		t.mu.Unlock()
-		select {}
-	}
-	delete(t.m, tmp)
-	return os.Rename(tmp, path)
-}
-
-// RemoveTempsOnSignal makes SIGINT and SIGTERM remove the batch files being
-// written before the process ends as the signal ends one. A signal the process
-// was started ignoring is left ignored.
-func RemoveTempsOnSignal() {
-	var sigs []os.Signal
-	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
-		if !signal.Ignored(sig) {
-			sigs = append(sigs, sig)
-		}
-	}
-	if len(sigs) == 0 {
-		return
-	}
-	c := make(chan os.Signal, 1)
-	signal.Notify(c, sigs...)
-	go func() {
-		sig := <-c
-		batchTemps.mu.Lock()
-		batchTemps.stopping = true
-		for p := range batchTemps.m {
-			os.Remove(p)
-		}
-		batchTemps.mu.Unlock()
-		signal.Reset()
-		if p, err := os.FindProcess(os.Getpid()); err == nil && p.Signal(sig) == nil {
-			time.Sleep(time.Second)
-		}
-		os.Exit(2)
-	}()
-}
+// that ends the run removes them, and none is renamed into place after it.
+var batchTemps = contract.NewPending()
 
 // notOverOther refuses a batch file path that would be written over a file
 // that is no batch file of this kind: the request file the run reads (the
@@ -558,7 +500,7 @@ func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item)
 			if err := f.Close(); err != nil {
 				return err
 			}
-			if err := batchTemps.rename(f.Name(), path); err != nil {
+			if err := batchTemps.Rename(f.Name(), path); err != nil {
 				return err
 			}
 			f = nil
@@ -612,7 +554,7 @@ func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item)
 	})
 	if f != nil {
 		f.Close()
-		batchTemps.remove(f.Name())
+		batchTemps.Discard(f.Name())
 	}
 	return err
 }
