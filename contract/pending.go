@@ -1,8 +1,11 @@
 package contract
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sync"
 	"time"
 )
@@ -100,4 +103,45 @@ func (p *Pending) RemoveOnSignal(sigs ...os.Signal) {
 		}
 		os.Exit(2)
 	}()
+}
+
+// CreateBeside creates a new file to write path's contents into, in path's
+// folder and named after it (.NAME.N.tmp), noted in pending when that is not
+// nil, with the mode path has where it is there (the umask's where not, as
+// os.Create gives, which os.CreateTemp's 0600 is not). A path this user cannot
+// write is refused, as writing it in place would be: renamed over it, the new
+// file would replace it all the same.
+func CreateBeside(path string, pending *Pending) (*os.File, error) {
+	st, err := os.Stat(path)
+	if err == nil && st.Mode().IsRegular() {
+		w, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, err
+		}
+		w.Close()
+	}
+	for {
+		tmp := filepath.Join(filepath.Dir(path), fmt.Sprintf(".%s.%d.tmp", filepath.Base(path), rand.Uint32()))
+		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if os.IsExist(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if pending != nil {
+			pending.Add(tmp)
+		}
+		if st != nil && st.Mode().IsRegular() {
+			if err := f.Chmod(st.Mode().Perm()); err != nil {
+				f.Close()
+				os.Remove(tmp)
+				if pending != nil {
+					pending.Forget(tmp)
+				}
+				return nil, err
+			}
+		}
+		return f, nil
+	}
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -270,43 +269,7 @@ func batchWriteError(path string, err error) error {
 	return usagef("%s", msg)
 }
 
-// createBeside creates a new file to write path's contents into, in path's
-// folder, named after it (.batch-0001.jsonl.N.tmp), with the mode path has
-// where it is there (the umask's where not, as os.Create gives, which
-// os.CreateTemp's 0600 is not). A path this user cannot write is refused, as
-// writing it in place was: a rename would replace it all the same. The file
-// is removed if a signal ends the run before it is renamed (batchTemps).
-func createBeside(path string) (*os.File, error) {
-	st, err := os.Stat(path)
-	if err == nil {
-		w, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return nil, err
-		}
-		w.Close()
-	}
-	for {
-		tmp := filepath.Join(filepath.Dir(path), fmt.Sprintf(".%s.%d.tmp", filepath.Base(path), rand.Uint32()))
-		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
-		if os.IsExist(err) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		batchTemps.Add(tmp)
-		if st != nil {
-			if err := f.Chmod(st.Mode().Perm()); err != nil {
-				f.Close()
-				batchTemps.Discard(tmp)
-				return nil, err
-			}
-		}
-		return f, nil
-	}
-}
-
-// batchTemps are the batch files being written (createBeside): a signal
+// batchTemps are the batch files being written (contract.CreateBeside): a signal
 // that ends the run removes them, and none is renamed into place after it.
 var batchTemps = contract.NewPending()
 
@@ -525,7 +488,7 @@ func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item)
 				// whole: a run stopped or a full disk leaves no batch file
 				// cut short under a name that is sent
 				path = filepath.Join(dir, fmt.Sprintf("batch-%04d%s", file+1, shape.ext))
-				if f, err = createBeside(path); err != nil {
+				if f, err = contract.CreateBeside(path, batchTemps); err != nil {
 					return batchWriteError(path, err)
 				}
 				w = bufio.NewWriterSize(f, 1<<20)
