@@ -60,6 +60,9 @@ func (s *docScanner) advance(c []byte, n int) {
 
 var lineEnd = []byte{'\n'}
 
+// crlf is a line end of a carriage return and a line feed.
+var crlf = []byte{'\r', '\n'}
+
 // keepTape appends consumed bytes to the tape while taping.
 func (s *docScanner) keepTape(p []byte) {
 	if !s.taping || s.tapeOver {

@@ -650,13 +650,20 @@ func cutShort(raw []byte) bool {
 func (r *Reader) startWholeFile(prefix []byte, line, col int) bool {
 	r.docStart = r.pos
 	if prefix != nil {
-		// the prefix is the pending first line, given back with a '\n' in place of
-		// the line end it had (none, "\n" or "\r\n")
+		// the prefix is the pending first line, given back with the line end
+		// it had where that was "\r\n" (a record that goes on past it is
+		// then the file's bytes, at its offset), else with a '\n' in place of
+		// the line end it had (none, or "\n" with a byte order mark cut
+		// before the line)
+		end := lineEnd
+		if r.pos-r.pendingOff-int64(len(prefix)) == 2 {
+			end = crlf
+		}
 		r.docStart = r.pendingOff
-		r.prefixLen = int64(len(prefix)) + 1
+		r.prefixLen = int64(len(prefix) + len(end))
 		r.prefixDelta = r.pos - r.pendingOff - r.prefixLen
 		// the prefix was one physical line counted by readLine; its newline was cut
-		src := io.MultiReader(bytes.NewReader(prefix), bytes.NewReader(lineEnd), r.br)
+		src := io.MultiReader(bytes.NewReader(prefix), bytes.NewReader(end), r.br)
 		r.br = r.buffered(src)
 	}
 	r.lineBuf = nil // no more lines are read: a long first line's buffer goes
