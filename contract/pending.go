@@ -107,12 +107,13 @@ func (p *Pending) RemoveOnSignal(sigs ...os.Signal) {
 
 // CreateBeside creates a new file to write path's contents into, in path's
 // folder and named after it (.NAME.N.tmp), noted in pending when that is not
-// nil, with the mode path has where it is there (the umask's where not, as
-// os.Create gives, which os.CreateTemp's 0600 is not). A path this user cannot
-// write is refused, as writing it in place would be: renamed over it, the new
-// file would replace it all the same.
-func CreateBeside(path string, pending *Pending) (*os.File, error) {
-	st, err := os.Stat(path)
+// nil, with the mode path has where it is a file there (perm less the umask
+// where not, as os.OpenFile gives, which os.CreateTemp's 0600 is not). A file
+// this user cannot write is refused, as writing it in place would be: renamed
+// over it, the new file would replace it all the same. A symbolic link at path
+// is replaced by the rename, its target left as it is: neither is looked at.
+func CreateBeside(path string, perm os.FileMode, pending *Pending) (*os.File, error) {
+	st, err := os.Lstat(path)
 	if err == nil && st.Mode().IsRegular() {
 		w, err := os.OpenFile(path, os.O_WRONLY, 0)
 		if err != nil {
@@ -122,7 +123,7 @@ func CreateBeside(path string, pending *Pending) (*os.File, error) {
 	}
 	for {
 		tmp := filepath.Join(filepath.Dir(path), fmt.Sprintf(".%s.%d.tmp", filepath.Base(path), rand.Uint32()))
-		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
 		if os.IsExist(err) {
 			continue
 		}

@@ -60,3 +60,42 @@ func TestNoRenameAfterSignal(t *testing.T) {
 		t.Errorf("Discard left the file: %v", err)
 	}
 }
+
+// TestCreateBeside: a new file gets perm less the umask (fixtures build's
+// 0644, where 0666 gave 0664 under umask 002); an existing file's mode is
+// kept; a symbolic link at the name is not looked at (its target, another's,
+// may be unwritable: the rename replaces the link alone).
+func TestCreateBeside(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out.json")
+	f, err := CreateBeside(p, 0o644, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if st, _ := os.Stat(f.Name()); st.Mode().Perm()&^0o644 != 0 {
+		t.Errorf("a new file's mode %v, more than 0644", st.Mode())
+	}
+	os.WriteFile(p, nil, 0o600)
+	os.Chmod(p, 0o600)
+	g, err := CreateBeside(p, 0o644, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Close()
+	if st, _ := os.Stat(g.Name()); st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want the replaced file's 0600", st.Mode())
+	}
+	target := filepath.Join(dir, "target.json")
+	os.WriteFile(target, nil, 0o444)
+	os.Chmod(target, 0o444)
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	h, err := CreateBeside(link, 0o644, nil)
+	if err != nil {
+		t.Fatalf("a link to a file this user cannot write: %v", err)
+	}
+	h.Close()
+}

@@ -686,10 +686,17 @@ func TextLine(raw []byte) bool {
 // what goes: a CSV line (a spreadsheet's, a dataframe's to_csv) is named so.
 func TextNotJSON(raw []byte, what string) string {
 	msg := fmt.Sprintf("invalid JSON: text, not a JSON object: a %s record is one JSON object on a line of its own", what)
-	if bytes.IndexByte(raw, ',') > 0 && bytes.IndexByte(raw, '{') < 0 {
+	if comma := bytes.IndexByte(raw, ','); comma > 0 && bytes.IndexFunc(raw[:comma], func(r rune) bool { return !csvWord(r) }) < 0 && bytes.IndexByte(raw, '{') < 0 {
 		msg += "; this looks like CSV (a spreadsheet's, or a dataframe's to_csv): write JSON lines (pandas: df.to_json(FILE, orient=\"records\", lines=True))"
 	}
 	return msg
+}
+
+// csvWord reports whether r may be in a CSV line's first field as a header or
+// an id writes it (case_id, FB-L1-001): not an expression's bracket (a CogLang
+// answer, Equal[2, 2], has commas too).
+func csvWord(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.' || r == ' '
 }
 
 // notObject is the error of a record that is no JSON object: what it is

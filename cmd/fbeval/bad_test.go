@@ -170,6 +170,8 @@ func TestBadInputCogLang(t *testing.T) {
 		{"list_of_scalars.json", 2, []string{"fbeval: $F:1:2: a response record must be a JSON object"}, 0},
 		{"two_documents.json", 2, []string{"fbeval: $F:1:50: unexpected data after the JSON document"}, 0},
 		{"garbage.jsonl", 2, []string{"fbeval: $F:1:1: invalid JSON: text, not a JSON object: a response record is one JSON object on a line of its own"}, 0},
+		// an expression has commas too: a line of one is text, not CSV
+		{"expression.jsonl", 2, []string{"fbeval: $F:1:1: invalid JSON: text, not a JSON object: a response record is one JSON object on a line of its own"}, 0},
 		{"csv.csv", 2, []string{`fbeval: $F:1:1: invalid JSON: text, not a JSON object: a response record is one JSON object on a line of its own; this looks like CSV (a spreadsheet's, or a dataframe's to_csv): write JSON lines (pandas: df.to_json(FILE, orient="records", lines=True))`}, 0},
 	}
 	seen := map[string]bool{}

@@ -34,7 +34,7 @@ type Env struct {
 	// rewrites, when set, says whether an existing file that fbeval cannot
 	// write again (keptFile) is one this command wrote and may write again
 	// (fbeval schema -o over a schema it printed before)
-	rewrites func(head []byte) bool
+	rewrites func(path string) bool
 }
 
 // claimStdin notes that flag reads standard input when path is "-" or names

@@ -82,7 +82,7 @@ func resolveOutput(env *Env, path string) (string, os.FileMode, error) {
 	if err := outputNotInput(env, path, st); err != nil {
 		return "", 0, err
 	}
-	if what := keptFile(target, st); what != "" && !env.rewritesFile(target, st) {
+	if what := keptFile(target, st); what != "" && (env.rewrites == nil || !env.rewrites(target)) {
 		return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: holds %s, which this output would replace and fbeval cannot write again: name another output (or remove the file first, if you mean to replace it)", path, what)}
 	}
 	if cannotWrite(target) {
@@ -92,22 +92,6 @@ func resolveOutput(env *Env, path string) (string, os.FileMode, error) {
 		return "", 0, &exitError{code: 2, err: fmt.Errorf("%s: this user cannot write it (its mode or owner keeps it from being written): name another output, or, if you mean to replace it, make it writable first (chmod u+w, when it is yours)", path)}
 	}
 	return target, st.Mode().Perm(), nil
-}
-
-// rewritesFile reports whether the command writes again the existing file at
-// path (Env.rewrites).
-func (e *Env) rewritesFile(path string, st os.FileInfo) bool {
-	if e.rewrites == nil {
-		return false
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, min(st.Size(), contract.KeptHeadBytes))
-	n, _ := io.ReadFull(f, head)
-	return e.rewrites(head[:n])
 }
 
 // keptFile names what the existing file at path holds when it is a file that

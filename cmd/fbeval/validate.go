@@ -2,9 +2,11 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
+	"os"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/contract/usage"
@@ -82,9 +84,7 @@ type SchemaCmd struct {
 func (c *SchemaCmd) Run(env *Env) error {
 	// a schema this command printed before (of this fbeval or an older
 	// one: its $id is under fbeval's schema URL) is written again
-	env.rewrites = func(head []byte) bool {
-		return bytes.Contains(head, []byte(`"$id": "`+schemas.BaseURL)) || bytes.Contains(head, []byte(`"$id":"`+schemas.BaseURL))
-	}
+	env.rewrites = printedSchema
 	if err := checkOutputs(env, c.Output); err != nil {
 		return err
 	}
@@ -108,6 +108,36 @@ func (c *SchemaCmd) Run(env *Env) error {
 		_, err := w.Write(data)
 		return err
 	})
+}
+
+// printedSchema reports whether the file at path is a JSON Schema fbeval
+// printed (of this fbeval or an older one): an object whose own "$id", not a
+// subschema's, is under fbeval's schema URL.
+func printedSchema(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	d := jsontext.NewDecoder(bufio.NewReader(f))
+	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+		return false
+	}
+	for d.PeekKind() == '"' {
+		name, err := d.ReadToken()
+		if err != nil {
+			return false
+		}
+		if name.String() != "$id" {
+			if d.SkipValue() != nil {
+				return false
+			}
+			continue
+		}
+		id, err := d.ReadToken()
+		return err == nil && id.Kind() == '"' && strings.HasPrefix(id.String(), schemas.BaseURL)
+	}
+	return false
 }
 
 // notAContractFile names one of fbeval's outputs other than JSON given to

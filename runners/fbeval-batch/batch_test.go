@@ -164,6 +164,8 @@ func TestOutDirNotOverOther(t *testing.T) {
 		{"to-openai", "batch-0001.jsonl", string(reqs), "batch-0001.jsonl is the request file this run reads, which its batch file of that name would replace: give another --out-dir", true},
 		{"to-openai", "batch-0001.jsonl", string(responses), "batch-0001.jsonl holds a response file (fbeval-response/v1), which the batch file of that name would replace: move it, or give another --out-dir", false},
 		{"to-anthropic", "batch-0001.json", `{"notes": "mine"}`, "batch-0001.json holds a file that is no batch file of this kind, which the batch file of that name would replace", false},
+		// a results file starts with a custom_id too
+		{"to-openai", "batch-0001.jsonl", `{"custom_id":"flights-000.no_schema.r1.a1","result":{"type":"succeeded","message":{"id":"msg_01","content":[{"type":"text","text":"x"}]}}}` + "\n", "batch-0001.jsonl holds a file that is no batch file of this kind", false},
 	} {
 		dir := t.TempDir()
 		path := writeIn(t, dir, tc.name, tc.text)
@@ -1176,7 +1178,7 @@ func TestBatchWriteFails(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "ro")
 	os.Mkdir(dir, 0o555)
 	code, _, errs := runBatch(t, "", "to-openai", "--model", "m", "--out-dir", dir, "testdata/requests.jsonl")
-	if want := "cannot write " + filepath.Join(dir, "batch-0001.jsonl") + ": permission denied: give an --out-dir this user can write"; code != 2 || !strings.Contains(errs, want) {
+	if want := "cannot write " + filepath.Join(dir, "batch-0001.jsonl") + ": permission denied: make it (or the folder) writable for this user, or give another --out-dir"; code != 2 || !strings.Contains(errs, want) {
 		t.Errorf("exit %d, stderr %q; want 2 and %q", code, errs, want)
 	}
 }

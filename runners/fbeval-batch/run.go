@@ -261,7 +261,7 @@ func batchWriteError(path string, err error) error {
 	case contract.DiskFull(err):
 		msg += ": make room there, or write the batch to another disk"
 	case errors.Is(err, fs.ErrPermission):
-		msg += ": give an --out-dir this user can write"
+		msg += ": make it (or the folder) writable for this user, or give another --out-dir"
 	}
 	if path != "standard output" {
 		msg += " (no batch file is left cut short under its name)"
@@ -306,7 +306,8 @@ func notOverOther(path, input string, shape batchShape) error {
 		// first 64 KiB of a long prompt's line is no whole JSON value)
 		line, _, _ := bytes.Cut(head, []byte("\n"))
 		keys, _ := contract.TopLevel(line)
-		batch = bytes.HasPrefix(line, []byte(`{"custom_id":`)) || keys["custom_id"] && keys["url"] && keys["body"]
+		at := bytes.Index(line, []byte(`","method":"POST","url":"`))
+		batch = bytes.HasPrefix(line, []byte(`{"custom_id":"`)) && at > 0 && at < 1024 || keys["custom_id"] && keys["url"] && keys["body"]
 	}
 	if batch {
 		return nil
@@ -488,7 +489,7 @@ func writeBatches(reqs *runner.Requests, entry func(dst []byte, it *runner.Item)
 				// whole: a run stopped or a full disk leaves no batch file
 				// cut short under a name that is sent
 				path = filepath.Join(dir, fmt.Sprintf("batch-%04d%s", file+1, shape.ext))
-				if f, err = contract.CreateBeside(path, batchTemps); err != nil {
+				if f, err = contract.CreateBeside(path, 0o666, batchTemps); err != nil {
 					return batchWriteError(path, err)
 				}
 				w = bufio.NewWriterSize(f, 1<<20)
