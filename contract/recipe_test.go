@@ -51,9 +51,10 @@ func TestToolcallRequestID(t *testing.T) {
 	}
 }
 
-// FuzzToolcallRequestID holds the parser to the form's regular expression.
+// FuzzToolcallRequestID holds the parser to the form's regular expression,
+// whose case id is any bytes (line breaks too: (?s)).
 func FuzzToolcallRequestID(f *testing.F) {
-	form := regexp.MustCompile(`^(.+)\.([a-z_]+)\.r([0-9]+)\.a([0-9]+)$`)
+	form := regexp.MustCompile(`(?s)^(.+)\.([a-z_]+)\.r([0-9]+)\.a([0-9]+)$`)
 	for _, s := range []string{"hotels-004.input_schema.r1.a2", "a.b.c.r1.a1", "x.y.r1.a", "FB-L1-001", ".a.r1.a1", "a.r1.a1.r2.a3"} {
 		f.Add(s)
 	}
