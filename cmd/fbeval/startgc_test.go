@@ -50,7 +50,7 @@ func TestNoCollectionBeforeMain(t *testing.T) {
 	// collections counted by their starts and by their "(forced)" ends, not
 	// line by line: the runtime writes a line in pieces, which a loaded
 	// machine's scheduling has seen split
-	out := string(trace.Bytes())
+	out := trace.String()
 	collections := len(regexp.MustCompile(`(?m)^gc [0-9]+ @`).FindAllString(out, -1))
 	forced := strings.Count(out, "(forced)")
 	if collections > forced {
