@@ -1,10 +1,8 @@
 package contract
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -73,17 +71,12 @@ func (t *TempFile) writeError(err error) error {
 	if err == nil {
 		return nil
 	}
-	var pe *fs.PathError
-	reason := err
-	if errors.As(err, &pe) {
-		reason = pe.Err
-	}
-	msg := fmt.Sprintf("cannot write the temporary file of %s in %s: %v", t.what, t.dir, reason)
+	msg := fmt.Sprintf("cannot write the temporary file of %s in %s: %v", t.what, t.dir, Reason(err))
 	switch {
 	case DiskFull(err):
 		msg += ": set TMPDIR to a directory with more room (docs/security.md says what fbeval keeps there)"
 	case TooLarge(err):
-		msg += ": raise the limit on the size of a file this process may write (ulimit -f)"
+		msg += ": " + SizeLimitAdvice
 	}
 	return &TempWriteError{Msg: msg, Err: err}
 }

@@ -510,22 +510,12 @@ func (o outputFile) Write(p []byte) (int, error) {
 // outputWriteError is the one line of a failed write of an output named path
 // ("standard output" for standard output).
 func outputWriteError(path string, err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	msg := fmt.Sprintf("cannot write %s: %v", path, err)
-	if path != "standard output" {
-		msg += " (nothing was written to it)"
-	}
-	switch {
-	case contract.DiskFull(err):
-		msg += ": make room there, or write it to another disk"
-	case contract.TooLarge(err):
-		msg += ": raise the limit on the size of a file this process may write (ulimit -f)"
-	}
-	return errors.New(msg)
+	return errors.New(outputFailure.Line(path, err))
 }
+
+// outputFailure words fbeval's failed writes: an output is renamed into place
+// only whole, so nothing was written to it.
+var outputFailure = contract.WriteFailure{Output: "it", Kept: "nothing was written to it"}
 
 // tempFiles are the temporary files being written, removed on a signal.
 var tempFiles = contract.NewPending()

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -248,25 +247,15 @@ func batchesNotInput(dir, input string, stdout io.Writer) error {
 // could not be written (exit 2): what stopped it, and what to do; the file's
 // own temporary name is none of the user's.
 func batchWriteError(path string, err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		err = le.Err
-	}
-	msg := fmt.Sprintf("cannot write %s: %v", path, err)
-	switch {
-	case contract.DiskFull(err):
-		msg += ": make room there, or write the batch to another disk"
-	case errors.Is(err, fs.ErrPermission):
-		msg += ": make it (or the folder) writable for this user, or give another --out-dir"
-	}
-	if path != "standard output" {
-		msg += " (no batch file is left cut short under its name)"
-	}
-	return usagef("%s", msg)
+	return usagef("%s", batchFailure.Line(path, err))
+}
+
+// batchFailure words a batch file's failed write: it is renamed into place
+// only whole (contract.CreateBeside).
+var batchFailure = contract.WriteFailure{
+	Output:  "the batch",
+	Kept:    "no batch file is left cut short under its name",
+	Instead: "give another --out-dir",
 }
 
 // batchTemps are the batch files being written (contract.CreateBeside): a signal

@@ -380,7 +380,7 @@ func (o *Output) Write(line []byte) error {
 			if o.resumes {
 				again = " and run the same command again: it goes on from the responses written"
 			}
-			return fmt.Errorf("cannot write a response: %v: raise the limit on the size of a file this process may write (ulimit -f)%s", err, again)
+			return fmt.Errorf("cannot write a response: %v: %s%s", err, contract.SizeLimitAdvice, again)
 		}
 		if contract.DiskFull(err) {
 			// standard output on a full disk (> FILE), or a stream
