@@ -440,6 +440,69 @@ func (p *ToolcallPlan) RecipeFlag(recipe string) string {
 	return ""
 }
 
+// RecipeLineEnds says which of the study's files (dataset, schema files,
+// prompt template) made recipe with other line ends or another byte order mark
+// than it has here, and what to do: a checkout with core.autocrlf, or an editor
+// on another system, changes a file's bytes and so the recipe, though the
+// cases read the same. "" when no such change of one file makes recipe (or a
+// file cannot be read again: standard input).
+func (p *ToolcallPlan) RecipeLineEnds(recipe string) string {
+	for i, in := range p.Inputs {
+		if in.Path == "-" || in.Path == fixtures.ToolcallDatasetPath {
+			continue
+		}
+		data, err := contract.ReadFile(in.Path)
+		if err != nil || sha(data) != in.SHA256 {
+			continue
+		}
+		for _, other := range otherLineEnds(data, in.Path) {
+			inputs := slices.Clone(p.Inputs)
+			inputs[i].SHA256 = sha(other.data)
+			if Recipe(&p.Study, inputs) == recipe {
+				return fmt.Sprintf("the requests were made from the %s %s %s: %s", in.Role, in.Path, other.was, other.fix)
+			}
+		}
+	}
+	return ""
+}
+
+// lineEnds is a file's bytes as another system keeps them: was says how they
+// differ from the file's here (as the requests were made from them), fix how
+// to make the file so again.
+type lineEnds struct {
+	data     []byte
+	was, fix string
+}
+
+// otherLineEnds are data with its line ends changed (LF for CRLF, or CRLF for
+// LF), its byte order mark taken off or added, and both where both go one
+// way (to Unix's form, or to Windows's).
+func otherLineEnds(data []byte, path string) []lineEnds {
+	bom := []byte("\xef\xbb\xbf")
+	marked := bytes.HasPrefix(data, bom)
+	crlf := bytes.Contains(data, []byte("\r\n"))
+	unix := func(b []byte) []byte { return bytes.ReplaceAll(bytes.TrimPrefix(b, bom), []byte("\r\n"), []byte("\n")) }
+	toUnix := "dos2unix " + path + " makes it so again"
+	toDOS := "unix2dos " + path + " makes it so again"
+	var out []lineEnds
+	if crlf {
+		out = append(out, lineEnds{bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), "with LF line ends (it has CRLF here)", toUnix})
+	} else if bytes.Contains(data, []byte("\n")) {
+		out = append(out, lineEnds{bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n")), "with CRLF line ends (it has LF here)", toDOS})
+	}
+	if marked {
+		out = append(out, lineEnds{data[len(bom):], "without a byte order mark (it has one here)", toUnix})
+	} else {
+		out = append(out, lineEnds{append(slices.Clip(bom), data...), "with a byte order mark (it has none here)", "unix2dos -m " + path + " adds one (and CRLF line ends)"})
+	}
+	if crlf && marked {
+		out = append(out, lineEnds{unix(data), "with LF line ends and no byte order mark (it has CRLF and the mark here)", toUnix})
+	} else if !crlf && !marked && bytes.Contains(data, []byte("\n")) {
+		out = append(out, lineEnds{append(slices.Clip(bom), bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n"))...), "with CRLF line ends and a byte order mark (it has LF and no mark here)", "unix2dos -m " + path + " makes it so again"})
+	}
+	return out
+}
+
 // Requests returns the first-attempt requests of the study: for every case, every
 // repeat, every arm, in that order. Each builds them one at a time instead.
 func (p *ToolcallPlan) Requests(includeRef bool) ([]contract.Request, error) {

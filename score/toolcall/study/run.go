@@ -404,6 +404,10 @@ func (run *Run) CheckJoined(given Given) error {
 			if flag := run.Plan.RecipeFlag(in.OtherRecipeName); flag != "" {
 				// the flag left out, found: with it the study's recipe is theirs
 				way = "; with " + flag + " it makes theirs: score them with " + flag
+			} else if ends := run.Plan.RecipeLineEnds(in.OtherRecipeName); ends != "" {
+				// a file's line ends changed since the export (a checkout on
+				// Windows): the cases read the same, the bytes do not
+				way = ": " + ends
 			}
 			if sameRecipe(in.OtherRecipeName, run.Plan.Recipe()) {
 				// the study's own, written another way by a runner of one's own
