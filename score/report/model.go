@@ -298,18 +298,21 @@ type CaseInfo struct {
 // CaseResult is one fbeval-case-result/v1 record: a (case, arm, repeat) with every
 // attempt's verdict and errors in full, as --cases-out and --format jsonl write it.
 type CaseResult struct {
-	SchemaVersion    string        `json:"schema_version"`
-	CaseID           string        `json:"case_id"`
-	Domain           string        `json:"domain"`
-	Category         string        `json:"category"`
-	Cluster          string        `json:"cluster"` // the case's cluster, the unit of the paired statistics
-	Arm              string        `json:"arm"`
-	Repeat           int           `json:"repeat"`
-	RequestIDs       []string      `json:"request_ids"`
-	FirstPassSuccess bool          `json:"first_pass_success"`
-	FinalSuccess     bool          `json:"final_success"`
-	ProviderError    bool          `json:"provider_error"`
-	Missing          bool          `json:"missing"`
+	SchemaVersion    string   `json:"schema_version"`
+	CaseID           string   `json:"case_id"`
+	Domain           string   `json:"domain"`
+	Category         string   `json:"category"`
+	Cluster          string   `json:"cluster"` // the case's cluster, the unit of the paired statistics
+	Arm              string   `json:"arm"`
+	Repeat           int      `json:"repeat"`
+	RequestIDs       []string `json:"request_ids"`
+	FirstPassSuccess bool     `json:"first_pass_success"`
+	FinalSuccess     bool     `json:"final_success"`
+	ProviderError    bool     `json:"provider_error"`
+	Missing          bool     `json:"missing"`
+	// MissingRequestID is, in a missing row, the id of the first-attempt
+	// request no response answers: the one to ask again.
+	MissingRequestID string        `json:"missing_request_id,omitzero"`
 	Attempts         []CaseAttempt `json:"attempts"`
 }
 

@@ -144,6 +144,10 @@ func (r *CaseResult) AppendJSON(dst []byte, s contract.Style, depth int) ([]byte
 	dst = strconv.AppendBool(dst, r.ProviderError)
 	dst = set.Member(dst, 11, caseResultKeyMissing)
 	dst = strconv.AppendBool(dst, r.Missing)
+	if r.MissingRequestID != "" {
+		dst = set.Member(dst, 12, caseResultKeyMissingRequestID)
+		dst = contract.AppendString(dst, r.MissingRequestID)
+	}
 	dst = set.Member(dst, 12, caseResultKeyAttempts)
 	for i := range r.Attempts {
 		dst = contract.AppendItem(dst, s, d, i)
@@ -292,7 +296,7 @@ var (
 	rowMembers           = contract.NewMembers("case_id", "domain", "category", "cluster", "arm", "repeat", "first_pass_success", "final_success", "attempts", "provider_error", "missing", "codes", "final_codes", "output", "attempt_results")
 	attemptResultMembers = contract.NewMembers("attempt", "output", "errors")
 	attemptErrorMembers  = contract.NewMembers("code", "path", "message")
-	caseResultMembers    = contract.NewMembers("schema_version", "case_id", "domain", "category", "cluster", "arm", "repeat", "request_ids", "first_pass_success", "final_success", "provider_error", "missing", "attempts")
+	caseResultMembers    = contract.NewMembers("schema_version", "case_id", "domain", "category", "cluster", "arm", "repeat", "request_ids", "first_pass_success", "final_success", "provider_error", "missing", "missing_request_id", "attempts")
 	caseAttemptMembers   = contract.NewMembers("attempt", "success", "codes", "errors")
 	errorInfoMembers     = contract.NewMembers("code", "path", "keyword", "message", "expected", "actual", "details")
 	cogLangCaseMembers   = contract.NewMembers("case_id", "level", "prompt", "output", "parse_ok", "canonicalize_ok", "validate_ok", "expected_top_level_head_ok", "hallucinated_heads", "failure_categories", "preflight_decision", "canonical", "parse_error")
@@ -346,6 +350,7 @@ const (
 	caseResultKeyFinalSuccess
 	caseResultKeyProviderError
 	caseResultKeyMissing
+	caseResultKeyMissingRequestID
 	caseResultKeyAttempts
 )
 

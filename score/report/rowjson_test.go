@@ -116,7 +116,7 @@ func (g randValues) randRow() Row {
 func (g randValues) caseResult() CaseResult {
 	return CaseResult{SchemaVersion: g.str(), CaseID: g.str(), Domain: g.str(), Category: g.str(), Arm: g.str(), Repeat: g.num(),
 		RequestIDs: g.strs(), FirstPassSuccess: g.r.IntN(2) == 0, FinalSuccess: g.r.IntN(2) == 0, ProviderError: g.r.IntN(2) == 0,
-		Missing: g.r.IntN(2) == 0, Attempts: randList(g, func() CaseAttempt {
+		Missing: g.r.IntN(2) == 0, MissingRequestID: g.str(), Attempts: randList(g, func() CaseAttempt {
 			return CaseAttempt{Attempt: g.num(), Success: g.r.IntN(2) == 0, Codes: g.strs(),
 				Errors: randList(g, func() ErrorInfo { return g.errorInfo(0) })}
 		})}

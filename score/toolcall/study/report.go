@@ -1091,6 +1091,10 @@ func caseResult(sr *settledRow) report.CaseResult {
 		}
 		attempts = append(attempts, report.CaseAttempt{Attempt: k + 1, Success: a.success(), Codes: codesOf(a, d), Errors: errs})
 	}
+	missing, missingID := !r[0].has(fPresent), ""
+	if missing {
+		missingID = sr.ar.requestID(c.ID, p.arm, p.repeat, 1)
+	}
 	return report.CaseResult{
 		SchemaVersion:    contract.CaseResultV1,
 		CaseID:           c.ID,
@@ -1103,7 +1107,8 @@ func caseResult(sr *settledRow) report.CaseResult {
 		FirstPassSuccess: r.firstSuccess(),
 		FinalSuccess:     r.finalSuccess(),
 		ProviderError:    r.providerError(),
-		Missing:          !r[0].has(fPresent),
+		Missing:          missing,
+		MissingRequestID: missingID,
 		Attempts:         attempts,
 	}
 }
