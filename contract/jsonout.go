@@ -432,6 +432,8 @@ func AppendStrings(dst []byte, xs []string, s Style, depth int) []byte {
 // written as \u003c, \u003e and \u0026, and U+2028 and U+2029 as \u2028 and
 // \u2029: the JSON can then sit inside an HTML script element and be read as
 // JavaScript, and it is what jsontext writes with EscapeForHTML and EscapeForJS.
+// DEL and the C1 controls (U+007F to U+009F), which HTML's parser calls an
+// error in a page's text, are written as their escapes too.
 func AppendStringForHTML(dst []byte, s string) []byte {
 	start := len(dst)
 	dst = AppendString(dst, s)
@@ -445,6 +447,11 @@ func AppendStringForHTML(dst []byte, s string) []byte {
 			if i >= 2 && q[i-1] == 0x80 && q[i-2] == 0xE2 {
 				extra += 3
 			}
+		case 0x7F:
+			extra += 5
+		}
+		if c >= 0x80 && c <= 0x9F && i >= 1 && q[i-1] == 0xC2 { // U+0080 to U+009F
+			extra += 4
 		}
 	}
 	if extra == 0 {
@@ -466,6 +473,14 @@ func AppendStringForHTML(dst []byte, s string) []byte {
 			copy(dst[j:], `\u202`)
 			dst[j+5] = '8' + (c - 0xA8)
 			i -= 2
+		case c == 0x7F || c >= 0x80 && c <= 0x9F && i-1 >= start && dst[i-1] == 0xC2:
+			// DEL, or a C1 control: its code point is its last byte
+			j -= 6
+			copy(dst[j:], `\u00`)
+			dst[j+4], dst[j+5] = hexDigits[c>>4], hexDigits[c&0xf]
+			if c != 0x7F {
+				i--
+			}
 		default:
 			j--
 			dst[j] = c

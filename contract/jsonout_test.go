@@ -3,6 +3,7 @@ package contract
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -205,10 +206,22 @@ func BenchmarkAppendString(b *testing.B) {
 }
 
 // appendStringJSONText is the oracle of AppendStringForHTML: jsontext's string
-// writer with the escapes for HTML and JavaScript. It refuses invalid UTF-8,
-// which AppendStringForHTML replaces.
+// writer with the escapes for HTML and JavaScript, and DEL and the C1
+// controls written as their escapes. It refuses invalid UTF-8, which
+// AppendStringForHTML replaces.
 func appendStringJSONText(s string) ([]byte, error) {
-	return jsonv2.Marshal(s, jsontext.EscapeForHTML(true), jsontext.EscapeForJS(true))
+	b, err := jsonv2.Marshal(s, jsontext.EscapeForHTML(true), jsontext.EscapeForJS(true))
+	return controlsEscaped(b), err
+}
+
+// controlsEscaped is JSON text b with DEL and U+0080 to U+009F written as
+// their escapes (\u007f).
+func controlsEscaped(b []byte) []byte {
+	b = bytes.ReplaceAll(b, []byte{0x7F}, []byte(`\u007f`))
+	for c := byte(0x80); c <= 0x9F; c++ {
+		b = bytes.ReplaceAll(b, []byte{0xC2, c}, fmt.Appendf(nil, `\u%04x`, c))
+	}
+	return b
 }
 
 func TestAppendStringForHTML(t *testing.T) {
@@ -220,6 +233,7 @@ func TestAppendStringForHTML(t *testing.T) {
 		"\u20a8 \u00a8 \u2018":      "\"\u20a8 \u00a8 \u2018\"", // bytes ending A8/A9 that are not U+2028/9
 		"quote\" <\n":               `"quote\" \u003c\n"`,
 		"lone \xed\xa0\x80 & \xff<": `"lone \ud800 \u0026 ` + "\ufffd" + `\u003c"`,
+		"del\x7f c1\u0085\u009b\u0080 \u00a0\u2028": `"del\u007f c1\u0085\u009b\u0080 ` + "\u00a0" + `\u2028"`,
 	} {
 		if got := string(AppendStringForHTML([]byte("prefix<&"), in)); got != "prefix<&"+want {
 			t.Errorf("AppendStringForHTML(%q) = %s, want prefix<&%s", in, got, want)
@@ -228,7 +242,7 @@ func TestAppendStringForHTML(t *testing.T) {
 }
 
 func FuzzAppendStringForHTML(f *testing.F) {
-	for _, s := range []string{"", "<script>alert(1)</script>", "R&D > 2", "a\u2028b\u2029", "\u20a8\u00a9", "a\xed\xa0\x80b<", "ünïcödé 😀 & \xff"} {
+	for _, s := range []string{"", "<script>alert(1)</script>", "R&D > 2", "a\u2028b\u2029", "\u20a8\u00a9", "a\xed\xa0\x80b<", "ünïcödé 😀 & \xff", "\x7f\u0085\u2028\u009f"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -240,6 +254,7 @@ func FuzzAppendStringForHTML(f *testing.F) {
 			for _, r := range []struct{ from, to string }{{"<", `\u003c`}, {">", `\u003e`}, {"&", `\u0026`}, {"\u2028", `\u2028`}, {"\u2029", `\u2029`}} {
 				want = bytes.ReplaceAll(want, []byte(r.from), []byte(r.to))
 			}
+			want = controlsEscaped(want)
 		}
 		if !bytes.Equal(got[1:], want) || got[0] != 'x' {
 			t.Fatalf("AppendStringForHTML(%q) = %s, want x%s", s, got, want)

@@ -610,7 +610,7 @@ func TestSampleTextPrintable(t *testing.T) {
 		t.Fatal(err)
 	}
 	parent := browser(t)
-	type shown struct{ Cell, Output string }
+	type shown struct{ Cell, Output, Error string }
 	show := func(output string) shown {
 		var raw map[string]any
 		if err := json.Unmarshal(data, &raw); err != nil {
@@ -618,7 +618,9 @@ func TestSampleTextPrintable(t *testing.T) {
 		}
 		row := raw["rows"].([]any)[0].(map[string]any)
 		row["output"] = output
-		row["attempt_results"] = []any{map[string]any{"attempt": 1, "output": output, "errors": []any{}}}
+		row["attempt_results"] = []any{map[string]any{"attempt": 1, "output": output, "errors": []any{
+			map[string]any{"code": "STATE_MISMATCH", "path": "/arguments/x", "message": "x is " + output},
+		}}}
 		doc, err := report.Load("hostile.json", mustJSON(t, raw))
 		if err != nil {
 			t.Fatal(err)
@@ -640,7 +642,8 @@ func TestSampleTextPrintable(t *testing.T) {
   const cell = document.querySelector('#samples tbody tr td.sb-out').textContent;
   document.querySelector('#samples tbody tr').click();
   const pre = document.querySelector('#samples .sb-detail .sb-attempt pre');
-  return {cell: cell, output: pre ? pre.textContent : ''};
+  const li = document.querySelector('#samples .sb-detail .sb-attempt .sb-errors li');
+  return {cell: cell, output: pre ? pre.textContent : '', error: li ? li.textContent : ''};
 })()`))
 		if err != nil {
 			t.Fatal(err)
@@ -651,6 +654,10 @@ func TestSampleTextPrintable(t *testing.T) {
 	want := `{"a": 1}\x1b]8;;http://evil/\x07click\x1b[2J \u202eRTL\x00 done`
 	if got.Output != want || got.Cell != want {
 		t.Errorf("shown:\ncell   %q\noutput %q\nwant   %q", got.Cell, got.Output, want)
+	}
+	// an error's message quotes the output: escaped too (it was set raw)
+	if wantErr := "STATE_MISMATCH at /arguments/x: x is " + want; got.Error != wantErr {
+		t.Errorf("error shown:\n%q\nwant\n%q", got.Error, wantErr)
 	}
 	long := strings.Repeat("x", 89) + "\U0001F600 ok"
 	if got := show(long); got.Cell != strings.Repeat("x", 89)+"\u2026" || got.Output != long {

@@ -115,6 +115,12 @@ func strOr(p *string, alt string) string {
 
 // clip shortens s to at most n runes, marking the cut, so a long model output
 // does not swamp a table.
+// maxCellRunes is the most of a model's text (an output, the heads it made
+// up, a parse error quoting it) a table or Markdown cell shows: one answer of
+// a megabyte made a table of tens of megabytes and a Markdown summary past
+// GitHub's 1 MiB limit. The JSON result holds every byte.
+const maxCellRunes = 160
+
 func clip(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {

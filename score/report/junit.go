@@ -130,7 +130,7 @@ func WriteJUnit(w io.Writer, doc Doc) error {
 func junitToolcall(w io.Writer, r *ToolcallReport) error {
 	arms := r.Arms.Keys()
 	suites := make([]JUnitSuite, len(arms))
-	out := JUnitSuites{Name: "toolcall: " + r.title()}
+	out := JUnitSuites{Name: contract.Printable("toolcall: " + r.title())}
 	if r.junitCounts != nil && r.RowSource != nil && r.Rows == nil {
 		for i, a := range arms {
 			if n := r.junitCounts[a]; n != nil {
@@ -145,7 +145,7 @@ func junitToolcall(w io.Writer, r *ToolcallReport) error {
 		}
 	}
 	for i, a := range r.Arms {
-		suites[i].Name = "toolcall/" + a.Key
+		suites[i].Name = contract.Printable("toolcall/" + a.Key)
 		suites[i].Properties = []JUnitProperty{
 			{"first_pass_success_percent", num(a.Value.FirstPassSuccess, 1)},
 			{"final_success_percent", num(a.Value.FinalSuccess, 1)},
@@ -671,7 +671,7 @@ func codesMessage(codes []string) string {
 }
 
 func junitCogLang(name string, c *CogLangResult) JUnitSuites {
-	out := JUnitSuites{Name: "coglang: " + c.title()}
+	out := JUnitSuites{Name: contract.Printable("coglang: " + c.title())}
 	listed := map[string]*CogLangCase{}
 	for i := range c.Cases {
 		listed[c.Cases[i].CaseID] = &c.Cases[i]
@@ -686,7 +686,7 @@ func junitCogLang(name string, c *CogLangResult) JUnitSuites {
 		if l.Summary == nil {
 			continue
 		}
-		class := "coglang/" + l.Level
+		class := contract.Printable("coglang/" + l.Level)
 		suite := JUnitSuite{Name: class, Properties: c.suiteProperties(l)}
 		var ids []string
 		if full {
@@ -813,14 +813,14 @@ func junitCogLangStream(w io.Writer, c *CogLangResult) (bool, error) {
 	}
 	caseIDs, failIDs = nil, nil
 	for i, l := range levels {
-		suites[i].Name = "coglang/" + l.Level
+		suites[i].Name = contract.Printable("coglang/" + l.Level)
 		suites[i].Properties = c.suiteProperties(l)
 		if !full {
 			suites[i].SystemOut = notListed(l.Summary.CaseCount - suites[i].Tests)
 		}
 		suites[i].SystemOut = joinLines(suites[i].SystemOut, warningsText(c.warnings()))
 	}
-	out := JUnitSuites{Name: "coglang: " + c.title()}
+	out := JUnitSuites{Name: contract.Printable("coglang: " + c.title())}
 	return true, writeJUnitSuites(w, out, suites, func(emit func(i int, tc JUnitCase) error) error {
 		var err error
 		c.walkJoined(full, nil, func(id, level string, cs *CogLangCase, f *FailureCase) {

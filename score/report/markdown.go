@@ -278,7 +278,7 @@ func markdownToolcall(b *bytes.Buffer, name string, r *ToolcallReport) {
 		rows = rows[:0]
 		for _, f := range fails {
 			rows = append(rows, []string{mdCell(caseName(f.CaseID, f.Repeat)), mdCell(f.Arm), rowStatus(f),
-				mdCell(strings.Join(f.Codes, ", ")), mdCell(strings.Join(f.FinalCodes, ", ")), mdCode(clip(strOr(f.Output, ""), 160))})
+				mdCell(strings.Join(f.Codes, ", ")), mdCell(strings.Join(f.FinalCodes, ", ")), mdCode(clip(strOr(f.Output, ""), maxCellRunes))})
 		}
 		mdTable(b, []string{"case", "arm", "status", "first codes", "final codes", "output"}, "llllll", rows)
 		if total > MarkdownListLimit {
@@ -377,10 +377,10 @@ func markdownCogLang(b *bytes.Buffer, name string, c *CogLangResult) {
 		for _, f := range fails {
 			out := ""
 			if f.Case != nil {
-				out = mdCode(clip(strOr(f.Case.Output, ""), 160))
+				out = mdCode(clip(strOr(f.Case.Output, ""), maxCellRunes))
 			}
 			rows = append(rows, []string{mdCell(f.CaseID), mdCell(f.Level), mdCell(strings.Join(f.FailureCategories, ", ")),
-				mdCell(strings.Join(f.HallucinatedHeads, ", ")), mdCode(strOr(f.ParseError, "")), out})
+				mdCell(clip(strings.Join(f.HallucinatedHeads, ", "), maxCellRunes)), mdCode(clip(strOr(f.ParseError, ""), maxCellRunes)), out})
 		}
 		mdTable(b, []string{"case", "level", "categories", "hallucinated heads", "parse error", "output"}, "llllll", rows)
 		if total > MarkdownListLimit {

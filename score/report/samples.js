@@ -294,7 +294,7 @@
           var li = el('li');
           li.appendChild(el('code', '', D.codes[a[2][e][0]]));
           if (S[a[2][e][1]]) li.appendChild(el('span', 'legend', ' at ' + S[a[2][e][1]]));
-          li.appendChild(document.createTextNode(': ' + S[a[2][e][2]]));
+          li.appendChild(document.createTextNode(': ' + printable(S[a[2][e][2]])));
           ul.appendChild(li);
         }
         sec.appendChild(ul);

@@ -294,7 +294,7 @@ func tableCogFailures(b *tableBuf, c *CogLangResult) error {
 		total++
 		if len(rows) < maxTableFailures {
 			rows = append(rows, []string{plain(f.CaseID), plain(f.Level), plain(strings.Join(f.FailureCategories, ", ")),
-				plain(strings.Join(f.HallucinatedHeads, ", ")), plain(strOr(f.ParseError, ""))})
+				plain(clip(strings.Join(f.HallucinatedHeads, ", "), maxCellRunes)), plain(clip(strOr(f.ParseError, ""), maxCellRunes))})
 		}
 	}
 	if total == 0 {
