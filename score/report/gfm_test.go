@@ -67,6 +67,11 @@ func TestMarkdownInGFM(t *testing.T) {
 			t.Errorf("%s: raw HTML %q in the rendered page", name, m)
 		}
 		if strings.HasPrefix(name, "hostile") {
+			// a model's answer or a file's name makes no link (GitHub's
+			// extended autolinks took http:// and www. text for one)
+			if m := link.FindString(page); m != "" {
+				t.Errorf("%s: a link %q in the rendered page", name, m)
+			}
 			text := fixturetest.GFMText(page)
 			for _, h := range hostile {
 				if w := strings.Join(strings.Fields(h), " "); !strings.Contains(text, w) {
@@ -79,3 +84,6 @@ func TestMarkdownInGFM(t *testing.T) {
 
 // rawTag is raw HTML fbeval does not write: a script, a details it did not open.
 var rawTag = regexp.MustCompile(`<script|<details><summary>x`)
+
+// link is a link in a rendered page.
+var link = regexp.MustCompile(`<a [^>]*>`)

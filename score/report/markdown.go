@@ -66,11 +66,27 @@ func mdCell(s string) string {
 			b.WriteRune(r)
 		case '\n', '\r', '\t':
 			b.WriteByte(' ')
-		default:
+		case ':', '.':
+			if autolinks(s, i) {
+				b.WriteByte('\\')
+			}
 			b.WriteRune(r)
+		default:
+			b.WriteString(runeAt(s, i))
 		}
 	}
 	return b.String()
+}
+
+// autolinks reports whether the ':' or '.' at s[i] makes GitHub's extended
+// autolinks of the text a link: the ':' of "http://" (any scheme, any case),
+// the '.' of "www.". Escaped (\: and \.), it shows as itself and links
+// nowhere: a model's answer or a file's name makes no link in a summary.
+func autolinks(s string, i int) bool {
+	if s[i] == ':' {
+		return strings.HasPrefix(s[i+1:], "//")
+	}
+	return i >= 3 && strings.EqualFold(s[i-3:i], "www")
 }
 
 // mdCode writes text as inline code inside a table cell; <code> is used rather than
@@ -103,8 +119,13 @@ func mdCode(s string) string {
 			b.WriteRune(r)
 		case '\n', '\r', '\t':
 			b.WriteByte(' ')
-		default:
+		case ':', '.':
+			if autolinks(s, i) {
+				b.WriteByte('\\')
+			}
 			b.WriteRune(r)
+		default:
+			b.WriteString(runeAt(s, i))
 		}
 	}
 	return "<code>" + b.String() + "</code>"

@@ -139,12 +139,27 @@ func cells(row []string) []string {
 
 // plain flattens text for one table cell.
 func plain(s string) string {
-	return strings.Map(func(r rune) rune {
+	if !strings.ContainsAny(s, "\n\r\t") {
+		return s // bytes that are not UTF-8 (a lone surrogate) kept, for their escape
+	}
+	var b strings.Builder
+	for i, r := range s {
 		if r == '\n' || r == '\r' || r == '\t' {
-			return ' '
+			b.WriteByte(' ')
+		} else {
+			b.WriteString(runeAt(s, i))
 		}
-		return r
-	}, s)
+	}
+	return b.String()
+}
+
+// runeAt is the character of s at byte i as s holds it: a byte that is not
+// UTF-8 (of a lone surrogate, \ud800 in JSON) is itself, not U+FFFD, so
+// that the writer after (contract.Printable) writes its escape, as every
+// other format does.
+func runeAt(s string, i int) string {
+	_, n := utf8.DecodeRuneInString(s[i:])
+	return s[i : i+n]
 }
 
 // maxTableFailures bounds the failing cases a table lists: a table is for reading.

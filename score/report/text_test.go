@@ -3,9 +3,12 @@ package report
 import (
 	"bytes"
 	"encoding/xml"
+	"io"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fbeval/fbeval/contract"
 )
 
 // TestCogLangTextOneLinePerValue: a name from the files scored (a response
@@ -90,6 +93,29 @@ func TestLongAnswerCut(t *testing.T) {
 		}
 		if !strings.Contains(b.String(), strings.Repeat("A", maxCellRunes)+"…") {
 			t.Errorf("%s: the head is not shown cut", name)
+		}
+	}
+}
+
+// TestLoneSurrogateCells: an answer holding a lone surrogate (\udfff in its
+// JSON) is shown as that escape in table and Markdown cells, as JUnit and
+// HTML show it (the cells wrote three U+FFFD).
+func TestLoneSurrogateCells(t *testing.T) {
+	full := load(t, "testdata/live_coglang.json").held()
+	c := *full.CogLang
+	c.FailureCases = slices.Clone(c.FailureCases)
+	c.FailureCases[0].HallucinatedHeads = []string{"lone\xed\xbf\xbf\tend"}
+	doc := Doc{Name: "r.json", Kind: KindCogLang, CogLang: &c}
+	for name, write := range map[string]func(io.Writer, Doc) error{
+		"markdown": WriteMarkdown,
+		"table":    func(w io.Writer, d Doc) error { return WriteTableWidth(w, d, 0) },
+	} {
+		var b bytes.Buffer
+		if err := write(contract.NewPrintableWriter(&b), doc); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), `lone\udfff end`) || strings.Contains(b.String(), "\ufffd") {
+			t.Errorf("%s: no lone\\udfff end, or a U+FFFD, in\n%s", name, b.String())
 		}
 	}
 }
