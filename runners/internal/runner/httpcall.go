@@ -445,6 +445,9 @@ func apiErrorText(body []byte) (kind, text string, ok bool) {
 		Type    any `json:"type"`
 		Status  any `json:"status"` // Google's: NOT_FOUND, RESOURCE_EXHAUSTED
 		Message any `json:"message"`
+		// Google's: an ErrorInfo's reason says more than the status
+		// (API_KEY_INVALID where the status is INVALID_ARGUMENT)
+		Details json.RawMessage `json:"details"`
 	}
 	if json.Unmarshal(w.Error, &e) != nil {
 		// {"error": "text"} (some servers) or another shape: its text as is.
@@ -457,11 +460,24 @@ func apiErrorText(body []byte) (kind, text string, ok bool) {
 	code, _ := e.Code.(string)
 	typ, _ := e.Type.(string)
 	status, _ := e.Status.(string)
+	reason := ""
+	var details []struct {
+		Reason any `json:"reason"`
+	}
+	json.Unmarshal(e.Details, &details) // of another shape: no reason
+	for _, d := range details {
+		if r, _ := d.Reason.(string); r != "" {
+			reason = r
+			break
+		}
+	}
 	switch {
 	case kindPattern.MatchString(code):
 		kind = code
 	case kindPattern.MatchString(typ):
 		kind = typ
+	case kindPattern.MatchString(reason):
+		kind = reason
 	case kindPattern.MatchString(status):
 		kind = status
 	}

@@ -183,3 +183,25 @@ func TestRedirectLoop(t *testing.T) {
 		t.Errorf("a redirect loop: %#v", err)
 	}
 }
+
+// TestGoogleErrorReason: a Google error's ErrorInfo reason is its kind where
+// it has one (API_KEY_INVALID says more than the status INVALID_ARGUMENT);
+// details of another shape leave the status.
+func TestGoogleErrorReason(t *testing.T) {
+	gemini, err := os.ReadFile("../openai/testdata/error_400_gemini_api_key_invalid.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		body []byte
+		want string
+	}{
+		{gemini, "HTTP 400 Bad Request (API_KEY_INVALID): API key not valid. Please pass a valid API key."},
+		{[]byte(`{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"x","details":"text"}}`), "HTTP 400 Bad Request (INVALID_ARGUMENT): x"},
+		{[]byte(`{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"x","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest"}]}}`), "HTTP 400 Bad Request (INVALID_ARGUMENT): x"},
+	} {
+		if got := StatusError(400, tt.body).Message; got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.body, got, tt.want)
+		}
+	}
+}
