@@ -553,6 +553,26 @@ func (p *ToolcallPlan) Each(includeRef bool, yield func(*contract.Request) error
 	return nil
 }
 
+// CheckPrompts makes every case's prompts once, each arm's, and returns the
+// first error a prompt template gives (a field it names that a case's data
+// lacks, a block that writes nothing for one case): an export to a pipe then
+// stops before its first request, where it stopped at the case, the requests
+// before it written and a runner already asking them. The built-in template
+// gives none, and is not run.
+func (p *ToolcallPlan) CheckPrompts() error {
+	if p.Study.PromptTemplate == "" {
+		return nil
+	}
+	for i := range p.Cases {
+		for _, arm := range p.Study.Arms {
+			if _, err := p.Request(&p.Cases[i], arm, 1, false); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // PromptData is what a prompt template sees.
 type PromptData struct {
 	Tool        string

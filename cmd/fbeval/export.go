@@ -94,6 +94,11 @@ func (c *ExportCmd) Run(env *Env) error {
 			return export.WriteRequestSummary(w, &plan.Study, n, c.IncludeReference)
 		}
 		if len(c.RepairFrom) == 0 {
+			// a prompt template that fails for a later case stops the export
+			// before its first request reaches a pipe
+			if err := plan.CheckPrompts(); err != nil {
+				return err
+			}
 			// one request at a time: memory does not grow with the study
 			return export.StreamRequests(w, &plan.Study, plan.RequestCount(), c.Format, func(yield func(*contract.Request) error) error {
 				return plan.Each(c.IncludeReference, yield)
