@@ -190,7 +190,9 @@ func TestV1Examples(t *testing.T) {
 		{"fbeval-report", "/custom_fitness_percent", 88.5, ""},
 		{"fbeval-report", "/study/schema_version", deleted, "/study: missing property 'schema_version'"},
 		// toolcall case
-		{"fbeval-toolcall-case", "/category", "typo", "/category: value must be one of"},
+		{"fbeval-toolcall-case", "/category", "triage", ""},
+		{"fbeval-toolcall-case", "/category", "", "/category: value must be one of"},
+		{"fbeval-toolcall-case", "/cluster", "", "/cluster: minLength: got 0, want 1"},
 		{"fbeval-toolcall-case", "/toolName", deleted, "(root): missing property 'toolName'"},
 		{"fbeval-toolcall-case", "/domain", "flights", ""},
 		{"fbeval-toolcall-case", "/expected/tool", nil, "/expected/tool: got null, want string"},
