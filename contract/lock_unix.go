@@ -27,3 +27,18 @@ func BeingWritten(f *os.File) bool {
 	}
 	return errors.Is(err, unix.EWOULDBLOCK)
 }
+
+// AppendOnly makes every later write to f go to the file's end, wherever
+// another process has written (O_APPEND): a response file a runner writes
+// (after it has read it and cut a torn line off) keeps what another writer
+// appends to it meanwhile (a second run's `>> FILE`), which writes at the
+// runner's own offset wrote over.
+func AppendOnly(f *os.File) error {
+	fd := int(f.Fd())
+	flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+	if err != nil {
+		return err
+	}
+	_, err = unix.FcntlInt(uintptr(fd), unix.F_SETFL, flags|unix.O_APPEND)
+	return err
+}

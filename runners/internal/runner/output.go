@@ -76,6 +76,8 @@ func openOutputError(path string, err error) error {
 		return fmt.Errorf("-o %s: %s is not a folder: name an output in a folder", path, dir)
 	case errors.Is(err, fs.ErrPermission):
 		return fmt.Errorf("-o %s: cannot open it for writing (permission denied): name an output this user can write", path)
+	case errors.Is(err, syscall.EROFS):
+		return fmt.Errorf("-o %s: cannot open it for writing (read-only file system): name an output on a file system this user can write", path)
 	}
 	return fmt.Errorf("cannot open the output file: %v", err)
 }
@@ -143,6 +145,11 @@ func OpenOutput(path string, r Resume) (*Output, error) {
 	}
 	if err == nil && o.endLast {
 		_, err = f.Write([]byte("\n"))
+	}
+	if err == nil {
+		// from here on the file is only appended to: a record another
+		// writer adds (>> FILE) is kept, not written over
+		err = contract.AppendOnly(f)
 	}
 	if err != nil {
 		f.Close()

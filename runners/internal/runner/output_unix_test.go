@@ -95,6 +95,40 @@ func TestOpenOutputOnce(t *testing.T) {
 	again.Close()
 }
 
+// TestOpenOutputAppendsOnly: a record another writer appends to the file a
+// run is writing (a second runner's >> FILE, which the lock does not stop)
+// is kept: the run's writes went to its own offset, over it.
+func TestOpenOutputAppendsOnly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.jsonl")
+	os.WriteFile(path, []byte(`{"request_id":"a","output":"x"}`+"\n"+`{"request_id":"b","ou`), 0o644)
+	o, err := runner.OpenOutput(path, runner.Resume{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	other, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	for _, w := range []struct {
+		write func([]byte) error
+		line  string
+	}{
+		{o.Write, `{"request_id":"b","output":"y"}`},
+		{func(b []byte) error { _, err := other.Write(b); return err }, `{"request_id":"c","output":"theirs"}`},
+		{o.Write, `{"request_id":"d","output":"z"}`},
+	} {
+		if err := w.write([]byte(w.line + "\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := `{"request_id":"a","output":"x"}` + "\n" + `{"request_id":"b","output":"y"}` + "\n" + `{"request_id":"c","output":"theirs"}` + "\n" + `{"request_id":"d","output":"z"}` + "\n"
+	if data, _ := os.ReadFile(path); string(data) != want {
+		t.Errorf("the file is\n%s\nwant\n%s", data, want)
+	}
+}
+
 // TestReadAnsweredPipe: responses read from a FIFO (or a shell's <(...), or
 // /dev/stdin piped) are read once, whole: a first open to look at the file's
 // start took its head, and a second read the rest (the records of the head
