@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fbeval/fbeval/contract"
@@ -117,7 +118,23 @@ func (c *CheckCmd) Run(env *Env) error {
 // tool and the candidate schema (--schema), as a study of the dataset makes
 // them.
 func (c *CheckCmd) checkCase() (contract.Case, contract.Tool, []byte, error) {
-	plan, err := c.plan(nil)
+	var domains []string
+	if contract.IsSchemaFile(c.Schema) {
+		// a schema file applies to one domain: the case's (a plan of every
+		// domain refused it, --domain given or not)
+		dataset := c.Dataset
+		if dataset == "" {
+			dataset = fixtures.ToolcallDatasetPath
+		}
+		cases, err := export.LoadDataset(dataset, relations.Vocabulary)
+		if err != nil {
+			return contract.Case{}, contract.Tool{}, nil, err
+		}
+		if i := slices.IndexFunc(cases, func(k contract.Case) bool { return k.ID == c.Case }); i >= 0 {
+			domains = []string{cases[i].Domain}
+		}
+	}
+	plan, err := c.plan(domains)
 	if err != nil {
 		return contract.Case{}, contract.Tool{}, nil, err
 	}
