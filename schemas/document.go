@@ -56,6 +56,9 @@ func CompileValue(doc strictjson.Value, exts ...Extension) (*jsonschema.Schema, 
 	}
 	s, err := c.Compile(DocumentURL)
 	if err != nil {
+		if me := unknownMetaschema(doc, err); me != nil {
+			return nil, me
+		}
 		if me := unresolvedRef(doc, err); me != nil {
 			return nil, me
 		}
@@ -124,6 +127,28 @@ func CompileError(err error) error {
 // oneLine flattens a multi-line library error into one line.
 func oneLine(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+// unknownMetaschema is err, a compiler's failure to load a document, when the
+// document is the meta-schema doc's $schema names: a draft fbeval does not
+// compile (draft-03) or a URL of no meta-schema. The library's words were
+// that schemas must be self-contained, which said nothing of the draft. Nil
+// for another error.
+func unknownMetaschema(doc strictjson.Value, err error) *MetaschemaError {
+	var le *jsonschema.LoadURLError
+	if !errors.As(err, &le) || doc.Kind() != strictjson.Object {
+		return nil
+	}
+	for _, m := range doc.Members() {
+		if m.Key != "$schema" || m.Value.Kind() != strictjson.String {
+			continue
+		}
+		if strings.TrimSuffix(m.Value.Str(), "#") != strings.TrimSuffix(le.URL, "#") {
+			return nil
+		}
+		return &MetaschemaError{Pointer: "/$schema", Msg: fmt.Sprintf("$schema %q is no meta-schema fbeval compiles: it compiles JSON Schema drafts 4, 6, 7, 2019-09 and 2020-12 (%q, the draft of a schema without $schema): name one of them, or leave $schema out", m.Value.Str(), "https://json-schema.org/draft/2020-12/schema")}
+	}
+	return nil
 }
 
 // unresolvedRef places err, a compiler's failure to resolve a $ref of doc, at
