@@ -84,6 +84,10 @@ func (c *ExportCmd) Run(env *Env) error {
 		if err := c.checkGates(plan, nil); err != nil {
 			return err
 		}
+		// a case no answer can pass is not asked (score warns of one)
+		if err := study.GoldError(plan); err != nil {
+			return err
+		}
 		if len(c.RepairFrom) == 0 && c.Format == "text" {
 			// every request is made, as for the file, so that what would stop
 			// the export (a prompt template's error) stops the summary too

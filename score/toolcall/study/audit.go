@@ -10,6 +10,7 @@ import (
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/contract/strictjson"
 	"github.com/fbeval/fbeval/contract/usage"
+	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/schemas"
 	tc "github.com/fbeval/fbeval/score/toolcall"
@@ -67,6 +68,34 @@ func AuditOracle(cases []contract.Case) []OracleFailure {
 		}
 	}
 	return out
+}
+
+// GoldError is the first gold answer of plan's dataset that fails its own
+// contract, as one line at its case's line in the dataset, with how many do
+// and what to do; nil when every one passes, or the dataset is the built-in
+// one (whose every gold answer passes: a test holds it). A case whose gold
+// answer fails (arguments its reference schema refuses, a policy they break,
+// a policy no value can keep) fails every answer, the right one too.
+func GoldError(plan *export.ToolcallPlan) error {
+	path := plan.Study.Dataset
+	if path == fixtures.ToolcallDatasetPath {
+		return nil
+	}
+	fails := AuditOracle(plan.Cases)
+	if len(fails) == 0 {
+		return nil
+	}
+	f := fails[0]
+	more := ""
+	if len(fails) > 1 {
+		more = fmt.Sprintf(" (and %s)", contract.Plural(len(fails)-1, "more case", "more cases"))
+	}
+	audit, file := "fbeval fixtures audit --dataset "+path, path
+	if contract.Stdin(path) {
+		audit, file = "fbeval fixtures audit --dataset FILE", contract.StdinName
+	}
+	return &contract.InputError{Kind: contract.ErrUsage, File: file, Line: fixtures.CaseLine(path, f.CaseID), Col: 1,
+		Msg: fmt.Sprintf("case %s: its %s%s, so every answer to it fails, the right one too: mend the case (%s lists each)", f.CaseID, f.Reason, more, audit)}
 }
 
 // ProbeReport runs the mutation probes of a candidate schema per domain.

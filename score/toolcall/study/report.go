@@ -95,6 +95,9 @@ func (run *Run) Report() (*Aggregates, error) {
 		}
 		rep.Warnings = append(rep.Warnings, w)
 	}
+	if run.goldWarning != "" {
+		rep.Warnings = append(rep.Warnings, run.goldWarning)
+	}
 	n := run.answerCounts()
 	warnings, unmeasured, err := run.answerWarnings(n)
 	if err != nil {

@@ -27,10 +27,13 @@ type Run struct {
 	// caseIndex is each case's place in the plan; rows and request ids follow
 	// from it (slotOf)
 	caseIndex map[string]int
-	prepared  []*tc.Case  // per plan case
-	caseJudge []*tc.Judge // per plan case: its domain's judge
-	rows      int
-	atts      []att // row by row, attempt by attempt (rowAt)
+	prepared  []*tc.Case // per plan case
+	// goldWarning says that a case's gold answer fails its own contract
+	// (GoldError), "" when none does
+	goldWarning string
+	caseJudge   []*tc.Judge // per plan case: its domain's judge
+	rows        int
+	atts        []att // row by row, attempt by attempt (rowAt)
 
 	codes      []uint16 // error codes of judged attempts (att.codes), as ids
 	codeNames  []string
@@ -119,6 +122,10 @@ func New(plan *export.ToolcallPlan) (*Run, error) {
 		}
 		run.caseIndex[c.ID] = i
 		run.prepared[i], run.caseJudge[i] = pc, j
+	}
+	if err := GoldError(plan); err != nil {
+		// export refuses such a dataset; responses to one are scored, said
+		run.goldWarning = err.Error()
 	}
 	run.rows = len(plan.Cases) * s.Repeats * len(s.Arms)
 	run.atts = make([]att, run.rows*(s.Repairs+1))
