@@ -106,6 +106,10 @@ var refuseBOM = []string{"fbeval-contract", "fbeval-report", "coglang-generation
 type Stats struct {
 	Records int // records read, including unreadable lines
 	Invalid int // records with at least one problem
+	// Schema is the schema every record was checked against, when one was
+	// (Options.Schema, or the one a file without schema_version is of: a
+	// toolcall dataset's); "" when each record's version chose its own
+	Schema string
 }
 
 // Validator checks contract files against the embedded schemas. It is safe for
@@ -224,6 +228,7 @@ func (v *Validator) Validate(file string, r io.Reader, opts Options, emit func(P
 		p.Add(0, rec)
 	}
 	p.Close()
+	st.Schema = opts.Schema
 	if err := rd.Err(); err != nil {
 		emit(readProblem(file, err))
 		st.Invalid++

@@ -10,10 +10,12 @@ import (
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/contract/usage"
+	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/schemas"
 	"github.com/fbeval/fbeval/score"
 	"github.com/fbeval/fbeval/score/relations"
 	"github.com/fbeval/fbeval/score/report"
+	"github.com/fbeval/fbeval/score/toolcall/study"
 )
 
 // ValidateCmd checks contract files against the published JSON Schemas.
@@ -60,6 +62,18 @@ func (c *ValidateCmd) Run(env *Env) error {
 		done()
 		if err := out.Flush(); err != nil { // before the file's line on stderr
 			return &exitError{code: 2, err: outputWriteError("standard output", err)}
+		}
+		if st.Schema == "fbeval-toolcall-case" && st.Invalid == 0 {
+			// a dataset is read whole by export and score, which refuse
+			// more than its cases' schema does: so does validate
+			if msg := datasetProblem(f); msg != "" {
+				out.WriteString(contract.PrintableLine(msg))
+				out.WriteByte('\n')
+				if err := out.Flush(); err != nil {
+					return &exitError{code: 2, err: outputWriteError("standard output", err)}
+				}
+				st.Invalid = 1
+			}
 		}
 		bad += st.Invalid
 		records += st.Records
@@ -156,6 +170,27 @@ func unknownSchema(name string) error {
 		return usageError("unknown schema %q%s (the schemas: %s)", name, near, strings.Join(schemas.Names(), ", "))
 	}
 	return usageError("unknown schema %q: schemas are %s", name, strings.Join(schemas.Names(), ", "))
+}
+
+// datasetProblem is what export and score refuse in the toolcall dataset
+// file (beyond each case's schema: an id given twice, a reference schema that
+// does not compile, a policy on a field the tool lacks, a domain's tool given
+// two ways, a gold answer that fails its own contract), as the one line they
+// give, or "". A file that cannot be read again (standard input, a pipe) is
+// left at its schema.
+func datasetProblem(file string) string {
+	if st, err := os.Stat(file); err != nil || !st.Mode().IsRegular() {
+		return ""
+	}
+	cases, err := export.LoadDataset(file, relations.Vocabulary)
+	if err != nil {
+		return err.Error()
+	}
+	plan := &export.ToolcallPlan{Study: contract.Study{Dataset: file}, Cases: cases}
+	if err := study.GoldError(plan); err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
 // loadsAsRead checks a file of one JSON object as the command that reads it
