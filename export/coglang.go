@@ -157,12 +157,29 @@ func CogLangSourceOf(dataset string) (src fixtures.CogLangSource, path string) {
 }
 
 // CheckCogLangFixture reads a fixture through once, holding one case at a
-// time, and returns its number of cases or its first error: the first pass of an
-// export that must refuse a bad fixture before writing a byte.
-func CheckCogLangFixture(src fixtures.CogLangSource) (int, error) {
+// time, and returns its number of cases and what to warn of it (a byte order
+// mark, a case id given twice: fixtures.CogLangHeader.Warnings), or its first
+// error: the first pass of an export that must refuse a bad fixture before
+// writing a byte.
+func CheckCogLangFixture(src fixtures.CogLangSource) (int, []string, error) {
 	n := 0
-	_, err := src.Each(func(int, *fixtures.CogLangCase) error { n++; return nil })
-	return n, err
+	var ids contract.IDSet // 16 bytes a case: a case id given twice is named
+	h, err := src.Each(func(i int, c *fixtures.CogLangCase) error {
+		n++
+		ids = append(ids, contract.IDEntry{ID: contract.IDOf(c.CaseID), N: uint32(i)})
+		return nil
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	first, again, repeats := ids.Seal()
+	id := ""
+	if !repeats {
+		again = -1
+	} else if id, err = src.CaseIDAt(again); err != nil {
+		return 0, nil, err
+	}
+	return n, h.Warnings(src.Name, first, again, id), nil
 }
 
 // PythonPath returns p as Python's str(pathlib.Path(p)) writes it, which is how

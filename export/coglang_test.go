@@ -13,7 +13,7 @@ import (
 func interopFixture(t *testing.T) (CogLangCases, int) {
 	t.Helper()
 	src := fixtures.CogLangSource{Name: fixturetest.Interop(t, "coglang", "generation_eval_minimal_v0_1.json")}
-	n, err := CheckCogLangFixture(src)
+	n, _, err := CheckCogLangFixture(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestCogLangExportEdges(t *testing.T) {
 		t.Errorf("empty fixture: %q %v", buf.String(), err)
 	}
 	bad := fixtures.CogLangSource{Name: "b.json", Data: []byte(`{"schema_version": "coglang-generation-eval-fixture/v0.1", "cases": [{"case_id": "a", "level": "L1", "prompt": "p", "reference_expr": "X"}, 7]}`)}
-	if n, err := CheckCogLangFixture(bad); err == nil || err.Error() != "b.json:1:141: cases[1] must be an object, got a number" {
+	if n, _, err := CheckCogLangFixture(bad); err == nil || err.Error() != "b.json:1:141: cases[1] must be an object, got a number" {
 		t.Errorf("bad fixture: %d %v", n, err)
 	}
 }
@@ -101,7 +101,7 @@ func TestCogLangExportEdges(t *testing.T) {
 // --export-requests --format text, but for the tool name.
 func TestCogLangSummaryMatchesReference(t *testing.T) {
 	src := fixtures.DefaultCogLangSource()
-	n, err := CheckCogLangFixture(src)
+	n, _, err := CheckCogLangFixture(src)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,9 +63,12 @@ func (c *ExportCmd) Run(env *Env) error {
 			// whole (and counts its cases), so a bad fixture writes nothing
 			src, path := export.CogLangSourceOf(s.Dataset)
 			defer src.Close()
-			n, err := export.CheckCogLangFixture(src)
+			n, warnings, err := export.CheckCogLangFixture(src)
 			if err != nil {
 				return err
+			}
+			for _, w := range warnings {
+				env.warnf("%s", w)
 			}
 			switch c.Format {
 			case "json":

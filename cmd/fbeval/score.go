@@ -348,6 +348,9 @@ func (c *ScoreCmd) runCogLang(env *Env, s contract.Study) error {
 		}
 	}
 	defer res.Close()
+	for _, w := range res.FixtureWarnings() {
+		env.warnf("%s", w)
+	}
 	if res.Summary.CaseCount == 0 {
 		// ok, exit 0, as the reference scorer gives it: a fixture a filter
 		// emptied would pass a CI job that checks only the exit code

@@ -541,3 +541,12 @@ func levelNumber(level string) string {
 	}
 	return s
 }
+
+// FixtureWarnings are what reading the fixture found to say of it beyond its
+// cases: a byte order mark skipped, a case id given twice.
+func (r *Result) FixtureWarnings() []string {
+	if r.store == nil {
+		return nil
+	}
+	return r.store.warnings
+}

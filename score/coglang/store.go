@@ -31,9 +31,12 @@ import (
 // file again from a case noted every stride cases, and each case's detail by its
 // offset in the second.
 type caseStore struct {
-	ids      contract.IDSet // N: the case
-	index    *contract.IDIndex
-	repeats  bool // some id names more than one case
+	ids     contract.IDSet // N: the case
+	index   *contract.IDIndex
+	repeats bool // some id names more than one case
+	// warnings are what the fixture's reader says of it beyond its cases
+	// (CogLangHeader.Warnings)
+	warnings []string
 	slots    pages[slot]
 	levels   []string   // by number
 	headSets [][]string // by number
@@ -175,8 +178,17 @@ func newCaseStore(src fixtures.CogLangSource, refs bool, popts ParseOptions) (st
 	for _, p := range ids.p {
 		st.ids = append(st.ids, p...)
 	}
-	_, _, st.repeats = st.ids.Seal()
+	first, again, repeats := st.ids.Seal()
+	st.repeats = repeats
 	st.index = contract.NewIDIndex(st.ids)
+	id := ""
+	if !repeats {
+		again = -1
+	} else if id, err = src.CaseIDAt(again); err != nil {
+		st.close()
+		return nil, err
+	}
+	st.warnings = st.header.Warnings(src.Name, first, again, id)
 	return st, nil
 }
 
