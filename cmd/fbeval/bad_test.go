@@ -155,7 +155,7 @@ func TestBadInputCogLang(t *testing.T) {
 		{"version_wrong.jsonl", 2, []string{`fbeval: $F:2:1: unsupported schema_version "coglang-generation-eval-response/v9": want "coglang-generation-eval-response/v0.1" (or none, or "fbeval-response/v1"): another version of the format than this fbeval reads (coglang-generation-eval-response/v0.1): read it with the tool of its version, or make it again with this fbeval and its runners`}, 0},
 		{"version_number.jsonl", 2, []string{`fbeval: $F:1:1: unsupported schema_version 1: want "coglang-generation-eval-response/v0.1" (or none, or "fbeval-response/v1")`}, 0},
 		{"version_missing.jsonl", 1, nil, 1},
-		{"batch_version.json", 1, nil, 1}, // ignored, as the reference ignores it (refused under --strict)
+		{"batch_version.json", 1, []string{`fbeval: $F:1:19: the batch schema_version is "coglang-generation-eval-response-batch/v9", not "coglang-generation-eval-response-batch/v0.1": read as the reference reads it, its records as they are (--strict refuses it)`}, 1}, // read as the reference reads it, said (refused under --strict)
 		{"id_number.jsonl", 2, []string{"fbeval: $F:1:1: none of its 2 records answers a case of the fixture (63 cases; unknown ids include 7): score them with the fixture (--fixture) or study they were exported for"}, 0},
 		// other kinds are Python's str() of them, as the reference reads them: unknown ids
 		{"id_true.jsonl", 1, []string{"fbeval: 1 case id the fixture does not have (True), not scored"}, 2},

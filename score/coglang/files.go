@@ -2,6 +2,7 @@ package coglang
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/fbeval/fbeval/contract"
@@ -110,19 +111,25 @@ func ReadResponses(fx *fixtures.CogLangFixture, sources []score.Source, opts sco
 	return out, nil
 }
 
-// checkBatchVersion checks a batch object's own schema_version under
-// opts.StrictBatch; otherwise it is ignored, as the reference ignores it.
-func checkBatchVersion(rd *contract.Reader, name string, opts score.Options) error {
-	if !opts.StrictBatch {
-		return nil
+// checkBatchVersion checks a batch object's own schema_version: under
+// opts.StrictBatch another version is an error; otherwise it is read as the
+// reference reads it (ignored), and said in the file's warnings, which it
+// returns with the reader's.
+func checkBatchVersion(rd *contract.Reader, name string, opts score.Options) ([]string, error) {
+	warnings := rd.Warnings()
+	v, ok := rd.Header()["schema_version"]
+	if !ok || v.Kind() == 'n' {
+		return warnings, nil
 	}
-	if v, ok := rd.Header()["schema_version"]; ok && v.Kind() != 'n' {
-		if s, isStr := stringOf(v); !isStr || s != contract.CogLangResponseBatch {
-			line, col := rd.HeaderPosition("schema_version")
-			return &contract.InputError{Kind: contract.ErrVersion, File: name, Line: line, Col: col, Msg: "the batch schema_version must be \"" + contract.CogLangResponseBatch + "\", got " + shortValue(v) + " (--strict; without it the batch version is ignored, as the reference ignores it)"}
-		}
+	if s, isStr := stringOf(v); isStr && s == contract.CogLangResponseBatch {
+		return warnings, nil
 	}
-	return nil
+	line, col := rd.HeaderPosition("schema_version")
+	if opts.StrictBatch {
+		return nil, &contract.InputError{Kind: contract.ErrVersion, File: name, Line: line, Col: col, Msg: "the batch schema_version must be \"" + contract.CogLangResponseBatch + "\", got " + shortValue(v) + " (--strict; without it the batch version is ignored, as the reference ignores it)"}
+	}
+	w := fmt.Sprintf("%s:%d:%d: the batch schema_version is %s, not \"%s\": read as the reference reads it, its records as they are (--strict refuses it)", name, line, col, contract.ShortLine(string(v)), contract.CogLangResponseBatch)
+	return append(slices.Clip(warnings), w), nil
 }
 
 func shortValue(v jsontext.Value) string {
@@ -237,10 +244,11 @@ func (c *ResponseFiles) read(src score.Source, opts score.Options, known, seen m
 	if err := rd.Err(); err != nil {
 		return err
 	}
-	if err := checkBatchVersion(rd, src.Name, opts); err != nil {
+	warnings, err := checkBatchVersion(rd, src.Name, opts)
+	if err != nil {
 		return err
 	}
-	st.Shape, st.Lines, st.Warnings = rd.Shape().String(), rd.Lines(), rd.Warnings()
+	st.Shape, st.Lines, st.Warnings = rd.Shape().String(), rd.Lines(), warnings
 	st.SHA256 = hr.Finish()
 	c.addFile(&st)
 	return nil

@@ -222,10 +222,11 @@ func (f *sourceFile) finish() error {
 	if err := f.rd.Err(); err != nil {
 		return err
 	}
-	if err := checkBatchVersion(f.rd, f.src.Name, f.opts); err != nil {
+	warnings, err := checkBatchVersion(f.rd, f.src.Name, f.opts)
+	if err != nil {
 		return err
 	}
-	f.st.Shape, f.st.Lines, f.st.Warnings = f.rd.Shape().String(), f.rd.Lines(), f.rd.Warnings()
+	f.st.Shape, f.st.Lines, f.st.Warnings = f.rd.Shape().String(), f.rd.Lines(), warnings
 	f.st.SHA256 = f.hr.Finish()
 	f.release()
 	return nil
