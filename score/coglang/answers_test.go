@@ -103,7 +103,7 @@ func TestAnswersFileErrors(t *testing.T) {
 		{`{"answers": "x"}`, `answers.json:1:13: "answers" must be a JSON list of records`},
 		{`[1]`, `answers.json:1:2: an answer must be a JSON object`},
 		{`[{"output": "X[]"}]`, `answers.json:1:2: an answer needs case_id`},
-		{`[{"case_id": "FB-L1-001"}]`, `answers.json:1:2: an answer needs output`},
+		{`[{"case_id": "FB-L1-001"}]`, `answers.json:1:2: an answer needs output (the reference stops on one without it, a KeyError): give each answer its output, {"case_id": ..., "output": ...}`},
 		{`[{"case_id": "FB-L1-001", "text": "X[]"}]`, `answers.json:1:2: an answer needs output: an answers file is read for each answer's output alone, as the reference reads it (text, completion and error are not read); score response records with --responses`},
 		{`{"responses": [{"case_id": "FB-L1-001", "output": "X[]"}]}`, `answers.json:1:1: a JSON object must hold the records in "answers": this is a batch of response records: score it with --responses`},
 		{`{"case_id": "FB-L1-001", "output": "X[]"}`, `answers.json:1:1: a JSON object must hold the records in "answers": an answers file is a list of answers, even of one ([{"case_id": ..., "output": ...}])`},

@@ -157,7 +157,7 @@ func (s *RecordScorer) readAnswer() (out string, v jsontext.Value, err error) {
 	case len(v) == 0 && (len(f.outputs[1]) > 0 || len(f.outputs[2]) > 0 || len(f.err) > 0):
 		return "", nil, errors.New("an answer needs output: an answers file is read for each answer's output alone, as the reference reads it (text, completion and error are not read); score response records with --responses")
 	case len(v) == 0:
-		return "", nil, errors.New("an answer needs output")
+		return "", nil, errors.New(`an answer needs output (the reference stops on one without it, a KeyError): give each answer its output, {"case_id": ..., "output": ...}`)
 	case v.Kind() == '"':
 		return f.unquote(v), v, nil
 	}
