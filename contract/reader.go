@@ -848,7 +848,7 @@ func (r *Reader) keepMember(m member) bool {
 		if _, ok := r.listKeyOf(m.name); ok {
 			return r.fail(ErrShape, m.nameLine, m.nameCol, "the object holds %q twice: keep the records in one list (Python's json, which the reference scorer reads with, keeps the last; other readers the first)", n)
 		}
-		return r.fail(ErrSyntax, m.nameLine, m.nameCol, "invalid JSON: duplicate object member name")
+		return r.fail(ErrSyntax, m.nameLine, m.nameCol, "invalid JSON: %s", DuplicateMember(n))
 	}
 	r.obj.names = append(r.obj.names, n)
 	if m.raw == nil {

@@ -65,7 +65,7 @@ func TestReaderShapes(t *testing.T) {
 		{"batch with both, the other no list", "{\"answers\": 5,\n \"responses\": [{\"b\": 2}]}", ShapeObject, []string{`2:16 {"b": 2}`}, `in.jsonl:1:13: the object holds both "responses" and "answers"`},
 		{"batch header after the list", "{\"responses\": [{\"b\": 2}],\n \"schema_version\": \"v\"}", ShapeObject, []string{`1:16 {"b": 2}`}, ""},
 		{"batch header broken after the list", "{\"responses\": [{\"b\": 2}],\n \"schema_version\": tru}", ShapeObject, []string{`1:16 {"b": 2}`}, "in.jsonl:2:23: invalid JSON"},
-		{"batch name twice around the list", "{\"x\": 1, \"responses\": [{\"b\": 2}],\n \"x\": 2}", ShapeObject, []string{`1:24 {"b": 2}`}, "in.jsonl:2:2: invalid JSON: duplicate object member name"},
+		{"batch name twice around the list", "{\"x\": 1, \"responses\": [{\"b\": 2}],\n \"x\": 2}", ShapeObject, []string{`1:24 {"b": 2}`}, `in.jsonl:2:2: invalid JSON: the member "x" is given twice in one object: give it once (JSON readers keep one or the other)`},
 		{"batch that is one record too", "{\"responses\": [{\"b\": 2}], \"case_id\": \"x\", \"output\": \"y\"}", ShapeObject, []string{`1:16 {"b": 2}`}, `in.jsonl:1:1: the object is one record (it has the members of one) and holds a list of records in "responses"`},
 		{"one record with a list", "{\"case_id\": \"x\", \"output\": \"y\",\n \"responses\": [{\"b\": 2}]}", ShapeObject, []string{"1:1 {\"case_id\": \"x\", \"output\": \"y\",\n \"responses\": [{\"b\": 2}]}"}, ""},
 		{"batch list name escaped", `{"respons\u0065s": [{"b": 2}]}`, ShapeObject, []string{`1:21 {"b": 2}`}, ""},

@@ -721,6 +721,23 @@ func notObject(rec *Record, what string) error {
 	return rec.Errorf(0, "a %s record must be a JSON object", what)
 }
 
+// DuplicateMember is the words for an object that gives the member name
+// twice: JSON readers keep one or the other (Python's json the last), so
+// which one a file means is not known.
+func DuplicateMember(name string) string {
+	return fmt.Sprintf("the member %q is given twice in one object: give it once (JSON readers keep one or the other)", name)
+}
+
+// SyntaxWords are the words of a JSON syntax error se, without the library's
+// prefix: a member given twice named (DuplicateMember), where the library
+// names it only in its pointer.
+func SyntaxWords(se *jsontext.SyntacticError) string {
+	if errors.Is(se.Err, jsontext.ErrDuplicateName) {
+		return DuplicateMember(se.JSONPointer.LastToken())
+	}
+	return strings.TrimPrefix(se.Err.Error(), "jsontext: ")
+}
+
 // NotJSON names what a file holds at off that JSON does not allow, though
 // JavaScript, JSON5 or Python would: a comment, a comma before the '}' or ']'
 // that closes, a string in single quotes (Python's str() of a dict). "" for

@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -116,10 +115,7 @@ func syntaxMessage(data []byte, se *jsontext.SyntacticError) string {
 	if hint := contract.NotJSON(data, se.ByteOffset); hint != "" {
 		return hint
 	}
-	if errors.Is(se.Err, jsontext.ErrDuplicateName) {
-		return "duplicate object member name " + strconv.Quote(se.JSONPointer.LastToken())
-	}
-	return oneLine(strings.TrimPrefix(se.Err.Error(), "jsontext: "))
+	return oneLine(contract.SyntaxWords(se))
 }
 
 // otherFile refuses another of fbeval's files (a study, a report, responses:

@@ -20,7 +20,7 @@ func TestParseContractErrors(t *testing.T) {
 	}
 	cases := []struct{ name, data, want string }{
 		{"not json", `{`, "c.json:1:2: invalid JSON: the file ends inside a JSON value"},
-		{"duplicate key", `{"id":"a","id":"b"}`, `c.json:1:11: invalid JSON: duplicate object member name "id"`},
+		{"duplicate key", `{"id":"a","id":"b"}`, `c.json:1:11: invalid JSON: the member "id" is given twice in one object: give it once (JSON readers keep one or the other)`},
 		{"text after", `{"id":"a"} {"id":"b"}`, "c.json:1:12: invalid JSON: text after the JSON value: give one JSON value"},
 		{"byte order mark", "\ufeff{\"id\":\"a\"}", "c.json:1:1: invalid JSON: a UTF-8 byte order mark, as Notepad and PowerShell's UTF8 encoding save one: save the file as UTF-8 without it"},
 		{"empty", " \n", "c.json: invalid JSON: empty, no JSON value"},
@@ -306,7 +306,7 @@ func TestCheckInvalidJSON(t *testing.T) {
 		{`{"a":1}x`, "invalid JSON at line 1, column 8 (offset 7): text after the JSON value: give one JSON value"},
 		{"{\"a\":1}\n{\"a\":2}", "invalid JSON at line 2, column 1 (offset 8): text after the JSON value: give one JSON value"},
 		{`{'a': 1}`, "invalid JSON at line 1, column 2 (offset 1): a string in single quotes, as Python's str() of a dict writes it: JSON strings take double quotes (json.dumps writes them)"},
-		{`{"a":1,"a":2}`, `invalid JSON at line 1, column 8 (offset 7): duplicate object member name "a"`},
+		{`{"a":1,"a":2}`, `invalid JSON at line 1, column 8 (offset 7): the member "a" is given twice in one object: give it once (JSON readers keep one or the other)`},
 		{"\ufeff{}", "invalid JSON at line 1, column 1 (offset 0): a UTF-8 byte order mark, as Notepad and PowerShell's UTF8 encoding save one: save the file as UTF-8 without it"},
 		{`{"a":NaN}`, "invalid JSON at line 1, column 6 (offset 5): NaN or Infinity, which JSON does not have (Python's json.dumps writes them for a float nan, a dataframe's missing value): write null (json.dumps(..., allow_nan=False) refuses them; pandas' to_json writes null)"},
 		{"", "invalid JSON: empty, no JSON value"},
