@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fbeval/fbeval/contract"
@@ -116,13 +117,32 @@ func ResponseRecord(req *contract.Request, res *Result) contract.Object {
 }
 
 // AppendRecord appends the response record answering req as compact JSON and a
-// newline.
+// newline. The line breaks JSON leaves raw in a string (U+2028, U+2029, U+0085)
+// are written as their escapes: the CogLang reference scorer splits a file by
+// every line break Python's str.splitlines knows, and read a record holding one
+// as two halves of invalid JSON.
 func AppendRecord(dst []byte, req *contract.Request, res *Result) ([]byte, error) {
+	start := len(dst)
 	dst, err := contract.AppendJSON(dst, ResponseRecord(req, res), contract.Compact, 0)
 	if err != nil {
 		return dst, err
 	}
-	return append(dst, '\n'), nil
+	return append(escapeLineBreaks(dst, start), '\n'), nil
+}
+
+// escapeLineBreaks writes U+2028, U+2029 and U+0085 in the JSON text
+// dst[start:] as \u2028, \u2029 and \u0085 (outside strings JSON text is
+// ASCII: every such character is in one).
+func escapeLineBreaks(dst []byte, start int) []byte {
+	text := dst[start:]
+	if !bytes.Contains(text, []byte("\u2028")) && !bytes.Contains(text, []byte("\u2029")) && !bytes.Contains(text, []byte("\u0085")) {
+		return dst
+	}
+	out := slices.Clone(text)
+	for _, r := range []struct{ raw, escaped string }{{"\u2028", `\u2028`}, {"\u2029", `\u2029`}, {"\u0085", `\u0085`}} {
+		out = bytes.ReplaceAll(out, []byte(r.raw), []byte(r.escaped))
+	}
+	return append(dst[:start], out...)
 }
 
 // String returns a pointer to s, for the output of a Result.
