@@ -15,7 +15,8 @@ import (
 //
 // HESchema validates with Python's jsonschema package. Where that package and
 // jsonschema/v6 read a schema differently, fbeval follows Python, so both tools call
-// the same outputs valid: format "date" and the anchors of regular expressions.
+// the same outputs valid: formats "date", "email" and "idn-email", and the
+// anchors of regular expressions.
 
 // An Extension adds a vocabulary to the configuration: it registers the vocabulary
 // and adds the meta-schema that declares it (score/relations provides one for the
@@ -43,11 +44,33 @@ func NewCompiler(exts ...Extension) *jsonschema.Compiler {
 	c.AssertFormat()
 	c.UseLoader(refusingLoader{})
 	c.RegisterFormat(DateFormat)
+	c.RegisterFormat(EmailFormat)
+	c.RegisterFormat(IDNEmailFormat)
 	c.UseRegexpEngine(compilePyRegexp)
 	for _, ext := range exts {
 		ext(c)
 	}
 	return c
+}
+
+// errNotEmail is the reason a string fails format "email" or "idn-email".
+var errNotEmail = errors.New(`not an e-mail address: it has no "@"`)
+
+// EmailFormat is format "email" as Python's jsonschema checks it: a string
+// holding "@" passes ("a@b@c" and "@example.com" too, where jsonschema/v6
+// asks for RFC 5321's form), so both tools call the same answers valid.
+// Other values pass.
+var EmailFormat = &jsonschema.Format{Name: "email", Validate: pyEmail}
+
+// IDNEmailFormat is format "idn-email" as Python's jsonschema checks it: as
+// EmailFormat.
+var IDNEmailFormat = &jsonschema.Format{Name: "idn-email", Validate: pyEmail}
+
+func pyEmail(v any) error {
+	if s, ok := v.(string); ok && !strings.Contains(s, "@") {
+		return errNotEmail
+	}
+	return nil
 }
 
 // errNotDate is the reason a string fails format "date".

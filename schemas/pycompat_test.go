@@ -35,6 +35,33 @@ func TestPyDate(t *testing.T) {
 	}
 }
 
+// TestPyEmail: formats "email" and "idn-email" as Python's jsonschema checks
+// them (a string holding "@"), through a compiled schema; values of another
+// type pass.
+func TestPyEmail(t *testing.T) {
+	for _, format := range []string{"email", "idn-email"} {
+		s, _, err := Compile([]byte(`{"format": "` + format + `"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tt := range []struct {
+			in   any
+			want bool
+		}{
+			{"ada@example.com", true},
+			{"@example.com", true}, // Python's check; RFC 5321 has no empty local part
+			{"a@b@c", true},
+			{"ada at example.com", false},
+			{"", false},
+			{7.0, true},
+		} {
+			if got := s.Validate(tt.in) == nil; got != tt.want {
+				t.Errorf("%s %q: valid %v, want %v", format, tt.in, got, tt.want)
+			}
+		}
+	}
+}
+
 func TestPyRegexp(t *testing.T) {
 	const hhmm = `^([01][0-9]|2[0-3]):[0-5][0-9]$`
 	tests := []struct {
