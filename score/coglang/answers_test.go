@@ -43,6 +43,7 @@ func TestAnswersFile(t *testing.T) {
 		{"the last wins, unknown ids ignored", `[{"case_id": "FB-L1-002", "output": "A[]"}, {"case_id": "nope", "output": "B[]"}, {"case_id": "FB-L1-002", "output": "C[]"}]`, []any{nil, "C[]", nil}},
 		{"JSON lines, which the reference cannot read", "{\"case_id\": \"FB-L1-003\", \"output\": \"Equal[2, 2]\"}\n{\"case_id\": \"FB-L1-001\", \"output\": 7}\n", []any{"7", nil, "Equal[2, 2]"}},
 		{"a response batch's answers", `{"responses": [], "answers": [{"case_id": "FB-L1-001", "output": "Equal[2, 2]"}]}`, []any{"Equal[2, 2]", nil, nil}},
+		{"the object's version not checked, not warned of", `{"schema_version": "whatever/v9", "answers": [{"case_id": "FB-L1-001", "output": "Equal[2, 2]"}]}`, []any{"Equal[2, 2]", nil, nil}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var first []byte
@@ -65,6 +66,9 @@ func TestAnswersFile(t *testing.T) {
 			}
 			if err := json.Unmarshal(first, &res); err != nil {
 				t.Fatal(err)
+			}
+			if bytes.Contains(first, []byte("schema_version is")) {
+				t.Errorf("a version warning: %s", first)
 			}
 			for i, c := range res.Cases {
 				if c.CaseID != ids[i] || c.Output != tt.want[i] {
