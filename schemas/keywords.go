@@ -257,6 +257,9 @@ func Inactive(doc strictjson.Value, meta string) (ptr, key, url string) {
 // three letters or fewer, not, if and $ref's kin, only for case, so that
 // notes is no misspelt not).
 func misspelling(k string, vocab []string) string {
+	if w := unprefixed(k, vocab); w != "" {
+		return w
+	}
 	if strings.HasPrefix(k, "x-") {
 		if len(vocab) == 0 || slices.Contains(vocab, k) {
 			return ""
@@ -291,6 +294,42 @@ func misspelling(k string, vocab []string) string {
 		return ""
 	}
 	return w
+}
+
+// unprefixed returns the keyword of vocab (each "x-" and a name) that k writes
+// without its "x-", or with "x_" or "x" for it, or with other separators or
+// case (uniqueKeys, x_count, xcount, non-overlapping for x-nonOverlapping):
+// JSON Schema ignores such a key, and the relation it meant checks nothing.
+// "" when k is a keyword of vocab, or writes none.
+func unprefixed(k string, vocab []string) string {
+	if slices.Contains(vocab, k) {
+		return ""
+	}
+	fold := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r == '-' || r == '_' {
+				return -1
+			}
+			return unicode.ToLower(r)
+		}, s)
+	}
+	name := k
+	for _, p := range []string{"x-", "x_", "X-", "X_", "x", "X"} {
+		if rest, ok := strings.CutPrefix(k, p); ok && rest != "" {
+			name = rest
+			break
+		}
+	}
+	for _, w := range vocab {
+		base, ok := strings.CutPrefix(w, "x-")
+		if !ok {
+			continue
+		}
+		if fold(name) == fold(base) || fold(k) == fold(base) {
+			return w
+		}
+	}
+	return ""
 }
 
 // vocabularies holds the keywords of each vocabulary a meta-schema declares
@@ -344,6 +383,10 @@ func misspeltError(doc strictjson.Value) error {
 	}
 	if strings.HasPrefix(key, "x-") {
 		return &MetaschemaError{Pointer: ptr, Msg: fmt.Sprintf("not a keyword of the vocabulary of %s, so it checks nothing: did you mean %q?", meta, want)}
+	}
+	if strings.HasPrefix(want, "x-") {
+		// the relation's name without its "x-": JSON Schema ignores it
+		return &MetaschemaError{Pointer: ptr, Msg: fmt.Sprintf("not a JSON Schema keyword nor one of the vocabulary of %s (whose keywords start \"x-\"), so it checks nothing: did you mean %q?", meta, want)}
 	}
 	return &MetaschemaError{Pointer: ptr, Msg: fmt.Sprintf("not a JSON Schema keyword, so it checks nothing: did you mean %q? (a keyword of your own starts \"x-\")", want)}
 }

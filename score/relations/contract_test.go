@@ -48,6 +48,8 @@ func TestParseContractErrors(t *testing.T) {
 		// a key JSON Schema and the vocabulary ignore, a misspelling of one
 		// that checks: it would check nothing
 		{"misspelt keyword", "{\"schema_version\":\"fbeval-contract/v1\",\"id\":\"t\",\"version\":\"1\",\n\"schema\":{\"properties\":{\"t\":{\"minimun\":0}}}}", `c.json:2:40: schema: /properties/t/minimun: not a JSON Schema keyword nor a relation keyword, so it checks nothing: did you mean "minimum"?`},
+		{"relation keyword without its x-", "{\"schema_version\":\"fbeval-contract/v1\",\"id\":\"t\",\"version\":\"1\",\n\"schema\":{\"type\":\"object\",\"properties\":{\"l\":{\"type\":\"array\",\"uniqueKeys\":[\"/sku\"]}}}}", `c.json:2:74: schema: /properties/l/uniqueKeys: not a JSON Schema keyword nor a relation keyword, so it checks nothing: did you mean "x-uniqueKeys"?`},
+		{"relation keyword with x_", "{\"schema_version\":\"fbeval-contract/v1\",\"id\":\"t\",\"version\":\"1\",\n\"schema\":{\"x_count\":{\"target\":\"/t\",\"of\":\"/l\"}}}", `schema: /x_count: not a JSON Schema keyword nor a relation keyword, so it checks nothing: did you mean "x-count"?`},
 		{"misspelt relation keyword", "{\"schema_version\":\"fbeval-contract/v1\",\"id\":\"t\",\"version\":\"1\",\n\"schema\":{\"x-summ\":{\"target\":\"/t\",\"of\":\"/l\",\"field\":\"/a\"}}}", `c.json:2:20: schema: /x-summ: not a JSON Schema keyword nor a relation keyword, so it checks nothing: did you mean "x-sum"?`},
 		// a keyword on the other kind of value would check nothing there
 		{"array keyword on an object", wrap(`{"type":"object","properties":{"lines":{"type":"array"}},"x-uniqueKeys":[["/sku"]]}`), `schema: x-uniqueKeys at #/x-uniqueKeys: applies to an array, and this schema is an object's: put it on the schema of the array it checks`},
