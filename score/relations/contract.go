@@ -242,7 +242,8 @@ func ParseContract(name string, data []byte) (*Contract, error) {
 	sum := sha256.Sum256(canon)
 	c.Hash = hex.EncodeToString(sum[:])
 
-	c.st = &runState{}
+	schemaDoc, _ := c.Schema.(map[string]any)
+	c.st = &runState{schema: schemaDoc}
 	comp, err := newCompiler(c.st, true)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)

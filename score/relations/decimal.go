@@ -228,15 +228,15 @@ func (e *expr) operand(paren bool) string {
 
 // markDecimal marks the pointers e reads that the schema object declares decimal
 // strings.
-func (e *expr) markDecimal(obj map[string]any) {
+func (e *expr) markDecimal(root, obj map[string]any) {
 	if e == nil {
 		return
 	}
 	if e.op == 'p' {
-		markDecimal(obj, &e.ptr)
+		markDecimal(root, obj, &e.ptr)
 	}
-	e.left.markDecimal(obj)
-	e.right.markDecimal(obj)
+	e.left.markDecimal(root, obj)
+	e.right.markDecimal(root, obj)
 }
 
 // pointers lists the pointers e reads, in order.

@@ -35,6 +35,15 @@ const (
 // extension a contract compiles.
 type vocab struct{ st *runState }
 
+// root is the schema document the vocabulary compiles, for a local $ref
+// (subschemaAt); nil where it is not known (a tool's schema).
+func (vb *vocab) root() map[string]any {
+	if vb.st == nil {
+		return nil
+	}
+	return vb.st.schema
+}
+
 // check is one compiled keyword entry.
 type check interface {
 	validate(r *run, v any)
@@ -227,8 +236,8 @@ func stringField(m map[string]any, key, def string) string {
 
 // declaredFormat finds the format the schema object declares for the value at toks
 // below it, following properties and items only.
-func declaredFormat(obj map[string]any, toks []string) string {
-	s := subschemaAt(obj, toks)
+func declaredFormat(root, obj map[string]any, toks []string) string {
+	s := subschemaAt(root, obj, toks)
 	if s == nil {
 		return ""
 	}
@@ -244,31 +253,77 @@ func declaredFormat(obj map[string]any, toks []string) string {
 
 // markDecimal sets p.decimal when the schema object declares a decimal string at
 // the path prefix followed by p's tokens.
-func markDecimal(obj map[string]any, p *pointer, prefix ...string) {
-	if s := subschemaAt(obj, append(slices.Clone(prefix), p.tokens...)); s != nil && isDecimalSchema(s) {
+func markDecimal(root, obj map[string]any, p *pointer, prefix ...string) {
+	if s := subschemaAt(root, obj, append(slices.Clone(prefix), p.tokens...)); s != nil && isDecimalSchema(s) {
 		p.decimal = true
 	}
 }
 
-// subschemaAt walks properties and items of a schema object along toks.
-func subschemaAt(obj map[string]any, toks []string) map[string]any {
-	cur := obj
+// subschemaAt walks properties and items of a schema object along toks,
+// through a local $ref ("#/$defs/Meeting") of root, the schema document, where
+// a schema on the way is one (nil root: none is followed): a format declared
+// in $defs is the value's as one declared in place is.
+func subschemaAt(root, obj map[string]any, toks []string) map[string]any {
+	cur := deref(root, obj)
 	for _, t := range toks {
 		if props, ok := cur["properties"].(map[string]any); ok {
 			if next, ok := props[t].(map[string]any); ok {
-				cur = next
+				cur = deref(root, next)
 				continue
 			}
 		}
 		if _, err := strconv.Atoi(t); err == nil || t == "*" {
 			if next, ok := cur["items"].(map[string]any); ok {
-				cur = next
+				cur = deref(root, next)
 				continue
 			}
 		}
 		return nil
 	}
 	return cur
+}
+
+// deref is the schema obj's local $ref names in root ("#/$defs/X", a chain
+// of them followed a few links deep), or obj where it has none, or declares
+// what a walk reads (properties, items, format) beside it, or the $ref
+// names no schema of root.
+func deref(root, obj map[string]any) map[string]any {
+	for range 8 {
+		ref, ok := obj["$ref"].(string)
+		if !ok || root == nil || !strings.HasPrefix(ref, "#/") {
+			return obj
+		}
+		for _, own := range []string{"properties", "items", "format"} {
+			if _, ok := obj[own]; ok {
+				return obj
+			}
+		}
+		p, err := parsePointer(ref[1:], false)
+		if err != nil {
+			return obj
+		}
+		var at any = root
+		for _, t := range p.tokens {
+			switch v := at.(type) {
+			case map[string]any:
+				at = v[t]
+			case []any:
+				i, err := strconv.Atoi(t)
+				if err != nil || i < 0 || i >= len(v) {
+					return obj
+				}
+				at = v[i]
+			default:
+				return obj
+			}
+		}
+		next, ok := at.(map[string]any)
+		if !ok {
+			return obj
+		}
+		obj = next
+	}
+	return obj
 }
 
 func (vb *vocab) compileOne(ctx *jsonschema.CompilerContext, obj map[string]any, kw string, item any, idx int, where string) (check, error) {
@@ -298,7 +353,7 @@ func (vb *vocab) compileOne(ctx *jsonschema.CompilerContext, obj map[string]any,
 	itemSchema, _ := obj["items"].(map[string]any)
 	switch kw {
 	case "x-compare":
-		return compileCompare(obj, m)
+		return compileCompare(vb.root(), obj, m)
 	case "x-count":
 		c := &countCheck{compute: m["compute"] == "application"}
 		var err error
@@ -315,7 +370,7 @@ func (vb *vocab) compileOne(ctx *jsonschema.CompilerContext, obj map[string]any,
 			}
 			c.where = ctx.Enqueue(path)
 		}
-		markDecimal(obj, &c.target)
+		markDecimal(vb.root(), obj, &c.target)
 		return c, nil
 	case "x-sum":
 		c := &sumCheck{compute: m["compute"] == "application"}
@@ -329,8 +384,8 @@ func (vb *vocab) compileOne(ctx *jsonschema.CompilerContext, obj map[string]any,
 		if c.field, err = needPointer(m, "field", false); err != nil {
 			return nil, err
 		}
-		markDecimal(obj, &c.target)
-		markDecimal(obj, &c.field, append(slices.Clone(c.of.tokens), "*")...)
+		markDecimal(vb.root(), obj, &c.target)
+		markDecimal(vb.root(), obj, &c.field, append(slices.Clone(c.of.tokens), "*")...)
 		return c, nil
 	case "x-product":
 		c := &productCheck{compute: m["compute"] == "application"}
@@ -351,10 +406,10 @@ func (vb *vocab) compileOne(ctx *jsonschema.CompilerContext, obj map[string]any,
 			if err != nil {
 				return nil, err
 			}
-			markDecimal(obj, &p)
+			markDecimal(vb.root(), obj, &p)
 			c.factors = append(c.factors, p)
 		}
-		markDecimal(obj, &c.target)
+		markDecimal(vb.root(), obj, &c.target)
 		return c, nil
 	case "x-references":
 		c := &referencesCheck{}
@@ -375,7 +430,7 @@ func (vb *vocab) compileOne(ctx *jsonschema.CompilerContext, obj map[string]any,
 		if c.by, err = needPointer(m, "by", false); err != nil {
 			return nil, err
 		}
-		c.as = stringField(m, "as", declaredFormat(itemSchema, c.by.tokens))
+		c.as = stringField(m, "as", declaredFormat(vb.root(), itemSchema, c.by.tokens))
 		return c, nil
 	case "x-nonOverlapping":
 		c := &overlapCheck{closed: boolField(m, "closed")}
@@ -386,10 +441,10 @@ func (vb *vocab) compileOne(ctx *jsonschema.CompilerContext, obj map[string]any,
 		if c.end, err = needPointer(m, "end", false); err != nil {
 			return nil, err
 		}
-		c.as = stringField(m, "as", declaredFormat(itemSchema, c.start.tokens))
+		c.as = stringField(m, "as", declaredFormat(vb.root(), itemSchema, c.start.tokens))
 		return c, nil
 	case "x-decimal":
-		return compileDecimal(obj, m)
+		return compileDecimal(vb.root(), obj, m)
 	case "x-tensor":
 		return vb.compileTensor(m)
 	}
@@ -447,7 +502,7 @@ type compareCheck struct {
 	as          string
 }
 
-func compileCompare(obj map[string]any, m map[string]any) (check, error) {
+func compileCompare(root, obj map[string]any, m map[string]any) (check, error) {
 	c := &compareCheck{}
 	var err error
 	if c.left, err = compileOperand(m["left"], "left"); err != nil {
@@ -464,7 +519,7 @@ func compileCompare(obj map[string]any, m map[string]any) (check, error) {
 	if c.as == "" {
 		for _, o := range []operand{c.left, c.right} {
 			if !o.isConst {
-				if f := declaredFormat(obj, o.ptr.tokens); f != "" {
+				if f := declaredFormat(root, obj, o.ptr.tokens); f != "" {
 					c.as = f
 				}
 			}

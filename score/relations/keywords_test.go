@@ -255,3 +255,24 @@ func TestDecimalStrings(t *testing.T) {
 		{"undeclared", `{"a": "2", "b": "2"}`, []string{"PRODUCT_MISMATCH /a"}},
 	})
 }
+
+// TestFormatThroughRef: a format declared in $defs, reached through a local
+// $ref (the usual way to share a type), is the value's as one declared in
+// place is: dates compare as instants and decimal strings as numbers (they
+// compared as text: a start after its end passed, overlapping meetings passed).
+func TestFormatThroughRef(t *testing.T) {
+	runCases(t, `{"$defs":{"at":{"type":"string","format":"date-time"},"meeting":{"type":"object","properties":{"s":{"$ref":"#/$defs/at"},"e":{"$ref":"#/$defs/at"}}},
+		"money":{"type":"string","format":"decimal"}},
+		"properties":{"s":{"$ref":"#/$defs/at"},"e":{"$ref":"#/$defs/at"},"low":{"$ref":"#/$defs/money"},"high":{"$ref":"#/$defs/money"},
+		"meetings":{"type":"array","items":{"$ref":"#/$defs/meeting"},"x-ordered":{"by":"/s"},"x-nonOverlapping":{"start":"/s","end":"/e"}}},
+		"x-compare":[{"left":"/s","op":"lt","right":"/e"},{"left":"/low","op":"le","right":"/high"}]}`, []kwCase{
+		{"instants in order", `{"s":"2024-06-01T09:00:00+02:00","e":"2024-06-01T07:30:00Z"}`, nil},
+		{"start after end", `{"s":"2024-06-01T07:30:00Z","e":"2024-06-01T09:00:00+02:00"}`, []string{"COMPARE_FAILED /s,/e"}},
+		{"decimals by value", `{"low":"5.00","high":"20.29"}`, nil},
+		{"meetings apart", `{"meetings":[{"s":"2024-06-01T09:00:00+02:00","e":"2024-06-01T07:20:00Z"},{"s":"2024-06-01T07:30:00Z","e":"2024-06-01T08:00:00Z"}]}`, nil},
+		{"meetings overlap", `{"meetings":[{"s":"2024-06-01T07:30:00Z","e":"2024-06-01T08:30:00Z"},{"s":"2024-06-01T07:45:00Z","e":"2024-06-01T08:00:00Z"}]}`, []string{"INTERVAL_OVERLAP /meetings/0,/meetings/1"}},
+	})
+	if l := Lint(mustContract(t, `{"$defs":{"m":{"type":"object","properties":{"s":{"type":"string"}}}},"properties":{"ms":{"type":"array","items":{"$ref":"#/$defs/m"},"x-ordered":{"by":"/s"}}}}`)); len(l) != 0 {
+		t.Errorf("lint of a pointer through $ref: %+v", l)
+	}
+}

@@ -47,7 +47,7 @@ func Lint(c *Contract) []LintFinding {
 			add("warning", "TOO_DEEP", f.loc, "schema nested deeper than %d: not linted below", maxLintDepth)
 			continue
 		}
-		lintObject(f.obj, f.loc, add)
+		lintObject(root, f.obj, f.loc, add)
 		for _, key := range []string{"properties", "$defs", "patternProperties", "dependentSchemas"} {
 			if m, ok := f.obj[key].(map[string]any); ok {
 				for _, k := range sortedKeys(m) {
@@ -73,7 +73,7 @@ func Lint(c *Contract) []LintFinding {
 		}
 	}
 	for _, b := range c.bindings {
-		if root != nil && subschemaAt(root, b.out.tokens) == nil {
+		if root != nil && subschemaAt(root, root, b.out.tokens) == nil {
 			add("warning", "UNRESOLVED_POINTER", "#/bindings", "binding %s does not resolve through the schema's properties", b.out.text)
 		}
 	}
@@ -99,7 +99,7 @@ func sortedKeys(m map[string]any) []string {
 }
 
 // lintObject checks the relation keywords of one schema object.
-func lintObject(obj map[string]any, loc string, add func(sev, code, loc, format string, args ...any)) {
+func lintObject(root, obj map[string]any, loc string, add func(sev, code, loc, format string, args ...any)) {
 	for _, k := range sortedKeys(obj) {
 		if strings.HasPrefix(k, "x-") && !slices.Contains(Keywords, k) {
 			add("error", "UNKNOWN_KEYWORD", string(jsontext.Pointer(loc).AppendToken(k)), "unknown keyword %s: it is ignored by validators", k)
@@ -111,7 +111,7 @@ func lintObject(obj map[string]any, loc string, add func(sev, code, loc, format 
 		if err != nil || base == nil {
 			return // compile already refused bad pointers
 		}
-		if len(p.tokens) > 0 && subschemaAt(base, p.tokens) == nil {
+		if len(p.tokens) > 0 && subschemaAt(root, base, p.tokens) == nil {
 			add("warning", "UNRESOLVED_POINTER", kwLoc, "pointer %s does not resolve through the schema's properties and items", s)
 		}
 	}
@@ -148,7 +148,7 @@ func lintObject(obj map[string]any, loc string, add func(sev, code, loc, format 
 					if s, ok := m[side].(string); ok {
 						resolves(obj, kwLoc, s)
 						if p, err := parsePointer(s, false); err == nil {
-							kinds[j], declared[j] = declaredKind(subschemaAt(obj, p.tokens))
+							kinds[j], declared[j] = declaredKind(subschemaAt(root, obj, p.tokens))
 						}
 					}
 				}
@@ -166,7 +166,7 @@ func lintObject(obj map[string]any, loc string, add func(sev, code, loc, format 
 					// x-sum's field is into each item of the list of
 					if f, ok := m["field"].(string); ok {
 						if p, err := parsePointer(of, false); err == nil {
-							if list := subschemaAt(obj, p.tokens); list != nil {
+							if list := subschemaAt(root, obj, p.tokens); list != nil {
 								its, _ := list["items"].(map[string]any)
 								resolves(its, kwLoc, f)
 							}
@@ -190,7 +190,7 @@ func lintObject(obj map[string]any, loc string, add func(sev, code, loc, format 
 				if m["compute"] == "application" {
 					if s, ok := m["target"].(string); ok {
 						if p, err := parsePointer(s, false); err == nil && len(p.tokens) > 0 {
-							parent := subschemaAt(obj, p.tokens[:len(p.tokens)-1])
+							parent := subschemaAt(root, obj, p.tokens[:len(p.tokens)-1])
 							if req, ok := parent["required"].([]any); ok && slices.Contains(req, any(p.tokens[len(p.tokens)-1])) {
 								add("error", "COMPUTED_REQUIRED", kwLoc, "target %s is computed by the application but the schema requires it: raw outputs that omit it fail", s)
 							}

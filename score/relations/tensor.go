@@ -19,7 +19,7 @@ type decimalCheck struct {
 	rounding string
 }
 
-func compileDecimal(obj, m map[string]any) (check, error) {
+func compileDecimal(root, obj, m map[string]any) (check, error) {
 	c := &decimalCheck{scale: -1, rounding: stringField(m, "rounding", "half_even")}
 	var err error
 	if c.target, err = needPointer(m, "target", false); err != nil {
@@ -40,8 +40,8 @@ func compileDecimal(obj, m map[string]any) (check, error) {
 	if _, ok := roundings[c.rounding]; !ok {
 		return nil, fmt.Errorf("unknown rounding %q", c.rounding)
 	}
-	markDecimal(obj, &c.target)
-	c.e.markDecimal(obj)
+	markDecimal(root, obj, &c.target)
+	c.e.markDecimal(root, obj)
 	return c, nil
 }
 

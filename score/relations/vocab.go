@@ -54,6 +54,9 @@ var keywordsSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 // runState carries what one contract check needs beyond the value at hand: the
 // document root (for x-tensor dims) and, while assembling, the computed values.
 type runState struct {
+	// schema is the contract's schema document, for a local $ref a relation's
+	// pointer walks through (subschemaAt)
+	schema     map[string]any
 	root       any
 	assembling bool
 	inserts    []Insertion
