@@ -358,16 +358,24 @@ func TestSchemaMisspeltRelationKeyword(t *testing.T) {
 // TestLintCompareKinds: x-compare's lint names the types as the schema
 // declares them; a date and a date-time compare as instants.
 func TestLintCompareKinds(t *testing.T) {
-	for _, tc := range []struct{ left, right, want string }{
-		{`{"type":"string","format":"date"}`, `{"type":"number"}`, "declared date vs number always fails"},
-		{`{"type":"string","format":"date-time"}`, `{"type":"boolean"}`, "declared date-time vs boolean always fails"},
-		{`{"type":"integer"}`, `{"type":"string"}`, "declared integer vs string always fails"},
-		{`{"type":"string","format":"decimal"}`, `{"type":"string"}`, "declared decimal string vs string always fails"},
-		{`{"type":"string","format":"date"}`, `{"type":"string","format":"date-time"}`, ""},
-		{`{"type":"integer"}`, `{"type":"number"}`, ""},
-		{`{"type":"string","format":"decimal"}`, `{"type":"integer"}`, ""},
+	for _, tc := range []struct{ left, right, want, as string }{
+		{`{"type":"string","format":"date"}`, `{"type":"number"}`, "declared date vs number always fails", ""},
+		{`{"type":"string","format":"date-time"}`, `{"type":"boolean"}`, "declared date-time vs boolean always fails", ""},
+		{`{"type":"integer"}`, `{"type":"string"}`, "declared integer vs string always fails", ""},
+		{`{"type":"string","format":"decimal"}`, `{"type":"string"}`, "declared decimal string vs string always fails", ""},
+		{`{"type":"string","format":"date"}`, `{"type":"string","format":"date-time"}`, "", ""},
+		{`{"type":"integer"}`, `{"type":"number"}`, "", ""},
+		{`{"type":"string","format":"decimal"}`, `{"type":"integer"}`, "", ""},
+		// as reads a string side as its kind: compared by value, no lint
+		{`{"type":"string","format":"decimal"}`, `{"type":"string"}`, "", "decimal"},
+		{`{"type":"string"}`, `{"type":"string","format":"date-time"}`, "", "date"},
+		{`{"type":"boolean"}`, `{"type":"string"}`, "declared boolean vs string always fails", "decimal"},
 	} {
-		c := mustContract(t, `{"properties":{"a":`+tc.left+`,"b":`+tc.right+`},"x-compare":[{"left":"/a","op":"lt","right":"/b"}]}`)
+		as := ""
+		if tc.as != "" {
+			as = `,"as":"` + tc.as + `"`
+		}
+		c := mustContract(t, `{"properties":{"a":`+tc.left+`,"b":`+tc.right+`},"x-compare":[{"left":"/a","op":"lt","right":"/b"`+as+`}]}`)
 		got := ""
 		for _, f := range Lint(c) {
 			if f.Code == "INCOMPATIBLE_COMPARE" {

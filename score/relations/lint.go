@@ -152,6 +152,15 @@ func lintObject(root, obj map[string]any, loc string, add func(sev, code, loc, f
 						}
 					}
 				}
+				if as, _ := m["as"].(string); as != "" {
+					// as reads a string side as a decimal or an instant
+					asKind := map[string]string{"decimal": "number", "date": "instant", "date-time": "instant"}[as]
+					for j := range kinds {
+						if kinds[j] == "string" && asKind != "" {
+							kinds[j] = asKind
+						}
+					}
+				}
 				if kinds[0] != "" && kinds[1] != "" && kinds[0] != kinds[1] {
 					add("error", "INCOMPATIBLE_COMPARE", kwLoc, "x-compare %v with %v: declared %s vs %s always fails",
 						m["left"], m["right"], declared[0], declared[1])
