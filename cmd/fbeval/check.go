@@ -368,9 +368,11 @@ func (c *CheckCmd) runContract(env *Env, output []byte) error {
 	var res *relations.Result
 	if c.Assemble {
 		assembled, r, err := ct.AssembleContext(output, ctx, opts)
-		if err != nil {
+		if err != nil && r == nil {
 			return &exitError{code: 2, err: err}
 		}
+		// an output that is no JSON is the result's INVALID_JSON, a FAIL
+		// (exit 1) as check gives it without --assemble
 		res = r
 		res.Lint = lint
 		if c.Format == "json" {
