@@ -2,9 +2,14 @@ package relations
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/contract/usage"
+	"github.com/fbeval/fbeval/schemas"
 )
 
 // Context is a context file: the facts an output's bound values must equal, their
@@ -37,10 +42,17 @@ func ParseContext(name string, data []byte) (*Context, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: a context must be a JSON object", name)
 	}
-	for k := range obj {
-		if k != "version" && k != "approved" && k != "facts" && k != "description" {
-			return nil, fmt.Errorf("%s: unknown field %q", name, k)
+	fields := []string{"approved", "description", "facts", "version"}
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
+		if slices.Contains(fields, k) {
+			continue
 		}
+		rec := contract.Record{File: name, Line: 1, Col: 1, Raw: data}
+		if _, ok := obj["facts"]; !ok && usage.Suggest(k, fields) == "" {
+			// the facts alone, or an output, given as the context
+			return nil, rec.Errorf(contract.PointerOffset(data, string(schemas.Pointer([]string{k}))), "unknown field %q: this is no context, which holds its approved facts in \"facts\" beside its version and approved ({\"version\": 1, \"approved\": true, \"facts\": {...}}, docs/contracts.md)", k)
+		}
+		return nil, rec.Errorf(contract.PointerOffset(data, string(schemas.Pointer([]string{k}))), "unknown field %q (a context's fields are %s)%s", k, strings.Join(fields, ", "), usage.Suggest(k, fields))
 	}
 	c := &Context{}
 	vs, _ := obj["version"].(interface{ String() string })

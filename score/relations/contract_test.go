@@ -211,6 +211,20 @@ func TestParseContext(t *testing.T) {
 			t.Errorf("accepted %s", bad)
 		}
 	}
+	// an unknown field at its place, the one meant named; the facts alone (or
+	// an output) given as the context said to be no context; the same first
+	// field named whatever the map's order
+	for _, tc := range []struct{ in, want string }{
+		{`{"version": 3, "approved": true, "fact": {}}`, `x:1:42: unknown field "fact" (a context's fields are approved, description, facts, version); did you mean facts`},
+		{`{"customer": {"id": "C-1"}, "currency": "EUR"}`, `x:1:41: unknown field "currency": this is no context, which holds its approved facts in "facts" beside its version and approved ({"version": 1, "approved": true, "facts": {...}}, docs/contracts.md)`},
+	} {
+		for range 5 {
+			if _, err := ParseContext("x", []byte(tc.in)); err == nil || err.Error() != tc.want {
+				t.Errorf("%s: %v\nwant %s", tc.in, err, tc.want)
+				break
+			}
+		}
+	}
 	// the contract given as the context (the two flags swapped) says so
 	_, err = ParseContext("c.json", []byte(`{"schema_version":"fbeval-contract/v1","id":"t","version":"1","schema":{}}`))
 	if want := "c.json: this is an fbeval contract (fbeval-contract/v1), not an approved context ({version, approved, facts}): give a file of that kind (docs/contracts.md)"; err == nil || err.Error() != want {
