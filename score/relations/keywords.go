@@ -525,6 +525,25 @@ func compileCompare(root, obj map[string]any, m map[string]any) (check, error) {
 			}
 		}
 	}
+	// a constant the comparison reads as a date or a decimal must be one: a
+	// bad one failed every output, the message blaming the output's value
+	for i, o := range []operand{c.left, c.right} {
+		str, isStr := o.value.(string)
+		if !o.isConst || !isStr {
+			continue
+		}
+		side := []string{"left", "right"}[i]
+		switch c.as {
+		case "date", "date-time":
+			if _, ok := parseInstant(str); !ok {
+				return nil, fmt.Errorf("%s: the constant %q is no %s, which the comparison reads it as (YYYY-MM-DD, or an RFC 3339 date-time such as 2024-06-01T09:00:00Z)", side, str, c.as)
+			}
+		case "decimal":
+			if _, err := numberOf(str, pointer{decimal: true}); err != nil {
+				return nil, fmt.Errorf("%s: the constant %q is no decimal literal, which the comparison reads it as (\"12.50\")", side, str)
+			}
+		}
+	}
 	return c, nil
 }
 

@@ -276,3 +276,24 @@ func TestFormatThroughRef(t *testing.T) {
 		t.Errorf("lint of a pointer through $ref: %+v", l)
 	}
 }
+
+// TestInstantForms: RFC 3339's lower-case t and z and a leap second, which
+// the format check takes, compare as instants (they failed the relation as no
+// date-time); a constant a comparison reads as a date or a decimal is refused
+// when the contract loads if it is none (every output failed, blamed).
+func TestInstantForms(t *testing.T) {
+	runCases(t, `{"properties":{"s":{"type":"string","format":"date-time"},"e":{"type":"string","format":"date-time"}},"x-compare":[{"left":"/s","op":"lt","right":"/e"}]}`, []kwCase{
+		{"lower case", `{"s":"2024-06-01t07:30:00z","e":"2024-06-01T09:00:00Z"}`, nil},
+		{"leap second", `{"s":"2016-12-31T23:59:60Z","e":"2017-01-01T00:00:01Z"}`, nil},
+		{"leap second after", `{"s":"2016-12-31T23:59:60Z","e":"2016-12-31T23:59:59Z"}`, []string{"COMPARE_FAILED /s,/e"}},
+	})
+	for _, tc := range []struct{ schema, want string }{
+		{`{"properties":{"d":{"type":"string","format":"date"}},"x-compare":[{"left":"/d","op":"ge","right":{"const":"2024-1-1"}}]}`, `right: the constant "2024-1-1" is no date`},
+		{`{"properties":{"p":{"type":"string"}},"x-compare":[{"left":"/p","op":"le","right":{"const":"1,50"},"as":"decimal"}]}`, `right: the constant "1,50" is no decimal literal`},
+	} {
+		_, err := ParseContract("c.json", []byte(`{"schema_version":"fbeval-contract/v1","id":"t","version":"1","schema":`+tc.schema+`}`))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.schema, err, tc.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/cockroachdb/apd/v3"
@@ -158,8 +159,22 @@ func equalJSON(a, b any) bool {
 
 // parseInstant reads an RFC 3339 date-time or a full date (taken as midnight UTC).
 func parseInstant(s string) (time.Time, bool) {
+	// RFC 3339 takes t and z in lower case, which Go's parser does not
+	s = strings.Map(func(r rune) rune {
+		if r == 't' || r == 'z' {
+			return r - 'a' + 'A'
+		}
+		return r
+	}, s)
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
 		return t, true
+	}
+	if len(s) >= 19 && s[10] == 'T' && s[16:19] == ":60" {
+		// a leap second, which RFC 3339 (and the format check) takes and
+		// Go's parser does not: the instant after :59
+		if t, err := time.Parse(time.RFC3339Nano, s[:17]+"59"+s[19:]); err == nil {
+			return t.Add(time.Second), true
+		}
 	}
 	if t, err := time.Parse(time.DateOnly, s); err == nil {
 		return t, true
