@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fbeval/fbeval/contract"
+	"github.com/fbeval/fbeval/schemas"
 )
 
 // Verdicts.
@@ -147,10 +148,14 @@ func insertAt(doc any, ptr string, v any) error {
 	if err != nil || len(p.tokens) == 0 {
 		return fmt.Errorf("cannot insert a computed value at %q", ptr)
 	}
-	parent, ok := pointer{tokens: p.tokens[:len(p.tokens)-1]}.resolve(doc)
+	up := pointer{tokens: p.tokens[:len(p.tokens)-1]}
+	parent, ok := up.resolve(doc)
+	if !ok {
+		return fmt.Errorf("cannot insert at %s: the object it goes in, %s, is absent from the output (the application computes the value, not the object that holds it)", ptr, string(schemas.Pointer(up.tokens)))
+	}
 	obj, isObj := parent.(map[string]any)
-	if !ok || !isObj {
-		return fmt.Errorf("cannot insert at %s: its parent is not an object", ptr)
+	if !isObj {
+		return fmt.Errorf("cannot insert at %s: %s is %s, not an object", ptr, string(schemas.Pointer(up.tokens)), describe(parent))
 	}
 	obj[p.tokens[len(p.tokens)-1]] = v
 	return nil

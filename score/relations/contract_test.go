@@ -256,6 +256,12 @@ func TestAssemble(t *testing.T) {
 	if r := c.Check([]byte(`{"lines":[]}`), nil, CheckOptions{}); r.Verdict != Pass {
 		t.Fatalf("check of raw output: %q", codes(r))
 	}
+	// a place whose object is absent: said so (it said the parent was no object)
+	nested := mustContract(t, `{"type":"object","properties":{"lines":{"type":"array"},"summary":{"type":"object","properties":{"n":{"type":"integer"}}}},
+		"x-count":{"target":"/summary/n","of":"/lines","compute":"application"}}`)
+	if _, r, _ := nested.Assemble([]byte(`{"lines":[1]}`)); len(r.Errors) != 1 || r.Errors[0].Message != "cannot insert at /summary/n: the object it goes in, /summary, is absent from the output (the application computes the value, not the object that holds it)" {
+		t.Errorf("absent parent: %+v", r.Errors)
+	}
 	_, r, err = c.Assemble([]byte(`{`))
 	if err == nil || r.Verdict != Fail {
 		t.Fatal("invalid JSON assembled")
