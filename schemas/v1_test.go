@@ -199,6 +199,8 @@ func TestV1Examples(t *testing.T) {
 		{"fbeval-toolcall-case", "/expected/missingFields", []any{"city"}, "/expected/missingFields: maxItems: got 1, want 0"},
 		{"fbeval-toolcall-case", "/expected/action", "refuse", "/expected/arguments: maxProperties: got 2, want 0"},
 		{"fbeval-toolcall-case", "/expected/extra", 1, "/expected: additional properties 'extra' not allowed"},
+		{"fbeval-toolcall-case", "/notes", "a field of the dataset's own", ""},
+		{"fbeval-toolcall-case", "/provenance", deleted, ""},
 		{"fbeval-toolcall-case", "/policy/ordered/0", []any{"checkIn"}, "/policy/ordered/0: minItems: got 1, want 2"},
 		{"fbeval-toolcall-case", "/humanReviewed", "yes", "/humanReviewed: got string, want boolean"},
 	}

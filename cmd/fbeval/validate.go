@@ -11,6 +11,7 @@ import (
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/contract/usage"
 	"github.com/fbeval/fbeval/export"
+	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/schemas"
 	"github.com/fbeval/fbeval/score"
 	"github.com/fbeval/fbeval/score/relations"
@@ -195,11 +196,18 @@ func datasetProblem(file string) string {
 
 // loadsAsRead checks a file of one JSON object as the command that reads it
 // does, beyond its schema: a contract as check and contract lint load it (a
-// misspelt keyword checks nothing, and they refuse it).
+// misspelt keyword checks nothing, and they refuse it), a CogLang fixture as
+// export and score read it.
 func loadsAsRead(file string, raw []byte) error {
-	if _, version := contract.KindOf(raw); version != contract.ContractV1 {
-		return nil
+	switch _, version := contract.KindOf(raw); version {
+	case contract.ContractV1:
+		_, err := relations.ParseContract(file, raw)
+		return err
+	case contract.CogLangFixture:
+		// a member that misspells one the reader takes, a case's heads
+		// null: what export and score refuse beyond the schema
+		_, err := fixtures.ParseCogLangFixture(file, raw)
+		return err
 	}
-	_, err := relations.ParseContract(file, raw)
-	return err
+	return nil
 }

@@ -126,7 +126,7 @@ func checkBatchVersion(rd *contract.Reader, name string, opts score.Options) ([]
 	}
 	line, col := rd.HeaderPosition("schema_version")
 	if opts.StrictBatch {
-		return nil, &contract.InputError{Kind: contract.ErrVersion, File: name, Line: line, Col: col, Msg: "the batch schema_version must be \"" + contract.CogLangResponseBatch + "\", got " + shortValue(v) + " (--strict; without it the batch version is ignored, as the reference ignores it)"}
+		return nil, &contract.InputError{Kind: contract.ErrVersion, File: name, Line: line, Col: col, Msg: "the batch schema_version must be \"" + contract.CogLangResponseBatch + "\", got " + shortValue(v) + " (--strict; without it the batch is read as the reference reads it, with a warning)"}
 	}
 	w := fmt.Sprintf("%s:%d:%d: the batch schema_version is %s, not \"%s\": read as the reference reads it, its records as they are (--strict refuses it)", name, line, col, contract.ShortLine(string(v)), contract.CogLangResponseBatch)
 	return append(slices.Clip(warnings), w), nil
