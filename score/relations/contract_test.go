@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -421,5 +422,29 @@ func TestContractExpansionRefused(t *testing.T) {
 	_, err := ParseContract("c.json", data)
 	if err == nil || !strings.Contains(err.Error(), "schema: /$defs/d12: checking one value against it would visit more than 20000 subschemas") || !strings.HasPrefix(err.Error(), "c.json:1:") {
 		t.Fatalf("%v", err)
+	}
+}
+
+// TestLintComputedCycle: computed targets that depend on each other (a from b,
+// b from a) can never be computed: a lint error (--assemble computed none and
+// passed); computed targets in a chain (each line's sum, then the total of the
+// sums) are none.
+func TestLintComputedCycle(t *testing.T) {
+	cycle := mustContract(t, `{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"},"c":{"type":"number"}},
+		"x-product":[{"target":"/a","factors":["/b","/c"],"compute":"application"},{"target":"/b","factors":["/a","/c"],"compute":"application"}]}`)
+	var got []string
+	for _, f := range Lint(cycle) {
+		got = append(got, f.Severity+" "+f.Code+" "+f.Location+": "+f.Message)
+	}
+	if want := "error COMPUTED_CYCLE #/x-product: computed targets depend on each other (/a <- /b <- /a): none can be computed, and --assemble leaves them out"; !slices.Contains(got, want) {
+		t.Errorf("lint %q, want %q among them", got, want)
+	}
+	chain := mustContract(t, `{"type":"object","properties":{"orders":{"type":"array","items":{"type":"object","properties":{"lines":{"type":"array"},"sum":{"type":"number"}},
+		"x-sum":{"target":"/sum","of":"/lines","field":"/amt","compute":"application"}}},"total":{"type":"number"}},
+		"x-sum":{"target":"/total","of":"/orders","field":"/sum","compute":"application"}}`)
+	for _, f := range Lint(chain) {
+		if f.Code == "COMPUTED_CYCLE" {
+			t.Errorf("a chain taken for a cycle: %+v", f)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fbeval/fbeval/schemas"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -35,11 +36,13 @@ func Lint(c *Contract) []LintFinding {
 		obj   map[string]any
 		loc   string
 		depth int
+		inst  []string // the instance path the schema is of ("*": each item); nil where none is known ($defs)
 	}
 	stack := []frame{}
 	if root != nil {
-		stack = append(stack, frame{root, "#", 0})
+		stack = append(stack, frame{root, "#", 0, []string{}})
 	}
+	var computed []computedRel
 	for len(stack) > 0 {
 		f := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -48,29 +51,58 @@ func Lint(c *Contract) []LintFinding {
 			continue
 		}
 		lintObject(root, f.obj, f.loc, add)
+		if f.inst != nil {
+			computed = append(computed, computedRels(f.obj, f.loc, f.inst)...)
+		}
+		// the instance path of a subschema: a property's, an item's ("*"),
+		// or the same (allOf and the like); none for the rest ($defs)
+		sub := func(extra ...string) []string {
+			if f.inst == nil {
+				return nil
+			}
+			return append(slices.Clone(f.inst), extra...)
+		}
 		for _, key := range []string{"properties", "$defs", "patternProperties", "dependentSchemas"} {
 			if m, ok := f.obj[key].(map[string]any); ok {
 				for _, k := range sortedKeys(m) {
-					if sub, ok := m[k].(map[string]any); ok {
-						stack = append(stack, frame{sub, string(jsontext.Pointer(f.loc + "/" + key).AppendToken(k)), f.depth + 1})
+					if s, ok := m[k].(map[string]any); ok {
+						var inst []string
+						if key == "properties" {
+							inst = sub(k)
+						}
+						stack = append(stack, frame{s, string(jsontext.Pointer(f.loc + "/" + key).AppendToken(k)), f.depth + 1, inst})
 					}
 				}
 			}
 		}
 		for _, key := range []string{"items", "additionalProperties", "not", "if", "then", "else", "contains"} {
-			if sub, ok := f.obj[key].(map[string]any); ok {
-				stack = append(stack, frame{sub, f.loc + "/" + key, f.depth + 1})
+			if s, ok := f.obj[key].(map[string]any); ok {
+				var inst []string
+				switch key {
+				case "items":
+					inst = sub("*")
+				case "if", "then", "else":
+					inst = sub()
+				}
+				stack = append(stack, frame{s, f.loc + "/" + key, f.depth + 1, inst})
 			}
 		}
 		for _, key := range []string{"allOf", "anyOf", "oneOf", "prefixItems"} {
 			if l, ok := f.obj[key].([]any); ok {
 				for i, s := range l {
-					if sub, ok := s.(map[string]any); ok {
-						stack = append(stack, frame{sub, f.loc + "/" + key + "/" + strconv.Itoa(i), f.depth + 1})
+					if s, ok := s.(map[string]any); ok {
+						var inst []string
+						if key != "prefixItems" {
+							inst = sub()
+						}
+						stack = append(stack, frame{s, f.loc + "/" + key + "/" + strconv.Itoa(i), f.depth + 1, inst})
 					}
 				}
 			}
 		}
+	}
+	if loc, path := computedCycle(computed); loc != "" {
+		add("error", "COMPUTED_CYCLE", loc, "computed targets depend on each other (%s): none can be computed, and --assemble leaves them out", path)
 	}
 	for _, b := range c.bindings {
 		if root != nil && subschemaAt(root, root, b.out.tokens) == nil {
@@ -231,6 +263,109 @@ func declaredKind(s map[string]any) (kind, declared string) {
 			kind = "number"
 		}
 		return kind, t
+	}
+	return "", ""
+}
+
+// computedRel is a target the application computes (compute: application)
+// and the instance paths its value is computed from, "*" for each item.
+type computedRel struct {
+	loc    string
+	target []string
+	from   [][]string
+}
+
+// computedRels are the computed targets of one schema object, of the instance
+// at inst.
+func computedRels(obj map[string]any, loc string, inst []string) []computedRel {
+	var out []computedRel
+	abs := func(s string) []string {
+		p, err := parsePointer(s, true)
+		if err != nil {
+			return nil
+		}
+		return append(slices.Clone(inst), p.tokens...)
+	}
+	for _, kw := range []string{"x-count", "x-sum", "x-product"} {
+		for _, entry := range asList(obj[kw]) {
+			m, _ := entry.(map[string]any)
+			t, _ := m["target"].(string)
+			if m == nil || m["compute"] != "application" || t == "" {
+				continue
+			}
+			rel := computedRel{loc: loc + "/" + kw, target: abs(t)}
+			if of, ok := m["of"].(string); ok {
+				from := abs(of)
+				if f, ok := m["field"].(string); ok {
+					if p, err := parsePointer(f, true); err == nil {
+						from = append(append(from, "*"), p.tokens...)
+					}
+				}
+				rel.from = append(rel.from, from)
+			}
+			if fs, ok := m["factors"].([]any); ok {
+				for _, f := range fs {
+					if s, ok := f.(string); ok {
+						rel.from = append(rel.from, abs(s))
+					}
+				}
+			}
+			out = append(out, rel)
+		}
+	}
+	return out
+}
+
+// computedCycle finds computed targets that depend on each other: the first
+// one's location and the path of targets ("/a <- /b <- /a"), "" when none do.
+// A target depends on another when a path it is computed from holds it (the
+// same path, or one above it; "*" matches any item).
+func computedCycle(rels []computedRel) (loc, path string) {
+	holds := func(from, target []string) bool {
+		if len(from) > len(target) {
+			return false
+		}
+		for i, t := range from {
+			if t != target[i] && t != "*" && target[i] != "*" {
+				return false
+			}
+		}
+		return true
+	}
+	text := func(toks []string) string { return string(schemas.Pointer(toks)) }
+	state := make([]int, len(rels)) // 0 unseen, 1 on the path, 2 done
+	var stack []int
+	var visit func(i int) bool
+	visit = func(i int) bool {
+		state[i] = 1
+		stack = append(stack, i)
+		for _, from := range rels[i].from {
+			for j := range rels {
+				if !holds(from, rels[j].target) {
+					continue
+				}
+				if state[j] == 1 {
+					k := slices.Index(stack, j)
+					names := []string{}
+					for _, n := range stack[k:] {
+						names = append(names, text(rels[n].target))
+					}
+					loc, path = rels[j].loc, strings.Join(append(names, text(rels[j].target)), " <- ")
+					return true
+				}
+				if state[j] == 0 && visit(j) {
+					return true
+				}
+			}
+		}
+		stack = stack[:len(stack)-1]
+		state[i] = 2
+		return false
+	}
+	for i := range rels {
+		if state[i] == 0 && visit(i) {
+			return loc, path
+		}
 	}
 	return "", ""
 }
