@@ -355,6 +355,9 @@ func (c *CheckCmd) runContract(env *Env, output []byte) error {
 		}
 		env.warnf("%s: contract lint: %s %s at %s: %s%s", c.Contract, fd.Severity, fd.Code, fd.Location, fd.Message, why)
 	}
+	if c.ContextVersion != nil && *c.ContextVersion < 0 {
+		return usageError("--context-version %d: a context's version is 0 or more", *c.ContextVersion)
+	}
 	if c.ContextVersion != nil && c.Context == "" {
 		return usageError("--context-version %d goes with --context FILE: the version is the context's", *c.ContextVersion)
 	}
