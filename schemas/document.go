@@ -56,10 +56,7 @@ func CompileValue(doc strictjson.Value, exts ...Extension) (*jsonschema.Schema, 
 	}
 	s, err := c.Compile(DocumentURL)
 	if err != nil {
-		if me := unknownMetaschema(doc, err); me != nil {
-			return nil, me
-		}
-		if me := unresolvedRef(doc, err); me != nil {
+		if me := RefError(doc, err, DocumentURL); me != nil {
 			return nil, me
 		}
 		return nil, CompileError(err)
@@ -129,6 +126,18 @@ func oneLine(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
 }
 
+// RefError places err, a compiler's failure to load or resolve what the
+// schema document doc (added at base) names, at its place in doc: a $schema
+// of no meta-schema fbeval compiles, or a $ref that resolves nowhere or names
+// another document (the library's words name its internal URL and say
+// "failing loading"); nil for another error.
+func RefError(doc strictjson.Value, err error, base string) *MetaschemaError {
+	if me := unknownMetaschema(doc, err); me != nil {
+		return me
+	}
+	return unresolvedRef(doc, err, base)
+}
+
 // unknownMetaschema is err, a compiler's failure to load a document, when the
 // document is the meta-schema doc's $schema names: a draft fbeval does not
 // compile (draft-03) or a URL of no meta-schema. The library's words were
@@ -156,7 +165,7 @@ func unknownMetaschema(doc strictjson.Value, err error) *MetaschemaError {
 // says what a $ref may name; nil for another error. The library's error names
 // the document's internal URL (failing loading "mem:///fbeval/Person"),
 // nothing the user wrote.
-func unresolvedRef(doc strictjson.Value, err error) *MetaschemaError {
+func unresolvedRef(doc strictjson.Value, err error, baseURL string) *MetaschemaError {
 	var target, why string
 	whole := false // the target is compared with its fragment
 	var le *jsonschema.LoadURLError
@@ -172,7 +181,7 @@ func unresolvedRef(doc strictjson.Value, err error) *MetaschemaError {
 	default:
 		return nil
 	}
-	base, _ := url.Parse(DocumentURL)
+	base, _ := url.Parse(baseURL)
 	var found string // the $ref's pointer
 	var ref string
 	var walk func(v strictjson.Value, at jsontext.Pointer)

@@ -192,7 +192,11 @@ func ParseContract(name string, data []byte) (*Contract, error) {
 		return nil, rec.Errorf(contract.PointerOffset(data, string(schemas.Pointer([]string{unknown[0]}))), "unknown field %q (a contract's fields are %s)%s", unknown[0], strings.Join(names, ", "), usage.Suggest(unknown[0], names))
 	}
 	if sv, _ := obj["schema_version"].(string); sv != contract.ContractV1 {
-		return nil, fmt.Errorf("%s: schema_version must be %q", name, contract.ContractV1)
+		rec := contract.Record{File: name, Line: 1, Col: 1, Raw: data}
+		if _, ok := obj["schema_version"]; !ok {
+			return nil, rec.Errorf(0, "the contract has no schema_version: want %q", contract.ContractV1)
+		}
+		return nil, rec.Errorf(contract.PointerOffset(data, "/schema_version"), "schema_version must be %q (the version this fbeval reads), got %s", contract.ContractV1, contract.ShortLine(describe(obj["schema_version"])))
 	}
 	for _, f := range []struct {
 		key string
@@ -261,6 +265,10 @@ func ParseContract(name string, data []byte) (*Contract, error) {
 	switch {
 	case errors.As(err, &ce):
 		return nil, rec.Errorf(at(strings.TrimPrefix(ce.loc, "#")), "schema: %s", ce.Error())
+	case err != nil && refError(data, err) != nil:
+		// a $ref to another document, a $schema of no meta-schema: placed
+		me := refError(data, err)
+		return nil, rec.Errorf(at(me.Pointer), "%s", me.Error())
 	case err != nil && errors.As(schemas.CompileError(err), &me):
 		return nil, rec.Errorf(at(me.Pointer), "%s", me.Error())
 	case err != nil:
@@ -276,6 +284,19 @@ func ParseContract(name string, data []byte) (*Contract, error) {
 		}
 	}
 	return c, nil
+}
+
+// refError is schemas.RefError of the contract's schema in data.
+func refError(data []byte, err error) *schemas.MetaschemaError {
+	doc, perr := strictjson.Parse(string(data))
+	if perr != nil {
+		return nil
+	}
+	schema, ok := doc.Get("schema")
+	if !ok {
+		return nil
+	}
+	return schemas.RefError(schema, err, contractURL)
 }
 
 type leaf struct {
