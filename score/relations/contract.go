@@ -217,22 +217,26 @@ func ParseContract(name string, data []byte) (*Contract, error) {
 		}
 	}
 	if raw, ok := obj["bindings"]; ok {
+		rec := contract.Record{File: name, Line: 1, Col: 1, Raw: data}
 		m, ok := raw.(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("%s: bindings must be an object of pointers", name)
+			return nil, rec.Errorf(contract.PointerOffset(data, "/bindings"), "bindings must be an object of pointers (output pointer: fact pointer)")
 		}
-		for out, fact := range m {
-			fs, ok := fact.(string)
+		// in name order, each mistake at its place: the same one said first
+		// on every run
+		for _, out := range slices.Sorted(maps.Keys(m)) {
+			at := contract.PointerOffset(data, string(schemas.Pointer([]string{"bindings", out})))
+			fs, ok := m[out].(string)
 			if !ok {
-				return nil, fmt.Errorf("%s: bindings %q must map to a pointer string", name, out)
+				return nil, rec.Errorf(at, "bindings %q must map to a pointer string (the fact's place in the context's facts, \"/customer/id\")", out)
 			}
 			op, err := parsePointer(out, false)
 			if err != nil {
-				return nil, fmt.Errorf("%s: bindings: %v", name, err)
+				return nil, rec.Errorf(at, "bindings: %v", err)
 			}
 			fp, err := parsePointer(fs, false)
 			if err != nil {
-				return nil, fmt.Errorf("%s: bindings %q: %v", name, out, err)
+				return nil, rec.Errorf(at, "bindings %q: %v", out, err)
 			}
 			c.Bindings[out] = fs
 			c.bindings = append(c.bindings, binding{op, fp})
