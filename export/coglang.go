@@ -158,7 +158,7 @@ func CogLangSourceOf(dataset string) (src fixtures.CogLangSource, path string) {
 
 // CheckCogLangFixture reads a fixture through once, holding one case at a
 // time, and returns its number of cases and what to warn of it (a byte order
-// mark, a case id given twice: fixtures.CogLangHeader.Warnings), or its first
+// mark, a case id given twice: fixtures.CogLangSource.Warnings), or its first
 // error: the first pass of an export that must refuse a bad fixture before
 // writing a byte.
 func CheckCogLangFixture(src fixtures.CogLangSource) (int, []string, error) {
@@ -172,14 +172,11 @@ func CheckCogLangFixture(src fixtures.CogLangSource) (int, []string, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	first, again, repeats := ids.Seal()
-	id := ""
-	if !repeats {
-		again = -1
-	} else if id, err = src.CaseIDAt(again); err != nil {
+	warnings, _, err := src.Warnings(h, ids)
+	if err != nil {
 		return 0, nil, err
 	}
-	return n, h.Warnings(src.Name, first, again, id), nil
+	return n, warnings, nil
 }
 
 // PythonPath returns p as Python's str(pathlib.Path(p)) writes it, which is how

@@ -88,7 +88,7 @@ func (c *ExportCmd) Run(env *Env) error {
 			return err
 		}
 		// a case no answer can pass is not asked (score warns of one)
-		if err := study.GoldError(plan); err != nil {
+		if err := study.GoldError(plan.Study.Dataset, plan.Cases); err != nil {
 			return err
 		}
 		if len(c.RepairFrom) == 0 && c.Format == "text" {

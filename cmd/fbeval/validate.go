@@ -187,8 +187,7 @@ func datasetProblem(file string) string {
 	if err != nil {
 		return err.Error()
 	}
-	plan := &export.ToolcallPlan{Study: contract.Study{Dataset: file}, Cases: cases}
-	if err := study.GoldError(plan); err != nil {
+	if err := study.GoldError(file, cases); err != nil {
 		return err.Error()
 	}
 	return ""

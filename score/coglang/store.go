@@ -35,7 +35,7 @@ type caseStore struct {
 	index   *contract.IDIndex
 	repeats bool // some id names more than one case
 	// warnings are what the fixture's reader says of it beyond its cases
-	// (CogLangHeader.Warnings)
+	// (CogLangSource.Warnings)
 	warnings []string
 	slots    pages[slot]
 	levels   []string   // by number
@@ -178,17 +178,11 @@ func newCaseStore(src fixtures.CogLangSource, refs bool, popts ParseOptions) (st
 	for _, p := range ids.p {
 		st.ids = append(st.ids, p...)
 	}
-	first, again, repeats := st.ids.Seal()
-	st.repeats = repeats
-	st.index = contract.NewIDIndex(st.ids)
-	id := ""
-	if !repeats {
-		again = -1
-	} else if id, err = src.CaseIDAt(again); err != nil {
+	if st.warnings, st.repeats, err = src.Warnings(st.header, st.ids); err != nil {
 		st.close()
 		return nil, err
 	}
-	st.warnings = st.header.Warnings(src.Name, first, again, id)
+	st.index = contract.NewIDIndex(st.ids) // of the ids Warnings sealed
 	return st, nil
 }
 

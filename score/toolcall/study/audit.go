@@ -10,7 +10,6 @@ import (
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/contract/strictjson"
 	"github.com/fbeval/fbeval/contract/usage"
-	"github.com/fbeval/fbeval/export"
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/schemas"
 	tc "github.com/fbeval/fbeval/score/toolcall"
@@ -73,18 +72,17 @@ func AuditOracle(cases []contract.Case) []OracleFailure {
 	return out
 }
 
-// GoldError is the first gold answer of plan's dataset that fails its own
-// contract, as one line at its case's line in the dataset, with how many do
+// GoldError is the first gold answer of the dataset at path (its cases read)
+// that fails its own contract, as one line at its case's line, with how many do
 // and what to do; nil when every one passes, or the dataset is the built-in
 // one (whose every gold answer passes: a test holds it). A case whose gold
 // answer fails (arguments its reference schema refuses, a policy they break,
 // a policy no value can keep) fails every answer, the right one too.
-func GoldError(plan *export.ToolcallPlan) error {
-	path := plan.Study.Dataset
+func GoldError(path string, cases []contract.Case) error {
 	if path == fixtures.ToolcallDatasetPath {
 		return nil
 	}
-	fails := AuditOracle(plan.Cases)
+	fails := AuditOracle(cases)
 	if len(fails) == 0 {
 		return nil
 	}

@@ -123,7 +123,7 @@ func New(plan *export.ToolcallPlan) (*Run, error) {
 		run.caseIndex[c.ID] = i
 		run.prepared[i], run.caseJudge[i] = pc, j
 	}
-	if err := GoldError(plan); err != nil {
+	if err := GoldError(plan.Study.Dataset, plan.Cases); err != nil {
 		// export refuses such a dataset; responses to one are scored, said
 		run.goldWarning = err.Error()
 	}
