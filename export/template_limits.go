@@ -9,6 +9,7 @@ import (
 	"text/template"
 	"text/template/parse"
 	"time"
+	"unicode/utf8"
 )
 
 // Prompt templates come from study files, so their work is bounded: a template
@@ -130,6 +131,93 @@ func checkNode(tree *parse.Tree, n parse.Node) error {
 		}
 	}
 	return nil
+}
+
+// checkPlacement refuses what a template (named t.Name(), parsed from text)
+// holds outside the prompts: text or actions outside its {{define}} blocks, and
+// a block that neither "system" nor "user" runs ({{template "x" .}}). A request
+// carries a system and a user message, so both would be left out of every
+// prompt, said nowhere (an assistant prefill, a rule written between blocks).
+func checkPlacement(t *template.Template, text string) error {
+	if t.Tree != nil && t.Tree.Root != nil {
+		for _, n := range t.Tree.Root.Nodes {
+			off := int(n.Position())
+			switch n := n.(type) {
+			case *parse.CommentNode:
+				continue
+			case *parse.TextNode:
+				trimmed := strings.TrimLeft(string(n.Text), " \t\r\n")
+				if trimmed == "" {
+					continue
+				}
+				off += len(n.Text) - len(trimmed)
+				line, col := lineCol(text, off)
+				return &templateError{line: line, col: col, msg: fmt.Sprintf(`text outside the {{define}} blocks is in no prompt (%s): move it into the "system" or "user" block, or make it a comment {{/* ... */}}`, quoteHead(strings.TrimSpace(trimmed)))}
+			}
+			line, col := lineCol(text, off)
+			return &templateError{line: line, col: col, msg: `an action outside the {{define}} blocks is in no prompt: move it into the "system" or "user" block`}
+		}
+	}
+	used := map[string]bool{}
+	var visit func(name string)
+	visit = func(name string) {
+		if used[name] {
+			return
+		}
+		used[name] = true
+		if b := t.Lookup(name); b != nil && b.Tree != nil {
+			templateRefs(b.Tree.Root, visit)
+		}
+	}
+	visit("system")
+	visit("user")
+	for _, name := range blockNames(t, t.Name()) {
+		if !used[name] {
+			at := blockAt(text, t.Lookup(name))
+			return &templateError{line: at[0], col: at[1], msg: fmt.Sprintf(`block %q is in no prompt: a request carries the "system" and "user" blocks and the blocks they run ({{template %q .}}); move its text into one of them, or remove it`, name, name)}
+		}
+	}
+	return nil
+}
+
+// templateRefs calls ref with the name of each template node n runs.
+func templateRefs(n parse.Node, ref func(string)) {
+	switch n := n.(type) {
+	case *parse.ListNode:
+		if n == nil {
+			return
+		}
+		for _, c := range n.Nodes {
+			templateRefs(c, ref)
+		}
+	case *parse.TemplateNode:
+		ref(n.Name)
+	case *parse.IfNode:
+		templateRefs(n.List, ref)
+		templateRefs(n.ElseList, ref)
+	case *parse.RangeNode:
+		templateRefs(n.List, ref)
+		templateRefs(n.ElseList, ref)
+	case *parse.WithNode:
+		templateRefs(n.List, ref)
+		templateRefs(n.ElseList, ref)
+	}
+}
+
+// lineCol is the 1-based line and column (in characters) of byte offset off in text.
+func lineCol(text string, off int) (int, int) {
+	off = min(max(off, 0), len(text))
+	line := 1 + strings.Count(text[:off], "\n")
+	col := 1 + utf8.RuneCountInString(text[strings.LastIndexByte(text[:off], '\n')+1:off])
+	return line, col
+}
+
+// quoteHead is s quoted, its first 40 characters where it is longer.
+func quoteHead(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return strconv.Quote(string(r[:40])) + "..."
+	}
+	return strconv.Quote(s)
 }
 
 // templateError is a construct of a template refused at its line and column.

@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
-	"unicode/utf8"
 
 	"github.com/fbeval/fbeval/contract"
 	"github.com/fbeval/fbeval/contract/strictjson"
@@ -207,6 +206,10 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 			}
 			return nil, &contract.InputError{File: name, Msg: fmt.Sprintf(`prompt template: no {{define %q}} block (%s): a template defines "system" and "user"`, part, found)}
 		}
+	}
+	if err := checkPlacement(t, tmplText); err != nil {
+		te := err.(*templateError)
+		return nil, &contract.InputError{File: name, Line: te.line, Col: te.col, Msg: "prompt template: " + te.msg}
 	}
 	p.tmpl = t
 	p.userAt = blockAt(tmplText, t.Lookup("user"))
@@ -677,9 +680,7 @@ func blockAt(text string, t *template.Template) [2]int {
 	if t == nil || t.Tree == nil || t.Tree.Root == nil {
 		return [2]int{}
 	}
-	off := min(int(t.Tree.Root.Position()), len(text))
-	line := 1 + strings.Count(text[:off], "\n")
-	col := 1 + utf8.RuneCountInString(text[strings.LastIndexByte(text[:off], '\n')+1:off])
+	line, col := lineCol(text, int(t.Tree.Root.Position()))
 	return [2]int{line, col}
 }
 
