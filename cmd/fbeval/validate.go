@@ -14,6 +14,7 @@ import (
 	"github.com/fbeval/fbeval/fixtures"
 	"github.com/fbeval/fbeval/schemas"
 	"github.com/fbeval/fbeval/score"
+	"github.com/fbeval/fbeval/score/coglang"
 	"github.com/fbeval/fbeval/score/relations"
 	"github.com/fbeval/fbeval/score/report"
 	"github.com/fbeval/fbeval/score/toolcall/study"
@@ -205,8 +206,45 @@ func loadsAsRead(file string, raw []byte) error {
 	case contract.CogLangFixture:
 		// a member that misspells one the reader takes, a case's heads
 		// null: what export and score refuse beyond the schema
-		_, err := fixtures.ParseCogLangFixture(file, raw)
-		return err
+		fx, err := fixtures.ParseCogLangFixture(file, raw)
+		if err != nil {
+			return err
+		}
+		return referenceFailures(file, fx)
 	}
 	return nil
+}
+
+// referenceFailures names the cases of a CogLang fixture that fail with their
+// own reference answers, scored as --reference-answers scores them (a
+// reference_expr that does not parse, a head the case does not expect, an
+// operator the language lacks): the fixture contradicts itself there, which
+// export and score read without a word.
+func referenceFailures(file string, fx *fixtures.CogLangFixture) error {
+	res := coglang.Score(fx, nil, coglang.Options{})
+	var first *coglang.CaseResult
+	firstAt, failing := 0, 0
+	for i := range res.Cases {
+		if c := &res.Cases[i]; c.Failures != 0 {
+			if first == nil {
+				first, firstAt = c, i
+			}
+			failing++
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	why := strings.Join(first.Failures.Categories(), ", ")
+	switch {
+	case first.ParseError != "":
+		why += ": " + first.ParseError
+	case len(first.Hallucinated) > 0:
+		why += ": " + strings.Join(first.Hallucinated, ", ")
+	}
+	which := fmt.Sprintf("case %q (case %d of the fixture) fails with its own reference_expr (%s)", first.CaseID, firstAt+1, why)
+	if failing > 1 {
+		which = fmt.Sprintf("%d cases fail with their own reference_expr, the first %q (case %d of the fixture) with %s", failing, first.CaseID, firstAt+1, why)
+	}
+	return &contract.InputError{File: file, Msg: fmt.Sprintf("%s: the fixture contradicts itself there; mend the case (fbeval score coglang --fixture %s --reference-answers lists each failing case)", which, file)}
 }
