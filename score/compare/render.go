@@ -275,6 +275,7 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 	fmt.Fprintf(&b, "## fbeval comparison: %s vs %s\n\n", md(r.A.Label), md(r.B.Label))
 	fmt.Fprintf(&b, "Study %s · dataset <code>%s</code> · seed %d · repeats %d · gap = %s minus %s\n\n",
 		md(r.StudyName()), md(r.Study.Dataset), r.Study.Seed, r.Study.Repeats, md(r.B.Label), md(r.A.Label))
+	fmt.Fprintf(&b, "Reports: %s <code>%s</code> · %s <code>%s</code>\n\n", md(r.A.Label), md(r.A.Path), md(r.B.Label), md(r.B.Path))
 	for _, s := range r.Warned() {
 		b.WriteString("**Warnings of " + md(s.Name()) + "**\n\n")
 		for _, w := range s.Warnings {
