@@ -165,6 +165,12 @@ func TestParseRetryAfter(t *testing.T) {
 		{"soon", 0},
 		{now.Add(7 * time.Second).Format(http.TimeFormat), 7 * time.Second},
 		{now.Add(-time.Hour).Format(http.TimeFormat), 0},
+		// a daily quota's wait past a million seconds is a wait, not none
+		// (it was read as no header: the call was retried at once)
+		{"2000000", 2000000 * time.Second},
+		{"1e12", 1e9 * time.Second},
+		{"+Inf", 1e9 * time.Second},
+		{"NaN", 0},
 	} {
 		if got := runner.ParseRetryAfter(tt.in, now); got != tt.want {
 			t.Errorf("ParseRetryAfter(%q) = %v, want %v", tt.in, got, tt.want)
@@ -186,6 +192,9 @@ func TestRetryAfterHeaders(t *testing.T) {
 		{"soon", "2", 2 * time.Second},
 		{"-5", "", 0},
 		{"", "", 0},
+		{"2000000000", "", 2000000 * time.Second},
+		{"1e15", "", 1e9 * time.Second},
+		{"NaN", "3", 3 * time.Second},
 	} {
 		h := http.Header{}
 		if tt.ms != "" {
@@ -218,6 +227,7 @@ func TestFinalErrors(t *testing.T) {
 		// a wait asked for longer than --max-backoff (a daily quota): asked
 		// again at --max-backoff it gets the same, so said at once
 		{"a wait longer than the run keeps", fakeserver.Fault{Status: 429, RetryAfter: "25920"}, time.Second, 1, "http_429", "HTTP 429 Too Many Requests (rate_limit_exceeded): fake failure (the provider asks to wait 7h12m0s, longer than --max-backoff 20ms: not asked again; run again with -o FILE once it has passed)"},
+		{"a wait of weeks", fakeserver.Fault{Status: 429, RetryAfter: "2000000"}, time.Second, 1, "http_429", "HTTP 429 Too Many Requests (rate_limit_exceeded): fake failure (the provider asks to wait 555h33m20s, longer than --max-backoff 20ms: not asked again; run again with -o FILE once it has passed)"},
 		{"a wait the run keeps", fakeserver.Fault{Status: 429, RetryAfter: "0.01"}, time.Second, 3, "http_429", "HTTP 429 Too Many Requests (rate_limit_exceeded): fake failure"},
 		{"non-JSON", fakeserver.Fault{NonJSON: true}, time.Second, 3, "bad_response", "the answer is not a chat completion: the body is an HTML page, not JSON (a proxy's, a sign-in page, or a web page at --base-url): <html><body>502 Bad Gateway</body></html>"},
 		{"reset", fakeserver.Fault{Reset: true}, time.Second, 3, "network", ""},

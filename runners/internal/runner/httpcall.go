@@ -487,14 +487,19 @@ func apiErrorText(body []byte) (kind, text string, ok bool) {
 	return kind, text, true
 }
 
+// maxRetryAfterSeconds is the longest wait a header is read as (about 31
+// years, where a time.Duration ends at 292): a longer one asks for at least
+// that, which is past any --max-backoff, so the call is given up at once.
+const maxRetryAfterSeconds = 1e9
+
 // RetryAfter is the wait an answer's headers ask for before a retry:
 // retry-after-ms (milliseconds, which Azure OpenAI sends and the OpenAI and
 // Anthropic SDKs read first), else Retry-After (ParseRetryAfter). Zero when
 // neither says.
 func RetryAfter(h http.Header, now time.Time) time.Duration {
 	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 && ms <= 1e9 {
-			return time.Duration(ms * float64(time.Millisecond))
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 {
+			return time.Duration(min(ms, maxRetryAfterSeconds*1e3) * float64(time.Millisecond))
 		}
 	}
 	return ParseRetryAfter(h.Get("Retry-After"), now)
@@ -508,10 +513,10 @@ func ParseRetryAfter(v string, now time.Time) time.Duration {
 		return 0
 	}
 	if secs, err := strconv.ParseFloat(v, 64); err == nil {
-		if secs <= 0 || secs > 1e6 {
+		if !(secs > 0) { // NaN too
 			return 0
 		}
-		return time.Duration(secs * float64(time.Second))
+		return time.Duration(min(secs, maxRetryAfterSeconds) * float64(time.Second))
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		if d := t.Sub(now); d > 0 {
