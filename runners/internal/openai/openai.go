@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -420,10 +421,9 @@ type responsesAnswer struct {
 	IncompleteDetails *struct {
 		Reason string `json:"reason"`
 	} `json:"incomplete_details"`
-	Error *struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
+	// Error is the error of a failed response ({"code": "server_error",
+	// ...}), or of a server that put its error in a 200 answer (no status)
+	Error  json.RawMessage              `json:"error"`
 	Output json.RawMessage              `json:"output"`
 	Usage  runner.Usage[responsesUsage] `json:"usage"`
 }
@@ -465,10 +465,20 @@ func ParseResponses(body []byte) (runner.Result, error) {
 	}
 	if a.Status == "failed" {
 		code := "failed"
-		if a.Error != nil && a.Error.Code != "" {
-			code = a.Error.Code
+		var e struct {
+			Code any `json:"code"`
+		}
+		if json.Unmarshal(a.Error, &e) == nil && e.Code != nil && e.Code != "" {
+			code = fmt.Sprint(e.Code)
 		}
 		return runner.Result{}, &runner.CallError{Code: "failed", Message: "the response failed (" + code + ")"}
+	}
+	if a.Status == "" {
+		// no response but an error in a 200 answer (a proxy's, OpenRouter's):
+		// its status code, retried as that status is, as for a chat completion
+		if ce := runner.ErrorInAnswer(a.Error); ce != nil {
+			return runner.Result{}, ce
+		}
 	}
 	if slices.Contains(unfinished, a.Status) {
 		// a background response not done, or one cancelled: no answer yet
@@ -534,8 +544,12 @@ func ParseResponses(body []byte) (runner.Result, error) {
 		res.Output = runner.String("")
 	}
 	if refusal.Len() > 0 {
-		// a refusal part beside output_text is a refusal too
-		res.FinishReason = "refusal"
+		// a refusal part beside output_text is a refusal too; one cut at
+		// the token limit keeps the reason it stopped (a chat completion's
+		// "length" is kept so)
+		if res.FinishReason == "" || res.FinishReason == "completed" {
+			res.FinishReason = "refusal"
+		}
 		keepRefusal(&res, refusal.String())
 	}
 	return res, nil

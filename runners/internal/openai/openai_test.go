@@ -341,6 +341,15 @@ func TestParseResponses(t *testing.T) {
 		{"refusal beside text", `{"status":"completed","output":[{"type":"message","content":[{"type":"output_text","text":"{"},{"type":"refusal","refusal":"no"}]}]}`, "{", "refusal", ""},
 		{"refusal beside empty text", `{"status":"completed","output":[{"type":"message","content":[{"type":"output_text","text":""},{"type":"refusal","refusal":"no"}]}]}`, "no", "refusal", ""},
 		{"failed", `{"status":"failed","error":{"code":"server_error","message":"x"}}`, "", "", "failed"},
+		// a refusal cut at the token limit keeps the reason it stopped, as a
+		// chat completion keeps "length" (it was a refusal, not cut short)
+		{"refusal cut short", `{"id":"resp_2","object":"response","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"model":"gpt-5","output":[{"type":"message","id":"msg_2","role":"assistant","status":"incomplete","content":[{"type":"refusal","refusal":"I'm sorry, I can"}]}],"usage":{"input_tokens":100,"input_tokens_details":{"cached_tokens":0},"output_tokens":16,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":116}}`, "I'm sorry, I can", "max_output_tokens", ""},
+		{"failed, a number for its code", `{"status":"failed","error":{"code":500,"message":"x"}}`, "", "", "the response failed (500)"},
+		// an error in place of a response, in a 200 answer (a proxy's): its
+		// status, as for a chat completion (it was a bad_response of a
+		// decoder's words)
+		{"an error in a 200 answer", `{"error":{"code":502,"message":"Provider returned error","metadata":{"provider_name":"X"}}}`, "", "", "HTTP 502 Bad Gateway: Provider returned error (in a 200 answer)"},
+		{"an error of no status in a 200 answer", `{"error":{"code":"rate_limited","message":"slow down"}}`, "", "", "the answer is an error: rate_limited: slow down"},
 		{"not json", `nope`, "", "", "not a Responses API response"},
 	} {
 		res, err := ParseResponses([]byte(tt.body))
