@@ -689,3 +689,24 @@ func TestWinnerLinePooled(t *testing.T) {
 		}
 	}
 }
+
+// TestNumbersAsReports: a comparison writes its figures as reports do: a tiny
+// negative gap (B lost one row of 2400) is "0.0 pp", where it read "-0.0 pp".
+func TestNumbersAsReports(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	for _, tt := range []struct{ got, want string }{
+		{gap(f(-1.0 / 24)), "0.0 pp"},
+		{gap(f(1.0 / 24)), "0.0 pp"},
+		{gap(f(0.06)), "+0.1 pp"},
+		{gap(f(-0.06)), "-0.1 pp"},
+		{gap(nil), "n/a"},
+		{num(f(-0.01)), "0.0"},
+		{pct(f(-0.01)), "0.0%"},
+		{pct(f(math.NaN())), "n/a"},
+		{interval(&[2]float64{-0.04, 1.26}), "[0.0, 1.3]"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("%q, want %q", tt.got, tt.want)
+		}
+	}
+}

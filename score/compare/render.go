@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -64,12 +63,7 @@ func verdict(r *Result, a Arm) string {
 	return "no clear winner"
 }
 
-func interval(iv *[2]float64) string {
-	if iv == nil {
-		return "n/a"
-	}
-	return "[" + num(&iv[0]) + ", " + num(&iv[1]) + "]"
-}
+var interval = report.Interval
 
 func pvalue(p *float64) string {
 	if p == nil {
@@ -129,30 +123,13 @@ func WriteJSON(w io.Writer, r *Result) error {
 	return nil
 }
 
-func pct(p *float64) string {
-	if p == nil || math.IsNaN(*p) {
-		return "n/a"
-	}
-	return strconv.FormatFloat(*p, 'f', 1, 64) + "%"
-}
-
-func num(p *float64) string {
-	if p == nil || math.IsNaN(*p) {
-		return "n/a"
-	}
-	return strconv.FormatFloat(*p, 'f', 1, 64)
-}
-
-func gap(p *float64) string {
-	if p == nil {
-		return "n/a"
-	}
-	s := num(p)
-	if *p > 0 && s != "0.0" {
-		s = "+" + s
-	}
-	return s + " pp"
-}
+// the number formats of reports, so a comparison reads as the reports it
+// compares (a tiny negative gap is "0.0 pp", not "-0.0 pp")
+var (
+	pct = report.Pct
+	num = report.Num
+	gap = report.Points
+)
 
 func outcome(ok bool) string {
 	if ok {

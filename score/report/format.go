@@ -28,11 +28,19 @@ func num(p *float64, d int) string {
 
 // pct formats a percentage with one decimal and a % sign, or n/a.
 func pct(p *float64) string {
-	if p == nil {
-		return na
+	if s := num(p, 1); s != na {
+		return s + "%"
 	}
-	return num(p, 1) + "%"
+	return na
 }
+
+// Num, Pct, Points and Interval are the number formats of a report (one
+// decimal; a tiny negative written as zero, not "-0.0"; n/a for none), for the
+// outputs read beside reports (compare's).
+func Num(p *float64) string          { return num(p, 1) }
+func Pct(p *float64) string          { return pct(p) }
+func Points(p *float64) string       { return points(p) }
+func Interval(iv *[2]float64) string { return interval(iv) }
 
 // points formats a signed difference in percentage points.
 func points(p *float64) string {
