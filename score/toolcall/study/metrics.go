@@ -287,7 +287,9 @@ func (acc *metricsAcc) finish(names []string) *ArmMetrics {
 	if acc.withTokens > 0 {
 		inTok, outTok := acc.inTok, acc.outTok
 		m.InputTokens, m.OutputTokens = &inTok, &outTok
-		if acc.prices != nil {
+		// a cost of token totals stopped at their largest value would be
+		// neither the cost nor that largest value: none is given
+		if acc.prices != nil && inTok < math.MaxInt64 && outTok < math.MaxInt64 {
 			cost, per, sat := usd(inTok, outTok, acc.prices, m.finalSuccesses)
 			m.TotalCostUSD, m.Saturated = &cost, m.Saturated || sat
 			// A cost per success from part of the records would understate it.

@@ -177,7 +177,7 @@ func (run *Run) Report() (*Aggregates, error) {
 	}
 	for _, arm := range s.Arms {
 		if m := rep.Arms[arm]; m != nil && m.Saturated {
-			rep.Warnings = append(rep.Warnings, arm+": a token total or the cost passed the largest value a report holds and is shown at that value (9223372036854775807 tokens, 1.7976931348623157e308 USD)")
+			rep.Warnings = append(rep.Warnings, arm+": a token total or the cost passed the largest value a report holds and is shown at that value (9223372036854775807 tokens, 1.7976931348623157e308 USD); the cost of a token total stopped there is not given")
 		}
 	}
 	var files score.FileWarnings

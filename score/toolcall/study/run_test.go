@@ -655,3 +655,31 @@ func TestSameRecipe(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenTotalsPastTheLargest: token totals past the largest a report holds
+// are shown at it, with a warning; their cost is none, where it was the cost
+// of the totals stopped there (neither the cost nor the value the warning
+// names: 15 times too low, unmarked).
+func TestTokenTotalsPastTheLargest(t *testing.T) {
+	one := 1.0
+	p := plan(t, "toolcall-quick", export.Overrides{Domains: []string{"hotels"}, Limit: ptr(2), InputPrice: &one, OutputPrice: &one})
+	var b strings.Builder
+	reqs, err := p.Requests(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range reqs {
+		fmt.Fprintf(&b, `{"request_id":%q,"output":%s,"input_token_count":%d,"output_token_count":%d}`+"\n", r.RequestID, quote(*r.ReferenceOutput), int64(math.MaxInt64), int64(1)<<62)
+	}
+	_, rep := scoreText(t, p, b.String())
+	m := rep.Arms[contract.ArmInputSchema]
+	if *m.InputTokens != math.MaxInt64 || !m.Saturated {
+		t.Fatalf("input tokens %d, saturated %v", *m.InputTokens, m.Saturated)
+	}
+	if m.TotalCostUSD != nil || m.CostPerSuccessUSD != nil {
+		t.Errorf("cost %v, per success %v: want none", *m.TotalCostUSD, m.CostPerSuccessUSD)
+	}
+	if !strings.Contains(strings.Join(rep.Warnings, "\n"), "the cost of a token total stopped there is not given") {
+		t.Errorf("warnings: %q", rep.Warnings)
+	}
+}
