@@ -284,6 +284,11 @@ func (r *Result) WriteText(w io.Writer) error {
 		head += fmt.Sprintf(" [assembled: %d value(s) computed by the application]", len(r.Inserted))
 	}
 	b.WriteString(head + "\n")
+	if r.Verdict == Fail && r.Note != "" {
+		// a FAIL of the schema or the relations, the facts not compared:
+		// said, as the JSON's note says it (a PASS there is NOT_CHECKED)
+		b.WriteString("note: " + r.Note + "\n")
+	}
 	for _, in := range r.Inserted {
 		fmt.Fprintf(&b, "computed %s = %v\n", in.Pointer, in.Value)
 	}
