@@ -235,11 +235,11 @@ func (c *Contract) checkBindings(doc any, ctx *Context, opts CheckOptions, r *Re
 		case !okOut:
 			verdict = Fail
 			r.Errors = append(r.Errors, Error{Code: CodeStateMismatch, Pointers: []string{b.out.text}, Expected: want,
-				Message: fmt.Sprintf("%s is missing; the fact at %s is %s", b.out.text, b.fact.text, describe(want))})
+				Message: fmt.Sprintf("%s is missing; the fact at %s is %s", pointerName(b.out.text, "the output"), pointerName(b.fact.text, "the facts"), describe(want))})
 		case jsonType(want) != jsonType(got) || !equalJSON(want, got):
 			verdict = Fail
 			r.Errors = append(r.Errors, Error{Code: CodeStateMismatch, Pointers: []string{b.out.text}, Expected: want, Actual: got,
-				Message: fmt.Sprintf("%s is %s, the fact at %s is %s", b.out.text, describe(got), b.fact.text, describe(want))})
+				Message: mismatchText(b.out.text, got, b.fact.text, want)})
 		}
 	}
 	return verdict

@@ -203,6 +203,42 @@ func TestContextAndBindings(t *testing.T) {
 	}
 }
 
+// TestStateMismatchText: a mismatch says how the values differ where each
+// alone says little: two arrays or objects at the first place they differ
+// (both read "array"), two strings that read alike by their Unicode form, the
+// root as the output or the facts (it read " is ...").
+func TestStateMismatchText(t *testing.T) {
+	for _, tt := range []struct{ out, fact, facts, output, want string }{
+		{"/items", "/cart", `{"cart":[{"sku":"A","qty":1},{"sku":"B","qty":2}]}`, `{"items":[{"sku":"A","qty":1},{"sku":"B","qty":3}]}`,
+			"/items is array, the fact at /cart is array: they differ first at /items/1/qty, 3, the fact's 2"},
+		{"/items", "/cart", `{"cart":[1,2]}`, `{"items":[1,2,3]}`,
+			"/items is array, the fact at /cart is array: they differ first at /items, 3 items, the fact's 2"},
+		{"/who", "/who", `{"who":{"a/b":1,"name":"x"}}`, `{"who":{"name":"x"}}`,
+			"/who is object, the fact at /who is object: they differ first at /who/a~1b, missing, the fact's 1"},
+		{"/who", "/who", `{"who":{"name":"x"}}`, `{"who":{"name":"x","role":"y"}}`,
+			`/who is object, the fact at /who is object: they differ first at /who/role, "y", which the fact lacks`},
+		{"/city", "/city", `{"city":"Café"}`, `{"city":"Café"}`,
+			"/city is \"Caf\u00e9\", the fact at /city is \"Cafe\u0301\" (the same text in another Unicode normalization form, NFC against NFD: normalize both to compare them as equal)"},
+		{"", "/order", `{"order":{"n":1}}`, `{"n":2}`,
+			"the output is object, the fact at /order is object: they differ first at /n, 2, the fact's 1"},
+	} {
+		c, err := ParseContract("c", []byte(`{"schema_version":"fbeval-contract/v1","id":"t","version":"1","schema":{},"bindings":{"`+tt.out+`":"`+tt.fact+`"}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var facts map[string]any
+		dec := json.NewDecoder(strings.NewReader(tt.facts))
+		dec.UseNumber()
+		if err := dec.Decode(&facts); err != nil {
+			t.Fatal(err)
+		}
+		r := c.Check([]byte(tt.output), &Context{Version: 1, Approved: true, Facts: facts}, CheckOptions{})
+		if len(r.Errors) != 1 || r.Errors[0].Message != tt.want {
+			t.Errorf("%s:\n got %+v\nwant %s", tt.output, r.Errors, tt.want)
+		}
+	}
+}
+
 func TestParseContext(t *testing.T) {
 	good := `{"version":4,"approved":true,"facts":{"a":1.50}}`
 	c, err := ParseContext("x", []byte(good))

@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/go-json-experiment/json/jsontext"
+	"golang.org/x/text/unicode/norm"
 )
 
 // maxDigits bounds the coefficient of any exact result. Exact decimal arithmetic has
@@ -112,6 +115,82 @@ func describe(v any) string {
 		return fmt.Sprint(x)
 	}
 	return jsonType(v)
+}
+
+// mismatchText says how the output's value got at out differs from the fact
+// want at fact: two strings that read alike are told apart by their Unicode
+// form, two arrays or objects at the first place they differ (where each
+// alone reads "array", "object").
+func mismatchText(out string, got any, fact string, want any) string {
+	msg := fmt.Sprintf("%s is %s, the fact at %s is %s", pointerName(out, "the output"), describe(got), pointerName(fact, "the facts"), describe(want))
+	switch g := got.(type) {
+	case string:
+		if w, ok := want.(string); ok && norm.NFC.String(g) == norm.NFC.String(w) {
+			msg += " (the same text in another Unicode normalization form, NFC against NFD: normalize both to compare them as equal)"
+		}
+	case []any, map[string]any:
+		if at, detail := firstDifference(got, want, ""); at != "" || detail != "" {
+			msg += fmt.Sprintf(": they differ first at %s, %s", pointerName(out+at, "the output"), detail)
+		}
+	}
+	return msg
+}
+
+// firstDifference is where in a and b (which differ) they first differ, as a
+// pointer below them, and how: the values there, or the lengths or members
+// that differ. Arrays are compared item by item, objects member by member in
+// the sorted order of their names.
+func firstDifference(a, b any, at string) (string, string) {
+	switch x := a.(type) {
+	case []any:
+		y, ok := b.([]any)
+		if !ok {
+			break
+		}
+		for i := range min(len(x), len(y)) {
+			if !equalJSON(x[i], y[i]) || jsonType(x[i]) != jsonType(y[i]) {
+				return firstDifference(x[i], y[i], string(jsontext.Pointer(at).AppendToken(strconv.Itoa(i))))
+			}
+		}
+		return at, fmt.Sprintf("%d items, the fact's %d", len(x), len(y))
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			break
+		}
+		names := make([]string, 0, len(x)+len(y))
+		for k := range x {
+			names = append(names, k)
+		}
+		for k := range y {
+			if _, ok := x[k]; !ok {
+				names = append(names, k)
+			}
+		}
+		slices.Sort(names)
+		for _, k := range names {
+			xv, inX := x[k]
+			yv, inY := y[k]
+			p := string(jsontext.Pointer(at).AppendToken(k))
+			switch {
+			case !inY:
+				return p, fmt.Sprintf("%s, which the fact lacks", describe(xv))
+			case !inX:
+				return p, fmt.Sprintf("missing, the fact's %s", describe(yv))
+			case !equalJSON(xv, yv) || jsonType(xv) != jsonType(yv):
+				return firstDifference(xv, yv, p)
+			}
+		}
+	}
+	return at, fmt.Sprintf("%s, the fact's %s", describe(a), describe(b))
+}
+
+// pointerName is pointer p, or whole for the root ("").
+func pointerName(p, whole string) string {
+	if p == "" {
+		return whole
+	}
+	return p
 }
 
 // equalJSON reports whether a and b are the same JSON value; numbers are equal when
