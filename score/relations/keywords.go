@@ -897,6 +897,15 @@ func (c *overlapCheck) validate(r *run, v any) {
 		}
 		ivs = append(ivs, iv{i, s, e})
 	}
+	// bounds of two items that cannot be compared (a number and a string)
+	// are said at the two items' starts, not at the array
+	for k := 1; k < len(ivs); k++ {
+		if _, err := compareValues(ivs[0].start, ivs[k].start, c.as); err != nil {
+			a, b := ivs[0], ivs[k]
+			r.fail("x-nonOverlapping", CodeOverlap, []string{at(a.idx, c.start), at(b.idx, c.start)}, "comparable bounds", []any{a.start, b.start}, "items %d and %d: %v", a.idx, b.idx, err)
+			return
+		}
+	}
 	// Sweep in order of start, keeping the interval that reaches furthest: each
 	// interval that starts before that one ends overlaps it. O(n log n).
 	var cmpErr error

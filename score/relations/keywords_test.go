@@ -170,7 +170,8 @@ func TestNonOverlapping(t *testing.T) {
 		{"inverted", `{"open":[{"s":3,"e":1}]}`, []string{"INTERVAL_OVERLAP /open/0/s,/open/0/e"}},
 		{"dates", `{"dates":[{"s":"2024-05-01","e":"2024-05-03"},{"s":"2024-05-03","e":"2024-05-04"}]}`, nil},
 		{"dates overlap", `{"dates":[{"s":"2024-05-01","e":"2024-05-03"},{"s":"2024-05-02","e":"2024-05-04"}]}`, []string{"INTERVAL_OVERLAP /dates/0,/dates/1"}},
-		{"mixed types", `{"open":[{"s":1,"e":2},{"s":"a","e":"b"}]}`, []string{"INTERVAL_OVERLAP /open"}},
+		// said at the two items' starts (it was at the array)
+		{"mixed types", `{"open":[{"s":1,"e":2},{"s":"a","e":"b"}]}`, []string{"INTERVAL_OVERLAP /open/0/s,/open/1/s"}},
 	})
 }
 
