@@ -161,7 +161,7 @@ func (v *Value) IsNumber() bool { return v.kind == Int || v.kind == BigInt || v.
 type SyntaxError struct {
 	Offset int // byte offset, 0-based
 	Line   int // 1-based
-	Col    int // 1-based, in bytes
+	Col    int // 1-based, in characters (as Python's json counts them, and a model reads)
 	Msg    string
 }
 
@@ -284,16 +284,25 @@ func (p *parser) parse() (Value, error) {
 }
 
 func (p *parser) errorAt(off int, msg string) *SyntaxError {
-	line, col := 1, 1
-	for i := 0; i < off && i < len(p.data); i++ {
-		if p.data[i] == '\n' {
+	line, col := LineCol(p.data, off)
+	return &SyntaxError{Offset: off, Line: line, Col: col, Msg: msg}
+}
+
+// LineCol is the 1-based line and column of byte offset off in text, the
+// column in characters, as Python's json counts them and a model reads them
+// in a message (a SyntaxError's, an output's INVALID_JSON).
+func LineCol[T string | []byte](text T, off int) (line, col int) {
+	line, col = 1, 1
+	for i := 0; i < off && i < len(text); i++ {
+		switch {
+		case text[i] == '\n':
 			line++
 			col = 1
-		} else {
+		case text[i]&0xC0 != 0x80: // a character's first byte
 			col++
 		}
 	}
-	return &SyntaxError{Offset: off, Line: line, Col: col, Msg: msg}
+	return line, col
 }
 
 // fail records the first error; parse functions return false up the stack after it.

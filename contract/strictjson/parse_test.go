@@ -129,6 +129,10 @@ func TestParseRejects(t *testing.T) {
 		{"\v1", "expected a JSON value", 1, 1}, // not JSON whitespace
 		{strings.Repeat("9", 4301), "longer than 4300 digits", 1, 1},
 		{"[-" + strings.Repeat("9", 4301) + "]", "longer than 4300 digits", 1, 2},
+		// columns count characters, as Python's json does and a model reads
+		// them in a repair message (they counted bytes: 41 here)
+		{`{"action":"refuse","reason":"éé€" x}`, "expected ',' or '}'", 1, 35},
+		{"{\"a\":\"é\",\n \"b\":\"€\" x}", "expected ',' or '}'", 2, 10},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.in)

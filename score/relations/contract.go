@@ -103,8 +103,8 @@ func (e *syntaxError) Error() string {
 	if e.end {
 		msg = "the text ends inside a JSON value"
 	}
-	at := (&contract.Record{Line: 1, Col: 1, Raw: e.data}).Errorf(e.off, "")
-	return fmt.Sprintf("invalid JSON at line %d, column %d (offset %d): %s", at.Line, at.Col, e.off, msg)
+	line, col := strictjson.LineCol(e.data, int(e.off))
+	return fmt.Sprintf("invalid JSON at line %d, column %d (offset %d): %s", line, col, e.off, msg)
 }
 
 // syntaxMessage says what is wrong at a syntax error in data: what JSON does
