@@ -195,11 +195,20 @@ func datasetProblem(file string) string {
 }
 
 // loadsAsRead checks a file of one JSON object as the command that reads it
-// does, beyond its schema: a contract as check and contract lint load it (a
+// does, beyond its schema: a study as export reads it, a contract as check and contract lint load it (a
 // misspelt keyword checks nothing, and they refuse it), a CogLang fixture as
 // export and score read it.
 func loadsAsRead(file string, raw []byte) error {
 	switch _, version := contract.KindOf(raw); version {
+	case contract.StudyV1:
+		// what export and study show refuse beyond the schema: a count
+		// written 1.0, a negative seed, a number past its type
+		s, err := export.ParseStudy(file, raw)
+		if err != nil {
+			return err
+		}
+		_, err = export.Resolve(s, export.Overrides{})
+		return err
 	case contract.ContractV1:
 		_, err := relations.ParseContract(file, raw)
 		return err
