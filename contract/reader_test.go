@@ -54,6 +54,9 @@ func TestReaderShapes(t *testing.T) {
 		{"single record", "{\"case_id\": \"x\", \"output\": \"y\"}\n", ShapeObject, []string{`1:1 {"case_id": "x", "output": "y"}`}, ""},
 		{"batch", "{\n  \"schema_version\": \"v\",\n  \"responses\": [\n    {\"a\": 1}\n  ]\n}\n", ShapeObject, []string{`4:5 {"a": 1}`}, ""},
 		{"batch one line", `{"answers": [{"a": 1}, {"b": 2}]}`, ShapeObject, []string{`1:14 {"a": 1}`, `1:24 {"b": 2}`}, ""},
+		// a batch object on one line, then a record: it was read as JSON
+		// lines, the batch one rejected line and its records not scored
+		{"batch one line then more", "{\"schema_version\":\"fbeval-response-batch/v1\",\"responses\":[{\"a\":1}]}\n\n  {\"b\":2}\n", ShapeJSONL, nil, "in.jsonl:3:3: more follows the batch object of line 1 (fbeval-response-batch/v1), which is a whole file: give the records one a line (JSONL), or all in the batch object's list"},
 		// the first list is read as it comes; the second ends the reading
 		{"batch with both lists", `{"answers": [{"a": 1}], "responses": [{"b": 2}]}`, ShapeObject, []string{`1:14 {"a": 1}`}, `in.jsonl:1:13: the object holds both "responses" and "answers"`},
 		{"batch with both lists, the preferred one first", `{"responses": [{"b": 2}], "answers": [{"a": 1}]}`, ShapeObject, []string{`1:16 {"b": 2}`}, `in.jsonl:1:38: the object holds both "responses" and "answers"`},
