@@ -167,6 +167,13 @@ type Reader struct {
 	// whole-file state
 	doc   *docScanner // a list's elements, or an object's members
 	first bool        // no list element read yet
+	// stray is the place of the last list element when it starts with a
+	// byte no JSON value starts with (a form feed, a comma): the fault is
+	// there, not at the element after it
+	stray      bool
+	strayLine  int
+	strayCol   int
+	strayFirst byte
 	// where the whole-file document begins in the input, and how its first line
 	// was given back to the scanner (see docOffset)
 	docStart, prefixLen, prefixDelta int64
@@ -1141,6 +1148,10 @@ func (r *Reader) scanListElement() bool {
 	}
 	if !r.first {
 		if b != ',' {
+			if r.stray {
+				// as the record's own check words it (jsontext's)
+				return r.fail(ErrSyntax, r.strayLine, r.strayCol, "invalid JSON: invalid character %s at start of value", strconv.QuoteRune(rune(r.strayFirst)))
+			}
 			return r.fail(ErrSyntax, d.line, d.col, "invalid JSON: expected ',' or ']' after a list element, found %s", quoteByte(b))
 		}
 		line, col := d.line, d.col
@@ -1161,6 +1172,10 @@ func (r *Reader) scanListElement() bool {
 	}
 	r.rec = Record{File: r.name, Line: line, Col: col, Index: r.index, Offset: r.docOffset(off), Raw: raw}
 	r.index++
+	r.stray = len(raw) > 0 && !valueStart(raw[0])
+	if r.stray {
+		r.strayLine, r.strayCol, r.strayFirst = line, col, raw[0]
+	}
 	if tooLong {
 		r.rec.Raw = nil
 		r.rec.Err = &InputError{Kind: ErrLimit, File: r.name, Line: line, Col: col,
@@ -1171,6 +1186,16 @@ func (r *Reader) scanListElement() bool {
 		return true
 	}
 	return r.checkValue(&r.rec)
+}
+
+// valueStart reports whether a JSON value may start with byte b (a word,
+// nope, is a value to reject too: only bytes that start none are stray).
+func valueStart(b byte) bool {
+	switch {
+	case b == '{', b == '[', b == '"', b == '-', b >= '0' && b <= '9', b >= 'a' && b <= 'z', b >= 'A' && b <= 'Z':
+		return true
+	}
+	return false
 }
 
 func quoteByte(b byte) string {

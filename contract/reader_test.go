@@ -50,6 +50,11 @@ func TestReaderShapes(t *testing.T) {
 		{"list", "[\n {\"a\":1},\n {\"b\":2}\n]\n", ShapeList, []string{`2:2 {"a":1}`, `3:2 {"b":2}`}, ""},
 		{"list trailing data", "[{\"a\":1}] x", ShapeList, []string{`1:2 {"a":1}`}, "in.jsonl:1:11: unexpected data after the JSON document"},
 		{"pretty records one after another", "{\n  \"case_id\": \"x\",\n  \"output\": \"y\"\n}\n{\n  \"case_id\": \"z\",\n  \"output\": \"w\"\n}\n", ShapeObject, nil, "in.jsonl:5:1: another JSON object follows the first: records pretty-printed one after another (as jq writes them without -c) are not read; give one record a line (jq -c), a JSON list or a batch object"},
+		// a byte no value starts with where an element begins is said there,
+		// not as a missing comma at the element after it
+		{"list stray byte first", "[\f{\"a\":1}]", ShapeList, nil, `in.jsonl:1:2: invalid JSON: invalid character '\f' at start of value`},
+		{"list comma first", "[,{\"a\":1}]", ShapeList, nil, "in.jsonl:1:2: invalid JSON: invalid character ',' at start of value"},
+		{"list two commas", "[{\"a\":1},,{\"b\":2}]", ShapeList, []string{`1:2 {"a":1}`}, "in.jsonl:1:10: invalid JSON: invalid character ',' at start of value"},
 		{"list truncated", "[{\"a\":1},\n{\"b\":", ShapeList, []string{`1:2 {"a":1}`}, "truncated"},
 		{"single record", "{\"case_id\": \"x\", \"output\": \"y\"}\n", ShapeObject, []string{`1:1 {"case_id": "x", "output": "y"}`}, ""},
 		{"batch", "{\n  \"schema_version\": \"v\",\n  \"responses\": [\n    {\"a\": 1}\n  ]\n}\n", ShapeObject, []string{`4:5 {"a": 1}`}, ""},
@@ -550,6 +555,11 @@ func TestReaderRecordsChecked(t *testing.T) {
 		{"name twice in an element", "[{\"a\":1,\"a\":2}]", []string{`1:2 {"a":1,"a":2}`}, ""},
 		{"missing comma", "[{\"a\":1} {\"b\":2}]", []string{`1:2 {"a":1}`}, "in.jsonl:1:10: invalid JSON: expected ',' or ']' after a list element, found '{'"},
 		{"truncated", "[{\"a\":1},\n{\"b\":", []string{`1:2 {"a":1}`}, "truncated"},
+		// a byte no value starts with, where an element begins: said there
+		// (it was "expected ',' ... found '{'" at the element after it)
+		{"stray byte", "[\f{\"a\":1}]", []string{"1:2 \f"}, `in.jsonl:1:2: invalid JSON: invalid character '\f' at start of value`},
+		{"two commas", "[{\"a\":1},,{\"b\":2}]", []string{`1:2 {"a":1}`, `1:10 ,`}, "in.jsonl:1:10: invalid JSON: invalid character ',' at start of value"},
+		{"a word is an element", "[{\"a\":1}, nope, {\"b\":2}]", []string{`1:2 {"a":1}`, `1:11 nope`, `1:17 {"b":2}`}, ""},
 	} {
 		_, got, err := readAll(t, tt.in, opts)
 		if !slices.Equal(got, tt.want) || (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
