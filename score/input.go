@@ -2,6 +2,7 @@ package score
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -411,12 +412,37 @@ func OtherModels(first string) string {
 // MixedModels is the warning of a score whose answers are of more than one
 // model, by the answers of each.
 func MixedModels(answers map[string]int) string {
-	names := slices.Sorted(maps.Keys(answers))
-	parts := make([]string, len(names))
-	for i, m := range names {
-		parts[i] = m + " (" + contract.Plural(answers[m], "answer", "answers") + ")"
+	return "the responses mix " + strconv.Itoa(len(answers)) + " models: " + mostAnswers(answers, false, "model", "models") + "; the figures mix runs: score each model's responses apart"
+}
+
+// mixListed is the most models, or runs, a mix's warning names: a file of a
+// model name a record (a runner that writes the date in it) names the ten of
+// the most answers and counts the rest, where the warning listed them all
+// (a report of 74 MB).
+const mixListed = 10
+
+// mostAnswers lists the names of answers with their counts, the most answers
+// first (by name among equals), the first mixListed of them and a count of
+// the rest; quoted names when quote is set.
+func mostAnswers(answers map[string]int, quote bool, one, many string) string {
+	names := slices.SortedFunc(maps.Keys(answers), func(a, b string) int {
+		if n := cmp.Compare(answers[b], answers[a]); n != 0 {
+			return n
+		}
+		return strings.Compare(a, b)
+	})
+	var parts []string
+	for _, m := range names[:min(len(names), mixListed)] {
+		name := m
+		if quote {
+			name = strconv.Quote(m)
+		}
+		parts = append(parts, name+" ("+contract.Plural(answers[m], "answer", "answers")+")")
 	}
-	return "the responses mix " + strconv.Itoa(len(names)) + " models: " + strings.Join(parts, ", ") + "; the figures mix runs: score each model's responses apart"
+	if rest := len(names) - mixListed; rest > 0 {
+		parts = append(parts, "and "+contract.Plural(rest, "other "+one, "other "+many))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // MixedRuns is the warning of a score whose answers of model are of more than
@@ -424,10 +450,5 @@ func MixedModels(answers map[string]int) string {
 // answers) their records' run member names, by the answers of each: two
 // folders of shards, at two temperatures or seeds, given to one score.
 func MixedRuns(model string, answers map[string]int) string {
-	runs := slices.Sorted(maps.Keys(answers))
-	parts := make([]string, len(runs))
-	for i, r := range runs {
-		parts[i] = strconv.Quote(r) + " (" + contract.Plural(answers[r], "answer", "answers") + ")"
-	}
-	return "the answers of " + model + " mix " + strconv.Itoa(len(runs)) + " runs of other settings (run.runner and run.settings): " + strings.Join(parts, ", ") + "; the figures mix runs: score each run's responses apart"
+	return "the answers of " + model + " mix " + strconv.Itoa(len(answers)) + " runs of other settings (run.runner and run.settings): " + mostAnswers(answers, true, "run", "runs") + "; the figures mix runs: score each run's responses apart"
 }

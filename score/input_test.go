@@ -160,3 +160,26 @@ func BenchmarkHashingReaderShard(b *testing.B) {
 		h.Close()
 	}
 }
+
+// TestMixWarningsCapped: a mix of models or runs names the ten of the most
+// answers and counts the rest, where it listed every one (a runner that writes
+// a model name a record made a 74 MB report of one warning).
+func TestMixWarningsCapped(t *testing.T) {
+	two := map[string]int{"b": 1, "a": 1}
+	if got, want := MixedModels(two), "the responses mix 2 models: a (1 answer), b (1 answer); the figures mix runs: score each model's responses apart"; got != want {
+		t.Errorf("two:\n got %s\nwant %s", got, want)
+	}
+	many := map[string]int{}
+	for i := range 100000 {
+		many[fmt.Sprintf("m-%06d", i)] = 1
+	}
+	many["m-top"] = 9
+	want := "the responses mix 100001 models: m-top (9 answers), m-000000 (1 answer), m-000001 (1 answer), m-000002 (1 answer), m-000003 (1 answer), m-000004 (1 answer), m-000005 (1 answer), m-000006 (1 answer), m-000007 (1 answer), m-000008 (1 answer), and 99991 other models; the figures mix runs: score each model's responses apart"
+	if got := MixedModels(many); got != want {
+		t.Errorf("many:\n got %s\nwant %s", got, want)
+	}
+	runs := map[string]int{"x seed=1": 2, "x seed=2": 3}
+	if got, want := MixedRuns("m", runs), `the answers of m mix 2 runs of other settings (run.runner and run.settings): "x seed=2" (3 answers), "x seed=1" (2 answers); the figures mix runs: score each run's responses apart`; got != want {
+		t.Errorf("runs:\n got %s\nwant %s", got, want)
+	}
+}

@@ -98,11 +98,13 @@ func ReadResponses(fx *fixtures.CogLangFixture, sources []score.Source, opts sco
 	if out.Responses == nil {
 		out.Responses = []Response{}
 	}
+	models := map[string]bool{}
 	for _, r := range out.Responses {
 		if r.ProviderError {
 			out.ErrorCases = append(out.ErrorCases, r.CaseID)
 		}
-		if r.Model != "" && !slices.Contains(out.Models, r.Model) {
+		if r.Model != "" && !models[r.Model] {
+			models[r.Model] = true
 			out.Models = append(out.Models, r.Model)
 		}
 	}

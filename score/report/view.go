@@ -108,9 +108,11 @@ func (r *ToolcallReport) gateLine() string {
 // (the per-arm models): the models a run measured.
 func (r *ToolcallReport) Models() []string {
 	var models []string
+	seen := map[string]bool{} // a set: a run of a model a record scores thousands
 	for _, a := range r.Arms {
 		for _, m := range a.Value.Models {
-			if m != "" && !slices.Contains(models, m) {
+			if m != "" && !seen[m] {
+				seen[m] = true
 				models = append(models, m)
 			}
 		}

@@ -243,8 +243,10 @@ func (run *Run) Report() (*Aggregates, error) {
 		}
 	}
 	for a, arm := range s.Arms {
+		seen := map[string]bool{}
 		for id, ok := range armSources[a] {
-			if m := run.sources[id].model; ok && m != "" && !slices.Contains(rep.Models[arm], m) {
+			if m := run.sources[id].model; ok && m != "" && !seen[m] {
+				seen[m] = true
 				rep.Models[arm] = append(rep.Models[arm], m)
 			}
 		}
