@@ -22,13 +22,39 @@ import (
 // caller may keep what it yields, always uses Build.
 //
 // Len is how many elements each range holds (0: 512), the last one excepted:
-// every range a writer or Seq builds starts at a multiple of it.
+// every range a writer or Seq builds starts at a multiple of it. Ends, when
+// set, are the ranges' ends in order instead (the last one N): ranges of
+// lengths of their own, so that each holds about as many bytes where
+// elements differ much in size (a few answers of 60 KB among short ones
+// made ranges of 500 long rows, several held per writer).
 type Ranges[T any] struct {
 	N       int
 	Workers int
 	Len     int
+	Ends    []int
 	Build   func(lo, hi int, yield func(*T) bool) error
 	Builder func() func(lo, hi int, yield func(*T) bool) error
+}
+
+// count is how many ranges there are.
+func (l *Ranges[T]) count() int {
+	if l.Ends != nil {
+		return len(l.Ends)
+	}
+	n := l.rangeLen()
+	return (l.N + n - 1) / n
+}
+
+// bounds are the first element of range r and the one after its last.
+func (l *Ranges[T]) bounds(r int) (lo, hi int) {
+	if l.Ends != nil {
+		if r > 0 {
+			lo = l.Ends[r-1]
+		}
+		return lo, l.Ends[r]
+	}
+	n := l.rangeLen()
+	return r * n, min((r+1)*n, l.N)
 }
 
 // rangeLen is how many elements each range holds.
@@ -54,10 +80,10 @@ const defaultRangeLen = 512
 // goroutine. A range that fails stops it, and fail gets the error.
 func (l *Ranges[T]) Seq(fail func(error)) iter.Seq[*T] {
 	return func(yield func(*T) bool) {
-		rangeLen := l.rangeLen()
-		for lo := 0; lo < l.N; lo += rangeLen {
+		for r := range l.count() {
 			stopped := false
-			err := l.Build(lo, min(lo+rangeLen, l.N), func(v *T) bool {
+			lo, hi := l.bounds(r)
+			err := l.Build(lo, hi, func(v *T) bool {
 				stopped = !yield(v)
 				return !stopped
 			})
@@ -77,11 +103,10 @@ func (l *Ranges[T]) Seq(fail func(error)) iter.Seq[*T] {
 // goroutines at once, at most three each ahead of the writer, so memory stays
 // bounded whatever N is.
 func writeRanges[T any](w *bufio.Writer, l *Ranges[T], appendItem func(dst []byte, i int, v *T) ([]byte, error)) error {
-	rangeLen := l.rangeLen()
-	ranges := (l.N + rangeLen - 1) / rangeLen
+	ranges := l.count()
 	// render builds range r with build, which is one goroutine's
 	render := func(build func(lo, hi int, yield func(*T) bool) error, dst []byte, r int) ([]byte, error) {
-		lo, hi := r*rangeLen, min((r+1)*rangeLen, l.N)
+		lo, hi := l.bounds(r)
 		i := lo
 		var err error
 		berr := build(lo, hi, func(v *T) bool {

@@ -349,7 +349,7 @@ func TestToolcallReadSameAtAnyWorkers(t *testing.T) {
 func TestToolcallRangesOfLongRows(t *testing.T) {
 	data := tcMixed(t, 20000)
 	run, _ := tcReported(t, data, 2)
-	if n := run.rangeLen(); n != 512 {
+	if n := longestRange(run.rangeEnds()); n != 512 {
 		t.Fatalf("the mixed file: ranges of %d rows", n)
 	}
 	rep512, cases512 := tcOutputs(t, data, 2)
@@ -357,7 +357,7 @@ func TestToolcallRangesOfLongRows(t *testing.T) {
 	for _, b := range []int{2000, 300000} {
 		rangeBytes = b
 		run, _ := tcReported(t, data, 2)
-		if n := run.rangeLen(); n >= 512 || n < 1 {
+		if n := longestRange(run.rangeEnds()); n >= 512 || n < 1 {
 			t.Fatalf("rangeBytes %d: ranges of %d rows", b, n)
 		}
 		if rep, cases := tcOutputs(t, data, 2); rep != rep512 || cases != cases512 {
@@ -375,9 +375,34 @@ func TestToolcallRangesOfLongRows(t *testing.T) {
 		}
 	}
 	run, _ = tcReported(t, b.Bytes(), 2)
-	if n := run.rangeLen(); n < 10 || n > 60 {
+	if n := longestRange(run.rangeEnds()); n < 10 || n > 60 {
 		t.Errorf("64 KB outputs: ranges of %d rows", n)
 	}
+	// a few long outputs among short ones: each range holds about as many
+	// bytes, so those of the long rows are short, where every range was of
+	// the average row (rangeLen: ranges of 512 rows, 500 of them long, held
+	// several at once by each writer: 531 MB at 100,800 rows)
+	b.Reset()
+	for i, l := range lines {
+		if len(l) > 0 && i < 200 {
+			l = bytes.Replace(l, []byte(`"output":"`), []byte(`"output":"`+long), 1)
+		}
+		b.Write(l)
+	}
+	run, _ = tcReported(t, b.Bytes(), 2)
+	ends := run.rangeEnds()
+	if ends[0] > 60 || longestRange(ends) != 512 {
+		t.Errorf("200 long outputs first: ranges end at %v", ends)
+	}
+}
+
+// longestRange is the most rows a range of ends holds.
+func longestRange(ends []int) int {
+	most, lo := 0, 0
+	for _, e := range ends {
+		most, lo = max(most, e-lo), e
+	}
+	return most
 }
 
 // The writers build each range of rows in the memory of the range before

@@ -954,7 +954,7 @@ func (run *Run) settledRows(yield func(*settledRow) bool) {
 	if run.settle() != nil {
 		return
 	}
-	rows := report.Ranges[settledRow]{N: run.rows, Build: func(lo, hi int, yield func(*settledRow) bool) error {
+	rows := report.Ranges[settledRow]{N: run.rows, Ends: run.rangeEnds(), Build: func(lo, hi int, yield func(*settledRow) bool) error {
 		return run.settledRange(lo, hi, nil, yield) // Repairs keeps the rows' outputs
 	}}
 	rows.Seq(run.fail)(yield)
@@ -993,7 +993,7 @@ func (run *Run) rowRanges() *report.Ranges[report.Row] {
 // time in the scratch it is given: Build gives each range memory of its own, and
 // each writer's Builder one scratch for all its ranges.
 func settledRanges[T any](run *Run, build func(sc *rangeScratch) func(lo, hi int, yield func(*T) bool) error) *report.Ranges[T] {
-	return &report.Ranges[T]{N: run.rows, Workers: run.workers, Len: run.rangeLen(),
+	return &report.Ranges[T]{N: run.rows, Workers: run.workers, Ends: run.rangeEnds(),
 		Build:   build(nil),
 		Builder: func() func(lo, hi int, yield func(*T) bool) error { return build(&rangeScratch{}) }}
 }
@@ -1004,11 +1004,32 @@ func settledRanges[T any](run *Run, build func(sc *rangeScratch) func(lo, hi int
 // for the tests.)
 var rangeRows, rangeBytes = 512, 2 << 20
 
-// rangeLen is how many rows each range of the run holds: a row is about a
-// kilobyte written, and its share of the details more.
-func (run *Run) rangeLen() int {
-	perRow := 1024 + int(min(run.spool.size/int64(max(1, run.rows)), 1<<30))
-	return min(rangeRows, max(1, rangeBytes/perRow))
+// rangeEnds are the ends of the ranges of the run's rows: at most rangeRows
+// rows a range, and about rangeBytes of them, a row being about a kilobyte
+// written and its details more. Each row's details count, not the average
+// over the run: a few long answers among short ones are ranges of their own.
+func (run *Run) rangeEnds() []int {
+	per := run.Plan.Study.Repairs + 1
+	var ends []int
+	rows, size := 0, 0
+	for i := range run.rows {
+		n := 1024
+		for k := range run.atts[i*per : (i+1)*per] {
+			if a := &run.atts[i*per+k]; a.has(fDetail) {
+				n += int(a.detLen)
+			}
+		}
+		if rows > 0 && (rows == rangeRows || size+n > rangeBytes) {
+			ends = append(ends, i)
+			rows, size = 0, 0
+		}
+		rows++
+		size += n
+	}
+	if rows > 0 {
+		ends = append(ends, run.rows)
+	}
+	return ends
 }
 
 // CaseResultsBeside makes the JSON report's rows, as they are written, also write
