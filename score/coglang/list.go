@@ -23,8 +23,11 @@ type caseList struct {
 	want func(i int) bool
 	n    int     // cases listed
 	at   []int32 // the case of listed case k*caseStride, for every k
-	per  int     // listed cases per chunk, a whole number of ranges
-	size int     // listed cases per range
+	// ends are where the ranges of listed cases end, starts where the
+	// chunks begin: a chunk is a whole number of ranges. Both are sized by
+	// each case's detail (slot.detailSize), so a few long answers among
+	// short ones make short ranges and chunks, not long ones of the average.
+	ends, starts []int
 
 	mu     sync.Mutex
 	chunks map[int]*detailChunk // read or being read
@@ -66,19 +69,35 @@ func (st *caseStore) list(mode Mode, failing bool) *caseList {
 	l.want = func(i int) bool {
 		return !(failing && st.slots.at(i).failures == 0) && (listed == nil || listed[i])
 	}
+	perCase := max(1, int(st.cases.off)/max(1, st.slots.n)) // an id and a prompt
+	inRange, rangeSize, chunkSize := 0, 0, 0
 	for i := range st.slots.n {
-		if l.want(i) {
-			if l.n%caseStride == 0 {
-				l.at = append(l.at, int32(i))
-			}
-			l.n++
+		if !l.want(i) {
+			continue
 		}
+		if l.n%caseStride == 0 {
+			l.at = append(l.at, int32(i))
+		}
+		d := st.slots.at(i).detailSize()
+		if inRange > 0 && (inRange == rangeCases || rangeSize+perCase+d > rangeBytes) {
+			l.ends = append(l.ends, l.n)
+			if inChunk := l.n - l.starts[len(l.starts)-1]; inChunk >= minDetailChunk && chunkSize >= detailChunkBytes || inChunk >= 1<<24-rangeCases {
+				l.starts = append(l.starts, l.n)
+				chunkSize = 0
+			}
+			inRange, rangeSize = 0, 0
+		}
+		if l.n == 0 {
+			l.starts = append(l.starts, 0)
+		}
+		inRange++
+		rangeSize += perCase + d
+		chunkSize += d
+		l.n++
 	}
-	perDetail := max(1, int(st.details.off)/max(1, st.written))
-	perCase := max(1, int(st.cases.off)/max(1, st.slots.n)) + perDetail
-	l.size = min(max(1, rangeBytes/perCase), rangeCases)
-	per := min(max(minDetailChunk, detailChunkBytes/perDetail), 1<<24)
-	l.per = (per + l.size - 1) / l.size * l.size
+	if inRange > 0 {
+		l.ends = append(l.ends, l.n)
+	}
 	if st.err == nil {
 		st.err = st.flush()
 	}
@@ -129,7 +148,7 @@ type detailSpan struct{ start, n int }
 func (l *caseList) chunk(j int) (*detailChunk, error) {
 	l.mu.Lock()
 	ch := l.start(j)
-	if _, held := l.chunks[j-1]; !held && (j+1)*l.per < l.n {
+	if _, held := l.chunks[j-1]; !held && j+1 < len(l.starts) {
 		l.start(j + 1)
 	}
 	l.mu.Unlock()
@@ -141,7 +160,8 @@ func (l *caseList) chunk(j int) (*detailChunk, error) {
 func (l *caseList) start(j int) *detailChunk {
 	ch := l.chunks[j]
 	if ch == nil {
-		ch = &detailChunk{ready: make(chan struct{}), left: min(l.per, l.n-j*l.per), chunkMem: l.st.spareMem()}
+		lo, hi := l.chunkBounds(j)
+		ch = &detailChunk{ready: make(chan struct{}), left: hi - lo, chunkMem: l.st.spareMem()}
 		l.chunks[j] = ch
 		l.st.loads.Go(func() {
 			defer close(ch.ready)
@@ -149,6 +169,20 @@ func (l *caseList) start(j int) *detailChunk {
 		})
 	}
 	return ch
+}
+
+// chunkBounds are the first listed case of chunk j and the one after its last.
+func (l *caseList) chunkBounds(j int) (lo, hi int) {
+	if j+1 < len(l.starts) {
+		return l.starts[j], l.starts[j+1]
+	}
+	return l.starts[j], l.n
+}
+
+// chunkOf is the chunk that holds listed case k.
+func (l *caseList) chunkOf(k int) int {
+	j, _ := slices.BinarySearch(l.starts, k+1)
+	return j - 1
 }
 
 // built says that n listed cases of chunk j were built: once all of them are,
@@ -169,7 +203,7 @@ func (l *caseList) built(j, n int) {
 // (a shuffled response file costs a few large reads per chunk, not a small read
 // per case), each where it lies.
 func (l *caseList) read(j int, ch *detailChunk) error {
-	lo, hi := j*l.per, min((j+1)*l.per, l.n)
+	lo, hi := l.chunkBounds(j)
 	ch.cases = slices.Grow(ch.cases[:0], hi-lo)
 	for i := l.caseOf(lo); len(ch.cases) < hi-lo; i++ {
 		if l.want(i) {
@@ -184,7 +218,7 @@ func (l *caseList) read(j int, ch *detailChunk) error {
 	ch.spans = slices.Grow(ch.spans[:0], len(ch.cases))[:len(ch.cases)]
 	for k, i := range ch.cases {
 		ch.spans[k].n = -1
-		if d := st.slots.at(int(i)).detail; d != 0 {
+		if d := st.slots.at(int(i)).detailAt(); d != 0 {
 			keys = append(keys, (d-1)<<24|uint64(k))
 		}
 	}
@@ -195,7 +229,7 @@ func (l *caseList) read(j int, ch *detailChunk) error {
 		slices.Sort(keys)
 	} else {
 		for k, i := range ch.cases {
-			if d := st.slots.at(int(i)).detail; d != 0 {
+			if d := st.slots.at(int(i)).detailAt(); d != 0 {
 				refs = append(refs, ref{d - 1, uint64(k)})
 			}
 		}
@@ -247,13 +281,14 @@ func (l *caseList) builder(keep bool) *caseBuilder {
 // build yields listed cases lo to hi-1 in order, until yield returns false.
 func (b *caseBuilder) build(lo, hi int, yield func(*CaseResult) bool) error {
 	for lo < hi {
-		j := lo / b.l.per
+		j := b.l.chunkOf(lo)
 		ch, err := b.l.chunk(j)
 		if err != nil {
 			return err
 		}
-		end := min(hi, (j+1)*b.l.per)
-		more, err := b.buildChunk(ch, lo-j*b.l.per, end-j*b.l.per, yield)
+		first, last := b.l.chunkBounds(j)
+		end := min(hi, last)
+		more, err := b.buildChunk(ch, lo-first, end-first, yield)
 		b.l.built(j, end-lo)
 		if err != nil || !more {
 			return err
@@ -329,7 +364,7 @@ func (b *caseBuilder) fill(r *CaseResult, i int, ch *detailChunk, sp detailSpan)
 
 // listRanges is l as a list of the report, each case made into a T by conv.
 func listRanges[T any](l *caseList, conv func(*CaseResult) T) *report.Ranges[T] {
-	return &report.Ranges[T]{N: l.n, Workers: l.st.workers, Len: l.size,
+	return &report.Ranges[T]{N: l.n, Workers: l.st.workers, Ends: l.ends,
 		Build: func(lo, hi int, yield func(*T) bool) error {
 			out := make([]T, 0, hi-lo)
 			return l.builder(true).build(lo, hi, func(c *CaseResult) bool {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"os"
 	"slices"
 	"strings"
@@ -61,7 +62,7 @@ type caseStore struct {
 
 // slot is what a case keeps while the records are read.
 type slot struct {
-	detail   uint64 // 1 + the offset of the case's detail; 0: no record
+	detail   uint64 // packDetail of the case's detail; 0: no record
 	level    uint32
 	heads    uint32
 	sum      uint32 // the sum of the case's request text (contract.CogLangRecipeSum)
@@ -70,6 +71,28 @@ type slot struct {
 	bits     uint8
 	// more holds what bits has no room for (a slot stays 24 bytes)
 	more uint8
+}
+
+// detailOffBits is how many low bits of slot.detail hold 1 + the offset of
+// the case's detail; the 8 above them hold the bit length of its length, so a
+// list sizes its chunks by each case's detail, within two times (a few long
+// answers among short ones made chunks of hundreds of long details).
+const detailOffBits = 56
+
+// packDetail is slot.detail of a detail of n bytes at offset off.
+func packDetail(off uint64, n int) uint64 {
+	return uint64(bits.Len(uint(n)))<<detailOffBits | (off + 1)
+}
+
+// detailAt is 1 + the offset of the case's detail; 0: no record.
+func (sl *slot) detailAt() uint64 { return sl.detail & (1<<detailOffBits - 1) }
+
+// detailSize is at least the length of the case's detail, at most twice it.
+func (sl *slot) detailSize() int {
+	if sl.detail == 0 {
+		return 0
+	}
+	return 1 << (sl.detail >> detailOffBits)
 }
 
 // slot.more bits
@@ -343,7 +366,7 @@ func (st *caseStore) fill(i int, s *Scored) error {
 		return err
 	}
 	st.written++
-	st.setSlot(i, s, uint64(off)+1)
+	st.setSlot(i, s, packDetail(uint64(off), len(st.enc)))
 	return nil
 }
 
@@ -515,9 +538,10 @@ func (st *caseStore) each(mode Mode, failing bool, fn func(*CaseResult) bool) {
 		defer close(done)
 		defer close(batches)
 		b := l.builder(true)
-		for lo := 0; lo < l.n; lo += l.size {
-			batch := make([]*CaseResult, 0, min(l.size, l.n-lo))
-			err := b.build(lo, min(lo+l.size, l.n), func(r *CaseResult) bool {
+		lo := 0
+		for _, hi := range l.ends {
+			batch := make([]*CaseResult, 0, hi-lo)
+			err := b.build(lo, hi, func(r *CaseResult) bool {
 				batch = append(batch, r)
 				return true
 			})
@@ -530,6 +554,7 @@ func (st *caseStore) each(mode Mode, failing bool, fn func(*CaseResult) bool) {
 			case <-stop:
 				return
 			}
+			lo = hi
 		}
 	}()
 	defer func() {

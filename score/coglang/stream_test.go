@@ -176,6 +176,46 @@ func TestStoreJUnit(t *testing.T) {
 	}
 }
 
+// TestStoreFewLongAnswers: a few long answers among short ones make short
+// ranges and chunks of their own, sized by each case's detail: ranges and
+// chunks were of the average detail, so the first 200 cases, each 60 KB, were
+// one chunk of 12 MB (several held per writer: 388 MB at 100,000 cases). The
+// result is Score's, at 1 and 2 workers.
+func TestStoreFewLongAnswers(t *testing.T) {
+	fx := synth.CogLangFixture(fixtures.DefaultCogLangFixture(), 3000)
+	var b bytes.Buffer
+	long := strings.Repeat("Sure! Here is the expression. ", 2000)
+	for i, c := range fx.Cases {
+		out := c.ReferenceExpr
+		if i < 200 {
+			out = long + out
+		}
+		line, _ := contract.Marshal(contract.Object{{Key: "case_id", Value: c.CaseID}, {Key: "output", Value: out}}, contract.Compact)
+		b.Write(append(line, '\n'))
+	}
+	files := [][]byte{b.Bytes()}
+	copts := Options{AnswerSource: "t"}
+	want, err := reference(t, fx, files, copts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []int{1, 2} {
+		copts.Workers = w
+		res, _, err := ScoreFiles(sourceOf(t, fx), sources(files), score.Options{}, copts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := res.store.list(ModeFull, false)
+		if l.ends[0] > 40 || len(l.starts) < 2 || l.starts[1] > 80 || longestRange(l.ends) != rangeCases {
+			t.Errorf("ranges end at %v..., chunks start at %v...", l.ends[:min(5, len(l.ends))], l.starts[:min(5, len(l.starts))])
+		}
+		if got := render(t, res); !bytes.Equal(got, want) {
+			t.Errorf("%d workers: the result differs from Score's", w)
+		}
+		res.Close()
+	}
+}
+
 // TestStoreLongPrompts: a fixture of long prompts is written in short ranges (a
 // writer holds a few ranges written out at once), as Score writes it.
 func TestStoreLongPrompts(t *testing.T) {
@@ -199,8 +239,8 @@ func TestStoreLongPrompts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if l := res.store.list(ModeFull, false); l.size < 10 || l.size > 40 {
-			t.Errorf("prompts of about 36 KB: ranges of %d cases", l.size)
+		if l := res.store.list(ModeFull, false); longestRange(l.ends) < 10 || longestRange(l.ends) > 40 {
+			t.Errorf("prompts of about 36 KB: ranges of %d cases", longestRange(l.ends))
 		}
 		if got := render(t, res); !bytes.Equal(got, want) {
 			t.Errorf("%d workers: the result differs from Score's", w)
@@ -484,4 +524,13 @@ func TestLongInt(t *testing.T) {
 			t.Errorf("longInt(%.40s...) = %d, want %d", raw, got, want)
 		}
 	}
+}
+
+// longestRange is the most cases a range of ends holds.
+func longestRange(ends []int) int {
+	most, lo := 0, 0
+	for _, e := range ends {
+		most, lo = max(most, e-lo), e
+	}
+	return most
 }
