@@ -31,19 +31,28 @@ const repairPrompt = "\nAnswer again with one corrected JSON object."
 // assistant's turn and one user message listing its failures.
 func (p *ToolcallPlan) RepairRequests(repairs []Repair, includeRef bool) ([]contract.Request, error) {
 	out := make([]contract.Request, 0, len(repairs))
-	for _, r := range repairs {
-		req, err := p.Request(r.Case, r.Arm, r.Repeat, includeRef)
+	for i := range repairs {
+		req, err := p.RepairRequest(&repairs[i], includeRef)
 		if err != nil {
 			return nil, err
 		}
-		for _, t := range r.Turns {
-			req.Messages = append(req.Messages,
-				contract.Message{Role: "assistant", Content: t.Output},
-				contract.Message{Role: "user", Content: strings.TrimSpace(t.Feedback) + repairPrompt})
-		}
-		req.Attempt = len(r.Turns) + 1
-		req.RequestID = RequestID(r.Case.ID, r.Arm, r.Repeat, req.Attempt)
 		out = append(out, req)
 	}
 	return out, nil
+}
+
+// RepairRequest is the request of one repair (RepairRequests).
+func (p *ToolcallPlan) RepairRequest(r *Repair, includeRef bool) (contract.Request, error) {
+	req, err := p.Request(r.Case, r.Arm, r.Repeat, includeRef)
+	if err != nil {
+		return contract.Request{}, err
+	}
+	for _, t := range r.Turns {
+		req.Messages = append(req.Messages,
+			contract.Message{Role: "assistant", Content: t.Output},
+			contract.Message{Role: "user", Content: strings.TrimSpace(t.Feedback) + repairPrompt})
+	}
+	req.Attempt = len(r.Turns) + 1
+	req.RequestID = RequestID(r.Case.ID, r.Arm, r.Repeat, req.Attempt)
+	return req, nil
 }

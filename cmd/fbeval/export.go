@@ -126,19 +126,33 @@ func (c *ExportCmd) Run(env *Env) error {
 		if err := c.checkRepairFrom(run); err != nil {
 			return err
 		}
-		repairs, err := run.Repairs()
+		due, err := run.RepairsDue()
 		if err != nil {
 			return err
 		}
-		c.sayRepairs(env, run, len(repairs))
-		reqs, err := plan.RepairRequests(repairs, c.IncludeReference)
-		if err != nil {
+		n := 0
+		for _, k := range due {
+			n += k
+		}
+		c.sayRepairs(env, run, n)
+		// the template is run for every case and arm before a request
+		// reaches a pipe, as for the first round's
+		if err := plan.CheckPrompts(); err != nil {
 			return err
 		}
 		if c.Format == "text" {
-			return export.WriteRequestSummary(w, &plan.Study, len(reqs), c.IncludeReference)
+			return export.WriteRequestSummary(w, &plan.Study, n, c.IncludeReference)
 		}
-		return export.WriteRequests(w, &plan.Study, reqs, c.Format)
+		// one repair request at a time: memory does not grow with the study
+		return export.StreamRequests(w, &plan.Study, n, c.Format, func(yield func(*contract.Request) error) error {
+			return run.EachRepair(func(r *export.Repair) error {
+				req, err := plan.RepairRequest(r, c.IncludeReference)
+				if err != nil {
+					return err
+				}
+				return yield(&req)
+			})
+		})
 	})
 }
 

@@ -1048,12 +1048,25 @@ func (run *Run) HeldBytes() int64 {
 // earlier attempt's output and the public feedback on it, as text a model may be
 // shown (export.ToolcallPlan.RepairRequests builds the requests). Rows without
 // feedback (a wrong answer the model cannot be told about, a provider error, no
-// response) get no repair.
+// response) get no repair. EachRepair hands them over one at a time.
 func (run *Run) Repairs() ([]export.Repair, error) {
-	if err := run.settle(); err != nil {
-		return nil, err
-	}
 	var out []export.Repair
+	err := run.EachRepair(func(r *export.Repair) error {
+		out = append(out, *r)
+		return nil
+	})
+	return out, err
+}
+
+// EachRepair calls yield with the repair of every row that has one, in row
+// order, one at a time: a repair round's requests are written as they are
+// built, so memory does not grow with the study (all of them were held, about
+// 2.4 KB a row). RepairsDue counts them first. The first error of yield ends it.
+func (run *Run) EachRepair(yield func(*export.Repair) error) error {
+	if err := run.settle(); err != nil {
+		return err
+	}
+	var failed error
 	for sr := range run.settledRows {
 		r, dets, p, c := sr.r, sr.dets, sr.p, sr.c
 		n, due := run.repairDue(r, p.ci)
@@ -1064,15 +1077,21 @@ func (run *Run) Repairs() ([]export.Repair, error) {
 		turns := make([]export.RepairTurn, n)
 		for k := range turns {
 			if prev := &r[k]; !prev.has(fPresent) || prev.has(fProvider) {
-				return nil, fmt.Errorf("%s: attempt %d has no usable response, so attempt %d cannot be built",
+				failed = fmt.Errorf("%s: attempt %d has no usable response, so attempt %d cannot be built",
 					export.RequestID(c.ID, p.arm, p.repeat, 1), k+1, n+1)
+				break
 			}
 			turns[k] = export.RepairTurn{Output: dets[k].output, Feedback: tc.FeedbackText(tc.Result{Errors: dets[k].errors}.PublicFeedback(pc))}
 		}
-		out = append(out, export.Repair{Case: c, Arm: p.arm, Repeat: p.repeat, Turns: turns})
+		if failed == nil {
+			failed = yield(&export.Repair{Case: c, Arm: p.arm, Repeat: p.repeat, Turns: turns})
+		}
+		if failed != nil {
+			break
+		}
 	}
-	if run.err != nil {
-		return nil, run.err
+	if failed != nil {
+		return failed
 	}
-	return out, nil
+	return run.err
 }
