@@ -193,7 +193,18 @@ func TestStoreFewLongAnswers(t *testing.T) {
 		line, _ := contract.Marshal(contract.Object{{Key: "case_id", Value: c.CaseID}, {Key: "output", Value: out}}, contract.Compact)
 		b.Write(append(line, '\n'))
 	}
-	files := [][]byte{b.Bytes()}
+	scoredAsScore(t, fx, b.Bytes(), func(l *caseList) {
+		if l.ends[0] > 40 || len(l.starts) < 2 || l.starts[1] > 80 || longestRange(l.ends) != rangeCases {
+			t.Errorf("ranges end at %v..., chunks start at %v...", l.ends[:min(5, len(l.ends))], l.starts[:min(5, len(l.starts))])
+		}
+	})
+}
+
+// scoredAsScore scores the responses with ScoreFiles at 1 and 2 workers,
+// checks its full list with check and its result against Score's.
+func scoredAsScore(t *testing.T, fx *fixtures.CogLangFixture, responses []byte, check func(l *caseList)) {
+	t.Helper()
+	files := [][]byte{responses}
 	copts := Options{AnswerSource: "t"}
 	want, err := reference(t, fx, files, copts)
 	if err != nil {
@@ -205,10 +216,7 @@ func TestStoreFewLongAnswers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l := res.store.list(ModeFull, false)
-		if l.ends[0] > 40 || len(l.starts) < 2 || l.starts[1] > 80 || longestRange(l.ends) != rangeCases {
-			t.Errorf("ranges end at %v..., chunks start at %v...", l.ends[:min(5, len(l.ends))], l.starts[:min(5, len(l.starts))])
-		}
+		check(res.store.list(ModeFull, false))
 		if got := render(t, res); !bytes.Equal(got, want) {
 			t.Errorf("%d workers: the result differs from Score's", w)
 		}
@@ -227,26 +235,11 @@ func TestStoreLongPrompts(t *testing.T) {
 	if err := synth.CogLangResponses(&b, fx, 120, 4); err != nil {
 		t.Fatal(err)
 	}
-	files := [][]byte{b.Bytes()}
-	copts := Options{AnswerSource: "t"}
-	want, err := reference(t, fx, files, copts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range []int{1, 2} {
-		copts.Workers = w
-		res, _, err := ScoreFiles(sourceOf(t, fx), sources(files), score.Options{}, copts)
-		if err != nil {
-			t.Fatal(err)
+	scoredAsScore(t, fx, b.Bytes(), func(l *caseList) {
+		if n := longestRange(l.ends); n < 10 || n > 40 {
+			t.Errorf("prompts of about 36 KB: ranges of %d cases", n)
 		}
-		if l := res.store.list(ModeFull, false); longestRange(l.ends) < 10 || longestRange(l.ends) > 40 {
-			t.Errorf("prompts of about 36 KB: ranges of %d cases", longestRange(l.ends))
-		}
-		if got := render(t, res); !bytes.Equal(got, want) {
-			t.Errorf("%d workers: the result differs from Score's", w)
-		}
-		res.Close()
-	}
+	})
 }
 
 // TestScoreReferencesMatchesScore: the fixture's own references, scored case by
