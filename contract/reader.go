@@ -173,7 +173,7 @@ type Reader struct {
 	stray      bool
 	strayLine  int
 	strayCol   int
-	strayFirst byte
+	strayFirst rune
 	// where the whole-file document begins in the input, and how its first line
 	// was given back to the scanner (see docOffset)
 	docStart, prefixLen, prefixDelta int64
@@ -1150,7 +1150,7 @@ func (r *Reader) scanListElement() bool {
 		if b != ',' {
 			if r.stray {
 				// as the record's own check words it (jsontext's)
-				return r.fail(ErrSyntax, r.strayLine, r.strayCol, "invalid JSON: invalid character %s at start of value", strconv.QuoteRune(rune(r.strayFirst)))
+				return r.fail(ErrSyntax, r.strayLine, r.strayCol, "invalid JSON: invalid character %s at start of value", strconv.QuoteRune(r.strayFirst))
 			}
 			return r.fail(ErrSyntax, d.line, d.col, "invalid JSON: expected ',' or ']' after a list element, found %s", quoteByte(b))
 		}
@@ -1174,7 +1174,8 @@ func (r *Reader) scanListElement() bool {
 	r.index++
 	r.stray = len(raw) > 0 && !valueStart(raw[0])
 	if r.stray {
-		r.strayLine, r.strayCol, r.strayFirst = line, col, raw[0]
+		first, _ := utf8.DecodeRune(raw) // a character, not its first byte (“)
+		r.strayLine, r.strayCol, r.strayFirst = line, col, first
 	}
 	if tooLong {
 		r.rec.Raw = nil

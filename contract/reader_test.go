@@ -559,6 +559,7 @@ func TestReaderRecordsChecked(t *testing.T) {
 		// (it was "expected ',' ... found '{'" at the element after it)
 		{"stray byte", "[\f{\"a\":1}]", []string{"1:2 \f"}, `in.jsonl:1:2: invalid JSON: invalid character '\f' at start of value`},
 		{"two commas", "[{\"a\":1},,{\"b\":2}]", []string{`1:2 {"a":1}`, `1:10 ,`}, "in.jsonl:1:10: invalid JSON: invalid character ',' at start of value"},
+		{"stray character", "[{\"a\":1},\n\u201c{\"b\":2}]", []string{`1:2 {"a":1}`, "2:1 \u201c"}, "in.jsonl:2:1: invalid JSON: invalid character '\u201c' at start of value"},
 		{"a word is an element", "[{\"a\":1}, nope, {\"b\":2}]", []string{`1:2 {"a":1}`, `1:11 nope`, `1:17 {"b":2}`}, ""},
 	} {
 		_, got, err := readAll(t, tt.in, opts)

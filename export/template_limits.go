@@ -9,6 +9,7 @@ import (
 	"text/template"
 	"text/template/parse"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -145,8 +146,17 @@ func checkPlacement(t *template.Template, text string) error {
 			switch n := n.(type) {
 			case *parse.CommentNode:
 				continue
+			case *parse.TemplateNode:
+				// a {{block}} at the top defines its block right there (its
+				// text begins after the action's one close): the prompts
+				// run it by name; a {{template}} at the top runs in no prompt
+				if b := t.Lookup(n.Name); b != nil && b.Tree != nil && b.Tree.Root != nil {
+					if start := int(b.Tree.Root.Position()); start >= off && start <= len(text) && strings.Count(text[off:start], "}}") == 1 {
+						continue
+					}
+				}
 			case *parse.TextNode:
-				trimmed := strings.TrimLeft(string(n.Text), " \t\r\n")
+				trimmed := strings.TrimLeftFunc(string(n.Text), unicode.IsSpace)
 				if trimmed == "" {
 					continue
 				}

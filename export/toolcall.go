@@ -171,7 +171,9 @@ func PlanToolcall(s contract.Study, exts ...schemas.Extension) (*ToolcallPlan, e
 		if kind, v := contract.KindOf(data); kind != "" {
 			return nil, &contract.InputError{Kind: contract.ErrWrongFile, File: s.PromptTemplate, Line: 1, Col: 1, Msg: fmt.Sprintf("this is %s (%s), not a prompt template: give --prompt-template a Go text/template file with {{define \"system\"}} and {{define \"user\"}} blocks", kind, v)}
 		}
-		tmplText = string(data)
+		// a UTF-8 byte order mark (Notepad's, unix2dos -m's) is no text of
+		// the prompts
+		tmplText = strings.TrimPrefix(string(data), "\ufeff")
 		p.Inputs = append(p.Inputs, Input{Role: "template", Path: s.PromptTemplate, SHA256: sha(data)})
 	}
 	name := s.PromptTemplate

@@ -473,9 +473,10 @@ func ParseResponses(body []byte) (runner.Result, error) {
 		}
 		return runner.Result{}, &runner.CallError{Code: "failed", Message: "the response failed (" + code + ")"}
 	}
-	if a.Status == "" {
+	if a.Status == "" && (len(a.Output) == 0 || string(a.Output) == "null") {
 		// no response but an error in a 200 answer (a proxy's, OpenRouter's):
-		// its status code, retried as that status is, as for a chat completion
+		// its status code, retried as that status is, as for a chat
+		// completion (beside an output, an error is no error)
 		if ce := runner.ErrorInAnswer(a.Error); ce != nil {
 			return runner.Result{}, ce
 		}

@@ -349,6 +349,7 @@ func TestParseResponses(t *testing.T) {
 		// status, as for a chat completion (it was a bad_response of a
 		// decoder's words)
 		{"an error in a 200 answer", `{"error":{"code":502,"message":"Provider returned error","metadata":{"provider_name":"X"}}}`, "", "", "HTTP 502 Bad Gateway: Provider returned error (in a 200 answer)"},
+		{"an empty error beside an output", `{"output":[{"type":"message","content":[{"type":"output_text","text":"{}"}]}],"error":{}}`, "{}", "", ""},
 		{"an error of no status in a 200 answer", `{"error":{"code":"rate_limited","message":"slow down"}}`, "", "", "the answer is an error: rate_limited: slow down"},
 		{"not json", `nope`, "", "", "not a Responses API response"},
 	} {

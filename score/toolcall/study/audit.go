@@ -215,7 +215,10 @@ func CheckOne(tool contract.Tool, candidate, output, state []byte, stateName str
 			if hint := contract.NotJSON(state, int64(se.Offset)); hint != "" {
 				msg = hint // what an editor did (a byte order mark), said
 			}
-			return tc.Result{}, &contract.InputError{File: stateName, Line: se.Line, Col: se.Col, Msg: "invalid JSON: " + msg}
+			// at its place in the file, a column in bytes as every file's
+			// (se.Col counts characters, for a message about an output)
+			rec := &contract.Record{File: stateName, Line: 1, Col: 1, Raw: state}
+			return tc.Result{}, rec.Errorf(int64(se.Offset), "invalid JSON: %s", msg)
 		} else if err != nil {
 			return tc.Result{}, &contract.InputError{File: stateName, Msg: err.Error()}
 		}
