@@ -10,7 +10,8 @@ import (
 	"text/template/parse"
 	"time"
 	"unicode"
-	"unicode/utf8"
+
+	"github.com/fbeval/fbeval/contract/strictjson"
 )
 
 // Prompt templates come from study files, so their work is bounded: a template
@@ -161,10 +162,10 @@ func checkPlacement(t *template.Template, text string) error {
 					continue
 				}
 				off += len(n.Text) - len(trimmed)
-				line, col := lineCol(text, off)
+				line, col := strictjson.LineCol(text, off)
 				return &templateError{line: line, col: col, msg: fmt.Sprintf(`text outside the {{define}} blocks is in no prompt (%s): move it into the "system" or "user" block, or make it a comment {{/* ... */}}`, quoteHead(strings.TrimSpace(trimmed)))}
 			}
-			line, col := lineCol(text, off)
+			line, col := strictjson.LineCol(text, off)
 			return &templateError{line: line, col: col, msg: `an action outside the {{define}} blocks is in no prompt: move it into the "system" or "user" block`}
 		}
 	}
@@ -212,14 +213,6 @@ func templateRefs(n parse.Node, ref func(string)) {
 		templateRefs(n.List, ref)
 		templateRefs(n.ElseList, ref)
 	}
-}
-
-// lineCol is the 1-based line and column (in characters) of byte offset off in text.
-func lineCol(text string, off int) (int, int) {
-	off = min(max(off, 0), len(text))
-	line := 1 + strings.Count(text[:off], "\n")
-	col := 1 + utf8.RuneCountInString(text[strings.LastIndexByte(text[:off], '\n')+1:off])
-	return line, col
 }
 
 // quoteHead is s quoted, its first 40 characters where it is longer.

@@ -682,7 +682,7 @@ func blockAt(text string, t *template.Template) [2]int {
 	if t == nil || t.Tree == nil || t.Tree.Root == nil {
 		return [2]int{}
 	}
-	line, col := lineCol(text, int(t.Tree.Root.Position()))
+	line, col := strictjson.LineCol(text, int(t.Tree.Root.Position()))
 	return [2]int{line, col}
 }
 
