@@ -195,9 +195,10 @@ func datasetProblem(file string) string {
 }
 
 // loadsAsRead checks a file of one JSON object as the command that reads it
-// does, beyond its schema: a study as export reads it, a contract as check and contract lint load it (a
-// misspelt keyword checks nothing, and they refuse it), a CogLang fixture as
-// export and score read it.
+// does, beyond its schema: a study as export reads it, a contract as check and
+// contract lint load it (a misspelt keyword checks nothing, and they refuse
+// it), a CogLang fixture as export and score read it, its own reference
+// answers scored.
 func loadsAsRead(file string, raw []byte) error {
 	switch _, version := contract.KindOf(raw); version {
 	case contract.StudyV1:
