@@ -390,7 +390,7 @@ func (r *Reader) detect() bool {
 			if perr != nil {
 				return r.fail(ErrRead, r.lines+1, 0, "%s", readErrMsg(perr))
 			}
-			if v := VersionOf(trimmed); v == ResponseBatchV1 || v == RequestBatchV1 || v == CogLangResponseBatch || v == CogLangRequestBatch {
+			if v := VersionOf(trimmed); BatchVersion(v) {
 				// a batch object on one line, then more: read as JSON
 				// lines, its records were one rejected line
 				return r.fail(ErrSyntax, r.lines+1, r.colSkip+1, "more follows the batch object of line %d (%s), which is a whole file: give the records one a line (JSONL), or all in the batch object's list", r.pendingLine, v)

@@ -130,6 +130,16 @@ func RecordVersion(version string) bool {
 	return false
 }
 
+// BatchVersion reports whether version is that of a request or response
+// batch object: a file that is one object holding its records' list.
+func BatchVersion(version string) bool {
+	switch version {
+	case RequestBatchV1, CogLangRequestBatch, ResponseBatchV1, CogLangResponseBatch:
+		return true
+	}
+	return false
+}
+
 // VersionOf is the schema_version of the first object in data (the file's
 // own object, the first element of its list or its first line), read as far
 // as data goes: a pretty-printed report cut off after its first lines still

@@ -1014,9 +1014,10 @@ func (run *Run) rangeEnds() []int {
 	rows, size := 0, 0
 	for i := range run.rows {
 		n := 1024
-		for k := range run.atts[i*per : (i+1)*per] {
-			if a := &run.atts[i*per+k]; a.has(fDetail) {
-				n += int(a.detLen)
+		row := run.atts[i*per : (i+1)*per]
+		for k := range row {
+			if row[k].has(fDetail) {
+				n += int(row[k].detLen)
 			}
 		}
 		if rows > 0 && (rows == rangeRows || size+n > rangeBytes) {
