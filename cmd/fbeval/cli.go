@@ -77,7 +77,7 @@ type CLI struct {
 	Score    ScoreCmd    `cmd:"" help:"Score response files against a study."`
 	Report   ReportCmd   `cmd:"" help:"Re-render a saved report in any format of fbeval score (table, text, json, markdown, html, junit)."`
 	Compare  CompareCmd  `cmd:"" help:"Compare two models' reports on the same study: gap, stability, sensitivity, per-case flips."`
-	Validate ValidateCmd `cmd:"" help:"Check contract files against their published JSON Schemas."`
+	Validate ValidateCmd `cmd:"" help:"Check contract files against their published JSON Schemas, and read a study, dataset, CogLang fixture or contract as the command that takes it reads it."`
 	Schema   SchemaCmd   `cmd:"" help:"Print the published JSON Schemas."`
 	Study    StudyCmd    `cmd:"" help:"Show a resolved study, or print a study file to edit."`
 	Fixtures FixturesCmd `cmd:"" help:"Built-in datasets: list, rebuild, audit, probe schemas."`
